@@ -1,0 +1,78 @@
+import { realpathSync } from 'node:fs';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { readEnv, type EnvSettings } from './env.js';
+import { errorMessage, isUserError, UserError } from './errors.js';
+
+/** What a command touches of the outside world; tests pass their own. */
+export interface Io {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: EnvSettings;
+  /** The full environment, for child processes (scrubbed by the runner). */
+  processEnv: NodeJS.ProcessEnv;
+  cwd: string;
+  /** stderr is a terminal and colour is allowed. */
+  color: boolean;
+}
+
+export function defaultIo(): Io {
+  const env = readEnv();
+  return {
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    env,
+    processEnv: process.env,
+    cwd: process.cwd(),
+    color: Boolean(process.stderr.isTTY) && env.NO_COLOR === undefined,
+  };
+}
+
+export type CommandRun = (argv: string[], io: Io) => Promise<number>;
+
+/** parseArgs that turns its errors into one-line usage errors. */
+export function parseFlags<T extends ParseArgsConfig['options']>(argv: string[], options: T, usage: string) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UserError(`${errorMessage(e)}\n${usage}`);
+  }
+}
+
+/** Runs a command's `run` and maps what escapes it to an exit code: UserError → 2, anything else → 1 with its stack. */
+export async function execute(run: CommandRun, argv: string[], io: Io = defaultIo()): Promise<number> {
+  try {
+    return await run(argv, io);
+  } catch (e) {
+    if (isUserError(e)) {
+      io.stderr(`${e.message}\n`);
+      return 2;
+    }
+    const withCode = e as { exitCode?: number; name?: string };
+    if (withCode?.name === 'WorkError') {
+      io.stderr(`${errorMessage(e)}\n`);
+      return 1;
+    }
+    io.stderr(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    return 1;
+  }
+}
+
+/** True when the module at `url` is the script node was started with (so importing runs nothing). */
+export function isMain(url: string): boolean {
+  const entry = process.argv[1];
+  if (!entry) return false;
+  try {
+    return realpathSync(entry) === realpathSync(fileURLToPath(url));
+  } catch {
+    return false;
+  }
+}
+
+/** The entry used at the bottom of every script: sets process.exitCode, never calls process.exit. */
+export function main(url: string, run: CommandRun): void {
+  if (!isMain(url)) return;
+  void execute(run, process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,191 @@
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import lockfile from 'proper-lockfile';
+import { assertSafeId } from './bead.js';
+import type { EnvSettings } from './env.js';
+import { KINDS, type Kind } from './kinds.js';
+import { projectRoot } from './paths.js';
+import { validate } from './schema.js';
+
+/** A state file that exists but is not valid JSON or fails its schema. */
+export class CorruptStateError extends Error {
+  override readonly name = 'CorruptStateError';
+  constructor(readonly file: string, readonly problems: string[]) {
+    super(`${file}: ${problems.join('; ')}`);
+  }
+}
+
+export interface LockOptions {
+  /** How long to wait for the lock before failing, seconds. */
+  waitSeconds?: number;
+}
+
+export type ReadResult<T> = { id: string; file: string; value: T } | { id: string; file: string; error: CorruptStateError };
+
+export function stateRoot(env: EnvSettings, cwd = process.cwd()): string {
+  return env.JUDGELOOP_STATE_DIR ? resolve(cwd, env.JUDGELOOP_STATE_DIR) : join(projectRoot(), 'state');
+}
+
+/** Parses and validates JSON text against a schema; throws CorruptStateError naming the file. */
+export function parseValidated<T>(file: string, text: string, schema: string): T {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new CorruptStateError(file, [`not valid JSON (${(e as Error).message})`]);
+  }
+  const v = validate<T>(schema, data);
+  if (!v.ok) throw new CorruptStateError(file, v.errors);
+  return v.value;
+}
+
+/** Writes via a temporary file in the same folder and a rename, so readers never see half a file. */
+export function writeFileAtomic(file: string, text: string): void {
+  const tmp = join(file, '..', `.${file.split('/').pop()}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const fd = openSync(tmp, 'w');
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(tmp, file);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+export class StateStore {
+  constructor(readonly root: string) {}
+
+  static fromEnv(env: EnvSettings, cwd?: string): StateStore {
+    return new StateStore(stateRoot(env, cwd));
+  }
+
+  dir(kind: Kind): string {
+    return join(this.root, KINDS[kind].dir);
+  }
+
+  path(kind: Kind, id: string): string {
+    assertSafeId(id, `${kind} id`);
+    return join(this.dir(kind), id + KINDS[kind].ext);
+  }
+
+  /** The validated file, or null when it does not exist. */
+  read<T>(kind: Kind, id: string): T | null {
+    const file = this.path(kind, id);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw e;
+    }
+    return parseValidated<T>(file, text, KINDS[kind].schema);
+  }
+
+  /** Validates, then writes atomically. Invalid data here is a bug in judgeloop, so it throws. */
+  write<T>(kind: Kind, id: string, data: T): string {
+    const file = this.path(kind, id);
+    const v = validate(KINDS[kind].schema, data);
+    if (!v.ok) throw new Error(`refusing to write invalid ${kind} ${file}: ${v.errors.join('; ')}`);
+    mkdirSync(this.dir(kind), { recursive: true });
+    writeFileAtomic(file, JSON.stringify(data, null, 2) + '\n');
+    return file;
+  }
+
+  /** Ids of the kind's files, sorted; temporary and hidden files are not listed. */
+  list(kind: Kind): string[] {
+    const ext = KINDS[kind].ext;
+    let names: string[];
+    try {
+      names = readdirSync(this.dir(kind));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw e;
+    }
+    return names.filter((n) => n.endsWith(ext) && !n.startsWith('.')).map((n) => n.slice(0, -ext.length)).sort();
+  }
+
+  /** Reads every file of a kind; a corrupt one is returned as an error, not thrown, so the others still count. */
+  readAll<T>(kind: Kind): ReadResult<T>[] {
+    return this.list(kind).map((id) => {
+      const file = this.path(kind, id);
+      try {
+        return { id, file, value: parseValidated<T>(file, readFileSync(file, 'utf8'), KINDS[kind].schema) };
+      } catch (e) {
+        if (e instanceof CorruptStateError) return { id, file, error: e };
+        throw e;
+      }
+    });
+  }
+
+  /** Runs `fn` holding a cross-process lock named `name` (a file under state/.locks). */
+  async withLock<R>(name: string, fn: () => Promise<R> | R, opts: LockOptions = {}): Promise<R> {
+    assertSafeId(name, 'lock name');
+    const dir = join(this.root, '.locks');
+    mkdirSync(dir, { recursive: true });
+    const target = join(dir, name);
+    const waitMs = (opts.waitSeconds ?? 120) * 1000;
+    // proper-lockfile retries with backoff; maxTimeout bounds each sleep so the wait stays close to waitMs.
+    const release = await lockfile.lock(target, {
+      realpath: false,
+      stale: 20_000,
+      update: 5_000,
+      retries: { retries: Math.max(1, Math.ceil(waitMs / 100)), minTimeout: 10, maxTimeout: 100, factor: 1.3, randomize: true },
+    });
+    try {
+      return await fn();
+    } finally {
+      await release().catch(() => undefined);
+    }
+  }
+
+  /** Read-modify-write of one file under its lock; `fn` returning undefined leaves the file as it is. */
+  async update<T>(kind: Kind, id: string, fn: (current: T | null) => T | undefined | Promise<T | undefined>): Promise<T | null> {
+    return this.withLock(`${kind}-${id}`, async () => {
+      const current = this.read<T>(kind, id);
+      const next = await fn(current);
+      if (next === undefined) return current;
+      this.write(kind, id, next);
+      return next;
+    });
+  }
+
+  /** Appends one validated row to a .jsonl kind; callers hold the lock when order matters. */
+  appendLine<T>(kind: Kind, id: string, row: T): void {
+    const file = this.path(kind, id);
+    const v = validate(KINDS[kind].schema, row);
+    if (!v.ok) throw new Error(`refusing to append an invalid ${kind} row to ${file}: ${v.errors.join('; ')}`);
+    mkdirSync(this.dir(kind), { recursive: true });
+    // One write of the whole line: O_APPEND keeps concurrent appenders from interleaving within it.
+    appendFileSync(file, JSON.stringify(row) + '\n');
+  }
+
+  /** Reads a .jsonl kind: valid rows in order, and the lines that are not (e.g. a half-written last line). */
+  readLines<T>(kind: Kind, id: string): { rows: T[]; bad: { line: number; problems: string[] }[] } {
+    const file = this.path(kind, id);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { rows: [], bad: [] };
+      throw e;
+    }
+    const rows: T[] = [];
+    const bad: { line: number; problems: string[] }[] = [];
+    text.split('\n').forEach((line, i) => {
+      if (line.trim() === '') return;
+      try {
+        rows.push(parseValidated<T>(file, line, KINDS[kind].schema));
+      } catch (e) {
+        if (!(e instanceof CorruptStateError)) throw e;
+        bad.push({ line: i + 1, problems: e.problems });
+      }
+    });
+    return { rows, bad };
+  }
+}
