@@ -11,6 +11,8 @@ export interface KindSpec {
 export const KINDS = {
   feedback: { dir: 'feedback', schema: 'feedback', ext: '.json' },
   baselines: { dir: 'baselines', schema: 'baseline', ext: '.json' },
+  races: { dir: 'races', schema: 'race', ext: '.json' },
+  race_choices: { dir: 'race-choices', schema: 'race-choice', ext: '.json' },
 } as const satisfies Record<string, KindSpec>;
 
 export type Kind = keyof typeof KINDS;
