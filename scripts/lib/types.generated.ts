@@ -29,9 +29,21 @@ duration_ms?: number
  * One entry per check on a clean checkout of the base commit; null when not configured.
  */
 checks: {
+/**
+ * The build check; null when no build command is configured.
+ */
 build: (Check | null)
+/**
+ * The test check; null when no test command is configured.
+ */
 test: (Check | null)
+/**
+ * The lint check; null when no lint command is configured.
+ */
 lint: (Check | null)
+/**
+ * The type check; null when no type check command is configured.
+ */
 typecheck: (Check | null)
 }
 }
@@ -84,8 +96,17 @@ source: ("collector" | "run_record" | "none")
  * Why a check was not run (e.g. the build failed).
  */
 skipped_reason?: string
+/**
+ * Captured output; null when the check did not run.
+ */
 output: (Output | null)
+/**
+ * Test counts parsed from the output; null when nothing was recognised or this is not the test check.
+ */
 tests?: (TestCounts | null)
+/**
+ * Lint counts parsed from the output; null when nothing was recognised or this is not the lint check.
+ */
 lint?: (LintCounts | null)
 }
 /**
@@ -476,9 +497,21 @@ commands: CommandsUsed
  * One entry per check; null when the check's command is not configured.
  */
 checks: {
+/**
+ * The build check; null when no build command is configured.
+ */
 build: (Check | null)
+/**
+ * The test check; null when no test command is configured.
+ */
 test: (Check | null)
+/**
+ * The lint check; null when no lint command is configured.
+ */
 lint: (Check | null)
+/**
+ * The type check; null when no type check command is configured.
+ */
 typecheck: (Check | null)
 }
 /**
@@ -722,7 +755,13 @@ commit: string
  * Whether the base built; null when no build command.
  */
 build_passed: (boolean | null)
+/**
+ * Test counts parsed from the output; null when nothing was recognised or this is not the test check.
+ */
 tests: (TestCounts | null)
+/**
+ * Lint counts parsed from the output; null when nothing was recognised or this is not the lint check.
+ */
 lint: (LintCounts | null)
 }
 /**
