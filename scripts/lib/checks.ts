@@ -69,7 +69,13 @@ function parse(name: CheckName, check: Check, parsers: Parsers, runner: string |
   if (text === undefined || check.status === 'error') return;
   const opts = runner ? { name: runner } : {};
   if (name === 'test') check.tests = stripUndefined(parsers.parseTestOutput(text, opts));
-  if (name === 'lint') check.lint = stripUndefined(parsers.parseLintOutput(text, opts));
+  if (name === 'lint') {
+    check.lint = stripUndefined(parsers.parseLintOutput(text, opts));
+    // Linters print nothing when clean (eslint, ruff, tsc…): exit 0 with blank output means no issue, not "unknown".
+    if (check.lint === null && check.status === 'passed' && text.trim() === '') {
+      check.lint = { linter: runner ?? 'unknown', errors: 0, warnings: 0, notes: ['no output and exit 0: no issues'] };
+    }
+  }
 }
 
 /** Drops keys whose value is undefined (the schema's additionalProperties/required see them otherwise). */
