@@ -245,7 +245,7 @@ function completeness(facts: SolutionFacts, api: ApiChange[] | null, stubs: numb
 function safety(facts: SolutionFacts, counts: Record<'dangerous_op' | 'disabled_check' | 'secret', number>): CriterionResult[] {
   const out: CriterionResult[] = [
     measured('no_dangerous_ops', booleanToScore(counts.dangerous_op === 0), counts.dangerous_op ? `${counts.dangerous_op} dangerous operations added` : 'no dangerous operation added'),
-    measured('no_disabled_checks', booleanToScore(counts.disabled_check === 0), counts.disabled_check ? `${counts.disabled_check} checks disabled or skipped` : 'no check disabled'),
+    measured('no_disabled_checks', booleanToScore(counts.disabled_check === 0), counts.disabled_check ? `${counts.disabled_check} checks disabled, skipped or deleted` : 'no check disabled'),
     measured('no_secrets', booleanToScore(counts.secret === 0), counts.secret ? `${counts.secret} secrets added` : 'no secret found in added lines'),
     judgeCriterion('security', 'security', facts),
   ];
@@ -362,7 +362,8 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
     quality: quality(facts, figs, clones, sourceNote),
     efficiency: efficiency(facts, race),
     completeness: completeness(facts, api, stubs),
-    safety: safety(facts, counts),
+    // Deleting tests disables checks as surely as .skip does.
+    safety: safety(facts, { ...counts, disabled_check: counts.disabled_check + (t.total !== null && t.baseTotal !== null && t.total < t.baseTotal ? 1 : 0) }),
   };
   return { evaluation: assembleEvaluation(results, opts.weights), flags, gates, metrics };
 }

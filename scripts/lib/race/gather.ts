@@ -23,10 +23,10 @@ async function blob(cwd: string, rev: string, path: string): Promise<string | nu
   }
 }
 
-/** Files whose change disappears when whitespace is ignored. */
+/** Files whose change disappears when whitespace (and blank lines) are ignored. */
 async function formattingOnly(cwd: string, from: string, to: string, changed: string[]): Promise<string[]> {
-  const out = await git(cwd, ['diff', '--name-only', '-z', '-w', '--ignore-blank-lines', '--no-renames', from, to]);
-  const substantive = new Set(out.split('\0').filter(Boolean));
+  const out = await git(cwd, ['diff', '-w', '--ignore-blank-lines', '-U0', '--no-renames', '--no-ext-diff', from, to, '--', ...changed]);
+  const substantive = new Set(parseUnifiedDiff(out).filter((f) => f.added.length || f.removed.length).map((f) => f.path));
   return changed.filter((p) => !substantive.has(p));
 }
 
@@ -102,7 +102,10 @@ export async function gatherFacts(fb: Feedback, worktree: string, opts: GatherOp
     patch,
     files,
     cloneContext,
-    formattingOnlyFiles: await formattingOnly(worktree, from, to, patch.filter((p) => !p.binary && !p.created && !p.deleted).map((p) => p.path)),
+    formattingOnlyFiles: await (async () => {
+      const edited = patch.filter((p) => !p.binary && !p.created && !p.deleted).map((p) => p.path);
+      return edited.length ? formattingOnly(worktree, from, to, edited) : [];
+    })(),
     benchmark: opts.benchmark.command ? await runBenchmark(opts.benchmark.command, worktree, opts.env, opts.benchmark.timeoutSeconds) : null,
   };
   if (fb.run.task_type !== undefined) facts.taskType = fb.run.task_type;

@@ -78,7 +78,7 @@ export function markdownComparison(race: Race): string {
   if (failed.length) out.push('### Not ranked', '', ...failed.map((s) => `- ${s.id}: ${s.failure}`), '');
   out.push('### Actions', '');
   if (w) out.push(`- Accept winner: \`bin/accept ${race.race_id} --solution ${w.id} --merge\``);
-  for (const s of ranked.filter((x) => x.id !== w?.id)) out.push(`- Choose ${s.id} instead: \`bin/accept ${race.race_id} --solution ${s.id}\``);
+  for (const s of ranked.filter((x) => x.id !== w?.id)) out.push(`- ${w ? `Choose ${s.id} instead` : `Choose ${s.id}`}: \`bin/accept ${race.race_id} --solution ${s.id}\``);
   out.push(`- Manual edit: \`bin/accept ${race.race_id} --manual-edit\``, `- Reject all: \`bin/accept ${race.race_id} --reject-all\``, '');
   out.push(`Auto-accept: ${race.auto_accept.accept ? 'yes' : 'no'} — ${race.auto_accept.reason}.`);
   return out.join('\n') + '\n';
