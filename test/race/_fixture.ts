@@ -86,8 +86,9 @@ export function addSolution(p: RaceProject, name: string, files: Record<string, 
   return file;
 }
 
-export function raceTestConfig(overrides: DeepPartial<Config> = {}): Config {
-  return loadConfig({ env: {}, overrides });
+/** Config defaults with overrides (`race` is optional in the schema, so DeepPartial<Config> does not reach inside it). */
+export function raceTestConfig(overrides: { race?: DeepPartial<NonNullable<Config['race']>> } = {}): Config {
+  return loadConfig({ env: {}, overrides: overrides as DeepPartial<Config> });
 }
 
 /** A judgment with the optional criteria, as the judge writes it (state/judgments/<bead>.json). */
