@@ -6,7 +6,7 @@ import { UserError } from './lib/errors.js';
 import { CATEGORIES } from './lib/race/categories.js';
 import { applyAdjustments } from './lib/race/learning.js';
 import { mergeBranch } from './lib/race/merge.js';
-import { categoryScores, learnedAdjustments, raceConfig } from './lib/race/run-race.js';
+import { categoryScores, learnedAdjustments, raceConfig } from './lib/race/settings.js';
 import { loadRunRecord } from './lib/run-record.js';
 import { StateStore } from './lib/store.js';
 import type { Race, RaceChoice } from './lib/types.generated.js';

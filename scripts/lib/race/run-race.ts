@@ -9,21 +9,14 @@ import { git, isWorkTree, resolveCommit } from '../git.js';
 import type { LoadedRunRecord } from '../run-record.js';
 import { scrubEnv } from '../runner.js';
 import type { StateStore } from '../store.js';
-import type { Feedback, Race, RaceCategory, RaceChoice, RaceEvaluation, RaceSolution } from '../types.generated.js';
+import type { Feedback, Race, RaceEvaluation, RaceSolution } from '../types.generated.js';
 import { shouldAutoAccept } from './auto-accept.js';
-import { CATEGORIES } from './categories.js';
 import { collectRun, getBaseline, raceComposite, resolveCommands } from './collector-adapter.js';
 import { durationSeconds, totalTokens, assessSolution, type BenchmarkResult, type RaceFacts, type SolutionFacts } from './evaluate.js';
 import { gatherFacts, runBenchmark } from './gather.js';
-import { applyAdjustments, learnAdjustments } from './learning.js';
+import { applyAdjustments } from './learning.js';
+import { categoryScores, learnedAdjustments, raceConfig, type RaceConfig } from './settings.js';
 import { allAgentsFailed, pairwiseComparisons, rankSolutions, strengthsAndWeaknesses, type Rankable } from './rank.js';
-
-export type RaceConfig = NonNullable<Config['race']>;
-
-export function raceConfig(cfg: Config): RaceConfig {
-  if (!cfg.race) throw new UserError('configuration: /race: is required (config/defaults.json has it)');
-  return cfg.race;
-}
 
 export interface RaceContext {
   store: StateStore;
@@ -130,12 +123,6 @@ async function collectOne(run: LoadedRunRecord, ctx: RaceContext, env: NodeJS.Pr
   } catch (e) {
     return { run, feedback: null, facts: null, failure: errorMessage(e) };
   }
-}
-
-/** Learned weight adjustments from the stored choices (always computed, so they can be shown). */
-export function learnedAdjustments(store: StateStore, rc: RaceConfig) {
-  const choices = store.readAll<RaceChoice>('race_choices').flatMap((r) => ('value' in r ? [r.value] : []));
-  return learnAdjustments(choices, { rate: rc.learning.rate, maxAdjustment: rc.learning.max_adjustment });
 }
 
 export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promise<Race> {
@@ -255,8 +242,4 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
   if (notes.length) race.notes = notes;
   ctx.store.write('races', raceId, race);
   return race;
-}
-
-export function categoryScores(e: RaceEvaluation): Record<RaceCategory, number | null> {
-  return Object.fromEntries(CATEGORIES.map((c) => [c, e.categories[c].overall])) as Record<RaceCategory, number | null>;
 }
