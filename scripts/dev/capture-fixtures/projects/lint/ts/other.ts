@@ -1,0 +1,2 @@
+// tsc: 1 error
+export const x: string = 42;
