@@ -1,5 +1,5 @@
 #!/bin/bash
-# shellcheck: errors, warnings, info and style
+# lint fixture: errors, warnings, info and style
 unused_var=1
 files=`ls`
 echo $files

@@ -1,5 +1,5 @@
 #!/bin/sh
-# shellcheck: warning + info + style, no error
+# lint fixture: warning + info + style, no error
 unused=1
 out=`date`
 echo $out
