@@ -56,7 +56,8 @@ function parseJson(lines: readonly string[]): TestCounts | null {
     }
     if (!ev.Test) continue;
     if (ev.Action === 'run') { if (!results.has(key)) results.set(key, null); }
-    else if (ev.Action === 'pass' || ev.Action === 'fail' || ev.Action === 'skip') results.set(key, ev.Action);
+    // test2json turns a test's own "--- PASS: TestFake" output into a pass event; a real test always had a run event first.
+    else if ((ev.Action === 'pass' || ev.Action === 'fail' || ev.Action === 'skip') && results.has(key)) results.set(key, ev.Action);
   }
   if (events === 0) return null;
   return makeCounts('go', { ...countLeaves(results, crashed, notes), errors, notes });

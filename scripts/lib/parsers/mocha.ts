@@ -27,7 +27,7 @@ function parseJson(lines: readonly string[]): TestCounts | null {
 
 export const mocha: TestParser = {
   name: 'mocha',
-  detect: (lines) => lastIndex(lines, PASSING) >= 0 || lines.some((l) => /^\s*Exception during run:/.test(l)),
+  detect: (lines) => lastIndex(lines, PASSING) >= 0 || lines.some((l) => /^\s*Exception during run:/.test(l) || /^\s*"stats": \{/.test(l)),
   parse(lines) {
     const i = lastIndex(lines, PASSING);
     if (i < 0) {
