@@ -47,6 +47,7 @@ if want vitest; then
   cap vitest load-error env NO_COLOR=1 vitest run pass.test.js broken.test.js
   cap vitest timeout env NO_COLOR=1 vitest run timeout.test.js
   cap vitest crash env NO_COLOR=1 vitest run pass.test.js crash.test.js
+  cap vitest worker-killed env NO_COLOR=1 vitest run pass.test.js kill.test.js
   cap vitest noisy env NO_COLOR=1 vitest run noisy.test.js
   cap vitest no-tests env NO_COLOR=1 vitest run --passWithNoTests nothing-matches
   cap vitest many env NO_COLOR=1 vitest run many.test.js pass.test.js
@@ -75,6 +76,7 @@ if want node-test; then
   cap node-test timeout-tap node --test --test-reporter=tap timeout.test.mjs
   cap node-test crash node --test --test-reporter=spec pass.test.mjs crash.test.mjs
   cap node-test load-error node --test --test-reporter=spec pass.test.mjs broken.test.mjs
+  cap node-test worker-killed node --test --test-reporter=spec pass.test.mjs kill.test.mjs
   cap node-test noisy node --test --test-reporter=spec noisy.test.mjs
   cap node-test no-tests node --test --test-reporter=spec nothing-matches-*.mjs
 fi

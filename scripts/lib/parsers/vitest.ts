@@ -24,12 +24,25 @@ export const vitest: TestParser = {
       }
       return null;
     }
-    const w = wordCounts((TESTS.exec(lines[i] as string)?.[1] ?? '').replace(/ \| /g, ', '));
+    const m = TESTS.exec(lines[i] as string);
+    const w = wordCounts((m?.[1] ?? '').replace(/ \| /g, ', '));
+    const notes: string[] = [];
+    let failed = get(w, 'failed');
+    // A killed worker takes its file's tests with it: vitest's own total still counts them, its outcomes do not.
+    if (lines.some((l) => /Worker exited unexpectedly|Worker (?:forks|threads|vmForks|vmThreads) emitted error/.test(l))) {
+      failed++;
+      if (unhandled >= 0) errors = Math.max(0, errors - 1);
+      notes.push('a test worker died: 1 test counted as failed for the crash (instead of as an unhandled error)');
+    }
+    const reported = get(w, 'passed', 'failed', 'skipped', 'todo');
+    const announced = Number(m?.[2] ?? reported);
+    if (announced > reported) notes.push(`vitest counted ${announced} tests but reported outcomes for ${reported}: ${announced - reported} never reported`);
     return makeCounts('vitest', {
       passed: get(w, 'passed'),
-      failed: get(w, 'failed'),
+      failed,
       skipped: get(w, 'skipped', 'todo'),
       errors,
+      notes,
     });
   },
 };
