@@ -1,7 +1,7 @@
 // bin/collect as real processes: 20 at once on one task, memory under a 200 MB flood, stdin, exit codes.
 // Needs `npm run build` (dist/) first, as `npm test` does.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '../../scripts/lib/schema.js';
@@ -52,6 +52,30 @@ describe('bin/collect processes', () => {
     }
     // Every temporary baseline checkout was removed from the repository.
     expect(gitIn(p.repo, 'worktree', 'list').split('\n')).toHaveLength(21);
+  });
+
+  it('interrupted while computing the baseline: the check process group is killed and the temporary checkout removed', async () => {
+    const p = makeProject();
+    agentWorktree(p, 'a');
+    const scratch = tempDir();
+    const tmp = join(scratch, 'tmp');
+    mkdirSync(tmp);
+    const started = join(scratch, 'started');
+    const marker = join(scratch, 'survived');
+    const test = `case "$PWD" in */judgeloop-base-*) touch ${started}; sleep 2; touch ${marker};; esac; node --test test/`;
+    const rec = writeRecord(p, 'a', runRecord({ commands: { build: null, test, lint: null, typecheck: null } }));
+    const child = spawn(BIN, ['--quiet', rec], { cwd: p.dir, env: { ...envFor(p.state), TMPDIR: tmp } as NodeJS.ProcessEnv, stdio: 'ignore' });
+    const exited = new Promise<string | null>((res) => child.on('exit', (_code, signal) => res(signal)));
+    while (!existsSync(started)) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGTERM');
+    expect(await exited).toBe('SIGTERM');
+    expect(readdirSync(tmp)).toEqual([]);
+    expect(gitIn(p.repo, 'worktree', 'list').split('\n')).toHaveLength(2);
+    expect(existsSync(join(p.state, 'feedback', 'bd-1.json'))).toBe(false);
+    expect(existsSync(join(p.state, 'baselines'))).toBe(false);
+    // Past the sleep: the killed group never reached `touch`.
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('a command printing 200 MB: output capped, the collector stays within bounded memory', () => {
