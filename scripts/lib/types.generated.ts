@@ -805,13 +805,13 @@ model?: string
 judged_at: string
 }
 /**
- * One row of state/ledger/judge.jsonl: a throttle slot taken (type slot, appended under the throttle lock before the call) or a model call made (type call, with its tokens and cost).
+ * One row of state/ledger/judge.jsonl: a throttle slot taken (type slot, appended under the throttle lock before the call), a model call made (type call, with its tokens and cost), or a judgment written (type judged, indexing its cache key).
  */
 export interface JudgeLedgerRow {
 /**
- * slot: counts against JUDGE_MAX_PER_HOUR; call: a model request and what it cost.
+ * slot: counts against JUDGE_MAX_PER_HOUR; call: a model request and what it cost; judged: a judgment with this cache_key was written (the cache index).
  */
-type: ("slot" | "call")
+type: ("slot" | "call" | "judged")
 /**
  * When, ISO 8601 UTC (injectable clock).
  */
@@ -1078,6 +1078,10 @@ cache_key: string
  * When the judgment (or failure) was recorded, ISO 8601 UTC (injectable clock).
  */
 judged_at: string
+/**
+ * Bead whose judgment of the identical context (same cache key) was reused instead of paying for a call.
+ */
+cached_from?: string
 /**
  * How many independent replies were aggregated.
  */
