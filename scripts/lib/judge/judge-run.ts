@@ -16,7 +16,6 @@ import { assembleContext, type AssembledContext } from './context.js';
 import { addUsage, costUsd, judgmentCacheKey, resolveModel, zeroUsage, type Usage } from './cost.js';
 import { parseJudgePrompt, type JudgePrompt } from './prompt.js';
 import { apiReplySchema, checkReplyText, checkReplyValue, retryMessage } from './reply.js';
-import { createSdkBackend } from './sdk-backend.js';
 import { LEDGER_ID, reserveOrQueue, type ThrottleOptions } from './throttle.js';
 import { aggregateReplies, judgeComposite, judgeVerdict } from './verdict.js';
 
@@ -65,7 +64,16 @@ export function replyApiSchema(): Record<string, unknown> {
 export function backendFromConfig(cfg: Config, env: EnvSettings, processEnv: NodeJS.ProcessEnv): Backend {
   if (cfg.judge.backend === 'claude-cli') return createCliBackend({ command: cfg.judge.cli_command, env: processEnv });
   if (!env.ANTHROPIC_API_KEY) throw new UserError('ANTHROPIC_API_KEY is not set: the sdk judge backend needs it (or set JUDGE_BACKEND=claude-cli)');
-  return createSdkBackend({ apiKey: env.ANTHROPIC_API_KEY, ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}) });
+  const opts = { apiKey: env.ANTHROPIC_API_KEY, ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}) };
+  // The SDK is loaded on the first call only: a deferred or cached run never pays its start-up.
+  let sdk: Backend | undefined;
+  return {
+    name: 'sdk',
+    async call(req) {
+      sdk ??= (await import('./sdk-backend.js')).createSdkBackend(opts);
+      return sdk.call(req);
+    },
+  };
 }
 
 function readFeedback(store: StateStore, bead: string, log: (m: string) => void): Feedback | null {

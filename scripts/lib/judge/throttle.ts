@@ -10,7 +10,8 @@ const HOUR_MS = 3600_000;
 /** Slots taken in the hour before `now` (pure). */
 export function slotsInWindow(rows: JudgeLedgerRow[], now: Date): number {
   const from = now.getTime() - HOUR_MS;
-  return rows.filter((r) => r.type === 'slot' && Date.parse(r.at) > from).length;
+  const to = now.getTime();
+  return rows.filter((r) => r.type === 'slot' && Date.parse(r.at) > from && Date.parse(r.at) <= to).length;
 }
 
 export interface ThrottleOptions {
