@@ -11,6 +11,9 @@ export interface KindSpec {
 export const KINDS = {
   feedback: { dir: 'feedback', schema: 'feedback', ext: '.json' },
   baselines: { dir: 'baselines', schema: 'baseline', ext: '.json' },
+  judgments: { dir: 'judgments', schema: 'judgment', ext: '.json' },
+  queue: { dir: 'queue', schema: 'judge-queue', ext: '.json' },
+  'judge-ledger': { dir: 'ledger', schema: 'judge-ledger', ext: '.jsonl' },
 } as const satisfies Record<string, KindSpec>;
 
 export type Kind = keyof typeof KINDS;

@@ -319,6 +319,98 @@ backend: ("sdk" | "claude-cli")
  * JUDGE_MAX_PER_HOUR: judge calls in any sliding hour, across processes.
  */
 max_per_hour: number
+/**
+ * JUDGE_MODEL aliases to model ids (opus, sonnet, haiku).
+ */
+aliases: {
+[k: string]: string
+}
+/**
+ * Prices per model id, USD per million tokens; a model without a price gets cost_usd null.
+ */
+prices_per_million: {
+/**
+ * USD per million tokens.
+ */
+[k: string]: {
+/**
+ * Uncached input, USD per million tokens.
+ */
+input: number
+/**
+ * Output, USD per million tokens.
+ */
+output: number
+/**
+ * Prompt-cache write (5-minute TTL), USD per million tokens.
+ */
+cache_write: number
+/**
+ * Prompt-cache read, USD per million tokens.
+ */
+cache_read: number
+}
+}
+/**
+ * max_tokens of each judge request.
+ */
+max_tokens: number
+/**
+ * Per-attempt request timeout, seconds (claude -p is killed after this times max_retries + 1).
+ */
+timeout_seconds: number
+/**
+ * SDK transport retries (408/409/429/5xx, connection errors, timeouts).
+ */
+max_retries: number
+/**
+ * Independent judge replies per run, aggregated by median (Opus takes no temperature); each takes a throttle slot.
+ */
+samples: number
+/**
+ * Budget of the whole user message, estimated tokens.
+ */
+context_budget_tokens: number
+/**
+ * Budget of the diff part, estimated tokens (seed 003 suggests 8K).
+ */
+diff_budget_tokens: number
+/**
+ * Lines of test output at most (seed 003: 2000).
+ */
+test_output_max_lines: number
+/**
+ * Budget of the test output part, estimated tokens.
+ */
+test_output_budget_tokens: number
+/**
+ * Budget of the lint output part, estimated tokens.
+ */
+lint_output_budget_tokens: number
+/**
+ * Budget of the task prompt part, estimated tokens.
+ */
+prompt_budget_tokens: number
+/**
+ * Characters per token for estimates (no tokenizer offline).
+ */
+chars_per_token: number
+/**
+ * Output tokens assumed by --dry-run's cost estimate.
+ */
+expected_output_tokens: number
+/**
+ * The Claude Code executable of the claude-cli backend, looked up on PATH.
+ */
+cli_command: string
+/**
+ * How long a judge waits for the throttle lock or for another judge of the same bead, seconds.
+ */
+lock_wait_seconds: number
+/**
+ * A queue entry claimed by a drain longer ago than this (a crashed drain) is taken again, seconds.
+ */
+queue_claim_stale_seconds: number
 }
 }
 /**
@@ -750,6 +842,482 @@ model?: string
  * When the judgment was made.
  */
 judged_at: string
+}
+/**
+ * One row of state/ledger/judge.jsonl: a throttle slot taken (type slot, appended under the throttle lock before the call), a model call made (type call, with its tokens and cost), or a judgment written (type judged, indexing its cache key).
+ */
+export interface JudgeLedgerRow {
+/**
+ * slot: counts against JUDGE_MAX_PER_HOUR; call: a model request and what it cost; judged: a judgment with this cache_key was written (the cache index).
+ */
+type: ("slot" | "call" | "judged")
+/**
+ * When, ISO 8601 UTC (injectable clock).
+ */
+at: string
+/**
+ * The run id; also the state file name, so letters, digits, '.', '_' and '-' only, no leading dot.
+ */
+bead: string
+/**
+ * Process that wrote the row.
+ */
+pid?: number
+/**
+ * Model id (call rows).
+ */
+model?: string
+/**
+ * Backend (call rows).
+ */
+backend?: ("sdk" | "claude-cli")
+/**
+ * Cache key of the judgment the call served.
+ */
+cache_key?: string
+/**
+ * Uncached input tokens.
+ */
+input_tokens?: number
+/**
+ * Output tokens.
+ */
+output_tokens?: number
+/**
+ * Input tokens written to the cache.
+ */
+cache_creation_input_tokens?: number
+/**
+ * Input tokens read from the cache.
+ */
+cache_read_input_tokens?: number
+/**
+ * Cost, US dollars; null when unknown.
+ */
+cost_usd?: (number | null)
+/**
+ * Wall time of the request, milliseconds.
+ */
+latency_ms?: number
+/**
+ * ok, or the failure reason (refusal, max_tokens, schema_invalid, timeout, ...).
+ */
+outcome?: string
+}
+/**
+ * A judge request deferred by the hourly limit: state/queue/<bead>.json. Removed only after its judgment (or recorded failure) is written.
+ */
+export interface JudgeQueueEntry {
+/**
+ * Version of this file kind.
+ */
+schema_version: "1.0.0"
+/**
+ * The run id; also the state file name, so letters, digits, '.', '_' and '-' only, no leading dot.
+ */
+bead: string
+/**
+ * Absolute path of the run record to judge.
+ */
+record_path: string
+/**
+ * When it was deferred, ISO 8601 UTC; --drain takes the oldest first.
+ */
+queued_at: string
+/**
+ * Why it was deferred, one sentence.
+ */
+reason: string
+/**
+ * How many times a drain put it back (limit reached mid-way, or a crash).
+ */
+requeued?: number
+/**
+ * When a drain took it (null while waiting); a claim older than the stale limit is taken again.
+ */
+claimed_at: (string | null)
+/**
+ * Process id of the drain that took it.
+ */
+claimed_by: (number | null)
+}
+/**
+ * pass: every dimension >= 0.7; fail: unusable (correctness < 0.4 or composite < 0.5); partial: anything between.
+ */
+export type Verdict = ("pass" | "partial" | "fail")
+
+/**
+ * What the judge model must reply with (seed 003's fields the model decides, plus optional per-criterion assessments for races). Validated with ajv on every reply, whatever the backend promised.
+ */
+export interface JudgeReply {
+verdict: Verdict
+/**
+ * The model's own composite, 0-1; recorded, but judgeloop recomputes it from the dimensions.
+ */
+score: number
+dimensions: Dimensions
+/**
+ * Problems found, most serious first.
+ */
+issues: Issue[]
+/**
+ * One paragraph assessment.
+ */
+summary: string
+/**
+ * How sure the judge is of its assessment.
+ */
+confidence: ("high" | "medium" | "low")
+criteria?: Criteria
+}
+/**
+ * Seed 003's four dimensions, each 0-1.
+ */
+export interface Dimensions {
+/**
+ * Does the code do what was asked; do tests test the right thing; 0-1.
+ */
+correctness: number
+/**
+ * Stayed on task, no unrelated changes or gold-plating; 0-1.
+ */
+scope_adherence: number
+/**
+ * Follows project patterns, clean, readable, no hacks; 0-1.
+ */
+code_quality: number
+/**
+ * No stubs, TODOs, commented-out code or missing edge cases; 0-1.
+ */
+completeness: number
+}
+export interface Issue {
+/**
+ * major: would block a merge; minor: worth fixing.
+ */
+severity: ("major" | "minor")
+/**
+ * The issue in words, naming the file when there is one.
+ */
+description: string
+/**
+ * Short machine-comparable tag, e.g. scope_creep, test_written_to_pass, stub, todo, false_pass, security, prompt_injection.
+ */
+category?: string
+}
+/**
+ * Optional per-criterion assessments (seed 001's LLM-assessed criteria) so one call serves the race ranking too.
+ */
+export interface Criteria {
+requirement_coverage?: Criterion
+edge_cases?: Criterion
+naming?: Criterion
+pattern_adherence?: Criterion
+error_handling?: Criterion
+security?: Criterion
+algorithmic_complexity?: Criterion
+}
+export interface Criterion {
+/**
+ * Assessment, 0-1.
+ */
+score: number
+/**
+ * How sure, 0-1.
+ */
+confidence: number
+/**
+ * One line.
+ */
+reasoning: string
+}
+/**
+ * The judge's assessment of one agent run, or the record of why there is none: state/judgments/<bead>.json. Score and verdict are computed by judgeloop from the dimensions, never trusted from the model; a failed judgment has no score.
+ */
+export interface Judgment {
+/**
+ * Version of this file kind.
+ */
+schema_version: "1.0.0"
+/**
+ * The run id; also the state file name, so letters, digits, '.', '_' and '-' only, no leading dot.
+ */
+bead: string
+/**
+ * judged: a valid reply was scored; failed: no usable reply (see failure), so no score.
+ */
+status: ("judged" | "failed")
+/**
+ * Verdict computed from the dimensions (pass: all >= 0.7; fail: correctness < 0.4 or score < 0.5; else partial); null when failed.
+ */
+verdict: (("pass" | "partial" | "fail") | null)
+/**
+ * Composite 0-1: 0.4 correctness + 0.2 scope_adherence + 0.2 code_quality + 0.2 completeness; null when failed.
+ */
+score: (number | null)
+/**
+ * The four dimensions, 0-1 (median over samples when more than one); null when failed.
+ */
+dimensions: (Dimensions | null)
+/**
+ * The judge's issues (empty when failed).
+ */
+issues: Issue[]
+/**
+ * The judge's one-paragraph assessment; null when failed.
+ */
+summary: (string | null)
+/**
+ * The judge's confidence (the lowest over samples); null when failed.
+ */
+confidence: ("high" | "medium" | "low" | null)
+criteria?: Criteria
+/**
+ * The verdict the model itself gave (first sample), for audit.
+ */
+model_verdict?: (("pass" | "partial" | "fail") | null)
+/**
+ * The composite the model itself gave (first sample), 0-1, for audit.
+ */
+model_score?: (number | null)
+/**
+ * Where the model's own verdict or score differs from the computed one.
+ */
+disagreement?: {
+/**
+ * True when the model's verdict differs from the computed verdict.
+ */
+verdict: boolean
+/**
+ * Model score minus computed score (-1 to 1).
+ */
+score_delta: number
+}
+/**
+ * Model id the judge called (after alias resolution).
+ */
+model: string
+/**
+ * JUDGE_MODEL as configured (alias or id).
+ */
+model_alias: string
+/**
+ * How the model was called.
+ */
+backend: ("sdk" | "claude-cli")
+/**
+ * Version of config/judge-prompt.md (its front matter).
+ */
+prompt_version: string
+/**
+ * sha256 of model id, prompt version and the assembled context; the same key is never paid for twice.
+ */
+cache_key: string
+/**
+ * When the judgment (or failure) was recorded, ISO 8601 UTC (injectable clock).
+ */
+judged_at: string
+/**
+ * Bead whose judgment of the identical context (same cache key) was reused instead of paying for a call.
+ */
+cached_from?: string
+/**
+ * How many independent replies were aggregated.
+ */
+samples?: number
+/**
+ * Tokens over every API call of this judgment (retries and samples included).
+ */
+usage: {
+/**
+ * Uncached input tokens.
+ */
+input_tokens: number
+/**
+ * Output tokens.
+ */
+output_tokens: number
+/**
+ * Input tokens written to the prompt cache.
+ */
+cache_creation_input_tokens: number
+/**
+ * Input tokens read from the prompt cache.
+ */
+cache_read_input_tokens: number
+}
+/**
+ * Cost of this judgment, US dollars (tokens x config prices, or claude's total_cost_usd); null when unknown (no price for the model).
+ */
+cost_usd: (number | null)
+/**
+ * Wall time of the model calls, milliseconds (SDK retries included).
+ */
+latency_ms: number
+/**
+ * Model requests made: 1, plus 1 for the reply retry, times samples (SDK transport retries are not counted here).
+ */
+attempts: number
+context: ContextStats
+/**
+ * Why there is no score (status failed); null when judged.
+ */
+failure: (Failure | null)
+/**
+ * Which run record this judges, so a re-run of the same bead is recognised.
+ */
+run: {
+/**
+ * Absolute path of the run record.
+ */
+record_path: string
+/**
+ * The run's completed_at.
+ */
+completed_at: string
+/**
+ * Tree id of the worktree as judged (incl. uncommitted and untracked files).
+ */
+head_tree?: string
+}
+}
+/**
+ * Seed 003's four dimensions, each 0-1.
+ */
+export interface ContextStats {
+/**
+ * Estimated tokens of the whole user message.
+ */
+tokens_est: number
+/**
+ * The configured context budget, tokens.
+ */
+budget_tokens: number
+/**
+ * Size of each part.
+ */
+parts: {
+prompt: Part
+diff: Part
+test_output: (Part | null)
+lint_output: (Part | null)
+metadata: Part
+}
+/**
+ * Files left out of the diff entirely, with their stats.
+ */
+left_out: {
+/**
+ * Path in the repository.
+ */
+path: string
+/**
+ * Why it was left out.
+ */
+reason: ("lock" | "generated" | "vendored" | "minified" | "binary")
+/**
+ * Lines added.
+ */
+added: number
+/**
+ * Lines removed.
+ */
+removed: number
+/**
+ * Bytes of its diff text.
+ */
+bytes: number
+}[]
+/**
+ * Files whose hunks were cut to fit the budget (largest hunks first); each is still shown.
+ */
+shrunk: {
+/**
+ * Path in the repository.
+ */
+path: string
+/**
+ * Diff lines not sent.
+ */
+lines_cut: number
+/**
+ * Hunks shortened or reduced to their header.
+ */
+hunks_cut: number
+}[]
+/**
+ * Secrets replaced by [REDACTED:<kind>] before anything left the machine.
+ */
+secrets_redacted: {
+/**
+ * Secrets redacted in all.
+ */
+count: number
+/**
+ * Count per kind (aws_access_key, anthropic_key, ...).
+ */
+kinds: {
+[k: string]: number
+}
+}
+/**
+ * Where test and lint output came from, and anything missing (one sentence each).
+ */
+sources?: string[]
+}
+/**
+ * One part of the assembled context.
+ */
+export interface Part {
+/**
+ * Characters sent.
+ */
+chars: number
+/**
+ * Estimated tokens sent (chars / chars_per_token).
+ */
+tokens_est: number
+/**
+ * Characters before cutting.
+ */
+original_chars: number
+/**
+ * True when something was cut to fit the budget.
+ */
+truncated: boolean
+/**
+ * Lines sent (test and lint output).
+ */
+lines_kept?: number
+/**
+ * Lines available (test and lint output).
+ */
+lines_total?: number
+}
+/**
+ * A judge failure: recorded, never turned into a score.
+ */
+export interface Failure {
+/**
+ * Machine-readable cause.
+ */
+reason: ("empty_reply" | "refusal" | "max_tokens" | "invalid_json" | "schema_invalid" | "rate_limited" | "overloaded" | "api_error" | "timeout" | "connection" | "cli_error" | "cli_not_found" | "context_error")
+/**
+ * What happened, one line (validation errors quoted).
+ */
+message: string
+/**
+ * The API's stop_reason, when a reply came.
+ */
+stop_reason?: (string | null)
+/**
+ * HTTP status of the last failed request, when there was one.
+ */
+http_status?: (number | null)
+/**
+ * claude -p result subtype (error_max_turns, error_during_execution, ...).
+ */
+subtype?: (string | null)
 }
 /**
  * The run id; also the state file name, so letters, digits, '.', '_' and '-' only, no leading dot.
