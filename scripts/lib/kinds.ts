@@ -11,6 +11,10 @@ export interface KindSpec {
 export const KINDS = {
   feedback: { dir: 'feedback', schema: 'feedback', ext: '.json' },
   baselines: { dir: 'baselines', schema: 'baseline', ext: '.json' },
+  'feedback-index': { dir: 'index', schema: 'feedback-index', ext: '.jsonl' },
+  scores: { dir: 'scores', schema: 'template-scores', ext: '.json' },
+  triggers: { dir: 'triggers', schema: 'trigger', ext: '.json' },
+  selections: { dir: 'selections', schema: 'selection-log', ext: '.jsonl' },
 } as const satisfies Record<string, KindSpec>;
 
 export type Kind = keyof typeof KINDS;
