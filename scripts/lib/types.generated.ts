@@ -277,7 +277,7 @@ fail_maximum: number
 /**
  * Template scoring, selection and refinement triggers (bin/score-templates, bin/select-template).
  */
-templates?: {
+templates: {
 /**
  * Seed 003's phase-3 blend: weights of the mechanical composite and the judge average (re-normalised to sum to 1).
  */
