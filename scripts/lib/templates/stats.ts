@@ -5,11 +5,13 @@ const Z95 = 1.959963984540054;
 // Two-sided 95% Student t quantiles for 1..30 degrees of freedom.
 const T95 = [12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.306, 2.2622, 2.2281, 2.201, 2.1788, 2.1604, 2.1448, 2.1314, 2.1199, 2.1098, 2.1009, 2.093, 2.086, 2.0796, 2.0739, 2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484, 2.0452, 2.0423];
 
-/** The two-sided 95% t quantile; above 30 degrees of freedom the Cornish-Fisher first-order term (error < 0.001). */
+/** The two-sided 95% t quantile; above 30 degrees of freedom the Cornish-Fisher expansion to 1/df^2 (error < 0.001). */
 export function t95(df: number): number {
   if (df < 1) return Number.NaN;
   if (df <= 30) return T95[Math.floor(df) - 1]!;
-  return Z95 + (Z95 ** 3 + Z95) / (4 * df);
+  const g1 = (Z95 ** 3 + Z95) / 4;
+  const g2 = (5 * Z95 ** 5 + 16 * Z95 ** 3 + 3 * Z95) / 96;
+  return Z95 + g1 / df + g2 / (df * df);
 }
 
 const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
