@@ -151,17 +151,18 @@ export async function scanFeedback(store: StateStore, onRow: (row: FeedbackIndex
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
-  // Pass 1: the last line of each bead (rows appended later supersede earlier ones).
+  // Pass 1: the last line of each present bead (rows appended later supersede earlier ones). Keys stay the
+  // readdir strings: Map.set on an existing key keeps it, so no slice of an index chunk is retained.
   const last = new Map<string, number>();
+  for (const b of beads) last.set(b, -1);
   let lineNo = 0;
   for (const line of linesOf(indexFile, size)) {
     const bead = BEAD_PREFIX.exec(line)?.[1];
-    if (bead !== undefined) last.set(bead, lineNo);
+    if (bead !== undefined && last.has(bead)) last.set(bead, lineNo);
     lineNo++;
   }
-  const present = new Set(beads);
   const pending = new Set<string>();
-  for (const b of beads) if (!last.has(b)) pending.add(b);
+  for (const [b, n] of last) if (n < 0) pending.add(b);
   // Pass 2: validate and hand on the winning rows of beads still present.
   lineNo = 0;
   const schema = KINDS['feedback-index'].schema;
@@ -172,7 +173,7 @@ export async function scanFeedback(store: StateStore, onRow: (row: FeedbackIndex
       if (line.trim() !== '') result.badIndexLines++;
       continue;
     }
-    if (last.get(bead) !== n || !present.has(bead)) continue;
+    if (last.get(bead) !== n) continue;
     let row: FeedbackIndexRow;
     try {
       const data: unknown = JSON.parse(line);
