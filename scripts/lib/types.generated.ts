@@ -390,7 +390,7 @@ typecheck?: (string | null)
  */
 export interface FeedbackIndexRow {
 /**
- * The run id; also the state file name, so letters, digits, '.', '_' and '-' only, no leading dot.
+ * The run id (run-record bead; kept equal to it by a test, inlined so reading the index does not compile the run-record and feedback schemas).
  */
 bead: string
 /**
@@ -406,7 +406,7 @@ task_type: (string | null)
  */
 completed_at: string
 /**
- * Seed 003's outcome classes; defined precisely in AGENTS.md.
+ * The feedback outcome (kept equal to feedback.schema.json#/definitions/outcome by a test).
  */
 outcome: ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout")
 /**
@@ -1339,7 +1339,7 @@ bead: string
  */
 completed_at: string
 /**
- * Seed 003's outcome classes; defined precisely in AGENTS.md.
+ * The feedback outcome (kept equal to feedback.schema.json#/definitions/outcome by a test).
  */
 outcome: ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout")
 /**
