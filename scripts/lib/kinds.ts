@@ -14,6 +14,10 @@ export const KINDS = {
   judgments: { dir: 'judgments', schema: 'judgment', ext: '.json' },
   queue: { dir: 'queue', schema: 'judge-queue', ext: '.json' },
   'judge-ledger': { dir: 'ledger', schema: 'judge-ledger', ext: '.jsonl' },
+  'feedback-index': { dir: 'index', schema: 'feedback-index', ext: '.jsonl' },
+  scores: { dir: 'scores', schema: 'template-scores', ext: '.json' },
+  triggers: { dir: 'triggers', schema: 'trigger', ext: '.json' },
+  selections: { dir: 'selections', schema: 'selection-log', ext: '.jsonl' },
 } as const satisfies Record<string, KindSpec>;
 
 export type Kind = keyof typeof KINDS;

@@ -296,6 +296,70 @@ fail_maximum: number
 }
 }
 /**
+ * Template scoring, selection and refinement triggers (bin/score-templates, bin/select-template).
+ */
+templates: {
+/**
+ * Seed 003's phase-3 blend: weights of the mechanical composite and the judge average (re-normalised to sum to 1).
+ */
+weights: {
+/**
+ * Weight of the mechanical composite (default 0.6).
+ */
+mechanical: number
+/**
+ * Weight of the judge average (default 0.4).
+ */
+judge: number
+}
+/**
+ * The mechanical composite: full rate + partial_credit x partial rate - retry_penalty x retry rate - timeout_penalty x timeout rate, clamped to 0-1.
+ */
+mechanical: {
+/**
+ * Credit of a partial_pass run, 0-1 (a full_pass earns 1).
+ */
+partial_credit: number
+/**
+ * Subtracted per unit of retry rate, 0-1.
+ */
+retry_penalty: number
+/**
+ * Subtracted per unit of timeout rate, 0-1 (on top of a timeout earning no credit).
+ */
+timeout_penalty: number
+}
+/**
+ * Last N runs (by completion time) in a template's trend.
+ */
+trend_window: number
+/**
+ * Share of select-template choices that explore a template other than the best, 0-1.
+ */
+exploration_share: number
+/**
+ * When a refinement trigger fires (phase 4).
+ */
+triggers: {
+/**
+ * Fire when the trend's newer half scores this much below the older half, 0-1.
+ */
+score_drop: number
+/**
+ * Runs the trend window must hold before a drop counts.
+ */
+min_runs: number
+/**
+ * Fire when one judge issue appears in at least this many of the recent judged runs.
+ */
+recurring_min_runs: number
+/**
+ * Recent judged runs (by completion time) searched for recurring issues.
+ */
+recurring_window: number
+}
+}
+/**
  * The Opus judge.
  */
 judge: {
@@ -433,6 +497,86 @@ lint?: (string | null)
  * Optional type check command.
  */
 typecheck?: (string | null)
+}
+/**
+ * One row of state/index/feedback.jsonl: a compact summary of one feedback file, appended each time the file is written. The last row for a bead wins.
+ */
+export interface FeedbackIndexRow {
+/**
+ * The run id (run-record bead; kept equal to it by a test, inlined so reading the index does not compile the run-record and feedback schemas).
+ */
+bead: string
+/**
+ * run.template of the feedback file.
+ */
+template: string
+/**
+ * run.task_type, null when the run record had none.
+ */
+task_type: (string | null)
+/**
+ * run.completed_at, ISO 8601; trends are ordered by this.
+ */
+completed_at: string
+/**
+ * The feedback outcome (kept equal to feedback.schema.json#/definitions/outcome by a test).
+ */
+outcome: ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout")
+/**
+ * run.iterations (retries after the first attempt); null when the run did not report it.
+ */
+retries: (number | null)
+/**
+ * The feedback's mechanical composite, 0-1; null when none.
+ */
+composite: (number | null)
+/**
+ * null when the feedback has no judgment (not judged, judge failed or disabled).
+ */
+judge: ({
+/**
+ * Judge score, 0-1.
+ */
+score: number
+/**
+ * Judge verdict.
+ */
+verdict: ("pass" | "partial" | "fail")
+/**
+ * The judge's issues, one per distinct key.
+ */
+issues: {
+/**
+ * The issue's category, or its description lower-cased with digits and punctuation folded, so the same issue compares equal across runs.
+ */
+key: string
+/**
+ * Severity.
+ */
+severity: ("major" | "minor")
+/**
+ * The description, cut at 200 characters.
+ */
+text: string
+}[]
+} | null)
+/**
+ * Identity of the feedback file this row summarises, to notice a file rewritten without re-indexing (--verify).
+ */
+file: {
+/**
+ * File size, bytes.
+ */
+size: number
+/**
+ * Modification time, milliseconds since the epoch.
+ */
+mtime_ms: number
+}
+/**
+ * When the row was appended, ISO 8601.
+ */
+indexed_at: string
 }
 /**
  * Seed 003's outcome classes; defined precisely in AGENTS.md.
@@ -1481,3 +1625,484 @@ timed_out?: boolean
  */
 runner?: string
 }
+/**
+ * One row of state/selections/log.jsonl: a template choice made by bin/select-template and why.
+ */
+export interface SelectionLogRow {
+/**
+ * When the choice was made, ISO 8601.
+ */
+at: string
+/**
+ * The task type asked for; null for all task types.
+ */
+task_type: (string | null)
+/**
+ * Seed of the pseudo-random generator; the same seed and scores give the same choice.
+ */
+seed: string
+/**
+ * The uniform draw compared with exploration_share, 0-1; null when there was nothing to draw (one candidate).
+ */
+draw: (number | null)
+/**
+ * Configured share of exploratory choices, 0-1.
+ */
+exploration_share: number
+/**
+ * exploit: best score; explore: uniform among the others; only_candidate: nothing to choose; cold_start: no candidate has a score yet.
+ */
+mode: ("exploit" | "explore" | "only_candidate" | "cold_start")
+/**
+ * The template chosen.
+ */
+chosen: string
+/**
+ * Why, in one sentence.
+ */
+reason: string
+/**
+ * Which score ranked the candidates: blended from phase 4 with the judge enabled, mechanical otherwise.
+ */
+basis: ("blended" | "mechanical")
+/**
+ * Every candidate with the score it was ranked by.
+ */
+candidates: {
+/**
+ * Template id.
+ */
+template: string
+/**
+ * Score used for ranking, 0-1; null when it has no scored runs.
+ */
+score: (number | null)
+/**
+ * Runs of this task type the score rests on (infra failures excluded).
+ */
+scored_runs: number
+}[]
+}
+/**
+ * 95% interval; null when the sample is too small to estimate one (fewer than 2 runs for a mean, none for a proportion).
+ */
+export type Interval = ({
+/**
+ * Lower bound, 0-1.
+ */
+low: number
+/**
+ * Upper bound, 0-1.
+ */
+high: number
+/**
+ * wilson: Wilson score interval of a proportion; t: Student t interval of a mean; delta_t: t interval of the blend with the variance of a weighted sum of two means (covariance included).
+ */
+method: ("wilson" | "t" | "delta_t")
+} | null)
+
+/**
+ * Per-template scores from every feedback record: state/scores/templates.json, written by bin/score-templates.
+ */
+export interface TemplateScores {
+/**
+ * Version of this file kind.
+ */
+schema_version: "1.0.0"
+/**
+ * When it was computed, ISO 8601.
+ */
+generated_at: string
+/**
+ * JUDGE_PHASE in force (seed 003's rollout phase).
+ */
+phase: number
+/**
+ * JUDGE_ENABLED in force.
+ */
+judge_enabled: boolean
+/**
+ * True when phase >= 3 and the judge is enabled: judged templates are ranked by the blend.
+ */
+blend_active: boolean
+/**
+ * Only runs of this task type were scored; null or absent for all.
+ */
+task_type?: (string | null)
+/**
+ * The configuration the numbers were computed with.
+ */
+settings: {
+weights: Weights
+mechanical: Mechanical
+/**
+ * Runs in the trend window.
+ */
+trend_window: number
+/**
+ * Coverage of every interval.
+ */
+confidence: 0.95
+}
+/**
+ * Where the rows came from.
+ */
+sources: {
+/**
+ * Feedback files found in state/feedback.
+ */
+feedback_files: number
+/**
+ * Files summarised from state/index/feedback.jsonl without reading them.
+ */
+from_index: number
+/**
+ * Files read (and indexed) in this run: new, rewritten (--verify) or all (--rebuild).
+ */
+read_now: number
+/**
+ * Feedback files left out because they are corrupt or fail the schema.
+ */
+skipped: {
+/**
+ * Path of the file.
+ */
+file: string
+/**
+ * What is wrong, with the JSON path.
+ */
+problem: string
+}[]
+}
+/**
+ * One entry per template, best score first.
+ */
+templates: Template[]
+/**
+ * Seed 003's phase-3 A/B report (mechanical-only ranking against blended); null when the blend is not active.
+ */
+ab: (Ab | null)
+}
+/**
+ * Seed 003's phase-3 blend: weights of the mechanical composite and the judge average (re-normalised to sum to 1).
+ */
+export interface Weights {
+/**
+ * Weight of the mechanical composite (default 0.6).
+ */
+mechanical: number
+/**
+ * Weight of the judge average (default 0.4).
+ */
+judge: number
+}
+/**
+ * The mechanical composite: full rate + partial_credit x partial rate - retry_penalty x retry rate - timeout_penalty x timeout rate, clamped to 0-1.
+ */
+export interface Mechanical {
+/**
+ * Credit of a partial_pass run, 0-1 (a full_pass earns 1).
+ */
+partial_credit: number
+/**
+ * Subtracted per unit of retry rate, 0-1.
+ */
+retry_penalty: number
+/**
+ * Subtracted per unit of timeout rate, 0-1 (on top of a timeout earning no credit).
+ */
+timeout_penalty: number
+}
+export interface Template {
+/**
+ * Template id (run.template).
+ */
+template: string
+/**
+ * All runs, infra failures included.
+ */
+runs: number
+/**
+ * Runs per outcome.
+ */
+outcomes: {
+/**
+ * Runs.
+ */
+full_pass: number
+/**
+ * Runs.
+ */
+partial_pass: number
+/**
+ * Runs.
+ */
+agent_failure: number
+/**
+ * Runs.
+ */
+infra_failure: number
+/**
+ * Runs.
+ */
+timeout: number
+}
+/**
+ * Runs minus infra failures: the denominator of every rate (the infrastructure's fault is not the template's).
+ */
+scored_runs: number
+full_pass_rate: Rate
+pass_rate: Rate
+retry_rate: Rate
+timeout_rate: Rate
+/**
+ * Mean run.iterations over scored runs that report it; null when none do.
+ */
+mean_retries: (number | null)
+run_composite: Mean
+mechanical: Mean
+judge: Mean
+/**
+ * weights.mechanical x mechanical + weights.judge x judge (weights re-normalised); value null when the blend is not active or the template has no judged run.
+ */
+blended: {
+/**
+ * 0-1.
+ */
+value: (number | null)
+interval: Interval
+}
+/**
+ * The score templates are ranked by, 0-1: blended when there is one, else mechanical; null when no scored run.
+ */
+score: (number | null)
+/**
+ * Which of the two score is.
+ */
+basis: ("blended" | "mechanical")
+/**
+ * Why that basis (e.g. no judged runs: mechanical kept).
+ */
+basis_reason: string
+/**
+ * Judge issues over all its judged runs, most frequent first (at most 5).
+ */
+top_issues: {
+/**
+ * Issue key.
+ */
+key: string
+/**
+ * Judged runs reporting it.
+ */
+runs: number
+/**
+ * runs / judged runs, 0-1.
+ */
+share: number
+}[]
+trend: Trend
+}
+export interface Rate {
+/**
+ * Proportion, 0-1; null when n is 0.
+ */
+value: (number | null)
+/**
+ * Runs in the denominator.
+ */
+n: number
+interval: Interval
+}
+export interface Mean {
+/**
+ * Mean, 0-1; null when n is 0.
+ */
+value: (number | null)
+/**
+ * Runs it rests on.
+ */
+n: number
+interval: Interval
+}
+/**
+ * The template's last runs (infra failures left out) ordered by run.completed_at, never by bead id; the score formula applied to the older and the newer half.
+ */
+export interface Trend {
+/**
+ * Configured window size, runs.
+ */
+window: number
+/**
+ * The runs in the window, oldest first.
+ */
+runs: {
+/**
+ * Bead id.
+ */
+bead: string
+/**
+ * run.completed_at as written.
+ */
+completed_at: string
+/**
+ * The feedback outcome (kept equal to feedback.schema.json#/definitions/outcome by a test).
+ */
+outcome: ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout")
+/**
+ * This run's mechanical value: outcome credit minus its retry and timeout penalties (may be below 0).
+ */
+mechanical: number
+/**
+ * Judge score, 0-1; null when not judged.
+ */
+judge: (number | null)
+}[]
+/**
+ * Score of the older half, 0-1; null with fewer than 2 runs.
+ */
+earlier: (number | null)
+/**
+ * Score of the newer half, 0-1; null with fewer than 2 runs.
+ */
+later: (number | null)
+/**
+ * later - earlier; negative is a drop.
+ */
+change: (number | null)
+}
+/**
+ * Mechanical-only ranking beside the blended ranking.
+ */
+export interface Ab {
+/**
+ * Templates ranked (those with a mechanical score).
+ */
+templates: number
+/**
+ * Spearman rank correlation of the two rankings (ties get average ranks); null with fewer than 2 templates or no variation.
+ */
+spearman: (number | null)
+/**
+ * Kendall's tau-b of the two score lists; null like spearman.
+ */
+kendall_tau_b: (number | null)
+/**
+ * Every template with its two ranks, those that move first.
+ */
+moves: {
+/**
+ * Template id.
+ */
+template: string
+/**
+ * 1 = best by mechanical score.
+ */
+mechanical_rank: number
+/**
+ * 1 = best by blended score (mechanical where unjudged).
+ */
+blended_rank: number
+/**
+ * mechanical_rank - blended_rank: positive moves up under the blend.
+ */
+change: number
+/**
+ * Mechanical score, 0-1.
+ */
+mechanical: number
+/**
+ * Judge average, 0-1.
+ */
+judge: (number | null)
+/**
+ * Judged runs.
+ */
+judge_n: number
+/**
+ * One sentence.
+ */
+why: string
+/**
+ * Issue keys reported in at least 2 of its judged runs, most frequent first.
+ */
+issues: string[]
+}[]
+/**
+ * Issue keys recurring in at least two of the templates that move down.
+ */
+shared_issues: {
+/**
+ * Issue key.
+ */
+key: string
+/**
+ * Templates that move down and share it.
+ */
+templates: string[]
+}[]
+}
+/**
+ * A refinement trigger: state/triggers/<id>.json, written once when a template's score drops or an issue keeps recurring, for whoever rewrites templates.
+ */
+export interface Trigger {
+/**
+ * Version of this file kind.
+ */
+schema_version: "1.0.0"
+/**
+ * The file name without .json.
+ */
+id: string
+/**
+ * Template id.
+ */
+template: string
+/**
+ * score_drop: the score fell by more than the threshold over the recent runs; recurring_issue: the judge reported the same issue in several recent runs.
+ */
+kind: ("score_drop" | "recurring_issue")
+/**
+ * When it fired, ISO 8601.
+ */
+fired_at: string
+/**
+ * When score-templates first saw the condition gone (the trigger can fire again after that), ISO 8601; null while it holds.
+ */
+cleared_at: (string | null)
+/**
+ * One sentence for people.
+ */
+summary: string
+evidence: {
+/**
+ * Bead ids of the runs behind the trigger, oldest first by completion time.
+ */
+beads: string[]
+/**
+ * Recurring judge issues over the recent runs (most frequent first).
+ */
+issues: {
+/**
+ * Issue key (category or folded description).
+ */
+key: string
+/**
+ * Recent judged runs reporting it.
+ */
+runs: number
+/**
+ * Those runs' bead ids.
+ */
+beads: string[]
+/**
+ * One description as the judge wrote it.
+ */
+example: string
+}[]
+trend: Trend
+}
+}
+/**
+ * The template's last runs (infra failures left out) ordered by run.completed_at, never by bead id; the score formula applied to the older and the newer half.
+ */
