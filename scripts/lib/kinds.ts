@@ -11,6 +11,10 @@ export interface KindSpec {
 export const KINDS = {
   feedback: { dir: 'feedback', schema: 'feedback', ext: '.json' },
   baselines: { dir: 'baselines', schema: 'baseline', ext: '.json' },
+  agents: { dir: 'agents', schema: 'agent-profile', ext: '.json' },
+  ratings: { dir: 'ratings', schema: 'agent-run-rating', ext: '.jsonl' },
+  'rating-jobs': { dir: 'ratings/jobs', schema: 'rating', ext: '.json' },
+  routing: { dir: 'routing', schema: 'routing-log', ext: '.jsonl' },
 } as const satisfies Record<string, KindSpec>;
 
 export type Kind = keyof typeof KINDS;
