@@ -159,9 +159,9 @@ reviewer: (string | null)
 /**
  * The review the quality came from, as given (raw_review_json).
  */
-raw_review: {
-[k: string]: unknown
-}
+raw_review: ({
+
+} | unknown[] | string | number | boolean | null)
 /**
  * Total tokens over all iterations; null when not recorded.
  */
