@@ -28,7 +28,8 @@ export function movement(a: LoadedAgent, shown: readonly RecentRow[]) {
   const delta = (from: number | null | undefined, to: number | null) => (from === null || from === undefined || to === null ? null : to - from);
   return {
     moved_last: lastRun ? delta(lastRun.before.rating, lastRun.after.rating) : null,
-    moved_window: mine.length ? delta(mine[0]!.row.before.rating, a.state.rating) : null,
+    // An agent's first row has no rating before it: its movement is then counted from its first rating.
+    moved_window: mine.length ? delta(mine[0]!.row.before.rating ?? mine[0]!.row.after.rating, a.state.rating) : null,
     window_rows: mine.length,
     complexity_changes: a.log.rows.filter((r) => r.row.before.max_complexity !== r.row.after.max_complexity).length,
   };
