@@ -48,7 +48,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   for (const bead of positionals) {
     const quality: QualityInput | null =
       q !== undefined ? { score0to10: q, source: 'reviewer', raw: { quality_score: q }, reviewer: values.reviewer ?? null } : storedQuality(store, bead);
-    const r = await rateBead({ store, config, bead, quality, strict: values.strict || values['rating-strict'], now: nowIso(io.env) });
+    const r = await rateBead({ store, config, bead, quality, strict: values.strict || values['rating-strict'], now: () => nowIso(io.env) });
     for (const p of r.problems) io.stderr(`warning: ${p}\n`);
     io.stderr(describe(r) + '\n');
     results.push(r);

@@ -37,8 +37,8 @@ export interface RateOptions {
   quality: QualityInput | null;
   /** Missing quality or complexity is an error (exit 1) instead of "not rated". */
   strict?: boolean;
-  /** ISO 8601 time of the rating. */
-  now: string;
+  /** ISO 8601 time of the rating, or a clock read once the agent's lock is held (so rows' times follow their order). */
+  now: string | (() => string);
 }
 
 export interface RateResult {
@@ -239,7 +239,7 @@ function notRated(bead: string, agent: string | null, reason: string, strict: bo
 
 /** Rates one agent run (seed 002 §5-§7); rating the same bead again changes nothing. */
 export async function rateBead(opts: RateOptions): Promise<RateResult> {
-  const { store, bead, quality, now } = opts;
+  const { store, bead, quality } = opts;
   const rc = ratingsConfig(opts.config);
   const fb = readFeedback(store, bead);
   const run = fb.run;
@@ -255,6 +255,7 @@ export async function rateBead(opts: RateOptions): Promise<RateResult> {
   const complexity = run.complexity;
 
   return store.withLock(lockName(slug), () => {
+    const now = typeof opts.now === 'function' ? opts.now() : opts.now;
     const done = store.read<RatingSummary>('rating-jobs', bead);
     const a = loadAgent(store, slug, rc, now);
     const existing = a.log.rows.find((r) => r.row.event === 'run' && r.row.bead === bead);
