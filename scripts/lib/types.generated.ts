@@ -721,176 +721,16 @@ budgets: {
  * Complexity bucket 1-10 → budget, for every command.
  */
 default: {
-/**
- * Budget of one complexity bucket.
- */
-"1": {
-/**
- * Cost budget, US dollars.
- */
-cost_usd: number
-/**
- * Time budget, seconds.
- */
-duration_seconds: number
-/**
- * Iteration budget, retries.
- */
-iterations: number
-}
-/**
- * Budget of one complexity bucket.
- */
-"2": {
-/**
- * Cost budget, US dollars.
- */
-cost_usd: number
-/**
- * Time budget, seconds.
- */
-duration_seconds: number
-/**
- * Iteration budget, retries.
- */
-iterations: number
-}
-/**
- * Budget of one complexity bucket.
- */
-"3": {
-/**
- * Cost budget, US dollars.
- */
-cost_usd: number
-/**
- * Time budget, seconds.
- */
-duration_seconds: number
-/**
- * Iteration budget, retries.
- */
-iterations: number
-}
-/**
- * Budget of one complexity bucket.
- */
-"4": {
-/**
- * Cost budget, US dollars.
- */
-cost_usd: number
-/**
- * Time budget, seconds.
- */
-duration_seconds: number
-/**
- * Iteration budget, retries.
- */
-iterations: number
-}
-/**
- * Budget of one complexity bucket.
- */
-"5": {
-/**
- * Cost budget, US dollars.
- */
-cost_usd: number
-/**
- * Time budget, seconds.
- */
-duration_seconds: number
-/**
- * Iteration budget, retries.
- */
-iterations: number
-}
-/**
- * Budget of one complexity bucket.
- */
-"6": {
-/**
- * Cost budget, US dollars.
- */
-cost_usd: number
-/**
- * Time budget, seconds.
- */
-duration_seconds: number
-/**
- * Iteration budget, retries.
- */
-iterations: number
-}
-/**
- * Budget of one complexity bucket.
- */
-"7": {
-/**
- * Cost budget, US dollars.
- */
-cost_usd: number
-/**
- * Time budget, seconds.
- */
-duration_seconds: number
-/**
- * Iteration budget, retries.
- */
-iterations: number
-}
-/**
- * Budget of one complexity bucket.
- */
-"8": {
-/**
- * Cost budget, US dollars.
- */
-cost_usd: number
-/**
- * Time budget, seconds.
- */
-duration_seconds: number
-/**
- * Iteration budget, retries.
- */
-iterations: number
-}
-/**
- * Budget of one complexity bucket.
- */
-"9": {
-/**
- * Cost budget, US dollars.
- */
-cost_usd: number
-/**
- * Time budget, seconds.
- */
-duration_seconds: number
-/**
- * Iteration budget, retries.
- */
-iterations: number
-}
-/**
- * Budget of one complexity bucket.
- */
-"10": {
-/**
- * Cost budget, US dollars.
- */
-cost_usd: number
-/**
- * Time budget, seconds.
- */
-duration_seconds: number
-/**
- * Iteration budget, retries.
- */
-iterations: number
-}
+"1": RatingsBudget
+"2": RatingsBudget
+"3": RatingsBudget
+"4": RatingsBudget
+"5": RatingsBudget
+"6": RatingsBudget
+"7": RatingsBudget
+"8": RatingsBudget
+"9": RatingsBudget
+"10": RatingsBudget
 }
 /**
  * Command name → bucket → dimensions that differ from the default.
@@ -900,176 +740,7 @@ by_command: {
  * Buckets of one command.
  */
 [k: string]: {
-/**
- * The dimensions of one bucket that differ from the default.
- */
-"1"?: {
-/**
- * Cost budget, US dollars.
- */
-cost_usd?: number
-/**
- * Time budget, seconds.
- */
-duration_seconds?: number
-/**
- * Iteration budget, retries.
- */
-iterations?: number
-}
-/**
- * The dimensions of one bucket that differ from the default.
- */
-"2"?: {
-/**
- * Cost budget, US dollars.
- */
-cost_usd?: number
-/**
- * Time budget, seconds.
- */
-duration_seconds?: number
-/**
- * Iteration budget, retries.
- */
-iterations?: number
-}
-/**
- * The dimensions of one bucket that differ from the default.
- */
-"3"?: {
-/**
- * Cost budget, US dollars.
- */
-cost_usd?: number
-/**
- * Time budget, seconds.
- */
-duration_seconds?: number
-/**
- * Iteration budget, retries.
- */
-iterations?: number
-}
-/**
- * The dimensions of one bucket that differ from the default.
- */
-"4"?: {
-/**
- * Cost budget, US dollars.
- */
-cost_usd?: number
-/**
- * Time budget, seconds.
- */
-duration_seconds?: number
-/**
- * Iteration budget, retries.
- */
-iterations?: number
-}
-/**
- * The dimensions of one bucket that differ from the default.
- */
-"5"?: {
-/**
- * Cost budget, US dollars.
- */
-cost_usd?: number
-/**
- * Time budget, seconds.
- */
-duration_seconds?: number
-/**
- * Iteration budget, retries.
- */
-iterations?: number
-}
-/**
- * The dimensions of one bucket that differ from the default.
- */
-"6"?: {
-/**
- * Cost budget, US dollars.
- */
-cost_usd?: number
-/**
- * Time budget, seconds.
- */
-duration_seconds?: number
-/**
- * Iteration budget, retries.
- */
-iterations?: number
-}
-/**
- * The dimensions of one bucket that differ from the default.
- */
-"7"?: {
-/**
- * Cost budget, US dollars.
- */
-cost_usd?: number
-/**
- * Time budget, seconds.
- */
-duration_seconds?: number
-/**
- * Iteration budget, retries.
- */
-iterations?: number
-}
-/**
- * The dimensions of one bucket that differ from the default.
- */
-"8"?: {
-/**
- * Cost budget, US dollars.
- */
-cost_usd?: number
-/**
- * Time budget, seconds.
- */
-duration_seconds?: number
-/**
- * Iteration budget, retries.
- */
-iterations?: number
-}
-/**
- * The dimensions of one bucket that differ from the default.
- */
-"9"?: {
-/**
- * Cost budget, US dollars.
- */
-cost_usd?: number
-/**
- * Time budget, seconds.
- */
-duration_seconds?: number
-/**
- * Iteration budget, retries.
- */
-iterations?: number
-}
-/**
- * The dimensions of one bucket that differ from the default.
- */
-"10"?: {
-/**
- * Cost budget, US dollars.
- */
-cost_usd?: number
-/**
- * Time budget, seconds.
- */
-duration_seconds?: number
-/**
- * Iteration budget, retries.
- */
-iterations?: number
-}
+[k: string]: RatingsBudgetOverride
 }
 }
 /**
@@ -1150,6 +821,43 @@ lint?: (string | null)
  * Optional type check command.
  */
 typecheck?: (string | null)
+}
+/**
+ * Configured budget of one complexity bucket (config ratings.budgets.default).
+ */
+export interface RatingsBudget {
+/**
+ * Cost budget, US dollars.
+ */
+cost_usd: number
+/**
+ * Time budget, seconds.
+ */
+duration_seconds: number
+/**
+ * Iteration budget, retries.
+ */
+iterations: number
+}
+/**
+ * The dimensions of one bucket that differ from the default (config ratings.budgets.by_command).
+ * 
+ * This interface was referenced by `undefined`'s JSON-Schema definition
+ * via the `patternProperty` "^([1-9]|10)$".
+ */
+export interface RatingsBudgetOverride {
+/**
+ * Cost budget, US dollars.
+ */
+cost_usd?: number
+/**
+ * Time budget, seconds.
+ */
+duration_seconds?: number
+/**
+ * Iteration budget, retries.
+ */
+iterations?: number
 }
 /**
  * Seed 003's outcome classes; defined precisely in AGENTS.md.
