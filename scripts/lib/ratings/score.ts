@@ -1,3 +1,5 @@
+import type { RatingsBudget } from '../types.generated.js';
+
 // Seed 002 §6: the run score from quality and the cost, time and iteration penalties against budgets.
 
 export interface RunScoreWeights {
@@ -7,11 +9,8 @@ export interface RunScoreWeights {
   iterations: number;
 }
 
-export interface RunBudget {
-  cost_usd: number;
-  duration_seconds: number;
-  iterations: number;
-}
+/** One complexity bucket's budget: US dollars, seconds, retries (schema: agent-run-rating#/definitions/budgetConfig). */
+export type RunBudget = RatingsBudget;
 
 export interface RunScoreInput {
   /** Reviewer or judge quality, 0-10. */
