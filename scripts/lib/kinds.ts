@@ -18,6 +18,10 @@ export const KINDS = {
   scores: { dir: 'scores', schema: 'template-scores', ext: '.json' },
   triggers: { dir: 'triggers', schema: 'trigger', ext: '.json' },
   selections: { dir: 'selections', schema: 'selection-log', ext: '.jsonl' },
+  agents: { dir: 'agents', schema: 'agent-profile', ext: '.json' },
+  ratings: { dir: 'ratings', schema: 'agent-run-rating', ext: '.jsonl' },
+  'rating-jobs': { dir: 'ratings/jobs', schema: 'rating', ext: '.json' },
+  routing: { dir: 'routing', schema: 'routing-log', ext: '.jsonl' },
 } as const satisfies Record<string, KindSpec>;
 
 export type Kind = keyof typeof KINDS;

@@ -1,6 +1,383 @@
 // Generated from schemas/*.schema.json by `npm run gen:types`. Do not edit by hand.
 /* eslint-disable */
 /**
+ * One agent's registration and rating state: state/agents/<slug>.json. The rating fields are a replay of state/ratings/<slug>.jsonl from `initial` (bin/agents rebuild).
+ */
+export interface AgentProfile {
+/**
+ * Version of this file kind.
+ */
+schema_version: "1.0.0"
+/**
+ * Agent slug; file-name safe.
+ */
+slug: string
+/**
+ * False keeps the agent out of routing (its history stays).
+ */
+enabled: boolean
+/**
+ * Commands this agent may be routed to; empty means every command.
+ */
+commands: string[]
+/**
+ * Price per million tokens (all tokens), US dollars; null when unknown (the run's recorded cost is used instead).
+ */
+cost_per_million: (number | null)
+/**
+ * What the agent is best used for (free text, e.g. code_write), for people and routing notes.
+ */
+best_usage: (string | null)
+initial: AgentRatingState
+/**
+ * EMA of run scores, 0-10; null until the first rated run (unless registered with one).
+ */
+rating: (number | null)
+/**
+ * EMA of run scores of architecture and planning runs, 0-10; null until the first such run.
+ */
+reasoning_rating: (number | null)
+/**
+ * Rated runs the rating rests on.
+ */
+rating_samples: number
+/**
+ * Rated runs the reasoning_rating rests on.
+ */
+reasoning_samples: number
+/**
+ * Run score of the last rated run, 0-10.
+ */
+rating_last_score: (number | null)
+/**
+ * When the last rated run was rated, ISO 8601 UTC.
+ */
+rating_updated_at: (string | null)
+/**
+ * Highest task complexity (1-10) routed to this agent; default 5; moved by promotion and demotion.
+ */
+max_complexity: number
+/**
+ * Rated runs at or above the max_complexity of their time (the trials that can promote).
+ */
+complexity_samples: number
+/**
+ * When max_complexity last changed (start of the cooldown), ISO 8601 UTC; null if never.
+ */
+complexity_updated_at: (string | null)
+/**
+ * Bead of the last rated run.
+ */
+last_bead: (string | null)
+/**
+ * When the agent was registered, ISO 8601 UTC.
+ */
+registered_at: string
+/**
+ * When this file was last written, ISO 8601 UTC.
+ */
+updated_at: string
+}
+/**
+ * The replayable part of a profile at one moment.
+ */
+export interface AgentRatingState {
+/**
+ * Rating, 0-10, or null (none yet).
+ */
+rating: (number | null)
+/**
+ * Reasoning rating, 0-10, or null (none yet).
+ */
+reasoning_rating: (number | null)
+/**
+ * Max complexity, 1-10.
+ */
+max_complexity: number
+/**
+ * Last max_complexity change, ISO 8601 UTC, or null.
+ */
+complexity_updated_at: (string | null)
+}
+/**
+ * One line of state/ratings/<slug>.jsonl, in the order applied: a rated run (seed 002's agent_run_ratings columns, keyed by bead) or a manual adjustment by bin/agents set.
+ */
+export type AgentRunRating = (AgentRunRow | AgentAdjustRow)
+
+/**
+ * A rated run.
+ */
+export interface AgentRunRow {
+/**
+ * Version of this row kind.
+ */
+schema_version: "1.0.0"
+/**
+ * A rated run.
+ */
+event: "run"
+/**
+ * The run id; also the state file name, so letters, digits, '.', '_' and '-' only, no leading dot.
+ */
+bead: string
+/**
+ * Agent slug; file-name safe.
+ */
+agent: string
+/**
+ * Orchestrator job id (agent_run_ratings.job_id).
+ */
+job_id: (string | null)
+/**
+ * Task id.
+ */
+task_id: string
+/**
+ * Orchestrator command (command_name); null uses the default budgets.
+ */
+command: (string | null)
+/**
+ * Kind of work.
+ */
+discipline: (string | null)
+/**
+ * Task complexity, 1-10 (the budget bucket).
+ */
+complexity: number
+/**
+ * Quality, 0-10: the judge's 0-1 score × 10, or a reviewer's score.
+ */
+quality_score: number
+/**
+ * Where the quality came from.
+ */
+quality_source: ("judge" | "reviewer")
+/**
+ * Who reviewed (judge model or reviewer agent slug), when known.
+ */
+reviewer: (string | null)
+/**
+ * The review the quality came from, as given (raw_review_json).
+ */
+raw_review: ({
+
+} | unknown[] | string | number | boolean | null)
+/**
+ * Total tokens over all iterations; null when not recorded.
+ */
+tokens_total: (number | null)
+/**
+ * completed_at - started_at, seconds.
+ */
+duration_seconds: number
+/**
+ * Retries after the first attempt; null when not recorded.
+ */
+iterations: (number | null)
+/**
+ * US dollars: tokens × cost_per_million / 1e6, else the recorded cost; null when neither exists.
+ */
+total_cost: (number | null)
+/**
+ * How total_cost was reached.
+ */
+cost_source: ("tokens_x_price" | "recorded" | null)
+/**
+ * The agent's price per million tokens used, US dollars.
+ */
+cost_per_million: (number | null)
+/**
+ * The budget of this command and complexity bucket the penalties were normalised by.
+ */
+budget: {
+/**
+ * Cost budget, US dollars.
+ */
+cost_usd: number
+/**
+ * Time budget, seconds.
+ */
+duration_seconds: number
+/**
+ * Iteration budget, retries.
+ */
+iterations: number
+/**
+ * config (defaults) or empirical (multiplier × median of past runs), per dimension.
+ */
+source: {
+/**
+ * Source.
+ */
+cost_usd: ("config" | "empirical")
+/**
+ * Source.
+ */
+duration_seconds: ("config" | "empirical")
+/**
+ * Source.
+ */
+iterations: ("config" | "empirical")
+}
+/**
+ * Past rated runs of this command and bucket that measured each dimension.
+ */
+samples: {
+/**
+ * Runs.
+ */
+cost_usd: number
+/**
+ * Runs.
+ */
+duration_seconds: number
+/**
+ * Runs.
+ */
+iterations: number
+}
+}
+/**
+ * min(1, value / budget), each 0-1; null when the signal is missing.
+ */
+norms: {
+/**
+ * cost_norm, 0-1.
+ */
+cost: (number | null)
+/**
+ * time_norm, 0-1.
+ */
+time: (number | null)
+/**
+ * iter_norm, 0-1.
+ */
+iterations: (number | null)
+}
+/**
+ * Weights applied; a missing penalty's weight is spread over the present ones.
+ */
+weights_used: {
+/**
+ * w_q.
+ */
+quality: number
+/**
+ * w_c.
+ */
+cost: number
+/**
+ * w_t.
+ */
+time: number
+/**
+ * w_i.
+ */
+iterations: number
+}
+/**
+ * Seed 002's run score, 0-10.
+ */
+run_score: number
+/**
+ * Version of the rating formula.
+ */
+rating_version: string
+params: AgentRatingParams
+before: AgentRatingState
+after: AgentRatingState
+/**
+ * What this run did to max_complexity, with its evidence.
+ */
+complexity_decision: {
+/**
+ * The decision.
+ */
+action: ("promote" | "demote" | "none" | "held_by_cooldown" | "at_limit")
+/**
+ * The evidence in one sentence.
+ */
+reason: string
+}
+/**
+ * When the run was rated, ISO 8601 UTC.
+ */
+created_at: string
+}
+/**
+ * The update parameters in force, so a replay reproduces the profile even after the config changes.
+ */
+export interface AgentRatingParams {
+/**
+ * EMA alpha = 2/(N+1).
+ */
+alpha: number
+/**
+ * Run score at or above which a run can promote, 0-10.
+ */
+promote_threshold: number
+/**
+ * Run score at or below which a run can demote, 0-10.
+ */
+demote_threshold: number
+/**
+ * Quality a promotion needs, 0-10.
+ */
+promote_min_quality: number
+/**
+ * Hours between max_complexity changes.
+ */
+cooldown_hours: number
+/**
+ * True when the run's discipline also updates reasoning_rating.
+ */
+reasoning: boolean
+}
+/**
+ * The replayable part of a profile at one moment.
+ */
+export interface AgentAdjustRow {
+/**
+ * Version of this row kind.
+ */
+schema_version: "1.0.0"
+/**
+ * A manual adjustment.
+ */
+event: "adjust"
+/**
+ * Agent slug; file-name safe.
+ */
+agent: string
+/**
+ * The values set.
+ */
+set: {
+/**
+ * Rating, 0-10.
+ */
+rating?: number
+/**
+ * Reasoning rating, 0-10.
+ */
+reasoning_rating?: number
+/**
+ * Max complexity, 1-10.
+ */
+max_complexity?: number
+}
+/**
+ * Why, as given by the user.
+ */
+reason: string
+before: AgentRatingState
+after: AgentRatingState
+/**
+ * When, ISO 8601 UTC.
+ */
+created_at: string
+}
+/**
  * The base commit's check results, computed once per (base commit, commands): state/baselines/<key>.json.
  */
 export interface Baseline {
@@ -476,6 +853,130 @@ lock_wait_seconds: number
  */
 queue_claim_stale_seconds: number
 }
+/**
+ * Seed 002's agent ratings, max_complexity and routing.
+ */
+ratings?: {
+/**
+ * Run score weights (seed 002 §6.2).
+ */
+weights: {
+/**
+ * w_q, multiplies quality 0-1.
+ */
+quality: number
+/**
+ * w_c, multiplies cost_norm 0-1.
+ */
+cost: number
+/**
+ * w_t, multiplies time_norm 0-1.
+ */
+time: number
+/**
+ * w_i, multiplies iter_norm 0-1.
+ */
+iterations: number
+}
+/**
+ * N of the EMA; alpha = 2/(N+1).
+ */
+ema_n: number
+/**
+ * Disciplines whose runs also update reasoning_rating.
+ */
+reasoning_disciplines: string[]
+/**
+ * max_complexity of a newly registered agent, 1-10.
+ */
+default_max_complexity: number
+/**
+ * Budgets per command and complexity bucket (seed 002 §6.1).
+ */
+budgets: {
+/**
+ * Complexity bucket 1-10 → budget, for every command.
+ */
+default: {
+"1": RatingsBudget
+"2": RatingsBudget
+"3": RatingsBudget
+"4": RatingsBudget
+"5": RatingsBudget
+"6": RatingsBudget
+"7": RatingsBudget
+"8": RatingsBudget
+"9": RatingsBudget
+"10": RatingsBudget
+}
+/**
+ * Command name → bucket → dimensions that differ from the default.
+ */
+by_command: {
+/**
+ * Buckets of one command.
+ */
+[k: string]: {
+[k: string]: RatingsBudgetOverride
+}
+}
+/**
+ * When and how past runs replace the configured budgets.
+ */
+empirical: {
+/**
+ * Past rated runs of the same command and bucket (all agents) before a dimension's budget becomes multiplier × their median.
+ */
+min_runs: number
+/**
+ * Budget = multiplier × median (2: a median run pays half the penalty).
+ */
+multiplier: number
+}
+}
+/**
+ * Promotion and demotion of max_complexity (seed 002 §7.2).
+ */
+complexity: {
+/**
+ * Run score, 0-10.
+ */
+promote_threshold: number
+/**
+ * Run score, 0-10.
+ */
+demote_threshold: number
+/**
+ * Quality, 0-10.
+ */
+promote_min_quality: number
+/**
+ * Hours between changes.
+ */
+cooldown_hours: number
+}
+/**
+ * Epsilon-greedy routing (seed 002 §7.3).
+ */
+routing: {
+/**
+ * Exploration probability, 0-1.
+ */
+epsilon: number
+/**
+ * Tasks up to this complexity are 'low-complexity' for redemption.
+ */
+redemption_max_complexity: number
+/**
+ * Agents rated below this (or unrated) are 'low-rated', 0-10.
+ */
+redemption_max_rating: number
+/**
+ * Agents rated at least this are 'good' for stretch, 0-10.
+ */
+stretch_min_rating: number
+}
+}
 }
 /**
  * Shell commands for the checks, run with sh -c inside the worktree; they override config. null disables a check; absent falls back to config.
@@ -497,6 +998,43 @@ lint?: (string | null)
  * Optional type check command.
  */
 typecheck?: (string | null)
+}
+/**
+ * Configured budget of one complexity bucket (config ratings.budgets.default).
+ */
+export interface RatingsBudget {
+/**
+ * Cost budget, US dollars.
+ */
+cost_usd: number
+/**
+ * Time budget, seconds.
+ */
+duration_seconds: number
+/**
+ * Iteration budget, retries.
+ */
+iterations: number
+}
+/**
+ * The dimensions of one bucket that differ from the default (config ratings.budgets.by_command).
+ * 
+ * This interface was referenced by `undefined`'s JSON-Schema definition
+ * via the `patternProperty` "^([1-9]|10)$".
+ */
+export interface RatingsBudgetOverride {
+/**
+ * Cost budget, US dollars.
+ */
+cost_usd?: number
+/**
+ * Time budget, seconds.
+ */
+duration_seconds?: number
+/**
+ * Iteration budget, retries.
+ */
+iterations?: number
 }
 /**
  * One row of state/index/feedback.jsonl: a compact summary of one feedback file, appended each time the file is written. The last row for a bead wins.
@@ -1462,6 +2000,166 @@ http_status?: (number | null)
  * claude -p result subtype (error_max_turns, error_during_execution, ...).
  */
 subtype?: (string | null)
+}
+/**
+ * The evaluation summary of one rated run (seed 002 §10's jobs/<job>/rating.json): state/ratings/jobs/<bead>.json.
+ */
+export interface RatingSummary {
+/**
+ * Version of this file kind.
+ */
+schema_version: "1.0.0"
+/**
+ * The run id; also the state file name, so letters, digits, '.', '_' and '-' only, no leading dot.
+ */
+bead: string
+/**
+ * Orchestrator job id.
+ */
+job_id: (string | null)
+/**
+ * Agent slug; file-name safe.
+ */
+agent: string
+/**
+ * Quality, 0-10.
+ */
+quality_score: number
+/**
+ * Where the quality came from.
+ */
+quality_source: ("judge" | "reviewer")
+/**
+ * Run score, 0-10.
+ */
+run_score: number
+/**
+ * Rating before this run, 0-10.
+ */
+rating_before: (number | null)
+/**
+ * Rating after this run, 0-10.
+ */
+rating_after: number
+/**
+ * Reasoning rating before, 0-10.
+ */
+reasoning_rating_before: (number | null)
+/**
+ * Reasoning rating after, 0-10 (changes only for architecture and planning runs).
+ */
+reasoning_rating_after: (number | null)
+/**
+ * Rated runs the new rating rests on, this one included.
+ */
+rating_samples: number
+/**
+ * Max complexity before, 1-10.
+ */
+max_complexity_before: number
+/**
+ * Max complexity after, 1-10.
+ */
+max_complexity_after: number
+/**
+ * What happened to max_complexity.
+ */
+complexity_action: ("promote" | "demote" | "none" | "held_by_cooldown" | "at_limit")
+/**
+ * The evidence in one sentence.
+ */
+complexity_reason: string
+/**
+ * Line number of the run's row in state/ratings/<agent>.jsonl.
+ */
+row: number
+/**
+ * When, ISO 8601 UTC.
+ */
+rated_at: string
+}
+/**
+ * One line of state/routing/decisions.jsonl: a routing decision by bin/route, with its reason and mode.
+ */
+export interface RoutingDecision {
+/**
+ * Version of this row kind.
+ */
+schema_version: "1.0.0"
+/**
+ * When, ISO 8601 UTC.
+ */
+decided_at: string
+/**
+ * Task being routed, when given.
+ */
+task_id?: string
+/**
+ * Command the task is for.
+ */
+command: string
+/**
+ * Task complexity, 1-10.
+ */
+complexity: number
+/**
+ * Kind of work; architecture and planning rank by reasoning_rating.
+ */
+discipline: (string | null)
+/**
+ * PRNG seed: the same seed and profiles give the same decision.
+ */
+seed: string
+/**
+ * The uniform draw compared with epsilon, 0-1; null when no agent was eligible.
+ */
+draw: (number | null)
+/**
+ * Exploration probability, 0-1.
+ */
+epsilon: number
+/**
+ * exploit: best rating; explore: epsilon draw; none: no agent could take the task.
+ */
+mode: ("exploit" | "explore" | "none")
+/**
+ * Kind of exploration, or null.
+ */
+exploration: ("redemption" | "stretch" | "random" | null)
+agent: (string | null)
+/**
+ * Why this agent, in one sentence.
+ */
+reason: string
+/**
+ * True when no agent had max_complexity >= complexity and agents at complexity - 1 were used.
+ */
+fallback: boolean
+/**
+ * Warning shown to the user, if any.
+ */
+warning: (string | null)
+/**
+ * The agents considered, as they stood.
+ */
+candidates: {
+/**
+ * Agent slug; file-name safe.
+ */
+slug: string
+/**
+ * The rating ranked by (reasoning_rating for reasoning disciplines), 0-10.
+ */
+rating: (number | null)
+/**
+ * Samples it rests on.
+ */
+rating_samples: number
+/**
+ * Max complexity, 1-10.
+ */
+max_complexity: number
+}[]
 }
 /**
  * The run id; also the state file name, so letters, digits, '.', '_' and '-' only, no leading dot.
