@@ -22,6 +22,8 @@ export const KINDS = {
   ratings: { dir: 'ratings', schema: 'agent-run-rating', ext: '.jsonl' },
   'rating-jobs': { dir: 'ratings/jobs', schema: 'rating', ext: '.json' },
   routing: { dir: 'routing', schema: 'routing-log', ext: '.jsonl' },
+  races: { dir: 'races', schema: 'race', ext: '.json' },
+  race_choices: { dir: 'race-choices', schema: 'race-choice', ext: '.json' },
 } as const satisfies Record<string, KindSpec>;
 
 export type Kind = keyof typeof KINDS;

@@ -977,6 +977,128 @@ redemption_max_rating: number
 stretch_min_rating: number
 }
 }
+/**
+ * bin/race and bin/accept: seed 001 categories, ranking, auto-acceptance, learning.
+ */
+race?: {
+/**
+ * Score the ranking uses: categories (seed 001's overall) or composite (seed 000's).
+ */
+rank_by: ("categories" | "composite")
+/**
+ * Seed 001 category weights, 0-1 (re-normalised over the categories present).
+ */
+weights: {
+/**
+ * Weight, 0-1.
+ */
+correctness: number
+/**
+ * Weight, 0-1.
+ */
+quality: number
+/**
+ * Weight, 0-1.
+ */
+efficiency: number
+/**
+ * Weight, 0-1.
+ */
+completeness: number
+/**
+ * Weight, 0-1.
+ */
+safety: number
+}
+/**
+ * Solutions evaluated at once.
+ */
+concurrency: number
+/**
+ * Seed 001's AutoAcceptanceConfig (scores 0-1).
+ */
+auto_accept: {
+/**
+ * Auto-accept at all (off by default: explicit opt-in).
+ */
+enabled: boolean
+/**
+ * Winner's minimum overall score, 0-1.
+ */
+min_score: number
+/**
+ * Winner's minimum evaluation confidence, 0-1.
+ */
+min_confidence: number
+/**
+ * Hard floor per category, 0-1.
+ */
+category_minimums: {
+/**
+ * Floor, 0-1.
+ */
+correctness: number
+/**
+ * Floor, 0-1.
+ */
+quality: number
+/**
+ * Floor, 0-1.
+ */
+efficiency: number
+/**
+ * Floor, 0-1.
+ */
+completeness: number
+/**
+ * Floor, 0-1.
+ */
+safety: number
+}
+/**
+ * Minimum lead over #2, 0-1.
+ */
+min_score_gap: number
+}
+/**
+ * Category-weight learning from choices that overrode the winner.
+ */
+learning: {
+/**
+ * Apply the learned adjustments to later races (always shown, applied only when true).
+ */
+apply: boolean
+/**
+ * Weight moved per overriding choice and category, scaled by the score difference, 0-1.
+ */
+rate: number
+/**
+ * Bound on the total adjustment of one category weight, 0-1.
+ */
+max_adjustment: number
+/**
+ * No category weight goes below this after adjustment, 0-1.
+ */
+min_weight: number
+}
+/**
+ * Optional benchmark for the efficiency category.
+ */
+benchmark: {
+/**
+ * Shell command run in the base checkout and in each worktree; wall time and peak memory are compared. null: no runtime/memory criteria.
+ */
+command: (string | null)
+/**
+ * Seconds.
+ */
+timeout_seconds: number
+}
+/**
+ * Shortest run of identical tokens that counts as a clone (duplication).
+ */
+clone_min_tokens: number
+}
 }
 /**
  * Shell commands for the checks, run with sh -c inside the worktree; they override config. null disables a check; absent falls back to config.
@@ -2000,6 +2122,621 @@ http_status?: (number | null)
  * claude -p result subtype (error_max_turns, error_during_execution, ...).
  */
 subtype?: (string | null)
+}
+/**
+ * Seed 001's EvaluationFeedback: the user's choice on one race, state/race-choices/<race>.json; the latest choice stands.
+ */
+export interface RaceChoice {
+/**
+ * Version of this file kind.
+ */
+schema_version: "1.0.0"
+/**
+ * The race id (seed 001's rankingId).
+ */
+ranking_id: string
+/**
+ * Seed 001's userChoice.
+ */
+user_choice: ("accepted_winner" | "chose_other" | "rejected_all" | "manual_edit")
+/**
+ * The race's winner (or #1 when there was no winner) when the choice was made.
+ */
+recommended_solution_id: (string | null)
+/**
+ * The solution chosen; null for rejected_all and for manual_edit without --solution.
+ */
+chosen_solution_id: (string | null)
+/**
+ * The user's notes.
+ */
+feedback_notes?: string
+/**
+ * When the choice was made, ISO 8601 UTC.
+ */
+timestamp: string
+/**
+ * The category scores of the chosen and the recommended solution at the time, for learning; null when there is no pair to compare.
+ */
+categories: ({
+chosen: RaceChoiceScores
+recommended: RaceChoiceScores
+} | null)
+/**
+ * What --merge did.
+ */
+merge?: {
+/**
+ * merged; dry_run (would merge cleanly, nothing changed); refused (a gate failed and no --force); conflict (git could not merge; aborted).
+ */
+status: ("merged" | "dry_run" | "refused" | "conflict")
+/**
+ * The branch merged.
+ */
+branch: string
+/**
+ * The base branch merged into.
+ */
+into: string
+/**
+ * The merge (or fast-forward) commit, when merged.
+ */
+commit?: string
+/**
+ * A failed gate was overridden with --force.
+ */
+forced: boolean
+/**
+ * What happened, in words.
+ */
+detail: string
+}
+}
+/**
+ * Category scores, 0-1; null when the category could not be measured.
+ */
+export interface RaceChoiceScores {
+/**
+ * 0-1.
+ */
+correctness: (number | null)
+/**
+ * 0-1.
+ */
+quality: (number | null)
+/**
+ * 0-1.
+ */
+efficiency: (number | null)
+/**
+ * 0-1.
+ */
+completeness: (number | null)
+/**
+ * 0-1.
+ */
+safety: (number | null)
+}
+/**
+ * One of seed 001's five categories.
+ */
+export type RaceCategory = ("correctness" | "quality" | "efficiency" | "completeness" | "safety")
+
+/**
+ * One race: several solutions of one task evaluated, ranked and (maybe) auto-accepted: state/races/<id>.json.
+ */
+export interface Race {
+/**
+ * Version of this file kind.
+ */
+schema_version: "1.0.0"
+/**
+ * Race id; the file name.
+ */
+race_id: string
+/**
+ * The task every solution worked on.
+ */
+task_id: string
+/**
+ * The task's prompt, from the first run record.
+ */
+task_prompt?: string
+/**
+ * When the race was evaluated, ISO 8601 UTC.
+ */
+created_at: string
+settings: RaceSettings
+/**
+ * Every solution, in rank order; failed evaluations last (rank null).
+ */
+solutions: RaceSolution[]
+ranking: RaceRanking
+/**
+ * Seed 001's pairwise comparisons: one per pair of ranked solutions and category where both have a score.
+ */
+comparisons: RaceComparison[]
+auto_accept: RaceAutoAcceptDecision
+/**
+ * How long the race took.
+ */
+timing: {
+/**
+ * Wall time of the whole evaluation, milliseconds.
+ */
+wall_ms: number
+/**
+ * Solutions evaluated at once.
+ */
+concurrency: number
+}
+/**
+ * Anything a reader should know about the race as a whole, one sentence each.
+ */
+notes?: string[]
+}
+/**
+ * The settings the race was evaluated with.
+ */
+export interface RaceSettings {
+/**
+ * categories: seed 001's overall score; composite: seed 000's composite.
+ */
+rank_by: ("categories" | "composite")
+category_weights: RaceCategoryWeights
+/**
+ * Learned adjustments applied to the configured category weights; null when learning was not applied.
+ */
+learning_adjustments: (RaceCategoryAdjustments | null)
+/**
+ * Seed 000's configured dimension weights (any scale).
+ */
+composite_weights: {
+/**
+ * Weight.
+ */
+build: number
+/**
+ * Weight.
+ */
+tests: number
+/**
+ * Weight.
+ */
+lint: number
+/**
+ * Weight.
+ */
+diff_size: number
+/**
+ * Weight.
+ */
+speed: number
+}
+/**
+ * Seed 000's 'all agents failed' threshold on the composite, 0-100.
+ */
+fail_maximum: number
+/**
+ * Seed 000's auto-merge threshold on the composite, 0-100.
+ */
+auto_merge_minimum: number
+}
+/**
+ * Weights of the five categories, summing to 1 (before re-normalisation over categories present).
+ */
+export interface RaceCategoryWeights {
+/**
+ * Weight, 0-1.
+ */
+correctness: number
+/**
+ * Weight, 0-1.
+ */
+quality: number
+/**
+ * Weight, 0-1.
+ */
+efficiency: number
+/**
+ * Weight, 0-1.
+ */
+completeness: number
+/**
+ * Weight, 0-1.
+ */
+safety: number
+}
+/**
+ * Additive adjustment per category weight, bounded by race.learning.max_adjustment.
+ */
+export interface RaceCategoryAdjustments {
+/**
+ * Added to the weight, -1..1.
+ */
+correctness: number
+/**
+ * Added to the weight, -1..1.
+ */
+quality: number
+/**
+ * Added to the weight, -1..1.
+ */
+efficiency: number
+/**
+ * Added to the weight, -1..1.
+ */
+completeness: number
+/**
+ * Added to the weight, -1..1.
+ */
+safety: number
+}
+/**
+ * One solution (one agent run).
+ */
+export interface RaceSolution {
+/**
+ * The run's bead id.
+ */
+id: string
+/**
+ * Agent slug.
+ */
+agent: string
+/**
+ * Prompt template id.
+ */
+template: string
+/**
+ * evaluated, or failed (the evaluation itself could not be done; see failure).
+ */
+status: ("evaluated" | "failed")
+/**
+ * Why the evaluation failed, or null.
+ */
+failure: (string | null)
+/**
+ * Absolute path of the run record.
+ */
+run_record: string
+/**
+ * Absolute worktree path.
+ */
+worktree: string
+/**
+ * The run's head_ref (the branch to merge), or null when the run record names none.
+ */
+branch: (string | null)
+/**
+ * The commit base_ref resolved to, or null when it could not be resolved.
+ */
+base_commit: (string | null)
+/**
+ * completed_at - started_at of the agent run, seconds.
+ */
+duration_seconds: number
+breakdown: RaceBreakdown
+/**
+ * Seed 000's composite, 0-1; null when nothing could be scored.
+ */
+composite: (number | null)
+/**
+ * Seed 001's evaluation; null when the evaluation failed.
+ */
+evaluation: (RaceEvaluation | null)
+gates: RaceGates
+/**
+ * Defects found.
+ */
+flags: RaceFlag[]
+/**
+ * Raw figures behind the criteria; a field is absent when not measured.
+ */
+metrics: {
+/**
+ * Highest cyclomatic complexity of a changed TS/JS function.
+ */
+max_complexity?: number
+/**
+ * Mean cyclomatic complexity of the changed TS/JS functions.
+ */
+mean_complexity?: number
+/**
+ * Longest changed TS/JS function, lines.
+ */
+max_function_lines?: number
+/**
+ * Changed TS/JS functions measured.
+ */
+functions_measured?: number
+/**
+ * Largest changed text file, lines.
+ */
+max_file_lines?: number
+/**
+ * Added tokens inside a clone of at least the configured window.
+ */
+duplicated_tokens?: number
+/**
+ * Tokens on added lines.
+ */
+added_tokens?: number
+/**
+ * Changed files whose change disappears when whitespace is ignored.
+ */
+formatting_only_files?: number
+/**
+ * Benchmark wall time, milliseconds.
+ */
+benchmark_ms?: number
+/**
+ * Benchmark peak resident memory, kilobytes.
+ */
+benchmark_max_rss_kb?: number
+}
+/**
+ * 1 = best; null when the evaluation failed.
+ */
+rank: (number | null)
+/**
+ * The score it was ranked by (see settings.rank_by), 0-1.
+ */
+score: (number | null)
+/**
+ * Key advantages, in words.
+ */
+strengths: string[]
+/**
+ * Key disadvantages, in words.
+ */
+weaknesses: string[]
+}
+/**
+ * Seed 000's five dimensions, each 0-1 (the document's 0-100 divided by 100); null when excluded.
+ */
+export interface RaceBreakdown {
+/**
+ * 0-1.
+ */
+build: (number | null)
+/**
+ * 0-1.
+ */
+tests: (number | null)
+/**
+ * 0-1.
+ */
+lint: (number | null)
+/**
+ * 0-1.
+ */
+diff_size: (number | null)
+/**
+ * 0-1: the race's fastest duration / this duration.
+ */
+speed: (number | null)
+}
+/**
+ * Seed 001's evaluation of one solution.
+ */
+export interface RaceEvaluation {
+/**
+ * The five categories.
+ */
+categories: {
+correctness: RaceCategoryScore
+quality: RaceCategoryScore
+efficiency: RaceCategoryScore
+completeness: RaceCategoryScore
+safety: RaceCategoryScore
+}
+/**
+ * Weighted mean of the categories present (weights re-normalised), 0-1; null when none.
+ */
+overall: (number | null)
+/**
+ * Confidence of the evaluation, 0-1: the category-weighted share of criteria measured (judge criteria counted at their own confidence).
+ */
+confidence: number
+}
+/**
+ * One category of one solution.
+ */
+export interface RaceCategoryScore {
+/**
+ * Mean of the criteria present, 0-1; null when none could be measured.
+ */
+overall: (number | null)
+/**
+ * Share of the applicable criteria that were measured, each weighted by its confidence, 0-1.
+ */
+coverage: number
+/**
+ * Criteria measured.
+ */
+criteria: RaceCriterion[]
+/**
+ * Criteria not scored, with why.
+ */
+absent: RaceAbsentCriterion[]
+}
+/**
+ * One measured criterion.
+ */
+export interface RaceCriterion {
+/**
+ * Criterion name (e.g. tests_pass, complexity, requirement_coverage).
+ */
+name: string
+/**
+ * Score, 0-1, higher is better.
+ */
+score: number
+/**
+ * mechanical: measured by a tool; judge: the judge's criterion.
+ */
+source: ("mechanical" | "judge")
+/**
+ * How much the measurement can be trusted, 0-1: 1 for a tool's measurement, the judge's own confidence for a judge criterion.
+ */
+confidence: number
+/**
+ * What was measured, in words (raw figures).
+ */
+detail: string
+}
+/**
+ * A criterion with no score: its weight is re-normalised over the criteria present.
+ */
+export interface RaceAbsentCriterion {
+/**
+ * Criterion name.
+ */
+name: string
+/**
+ * unmeasured: could not be measured (lowers the evaluation's confidence); not_applicable: does not apply to this change (does not).
+ */
+reason: ("unmeasured" | "not_applicable")
+/**
+ * Why, in words.
+ */
+detail: string
+}
+/**
+ * Mergeability gates, kept apart from the rank.
+ */
+export interface RaceGates {
+/**
+ * The build passed; null when no build command is configured.
+ */
+build_passes: (boolean | null)
+/**
+ * No fewer tests passed and no fewer ran than on the base commit; null when it could not be told.
+ */
+no_test_regression: (boolean | null)
+/**
+ * No gate is false and the evaluation did not fail.
+ */
+mergeable: boolean
+/**
+ * Why a gate is false or unknown, one sentence each.
+ */
+reasons: string[]
+}
+/**
+ * A defect found in the solution.
+ */
+export interface RaceFlag {
+/**
+ * What kind of defect.
+ */
+kind: ("build_failed" | "tests_failed" | "test_regression" | "tests_removed" | "typecheck_failed" | "lint_errors" | "api_break" | "dangerous_op" | "disabled_check" | "secret" | "stub" | "formatting_churn" | "duplication" | "evaluation_failed")
+/**
+ * The defect in words.
+ */
+detail: string
+/**
+ * File it is in, when known.
+ */
+file?: string
+/**
+ * Line in the solution's version of the file, when known.
+ */
+line?: number
+}
+/**
+ * The ranking.
+ */
+export interface RaceRanking {
+/**
+ * Ranked solution ids, best first.
+ */
+order: string[]
+/**
+ * The winner's id; null when the ranking confidence is below 0.6, all failed, or nothing was ranked.
+ */
+winner: (string | null)
+/**
+ * Why there is or is not a winner.
+ */
+winner_reason: string
+/**
+ * Seed 001's ranking confidence, 0-1: gap/0.1 (capped) x0.4 + mean evaluation confidence x0.3 + category consistency x0.3; 1 for a single solution.
+ */
+confidence: number
+/**
+ * The three factors of the confidence; null when fewer than two solutions were ranked.
+ */
+factors: {
+/**
+ * Score of #1 minus score of #2, 0-1 scale.
+ */
+gap: (number | null)
+/**
+ * min(1, gap / 0.1).
+ */
+gap_confidence: (number | null)
+/**
+ * Mean of the ranked solutions' evaluation confidences.
+ */
+mean_evaluation_confidence: (number | null)
+/**
+ * Share of the five categories where #1 beats #2.
+ */
+consistency: (number | null)
+}
+/**
+ * Every solution's composite is below fail_maximum (or could not be computed): 'all agents failed'.
+ */
+all_failed: boolean
+}
+/**
+ * Seed 001's ComparisonDetail.
+ */
+export interface RaceComparison {
+/**
+ * The better-ranked solution's id.
+ */
+solution_a: string
+/**
+ * The other solution's id.
+ */
+solution_b: string
+category: RaceCategory
+/**
+ * Id of the solution with the higher category score, or 'tie' (difference under 0.005).
+ */
+winner: string
+/**
+ * a's category score minus b's, 0-1 scale.
+ */
+score_diff: number
+/**
+ * Why, in words: the criteria that differ most.
+ */
+reasoning: string
+}
+/**
+ * Seed 001's shouldAutoAccept plus seed 000's auto_merge_minimum.
+ */
+export interface RaceAutoAcceptDecision {
+/**
+ * Whether auto-acceptance was enabled.
+ */
+enabled: boolean
+/**
+ * Whether the winner is accepted without review.
+ */
+accept: boolean
+/**
+ * Why, in words (the first rule that failed, or 'All criteria met').
+ */
+reason: string
+/**
+ * The solution accepted, or null.
+ */
+solution: (string | null)
 }
 /**
  * The evaluation summary of one rated run (seed 002 §10's jobs/<job>/rating.json): state/ratings/jobs/<bead>.json.
