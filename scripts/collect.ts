@@ -1,7 +1,8 @@
 // bin/collect <run.json|->…: measures each agent run and writes state/feedback/<bead>.json.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { main, parseFlags, type Io } from './lib/cli.js';
+import { installAbortHandlers } from './lib/cleanup.js';
+import { isMain, main, parseFlags, type Io } from './lib/cli.js';
 import { loadConfig } from './lib/config.js';
 import { errorMessage, isUserError, UserError } from './lib/errors.js';
 import { projectRoot } from './lib/paths.js';
@@ -80,4 +81,5 @@ export async function run(argv: string[], io: CollectIo): Promise<number> {
   return code;
 }
 
+if (isMain(import.meta.url)) installAbortHandlers();
 main(import.meta.url, run);

@@ -1,10 +1,12 @@
 // The base commit's own check results, computed in a temporary detached worktree (never the agent's),
 // once per (commit, commands, runners), cached in state/baselines/<key>.json under a cross-process lock.
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runChecks } from './checks.js';
+import { onAbort } from './cleanup.js';
 import { git } from './git.js';
 import type { StateStore } from './store.js';
 import type { Baseline, CommandsUsed, Config } from './types.generated.js';
@@ -38,6 +40,11 @@ async function computeBaseline(o: BaselineOptions, key: string): Promise<Baselin
   const tmp = mkdtempSync(join(tmpdir(), 'judgeloop-base-'));
   const tree = join(tmp, 'tree');
   let added = false;
+  // Interrupted mid-way: remove the checkout and its admin entry synchronously before the process ends.
+  const offAbort = onAbort(() => {
+    rmSync(tmp, { recursive: true, force: true });
+    spawnSync('git', ['worktree', 'prune'], { cwd: o.repoDir, stdio: 'ignore' });
+  });
   try {
     await git(o.repoDir, ['worktree', 'add', '--detach', '--quiet', tree, o.commit]);
     added = true;
@@ -53,6 +60,7 @@ async function computeBaseline(o: BaselineOptions, key: string): Promise<Baselin
       checks,
     };
   } finally {
+    offAbort();
     if (added) await git(o.repoDir, ['worktree', 'remove', '--force', tree]).catch(() => undefined);
     rmSync(tmp, { recursive: true, force: true });
     // Drops the admin entry if `remove` failed half-way (the folder is gone by now).

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { resolveCommands, runChecks, emptyChecks } from './checks.js';
 import type { Config } from './config.js';
 import { UserError, errorMessage } from './errors.js';
-import { isWorkTree, resolveCommit, workingDiff, type WorkingDiff } from './git.js';
+import { isWorkTree, resolveCommit, workingDiff, worktreeInfo, type WorkingDiff } from './git.js';
 import { classifyOutcome, integrityFlags, type ChecksSet, type Integrity } from './outcome.js';
 import type { LoadedRunRecord } from './run-record.js';
 import {
@@ -220,8 +220,9 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
   if (r.status === 'infra_failure') return write(ctx, unmeasured(loaded, ctx, null));
 
   const wt = loaded.worktree;
-  if (!existsSync(wt) || !(await isWorkTree(wt))) {
-    const reason = `worktree ${wt} ${existsSync(wt) ? 'is not a git worktree' : 'does not exist'}`;
+  const info = existsSync(wt) ? await worktreeInfo(wt) : null;
+  if (!info) {
+    const reason = `worktree ${wt} ${!existsSync(wt) ? 'does not exist' : (await isWorkTree(wt)) ? 'has no commit (HEAD)' : 'is not a git worktree'}`;
     const existing = safeRead(store, r.bead);
     // Never replace a measured record with an unmeasured one (e.g. re-collecting after the worktree was cleaned up).
     if (existing && existing.outcome !== 'infra_failure') {
@@ -232,7 +233,7 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
 
   const baseCommit = await resolveCommit(wt, r.base_ref);
   if (!baseCommit) throw new UserError(`${loaded.file}: /base_ref: ${JSON.stringify(r.base_ref)} does not name a commit in ${wt}`);
-  const diff = await workingDiff(wt, baseCommit);
+  const diff = await workingDiff(wt, baseCommit, info);
   const commands = resolveCommands(r, cfg.collector);
   const notes: string[] = [];
 

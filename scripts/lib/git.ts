@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export class GitError extends Error {
   override readonly name = 'GitError';
@@ -51,16 +51,50 @@ export async function mergeBase(cwd: string, a: string, b: string): Promise<stri
   }
 }
 
+export interface WorktreeInfo {
+  headCommit: string;
+  /** Absolute path of the worktree's own index file. */
+  indexFile: string;
+}
+
+/** HEAD and the index file of a git worktree in one git call; null when `dir` is not a worktree with a commit. */
+export async function worktreeInfo(dir: string): Promise<WorktreeInfo | null> {
+  try {
+    const [indexPath, head] = (await git(dir, ['rev-parse', '--git-path', 'index', 'HEAD'])).trim().split('\n');
+    if (!indexPath || !head || !/^[0-9a-f]{40,64}$/.test(head)) return null;
+    return { headCommit: head, indexFile: resolve(dir, indexPath) };
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The tree of the worktree as it is on disk — committed, uncommitted and untracked (not ignored) files —
- * built in a throwaway index so the agent's own index is never touched.
+ * built in a throwaway index so the agent's own index is never touched. Starting from a copy of the
+ * worktree's index reuses its stat cache (no re-hashing of unchanged files) and keeps skip-worktree entries
+ * of sparse checkouts; without one (or if it cannot be used) the index starts from HEAD.
  */
-export async function snapshotTree(worktree: string): Promise<string> {
+export async function snapshotTree(worktree: string, indexFile?: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'judgeloop-index-'));
   const env = { GIT_INDEX_FILE: join(dir, 'index') };
   try {
-    await git(worktree, ['read-tree', 'HEAD'], { env });
-    await git(worktree, ['add', '-A', '--', '.'], { env });
+    let copied = false;
+    if (indexFile && existsSync(indexFile)) {
+      try {
+        copyFileSync(indexFile, env.GIT_INDEX_FILE);
+        // Same mtime as the original, so git's racy-entry check (file mtime >= index mtime) still applies.
+        const st = statSync(indexFile);
+        utimesSync(env.GIT_INDEX_FILE, st.atime, st.mtime);
+        await git(worktree, ['-c', 'core.splitIndex=false', 'add', '-A', '--', '.'], { env });
+        copied = true;
+      } catch {
+        rmSync(env.GIT_INDEX_FILE, { force: true });
+      }
+    }
+    if (!copied) {
+      await git(worktree, ['read-tree', 'HEAD'], { env });
+      await git(worktree, ['add', '-A', '--', '.'], { env });
+    }
     return (await git(worktree, ['write-tree'], { env })).trim();
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -125,10 +159,9 @@ export interface WorkingDiff {
  * Everything the agent changed since it left `baseCommit`: merge base of base and HEAD to the on-disk tree.
  * `untracked` marks files whose change is not (or not fully) committed.
  */
-export async function workingDiff(worktree: string, baseCommit: string): Promise<WorkingDiff> {
-  const headCommit = (await git(worktree, ['rev-parse', 'HEAD'])).trim();
-  const mb = (await mergeBase(worktree, baseCommit, headCommit)) ?? baseCommit;
-  const tree = await snapshotTree(worktree);
-  const [files, uncommitted] = await Promise.all([diffNumstat(worktree, mb, tree), changedPaths(worktree, headCommit, tree)]);
-  return { baseCommit, headCommit, mergeBase: mb, tree, files: files.map((f) => ({ ...f, untracked: uncommitted.has(f.path) })) };
+export async function workingDiff(worktree: string, baseCommit: string, info?: WorktreeInfo): Promise<WorkingDiff> {
+  const headCommit = info?.headCommit ?? (await git(worktree, ['rev-parse', 'HEAD'])).trim();
+  const [mb, tree] = await Promise.all([mergeBase(worktree, baseCommit, headCommit), snapshotTree(worktree, info?.indexFile)]);
+  const [files, uncommitted] = await Promise.all([diffNumstat(worktree, mb ?? baseCommit, tree), changedPaths(worktree, headCommit, tree)]);
+  return { baseCommit, headCommit, mergeBase: mb ?? baseCommit, tree, files: files.map((f) => ({ ...f, untracked: uncommitted.has(f.path) })) };
 }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { onAbort } from './cleanup.js';
 
 /** Output kept from a command: the first and last halves of the cap, with a marker where the middle was cut. */
 export interface CapturedOutput {
@@ -102,9 +103,13 @@ export function runCommand(command: string, opts: RunOptions): Promise<RunResult
       resolvePromise({ exitCode: null, signal: null, timedOut: false, spawnError: (e as Error).message, durationMs: 0, output: buf.result() });
       return;
     }
+    // The group is detached from ours: if judgeloop is interrupted, end it too rather than leave it running.
+    const pid = child.pid;
+    const offAbort = onAbort(() => killGroup(pid, 'SIGKILL'));
     const finish = (r: Omit<RunResult, 'durationMs' | 'output'>) => {
       if (settled) return;
       settled = true;
+      offAbort();
       clearTimeout(timer);
       clearTimeout(killTimer);
       resolvePromise({ ...r, durationMs: performance.now() - started, output: buf.result() });

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import lockfile from 'proper-lockfile';
 import { assertSafeId } from './bead.js';
 import type { EnvSettings } from './env.js';
 import { KINDS, type Kind } from './kinds.js';
@@ -131,6 +130,8 @@ export class StateStore {
     const target = join(dir, name);
     const waitMs = (opts.waitSeconds ?? 120) * 1000;
     // proper-lockfile retries with backoff; maxTimeout bounds each sleep so the wait stays close to waitMs.
+    // Loaded on first use: most reads never lock, and start-up cost matters for hooks.
+    const { default: lockfile } = await import('proper-lockfile');
     const release = await lockfile.lock(target, {
       realpath: false,
       stale: 20_000,
