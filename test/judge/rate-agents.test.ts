@@ -34,8 +34,10 @@ describe('bin/judge --rate-agents', () => {
     const j = store.read<Judgment>('judgments', fx.record.bead)!;
     const rows = store.readLines<AgentRunRating>('ratings', 'claude-a').rows;
     expect(rows).toHaveLength(1);
-    expect(rows[0]!.quality_score).toBeCloseTo(j.score! * 10, 9);
-    expect(rows[0]!.quality_source).toBe('judge');
+    const row = rows[0]!;
+    if (!('quality_score' in row)) throw new Error('expected a run row');
+    expect(row.quality_score).toBeCloseTo(j.score! * 10, 9);
+    expect(row.quality_source).toBe('judge');
     const profile = store.read<AgentProfile>('agents', 'claude-a')!;
     expect(profile.rating_samples).toBe(1);
 
