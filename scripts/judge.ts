@@ -10,7 +10,7 @@ import { summarizeSpend, type SpendRow } from './lib/judge/cost.js';
 import { judgeRun, type JudgeDeps, type JudgeOutcome } from './lib/judge/judge-run.js';
 import { claimNext, LEDGER_ID, releaseClaim, removeQueued, type ThrottleOptions } from './lib/judge/throttle.js';
 
-const USAGE = `usage: bin/judge [--json] [--dry-run] [--config FILE] <run.json>…
+const USAGE = `usage: bin/judge [--json] [--dry-run] [--config FILE] [--rate-agents [--rating-agent MODEL] [--rating-strict]] <run.json>…
        bin/judge --drain [--json] [--config FILE]
        bin/judge --spend [--json]`;
 
@@ -20,6 +20,9 @@ const FLAGS = {
   json: { type: 'boolean' },
   spend: { type: 'boolean' },
   config: { type: 'string' },
+  'rate-agents': { type: 'boolean' },
+  'rating-agent': { type: 'string' },
+  'rating-strict': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -58,7 +61,10 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stdout(values.json ? JSON.stringify(spend) + '\n' : formatSpend(spend));
     return 0;
   }
-  const config = loadConfig({ env: io.env, cwd: io.cwd, ...(values.config ? { configFile: values.config } : {}) });
+  if ((values['rating-agent'] || values['rating-strict']) && !values['rate-agents']) throw new UserError(`--rating-agent and --rating-strict go with --rate-agents\n${USAGE}`);
+  // --rating-agent names the reviewer: the judge model whose verdict becomes the rated quality.
+  const overrides = values['rating-agent'] ? { judge: { model: values['rating-agent'] } } : undefined;
+  const config = loadConfig({ env: io.env, cwd: io.cwd, ...(values.config ? { configFile: values.config } : {}), ...(overrides ? { overrides } : {}) });
   const now = clockFromEnv(io.env);
   const deps: JudgeDeps = { store, config, env: io.env, processEnv: io.processEnv, now, log: (m) => io.stderr(m + '\n') };
   const json = Boolean(values.json);
@@ -76,7 +82,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
   for (const path of positionals) {
     try {
       const loaded = loadRunRecord(path, io.cwd);
-      report(io, json, await judgeRun(loaded, deps, { dryRun: Boolean(values['dry-run']) }));
+      const outcome = await judgeRun(loaded, deps, { dryRun: Boolean(values['dry-run']) });
+      report(io, json, outcome);
+      if (values['rate-agents'] && !values['dry-run'] && outcome.status !== 'deferred') {
+        code = Math.max(code, await rateAfterJudging(io, deps, loaded.record.bead, values['rating-agent'], Boolean(values['rating-strict'])));
+      }
     } catch (e) {
       if (!isUserError(e)) throw e;
       io.stderr(`${errorMessage(e)}\n`);
@@ -84,6 +94,28 @@ export async function run(argv: string[], io: Io): Promise<number> {
     }
   }
   return code;
+}
+
+/** --rate-agents: rates the run's agent from the judgment just made (or one already stored); unreviewed runs are not rated. */
+async function rateAfterJudging(io: Io, deps: JudgeDeps, bead: string, ratingAgent: string | undefined, strict: boolean): Promise<number> {
+  const { rateBead } = await import('./lib/ratings/store-io.js');
+  const { describe, storedQuality } = await import('./rate.js');
+  if (!deps.store.read('feedback', bead)) {
+    io.stderr(`${bead}: not rated: no feedback record (the judge is disabled or deferred and nothing was collected)\n`);
+    return strict ? 1 : 0;
+  }
+  const quality = storedQuality(deps.store, bead);
+  if (quality && ratingAgent) quality.reviewer = ratingAgent;
+  try {
+    const r = await rateBead({ store: deps.store, config: deps.config, bead, quality, strict, now: () => deps.now().toISOString() });
+    for (const p of r.problems) io.stderr(`warning: ${p}\n`);
+    io.stderr(describe(r) + '\n');
+    return 0;
+  } catch (e) {
+    if (!strict) throw e;
+    io.stderr(`${bead}: ${errorMessage(e)}\n`);
+    return 1;
+  }
 }
 
 /** Judges queued runs oldest first while the hour has room; an entry leaves the queue only once judged or failed. */

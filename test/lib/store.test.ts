@@ -78,3 +78,16 @@ describe('StateStore', () => {
     expect(readFileSync(join(root, 'counter.txt'), 'utf8')).toBe(String(n));
   });
 });
+
+describe('StateStore.appendLine', () => {
+  it('closes a half-written last line so the next row is kept whole', () => {
+    const store = new StateStore(tempDir());
+    const row = { type: 'slot', at: '2026-11-21T10:00:00.000Z', bead: 'bd-1', pid: 1 };
+    store.appendLine('judge-ledger', 'judge', row);
+    writeFileSync(store.path('judge-ledger', 'judge'), readFileSync(store.path('judge-ledger', 'judge'), 'utf8') + '{"type":"slot","at":"2026-');
+    store.appendLine('judge-ledger', 'judge', { ...row, bead: 'bd-2' });
+    const { rows, bad } = store.readLines<{ bead: string }>('judge-ledger', 'judge');
+    expect(rows.map((r) => r.bead)).toEqual(['bd-1', 'bd-2']);
+    expect(bad.map((b) => b.line)).toEqual([2]);
+  });
+});

@@ -77,4 +77,23 @@ describe('mangled output', () => {
     expect(c).toMatchObject({ passed: 20000 });
     expect(ms).toBeLessThan(500);
   });
+
+  test('pathological input (2 MB of summary-like fragments, one 1 MB line) stays linear', () => {
+    const pieces = ['a:1:2: ', ' Tests  1 a ', '=== ', ' in ', '1 passed, ', '{"Time":', 'ok 1 ', '  ^-- SC', '\t', 'x'.repeat(50), ':', '(1,2): '];
+    let seed = 1;
+    const rnd = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const parts: string[] = [];
+    let size = 0;
+    while (size < 2_000_000) {
+      const p = `${pieces[Math.floor(rnd() * pieces.length)]}${rnd() < 0.02 ? '\n' : ''}`;
+      parts.push(p);
+      size += p.length;
+    }
+    for (const text of [parts.join(''), 'a:'.repeat(500_000), `Tests  ${'1 passed | '.repeat(20_000)}x`]) {
+      const start = performance.now();
+      parseTestOutput(text);
+      parseLintOutput(text);
+      expect(performance.now() - start).toBeLessThan(2000);
+    }
+  });
 });

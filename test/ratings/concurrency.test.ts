@@ -65,5 +65,5 @@ describe('concurrent rating', () => {
     // Rows were applied in time order (the clock is read under the lock).
     const times = log.rows.map(({ row }) => Date.parse(row.created_at));
     expect(times).toEqual([...times].sort((a, b) => a - b));
-  }, 120_000);
+  }, 300_000);
 });

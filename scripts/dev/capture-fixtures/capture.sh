@@ -106,6 +106,7 @@ if want pytest; then
   cap pytest all-pass python3 -m pytest -p no:cacheprovider test_pass.py
   cap pytest collection-error python3 -m pytest -p no:cacheprovider test_pass.py test_broken.py
   cap pytest collection-error-continue python3 -m pytest -p no:cacheprovider --continue-on-collection-errors test_pass.py test_broken.py
+  cap pytest teardown-error python3 -m pytest -p no:cacheprovider test_teardown.py test_pass.py
   cap pytest noisy python3 -m pytest -p no:cacheprovider -s test_noisy.py
   cap pytest no-tests python3 -m pytest -p no:cacheprovider -k nothing_matches test_pass.py
   cap pytest crash python3 -m pytest -p no:cacheprovider -v test_crash.py
@@ -121,6 +122,7 @@ if want unittest; then
   cap unittest verbose python3 -m unittest -v test_basic test_pass
   cap unittest all-pass python3 -m unittest test_pass
   cap unittest load-error python3 -m unittest test_pass test_broken
+  cap unittest setupclass-error python3 -m unittest test_pass test_setupclass
   cap unittest no-tests python3 -m unittest discover -p 'nothing_*.py'
 fi
 if want cargo; then
@@ -132,6 +134,8 @@ if want cargo; then
   cap cargo failing-stop cargo test --color never --features failing
   cap cargo compile-error cargo test --color never --features broken
   cap cargo noisy-nocapture cargo test --color never -- --nocapture
+  cap cargo abort cargo test --color never --features abort --no-fail-fast
+  cap cargo no-tests cargo test --color never -- nothing_matches
   cap cargo ignored-run cargo test --color never -- --include-ignored
   unset CARGO_TARGET_DIR
 fi
@@ -144,8 +148,19 @@ if want go; then
   cap go failing-v env CAPTURE_FAIL=1 go test -v ./calc/
   cap go failing-json env CAPTURE_FAIL=1 go test -json ./calc/
   cap go build-error go test ./calc/ ./broken/
+  cap go panic go test ./panics/
+  cap go panic-v go test -v ./panics/
+  cap go build-error-json go test -json ./calc/ ./broken/
+  cap go no-test-files go test ./empty/
   cap go timeout go test -timeout 1s ./slow/
   cap go timeout-v go test -v -timeout 1s ./slow/
+fi
+if want tap; then
+  fresh perl
+  cap tap perl-basic perl basic.t
+  cap tap perl-died perl died.t
+  cap tap perl-bail perl bail.t
+  cap tap perl-basic-prove-verbose prove -v basic.t
 fi
 if want lint; then
   fresh lint/js
@@ -153,6 +168,7 @@ if want lint; then
   cap eslint stylish-color eslint --color bad.js other.js clean.js
   cap eslint json eslint -f json bad.js other.js clean.js
   cap eslint clean eslint clean.js
+  cap eslint parse-error eslint bad.js syntax.js
   cap biome default biome lint bad.js other.js clean.js
   cap biome color biome lint --colors=force bad.js other.js clean.js
   cap biome json biome lint --reporter=json bad.js other.js clean.js
@@ -160,6 +176,7 @@ if want lint; then
   fresh lint/ts
   # stored as .ts.src so the repo's own typecheck does not trip over these deliberately broken files
   for f in *.ts.src; do mv "$f" "${f%.src}"; done
+  cap tsc no-config tsc -p missing-dir --pretty false
   cap tsc plain tsc -p . --pretty false
   cap tsc pretty tsc -p . --pretty true
   cap tsc ts5 node "$repo/node_modules/typescript/bin/tsc" -p . --pretty false
@@ -174,9 +191,11 @@ if want lint; then
   cap flake8 color flake8 --color=always bad.py clean.py
   cap pylint default pylint bad.py clean.py
   cap pylint color pylint --output-format=colorized bad.py clean.py
+  cap pylint syntax-error pylint syntax_err.py clean.py
   cap pylint parseable pylint --output-format=parseable bad.py clean.py
   cap mypy default mypy --no-incremental --cache-dir=/dev/null bad.py clean.py
   cap mypy color env MYPY_FORCE_COLOR=1 mypy --no-incremental --cache-dir=/dev/null bad.py
+  cap mypy syntax-error mypy --no-incremental --cache-dir=/dev/null syntax_err.py bad.py
   cap mypy clean mypy --no-incremental --cache-dir=/dev/null clean.py
   fresh lint/sh
   cap shellcheck tty shellcheck bad.sh mid.sh
@@ -187,6 +206,7 @@ if want lint; then
   export CARGO_TARGET_DIR="$work/clippy-target"
   cap clippy warnings cargo clippy --color never
   cap clippy warnings-color sh -c 'touch src/lib.rs; cargo clippy --color always'
+  cap clippy all-targets sh -c 'touch src/lib.rs; cargo clippy --color never --all-targets'
   cap clippy deny sh -c 'touch src/lib.rs; cargo clippy --color never --features deny'
   unset CARGO_TARGET_DIR
 fi

@@ -89,6 +89,9 @@ function parseText(lines: readonly string[]): TestCounts | null {
   const crashed = timeouts > 0 || lines.some((l) => /^panic: /.test(l));
   if (verbose) return makeCounts('go', { ...countLeaves(results, crashed, notes), errors, notes });
   const leaves = countLeaves(results, false, []);
+  if (packages > 0 && !lines.some((l) => /^(?:ok|FAIL)\s/.test(l))) {
+    return makeCounts('go', { passed: 0, errors, notes: ['no package had test files'] });
+  }
   notes.push('plain go test does not list passing or skipped tests: passed and total unknown, skipped not shown');
   let failed = leaves.failed;
   if (timeouts > 0) {

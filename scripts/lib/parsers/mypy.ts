@@ -3,7 +3,7 @@ import { lastIndex } from './_counts.js';
 import { cleanIfForced, lintCounts } from './_lint.js';
 import type { LintParser } from './_parser.js';
 
-const FOUND = /^Found (\d+) errors? in \d+ files? \(checked \d+ source files?\)/;
+const FOUND = /^Found (\d+) errors? in \d+ files?\b/;
 const ERROR = /^\S.*?:\d+(?::\d+)?: error: /;
 
 export const mypy: LintParser = {

@@ -26,7 +26,11 @@ export function parseTapLines(lines: readonly string[], runner: string): TestCou
     }
   }
   if (points === 0 && planned === null) return null;
-  if (planned !== null && planned !== points) notes.push(`plan said ${planned} tests, output shows ${points}`);
+  if (planned !== null && planned > points && errors === 0) {
+    // The producer stopped before its plan without bailing out: it died, and the test it was in counts as failed.
+    failed++;
+    notes.push(`plan said ${planned} tests, output shows ${points}: the producer died, 1 counted as failed`);
+  } else if (planned !== null && planned !== points) notes.push(`plan said ${planned} tests, output shows ${points}`);
   return makeCounts(runner, { passed, failed, skipped, errors, notes });
 }
 

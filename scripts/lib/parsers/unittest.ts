@@ -3,8 +3,10 @@ import { lastIndex, makeCounts } from './_counts.js';
 import type { TestParser } from './_parser.js';
 
 const RAN = /^Ran (\d+) tests? in \d+(?:\.\d+)?s\s*$/;
-// unittest's "errors" mix crashed tests with modules that failed to import and class/module fixtures that failed.
-const SETUP_ERROR = /^ERROR: (?:\S+ \(unittest\.loader\._FailedTest|setUpClass|tearDownClass|setUpModule|tearDownModule)/;
+// unittest's "errors" mix crashed tests with modules that failed to import (counted in "Ran N" as synthetic
+// tests) and class/module fixtures that failed (not in "Ran N"); only crashed tests are failed tests.
+const LOAD_ERROR = /^ERROR: \S+ \(unittest\.loader\._FailedTest/;
+const FIXTURE_ERROR = /^ERROR: (?:setUpClass|tearDownClass|setUpModule|tearDownModule) \(/;
 
 export const unittest: TestParser = {
   name: 'unittest',
@@ -20,18 +22,20 @@ export const unittest: TestParser = {
       for (const p of (m[1] ?? '').matchAll(/([a-z ]+)=(\d+)/g)) w.set((p[1] as string).trim(), Number(p[2]));
       break;
     }
-    let setupErrors = 0;
-    for (const line of lines) if (SETUP_ERROR.test(line)) setupErrors++;
+    let loadErrors = 0, fixtureErrors = 0;
+    for (const line of lines) {
+      if (LOAD_ERROR.test(line)) loadErrors++;
+      else if (FIXTURE_ERROR.test(line)) fixtureErrors++;
+    }
     const n = (k: string): number => w.get(k) ?? 0;
-    const crashed = Math.max(0, n('errors') - setupErrors);
+    const crashed = Math.max(0, n('errors') - loadErrors - fixtureErrors);
     const notes = n('unexpected successes') > 0 ? ['unexpected successes fail a unittest run: counted as failed'] : [];
-    // Setup errors are also in "Ran N" (as synthetic tests), so they leave passed = ran minus every outcome.
-    const passed = ran - n('failures') - n('errors') - n('skipped') - n('expected failures') - n('unexpected successes');
+    const passed = ran - n('failures') - crashed - loadErrors - n('skipped') - n('expected failures') - n('unexpected successes');
     return makeCounts('unittest', {
       passed: Math.max(0, passed),
       failed: n('failures') + crashed + n('unexpected successes'),
       skipped: n('skipped'),
-      errors: setupErrors,
+      errors: loadErrors + fixtureErrors,
       xfailed: n('expected failures'),
       notes,
     });

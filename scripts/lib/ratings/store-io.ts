@@ -1,6 +1,6 @@
 // The thin IO of ratings: reads feedback, the ratings logs and profiles; under one lock per agent it appends
 // the run's row, rewrites the profile (a replay of the log) and writes the job's rating summary.
-import { appendFileSync, closeSync, copyFileSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { UserError, WorkError } from '../errors.js';
 import { KINDS } from '../kinds.js';
@@ -168,12 +168,10 @@ function writeProfile(store: StateStore, a: LoadedAgent, reg: Registration, stat
   return profile;
 }
 
-/** Appends one row; a half-written last line (a killed appender) is first closed with a newline so it cannot swallow this row. */
+/** Appends one row (the store closes a half-written last line first); returns its line number. */
 function appendRow(store: StateStore, slug: string, log: LogRead, row: AgentRunRating): number {
-  let line = log.lines + 1;
-  if (log.text !== '' && !log.text.endsWith('\n')) appendFileSync(store.path('ratings', slug), '\n');
   store.appendLine('ratings', slug, row);
-  return line;
+  return log.lines + 1;
 }
 
 const lockName = (slug: string) => `ratings-${slug}`;
@@ -419,29 +417,6 @@ export function loadAllAgents(store: StateStore, cfg: Config, now: string): Load
 
 /** Appends one routing decision (a lock keeps the log's order the order of decisions). */
 export async function logRouting(store: StateStore, decision: RoutingDecision): Promise<void> {
-  await store.withLock('routing-decisions', () => {
-    const file = store.path('routing', 'decisions');
-    if (lastByte(file) !== null && lastByte(file) !== 0x0a) appendFileSync(file, '\n');
-    store.appendLine('routing', 'decisions', decision);
-  });
+  await store.withLock('routing-decisions', () => store.appendLine('routing', 'decisions', decision));
 }
 
-/** The file's last byte, or null when it is missing or empty. */
-function lastByte(file: string): number | null {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
-  try {
-    const size = fstatSync(fd).size;
-    if (size === 0) return null;
-    const buf = Buffer.alloc(1);
-    readSync(fd, buf, 0, 1, size - 1);
-    return buf[0]!;
-  } finally {
-    closeSync(fd);
-  }
-}

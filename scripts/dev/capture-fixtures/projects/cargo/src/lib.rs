@@ -30,3 +30,8 @@ mod tests {
     #[cfg(feature = "failing")]
     #[test] fn panics() { panic!("boom"); }
 }
+
+#[cfg(all(test, feature = "abort"))]
+mod aborting {
+    #[test] fn aborts_the_binary() { std::process::abort(); }
+}
