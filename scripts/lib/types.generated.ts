@@ -2003,7 +2003,13 @@ budget_tokens: number
 parts: {
 prompt: Part
 diff: Part
+/**
+ * The test output part; null when there was no test output.
+ */
 test_output: (Part | null)
+/**
+ * The lint output part; null when there was no lint output.
+ */
 lint_output: (Part | null)
 metadata: Part
 }
@@ -2863,6 +2869,9 @@ mode: ("exploit" | "explore" | "none")
  * Kind of exploration, or null.
  */
 exploration: ("redemption" | "stretch" | "random" | null)
+/**
+ * The agent chosen; null when none can take the task (mode none).
+ */
 agent: (string | null)
 /**
  * Why this agent, in one sentence.
@@ -3509,6 +3518,9 @@ cleared_at: (string | null)
  * One sentence for people.
  */
 summary: string
+/**
+ * What made the trigger fire: the runs, the recurring judge issues and the score trend.
+ */
 evidence: {
 /**
  * Bead ids of the runs behind the trigger, oldest first by completion time.
