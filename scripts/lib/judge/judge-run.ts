@@ -213,13 +213,15 @@ function summaryOf(j: Judgment): NonNullable<Feedback['judgment']> {
 /** Phase >= 2: the verdict and score go into the feedback record (under its lock); nothing else of it changes. */
 async function mergeIntoFeedback(deps: JudgeDeps, j: Judgment): Promise<boolean> {
   if (deps.config.judge.phase < 2 || j.status !== 'judged') return false;
-  let merged = false;
+  let merged: Feedback | null = null;
   await deps.store.update<Feedback>('feedback', j.bead, (fb) => {
     if (!fb) return undefined;
-    merged = true;
-    return { ...fb, judgment: summaryOf(j) };
+    merged = { ...fb, judgment: summaryOf(j) };
+    return merged;
   });
-  return merged;
+  // The template scores read the feedback index: a rewritten feedback file gets a new index row.
+  if (merged) await (await import('../feedback-index.js')).indexFeedback(deps.store, merged);
+  return merged !== null;
 }
 
 /** Judges one run record. Judge failures are recorded and returned, never thrown; bad input throws UserError. */
