@@ -1,0 +1,85 @@
+// bin/collect <run.json|->…: measures each agent run and writes state/feedback/<bead>.json.
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { installAbortHandlers } from './lib/cleanup.js';
+import { isMain, main, parseFlags, type Io } from './lib/cli.js';
+import { loadConfig } from './lib/config.js';
+import { errorMessage, isUserError, UserError } from './lib/errors.js';
+import { projectRoot } from './lib/paths.js';
+import { loadRunRecord, parseRunRecord, type LoadedRunRecord } from './lib/run-record.js';
+import { StateStore } from './lib/store.js';
+import type { Feedback } from './lib/types.generated.js';
+
+const USAGE = 'usage: collect [--json] [--config FILE] [--quiet] <run.json|->...';
+
+export interface CollectIo extends Io {
+  /** Reads all of stdin (for the `-` argument). */
+  readStdin?: () => string;
+}
+
+function pct(x: number | null | undefined): string {
+  return x === null || x === undefined ? '--' : (x * 100).toFixed(1);
+}
+
+/** One line per run for people: outcome, composite and the five dimensions on 0-100. */
+export function formatLine(fb: Feedback): string {
+  const s = fb.scores;
+  return `${fb.bead}  ${fb.outcome.padEnd(13)} ${pct(fb.composite).padStart(5)}/100  [BUILD ${pct(s.build)}] [TESTS ${pct(s.tests)}] [LINT ${pct(s.lint)}] [DIFF ${pct(s.diff_size)}] [SPEED ${pct(s.speed)}]`;
+}
+
+function version(): string | undefined {
+  try {
+    return (JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version?: string }).version;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function run(argv: string[], io: CollectIo): Promise<number> {
+  const { values, positionals } = parseFlags(argv, { json: { type: 'boolean' }, config: { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, USAGE);
+  if (values.help) {
+    io.stdout(`${USAGE}\n`);
+    return 0;
+  }
+  if (positionals.length === 0) {
+    io.stderr(`no run record given\n${USAGE}\n`);
+    return 2;
+  }
+  const config = loadConfig({ env: io.env, configFile: values.config, cwd: io.cwd });
+  const store = StateStore.fromEnv(io.env, io.cwd);
+  const fixedNow = io.env.JUDGELOOP_NOW;
+  const now = () => (fixedNow ? new Date(fixedNow) : new Date());
+  const log = values.quiet ? undefined : (m: string) => io.stderr(`collect: ${m}\n`);
+  let code = 0;
+  let stdinUsed = false;
+  for (const arg of positionals) {
+    let loaded: LoadedRunRecord;
+    try {
+      if (arg === '-') {
+        if (stdinUsed) throw new UserError('stdin (-) can be given only once');
+        stdinUsed = true;
+        const text = (io.readStdin ?? (() => readFileSync(0, 'utf8')))();
+        loaded = parseRunRecord(text, '<stdin>');
+        loaded.worktree = resolve(io.cwd, loaded.record.worktree);
+      } else {
+        loaded = loadRunRecord(arg, io.cwd);
+      }
+      const fb = await (await import('./lib/collect.js')).collectRun(loaded, { store, config, processEnv: io.processEnv, now, log, version: version() });
+      if (values.json) io.stdout(`${JSON.stringify(fb)}\n`);
+      else io.stdout(`${formatLine(fb)}\n`);
+      if (fb.outcome === 'infra_failure' && fb.run.status !== 'infra_failure') io.stderr(`${arg}: recorded infra_failure: ${fb.outcome_reason}\n`);
+    } catch (e) {
+      if (isUserError(e)) {
+        io.stderr(`${e.message}\n`);
+        code = Math.max(code, 2);
+      } else {
+        io.stderr(`${arg}: ${e instanceof Error ? (e.stack ?? e.message) : errorMessage(e)}\n`);
+        code = code === 2 ? 2 : 1;
+      }
+    }
+  }
+  return code;
+}
+
+if (isMain(import.meta.url)) installAbortHandlers();
+main(import.meta.url, run);

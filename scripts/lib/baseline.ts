@@ -1,0 +1,87 @@
+// The base commit's own check results, computed in a temporary detached worktree (never the agent's),
+// once per (commit, commands, runners), cached in state/baselines/<key>.json under a cross-process lock.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runChecks } from './checks.js';
+import { onAbort } from './cleanup.js';
+import { git } from './git.js';
+import type { StateStore } from './store.js';
+import type { Baseline, CommandsUsed, Config } from './types.generated.js';
+
+export function baselineKey(commit: string, commands: CommandsUsed, runners: Config['collector']['runners']): string {
+  const material = JSON.stringify({ commit, build: commands.build, test: commands.test, lint: commands.lint, typecheck: commands.typecheck, runners: { test: runners.test ?? null, lint: runners.lint ?? null } });
+  return createHash('sha256').update(material).digest('hex').slice(0, 32);
+}
+
+export interface BaselineOptions {
+  store: StateStore;
+  /** Any directory inside the repository (the agent's worktree: only its git metadata is used). */
+  repoDir: string;
+  commit: string;
+  commands: CommandsUsed;
+  collector: Config['collector'];
+  env: NodeJS.ProcessEnv;
+  now: () => Date;
+  log?: (msg: string) => void;
+}
+
+export interface BaselineResult {
+  baseline: Baseline;
+  /** True when this call ran the checks (false: read from the cache). */
+  computed: boolean;
+}
+
+/** Runs the checks on a temporary detached checkout of `commit`, always removed afterwards. */
+async function computeBaseline(o: BaselineOptions, key: string): Promise<Baseline> {
+  const started = performance.now();
+  const tmp = mkdtempSync(join(tmpdir(), 'judgeloop-base-'));
+  const tree = join(tmp, 'tree');
+  let added = false;
+  // Interrupted mid-way: remove the checkout and its admin entry synchronously before the process ends.
+  const offAbort = onAbort(() => {
+    rmSync(tmp, { recursive: true, force: true });
+    spawnSync('git', ['worktree', 'prune'], { cwd: o.repoDir, stdio: 'ignore' });
+  });
+  try {
+    await git(o.repoDir, ['worktree', 'add', '--detach', '--quiet', tree, o.commit]);
+    added = true;
+    o.log?.(`baseline ${o.commit.slice(0, 12)}: running checks in a temporary checkout`);
+    const checks = await runChecks({ cwd: tree, commands: o.commands, collector: o.collector, env: o.env, shortCircuit: false, log: o.log });
+    return {
+      schema_version: '1.0.0',
+      key,
+      commit: o.commit,
+      commands: o.commands,
+      computed_at: o.now().toISOString(),
+      duration_ms: Math.round(performance.now() - started),
+      checks,
+    };
+  } finally {
+    offAbort();
+    if (added) await git(o.repoDir, ['worktree', 'remove', '--force', tree]).catch(() => undefined);
+    rmSync(tmp, { recursive: true, force: true });
+    // Drops the admin entry if `remove` failed half-way (the folder is gone by now).
+    if (added) await git(o.repoDir, ['worktree', 'prune']).catch(() => undefined);
+  }
+}
+
+/** The cached baseline, or computes it once: concurrent callers wait on the lock and then read the cache. */
+export async function getBaseline(o: BaselineOptions): Promise<BaselineResult> {
+  const key = baselineKey(o.commit, o.commands, o.collector.runners);
+  const cached = o.store.read<Baseline>('baselines', key);
+  if (cached) return { baseline: cached, computed: false };
+  return o.store.withLock(
+    `baseline-${key}`,
+    async () => {
+      const again = o.store.read<Baseline>('baselines', key);
+      if (again) return { baseline: again, computed: false };
+      const baseline = await computeBaseline(o, key);
+      o.store.write('baselines', key, baseline);
+      return { baseline, computed: true };
+    },
+    { waitSeconds: o.collector.baseline_lock_wait_seconds },
+  );
+}

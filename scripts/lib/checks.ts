@@ -1,0 +1,122 @@
+// Runs (or reads from the run record) build → test → lint → typecheck in one directory and parses their output.
+import type { ChecksSet } from './outcome.js';
+import { HeadTailBuffer, runCommand, scrubEnv, type RunResult } from './runner.js';
+import type { Check, CommandsUsed, Config, ReportedCheck, RunRecord } from './types.generated.js';
+
+export const CHECK_NAMES = ['build', 'test', 'lint', 'typecheck'] as const;
+export type CheckName = (typeof CHECK_NAMES)[number];
+
+/** Record commands win over config; a record's explicit null disables a check; absent falls back to config. */
+export function resolveCommands(record: Pick<RunRecord, 'commands'>, config: Config['collector']): CommandsUsed {
+  const out = {} as CommandsUsed;
+  for (const k of CHECK_NAMES) {
+    const fromRecord = record.commands?.[k];
+    out[k] = fromRecord !== undefined ? fromRecord : (config.commands[k] ?? null);
+  }
+  return out;
+}
+
+export interface ChecksOptions {
+  cwd: string;
+  commands: CommandsUsed;
+  /** Results the orchestrator already has; parsed instead of running the command. */
+  reported?: RunRecord['checks'];
+  collector: Config['collector'];
+  /** The full environment; secrets are scrubbed here before any check sees it. */
+  env: NodeJS.ProcessEnv;
+  /** Skip test, lint and typecheck after a failed build (the agent's worktree); off for the baseline. */
+  shortCircuit: boolean;
+  log?: (msg: string) => void;
+}
+
+export function emptyChecks(): ChecksSet {
+  return { build: null, test: null, lint: null, typecheck: null };
+}
+
+function statusOf(r: { spawnError: string | null; timedOut: boolean; exitCode: number | null }): Check['status'] {
+  if (r.spawnError) return 'error';
+  if (r.timedOut) return 'timeout';
+  return r.exitCode === 0 ? 'passed' : 'failed';
+}
+
+function fromRun(r: RunResult): Check {
+  return { status: statusOf(r), exit_code: r.exitCode, signal: r.signal, duration_ms: Math.round(r.durationMs), source: 'collector', output: r.output };
+}
+
+/** The orchestrator's own result, its output capped like the collector's. */
+function fromReported(rc: ReportedCheck, capBytes: number): Check {
+  const buf = new HeadTailBuffer(Math.floor(capBytes / 2), Math.ceil(capBytes / 2));
+  buf.push(Buffer.from(rc.output, 'utf8'));
+  const timedOut = rc.timed_out === true;
+  return {
+    status: statusOf({ spawnError: null, timedOut, exitCode: rc.exit_code }),
+    exit_code: timedOut ? null : rc.exit_code,
+    signal: null,
+    duration_ms: rc.duration_ms ?? null,
+    source: 'run_record',
+    output: buf.result(),
+  };
+}
+
+function skipped(reason: string): Check {
+  return { status: 'skipped', exit_code: null, signal: null, duration_ms: null, source: 'none', skipped_reason: reason, output: null };
+}
+
+type Parsers = typeof import('./parsers/index.js');
+
+function parse(name: CheckName, check: Check, parsers: Parsers, runner: string | undefined): void {
+  const text = check.output?.text;
+  if (text === undefined || check.status === 'error') return;
+  const opts = runner ? { name: runner } : {};
+  if (name === 'test') check.tests = stripUndefined(parsers.parseTestOutput(text, opts));
+  if (name === 'lint') {
+    check.lint = stripUndefined(parsers.parseLintOutput(text, opts));
+    // Linters print nothing when clean (eslint, ruff, tsc…): exit 0 with blank output means no issue, not "unknown".
+    if (check.lint === null && check.status === 'passed' && text.trim() === '') {
+      check.lint = { linter: runner ?? 'unknown', errors: 0, warnings: 0, notes: ['no output and exit 0: no issues'] };
+    }
+  }
+}
+
+/** Drops keys whose value is undefined (the schema's additionalProperties/required see them otherwise). */
+function stripUndefined<T extends object>(v: T | null): T | null {
+  if (v === null) return null;
+  return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined)) as T;
+}
+
+export async function runChecks(opts: ChecksOptions): Promise<ChecksSet> {
+  const out = emptyChecks();
+  const env = scrubEnv(opts.env, opts.collector.secret_env_patterns);
+  const needParsers = opts.commands.test !== null || opts.commands.lint !== null || opts.reported?.test !== undefined || opts.reported?.lint !== undefined;
+  // Loaded only when a test or lint output has to be read: bin/collect's start-up stays lean.
+  const parsers: Parsers | null = needParsers ? await import('./parsers/index.js') : null;
+  let buildFailed = false;
+  for (const name of CHECK_NAMES) {
+    const reported = opts.reported?.[name];
+    const command = opts.commands[name];
+    if (!reported && command === null) continue;
+    if (buildFailed && name !== 'build') {
+      out[name] = skipped('the build failed');
+      continue;
+    }
+    let check: Check;
+    if (reported) {
+      check = fromReported(reported, opts.collector.output_cap_bytes);
+    } else {
+      opts.log?.(`${name}: ${command}`);
+      const r = await runCommand(command!, {
+        cwd: opts.cwd,
+        env,
+        timeoutMs: opts.collector.timeouts_seconds[name] * 1000,
+        killGraceMs: opts.collector.kill_grace_seconds * 1000,
+        capBytes: opts.collector.output_cap_bytes,
+      });
+      check = fromRun(r);
+      if (r.spawnError) check.skipped_reason = `could not start: ${r.spawnError}`;
+    }
+    if (parsers) parse(name, check, parsers, reported?.runner ?? (name === 'test' ? opts.collector.runners.test : name === 'lint' ? opts.collector.runners.lint : null) ?? undefined);
+    out[name] = check;
+    if (name === 'build' && check.status !== 'passed' && opts.shortCircuit) buildFailed = true;
+  }
+  return out;
+}

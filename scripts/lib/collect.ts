@@ -1,0 +1,297 @@
+// collectRun: one run record in, state/feedback/<bead>.json out (checks, baseline, diff, scores, outcome).
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolveCommands, runChecks, emptyChecks } from './checks.js';
+import type { Config } from './config.js';
+import { UserError, errorMessage } from './errors.js';
+import { isWorkTree, resolveCommit, workingDiff, worktreeInfo, type WorkingDiff } from './git.js';
+import { classifyOutcome, integrityFlags, type ChecksSet, type Integrity } from './outcome.js';
+import type { LoadedRunRecord } from './run-record.js';
+import {
+  compositeScore,
+  normaliseWeights,
+  scoreBuild,
+  scoreDiffSize,
+  scoreLint,
+  scoreSpeed,
+  scoreTests,
+  scoreTestsByExitCode,
+  tallyTests,
+  toUnit,
+  type Scores,
+} from './scoring.js';
+import type { StateStore } from './store.js';
+import type { Baseline, BaselineSummary, Check, Feedback, JudgmentSummary, RunRecord } from './types.generated.js';
+
+export interface CollectContext {
+  store: StateStore;
+  config: Config;
+  /** The full environment for checks (scrubbed of secrets before any check runs). */
+  processEnv: NodeJS.ProcessEnv;
+  now: () => Date;
+  log?: (msg: string) => void;
+  version?: string;
+}
+
+function runFacts(loaded: LoadedRunRecord): Feedback['run'] {
+  const r = loaded.record;
+  const run: Feedback['run'] = {
+    task_id: r.task.id,
+    template: r.template,
+    agent: r.agent.slug,
+    started_at: r.started_at,
+    completed_at: r.completed_at,
+    status: r.status,
+    failure_reason: r.failure_reason ?? null,
+    exit_code: r.exit_code,
+    record_path: loaded.file,
+    worktree: loaded.worktree,
+  };
+  if (r.task.type !== undefined) run.task_type = r.task.type;
+  if (r.task.complexity !== undefined) run.complexity = r.task.complexity;
+  if (r.task.command !== undefined) run.command = r.task.command;
+  if (r.task.discipline !== undefined) run.discipline = r.task.discipline;
+  if (r.agent.model !== undefined) run.model = r.agent.model;
+  if (r.race_id !== undefined) run.race_id = r.race_id;
+  if (r.job_id !== undefined) run.job_id = r.job_id;
+  if (r.iterations !== undefined) run.iterations = r.iterations;
+  if (r.usage !== undefined) run.usage = r.usage;
+  return run;
+}
+
+export function durationSeconds(r: Pick<RunRecord, 'started_at' | 'completed_at'>): number {
+  return Math.max(0, (Date.parse(r.completed_at) - Date.parse(r.started_at)) / 1000);
+}
+
+/** The fastest known duration among the other feedback records of the same race, or null when there are none. */
+function fastestInRace(store: StateStore, raceId: string, bead: string): number | null {
+  let fastest: number | null = null;
+  for (const res of store.readAll<Feedback>('feedback')) {
+    if (!('value' in res) || res.id === bead || res.value.run.race_id !== raceId) continue;
+    if (res.value.outcome === 'infra_failure') continue;
+    const d = durationSeconds(res.value.run);
+    if (fastest === null || d < fastest) fastest = d;
+  }
+  return fastest;
+}
+
+const VERDICTS = new Set(['pass', 'partial', 'fail']);
+const JUDGE_DIMS = ['correctness', 'scope_adherence', 'code_quality', 'completeness'] as const;
+const unit = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x >= 0 && x <= 1;
+
+/**
+ * The judge's verdict from state/judgments/<bead>.json, read as plain JSON with guards (its schema belongs to
+ * the judge): carried only when it has a verdict, a 0-1 score and no `failure`. Anything else: null and a note.
+ */
+export function readJudgment(root: string, bead: string, notes: string[]): JudgmentSummary | null {
+  const file = join(root, 'judgments', `${bead}.json`);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+  let j: Record<string, unknown>;
+  try {
+    const data: unknown = JSON.parse(text);
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new Error('not an object');
+    j = data as Record<string, unknown>;
+  } catch (e) {
+    notes.push(`judgment ${file} not carried: ${errorMessage(e)}`);
+    return null;
+  }
+  if (j.failure !== undefined && j.failure !== null) return null;
+  if (typeof j.verdict !== 'string' || !VERDICTS.has(j.verdict) || !unit(j.score)) {
+    notes.push(`judgment ${file} not carried: no verdict and 0-1 score`);
+    return null;
+  }
+  const judgedAt = typeof j.judged_at === 'string' && !Number.isNaN(Date.parse(j.judged_at)) ? new Date(Date.parse(j.judged_at)).toISOString() : statSync(file).mtime.toISOString();
+  const out: JudgmentSummary = { verdict: j.verdict as JudgmentSummary['verdict'], score: j.score, judged_at: judgedAt };
+  const dims = j.dimensions as Record<string, unknown> | undefined;
+  if (dims && typeof dims === 'object') {
+    const picked = Object.fromEntries(JUDGE_DIMS.filter((d) => unit(dims[d])).map((d) => [d, dims[d] as number]));
+    if (Object.keys(picked).length) out.dimensions = picked;
+  }
+  if (Array.isArray(j.issues)) {
+    out.issues = j.issues
+      .filter((i): i is Record<string, unknown> => typeof i === 'object' && i !== null && (i.severity === 'major' || i.severity === 'minor') && typeof i.description === 'string')
+      .map((i) => ({ severity: i.severity as 'major' | 'minor', description: i.description as string, ...(typeof i.category === 'string' ? { category: i.category } : {}) }));
+  }
+  if (typeof j.model === 'string') out.model = j.model;
+  return out;
+}
+
+function summariseBaseline(b: Baseline): BaselineSummary {
+  return {
+    key: b.key,
+    commit: b.commit,
+    build_passed: b.checks.build ? b.checks.build.status === 'passed' : null,
+    tests: b.checks.test?.tests ?? null,
+    lint: b.checks.lint?.lint ?? null,
+  };
+}
+
+/** Seed 000's five dimensions (0-100) from the checks; notes say where a fallback was used. */
+export function scoreChecks(checks: ChecksSet, baseline: BaselineSummary | null, notes: string[]): Pick<Scores, 'build' | 'tests' | 'lint'> {
+  const buildFailed = checks.build !== null && checks.build.status !== 'passed';
+  const broken = (c: Check) => c.status === 'timeout' || c.status === 'error' || c.status === 'skipped';
+  let tests: number | null = null;
+  const t = checks.test;
+  if (t) {
+    if (buildFailed) tests = 0;
+    else if (broken(t)) tests = 0;
+    else {
+      const tally = t.tests ? tallyTests(t.tests) : null;
+      if (tally) {
+        const baseTally = baseline?.tests ? tallyTests(baseline.tests) : null;
+        if (!baseTally) notes.push('tests scored without a baseline: no new-test bonus, no regression penalty');
+        tests = scoreTests(tally, baseTally);
+      } else {
+        tests = scoreTestsByExitCode(t.exit_code);
+        notes.push(`tests scored by exit code alone (${t.exit_code}): the output gave no pass count`);
+      }
+    }
+  }
+  let lint: number | null = null;
+  const l = checks.lint;
+  if (l) {
+    if (buildFailed || broken(l)) lint = 0;
+    else if (l.lint) {
+      if (!baseline?.lint) notes.push('lint scored without a baseline: every issue counts as new');
+      lint = scoreLint(l.lint, baseline?.lint ?? null);
+    } else {
+      lint = scoreTestsByExitCode(l.exit_code);
+      notes.push(`lint scored by exit code alone (${l.exit_code}): no counts could be parsed from its output`);
+    }
+  }
+  return { build: checks.build ? scoreBuild(!buildFailed) : null, tests, lint };
+}
+
+function unmeasured(loaded: LoadedRunRecord, ctx: CollectContext, reason: string | null): Feedback {
+  const commands = resolveCommands(loaded.record, ctx.config.collector);
+  const integrity: Integrity = { tests_not_run: false, exit_code_contradicts_counts: false, test_count_below_baseline: false, notes: [] };
+  if (reason) integrity.notes.push(reason);
+  const { outcome, reason: why } = classifyOutcome({ status: loaded.record.status, failureReason: loaded.record.failure_reason ?? null, infraReason: reason, checks: emptyChecks(), integrity, baselineLint: null });
+  return base(loaded, ctx, {
+    commands,
+    checks: emptyChecks(),
+    baseline: null,
+    diff: null,
+    scores: { build: null, tests: null, lint: null, diff_size: null, speed: null },
+    weights_used: {},
+    composite: null,
+    speed: { basis: 'none', duration_seconds: durationSeconds(loaded.record), reference_seconds: null },
+    outcome,
+    outcome_reason: why,
+    integrity,
+  });
+}
+
+function base(loaded: LoadedRunRecord, ctx: CollectContext, rest: Omit<Feedback, 'schema_version' | 'bead' | 'run' | 'collected_at' | 'judgment'>): Feedback {
+  const fb: Feedback = {
+    schema_version: '1.0.0',
+    bead: loaded.record.bead,
+    run: runFacts(loaded),
+    collected_at: ctx.now().toISOString(),
+    ...rest,
+    judgment: null,
+  };
+  if (ctx.version) fb.collector_version = ctx.version;
+  if (ctx.config.judge.phase >= 2) fb.judgment = readJudgment(ctx.store.root, loaded.record.bead, fb.integrity.notes);
+  return fb;
+}
+
+function diffSummary(d: WorkingDiff): NonNullable<Feedback['diff']> {
+  return {
+    merge_base: d.mergeBase,
+    files_changed: d.files.length,
+    lines_added: d.files.reduce((s, f) => s + f.added, 0),
+    lines_removed: d.files.reduce((s, f) => s + f.removed, 0),
+    files: d.files.map((f) => ({ path: f.path, ...(f.oldPath ? { old_path: f.oldPath } : {}), added: f.added, removed: f.removed, binary: f.binary, untracked: f.untracked })),
+  };
+}
+
+/** Measures one run and writes state/feedback/<bead>.json; returns what it wrote. */
+export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): Promise<Feedback> {
+  const r = loaded.record;
+  const { store } = ctx;
+  const cfg = ctx.config;
+
+  if (r.status === 'infra_failure') return write(ctx, unmeasured(loaded, ctx, null));
+
+  const wt = loaded.worktree;
+  const info = existsSync(wt) ? await worktreeInfo(wt) : null;
+  if (!info) {
+    const reason = `worktree ${wt} ${!existsSync(wt) ? 'does not exist' : (await isWorkTree(wt)) ? 'has no commit (HEAD)' : 'is not a git worktree'}`;
+    const existing = safeRead(store, r.bead);
+    // Never replace a measured record with an unmeasured one (e.g. re-collecting after the worktree was cleaned up).
+    if (existing && existing.outcome !== 'infra_failure') {
+      throw new UserError(`${loaded.file}: /worktree: ${reason}; state/feedback/${r.bead}.json (already measured) is kept`);
+    }
+    return write(ctx, unmeasured(loaded, ctx, reason));
+  }
+
+  const baseCommit = await resolveCommit(wt, r.base_ref);
+  if (!baseCommit) throw new UserError(`${loaded.file}: /base_ref: ${JSON.stringify(r.base_ref)} does not name a commit in ${wt}`);
+  const diff = await workingDiff(wt, baseCommit, info);
+  const commands = resolveCommands(r, cfg.collector);
+  const notes: string[] = [];
+
+  let baseline: BaselineSummary | null = null;
+  const needsBaseline = commands.build !== null || commands.test !== null || commands.lint !== null || commands.typecheck !== null;
+  if (needsBaseline) {
+    try {
+      const { getBaseline } = await import('./baseline.js');
+      const res = await getBaseline({ store, repoDir: wt, commit: diff.mergeBase, commands, collector: cfg.collector, env: ctx.processEnv, now: ctx.now, log: ctx.log });
+      baseline = summariseBaseline(res.baseline);
+      if (res.computed) ctx.log?.(`baseline ${res.baseline.key} computed`);
+    } catch (e) {
+      notes.push(`no baseline: ${errorMessage(e)}`);
+    }
+  }
+
+  const checks = await runChecks({ cwd: wt, commands, reported: r.checks, collector: cfg.collector, env: ctx.processEnv, shortCircuit: true, log: ctx.log });
+
+  const integrity = integrityFlags(checks.test, baseline?.tests ?? null);
+  integrity.notes.push(...notes);
+  const partial = scoreChecks(checks, baseline, integrity.notes);
+
+  const dur = durationSeconds(r);
+  const fastest = r.race_id ? fastestInRace(store, r.race_id, r.bead) : null;
+  const speedRef = fastest !== null ? Math.min(fastest, dur) : cfg.collector.time_budget_seconds;
+  const scores: Scores = { ...partial, diff_size: scoreDiffSize({ linesAdded: diff.files.reduce((s, f) => s + f.added, 0), linesRemoved: diff.files.reduce((s, f) => s + f.removed, 0), filesChanged: diff.files.length }), speed: scoreSpeed(dur, speedRef) };
+  const weights = cfg.scoring.weights;
+  const composite = compositeScore(scores, weights);
+
+  const { outcome, reason } = classifyOutcome({ status: r.status, failureReason: r.failure_reason ?? null, infraReason: null, checks, integrity, baselineLint: baseline?.lint ?? null });
+  const fb = base(loaded, ctx, {
+    base: { ref: r.base_ref, commit: baseCommit },
+    head: { ref: r.head_ref ?? 'HEAD', commit: diff.headCommit, tree: diff.tree },
+    commands,
+    checks,
+    baseline,
+    diff: diffSummary(diff),
+    scores: { build: toUnit(scores.build), tests: toUnit(scores.tests), lint: toUnit(scores.lint), diff_size: toUnit(scores.diff_size), speed: toUnit(scores.speed) },
+    weights_used: normaliseWeights(weights, scores),
+    composite: toUnit(composite),
+    speed: { basis: fastest !== null ? 'race' : 'budget', duration_seconds: dur, reference_seconds: speedRef },
+    outcome,
+    outcome_reason: reason,
+    integrity,
+  });
+  return write(ctx, fb);
+}
+
+/** The stored feedback; a file that exists but does not parse counts as measured (it is never overwritten here). */
+function safeRead(store: StateStore, bead: string): Pick<Feedback, 'outcome'> | null {
+  try {
+    return store.read<Feedback>('feedback', bead);
+  } catch {
+    return { outcome: 'partial_pass' };
+  }
+}
+
+function write(ctx: CollectContext, fb: Feedback): Feedback {
+  ctx.store.write('feedback', fb.bead, fb);
+  return fb;
+}

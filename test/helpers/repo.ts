@@ -1,0 +1,44 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+export function tempDir(prefix = 'judgeloop-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function sh(cwd: string, cmd: string, args: string[]): string {
+  return execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+export function gitIn(cwd: string, ...args: string[]): string {
+  return sh(cwd, 'git', args).trim();
+}
+
+/** Writes an inline file tree under `root`. */
+export function writeTree(root: string, files: Record<string, string>): void {
+  for (const [rel, content] of Object.entries(files)) {
+    const file = join(root, rel);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, content);
+  }
+}
+
+/** A real git repository with one commit of `files` on branch main. */
+export function makeRepo(files: Record<string, string>): string {
+  const dir = tempDir('judgeloop-repo-');
+  gitIn(dir, 'init', '-q', '-b', 'main');
+  gitIn(dir, 'config', 'user.email', 'test@example.com');
+  gitIn(dir, 'config', 'user.name', 'Test');
+  gitIn(dir, 'config', 'commit.gpgsign', 'false');
+  writeTree(dir, files);
+  gitIn(dir, 'add', '-A');
+  gitIn(dir, 'commit', '-q', '-m', 'base');
+  return dir;
+}
+
+export function commitAll(dir: string, message: string): string {
+  gitIn(dir, 'add', '-A');
+  gitIn(dir, 'commit', '-q', '-m', message);
+  return gitIn(dir, 'rev-parse', 'HEAD');
+}

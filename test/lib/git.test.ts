@@ -1,0 +1,60 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resolveCommit, workingDiff, isWorkTree, parseNumstatZ } from '../../scripts/lib/git.js';
+import { commitAll, gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
+
+describe('workingDiff', () => {
+  it('counts committed, uncommitted and untracked changes against the merge base, without touching the index', async () => {
+    const repo = makeRepo({ 'a.txt': 'one\ntwo\n', 'b.txt': 'keep\n', '.gitignore': 'ignored.txt\n' });
+    const base = gitIn(repo, 'rev-parse', 'HEAD');
+    gitIn(repo, 'checkout', '-q', '-b', 'agent');
+    writeTree(repo, { 'a.txt': 'one\nTWO\nthree\n' });
+    commitAll(repo, 'agent edit');
+    writeTree(repo, { 'b.txt': 'keep\nmore\n', 'new.txt': 'x\ny\n', 'ignored.txt': 'secret\n' });
+    writeFileSync(join(repo, 'bin.dat'), Buffer.from([0, 1, 2, 0, 255]));
+    const statusBefore = gitIn(repo, 'status', '--porcelain');
+    const d = await workingDiff(repo, base);
+    expect(gitIn(repo, 'status', '--porcelain')).toBe(statusBefore);
+    const byPath = Object.fromEntries(d.files.map((f) => [f.path, f]));
+    expect(Object.keys(byPath).sort()).toEqual(['a.txt', 'b.txt', 'bin.dat', 'new.txt']);
+    expect(byPath['a.txt']).toMatchObject({ added: 2, removed: 1, binary: false, untracked: false });
+    expect(byPath['b.txt']).toMatchObject({ added: 1, removed: 0, untracked: true });
+    expect(byPath['new.txt']).toMatchObject({ added: 2, removed: 0, untracked: true });
+    expect(byPath['bin.dat']).toMatchObject({ binary: true, added: 0, removed: 0 });
+    expect(d.mergeBase).toBe(base);
+  });
+
+  it('takes the diff from the merge base when base moved on after the agent branched', async () => {
+    const repo = makeRepo({ 'a.txt': '1\n' });
+    const fork = gitIn(repo, 'rev-parse', 'HEAD');
+    gitIn(repo, 'checkout', '-q', '-b', 'agent');
+    writeTree(repo, { 'agent.txt': 'mine\n' });
+    commitAll(repo, 'agent');
+    gitIn(repo, 'checkout', '-q', 'main');
+    writeTree(repo, { 'other.txt': 'someone else\n' });
+    commitAll(repo, 'main moved');
+    gitIn(repo, 'checkout', '-q', 'agent');
+    const d = await workingDiff(repo, (await resolveCommit(repo, 'main'))!);
+    expect(d.mergeBase).toBe(fork);
+    expect(d.files.map((f) => f.path)).toEqual(['agent.txt']);
+  });
+
+  it('reports renames with both paths and names with spaces and unicode as they are', () => {
+    const out = '1\t0\tnew name ü.txt\0' + '0\t0\t\0old.txt\0renamed.txt\0' + '-\t-\timg.png\0';
+    expect(parseNumstatZ(out)).toEqual([
+      { path: 'new name ü.txt', added: 1, removed: 0, binary: false },
+      { path: 'renamed.txt', oldPath: 'old.txt', added: 0, removed: 0, binary: false },
+      { path: 'img.png', added: 0, removed: 0, binary: true },
+    ]);
+  });
+
+  it('resolves refs and rejects unknown ones and non-repositories', async () => {
+    const repo = makeRepo({ 'a.txt': '1\n' });
+    expect(await resolveCommit(repo, 'main')).toMatch(/^[0-9a-f]{40}$/);
+    expect(await resolveCommit(repo, 'no-such-branch')).toBeNull();
+    expect(await resolveCommit(repo, '--output=/tmp/x')).toBeNull();
+    expect(await isWorkTree(repo)).toBe(true);
+    expect(await isWorkTree(tempDir())).toBe(false);
+  });
+});
