@@ -155,6 +155,7 @@ export async function scanFeedback(store: StateStore, onRow: (row: FeedbackIndex
   // readdir strings: Map.set on an existing key keeps it, so no slice of an index chunk is retained.
   const last = new Map<string, number>();
   for (const b of beads) last.set(b, -1);
+  beads.length = 0; // the Map holds the ids from here on
   let lineNo = 0;
   for (const line of linesOf(indexFile, size)) {
     const bead = BEAD_PREFIX.exec(line)?.[1];
