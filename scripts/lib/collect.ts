@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { resolveCommands, runChecks, emptyChecks } from './checks.js';
 import type { Config } from './config.js';
 import { UserError, errorMessage } from './errors.js';
-import { isWorkTree, resolveCommit, workingDiff, worktreeInfo, type WorkingDiff } from './git.js';
+import { isWorkTree, resolveCommit, workingDiff, worktreeInfo, worktreeInfoWithRef, type WorkingDiff } from './git.js';
 import { classifyOutcome, integrityFlags, type ChecksSet, type Integrity } from './outcome.js';
 import type { LoadedRunRecord } from './run-record.js';
 import {
@@ -220,7 +220,8 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
   if (r.status === 'infra_failure') return write(ctx, unmeasured(loaded, ctx, null));
 
   const wt = loaded.worktree;
-  const info = existsSync(wt) ? await worktreeInfo(wt) : null;
+  const fast = existsSync(wt) ? await worktreeInfoWithRef(wt, r.base_ref) : null;
+  const info = fast ?? (existsSync(wt) ? await worktreeInfo(wt) : null);
   if (!info) {
     const reason = `worktree ${wt} ${!existsSync(wt) ? 'does not exist' : (await isWorkTree(wt)) ? 'has no commit (HEAD)' : 'is not a git worktree'}`;
     const existing = safeRead(store, r.bead);
@@ -231,7 +232,7 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
     return write(ctx, unmeasured(loaded, ctx, reason));
   }
 
-  const baseCommit = await resolveCommit(wt, r.base_ref);
+  const baseCommit = fast?.refCommit ?? (await resolveCommit(wt, r.base_ref));
   if (!baseCommit) throw new UserError(`${loaded.file}: /base_ref: ${JSON.stringify(r.base_ref)} does not name a commit in ${wt}`);
   const diff = await workingDiff(wt, baseCommit, info);
   const commands = resolveCommands(r, cfg.collector);
