@@ -39,7 +39,7 @@ function stripAnnotations(schema) {
 }
 
 const files = readdirSync(dir).filter((f) => f.endsWith('.schema.json')).sort();
-const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, code: { source: true, esm: true } });
+const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, inlineRefs: false, code: { source: true, esm: true } });
 addFormats(ajv, ['date-time']);
 const exports = {};
 for (const f of files) {

@@ -176,15 +176,33 @@ export interface WorkingDiff {
   files: (NumstatEntry & { untracked: boolean })[];
 }
 
+export interface WorkingSnapshot {
+  baseCommit: string;
+  headCommit: string;
+  mergeBase: string;
+  /** Tree of the worktree on disk at the time of the snapshot. */
+  tree: string;
+}
+
+/** Phase 1 of workingDiff: fixes the on-disk state as a tree (after this, the worktree may change freely). */
+export async function snapshotWorking(worktree: string, baseCommit: string, info?: WorktreeInfo): Promise<WorkingSnapshot> {
+  const headCommit = info?.headCommit ?? (await git(worktree, ['rev-parse', 'HEAD'])).trim();
+  const [mb, tree] = await Promise.all([mergeBase(worktree, baseCommit, headCommit), snapshotTree(worktree, info?.indexFile)]);
+  return { baseCommit, headCommit, mergeBase: mb ?? baseCommit, tree };
+}
+
+/** Phase 2: the per-file numbers, from objects only (no worktree reads). */
+export async function diffSnapshot(worktree: string, snap: WorkingSnapshot, info?: WorktreeInfo): Promise<WorkingDiff> {
+  // Nothing uncommitted (the snapshot is HEAD's own tree): no need to ask git which paths differ from HEAD.
+  const clean = info?.headTree !== undefined && info.headTree === snap.tree;
+  const [files, uncommitted] = await Promise.all([diffNumstat(worktree, snap.mergeBase, snap.tree), clean ? new Set<string>() : changedPaths(worktree, snap.headCommit, snap.tree)]);
+  return { ...snap, files: files.map((f) => ({ ...f, untracked: uncommitted.has(f.path) })) };
+}
+
 /**
  * Everything the agent changed since it left `baseCommit`: merge base of base and HEAD to the on-disk tree.
  * `untracked` marks files whose change is not (or not fully) committed.
  */
 export async function workingDiff(worktree: string, baseCommit: string, info?: WorktreeInfo): Promise<WorkingDiff> {
-  const headCommit = info?.headCommit ?? (await git(worktree, ['rev-parse', 'HEAD'])).trim();
-  const [mb, tree] = await Promise.all([mergeBase(worktree, baseCommit, headCommit), snapshotTree(worktree, info?.indexFile)]);
-  // Nothing uncommitted (the snapshot is HEAD's own tree): no need to ask git which paths differ from HEAD.
-  const clean = info?.headTree !== undefined && info.headTree === tree;
-  const [files, uncommitted] = await Promise.all([diffNumstat(worktree, mb ?? baseCommit, tree), clean ? new Set<string>() : changedPaths(worktree, headCommit, tree)]);
-  return { baseCommit, headCommit, mergeBase: mb ?? baseCommit, tree, files: files.map((f) => ({ ...f, untracked: uncommitted.has(f.path) })) };
+  return diffSnapshot(worktree, await snapshotWorking(worktree, baseCommit, info), info);
 }
