@@ -11,6 +11,19 @@ export interface KindSpec {
 export const KINDS = {
   feedback: { dir: 'feedback', schema: 'feedback', ext: '.json' },
   baselines: { dir: 'baselines', schema: 'baseline', ext: '.json' },
+  judgments: { dir: 'judgments', schema: 'judgment', ext: '.json' },
+  queue: { dir: 'queue', schema: 'judge-queue', ext: '.json' },
+  'judge-ledger': { dir: 'ledger', schema: 'judge-ledger', ext: '.jsonl' },
+  'feedback-index': { dir: 'index', schema: 'feedback-index', ext: '.jsonl' },
+  scores: { dir: 'scores', schema: 'template-scores', ext: '.json' },
+  triggers: { dir: 'triggers', schema: 'trigger', ext: '.json' },
+  selections: { dir: 'selections', schema: 'selection-log', ext: '.jsonl' },
+  agents: { dir: 'agents', schema: 'agent-profile', ext: '.json' },
+  ratings: { dir: 'ratings', schema: 'agent-run-rating', ext: '.jsonl' },
+  'rating-jobs': { dir: 'ratings/jobs', schema: 'rating', ext: '.json' },
+  routing: { dir: 'routing', schema: 'routing-log', ext: '.jsonl' },
+  races: { dir: 'races', schema: 'race', ext: '.json' },
+  race_choices: { dir: 'race-choices', schema: 'race-choice', ext: '.json' },
 } as const satisfies Record<string, KindSpec>;
 
 export type Kind = keyof typeof KINDS;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { assertSafeId } from './bead.js';
 import type { EnvSettings } from './env.js';
@@ -54,6 +54,26 @@ export function writeFileAtomic(file: string, text: string): void {
   } catch (e) {
     rmSync(tmp, { force: true });
     throw e;
+  }
+}
+
+/** The file's last byte, or null when it is missing or empty. */
+function lastByte(file: string): number | null {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return null;
+    const buf = Buffer.alloc(1);
+    readSync(fd, buf, 0, 1, size - 1);
+    return buf[0]!;
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -162,8 +182,10 @@ export class StateStore {
     const v = validate(KINDS[kind].schema, row);
     if (!v.ok) throw new Error(`refusing to append an invalid ${kind} row to ${file}: ${v.errors.join('; ')}`);
     mkdirSync(this.dir(kind), { recursive: true });
+    // A half-written last line (an appender killed mid-write) is closed first, so it cannot swallow this row.
+    const prefix = lastByte(file) === null || lastByte(file) === 0x0a ? '' : '\n';
     // One write of the whole line: O_APPEND keeps concurrent appenders from interleaving within it.
-    appendFileSync(file, JSON.stringify(row) + '\n');
+    appendFileSync(file, prefix + JSON.stringify(row) + '\n');
   }
 
   /** Reads a .jsonl kind: valid rows in order, and the lines that are not (e.g. a half-written last line). */

@@ -1,6 +1,383 @@
 // Generated from schemas/*.schema.json by `npm run gen:types`. Do not edit by hand.
 /* eslint-disable */
 /**
+ * One agent's registration and rating state: state/agents/<slug>.json. The rating fields are a replay of state/ratings/<slug>.jsonl from `initial` (bin/agents rebuild).
+ */
+export interface AgentProfile {
+/**
+ * Version of this file kind.
+ */
+schema_version: "1.0.0"
+/**
+ * Agent slug; file-name safe.
+ */
+slug: string
+/**
+ * False keeps the agent out of routing (its history stays).
+ */
+enabled: boolean
+/**
+ * Commands this agent may be routed to; empty means every command.
+ */
+commands: string[]
+/**
+ * Price per million tokens (all tokens), US dollars; null when unknown (the run's recorded cost is used instead).
+ */
+cost_per_million: (number | null)
+/**
+ * What the agent is best used for (free text, e.g. code_write), for people and routing notes.
+ */
+best_usage: (string | null)
+initial: AgentRatingState
+/**
+ * EMA of run scores, 0-10; null until the first rated run (unless registered with one).
+ */
+rating: (number | null)
+/**
+ * EMA of run scores of architecture and planning runs, 0-10; null until the first such run.
+ */
+reasoning_rating: (number | null)
+/**
+ * Rated runs the rating rests on.
+ */
+rating_samples: number
+/**
+ * Rated runs the reasoning_rating rests on.
+ */
+reasoning_samples: number
+/**
+ * Run score of the last rated run, 0-10.
+ */
+rating_last_score: (number | null)
+/**
+ * When the last rated run was rated, ISO 8601 UTC.
+ */
+rating_updated_at: (string | null)
+/**
+ * Highest task complexity (1-10) routed to this agent; default 5; moved by promotion and demotion.
+ */
+max_complexity: number
+/**
+ * Rated runs at or above the max_complexity of their time (the trials that can promote).
+ */
+complexity_samples: number
+/**
+ * When max_complexity last changed (start of the cooldown), ISO 8601 UTC; null if never.
+ */
+complexity_updated_at: (string | null)
+/**
+ * Bead of the last rated run.
+ */
+last_bead: (string | null)
+/**
+ * When the agent was registered, ISO 8601 UTC.
+ */
+registered_at: string
+/**
+ * When this file was last written, ISO 8601 UTC.
+ */
+updated_at: string
+}
+/**
+ * The replayable part of a profile at one moment.
+ */
+export interface AgentRatingState {
+/**
+ * Rating, 0-10, or null (none yet).
+ */
+rating: (number | null)
+/**
+ * Reasoning rating, 0-10, or null (none yet).
+ */
+reasoning_rating: (number | null)
+/**
+ * Max complexity, 1-10.
+ */
+max_complexity: number
+/**
+ * Last max_complexity change, ISO 8601 UTC, or null.
+ */
+complexity_updated_at: (string | null)
+}
+/**
+ * One line of state/ratings/<slug>.jsonl, in the order applied: a rated run (seed 002's agent_run_ratings columns, keyed by bead) or a manual adjustment by bin/agents set.
+ */
+export type AgentRunRating = (AgentRunRow | AgentAdjustRow)
+
+/**
+ * A rated run.
+ */
+export interface AgentRunRow {
+/**
+ * Version of this row kind.
+ */
+schema_version: "1.0.0"
+/**
+ * A rated run.
+ */
+event: "run"
+/**
+ * The run id; also the state file name, so letters, digits, '.', '_' and '-' only, no leading dot.
+ */
+bead: string
+/**
+ * Agent slug; file-name safe.
+ */
+agent: string
+/**
+ * Orchestrator job id (agent_run_ratings.job_id).
+ */
+job_id: (string | null)
+/**
+ * Task id.
+ */
+task_id: string
+/**
+ * Orchestrator command (command_name); null uses the default budgets.
+ */
+command: (string | null)
+/**
+ * Kind of work.
+ */
+discipline: (string | null)
+/**
+ * Task complexity, 1-10 (the budget bucket).
+ */
+complexity: number
+/**
+ * Quality, 0-10: the judge's 0-1 score × 10, or a reviewer's score.
+ */
+quality_score: number
+/**
+ * Where the quality came from.
+ */
+quality_source: ("judge" | "reviewer")
+/**
+ * Who reviewed (judge model or reviewer agent slug), when known.
+ */
+reviewer: (string | null)
+/**
+ * The review the quality came from, as given (raw_review_json).
+ */
+raw_review: ({
+
+} | unknown[] | string | number | boolean | null)
+/**
+ * Total tokens over all iterations; null when not recorded.
+ */
+tokens_total: (number | null)
+/**
+ * completed_at - started_at, seconds.
+ */
+duration_seconds: number
+/**
+ * Retries after the first attempt; null when not recorded.
+ */
+iterations: (number | null)
+/**
+ * US dollars: tokens × cost_per_million / 1e6, else the recorded cost; null when neither exists.
+ */
+total_cost: (number | null)
+/**
+ * How total_cost was reached.
+ */
+cost_source: ("tokens_x_price" | "recorded" | null)
+/**
+ * The agent's price per million tokens used, US dollars.
+ */
+cost_per_million: (number | null)
+/**
+ * The budget of this command and complexity bucket the penalties were normalised by.
+ */
+budget: {
+/**
+ * Cost budget, US dollars.
+ */
+cost_usd: number
+/**
+ * Time budget, seconds.
+ */
+duration_seconds: number
+/**
+ * Iteration budget, retries.
+ */
+iterations: number
+/**
+ * config (defaults) or empirical (multiplier × median of past runs), per dimension.
+ */
+source: {
+/**
+ * Source.
+ */
+cost_usd: ("config" | "empirical")
+/**
+ * Source.
+ */
+duration_seconds: ("config" | "empirical")
+/**
+ * Source.
+ */
+iterations: ("config" | "empirical")
+}
+/**
+ * Past rated runs of this command and bucket that measured each dimension.
+ */
+samples: {
+/**
+ * Runs.
+ */
+cost_usd: number
+/**
+ * Runs.
+ */
+duration_seconds: number
+/**
+ * Runs.
+ */
+iterations: number
+}
+}
+/**
+ * min(1, value / budget), each 0-1; null when the signal is missing.
+ */
+norms: {
+/**
+ * cost_norm, 0-1.
+ */
+cost: (number | null)
+/**
+ * time_norm, 0-1.
+ */
+time: (number | null)
+/**
+ * iter_norm, 0-1.
+ */
+iterations: (number | null)
+}
+/**
+ * Weights applied; a missing penalty's weight is spread over the present ones.
+ */
+weights_used: {
+/**
+ * w_q.
+ */
+quality: number
+/**
+ * w_c.
+ */
+cost: number
+/**
+ * w_t.
+ */
+time: number
+/**
+ * w_i.
+ */
+iterations: number
+}
+/**
+ * Seed 002's run score, 0-10.
+ */
+run_score: number
+/**
+ * Version of the rating formula.
+ */
+rating_version: string
+params: AgentRatingParams
+before: AgentRatingState
+after: AgentRatingState
+/**
+ * What this run did to max_complexity, with its evidence.
+ */
+complexity_decision: {
+/**
+ * The decision.
+ */
+action: ("promote" | "demote" | "none" | "held_by_cooldown" | "at_limit")
+/**
+ * The evidence in one sentence.
+ */
+reason: string
+}
+/**
+ * When the run was rated, ISO 8601 UTC.
+ */
+created_at: string
+}
+/**
+ * The update parameters in force, so a replay reproduces the profile even after the config changes.
+ */
+export interface AgentRatingParams {
+/**
+ * EMA alpha = 2/(N+1).
+ */
+alpha: number
+/**
+ * Run score at or above which a run can promote, 0-10.
+ */
+promote_threshold: number
+/**
+ * Run score at or below which a run can demote, 0-10.
+ */
+demote_threshold: number
+/**
+ * Quality a promotion needs, 0-10.
+ */
+promote_min_quality: number
+/**
+ * Hours between max_complexity changes.
+ */
+cooldown_hours: number
+/**
+ * True when the run's discipline also updates reasoning_rating.
+ */
+reasoning: boolean
+}
+/**
+ * The replayable part of a profile at one moment.
+ */
+export interface AgentAdjustRow {
+/**
+ * Version of this row kind.
+ */
+schema_version: "1.0.0"
+/**
+ * A manual adjustment.
+ */
+event: "adjust"
+/**
+ * Agent slug; file-name safe.
+ */
+agent: string
+/**
+ * The values set.
+ */
+set: {
+/**
+ * Rating, 0-10.
+ */
+rating?: number
+/**
+ * Reasoning rating, 0-10.
+ */
+reasoning_rating?: number
+/**
+ * Max complexity, 1-10.
+ */
+max_complexity?: number
+}
+/**
+ * Why, as given by the user.
+ */
+reason: string
+before: AgentRatingState
+after: AgentRatingState
+/**
+ * When, ISO 8601 UTC.
+ */
+created_at: string
+}
+/**
  * The base commit's check results, computed once per (base commit, commands): state/baselines/<key>.json.
  */
 export interface Baseline {
@@ -29,9 +406,21 @@ duration_ms?: number
  * One entry per check on a clean checkout of the base commit; null when not configured.
  */
 checks: {
+/**
+ * The build check; null when no build command is configured.
+ */
 build: (Check | null)
+/**
+ * The test check; null when no test command is configured.
+ */
 test: (Check | null)
+/**
+ * The lint check; null when no lint command is configured.
+ */
 lint: (Check | null)
+/**
+ * The type check; null when no type check command is configured.
+ */
 typecheck: (Check | null)
 }
 }
@@ -84,8 +473,17 @@ source: ("collector" | "run_record" | "none")
  * Why a check was not run (e.g. the build failed).
  */
 skipped_reason?: string
+/**
+ * Captured output; null when the check did not run.
+ */
 output: (Output | null)
+/**
+ * Test counts parsed from the output; null when nothing was recognised or this is not the test check.
+ */
 tests?: (TestCounts | null)
+/**
+ * Lint counts parsed from the output; null when nothing was recognised or this is not the lint check.
+ */
 lint?: (LintCounts | null)
 }
 /**
@@ -275,6 +673,70 @@ fail_maximum: number
 }
 }
 /**
+ * Template scoring, selection and refinement triggers (bin/score-templates, bin/select-template).
+ */
+templates: {
+/**
+ * Seed 003's phase-3 blend: weights of the mechanical composite and the judge average (re-normalised to sum to 1).
+ */
+weights: {
+/**
+ * Weight of the mechanical composite (default 0.6).
+ */
+mechanical: number
+/**
+ * Weight of the judge average (default 0.4).
+ */
+judge: number
+}
+/**
+ * The mechanical composite: full rate + partial_credit x partial rate - retry_penalty x retry rate - timeout_penalty x timeout rate, clamped to 0-1.
+ */
+mechanical: {
+/**
+ * Credit of a partial_pass run, 0-1 (a full_pass earns 1).
+ */
+partial_credit: number
+/**
+ * Subtracted per unit of retry rate, 0-1.
+ */
+retry_penalty: number
+/**
+ * Subtracted per unit of timeout rate, 0-1 (on top of a timeout earning no credit).
+ */
+timeout_penalty: number
+}
+/**
+ * Last N runs (by completion time) in a template's trend.
+ */
+trend_window: number
+/**
+ * Share of select-template choices that explore a template other than the best, 0-1.
+ */
+exploration_share: number
+/**
+ * When a refinement trigger fires (phase 4).
+ */
+triggers: {
+/**
+ * Fire when the trend's newer half scores this much below the older half, 0-1.
+ */
+score_drop: number
+/**
+ * Runs the trend window must hold before a drop counts.
+ */
+min_runs: number
+/**
+ * Fire when one judge issue appears in at least this many of the recent judged runs.
+ */
+recurring_min_runs: number
+/**
+ * Recent judged runs (by completion time) searched for recurring issues.
+ */
+recurring_window: number
+}
+}
+/**
  * The Opus judge.
  */
 judge: {
@@ -298,6 +760,344 @@ backend: ("sdk" | "claude-cli")
  * JUDGE_MAX_PER_HOUR: judge calls in any sliding hour, across processes.
  */
 max_per_hour: number
+/**
+ * JUDGE_MODEL aliases to model ids (opus, sonnet, haiku).
+ */
+aliases: {
+[k: string]: string
+}
+/**
+ * Prices per model id, USD per million tokens; a model without a price gets cost_usd null.
+ */
+prices_per_million: {
+/**
+ * USD per million tokens.
+ */
+[k: string]: {
+/**
+ * Uncached input, USD per million tokens.
+ */
+input: number
+/**
+ * Output, USD per million tokens.
+ */
+output: number
+/**
+ * Prompt-cache write (5-minute TTL), USD per million tokens.
+ */
+cache_write: number
+/**
+ * Prompt-cache read, USD per million tokens.
+ */
+cache_read: number
+}
+}
+/**
+ * max_tokens of each judge request.
+ */
+max_tokens: number
+/**
+ * Per-attempt request timeout, seconds (claude -p is killed after this times max_retries + 1).
+ */
+timeout_seconds: number
+/**
+ * SDK transport retries (408/409/429/5xx, connection errors, timeouts).
+ */
+max_retries: number
+/**
+ * Independent judge replies per run, aggregated by median (Opus takes no temperature); each takes a throttle slot.
+ */
+samples: number
+/**
+ * Budget of the whole user message, estimated tokens.
+ */
+context_budget_tokens: number
+/**
+ * Budget of the diff part, estimated tokens (seed 003 suggests 8K).
+ */
+diff_budget_tokens: number
+/**
+ * Lines of test output at most (seed 003: 2000).
+ */
+test_output_max_lines: number
+/**
+ * Budget of the test output part, estimated tokens.
+ */
+test_output_budget_tokens: number
+/**
+ * Budget of the lint output part, estimated tokens.
+ */
+lint_output_budget_tokens: number
+/**
+ * Budget of the task prompt part, estimated tokens.
+ */
+prompt_budget_tokens: number
+/**
+ * Characters per token for estimates (no tokenizer offline).
+ */
+chars_per_token: number
+/**
+ * Output tokens assumed by --dry-run's cost estimate.
+ */
+expected_output_tokens: number
+/**
+ * The Claude Code executable of the claude-cli backend, looked up on PATH.
+ */
+cli_command: string
+/**
+ * How long a judge waits for the throttle lock or for another judge of the same bead, seconds.
+ */
+lock_wait_seconds: number
+/**
+ * A queue entry claimed by a drain longer ago than this (a crashed drain) is taken again, seconds.
+ */
+queue_claim_stale_seconds: number
+}
+/**
+ * Seed 002's agent ratings, max_complexity and routing.
+ */
+ratings?: {
+/**
+ * Run score weights (seed 002 §6.2).
+ */
+weights: {
+/**
+ * w_q, multiplies quality 0-1.
+ */
+quality: number
+/**
+ * w_c, multiplies cost_norm 0-1.
+ */
+cost: number
+/**
+ * w_t, multiplies time_norm 0-1.
+ */
+time: number
+/**
+ * w_i, multiplies iter_norm 0-1.
+ */
+iterations: number
+}
+/**
+ * N of the EMA; alpha = 2/(N+1).
+ */
+ema_n: number
+/**
+ * Disciplines whose runs also update reasoning_rating.
+ */
+reasoning_disciplines: string[]
+/**
+ * max_complexity of a newly registered agent, 1-10.
+ */
+default_max_complexity: number
+/**
+ * Budgets per command and complexity bucket (seed 002 §6.1).
+ */
+budgets: {
+/**
+ * Complexity bucket 1-10 → budget, for every command.
+ */
+default: {
+"1": RatingsBudget
+"2": RatingsBudget
+"3": RatingsBudget
+"4": RatingsBudget
+"5": RatingsBudget
+"6": RatingsBudget
+"7": RatingsBudget
+"8": RatingsBudget
+"9": RatingsBudget
+"10": RatingsBudget
+}
+/**
+ * Command name → bucket → dimensions that differ from the default.
+ */
+by_command: {
+/**
+ * Buckets of one command.
+ */
+[k: string]: {
+[k: string]: RatingsBudgetOverride
+}
+}
+/**
+ * When and how past runs replace the configured budgets.
+ */
+empirical: {
+/**
+ * Past rated runs of the same command and bucket (all agents) before a dimension's budget becomes multiplier × their median.
+ */
+min_runs: number
+/**
+ * Budget = multiplier × median (2: a median run pays half the penalty).
+ */
+multiplier: number
+}
+}
+/**
+ * Promotion and demotion of max_complexity (seed 002 §7.2).
+ */
+complexity: {
+/**
+ * Run score, 0-10.
+ */
+promote_threshold: number
+/**
+ * Run score, 0-10.
+ */
+demote_threshold: number
+/**
+ * Quality, 0-10.
+ */
+promote_min_quality: number
+/**
+ * Hours between changes.
+ */
+cooldown_hours: number
+}
+/**
+ * Epsilon-greedy routing (seed 002 §7.3).
+ */
+routing: {
+/**
+ * Exploration probability, 0-1.
+ */
+epsilon: number
+/**
+ * Tasks up to this complexity are 'low-complexity' for redemption.
+ */
+redemption_max_complexity: number
+/**
+ * Agents rated below this (or unrated) are 'low-rated', 0-10.
+ */
+redemption_max_rating: number
+/**
+ * Agents rated at least this are 'good' for stretch, 0-10.
+ */
+stretch_min_rating: number
+}
+}
+/**
+ * bin/race and bin/accept: seed 001 categories, ranking, auto-acceptance, learning.
+ */
+race?: {
+/**
+ * Score the ranking uses: categories (seed 001's overall) or composite (seed 000's).
+ */
+rank_by: ("categories" | "composite")
+/**
+ * Seed 001 category weights, 0-1 (re-normalised over the categories present).
+ */
+weights: {
+/**
+ * Weight, 0-1.
+ */
+correctness: number
+/**
+ * Weight, 0-1.
+ */
+quality: number
+/**
+ * Weight, 0-1.
+ */
+efficiency: number
+/**
+ * Weight, 0-1.
+ */
+completeness: number
+/**
+ * Weight, 0-1.
+ */
+safety: number
+}
+/**
+ * Solutions evaluated at once.
+ */
+concurrency: number
+/**
+ * Seed 001's AutoAcceptanceConfig (scores 0-1).
+ */
+auto_accept: {
+/**
+ * Auto-accept at all (off by default: explicit opt-in).
+ */
+enabled: boolean
+/**
+ * Winner's minimum overall score, 0-1.
+ */
+min_score: number
+/**
+ * Winner's minimum evaluation confidence, 0-1.
+ */
+min_confidence: number
+/**
+ * Hard floor per category, 0-1.
+ */
+category_minimums: {
+/**
+ * Floor, 0-1.
+ */
+correctness: number
+/**
+ * Floor, 0-1.
+ */
+quality: number
+/**
+ * Floor, 0-1.
+ */
+efficiency: number
+/**
+ * Floor, 0-1.
+ */
+completeness: number
+/**
+ * Floor, 0-1.
+ */
+safety: number
+}
+/**
+ * Minimum lead over #2, 0-1.
+ */
+min_score_gap: number
+}
+/**
+ * Category-weight learning from choices that overrode the winner.
+ */
+learning: {
+/**
+ * Apply the learned adjustments to later races (always shown, applied only when true).
+ */
+apply: boolean
+/**
+ * Weight moved per overriding choice and category, scaled by the score difference, 0-1.
+ */
+rate: number
+/**
+ * Bound on the total adjustment of one category weight, 0-1.
+ */
+max_adjustment: number
+/**
+ * No category weight goes below this after adjustment, 0-1.
+ */
+min_weight: number
+}
+/**
+ * Optional benchmark for the efficiency category.
+ */
+benchmark: {
+/**
+ * Shell command run in the base checkout and in each worktree; wall time and peak memory are compared. null: no runtime/memory criteria.
+ */
+command: (string | null)
+/**
+ * Seconds.
+ */
+timeout_seconds: number
+}
+/**
+ * Shortest run of identical tokens that counts as a clone (duplication).
+ */
+clone_min_tokens: number
 }
 }
 /**
@@ -320,6 +1120,123 @@ lint?: (string | null)
  * Optional type check command.
  */
 typecheck?: (string | null)
+}
+/**
+ * Configured budget of one complexity bucket (config ratings.budgets.default).
+ */
+export interface RatingsBudget {
+/**
+ * Cost budget, US dollars.
+ */
+cost_usd: number
+/**
+ * Time budget, seconds.
+ */
+duration_seconds: number
+/**
+ * Iteration budget, retries.
+ */
+iterations: number
+}
+/**
+ * The dimensions of one bucket that differ from the default (config ratings.budgets.by_command).
+ * 
+ * This interface was referenced by `undefined`'s JSON-Schema definition
+ * via the `patternProperty` "^([1-9]|10)$".
+ */
+export interface RatingsBudgetOverride {
+/**
+ * Cost budget, US dollars.
+ */
+cost_usd?: number
+/**
+ * Time budget, seconds.
+ */
+duration_seconds?: number
+/**
+ * Iteration budget, retries.
+ */
+iterations?: number
+}
+/**
+ * One row of state/index/feedback.jsonl: a compact summary of one feedback file, appended each time the file is written. The last row for a bead wins.
+ */
+export interface FeedbackIndexRow {
+/**
+ * The run id (run-record bead; kept equal to it by a test, inlined so reading the index does not compile the run-record and feedback schemas).
+ */
+bead: string
+/**
+ * run.template of the feedback file.
+ */
+template: string
+/**
+ * run.task_type, null when the run record had none.
+ */
+task_type: (string | null)
+/**
+ * run.completed_at, ISO 8601; trends are ordered by this.
+ */
+completed_at: string
+/**
+ * The feedback outcome (kept equal to feedback.schema.json#/definitions/outcome by a test).
+ */
+outcome: ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout")
+/**
+ * run.iterations (retries after the first attempt); null when the run did not report it.
+ */
+retries: (number | null)
+/**
+ * The feedback's mechanical composite, 0-1; null when none.
+ */
+composite: (number | null)
+/**
+ * null when the feedback has no judgment (not judged, judge failed or disabled).
+ */
+judge: ({
+/**
+ * Judge score, 0-1.
+ */
+score: number
+/**
+ * Judge verdict.
+ */
+verdict: ("pass" | "partial" | "fail")
+/**
+ * The judge's issues, one per distinct key.
+ */
+issues: {
+/**
+ * The issue's category, or its description lower-cased with digits and punctuation folded, so the same issue compares equal across runs.
+ */
+key: string
+/**
+ * Severity.
+ */
+severity: ("major" | "minor")
+/**
+ * The description, cut at 200 characters.
+ */
+text: string
+}[]
+} | null)
+/**
+ * Identity of the feedback file this row summarises, to notice a file rewritten without re-indexing (--verify).
+ */
+file: {
+/**
+ * File size, bytes.
+ */
+size: number
+/**
+ * Modification time, milliseconds since the epoch.
+ */
+mtime_ms: number
+}
+/**
+ * When the row was appended, ISO 8601.
+ */
+indexed_at: string
 }
 /**
  * Seed 003's outcome classes; defined precisely in AGENTS.md.
@@ -354,9 +1271,21 @@ commands: CommandsUsed
  * One entry per check; null when the check's command is not configured.
  */
 checks: {
+/**
+ * The build check; null when no build command is configured.
+ */
 build: (Check | null)
+/**
+ * The test check; null when no test command is configured.
+ */
 test: (Check | null)
+/**
+ * The lint check; null when no lint command is configured.
+ */
 lint: (Check | null)
+/**
+ * The type check; null when no type check command is configured.
+ */
 typecheck: (Check | null)
 }
 /**
@@ -600,7 +1529,13 @@ commit: string
  * Whether the base built; null when no build command.
  */
 build_passed: (boolean | null)
+/**
+ * Test counts parsed from the output; null when nothing was recognised or this is not the test check.
+ */
 tests: (TestCounts | null)
+/**
+ * Lint counts parsed from the output; null when nothing was recognised or this is not the lint check.
+ */
 lint: (LintCounts | null)
 }
 /**
@@ -711,6 +1646,1266 @@ model?: string
  * When the judgment was made.
  */
 judged_at: string
+}
+/**
+ * One row of state/ledger/judge.jsonl: a throttle slot taken (type slot, appended under the throttle lock before the call), a model call made (type call, with its tokens and cost), or a judgment written (type judged, indexing its cache key).
+ */
+export interface JudgeLedgerRow {
+/**
+ * slot: counts against JUDGE_MAX_PER_HOUR; call: a model request and what it cost; judged: a judgment with this cache_key was written (the cache index).
+ */
+type: ("slot" | "call" | "judged")
+/**
+ * When, ISO 8601 UTC (injectable clock).
+ */
+at: string
+/**
+ * The run id; also the state file name, so letters, digits, '.', '_' and '-' only, no leading dot.
+ */
+bead: string
+/**
+ * Process that wrote the row.
+ */
+pid?: number
+/**
+ * Model id (call rows).
+ */
+model?: string
+/**
+ * Backend (call rows).
+ */
+backend?: ("sdk" | "claude-cli")
+/**
+ * Cache key of the judgment the call served.
+ */
+cache_key?: string
+/**
+ * Uncached input tokens.
+ */
+input_tokens?: number
+/**
+ * Output tokens.
+ */
+output_tokens?: number
+/**
+ * Input tokens written to the cache.
+ */
+cache_creation_input_tokens?: number
+/**
+ * Input tokens read from the cache.
+ */
+cache_read_input_tokens?: number
+/**
+ * Cost, US dollars; null when unknown.
+ */
+cost_usd?: (number | null)
+/**
+ * Wall time of the request, milliseconds.
+ */
+latency_ms?: number
+/**
+ * ok, or the failure reason (refusal, max_tokens, schema_invalid, timeout, ...).
+ */
+outcome?: string
+}
+/**
+ * A judge request deferred by the hourly limit: state/queue/<bead>.json. Removed only after its judgment (or recorded failure) is written.
+ */
+export interface JudgeQueueEntry {
+/**
+ * Version of this file kind.
+ */
+schema_version: "1.0.0"
+/**
+ * The run id; also the state file name, so letters, digits, '.', '_' and '-' only, no leading dot.
+ */
+bead: string
+/**
+ * Absolute path of the run record to judge.
+ */
+record_path: string
+/**
+ * When it was deferred, ISO 8601 UTC; --drain takes the oldest first.
+ */
+queued_at: string
+/**
+ * Why it was deferred, one sentence.
+ */
+reason: string
+/**
+ * How many times a drain put it back (limit reached mid-way, or a crash).
+ */
+requeued?: number
+/**
+ * When a drain took it (null while waiting); a claim older than the stale limit is taken again.
+ */
+claimed_at: (string | null)
+/**
+ * Process id of the drain that took it.
+ */
+claimed_by: (number | null)
+}
+/**
+ * pass: every dimension >= 0.7; fail: unusable (correctness < 0.4 or composite < 0.5); partial: anything between.
+ */
+export type Verdict = ("pass" | "partial" | "fail")
+
+/**
+ * What the judge model must reply with (seed 003's fields the model decides, plus optional per-criterion assessments for races). Validated with ajv on every reply, whatever the backend promised.
+ */
+export interface JudgeReply {
+verdict: Verdict
+/**
+ * The model's own composite, 0-1; recorded, but judgeloop recomputes it from the dimensions.
+ */
+score: number
+dimensions: Dimensions
+/**
+ * Problems found, most serious first.
+ */
+issues: Issue[]
+/**
+ * One paragraph assessment.
+ */
+summary: string
+/**
+ * How sure the judge is of its assessment.
+ */
+confidence: ("high" | "medium" | "low")
+criteria?: Criteria
+}
+/**
+ * Seed 003's four dimensions, each 0-1.
+ */
+export interface Dimensions {
+/**
+ * Does the code do what was asked; do tests test the right thing; 0-1.
+ */
+correctness: number
+/**
+ * Stayed on task, no unrelated changes or gold-plating; 0-1.
+ */
+scope_adherence: number
+/**
+ * Follows project patterns, clean, readable, no hacks; 0-1.
+ */
+code_quality: number
+/**
+ * No stubs, TODOs, commented-out code or missing edge cases; 0-1.
+ */
+completeness: number
+}
+export interface Issue {
+/**
+ * major: would block a merge; minor: worth fixing.
+ */
+severity: ("major" | "minor")
+/**
+ * The issue in words, naming the file when there is one.
+ */
+description: string
+/**
+ * Short machine-comparable tag, e.g. scope_creep, test_written_to_pass, stub, todo, false_pass, security, prompt_injection.
+ */
+category?: string
+}
+/**
+ * Optional per-criterion assessments (seed 001's LLM-assessed criteria) so one call serves the race ranking too.
+ */
+export interface Criteria {
+requirement_coverage?: Criterion
+edge_cases?: Criterion
+naming?: Criterion
+pattern_adherence?: Criterion
+error_handling?: Criterion
+security?: Criterion
+algorithmic_complexity?: Criterion
+}
+export interface Criterion {
+/**
+ * Assessment, 0-1.
+ */
+score: number
+/**
+ * How sure, 0-1.
+ */
+confidence: number
+/**
+ * One line.
+ */
+reasoning: string
+}
+/**
+ * The judge's assessment of one agent run, or the record of why there is none: state/judgments/<bead>.json. Score and verdict are computed by judgeloop from the dimensions, never trusted from the model; a failed judgment has no score.
+ */
+export interface Judgment {
+/**
+ * Version of this file kind.
+ */
+schema_version: "1.0.0"
+/**
+ * The run id; also the state file name, so letters, digits, '.', '_' and '-' only, no leading dot.
+ */
+bead: string
+/**
+ * judged: a valid reply was scored; failed: no usable reply (see failure), so no score.
+ */
+status: ("judged" | "failed")
+/**
+ * Verdict computed from the dimensions (pass: all >= 0.7; fail: correctness < 0.4 or score < 0.5; else partial); null when failed.
+ */
+verdict: (("pass" | "partial" | "fail") | null)
+/**
+ * Composite 0-1: 0.4 correctness + 0.2 scope_adherence + 0.2 code_quality + 0.2 completeness; null when failed.
+ */
+score: (number | null)
+/**
+ * The four dimensions, 0-1 (median over samples when more than one); null when failed.
+ */
+dimensions: (Dimensions | null)
+/**
+ * The judge's issues (empty when failed).
+ */
+issues: Issue[]
+/**
+ * The judge's one-paragraph assessment; null when failed.
+ */
+summary: (string | null)
+/**
+ * The judge's confidence (the lowest over samples); null when failed.
+ */
+confidence: ("high" | "medium" | "low" | null)
+criteria?: Criteria
+/**
+ * The verdict the model itself gave (first sample), for audit.
+ */
+model_verdict?: (("pass" | "partial" | "fail") | null)
+/**
+ * The composite the model itself gave (first sample), 0-1, for audit.
+ */
+model_score?: (number | null)
+/**
+ * Where the model's own verdict or score differs from the computed one.
+ */
+disagreement?: {
+/**
+ * True when the model's verdict differs from the computed verdict.
+ */
+verdict: boolean
+/**
+ * Model score minus computed score (-1 to 1).
+ */
+score_delta: number
+}
+/**
+ * Model id the judge called (after alias resolution).
+ */
+model: string
+/**
+ * JUDGE_MODEL as configured (alias or id).
+ */
+model_alias: string
+/**
+ * How the model was called.
+ */
+backend: ("sdk" | "claude-cli")
+/**
+ * Version of config/judge-prompt.md (its front matter).
+ */
+prompt_version: string
+/**
+ * sha256 of model id, prompt version and the assembled context; the same key is never paid for twice.
+ */
+cache_key: string
+/**
+ * When the judgment (or failure) was recorded, ISO 8601 UTC (injectable clock).
+ */
+judged_at: string
+/**
+ * Bead whose judgment of the identical context (same cache key) was reused instead of paying for a call.
+ */
+cached_from?: string
+/**
+ * How many independent replies were aggregated.
+ */
+samples?: number
+/**
+ * Tokens over every API call of this judgment (retries and samples included).
+ */
+usage: {
+/**
+ * Uncached input tokens.
+ */
+input_tokens: number
+/**
+ * Output tokens.
+ */
+output_tokens: number
+/**
+ * Input tokens written to the prompt cache.
+ */
+cache_creation_input_tokens: number
+/**
+ * Input tokens read from the prompt cache.
+ */
+cache_read_input_tokens: number
+}
+/**
+ * Cost of this judgment, US dollars (tokens x config prices, or claude's total_cost_usd); null when unknown (no price for the model).
+ */
+cost_usd: (number | null)
+/**
+ * Wall time of the model calls, milliseconds (SDK retries included).
+ */
+latency_ms: number
+/**
+ * Model requests made: 1, plus 1 for the reply retry, times samples (SDK transport retries are not counted here).
+ */
+attempts: number
+context: ContextStats
+/**
+ * Why there is no score (status failed); null when judged.
+ */
+failure: (Failure | null)
+/**
+ * Which run record this judges, so a re-run of the same bead is recognised.
+ */
+run: {
+/**
+ * Absolute path of the run record.
+ */
+record_path: string
+/**
+ * The run's completed_at.
+ */
+completed_at: string
+/**
+ * Tree id of the worktree as judged (incl. uncommitted and untracked files).
+ */
+head_tree?: string
+}
+}
+/**
+ * Seed 003's four dimensions, each 0-1.
+ */
+export interface ContextStats {
+/**
+ * Estimated tokens of the whole user message.
+ */
+tokens_est: number
+/**
+ * The configured context budget, tokens.
+ */
+budget_tokens: number
+/**
+ * Size of each part.
+ */
+parts: {
+prompt: Part
+diff: Part
+/**
+ * The test output part; null when there was no test output.
+ */
+test_output: (Part | null)
+/**
+ * The lint output part; null when there was no lint output.
+ */
+lint_output: (Part | null)
+metadata: Part
+}
+/**
+ * Files left out of the diff entirely, with their stats.
+ */
+left_out: {
+/**
+ * Path in the repository.
+ */
+path: string
+/**
+ * Why it was left out.
+ */
+reason: ("lock" | "generated" | "vendored" | "minified" | "binary")
+/**
+ * Lines added.
+ */
+added: number
+/**
+ * Lines removed.
+ */
+removed: number
+/**
+ * Bytes of its diff text.
+ */
+bytes: number
+}[]
+/**
+ * Files whose hunks were cut to fit the budget (largest hunks first); each is still shown.
+ */
+shrunk: {
+/**
+ * Path in the repository.
+ */
+path: string
+/**
+ * Diff lines not sent.
+ */
+lines_cut: number
+/**
+ * Hunks shortened or reduced to their header.
+ */
+hunks_cut: number
+}[]
+/**
+ * Secrets replaced by [REDACTED:<kind>] before anything left the machine.
+ */
+secrets_redacted: {
+/**
+ * Secrets redacted in all.
+ */
+count: number
+/**
+ * Count per kind (aws_access_key, anthropic_key, ...).
+ */
+kinds: {
+[k: string]: number
+}
+}
+/**
+ * Where test and lint output came from, and anything missing (one sentence each).
+ */
+sources?: string[]
+}
+/**
+ * One part of the assembled context.
+ */
+export interface Part {
+/**
+ * Characters sent.
+ */
+chars: number
+/**
+ * Estimated tokens sent (chars / chars_per_token).
+ */
+tokens_est: number
+/**
+ * Characters before cutting.
+ */
+original_chars: number
+/**
+ * True when something was cut to fit the budget.
+ */
+truncated: boolean
+/**
+ * Lines sent (test and lint output).
+ */
+lines_kept?: number
+/**
+ * Lines available (test and lint output).
+ */
+lines_total?: number
+}
+/**
+ * A judge failure: recorded, never turned into a score.
+ */
+export interface Failure {
+/**
+ * Machine-readable cause.
+ */
+reason: ("empty_reply" | "refusal" | "max_tokens" | "invalid_json" | "schema_invalid" | "rate_limited" | "overloaded" | "api_error" | "timeout" | "connection" | "cli_error" | "cli_not_found" | "context_error")
+/**
+ * What happened, one line (validation errors quoted).
+ */
+message: string
+/**
+ * The API's stop_reason, when a reply came.
+ */
+stop_reason?: (string | null)
+/**
+ * HTTP status of the last failed request, when there was one.
+ */
+http_status?: (number | null)
+/**
+ * claude -p result subtype (error_max_turns, error_during_execution, ...).
+ */
+subtype?: (string | null)
+}
+/**
+ * Seed 001's EvaluationFeedback: the user's choice on one race, state/race-choices/<race>.json; the latest choice stands.
+ */
+export interface RaceChoice {
+/**
+ * Version of this file kind.
+ */
+schema_version: "1.0.0"
+/**
+ * The race id (seed 001's rankingId).
+ */
+ranking_id: string
+/**
+ * Seed 001's userChoice.
+ */
+user_choice: ("accepted_winner" | "chose_other" | "rejected_all" | "manual_edit")
+/**
+ * The race's winner (or #1 when there was no winner) when the choice was made.
+ */
+recommended_solution_id: (string | null)
+/**
+ * The solution chosen; null for rejected_all and for manual_edit without --solution.
+ */
+chosen_solution_id: (string | null)
+/**
+ * The user's notes.
+ */
+feedback_notes?: string
+/**
+ * When the choice was made, ISO 8601 UTC.
+ */
+timestamp: string
+/**
+ * The category scores of the chosen and the recommended solution at the time, for learning; null when there is no pair to compare.
+ */
+categories: ({
+chosen: RaceChoiceScores
+recommended: RaceChoiceScores
+} | null)
+/**
+ * What --merge did.
+ */
+merge?: {
+/**
+ * merged; dry_run (would merge cleanly, nothing changed); refused (a gate failed and no --force); conflict (git could not merge; aborted).
+ */
+status: ("merged" | "dry_run" | "refused" | "conflict")
+/**
+ * The branch merged.
+ */
+branch: string
+/**
+ * The base branch merged into.
+ */
+into: string
+/**
+ * The merge (or fast-forward) commit, when merged.
+ */
+commit?: string
+/**
+ * A failed gate was overridden with --force.
+ */
+forced: boolean
+/**
+ * What happened, in words.
+ */
+detail: string
+}
+}
+/**
+ * Category scores, 0-1; null when the category could not be measured.
+ */
+export interface RaceChoiceScores {
+/**
+ * 0-1.
+ */
+correctness: (number | null)
+/**
+ * 0-1.
+ */
+quality: (number | null)
+/**
+ * 0-1.
+ */
+efficiency: (number | null)
+/**
+ * 0-1.
+ */
+completeness: (number | null)
+/**
+ * 0-1.
+ */
+safety: (number | null)
+}
+/**
+ * One of seed 001's five categories.
+ */
+export type RaceCategory = ("correctness" | "quality" | "efficiency" | "completeness" | "safety")
+
+/**
+ * One race: several solutions of one task evaluated, ranked and (maybe) auto-accepted: state/races/<id>.json.
+ */
+export interface Race {
+/**
+ * Version of this file kind.
+ */
+schema_version: "1.0.0"
+/**
+ * Race id; the file name.
+ */
+race_id: string
+/**
+ * The task every solution worked on.
+ */
+task_id: string
+/**
+ * The task's prompt, from the first run record.
+ */
+task_prompt?: string
+/**
+ * When the race was evaluated, ISO 8601 UTC.
+ */
+created_at: string
+settings: RaceSettings
+/**
+ * Every solution, in rank order; failed evaluations last (rank null).
+ */
+solutions: RaceSolution[]
+ranking: RaceRanking
+/**
+ * Seed 001's pairwise comparisons: one per pair of ranked solutions and category where both have a score.
+ */
+comparisons: RaceComparison[]
+auto_accept: RaceAutoAcceptDecision
+/**
+ * How long the race took.
+ */
+timing: {
+/**
+ * Wall time of the whole evaluation, milliseconds.
+ */
+wall_ms: number
+/**
+ * Solutions evaluated at once.
+ */
+concurrency: number
+}
+/**
+ * Anything a reader should know about the race as a whole, one sentence each.
+ */
+notes?: string[]
+}
+/**
+ * The settings the race was evaluated with.
+ */
+export interface RaceSettings {
+/**
+ * categories: seed 001's overall score; composite: seed 000's composite.
+ */
+rank_by: ("categories" | "composite")
+category_weights: RaceCategoryWeights
+/**
+ * Learned adjustments applied to the configured category weights; null when learning was not applied.
+ */
+learning_adjustments: (RaceCategoryAdjustments | null)
+/**
+ * Seed 000's configured dimension weights (any scale).
+ */
+composite_weights: {
+/**
+ * Weight.
+ */
+build: number
+/**
+ * Weight.
+ */
+tests: number
+/**
+ * Weight.
+ */
+lint: number
+/**
+ * Weight.
+ */
+diff_size: number
+/**
+ * Weight.
+ */
+speed: number
+}
+/**
+ * Seed 000's 'all agents failed' threshold on the composite, 0-100.
+ */
+fail_maximum: number
+/**
+ * Seed 000's auto-merge threshold on the composite, 0-100.
+ */
+auto_merge_minimum: number
+}
+/**
+ * Weights of the five categories, summing to 1 (before re-normalisation over categories present).
+ */
+export interface RaceCategoryWeights {
+/**
+ * Weight, 0-1.
+ */
+correctness: number
+/**
+ * Weight, 0-1.
+ */
+quality: number
+/**
+ * Weight, 0-1.
+ */
+efficiency: number
+/**
+ * Weight, 0-1.
+ */
+completeness: number
+/**
+ * Weight, 0-1.
+ */
+safety: number
+}
+/**
+ * Additive adjustment per category weight, bounded by race.learning.max_adjustment.
+ */
+export interface RaceCategoryAdjustments {
+/**
+ * Added to the weight, -1..1.
+ */
+correctness: number
+/**
+ * Added to the weight, -1..1.
+ */
+quality: number
+/**
+ * Added to the weight, -1..1.
+ */
+efficiency: number
+/**
+ * Added to the weight, -1..1.
+ */
+completeness: number
+/**
+ * Added to the weight, -1..1.
+ */
+safety: number
+}
+/**
+ * One solution (one agent run).
+ */
+export interface RaceSolution {
+/**
+ * The run's bead id.
+ */
+id: string
+/**
+ * Agent slug.
+ */
+agent: string
+/**
+ * Prompt template id.
+ */
+template: string
+/**
+ * evaluated, or failed (the evaluation itself could not be done; see failure).
+ */
+status: ("evaluated" | "failed")
+/**
+ * Why the evaluation failed, or null.
+ */
+failure: (string | null)
+/**
+ * Absolute path of the run record.
+ */
+run_record: string
+/**
+ * Absolute worktree path.
+ */
+worktree: string
+/**
+ * The run's head_ref (the branch to merge), or null when the run record names none.
+ */
+branch: (string | null)
+/**
+ * The commit base_ref resolved to, or null when it could not be resolved.
+ */
+base_commit: (string | null)
+/**
+ * completed_at - started_at of the agent run, seconds.
+ */
+duration_seconds: number
+breakdown: RaceBreakdown
+/**
+ * Seed 000's composite, 0-1; null when nothing could be scored.
+ */
+composite: (number | null)
+/**
+ * Seed 001's evaluation; null when the evaluation failed.
+ */
+evaluation: (RaceEvaluation | null)
+gates: RaceGates
+/**
+ * Defects found.
+ */
+flags: RaceFlag[]
+/**
+ * Raw figures behind the criteria; a field is absent when not measured.
+ */
+metrics: {
+/**
+ * Highest cyclomatic complexity of a changed TS/JS function.
+ */
+max_complexity?: number
+/**
+ * Mean cyclomatic complexity of the changed TS/JS functions.
+ */
+mean_complexity?: number
+/**
+ * Longest changed TS/JS function, lines.
+ */
+max_function_lines?: number
+/**
+ * Changed TS/JS functions measured.
+ */
+functions_measured?: number
+/**
+ * Largest changed text file, lines.
+ */
+max_file_lines?: number
+/**
+ * Added tokens inside a clone of at least the configured window.
+ */
+duplicated_tokens?: number
+/**
+ * Tokens on added lines.
+ */
+added_tokens?: number
+/**
+ * Changed files whose change disappears when whitespace is ignored.
+ */
+formatting_only_files?: number
+/**
+ * Benchmark wall time, milliseconds.
+ */
+benchmark_ms?: number
+/**
+ * Benchmark peak resident memory, kilobytes.
+ */
+benchmark_max_rss_kb?: number
+}
+/**
+ * 1 = best; null when the evaluation failed.
+ */
+rank: (number | null)
+/**
+ * The score it was ranked by (see settings.rank_by), 0-1.
+ */
+score: (number | null)
+/**
+ * Key advantages, in words.
+ */
+strengths: string[]
+/**
+ * Key disadvantages, in words.
+ */
+weaknesses: string[]
+}
+/**
+ * Seed 000's five dimensions, each 0-1 (the document's 0-100 divided by 100); null when excluded.
+ */
+export interface RaceBreakdown {
+/**
+ * 0-1.
+ */
+build: (number | null)
+/**
+ * 0-1.
+ */
+tests: (number | null)
+/**
+ * 0-1.
+ */
+lint: (number | null)
+/**
+ * 0-1.
+ */
+diff_size: (number | null)
+/**
+ * 0-1: the race's fastest duration / this duration.
+ */
+speed: (number | null)
+}
+/**
+ * Seed 001's evaluation of one solution.
+ */
+export interface RaceEvaluation {
+/**
+ * The five categories.
+ */
+categories: {
+correctness: RaceCategoryScore
+quality: RaceCategoryScore
+efficiency: RaceCategoryScore
+completeness: RaceCategoryScore
+safety: RaceCategoryScore
+}
+/**
+ * Weighted mean of the categories present (weights re-normalised), 0-1; null when none.
+ */
+overall: (number | null)
+/**
+ * Confidence of the evaluation, 0-1: the category-weighted share of criteria measured (judge criteria counted at their own confidence).
+ */
+confidence: number
+}
+/**
+ * One category of one solution.
+ */
+export interface RaceCategoryScore {
+/**
+ * Mean of the criteria present, 0-1; null when none could be measured.
+ */
+overall: (number | null)
+/**
+ * Share of the applicable criteria that were measured, each weighted by its confidence, 0-1.
+ */
+coverage: number
+/**
+ * Criteria measured.
+ */
+criteria: RaceCriterion[]
+/**
+ * Criteria not scored, with why.
+ */
+absent: RaceAbsentCriterion[]
+}
+/**
+ * One measured criterion.
+ */
+export interface RaceCriterion {
+/**
+ * Criterion name (e.g. tests_pass, complexity, requirement_coverage).
+ */
+name: string
+/**
+ * Score, 0-1, higher is better.
+ */
+score: number
+/**
+ * mechanical: measured by a tool; judge: the judge's criterion.
+ */
+source: ("mechanical" | "judge")
+/**
+ * How much the measurement can be trusted, 0-1: 1 for a tool's measurement, the judge's own confidence for a judge criterion.
+ */
+confidence: number
+/**
+ * What was measured, in words (raw figures).
+ */
+detail: string
+}
+/**
+ * A criterion with no score: its weight is re-normalised over the criteria present.
+ */
+export interface RaceAbsentCriterion {
+/**
+ * Criterion name.
+ */
+name: string
+/**
+ * unmeasured: could not be measured (lowers the evaluation's confidence); not_applicable: does not apply to this change (does not).
+ */
+reason: ("unmeasured" | "not_applicable")
+/**
+ * Why, in words.
+ */
+detail: string
+}
+/**
+ * Mergeability gates, kept apart from the rank.
+ */
+export interface RaceGates {
+/**
+ * The build passed; null when no build command is configured.
+ */
+build_passes: (boolean | null)
+/**
+ * No fewer tests passed and no fewer ran than on the base commit; null when it could not be told.
+ */
+no_test_regression: (boolean | null)
+/**
+ * No gate is false and the evaluation did not fail.
+ */
+mergeable: boolean
+/**
+ * Why a gate is false or unknown, one sentence each.
+ */
+reasons: string[]
+}
+/**
+ * A defect found in the solution.
+ */
+export interface RaceFlag {
+/**
+ * What kind of defect.
+ */
+kind: ("build_failed" | "tests_failed" | "test_regression" | "tests_removed" | "typecheck_failed" | "lint_errors" | "api_break" | "dangerous_op" | "disabled_check" | "secret" | "stub" | "formatting_churn" | "duplication" | "evaluation_failed")
+/**
+ * The defect in words.
+ */
+detail: string
+/**
+ * File it is in, when known.
+ */
+file?: string
+/**
+ * Line in the solution's version of the file, when known.
+ */
+line?: number
+}
+/**
+ * The ranking.
+ */
+export interface RaceRanking {
+/**
+ * Ranked solution ids, best first.
+ */
+order: string[]
+/**
+ * The winner's id; null when the ranking confidence is below 0.6, all failed, or nothing was ranked.
+ */
+winner: (string | null)
+/**
+ * Why there is or is not a winner.
+ */
+winner_reason: string
+/**
+ * Seed 001's ranking confidence, 0-1: gap/0.1 (capped) x0.4 + mean evaluation confidence x0.3 + category consistency x0.3; 1 for a single solution.
+ */
+confidence: number
+/**
+ * The three factors of the confidence; null when fewer than two solutions were ranked.
+ */
+factors: {
+/**
+ * Score of #1 minus score of #2, 0-1 scale.
+ */
+gap: (number | null)
+/**
+ * min(1, gap / 0.1).
+ */
+gap_confidence: (number | null)
+/**
+ * Mean of the ranked solutions' evaluation confidences.
+ */
+mean_evaluation_confidence: (number | null)
+/**
+ * Share of the five categories where #1 beats #2.
+ */
+consistency: (number | null)
+}
+/**
+ * Every solution's composite is below fail_maximum (or could not be computed): 'all agents failed'.
+ */
+all_failed: boolean
+}
+/**
+ * Seed 001's ComparisonDetail.
+ */
+export interface RaceComparison {
+/**
+ * The better-ranked solution's id.
+ */
+solution_a: string
+/**
+ * The other solution's id.
+ */
+solution_b: string
+category: RaceCategory
+/**
+ * Id of the solution with the higher category score, or 'tie' (difference under 0.005).
+ */
+winner: string
+/**
+ * a's category score minus b's, 0-1 scale.
+ */
+score_diff: number
+/**
+ * Why, in words: the criteria that differ most.
+ */
+reasoning: string
+}
+/**
+ * Seed 001's shouldAutoAccept plus seed 000's auto_merge_minimum.
+ */
+export interface RaceAutoAcceptDecision {
+/**
+ * Whether auto-acceptance was enabled.
+ */
+enabled: boolean
+/**
+ * Whether the winner is accepted without review.
+ */
+accept: boolean
+/**
+ * Why, in words (the first rule that failed, or 'All criteria met').
+ */
+reason: string
+/**
+ * The solution accepted, or null.
+ */
+solution: (string | null)
+}
+/**
+ * The evaluation summary of one rated run (seed 002 §10's jobs/<job>/rating.json): state/ratings/jobs/<bead>.json.
+ */
+export interface RatingSummary {
+/**
+ * Version of this file kind.
+ */
+schema_version: "1.0.0"
+/**
+ * The run id; also the state file name, so letters, digits, '.', '_' and '-' only, no leading dot.
+ */
+bead: string
+/**
+ * Orchestrator job id.
+ */
+job_id: (string | null)
+/**
+ * Agent slug; file-name safe.
+ */
+agent: string
+/**
+ * Quality, 0-10.
+ */
+quality_score: number
+/**
+ * Where the quality came from.
+ */
+quality_source: ("judge" | "reviewer")
+/**
+ * Run score, 0-10.
+ */
+run_score: number
+/**
+ * Rating before this run, 0-10.
+ */
+rating_before: (number | null)
+/**
+ * Rating after this run, 0-10.
+ */
+rating_after: number
+/**
+ * Reasoning rating before, 0-10.
+ */
+reasoning_rating_before: (number | null)
+/**
+ * Reasoning rating after, 0-10 (changes only for architecture and planning runs).
+ */
+reasoning_rating_after: (number | null)
+/**
+ * Rated runs the new rating rests on, this one included.
+ */
+rating_samples: number
+/**
+ * Max complexity before, 1-10.
+ */
+max_complexity_before: number
+/**
+ * Max complexity after, 1-10.
+ */
+max_complexity_after: number
+/**
+ * What happened to max_complexity.
+ */
+complexity_action: ("promote" | "demote" | "none" | "held_by_cooldown" | "at_limit")
+/**
+ * The evidence in one sentence.
+ */
+complexity_reason: string
+/**
+ * Line number of the run's row in state/ratings/<agent>.jsonl.
+ */
+row: number
+/**
+ * When, ISO 8601 UTC.
+ */
+rated_at: string
+}
+/**
+ * One line of state/routing/decisions.jsonl: a routing decision by bin/route, with its reason and mode.
+ */
+export interface RoutingDecision {
+/**
+ * Version of this row kind.
+ */
+schema_version: "1.0.0"
+/**
+ * When, ISO 8601 UTC.
+ */
+decided_at: string
+/**
+ * Task being routed, when given.
+ */
+task_id?: string
+/**
+ * Command the task is for.
+ */
+command: string
+/**
+ * Task complexity, 1-10.
+ */
+complexity: number
+/**
+ * Kind of work; architecture and planning rank by reasoning_rating.
+ */
+discipline: (string | null)
+/**
+ * PRNG seed: the same seed and profiles give the same decision.
+ */
+seed: string
+/**
+ * The uniform draw compared with epsilon, 0-1; null when no agent was eligible.
+ */
+draw: (number | null)
+/**
+ * Exploration probability, 0-1.
+ */
+epsilon: number
+/**
+ * exploit: best rating; explore: epsilon draw; none: no agent could take the task.
+ */
+mode: ("exploit" | "explore" | "none")
+/**
+ * Kind of exploration, or null.
+ */
+exploration: ("redemption" | "stretch" | "random" | null)
+/**
+ * The agent chosen; null when none can take the task (mode none).
+ */
+agent: (string | null)
+/**
+ * Why this agent, in one sentence.
+ */
+reason: string
+/**
+ * True when no agent had max_complexity >= complexity and agents at complexity - 1 were used.
+ */
+fallback: boolean
+/**
+ * Warning shown to the user, if any.
+ */
+warning: (string | null)
+/**
+ * The agents considered, as they stood.
+ */
+candidates: {
+/**
+ * Agent slug; file-name safe.
+ */
+slug: string
+/**
+ * The rating ranked by (reasoning_rating for reasoning disciplines), 0-10.
+ */
+rating: (number | null)
+/**
+ * Samples it rests on.
+ */
+rating_samples: number
+/**
+ * Max complexity, 1-10.
+ */
+max_complexity: number
+}[]
 }
 /**
  * The run id; also the state file name, so letters, digits, '.', '_' and '-' only, no leading dot.
@@ -874,3 +3069,487 @@ timed_out?: boolean
  */
 runner?: string
 }
+/**
+ * One row of state/selections/log.jsonl: a template choice made by bin/select-template and why.
+ */
+export interface SelectionLogRow {
+/**
+ * When the choice was made, ISO 8601.
+ */
+at: string
+/**
+ * The task type asked for; null for all task types.
+ */
+task_type: (string | null)
+/**
+ * Seed of the pseudo-random generator; the same seed and scores give the same choice.
+ */
+seed: string
+/**
+ * The uniform draw compared with exploration_share, 0-1; null when there was nothing to draw (one candidate).
+ */
+draw: (number | null)
+/**
+ * Configured share of exploratory choices, 0-1.
+ */
+exploration_share: number
+/**
+ * exploit: best score; explore: uniform among the others; only_candidate: nothing to choose; cold_start: no candidate has a score yet.
+ */
+mode: ("exploit" | "explore" | "only_candidate" | "cold_start")
+/**
+ * The template chosen.
+ */
+chosen: string
+/**
+ * Why, in one sentence.
+ */
+reason: string
+/**
+ * Which score ranked the candidates: blended from phase 4 with the judge enabled, mechanical otherwise.
+ */
+basis: ("blended" | "mechanical")
+/**
+ * Every candidate with the score it was ranked by.
+ */
+candidates: {
+/**
+ * Template id.
+ */
+template: string
+/**
+ * Score used for ranking, 0-1; null when it has no scored runs.
+ */
+score: (number | null)
+/**
+ * Runs of this task type the score rests on (infra failures excluded).
+ */
+scored_runs: number
+}[]
+}
+/**
+ * 95% interval; null when the sample is too small to estimate one (fewer than 2 runs for a mean, none for a proportion).
+ */
+export type Interval = ({
+/**
+ * Lower bound, 0-1.
+ */
+low: number
+/**
+ * Upper bound, 0-1.
+ */
+high: number
+/**
+ * wilson: Wilson score interval of a proportion; t: Student t interval of a mean; delta_t: t interval of the blend with the variance of a weighted sum of two means (covariance included).
+ */
+method: ("wilson" | "t" | "delta_t")
+} | null)
+
+/**
+ * Per-template scores from every feedback record: state/scores/templates.json, written by bin/score-templates.
+ */
+export interface TemplateScores {
+/**
+ * Version of this file kind.
+ */
+schema_version: "1.0.0"
+/**
+ * When it was computed, ISO 8601.
+ */
+generated_at: string
+/**
+ * JUDGE_PHASE in force (seed 003's rollout phase).
+ */
+phase: number
+/**
+ * JUDGE_ENABLED in force.
+ */
+judge_enabled: boolean
+/**
+ * True when phase >= 3 and the judge is enabled: judged templates are ranked by the blend.
+ */
+blend_active: boolean
+/**
+ * Only runs of this task type were scored; null or absent for all.
+ */
+task_type?: (string | null)
+/**
+ * The configuration the numbers were computed with.
+ */
+settings: {
+weights: Weights
+mechanical: Mechanical
+/**
+ * Runs in the trend window.
+ */
+trend_window: number
+/**
+ * Coverage of every interval.
+ */
+confidence: 0.95
+}
+/**
+ * Where the rows came from.
+ */
+sources: {
+/**
+ * Feedback files found in state/feedback.
+ */
+feedback_files: number
+/**
+ * Files summarised from state/index/feedback.jsonl without reading them.
+ */
+from_index: number
+/**
+ * Files read (and indexed) in this run: new, rewritten (--verify) or all (--rebuild).
+ */
+read_now: number
+/**
+ * Feedback files left out because they are corrupt or fail the schema.
+ */
+skipped: {
+/**
+ * Path of the file.
+ */
+file: string
+/**
+ * What is wrong, with the JSON path.
+ */
+problem: string
+}[]
+}
+/**
+ * One entry per template, best score first.
+ */
+templates: Template[]
+/**
+ * Seed 003's phase-3 A/B report (mechanical-only ranking against blended); null when the blend is not active.
+ */
+ab: (Ab | null)
+}
+/**
+ * Seed 003's phase-3 blend: weights of the mechanical composite and the judge average (re-normalised to sum to 1).
+ */
+export interface Weights {
+/**
+ * Weight of the mechanical composite (default 0.6).
+ */
+mechanical: number
+/**
+ * Weight of the judge average (default 0.4).
+ */
+judge: number
+}
+/**
+ * The mechanical composite: full rate + partial_credit x partial rate - retry_penalty x retry rate - timeout_penalty x timeout rate, clamped to 0-1.
+ */
+export interface Mechanical {
+/**
+ * Credit of a partial_pass run, 0-1 (a full_pass earns 1).
+ */
+partial_credit: number
+/**
+ * Subtracted per unit of retry rate, 0-1.
+ */
+retry_penalty: number
+/**
+ * Subtracted per unit of timeout rate, 0-1 (on top of a timeout earning no credit).
+ */
+timeout_penalty: number
+}
+export interface Template {
+/**
+ * Template id (run.template).
+ */
+template: string
+/**
+ * All runs, infra failures included.
+ */
+runs: number
+/**
+ * Runs per outcome.
+ */
+outcomes: {
+/**
+ * Runs.
+ */
+full_pass: number
+/**
+ * Runs.
+ */
+partial_pass: number
+/**
+ * Runs.
+ */
+agent_failure: number
+/**
+ * Runs.
+ */
+infra_failure: number
+/**
+ * Runs.
+ */
+timeout: number
+}
+/**
+ * Runs minus infra failures: the denominator of every rate (the infrastructure's fault is not the template's).
+ */
+scored_runs: number
+full_pass_rate: Rate
+pass_rate: Rate
+retry_rate: Rate
+timeout_rate: Rate
+/**
+ * Mean run.iterations over scored runs that report it; null when none do.
+ */
+mean_retries: (number | null)
+run_composite: Mean
+mechanical: Mean
+judge: Mean
+/**
+ * weights.mechanical x mechanical + weights.judge x judge (weights re-normalised); value null when the blend is not active or the template has no judged run.
+ */
+blended: {
+/**
+ * 0-1.
+ */
+value: (number | null)
+interval: Interval
+}
+/**
+ * The score templates are ranked by, 0-1: blended when there is one, else mechanical; null when no scored run.
+ */
+score: (number | null)
+/**
+ * Which of the two score is.
+ */
+basis: ("blended" | "mechanical")
+/**
+ * Why that basis (e.g. no judged runs: mechanical kept).
+ */
+basis_reason: string
+/**
+ * Judge issues over all its judged runs, most frequent first (at most 5).
+ */
+top_issues: {
+/**
+ * Issue key.
+ */
+key: string
+/**
+ * Judged runs reporting it.
+ */
+runs: number
+/**
+ * runs / judged runs, 0-1.
+ */
+share: number
+}[]
+trend: Trend
+}
+export interface Rate {
+/**
+ * Proportion, 0-1; null when n is 0.
+ */
+value: (number | null)
+/**
+ * Runs in the denominator.
+ */
+n: number
+interval: Interval
+}
+export interface Mean {
+/**
+ * Mean, 0-1; null when n is 0.
+ */
+value: (number | null)
+/**
+ * Runs it rests on.
+ */
+n: number
+interval: Interval
+}
+/**
+ * The template's last runs (infra failures left out) ordered by run.completed_at, never by bead id; the score formula applied to the older and the newer half.
+ */
+export interface Trend {
+/**
+ * Configured window size, runs.
+ */
+window: number
+/**
+ * The runs in the window, oldest first.
+ */
+runs: {
+/**
+ * Bead id.
+ */
+bead: string
+/**
+ * run.completed_at as written.
+ */
+completed_at: string
+/**
+ * The feedback outcome (kept equal to feedback.schema.json#/definitions/outcome by a test).
+ */
+outcome: ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout")
+/**
+ * This run's mechanical value: outcome credit minus its retry and timeout penalties (may be below 0).
+ */
+mechanical: number
+/**
+ * Judge score, 0-1; null when not judged.
+ */
+judge: (number | null)
+}[]
+/**
+ * Score of the older half, 0-1; null with fewer than 2 runs.
+ */
+earlier: (number | null)
+/**
+ * Score of the newer half, 0-1; null with fewer than 2 runs.
+ */
+later: (number | null)
+/**
+ * later - earlier; negative is a drop.
+ */
+change: (number | null)
+}
+/**
+ * Mechanical-only ranking beside the blended ranking.
+ */
+export interface Ab {
+/**
+ * Templates ranked (those with a mechanical score).
+ */
+templates: number
+/**
+ * Spearman rank correlation of the two rankings (ties get average ranks); null with fewer than 2 templates or no variation.
+ */
+spearman: (number | null)
+/**
+ * Kendall's tau-b of the two score lists; null like spearman.
+ */
+kendall_tau_b: (number | null)
+/**
+ * Every template with its two ranks, those that move first.
+ */
+moves: {
+/**
+ * Template id.
+ */
+template: string
+/**
+ * 1 = best by mechanical score.
+ */
+mechanical_rank: number
+/**
+ * 1 = best by blended score (mechanical where unjudged).
+ */
+blended_rank: number
+/**
+ * mechanical_rank - blended_rank: positive moves up under the blend.
+ */
+change: number
+/**
+ * Mechanical score, 0-1.
+ */
+mechanical: number
+/**
+ * Judge average, 0-1.
+ */
+judge: (number | null)
+/**
+ * Judged runs.
+ */
+judge_n: number
+/**
+ * One sentence.
+ */
+why: string
+/**
+ * Issue keys reported in at least 2 of its judged runs, most frequent first.
+ */
+issues: string[]
+}[]
+/**
+ * Issue keys recurring in at least two of the templates that move down.
+ */
+shared_issues: {
+/**
+ * Issue key.
+ */
+key: string
+/**
+ * Templates that move down and share it.
+ */
+templates: string[]
+}[]
+}
+/**
+ * A refinement trigger: state/triggers/<id>.json, written once when a template's score drops or an issue keeps recurring, for whoever rewrites templates.
+ */
+export interface Trigger {
+/**
+ * Version of this file kind.
+ */
+schema_version: "1.0.0"
+/**
+ * The file name without .json.
+ */
+id: string
+/**
+ * Template id.
+ */
+template: string
+/**
+ * score_drop: the score fell by more than the threshold over the recent runs; recurring_issue: the judge reported the same issue in several recent runs.
+ */
+kind: ("score_drop" | "recurring_issue")
+/**
+ * When it fired, ISO 8601.
+ */
+fired_at: string
+/**
+ * When score-templates first saw the condition gone (the trigger can fire again after that), ISO 8601; null while it holds.
+ */
+cleared_at: (string | null)
+/**
+ * One sentence for people.
+ */
+summary: string
+/**
+ * What made the trigger fire: the runs, the recurring judge issues and the score trend.
+ */
+evidence: {
+/**
+ * Bead ids of the runs behind the trigger, oldest first by completion time.
+ */
+beads: string[]
+/**
+ * Recurring judge issues over the recent runs (most frequent first).
+ */
+issues: {
+/**
+ * Issue key (category or folded description).
+ */
+key: string
+/**
+ * Recent judged runs reporting it.
+ */
+runs: number
+/**
+ * Those runs' bead ids.
+ */
+beads: string[]
+/**
+ * One description as the judge wrote it.
+ */
+example: string
+}[]
+trend: Trend
+}
+}
+/**
+ * The template's last runs (infra failures left out) ordered by run.completed_at, never by bead id; the score formula applied to the older and the newer half.
+ */

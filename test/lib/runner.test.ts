@@ -1,6 +1,17 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HeadTailBuffer, runCommand, scrubEnv } from '../../scripts/lib/runner.js';
 import { tempDir } from '../helpers/repo.js';
+
+/** 'gone', or the state letter from /proc (Z = dead, waiting to be reaped by an init that may never reap). */
+function processState(pid: number): string {
+  try {
+    return /State:\s+(\w)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 'gone';
+  } catch {
+    return 'gone';
+  }
+}
 
 const base = { env: { PATH: process.env.PATH }, timeoutMs: 20_000, capBytes: 64 * 1024, killGraceMs: 500 };
 
@@ -17,12 +28,15 @@ describe('runCommand', () => {
 
   it('kills the whole process tree at the timeout, grandchildren included', async () => {
     const cwd = tempDir();
-    const started = Date.now();
-    const r = await runCommand('sleep 30 & sh -c "sleep 40" & echo started; wait', { ...base, cwd, timeoutMs: 300 });
+    const r = await runCommand('sleep 30 & echo $! > a.pid; sh -c \'sleep 40 & echo $! > b.pid; wait\' & echo started; wait', { ...base, cwd, timeoutMs: 500 });
     expect(r.timedOut).toBe(true);
     expect(r.exitCode).toBeNull();
     expect(r.output.text).toContain('started');
-    expect(Date.now() - started).toBeLessThan(15_000);
+    for (const f of ['a.pid', 'b.pid']) {
+      const pid = Number(readFileSync(join(cwd, f), 'utf8'));
+      expect(pid).toBeGreaterThan(0);
+      expect(processState(pid)).toMatch(/^(gone|Z)$/);
+    }
   });
 
   it('keeps head and tail of a flood of output within the cap', async () => {

@@ -1,0 +1,83 @@
+// bench/judge.ts: on this repository's own history, the judge's assembled context vs seed 003's naive
+// assembly (whole diff + 2000 lines of test output), and the judge's own overhead per call against a
+// loopback Messages API that answers at once.  Run: npm run build && node --import tsx bench/judge.ts
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { loadConfig } from '../scripts/lib/config.js';
+import { diffPatch, workingDiff } from '../scripts/lib/git.js';
+import { assembleContext } from '../scripts/lib/judge/context.js';
+import { judgeRun } from '../scripts/lib/judge/judge-run.js';
+import { projectRoot } from '../scripts/lib/paths.js';
+import { parseRunRecord } from '../scripts/lib/run-record.js';
+import { StateStore } from '../scripts/lib/store.js';
+import { startMessagesServer } from '../test/judge/helpers/messages-server.js';
+
+const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 1 << 28 }).trim();
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const root = projectRoot();
+const clone = mkdtempSync(join(tmpdir(), 'judgeloop-bench-'));
+git(tmpdir(), 'clone', '-q', '--no-local', root, clone);
+const commits = git(clone, 'log', '--format=%H', '--first-parent', '-n', '8').split('\n').filter((c) => git(clone, 'rev-list', '--parents', '-n', '1', c).split(' ').length === 2);
+
+// Real test output, once: vitest's verbose report of the judge's pure tests.
+let testOutput: string;
+try {
+  testOutput = execFileSync('npx', ['vitest', 'run', 'test/judge/verdict-reply.test.ts', 'test/judge/context.test.ts', '--reporter=verbose'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+} catch (e) {
+  testOutput = String((e as { stdout?: string }).stdout ?? '');
+}
+const config = loadConfig({ env: {} });
+const j = config.judge;
+const budget = { contextTokens: j.context_budget_tokens, diffTokens: j.diff_budget_tokens, promptTokens: j.prompt_budget_tokens, testTokens: j.test_output_budget_tokens, lintTokens: j.lint_output_budget_tokens, testMaxLines: j.test_output_max_lines, charsPerToken: j.chars_per_token };
+
+console.log('Assembled context vs naive (whole diff + 2000 lines of test output), estimated tokens at 4 chars/token');
+console.log(['commit', 'files', 'naive_tokens', 'judge_tokens', 'ratio', 'left_out', 'shortened', 'secrets', 'assemble_ms'].map((h) => h.padEnd(12)).join(' '));
+for (const c of commits) {
+  git(clone, 'checkout', '-q', c);
+  const wd = await workingDiff(clone, `${c}^`);
+  const diff = await diffPatch(clone, wd.mergeBase, wd.tree);
+  const naive = diff.length + testOutput.split('\n').slice(0, 2000).join('\n').length + 300;
+  const t0 = performance.now();
+  const ctx = assembleContext({ prompt: git(clone, 'log', '-1', '--format=%B', c), diff, testOutput, lintOutput: null, metadata: { commit: c }, sources: [] }, budget);
+  const ms = performance.now() - t0;
+  const nt = Math.ceil(naive / 4);
+  console.log([c.slice(0, 10), String(wd.files.length), String(nt), String(ctx.stats.tokens_est), (ctx.stats.tokens_est / nt).toFixed(2), String(ctx.stats.left_out.length), String(ctx.stats.shrunk.length), String(ctx.stats.secrets_redacted.count), ms.toFixed(1)].map((v) => v.padEnd(12)).join(' '));
+}
+
+// Overhead per call: bin/judge's whole path in-process (git diff, assembly, cache check, throttle lock, ledger,
+// SDK call, validation, writes) with the server answering at once, next to the bare SDK round trip.
+const server = await startMessagesServer();
+git(clone, 'checkout', '-q', commits[0]!);
+const stateDir = mkdtempSync(join(tmpdir(), 'judgeloop-bench-state-'));
+const store = new StateStore(stateDir);
+const cfg = { ...config, judge: { ...config.judge, enabled: true, max_per_hour: 100000 } };
+const env = { ANTHROPIC_API_KEY: 'sk-bench', ANTHROPIC_BASE_URL: server.url };
+const deps = { store, config: cfg, env, processEnv: process.env, now: () => new Date(), log: () => undefined };
+const rounds = 30;
+const whole: number[] = [];
+for (let i = 0; i < rounds; i++) {
+  const rec = { schema_version: '1.0.0', bead: `bench-${i}`, task: { id: 't', prompt: `bench run ${i}: ${git(clone, 'log', '-1', '--format=%s')}` }, agent: { slug: 'bench' }, template: 'bench', worktree: clone, base_ref: `${commits[0]}^`, started_at: '2025-06-01T10:00:00Z', completed_at: '2025-06-01T10:01:00Z', exit_code: 0, status: 'completed', checks: { test: { exit_code: 0, output: testOutput } } };
+  const file = join(stateDir, `bench-${i}.json`);
+  writeFileSync(file, JSON.stringify(rec));
+  const t0 = performance.now();
+  const o = await judgeRun(parseRunRecord(JSON.stringify(rec), file), deps);
+  whole.push(performance.now() - t0);
+  if (o.status !== 'judged') throw new Error(`bench run ${i}: ${o.status} ${o.message}`);
+}
+const { default: Anthropic } = await import('@anthropic-ai/sdk');
+const client = new Anthropic({ apiKey: 'sk-bench', baseURL: server.url, maxRetries: 0 });
+const bare: number[] = [];
+for (let i = 0; i < rounds; i++) {
+  const t0 = performance.now();
+  await client.messages.create({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] });
+  bare.push(performance.now() - t0);
+}
+await server.close();
+console.log(`\nPer call, median of ${rounds} (loopback server answering at once)`);
+console.log(`  judge path (collect skipped, git diff + assembly + cache + throttle + SDK + validate + write): ${median(whole).toFixed(1)} ms`);
+console.log(`  bare SDK round trip (baseline):                                                        ${median(bare).toFixed(1)} ms`);
+console.log(`  judge overhead over the bare call:                                                     ${(median(whole) - median(bare)).toFixed(1)} ms`);

@@ -1,0 +1,3 @@
+module example.com/capture
+
+go 1.19

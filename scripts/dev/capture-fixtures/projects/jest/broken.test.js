@@ -1,0 +1,2 @@
+// fails to load: syntax error
+test('never runs', () => { expect(1).toBe(1) ;

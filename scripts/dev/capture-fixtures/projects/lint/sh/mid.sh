@@ -1,0 +1,6 @@
+#!/bin/sh
+# lint fixture: warning + info + style, no error
+unused=1
+out=`date`
+echo $out
+echo $((${#out}))

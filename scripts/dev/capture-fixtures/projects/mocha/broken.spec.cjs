@@ -1,0 +1,2 @@
+// fails to load
+require('./does-not-exist.cjs');

@@ -1,0 +1,3 @@
+// fails to load
+import { nothing } from './does-not-exist.mjs';
+nothing();

@@ -1,0 +1,3 @@
+# collection error
+import does_not_exist  # noqa
+def test_never(): pass

@@ -1,0 +1,2 @@
+# fails to import
+import does_not_exist  # noqa

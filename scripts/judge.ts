@@ -1,0 +1,163 @@
+// bin/judge <run.json>… | --drain | --spend: the Opus judge of agent runs (seed 003).
+import { main, parseFlags, type Io } from './lib/cli.js';
+import { loadConfig } from './lib/config.js';
+import { errorMessage, isUserError, UserError } from './lib/errors.js';
+import { loadRunRecord } from './lib/run-record.js';
+import { StateStore } from './lib/store.js';
+import type { JudgeLedgerRow } from './lib/types.generated.js';
+import { clockFromEnv } from './lib/judge/clock.js';
+import { summarizeSpend, type SpendRow } from './lib/judge/cost.js';
+import { judgeRun, type JudgeDeps, type JudgeOutcome } from './lib/judge/judge-run.js';
+import { claimNext, LEDGER_ID, releaseClaim, removeQueued, type ThrottleOptions } from './lib/judge/throttle.js';
+
+const USAGE = `usage: bin/judge [--json] [--dry-run] [--config FILE] [--rate-agents [--rating-agent MODEL] [--rating-strict]] <run.json>…
+       bin/judge --drain [--json] [--config FILE]
+       bin/judge --spend [--json]`;
+
+const FLAGS = {
+  drain: { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+  json: { type: 'boolean' },
+  spend: { type: 'boolean' },
+  config: { type: 'string' },
+  'rate-agents': { type: 'boolean' },
+  'rating-agent': { type: 'string' },
+  'rating-strict': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function formatSpend(rows: SpendRow[]): string {
+  if (rows.length === 0) return 'no judge calls recorded\n';
+  const head = ['day', 'model', 'calls', 'input', 'output', 'cache_write', 'cache_read', 'cost_usd'];
+  const body = rows.map((r) => [r.day, r.model, String(r.calls), String(r.input_tokens), String(r.output_tokens), String(r.cache_creation_input_tokens), String(r.cache_read_input_tokens), r.cost_usd.toFixed(4) + (r.unpriced_calls ? ` (+${r.unpriced_calls} unpriced)` : '')]);
+  const total = rows.reduce((s, r) => s + r.cost_usd, 0);
+  body.push(['total', '', String(rows.reduce((s, r) => s + r.calls, 0)), '', '', '', '', total.toFixed(4)]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  return [head, ...body].map((row) => row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+function report(io: Io, json: boolean, o: JudgeOutcome): void {
+  if (o.dryRun && !json) {
+    io.stdout(o.dryRun.context + '\n');
+    io.stderr(`${o.bead}: ${o.dryRun.tokens_est} tokens (estimate) of context for ${o.dryRun.model}; estimated cost ${o.dryRun.estimated_cost_usd === null ? 'unknown (no price in config)' : `$${o.dryRun.estimated_cost_usd.toFixed(4)}`}; left out ${o.dryRun.stats.left_out.length} files, shortened ${o.dryRun.stats.shrunk.length}, ${o.dryRun.stats.secrets_redacted.count} secrets redacted; nothing called or written\n`);
+    return;
+  }
+  if (json) {
+    const j = o.judgment;
+    io.stdout(JSON.stringify({ bead: o.bead, status: o.status, message: o.message, verdict: j?.verdict ?? null, score: j?.score ?? null, cost_usd: j?.cost_usd ?? null, ...(o.dryRun ? { dry_run: o.dryRun } : {}) }) + '\n');
+  } else io.stderr(`${o.bead}: ${o.status}: ${o.message}\n`);
+}
+
+export async function run(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseFlags(argv, FLAGS, USAGE);
+  if (values.help) {
+    io.stdout(USAGE + '\n');
+    return 0;
+  }
+  const store = StateStore.fromEnv(io.env, io.cwd);
+  if (values.spend) {
+    const { rows } = store.readLines<JudgeLedgerRow>('judge-ledger', LEDGER_ID);
+    const spend = summarizeSpend(rows);
+    io.stdout(values.json ? JSON.stringify(spend) + '\n' : formatSpend(spend));
+    return 0;
+  }
+  if ((values['rating-agent'] || values['rating-strict']) && !values['rate-agents']) throw new UserError(`--rating-agent and --rating-strict go with --rate-agents\n${USAGE}`);
+  // --rating-agent names the reviewer: the judge model whose verdict becomes the rated quality.
+  const overrides = values['rating-agent'] ? { judge: { model: values['rating-agent'] } } : undefined;
+  const config = loadConfig({ env: io.env, cwd: io.cwd, ...(values.config ? { configFile: values.config } : {}), ...(overrides ? { overrides } : {}) });
+  const now = clockFromEnv(io.env);
+  const deps: JudgeDeps = { store, config, env: io.env, processEnv: io.processEnv, now, log: (m) => io.stderr(m + '\n') };
+  const json = Boolean(values.json);
+
+  if (values.drain) {
+    if (positionals.length) throw new UserError(`--drain takes no run records\n${USAGE}`);
+    if (!config.judge.enabled) {
+      report(io, json, { bead: 'queue', status: 'skipped', message: 'judge disabled (JUDGE_ENABLED is not true); the queue is kept' });
+      return 0;
+    }
+    return drain(io, deps, json);
+  }
+  if (positionals.length === 0) throw new UserError(`no run record given\n${USAGE}`);
+  let code = 0;
+  for (const path of positionals) {
+    try {
+      const loaded = loadRunRecord(path, io.cwd);
+      const outcome = await judgeRun(loaded, deps, { dryRun: Boolean(values['dry-run']) });
+      report(io, json, outcome);
+      if (values['rate-agents'] && !values['dry-run'] && outcome.status !== 'deferred') {
+        code = Math.max(code, await rateAfterJudging(io, deps, loaded.record.bead, values['rating-agent'], Boolean(values['rating-strict'])));
+      }
+    } catch (e) {
+      if (!isUserError(e)) throw e;
+      io.stderr(`${errorMessage(e)}\n`);
+      code = 2;
+    }
+  }
+  return code;
+}
+
+/** --rate-agents: rates the run's agent from the judgment just made (or one already stored); unreviewed runs are not rated. */
+async function rateAfterJudging(io: Io, deps: JudgeDeps, bead: string, ratingAgent: string | undefined, strict: boolean): Promise<number> {
+  const { rateBead } = await import('./lib/ratings/store-io.js');
+  const { describe, storedQuality } = await import('./rate.js');
+  if (!deps.store.read('feedback', bead)) {
+    io.stderr(`${bead}: not rated: no feedback record (the judge is disabled or deferred and nothing was collected)\n`);
+    return strict ? 1 : 0;
+  }
+  const quality = storedQuality(deps.store, bead);
+  if (quality && ratingAgent) quality.reviewer = ratingAgent;
+  try {
+    const r = await rateBead({ store: deps.store, config: deps.config, bead, quality, strict, now: () => deps.now().toISOString() });
+    for (const p of r.problems) io.stderr(`warning: ${p}\n`);
+    io.stderr(describe(r) + '\n');
+    return 0;
+  } catch (e) {
+    if (!strict) throw e;
+    io.stderr(`${bead}: ${errorMessage(e)}\n`);
+    return 1;
+  }
+}
+
+/** Judges queued runs oldest first while the hour has room; an entry leaves the queue only once judged or failed. */
+async function drain(io: Io, deps: JudgeDeps, json: boolean): Promise<number> {
+  const t: ThrottleOptions = { store: deps.store, limit: deps.config.judge.max_per_hour, now: deps.now, lockWaitSeconds: deps.config.judge.lock_wait_seconds };
+  const skip = new Set<string>();
+  let judged = 0;
+  let code = 0;
+  for (;;) {
+    const entry = await claimNext(t, deps.config.judge.queue_claim_stale_seconds, skip);
+    if (!entry) break;
+    let outcome: JudgeOutcome;
+    try {
+      outcome = await judgeRun(loadRunRecord(entry.record_path, io.cwd), deps, { fromQueue: true });
+    } catch (e) {
+      if (!isUserError(e)) {
+        await releaseClaim(t, entry);
+        throw e;
+      }
+      // A record that went bad stays queued (never lost) and is skipped by this drain.
+      io.stderr(`${entry.bead}: kept in the queue: ${errorMessage(e)}\n`);
+      await releaseClaim(t, entry);
+      skip.add(entry.bead);
+      code = 2;
+      continue;
+    }
+    if (outcome.status === 'deferred') {
+      await releaseClaim(t, entry);
+      report(io, json, { ...outcome, message: 'the hourly limit is reached; the rest of the queue waits' });
+      break;
+    }
+    if (outcome.status === 'skipped' && /disabled/.test(outcome.message)) {
+      await releaseClaim(t, entry);
+      break;
+    }
+    await removeQueued(t, entry.bead);
+    judged++;
+    report(io, json, outcome);
+  }
+  const left = deps.store.list('queue').length;
+  if (!json) io.stderr(`drain: ${judged} taken from the queue, ${left} still queued\n`);
+  return code;
+}
+
+main(import.meta.url, run);

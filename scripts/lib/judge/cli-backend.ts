@@ -1,0 +1,101 @@
+// The claude-cli backend: `claude -p --output-format json --json-schema …`, the run's content on stdin.
+import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import type { Backend, CallRequest, CallResult } from './backend.js';
+import { zeroUsage, type Usage } from './cost.js';
+
+export interface CliBackendOptions {
+  command: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** The argv for one judge call (pure, tested one line per case). */
+export function claudeArgs(req: CallRequest): string[] {
+  return ['-p', '--output-format', 'json', '--model', req.model, '--system-prompt', req.system, '--json-schema', JSON.stringify(req.schema)];
+}
+
+/** Folds a conversation into the one prompt claude -p takes (the retry carries the earlier reply and the errors). */
+export function cliPrompt(req: CallRequest): string {
+  if (req.messages.length === 1) return req.messages[0]!.content;
+  return req.messages.map((m) => (m.role === 'user' ? m.content : `Your earlier reply was:\n${m.content}`)).join('\n\n');
+}
+
+function usageOf(u: unknown): Usage {
+  const o = (typeof u === 'object' && u !== null ? u : {}) as Record<string, unknown>;
+  const n = (k: string): number => (typeof o[k] === 'number' && Number.isFinite(o[k]) ? Math.max(0, Math.round(o[k] as number)) : 0);
+  return { input_tokens: n('input_tokens'), output_tokens: n('output_tokens'), cache_creation_input_tokens: n('cache_creation_input_tokens'), cache_read_input_tokens: n('cache_read_input_tokens') };
+}
+
+/** Reads claude's JSON result: structured_output, else the text in result, else a failure naming the subtype. */
+export function parseClaudeResult(stdout: string, exitCode: number | null, stderr: string, latencyMs: number): CallResult {
+  const trimmed = stdout.trim();
+  // With --output-format json the result is one object; stream-json ends with it, so take the last line that parses.
+  let obj: Record<string, unknown> | undefined;
+  for (const line of [trimmed, ...trimmed.split('\n').reverse()]) {
+    try {
+      const v: unknown = JSON.parse(line);
+      if (typeof v === 'object' && v !== null && (v as { type?: unknown }).type === 'result') {
+        obj = v as Record<string, unknown>;
+        break;
+      }
+    } catch {
+      /* keep looking */
+    }
+  }
+  if (!obj) {
+    const why = `claude exited ${exitCode ?? 'by a signal'} without a JSON result${stderr.trim() ? `: ${stderr.trim().split('\n').slice(-2).join(' | ').slice(0, 300)}` : ''}`;
+    return { ok: false, failure: { reason: 'cli_error', message: why, subtype: null }, usage: zeroUsage(), latencyMs };
+  }
+  const usage = usageOf(obj.usage);
+  const costUsd = typeof obj.total_cost_usd === 'number' ? obj.total_cost_usd : null;
+  const subtype = typeof obj.subtype === 'string' ? obj.subtype : null;
+  if (subtype !== 'success' || obj.is_error === true) {
+    const errors = Array.isArray(obj.errors) ? obj.errors.map(String).join('; ') : typeof obj.result === 'string' ? obj.result : '';
+    const reason = subtype === 'error_max_structured_output_retries' ? 'schema_invalid' : 'cli_error';
+    return { ok: false, failure: { reason, message: `claude -p ended with ${subtype ?? 'an error'}${errors ? `: ${errors.slice(0, 300)}` : ''}`, subtype }, usage, costUsd, latencyMs };
+  }
+  const text = typeof obj.result === 'string' ? obj.result : '';
+  if (obj.structured_output !== undefined && obj.structured_output !== null) return { ok: true, text, structured: obj.structured_output, stopReason: null, usage, costUsd, latencyMs };
+  if (text.trim() === '') return { ok: false, failure: { reason: 'empty_reply', message: 'claude -p returned no structured_output and an empty result', subtype }, usage, costUsd, latencyMs };
+  return { ok: true, text, stopReason: null, usage, costUsd, latencyMs };
+}
+
+export function createCliBackend(opts: CliBackendOptions): Backend {
+  return {
+    name: 'claude-cli',
+    call(req: CallRequest): Promise<CallResult> {
+      const t0 = performance.now();
+      return new Promise((resolve) => {
+        // cwd is a neutral folder: the judge reads the context it is given, not the agent's tree.
+        const child = spawn(opts.command, claudeArgs(req), { cwd: tmpdir(), env: opts.env, stdio: ['pipe', 'pipe', 'pipe'] });
+        const out: Buffer[] = [];
+        const err: Buffer[] = [];
+        let timedOut = false;
+        const limit = req.timeoutMs * (req.maxRetries + 1);
+        const timer = setTimeout(() => {
+          timedOut = true;
+          child.kill('SIGKILL');
+        }, limit);
+        child.stdout.on('data', (b: Buffer) => out.push(b));
+        child.stderr.on('data', (b: Buffer) => err.push(b));
+        child.stdin.on('error', () => undefined);
+        child.on('error', (e: NodeJS.ErrnoException) => {
+          clearTimeout(timer);
+          const reason = e.code === 'ENOENT' ? 'cli_not_found' : 'cli_error';
+          resolve({ ok: false, failure: { reason, message: `cannot run ${opts.command}: ${e.message}`, subtype: null }, usage: zeroUsage(), latencyMs: performance.now() - t0 });
+        });
+        child.on('close', (code) => {
+          clearTimeout(timer);
+          const latencyMs = performance.now() - t0;
+          if (timedOut) {
+            resolve({ ok: false, failure: { reason: 'timeout', message: `${opts.command} gave no result within ${limit} ms and was killed`, subtype: null }, usage: zeroUsage(), latencyMs });
+            return;
+          }
+          resolve(parseClaudeResult(Buffer.concat(out).toString('utf8'), code, Buffer.concat(err).toString('utf8'), latencyMs));
+        });
+        child.stdin.end(cliPrompt(req));
+      });
+    },
+  };
+}

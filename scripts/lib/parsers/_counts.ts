@@ -1,0 +1,58 @@
+// Shared helpers for building TestCounts consistently.
+import type { TestCounts } from './types.js';
+
+export interface RawCounts {
+  passed: number | null;
+  failed?: number;
+  skipped?: number;
+  errors?: number;
+  xfailed?: number;
+  xpassed?: number;
+  notes?: string[];
+}
+
+/**
+ * total = passed + failed + skipped + xfailed + xpassed: every test that ran or was deliberately not run.
+ * errors are not in total: they are setup/collection/load/compile problems, not tests with an outcome.
+ * total is null whenever passed is null (the output cannot tell it).
+ */
+export function makeCounts(runner: string, raw: RawCounts): TestCounts {
+  const failed = raw.failed ?? 0;
+  const skipped = raw.skipped ?? 0;
+  const xfailed = raw.xfailed ?? 0;
+  const xpassed = raw.xpassed ?? 0;
+  const counts: TestCounts = {
+    runner,
+    passed: raw.passed,
+    failed,
+    skipped,
+    errors: raw.errors ?? 0,
+    total: raw.passed === null ? null : raw.passed + failed + skipped + xfailed + xpassed,
+  };
+  if (xfailed > 0) counts.xfailed = xfailed;
+  if (xpassed > 0) counts.xpassed = xpassed;
+  if (raw.notes && raw.notes.length > 0) counts.notes = raw.notes;
+  return counts;
+}
+
+/** Reads `12 passed`-style pairs out of a summary fragment, summing repeated words. */
+export function wordCounts(fragment: string): Map<string, number> {
+  const map = new Map<string, number>();
+  for (const m of fragment.matchAll(/(\d+) ([a-z][a-z ]*?)(?=[,|;)]|$| \(|\s*$)/gi)) {
+    const word = (m[2] as string).trim().toLowerCase();
+    map.set(word, (map.get(word) ?? 0) + Number(m[1]));
+  }
+  return map;
+}
+
+export function get(map: Map<string, number>, ...words: string[]): number {
+  let n = 0;
+  for (const w of words) n += map.get(w) ?? 0;
+  return n;
+}
+
+/** Index of the last line matching re, or -1; scans from the end so a summary is found fast. */
+export function lastIndex(lines: readonly string[], re: RegExp): number {
+  for (let i = lines.length - 1; i >= 0; i--) if (re.test(lines[i] as string)) return i;
+  return -1;
+}

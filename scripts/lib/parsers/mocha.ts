@@ -1,0 +1,57 @@
+// Mocha: spec/dot reporters (`7 passing`, `2 pending`, `2 failing`), the JSON reporter's stats, and TAP via the TAP parser.
+import { lastIndex, makeCounts } from './_counts.js';
+import type { TestParser } from './_parser.js';
+import { parseTapLines } from './tap.js';
+import type { TestCounts } from './types.js';
+
+const PASSING = /^\s*(\d+) passing \(\d+(?:\.\d+)?(?:ms|s|m)\)\s*$/;
+// A failed hook is listed as `"before all" hook for "a":`; mocha counts it as a failure, judgeloop as a setup error.
+const HOOK = /^\s+\d*\)?\s*"(?:before|after) (?:all|each)" hook\b/;
+
+function parseJson(lines: readonly string[]): TestCounts | null {
+  const start = lines.findIndex((l) => l === '{');
+  if (start < 0) return null;
+  let data: unknown;
+  try { data = JSON.parse(lines.slice(start).join('\n')); } catch { return null; }
+  const stats = (data as { stats?: Record<string, unknown> }).stats;
+  if (!stats || typeof stats.passes !== 'number') return null;
+  const failures = (data as { failures?: Array<{ title?: string }> }).failures ?? [];
+  const hooks = failures.filter((f) => typeof f.title === 'string' && /^"(before|after) (all|each)" hook/.test(f.title)).length;
+  return makeCounts('mocha', {
+    passed: stats.passes,
+    failed: Number(stats.failures ?? 0) - hooks,
+    skipped: Number(stats.pending ?? 0),
+    errors: hooks,
+  });
+}
+
+export const mocha: TestParser = {
+  name: 'mocha',
+  detect: (lines) => lastIndex(lines, PASSING) >= 0 || lines.some((l) => /^\s*Exception during run:/.test(l) || /^\s*"stats": \{/.test(l)),
+  parse(lines) {
+    const i = lastIndex(lines, PASSING);
+    if (i < 0) {
+      if (lines.some((l) => /^\s*"stats": \{/.test(l))) return parseJson(lines);
+      if (lines.some((l) => /^\s*Exception during run:/.test(l))) {
+        return makeCounts('mocha', { passed: 0, errors: 1, notes: ['mocha stopped before running tests (Exception during run)'] });
+      }
+      return parseTapLines(lines, 'mocha');
+    }
+    let pending = 0, failing = 0, hooks = 0;
+    for (let j = i + 1; j < lines.length && j <= i + 3; j++) {
+      const line = lines[j] as string;
+      const p = /^\s*(\d+) pending\s*$/.exec(line);
+      const f = /^\s*(\d+) failing\s*$/.exec(line);
+      if (p) pending = Number(p[1]);
+      if (f) failing = Number(f[1]);
+    }
+    for (let j = i + 1; j < lines.length; j++) if (HOOK.test(lines[j] as string) && /:\s*$/.test(lines[j] as string)) hooks++;
+    return makeCounts('mocha', {
+      passed: Number(PASSING.exec(lines[i] as string)?.[1]),
+      failed: Math.max(0, failing - hooks),
+      skipped: pending,
+      errors: hooks,
+      notes: hooks > 0 ? [`${hooks} failed hook(s) counted as errors; the tests they guard did not run`] : [],
+    });
+  },
+};

@@ -1,0 +1,37 @@
+// node-tap (the `tap` package): its closing `# { total: 11, pass: 7, fail: 2, todo: 1, skip: 1 }` line.
+import { lastIndex, makeCounts } from './_counts.js';
+import type { TestParser } from './_parser.js';
+
+const SUMMARY = /^# \{ (total: \d+(?:, [a-z]+: \d+)*) \}\s*$/;
+
+/** Top-level file test points that failed without a single test in them: the file crashed before it ran anything. */
+function filesThatNeverRan(lines: readonly string[]): number {
+  let count = 0;
+  let emptyPlan = false;
+  for (const line of lines) {
+    if (/^\s+1\.\.0 # no tests found/.test(line)) emptyPlan = true;
+    else if (/^not ok \d+ - /.test(line)) { if (emptyPlan) count++; emptyPlan = false; }
+    else if (/^ok \d+ - /.test(line)) emptyPlan = false;
+  }
+  return count;
+}
+
+export const nodeTap: TestParser = {
+  name: 'node-tap',
+  detect: (lines) => lastIndex(lines, SUMMARY) >= 0,
+  parse(lines) {
+    const i = lastIndex(lines, SUMMARY);
+    if (i < 0) return null;
+    const map = new Map<string, number>();
+    for (const m of (SUMMARY.exec(lines[i] as string)?.[1] ?? '').matchAll(/([a-z]+): (\d+)/g)) map.set(m[1] as string, Number(m[2]));
+    const crashed = filesThatNeverRan(lines);
+    const notes = crashed > 0 ? [`${crashed} test file(s) failed before running any test: counted as errors`] : [];
+    return makeCounts('node-tap', {
+      passed: map.get('pass') ?? 0,
+      failed: Math.max(0, (map.get('fail') ?? 0) - crashed),
+      skipped: (map.get('skip') ?? 0) + (map.get('todo') ?? 0),
+      errors: crashed,
+      notes,
+    });
+  },
+};

@@ -1,0 +1,67 @@
+// node:test, spec (`ℹ tests 11`) and TAP (`# tests 11`) reporters: read the runner's closing block.
+import { makeCounts } from './_counts.js';
+import type { TestParser } from './_parser.js';
+
+const KEY = /^(?:ℹ|#) (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) (\d+(?:\.\d+)?)\s*$/;
+// A failure reported for a whole test file (node names it by its path) rather than for a test in it.
+const FILE_FAILURE = /^\s*(?:✖|not ok \d+ -) (\/\S+\.(?:[cm]?[jt]s|tsx|jsx))(?: \([\d.]+m?s\))?\s*$/;
+const LOAD_ERROR = /ERR_MODULE_NOT_FOUND|Cannot find module|SyntaxError|ERR_REQUIRE_ESM|ERR_UNKNOWN_FILE_EXTENSION|does not provide an export named/;
+
+/** Start of the last closing block: the last `tests N` line that a `duration_ms` line follows. */
+function closingBlock(lines: readonly string[]): Map<string, number> | null {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const m = KEY.exec(lines[i] as string);
+    if (!m || m[1] !== 'tests') continue;
+    const map = new Map<string, number>();
+    for (let j = i; j < lines.length && j < i + 10; j++) {
+      const k = KEY.exec(lines[j] as string);
+      if (!k) break;
+      map.set(k[1] as string, Number(k[2]));
+    }
+    // A test printing "ℹ tests 99" is not followed by node's full block; the real one always has pass and fail.
+    if (map.has('pass') && map.has('fail')) return map;
+  }
+  return null;
+}
+
+/** Files whose failure is a module that could not load: errors, not failed tests. */
+function loadFailures(lines: readonly string[]): number {
+  const seen = new Set<string>();
+  let count = 0;
+  let lastResult = -1;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const m = FILE_FAILURE.exec(line);
+    if (m && !seen.has(m[1] as string)) {
+      seen.add(m[1] as string);
+      for (let j = lastResult + 1; j < i; j++) {
+        if (LOAD_ERROR.test(lines[j] as string)) { count++; break; }
+      }
+    }
+    if (/^\s*(?:✔|✖|﹣|ok \d+|not ok \d+)/.test(line)) lastResult = i;
+  }
+  return count;
+}
+
+export const nodeTest: TestParser = {
+  name: 'node-test',
+  detect: (lines) => closingBlock(lines) !== null && lines.some((l) => /^(?:ℹ|#) suites \d+\s*$/.test(l)),
+  parse(lines) {
+    const block = closingBlock(lines);
+    if (!block) return null;
+    const notes: string[] = [];
+    const loadErrors = loadFailures(lines);
+    // node counts a file that failed to load as one failed test; it is an error in judgeloop's terms.
+    const fail = (block.get('fail') ?? 0) - loadErrors;
+    if (loadErrors > 0) notes.push(`${loadErrors} test file(s) failed to load: counted as errors, not failed tests`);
+    const cancelled = block.get('cancelled') ?? 0;
+    if (cancelled > 0) notes.push(`${cancelled} cancelled test(s) (timeouts) counted as failed`);
+    return makeCounts('node-test', {
+      passed: block.get('pass') ?? 0,
+      failed: Math.max(0, fail) + cancelled,
+      skipped: (block.get('skipped') ?? 0) + (block.get('todo') ?? 0),
+      errors: loadErrors,
+      notes,
+    });
+  },
+};

@@ -1,0 +1,41 @@
+// Generic TAP (versions 12–14): top-level test points; indented subtests and YAML blocks belong to their parent point.
+import { makeCounts } from './_counts.js';
+import type { TestParser } from './_parser.js';
+import type { TestCounts } from './types.js';
+
+const POINT = /^(not )?ok\b(?:\s+(\d+))?[^#]*(?:#\s*(skip|todo)\b)?/i;
+
+export function parseTapLines(lines: readonly string[], runner: string): TestCounts | null {
+  let passed = 0, failed = 0, skipped = 0, errors = 0, points = 0;
+  let planned: number | null = null;
+  const notes: string[] = [];
+  for (const line of lines) {
+    if (line.startsWith('ok') || line.startsWith('not ok')) {
+      const m = POINT.exec(line);
+      if (!m) continue;
+      points++;
+      // TODO points do not count as failures in TAP, whatever their ok; judgeloop counts them with skipped.
+      if (m[3]) skipped++;
+      else if (m[1]) failed++;
+      else passed++;
+    } else if (/^1\.\.(\d+)/.test(line)) {
+      planned = Number(/^1\.\.(\d+)/.exec(line)?.[1]);
+    } else if (/^Bail out!/.test(line)) {
+      errors++;
+      notes.push('TAP producer bailed out');
+    }
+  }
+  if (points === 0 && planned === null) return null;
+  if (planned !== null && planned > points && errors === 0) {
+    // The producer stopped before its plan without bailing out: it died, and the test it was in counts as failed.
+    failed++;
+    notes.push(`plan said ${planned} tests, output shows ${points}: the producer died, 1 counted as failed`);
+  } else if (planned !== null && planned !== points) notes.push(`plan said ${planned} tests, output shows ${points}`);
+  return makeCounts(runner, { passed, failed, skipped, errors, notes });
+}
+
+export const tap: TestParser = {
+  name: 'tap',
+  detect: (lines) => lines.some((l) => /^TAP version \d+/.test(l)) || (lines.some((l) => /^1\.\.\d+/.test(l)) && lines.some((l) => /^(not )?ok\b/.test(l))),
+  parse: (lines) => parseTapLines(lines, 'tap'),
+};

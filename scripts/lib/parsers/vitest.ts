@@ -1,0 +1,48 @@
+// Vitest: a `Test Files` line, then `Tests  2 failed | 7 passed | 1 skipped | 1 todo (11)`; files that fail to load are "Failed Suites".
+import { get, lastIndex, makeCounts, wordCounts } from './_counts.js';
+import type { TestParser } from './_parser.js';
+
+const TESTS = /^\s*Tests\s+((?:\d+ [a-z ]+?(?: \| )?)+)\s*\((\d+)\)\s*$/;
+const NO_TESTS = /^\s*Tests\s+no tests\s*$/;
+
+export const vitest: TestParser = {
+  name: 'vitest',
+  detect: (lines) => lastIndex(lines, /^\s*Test Files\s+(\d|no )|^\s*RUN\s+v\d+\.\d+\.\d+ |^No test files found, exiting with code/) >= 0,
+  parse(lines) {
+    let errors = 0;
+    for (const line of lines) {
+      const suites = /⎯ Failed Suites (\d+) ⎯/.exec(line);
+      if (suites) errors += Number(suites[1]);
+    }
+    // Unhandled errors outside any test (e.g. a worker that died) are printed as `Errors  N error(s)` in the summary.
+    const unhandled = lastIndex(lines, /^\s*Errors\s+\d+ errors?\b/);
+    if (unhandled >= 0) errors += Number(/(\d+)/.exec(lines[unhandled] as string)?.[1] ?? 0);
+    const i = lastIndex(lines, TESTS);
+    if (i < 0) {
+      if (lastIndex(lines, NO_TESTS) >= 0 || lastIndex(lines, /^No test files found, exiting with code/) >= 0) {
+        return makeCounts('vitest', { passed: 0, errors, notes: ['vitest ran no tests'] });
+      }
+      return null;
+    }
+    const m = TESTS.exec(lines[i] as string);
+    const w = wordCounts((m?.[1] ?? '').replace(/ \| /g, ', '));
+    const notes: string[] = [];
+    let failed = get(w, 'failed');
+    // A killed worker takes its file's tests with it: vitest's own total still counts them, its outcomes do not.
+    if (lines.some((l) => /Worker exited unexpectedly|Worker (?:forks|threads|vmForks|vmThreads) emitted error/.test(l))) {
+      failed++;
+      if (unhandled >= 0) errors = Math.max(0, errors - 1);
+      notes.push('a test worker died: 1 test counted as failed for the crash (instead of as an unhandled error)');
+    }
+    const reported = get(w, 'passed', 'failed', 'skipped', 'todo');
+    const announced = Number(m?.[2] ?? reported);
+    if (announced > reported) notes.push(`vitest counted ${announced} tests but reported outcomes for ${reported}: ${announced - reported} never reported`);
+    return makeCounts('vitest', {
+      passed: get(w, 'passed'),
+      failed,
+      skipped: get(w, 'skipped', 'todo'),
+      errors,
+      notes,
+    });
+  },
+};

@@ -1,0 +1,369 @@
+// One solution's measurements → seed 001's criteria, the five categories, flags, gates and raw metrics (pure).
+import type { Feedback, RaceCategory, RaceCategoryWeights, RaceEvaluation, RaceFlag, RaceGates, RaceSolution } from '../types.generated.js';
+import { assembleEvaluation, measured, notApplicable, unmeasured, type CriterionResult } from './categories.js';
+import { detectClones } from './clones.js';
+import type { FilePatch } from './diff-parse.js';
+import { booleanToScore, inverseScore, ratioToScore } from './rubric.js';
+import { findingToFlag, scanAddedLines } from './scan.js';
+import { compareApi, functionMetrics, TS_JS_FILE, type ApiChange } from './ts-metrics.js';
+
+/** The judge's optional per-criterion assessments (state/judgments/<bead>.json `criteria`), each 0-1. */
+export interface JudgeCriterion {
+  score: number;
+  confidence: number;
+  reasoning: string;
+}
+export const JUDGE_CRITERIA = ['requirement_coverage', 'edge_cases', 'naming', 'pattern_adherence', 'error_handling', 'security', 'algorithmic_complexity'] as const;
+export type JudgeCriterionName = (typeof JUDGE_CRITERIA)[number];
+export type JudgeCriteria = Partial<Record<JudgeCriterionName, JudgeCriterion>>;
+
+export interface FileText {
+  path: string;
+  /** Text in the solution (null when deleted or binary). */
+  head: string | null;
+  /** Text at the merge base (null when created or binary). */
+  base: string | null;
+}
+
+export interface BenchmarkResult {
+  ok: boolean;
+  ms: number;
+  maxRssKb: number | null;
+  detail: string;
+}
+
+/** What the IO layer gathered about one solution. */
+export interface SolutionFacts {
+  feedback: Feedback;
+  judgment: JudgeCriteria | null;
+  /** Why there is no judgment with criteria, when there is none. */
+  judgmentNote?: string;
+  patch: FilePatch[];
+  /** Changed text files, both versions. */
+  files: FileText[];
+  /** Other files of the solution's tree given to the clone detector as context (path and text). */
+  cloneContext: { path: string; text: string }[];
+  /** Changed files whose change vanishes when whitespace is ignored. */
+  formattingOnlyFiles: string[];
+  benchmark: BenchmarkResult | null;
+  taskType?: string;
+}
+
+/** Figures across the race that some criteria are relative to. */
+export interface RaceFacts {
+  fastestSeconds: number | null;
+  fewestTokens: number | null;
+  cheapestUsd: number | null;
+  baseBenchmark: BenchmarkResult | null;
+  benchmarkConfigured: boolean;
+}
+
+export interface EvaluateOptions {
+  weights: RaceCategoryWeights;
+  cloneMinTokens: number;
+}
+
+export interface SolutionAssessment {
+  evaluation: RaceEvaluation;
+  flags: RaceFlag[];
+  gates: RaceGates;
+  metrics: RaceSolution['metrics'];
+}
+
+export const TEST_FILE = /(^|\/)(test|tests|__tests__|spec|specs)\/|\.(test|spec)\.[A-Za-z]+$|_test\.(go|py|rb|exs)$|(^|\/)test_[^/]+\.py$/;
+export const CHANGELOG_FILE = /(^|\/)(CHANGELOG|CHANGES|HISTORY|NEWS)(\.[A-Za-z]+)?$/i;
+export const DOC_FILE = /(^|\/)(docs?\/|README)|\.(md|mdx|rst|adoc|txt)$/i;
+const SOURCE_FILE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|py|go|rs|rb|java|kt|swift|c|cc|cpp|h|hpp|cs|php|scala|sh|sql|ex|exs)$/;
+const MIGRATION_FILE = /(^|\/)migrat|\.sql$/i;
+
+export function totalTokens(usage: Feedback['run']['usage']): number | null {
+  if (!usage) return null;
+  if (usage.total_tokens !== undefined) return usage.total_tokens;
+  if (usage.input_tokens !== undefined && usage.output_tokens !== undefined) return usage.input_tokens + usage.output_tokens;
+  return null;
+}
+
+export function durationSeconds(run: Feedback['run']): number {
+  return Math.max(0, (Date.parse(run.completed_at) - Date.parse(run.started_at)) / 1000);
+}
+
+const r2 = (x: number) => Math.round(x * 100) / 100;
+
+function judgeCriterion(name: string, key: JudgeCriterionName, facts: SolutionFacts): CriterionResult {
+  const c = facts.judgment?.[key];
+  if (!c) return unmeasured(name, facts.judgment ? `the judgment has no ${key} criterion` : (facts.judgmentNote ?? 'no judgment with criteria for this run'));
+  return measured(name, c.score, `judge: ${c.reasoning}`.slice(0, 400), 'judge', c.confidence);
+}
+
+interface TestFacts {
+  passed: number | null;
+  total: number | null;
+  basePassed: number | null;
+  baseTotal: number | null;
+}
+
+function testFacts(fb: Feedback): TestFacts {
+  const t = fb.checks.test?.tests ?? null;
+  const b = fb.baseline?.tests ?? null;
+  return { passed: t?.passed ?? null, total: t?.total ?? null, basePassed: b?.passed ?? null, baseTotal: b?.total ?? null };
+}
+
+function checkCriterion(name: string, check: Feedback['checks']['build'], what: string): CriterionResult {
+  if (!check) return unmeasured(name, `no ${what} command configured`);
+  switch (check.status) {
+    case 'passed':
+      return measured(name, 1, `${what} passed`);
+    case 'failed':
+      return measured(name, 0, `${what} failed (exit ${check.exit_code})`);
+    case 'timeout':
+      return measured(name, 0, `${what} timed out`);
+    case 'skipped':
+      // Seed 000's short-circuit: checks that cannot run because the build failed score 0.
+      return /build/i.test(check.skipped_reason ?? '') ? measured(name, 0, `${what} not run: ${check.skipped_reason}`) : unmeasured(name, `${what} not run: ${check.skipped_reason ?? 'skipped'}`);
+    case 'error':
+      return unmeasured(name, `${what} could not be started`);
+  }
+}
+
+function correctness(facts: SolutionFacts, api: ApiChange[] | null, apiNote: string): CriterionResult[] {
+  const fb = facts.feedback;
+  const t = testFacts(fb);
+  const out: CriterionResult[] = [];
+  const test = fb.checks.test;
+  if (!test) out.push(unmeasured('tests_pass', 'no test command configured'));
+  else if (test.status === 'skipped' || test.status === 'error' || test.status === 'timeout') out.push(checkCriterion('tests_pass', test, 'tests'));
+  else if (fb.integrity.tests_not_run) out.push(measured('tests_pass', 0, 'a test command is configured but no test ran'));
+  else if (t.passed !== null && test.tests) {
+    const ran = t.passed + test.tests.failed + test.tests.errors;
+    out.push(ran > 0 ? measured('tests_pass', t.passed / ran, `${t.passed}/${ran} tests pass`) : measured('tests_pass', 0, 'no test ran'));
+  } else out.push(measured('tests_pass', booleanToScore(test.status === 'passed'), `no counts parsed; by exit code ${test.exit_code}`, 'mechanical', 0.5));
+  out.push(checkCriterion('typecheck', fb.checks.typecheck, 'type check'));
+  out.push(checkCriterion('lint_clean', fb.checks.lint, 'lint'));
+  out.push(checkCriterion('build', fb.checks.build, 'build'));
+  if (t.basePassed !== null && t.baseTotal !== null && t.passed !== null && t.total !== null) {
+    const ok = t.passed >= t.basePassed && t.total >= t.baseTotal;
+    const score = ok ? 1 : Math.min(t.basePassed ? t.passed / t.basePassed : 1, t.baseTotal ? t.total / t.baseTotal : 1);
+    out.push(measured('no_regressions', Math.max(0, Math.min(1, score)), `passed ${t.passed} (base ${t.basePassed}), ran ${t.total} (base ${t.baseTotal})`));
+  } else if (test && test.status === 'skipped' && t.basePassed) {
+    out.push(measured('no_regressions', 0, `tests could not run; base passed ${t.basePassed}`));
+  } else out.push(unmeasured('no_regressions', fb.baseline ? 'test counts missing for the solution or the base' : 'no baseline'));
+  out.push(judgeCriterion('requirement_coverage', 'requirement_coverage', facts));
+  out.push(judgeCriterion('edge_cases', 'edge_cases', facts));
+  if (api === null) out.push(apiNote === 'no source file changed' ? notApplicable('api_compatible', apiNote) : unmeasured('api_compatible', apiNote));
+  else {
+    const breaks = api.filter((c) => c.change !== 'added');
+    out.push(measured('api_compatible', booleanToScore(breaks.length === 0), breaks.length ? breaks.map((b) => b.detail).join('; ') : 'no exported signature removed or changed'));
+  }
+  return out;
+}
+
+interface QualityFigures {
+  maxComplexity?: number;
+  meanComplexity?: number;
+  maxFunctionLines?: number;
+  functionsMeasured?: number;
+  maxFileLines?: number;
+}
+
+function quality(facts: SolutionFacts, figs: QualityFigures, clones: ReturnType<typeof detectClones>, sourceNote: string | null): CriterionResult[] {
+  const out: CriterionResult[] = [];
+  if (figs.functionsMeasured) {
+    out.push(measured('complexity', inverseScore(figs.maxComplexity!, 10, 20), `max cyclomatic complexity ${figs.maxComplexity} (mean ${r2(figs.meanComplexity!)}) over ${figs.functionsMeasured} changed functions; ideal < 10`));
+    out.push(measured('function_length', inverseScore(figs.maxFunctionLines!, 50, 150), `longest changed function ${figs.maxFunctionLines} lines; ideal < 50`));
+  } else {
+    const why = sourceNote ?? 'no TS/JS function changed';
+    const mk = sourceNote ? unmeasured : notApplicable;
+    out.push(mk('complexity', why), mk('function_length', why));
+  }
+  out.push(figs.maxFileLines !== undefined ? measured('file_size', inverseScore(figs.maxFileLines, 500, 1500), `largest changed file ${figs.maxFileLines} lines; ideal < 500`) : notApplicable('file_size', 'no text file changed'));
+  const d = facts.feedback.diff;
+  const ds = facts.feedback.scores.diff_size;
+  out.push(ds !== null && d ? measured('change_size', ds, `+${d.lines_added} -${d.lines_removed} in ${d.files_changed} files (seed 000 diff-size score)`) : unmeasured('change_size', 'the diff could not be measured'));
+  if (clones.addedTokens === 0) out.push(notApplicable('duplication', 'no code added'));
+  else {
+    const pct = clones.duplicatedTokens / clones.addedTokens;
+    out.push(measured('duplication', 1 - pct, `${(pct * 100).toFixed(1)}% of ${clones.addedTokens} added tokens are in a clone`));
+  }
+  out.push(judgeCriterion('naming', 'naming', facts), judgeCriterion('pattern_adherence', 'pattern_adherence', facts), judgeCriterion('error_handling', 'error_handling', facts));
+  return out;
+}
+
+function relative(name: string, mine: number | null, best: number | null, unit: string, missing: string): CriterionResult {
+  if (mine === null) return unmeasured(name, missing);
+  if (best === null || mine <= 0) return measured(name, 1, `${r2(mine)} ${unit} (best in race)`);
+  return measured(name, ratioToScore(best, mine), `${r2(mine)} ${unit}; best in race ${r2(best)}`);
+}
+
+function efficiency(facts: SolutionFacts, race: RaceFacts): CriterionResult[] {
+  const run = facts.feedback.run;
+  const out: CriterionResult[] = [
+    relative('duration', durationSeconds(run), race.fastestSeconds, 's', 'no duration'),
+    relative('tokens', totalTokens(run.usage), race.fewestTokens, 'tokens', 'the run record reports no token usage'),
+    relative('cost', run.usage?.cost_usd ?? null, race.cheapestUsd, 'USD', 'the run record reports no cost'),
+  ];
+  if (!race.benchmarkConfigured) {
+    out.push(notApplicable('runtime', 'no benchmark command configured'), notApplicable('memory', 'no benchmark command configured'));
+  } else if (!race.baseBenchmark?.ok) {
+    out.push(unmeasured('runtime', `benchmark failed on the base: ${race.baseBenchmark?.detail ?? 'not run'}`), unmeasured('memory', 'benchmark failed on the base'));
+  } else if (!facts.benchmark) {
+    out.push(unmeasured('runtime', 'benchmark not run'), unmeasured('memory', 'benchmark not run'));
+  } else if (!facts.benchmark.ok) {
+    out.push(measured('runtime', 0, `benchmark failed: ${facts.benchmark.detail}`), unmeasured('memory', 'benchmark failed'));
+  } else {
+    const b = race.baseBenchmark;
+    out.push(measured('runtime', ratioToScore(b.ms, facts.benchmark.ms), `${Math.round(facts.benchmark.ms)} ms; base ${Math.round(b.ms)} ms`));
+    out.push(b.maxRssKb && facts.benchmark.maxRssKb ? measured('memory', ratioToScore(b.maxRssKb, facts.benchmark.maxRssKb), `peak ${facts.benchmark.maxRssKb} KB; base ${b.maxRssKb} KB`) : unmeasured('memory', 'peak memory not measured'));
+  }
+  out.push(judgeCriterion('algorithmic_complexity', 'algorithmic_complexity', facts));
+  return out;
+}
+
+function completeness(facts: SolutionFacts, api: ApiChange[] | null, stubs: number): CriterionResult[] {
+  const out: CriterionResult[] = [judgeCriterion('requirements_met', 'requirement_coverage', facts)];
+  const changed = facts.patch.filter((f) => !f.binary);
+  const codeAdded = changed.filter((f) => SOURCE_FILE.test(f.path) && !TEST_FILE.test(f.path)).reduce((s, f) => s + f.added.length, 0);
+  const testLinesAdded = changed.filter((f) => TEST_FILE.test(f.path)).reduce((s, f) => s + f.added.length, 0);
+  const t = testFacts(facts.feedback);
+  if (codeAdded === 0) out.push(notApplicable('tests_added', 'no non-test code added'));
+  else if (t.total !== null && t.baseTotal !== null) out.push(measured('tests_added', ratioToScore(t.total - t.baseTotal, 1), `${t.total - t.baseTotal} new tests for ${codeAdded} added code lines`));
+  else out.push(measured('tests_added', booleanToScore(testLinesAdded > 0), `${testLinesAdded} test lines added (no test counts)`, 'mechanical', 0.5));
+  const userVisible = api !== null ? api.length > 0 : facts.taskType === 'feature' ? true : null;
+  const docs = changed.some((f) => DOC_FILE.test(f.path) && !CHANGELOG_FILE.test(f.path));
+  const changelog = changed.some((f) => CHANGELOG_FILE.test(f.path));
+  if (userVisible === null) {
+    out.push(unmeasured('documentation_updated', 'cannot tell whether the change is user-visible'), unmeasured('changelog_updated', 'cannot tell whether the change is user-visible'));
+  } else if (!userVisible) {
+    out.push(notApplicable('documentation_updated', 'the exported API did not change'), notApplicable('changelog_updated', 'the exported API did not change'));
+  } else {
+    out.push(measured('documentation_updated', booleanToScore(docs), docs ? 'documentation changed' : 'user-visible change without documentation'));
+    out.push(measured('changelog_updated', booleanToScore(changelog), changelog ? 'changelog changed' : 'user-visible change without a changelog entry'));
+  }
+  out.push(measured('no_stubs', booleanToScore(stubs === 0), stubs ? `${stubs} TODO/not-implemented markers added` : 'no TODO or not-implemented marker added'));
+  return out;
+}
+
+function safety(facts: SolutionFacts, counts: Record<'dangerous_op' | 'disabled_check' | 'secret', number>): CriterionResult[] {
+  const out: CriterionResult[] = [
+    measured('no_dangerous_ops', booleanToScore(counts.dangerous_op === 0), counts.dangerous_op ? `${counts.dangerous_op} dangerous operations added` : 'no dangerous operation added'),
+    measured('no_disabled_checks', booleanToScore(counts.disabled_check === 0), counts.disabled_check ? `${counts.disabled_check} checks disabled, skipped or deleted` : 'no check disabled'),
+    measured('no_secrets', booleanToScore(counts.secret === 0), counts.secret ? `${counts.secret} secrets added` : 'no secret found in added lines'),
+    judgeCriterion('security', 'security', facts),
+  ];
+  const files = facts.patch;
+  if (!files.length) out.push(notApplicable('revertability', 'nothing changed'));
+  else {
+    const risky = files.filter((f) => f.deleted || f.binary || MIGRATION_FILE.test(f.path));
+    out.push(measured('revertability', 1 - risky.length / files.length, risky.length ? `${risky.length} of ${files.length} files are deletions, binaries or migrations` : `${files.length} text edits, none a deletion, binary or migration`));
+  }
+  return out;
+}
+
+function addedLineSet(f: FilePatch | undefined): Set<number> {
+  return new Set(f?.added.map((a) => a.line) ?? []);
+}
+
+export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: EvaluateOptions): SolutionAssessment {
+  const fb = facts.feedback;
+  const flags: RaceFlag[] = [];
+  const metrics: RaceSolution['metrics'] = {};
+  const patchByPath = new Map(facts.patch.map((p) => [p.path, p]));
+
+  // TS/JS: API surface, complexity and length of the functions the solution touched.
+  const tsFiles = facts.files.filter((f) => TS_JS_FILE.test(f.path));
+  const otherSource = facts.patch.filter((f) => SOURCE_FILE.test(f.path) && !TS_JS_FILE.test(f.path)).map((f) => f.path);
+  const anySource = facts.patch.some((f) => SOURCE_FILE.test(f.path));
+  let api: ApiChange[] | null = null;
+  let apiNote = 'no source file changed';
+  if (tsFiles.some((f) => !TEST_FILE.test(f.path))) {
+    api = tsFiles.filter((f) => !TEST_FILE.test(f.path)).flatMap((f) => compareApi(f.path, f.base, f.head));
+  } else if (anySource) apiNote = `API compatibility is checked for TypeScript/JavaScript only (changed: ${otherSource.slice(0, 3).join(', ')})`;
+  for (const c of api ?? []) if (c.change !== 'added') flags.push({ kind: 'api_break', detail: c.detail });
+
+  const touched = tsFiles.flatMap((f) => {
+    if (f.head === null) return [];
+    const added = addedLineSet(patchByPath.get(f.path));
+    return functionMetrics(f.path, f.head).filter((fn) => [...added].some((l) => l >= fn.startLine && l <= fn.endLine));
+  });
+  const figs: QualityFigures = {};
+  if (touched.length) {
+    figs.functionsMeasured = touched.length;
+    figs.maxComplexity = Math.max(...touched.map((f) => f.complexity));
+    figs.meanComplexity = touched.reduce((s, f) => s + f.complexity, 0) / touched.length;
+    figs.maxFunctionLines = Math.max(...touched.map((f) => f.lines));
+    Object.assign(metrics, { max_complexity: figs.maxComplexity, mean_complexity: figs.meanComplexity, max_function_lines: figs.maxFunctionLines, functions_measured: touched.length });
+  }
+  const heads = facts.files.filter((f) => f.head !== null);
+  if (heads.length) {
+    figs.maxFileLines = Math.max(...heads.map((f) => f.head!.split('\n').length - (f.head!.endsWith('\n') ? 1 : 0)));
+    metrics.max_file_lines = figs.maxFileLines;
+  }
+  const sourceNote = touched.length || !otherSource.length || tsFiles.length ? null : `complexity and function length are measured for TypeScript/JavaScript only (changed: ${otherSource.slice(0, 3).join(', ')})`;
+
+  const clones = detectClones(
+    [...heads.map((f) => ({ path: f.path, text: f.head!, addedLines: addedLineSet(patchByPath.get(f.path)) })), ...facts.cloneContext.map((c) => ({ ...c, addedLines: new Set<number>() }))],
+    opts.cloneMinTokens,
+  );
+  metrics.added_tokens = clones.addedTokens;
+  metrics.duplicated_tokens = clones.duplicatedTokens;
+  for (const c of clones.clones.slice(0, 10)) flags.push({ kind: 'duplication', detail: `${c.tokens}+ tokens duplicated from ${c.otherFile}:${c.otherLine}`, file: c.file, line: c.line });
+
+  const findings = scanAddedLines(facts.patch);
+  const counts = { dangerous_op: 0, disabled_check: 0, secret: 0 };
+  let stubs = 0;
+  for (const f of findings) {
+    flags.push(findingToFlag(f));
+    if (f.kind === 'stub') stubs++;
+    else if (f.kind in counts) counts[f.kind as keyof typeof counts]++;
+  }
+  metrics.formatting_only_files = facts.formattingOnlyFiles.length;
+  if (facts.formattingOnlyFiles.length) {
+    flags.push({ kind: 'formatting_churn', detail: `${facts.formattingOnlyFiles.length} files changed only in whitespace: ${facts.formattingOnlyFiles.slice(0, 5).join(', ')}${facts.formattingOnlyFiles.length > 5 ? ', …' : ''}` });
+  }
+  if (facts.benchmark?.ok) {
+    metrics.benchmark_ms = facts.benchmark.ms;
+    if (facts.benchmark.maxRssKb !== null) metrics.benchmark_max_rss_kb = facts.benchmark.maxRssKb;
+  }
+
+  // Check-derived flags and the gates.
+  const t = testFacts(fb);
+  const build = fb.checks.build;
+  if (build && build.status !== 'passed' && build.status !== 'skipped') flags.push({ kind: 'build_failed', detail: `build ${build.status}${build.exit_code !== null ? ` (exit ${build.exit_code})` : ''}` });
+  const tc = fb.checks.test?.tests;
+  if (tc && tc.failed + tc.errors > 0) flags.push({ kind: 'tests_failed', detail: `${tc.failed} failed, ${tc.errors} errors` });
+  if (fb.checks.typecheck?.status === 'failed') flags.push({ kind: 'typecheck_failed', detail: 'type check failed' });
+  const lc = fb.checks.lint?.lint;
+  if (lc && lc.errors > 0) flags.push({ kind: 'lint_errors', detail: `${lc.errors} lint errors (base ${fb.baseline?.lint?.errors ?? 'unknown'})` });
+  const reasons: string[] = [];
+  const buildPasses = build ? build.status === 'passed' : null;
+  if (buildPasses === false) reasons.push(`build ${build!.status}`);
+  if (buildPasses === null) reasons.push('no build command: build gate unknown');
+  let noRegression: boolean | null = null;
+  if (t.passed !== null && t.basePassed !== null && t.total !== null && t.baseTotal !== null) {
+    noRegression = t.passed >= t.basePassed && t.total >= t.baseTotal;
+    if (t.passed < t.basePassed) {
+      flags.push({ kind: 'test_regression', detail: `${t.passed} tests pass, ${t.basePassed} passed on the base` });
+      reasons.push(`test regression: ${t.passed} pass, ${t.basePassed} on the base`);
+    }
+    if (t.total < t.baseTotal) {
+      flags.push({ kind: 'tests_removed', detail: `${t.total} tests ran, ${t.baseTotal} on the base` });
+      reasons.push(`tests removed: ${t.total} ran, ${t.baseTotal} on the base`);
+    }
+  } else if (fb.checks.test?.status === 'skipped' && t.basePassed) {
+    noRegression = false;
+    reasons.push(`tests could not run; ${t.basePassed} passed on the base`);
+  } else {
+    reasons.push(fb.checks.test ? 'test counts missing: regression gate unknown' : 'no test command: regression gate unknown');
+  }
+  if (fb.integrity.test_count_below_baseline && !flags.some((f) => f.kind === 'tests_removed')) flags.push({ kind: 'tests_removed', detail: 'fewer tests ran than on the base commit' });
+  const gates: RaceGates = { build_passes: buildPasses, no_test_regression: noRegression, mergeable: buildPasses !== false && noRegression !== false, reasons };
+
+  const results: Record<RaceCategory, CriterionResult[]> = {
+    correctness: correctness(facts, api, apiNote),
+    quality: quality(facts, figs, clones, sourceNote),
+    efficiency: efficiency(facts, race),
+    completeness: completeness(facts, api, stubs),
+    // Deleting tests disables checks as surely as .skip does.
+    safety: safety(facts, { ...counts, disabled_check: counts.disabled_check + (t.total !== null && t.baseTotal !== null && t.total < t.baseTotal ? 1 : 0) }),
+  };
+  return { evaluation: assembleEvaluation(results, opts.weights), flags, gates, metrics };
+}

@@ -1,0 +1,113 @@
+// IO: what the evaluation needs from one solution's worktree (git and files) and the judge's criteria.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { git } from '../git.js';
+import { runCommand } from '../runner.js';
+import type { Feedback } from '../types.generated.js';
+import { parseUnifiedDiff } from './diff-parse.js';
+import { JUDGE_CRITERIA, type BenchmarkResult, type FileText, type JudgeCriteria, type SolutionFacts } from './evaluate.js';
+import { TS_JS_FILE } from './ts-metrics.js';
+
+const MAX_FILE_BYTES = 1024 * 1024;
+const MAX_CONTEXT_FILES = 300;
+const MAX_CONTEXT_BYTES = 4 * 1024 * 1024;
+
+async function blob(cwd: string, rev: string, path: string): Promise<string | null> {
+  try {
+    const size = Number((await git(cwd, ['cat-file', '-s', `${rev}:${path}`])).trim());
+    if (size > MAX_FILE_BYTES) return null;
+    const text = await git(cwd, ['cat-file', 'blob', `${rev}:${path}`]);
+    return text.includes('\u0000') ? null : text;
+  } catch {
+    return null;
+  }
+}
+
+/** Files whose change disappears when whitespace (and blank lines) are ignored. */
+async function formattingOnly(cwd: string, from: string, to: string, changed: string[]): Promise<string[]> {
+  const out = await git(cwd, ['diff', '-w', '--ignore-blank-lines', '-U0', '--no-renames', '--no-ext-diff', from, to, '--', ...changed]);
+  const substantive = new Set(parseUnifiedDiff(out).filter((f) => f.added.length || f.removed.length).map((f) => f.path));
+  return changed.filter((p) => !substantive.has(p));
+}
+
+const unit = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x >= 0 && x <= 1;
+
+/** The judge's optional criteria from state/judgments/<bead>.json (the judge owns its schema: read with guards). */
+export function readJudgeCriteria(stateRoot: string, bead: string): { criteria: JudgeCriteria | null; note: string } {
+  const file = join(stateRoot, 'judgments', `${bead}.json`);
+  if (!existsSync(file)) return { criteria: null, note: 'no judgment for this run (judge disabled or not run)' };
+  let j: Record<string, unknown>;
+  try {
+    j = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch (e) {
+    return { criteria: null, note: `judgment ${file} is not valid JSON (${(e as Error).message})` };
+  }
+  if (j.failure !== undefined && j.failure !== null) return { criteria: null, note: 'the judgment failed' };
+  const raw = j.criteria as Record<string, unknown> | undefined;
+  if (!raw || typeof raw !== 'object') return { criteria: null, note: 'the judgment has no criteria' };
+  const criteria: JudgeCriteria = {};
+  for (const k of JUDGE_CRITERIA) {
+    const c = raw[k] as Record<string, unknown> | undefined;
+    if (c && unit(c.score) && unit(c.confidence) && typeof c.reasoning === 'string') criteria[k] = { score: c.score, confidence: c.confidence, reasoning: c.reasoning };
+  }
+  return { criteria: Object.keys(criteria).length ? criteria : null, note: 'the judgment has no valid criteria' };
+}
+
+/** Runs the benchmark command with GNU time for peak memory when it is there. */
+export async function runBenchmark(command: string, cwd: string, env: NodeJS.ProcessEnv, timeoutSeconds: number): Promise<BenchmarkResult> {
+  const gnuTime = existsSync('/usr/bin/time');
+  const wrapped = gnuTime ? `/usr/bin/time -f 'JUDGELOOP_MAXRSS_KB=%M' sh -c "$JUDGELOOP_BENCH"` : command;
+  const res = await runCommand(wrapped, { cwd, env: { ...env, JUDGELOOP_BENCH: command }, timeoutMs: timeoutSeconds * 1000, capBytes: 64 * 1024 });
+  const m = /JUDGELOOP_MAXRSS_KB=(\d+)/.exec(res.output.text);
+  const ok = res.exitCode === 0 && !res.timedOut;
+  return { ok, ms: res.durationMs, maxRssKb: m ? Number(m[1]) : null, detail: ok ? `${Math.round(res.durationMs)} ms` : res.timedOut ? 'timed out' : `exit ${res.exitCode ?? res.signal}` };
+}
+
+export interface GatherOptions {
+  stateRoot: string;
+  benchmark: { command: string | null; timeoutSeconds: number };
+  env: NodeJS.ProcessEnv;
+}
+
+/** Everything but the feedback's own figures: the patch, both versions of changed files, clone context, judge criteria. */
+export async function gatherFacts(fb: Feedback, worktree: string, opts: GatherOptions): Promise<SolutionFacts> {
+  const from = fb.diff!.merge_base;
+  const to = fb.head?.tree ?? fb.head!.commit;
+  const patch = parseUnifiedDiff(await git(worktree, ['diff', '-M', '--no-ext-diff', '--no-textconv', from, to]));
+  const files: FileText[] = [];
+  for (const p of patch) {
+    if (p.binary) continue;
+    files.push({ path: p.path, head: p.deleted ? null : await blob(worktree, to, p.path), base: p.created ? null : await blob(worktree, from, p.oldPath ?? p.path) });
+  }
+  const changed = new Set(patch.map((p) => p.path));
+  const cloneContext: { path: string; text: string }[] = [];
+  let bytes = 0;
+  const tracked = (await git(worktree, ['ls-tree', '-r', '-z', '--name-only', to])).split('\0').filter((p) => p && TS_JS_FILE.test(p) && !changed.has(p));
+  for (const p of tracked.slice(0, MAX_CONTEXT_FILES)) {
+    try {
+      const full = join(worktree, p);
+      const size = statSync(full).size;
+      if (size > MAX_FILE_BYTES || bytes + size > MAX_CONTEXT_BYTES) continue;
+      bytes += size;
+      cloneContext.push({ path: p, text: readFileSync(full, 'utf8') });
+    } catch {
+      // A file listed in the tree but gone from disk is not context.
+    }
+  }
+  const judge = readJudgeCriteria(opts.stateRoot, fb.bead);
+  const facts: SolutionFacts = {
+    feedback: fb,
+    judgment: judge.criteria,
+    judgmentNote: judge.note,
+    patch,
+    files,
+    cloneContext,
+    formattingOnlyFiles: await (async () => {
+      const edited = patch.filter((p) => !p.binary && !p.created && !p.deleted).map((p) => p.path);
+      return edited.length ? formattingOnly(worktree, from, to, edited) : [];
+    })(),
+    benchmark: opts.benchmark.command ? await runBenchmark(opts.benchmark.command, worktree, opts.env, opts.benchmark.timeoutSeconds) : null,
+  };
+  if (fb.run.task_type !== undefined) facts.taskType = fb.run.task_type;
+  return facts;
+}

@@ -1,0 +1,38 @@
+// Small helpers shared by bin/rate, bin/ratings, bin/route and bin/agents.
+import type { Io } from '../cli.js';
+import { loadConfig, type Config } from '../config.js';
+import type { EnvSettings } from '../env.js';
+import { UserError } from '../errors.js';
+import { StateStore } from '../store.js';
+
+/** JUDGELOOP_NOW pins the clock (tests, replays); otherwise the real time. */
+export function nowIso(env: EnvSettings): string {
+  if (env.JUDGELOOP_NOW === undefined) return new Date().toISOString();
+  const t = Date.parse(env.JUDGELOOP_NOW);
+  if (Number.isNaN(t)) throw new UserError(`JUDGELOOP_NOW=${JSON.stringify(env.JUDGELOOP_NOW)}: expected an ISO 8601 time`);
+  return new Date(t).toISOString();
+}
+
+export function parseNumber(flag: string, v: string | undefined, min: number, max: number, integer = false): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n))) {
+    throw new UserError(`--${flag} ${JSON.stringify(v)}: expected ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}`);
+  }
+  return n;
+}
+
+export function openState(io: Io, configFile: string | undefined): { store: StateStore; config: Config } {
+  const config = loadConfig({ env: io.env, configFile, cwd: io.cwd });
+  return { store: StateStore.fromEnv(io.env, io.cwd), config };
+}
+
+export const fmtRating = (r: number | null | undefined): string => (r === null || r === undefined ? '—' : r.toFixed(2));
+export const fmtDelta = (d: number | null): string => (d === null ? '—' : `${d >= 0 ? '+' : ''}${d.toFixed(2)}`);
+
+/** Left-aligned text table with a header row. */
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)].join('\n') + '\n';
+}

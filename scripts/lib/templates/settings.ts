@@ -1,0 +1,31 @@
+// From configuration to the settings the template modules take. Pure.
+import type { Config } from '../types.generated.js';
+import { UserError } from '../errors.js';
+import type { ScoreSettings } from './aggregate.js';
+
+export type TemplatesConfig = Config['templates'];
+
+export function templatesConfig(cfg: Config): TemplatesConfig {
+  if (!(cfg.templates.weights.mechanical + cfg.templates.weights.judge > 0)) {
+    throw new UserError('configuration: /templates/weights: mechanical + judge must be above 0');
+  }
+  return cfg.templates;
+}
+
+/** Blend from `fromPhase` on (3 for scoring, 4 for selection) and only with the judge enabled. */
+export function scoreSettings(cfg: Config, fromPhase: 3 | 4): ScoreSettings {
+  const t = templatesConfig(cfg);
+  const blend = cfg.judge.enabled && cfg.judge.phase >= fromPhase;
+  const blendOffReason = !cfg.judge.enabled
+    ? 'judge disabled (JUDGE_ENABLED=false): mechanical only'
+    : `phase ${cfg.judge.phase} (blend from phase ${fromPhase}): mechanical only`;
+  return { weights: t.weights, mechanical: t.mechanical, trendWindow: t.trend_window, recurringWindow: t.triggers.recurring_window, blend, blendOffReason };
+}
+
+/** The clock: JUDGELOOP_NOW when set (tests, replays), else now. */
+export function nowIso(env: { JUDGELOOP_NOW?: string }): string {
+  if (env.JUDGELOOP_NOW === undefined) return new Date().toISOString();
+  const ms = Date.parse(env.JUDGELOOP_NOW);
+  if (Number.isNaN(ms)) throw new UserError(`JUDGELOOP_NOW=${JSON.stringify(env.JUDGELOOP_NOW)}: expected an ISO 8601 date-time`);
+  return new Date(ms).toISOString();
+}

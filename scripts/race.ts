@@ -1,0 +1,81 @@
+// bin/race <run.json>… | --race ID: evaluates competing solutions of one task, ranks them, decides auto-accept,
+// writes state/races/<id>.json and prints seed 000's "Race Results" (or --markdown, or --json).
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { main, parseFlags, type Io } from './lib/cli.js';
+import { loadConfig } from './lib/config.js';
+import { UserError } from './lib/errors.js';
+import { present } from './lib/race/present.js';
+import { runRace } from './lib/race/run-race.js';
+import { loadRunRecord, type LoadedRunRecord } from './lib/run-record.js';
+import { StateStore } from './lib/store.js';
+import type { Feedback, Race } from './lib/types.generated.js';
+
+const USAGE = 'usage: race [--json | --markdown] [--config FILE] [--id RACE] [--concurrency N] [--quiet] <run.json>... | --race ID';
+
+/** Run records of a race: from its earlier result, from feedback tagged with the race id, and from state/runs/. */
+export function findRaceRuns(store: StateStore, raceId: string, cwd: string): LoadedRunRecord[] {
+  const paths = new Set<string>();
+  const earlier = store.read<Race>('races', raceId);
+  for (const s of earlier?.solutions ?? []) paths.add(s.run_record);
+  for (const r of store.readAll<Feedback>('feedback')) {
+    if ('value' in r && r.value.run.race_id === raceId && r.value.run.record_path) paths.add(r.value.run.record_path);
+  }
+  const runsDir = join(store.root, 'runs');
+  if (existsSync(runsDir)) {
+    for (const f of readdirSync(runsDir).filter((n) => n.endsWith('.json') && !n.startsWith('.'))) {
+      try {
+        const loaded = loadRunRecord(join(runsDir, f), cwd);
+        if (loaded.record.race_id === raceId) paths.add(loaded.file);
+      } catch {
+        // A run record that does not load is not part of any race.
+      }
+    }
+  }
+  if (!paths.size) throw new UserError(`--race ${raceId}: no run records with race_id ${JSON.stringify(raceId)} in ${store.root}/races, feedback or runs`);
+  const byBead = new Map<string, LoadedRunRecord>();
+  for (const p of [...paths].sort()) {
+    const loaded = loadRunRecord(p, cwd);
+    if (!byBead.has(loaded.record.bead)) byBead.set(loaded.record.bead, loaded);
+  }
+  return [...byBead.values()];
+}
+
+export async function run(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseFlags(
+    argv,
+    { json: { type: 'boolean' }, markdown: { type: 'boolean' }, config: { type: 'string' }, id: { type: 'string' }, race: { type: 'string' }, concurrency: { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    USAGE,
+  );
+  if (values.help) {
+    io.stdout(`${USAGE}\n`);
+    return 0;
+  }
+  if (values.race && positionals.length) throw new UserError(`give run records or --race, not both\n${USAGE}`);
+  if (!values.race && !positionals.length) throw new UserError(`no run record given\n${USAGE}`);
+  if (values.json && values.markdown) throw new UserError('--json and --markdown exclude each other');
+  let concurrency: number | undefined;
+  if (values.concurrency !== undefined) {
+    if (!/^[1-9]\d*$/.test(values.concurrency)) throw new UserError(`--concurrency ${JSON.stringify(values.concurrency)}: expected a whole number ≥ 1`);
+    concurrency = Number(values.concurrency);
+  }
+  const config = loadConfig({ env: io.env, configFile: values.config, cwd: io.cwd });
+  const store = StateStore.fromEnv(io.env, io.cwd);
+  const runs = values.race ? findRaceRuns(store, values.race, io.cwd) : positionals.map((p) => loadRunRecord(p, io.cwd));
+  const fixedNow = io.env.JUDGELOOP_NOW;
+  const raceId = values.id ?? values.race;
+  const race = await runRace(runs, {
+    store,
+    config,
+    processEnv: io.processEnv,
+    now: () => (fixedNow ? new Date(fixedNow) : new Date()),
+    ...(values.quiet ? {} : { log: (m: string) => io.stderr(`race: ${m}\n`) }),
+    ...(concurrency ? { concurrency } : {}),
+    ...(raceId ? { raceId } : {}),
+  });
+  io.stdout(present(race, values.json ? 'json' : values.markdown ? 'markdown' : 'table'));
+  for (const s of race.solutions) if (s.status === 'failed') io.stderr(`race: ${s.id}: evaluation failed: ${s.failure}\n`);
+  return race.solutions.every((s) => s.status === 'failed') ? 1 : 0;
+}
+
+main(import.meta.url, run);

@@ -1,0 +1,60 @@
+// bin/rate: rates agent runs from their feedback records (seed 002), with a reviewer's quality or the judge's.
+import { main, parseFlags, type Io } from './lib/cli.js';
+import { UserError } from './lib/errors.js';
+import { KINDS, type Kind, type KindSpec } from './lib/kinds.js';
+import { assertSafeId } from './lib/bead.js';
+import { nowIso, openState, parseNumber } from './lib/ratings/_cli.js';
+import { judgeQuality, rateBead, readFeedback, type QualityInput, type RateResult } from './lib/ratings/store-io.js';
+import type { StateStore } from './lib/store.js';
+
+
+const USAGE = 'usage: bin/rate <bead>... [--quality 0-10] [--reviewer NAME] [--strict] [--json] [--config FILE]';
+
+/** The judge's quality: state/judgments/<bead>.json when that kind exists, else the judgment merged into feedback. */
+export function storedQuality(store: StateStore, bead: string): QualityInput | null {
+  const kinds = KINDS as Record<string, KindSpec>;
+  if (kinds.judgments) {
+    const j = store.read<{ score?: unknown; model?: unknown }>('judgments' as Kind, bead);
+    if (j && typeof j.score === 'number' && j.score >= 0 && j.score <= 1) {
+      return { score0to10: j.score * 10, source: 'judge', raw: j, reviewer: typeof j.model === 'string' ? j.model : null };
+    }
+  }
+  return judgeQuality(readFeedback(store, bead));
+}
+
+export function describe(r: RateResult): string {
+  const s = r.summary;
+  if (r.status === 'rated' && s) {
+    const cx = s.max_complexity_after !== s.max_complexity_before ? `, max_complexity ${s.max_complexity_before} → ${s.max_complexity_after} (${s.complexity_action})` : '';
+    return `${r.bead}: rated ${r.agent}: quality ${s.quality_score.toFixed(1)} (${s.quality_source}), run score ${s.run_score.toFixed(2)}, rating ${s.rating_before === null ? '—' : s.rating_before.toFixed(2)} → ${s.rating_after.toFixed(2)} (n=${s.rating_samples})${cx}`;
+  }
+  return `${r.bead}: ${r.status === 'already_rated' ? 'already rated' : 'not rated'}${r.agent ? ` (${r.agent})` : ''}: ${r.reason}`;
+}
+
+export async function run(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseFlags(argv, {
+    quality: { type: 'string' },
+    reviewer: { type: 'string' },
+    strict: { type: 'boolean' },
+    'rating-strict': { type: 'boolean' },
+    json: { type: 'boolean' },
+    config: { type: 'string' },
+  }, USAGE);
+  if (positionals.length === 0) throw new UserError(`no bead given\n${USAGE}`);
+  positionals.forEach((b) => assertSafeId(b));
+  const q = parseNumber('quality', values.quality, 0, 10);
+  const { store, config } = openState(io, values.config);
+  const results: RateResult[] = [];
+  for (const bead of positionals) {
+    const quality: QualityInput | null =
+      q !== undefined ? { score0to10: q, source: 'reviewer', raw: { quality_score: q }, reviewer: values.reviewer ?? null } : storedQuality(store, bead);
+    const r = await rateBead({ store, config, bead, quality, strict: values.strict || values['rating-strict'], now: () => nowIso(io.env) });
+    for (const p of r.problems) io.stderr(`warning: ${p}\n`);
+    io.stderr(describe(r) + '\n');
+    results.push(r);
+  }
+  if (values.json) io.stdout(JSON.stringify(results, null, 2) + '\n');
+  return 0;
+}
+
+main(import.meta.url, run);

@@ -1,0 +1,68 @@
+// bin/route: picks an agent for a task (seed 002 §7): max_complexity filter, N−1 fallback, epsilon-greedy.
+import { randomBytes } from 'node:crypto';
+import { main, parseFlags, type Io } from './lib/cli.js';
+import { UserError } from './lib/errors.js';
+import { nowIso, openState, parseNumber } from './lib/ratings/_cli.js';
+import { createRng } from './lib/ratings/prng.js';
+import { routeTask } from './lib/ratings/routing.js';
+import { loadAllAgents, logRouting, ratingsConfig } from './lib/ratings/store-io.js';
+import type { RoutingDecision } from './lib/types.generated.js';
+
+const USAGE = 'usage: bin/route --command C --complexity 1-10 [--discipline D] [--task-id ID] [--seed S] [--json] [--config FILE]';
+
+export async function run(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseFlags(argv, {
+    command: { type: 'string' },
+    complexity: { type: 'string' },
+    discipline: { type: 'string' },
+    'task-id': { type: 'string' },
+    seed: { type: 'string' },
+    json: { type: 'boolean' },
+    config: { type: 'string' },
+  }, USAGE);
+  if (positionals.length) throw new UserError(`unexpected argument ${JSON.stringify(positionals[0])}\n${USAGE}`);
+  if (!values.command) throw new UserError(`--command is required\n${USAGE}`);
+  const complexity = parseNumber('complexity', values.complexity, 1, 10, true);
+  if (complexity === undefined) throw new UserError(`--complexity is required\n${USAGE}`);
+  const { store, config } = openState(io, values.config);
+  const rc = ratingsConfig(config);
+  const now = nowIso(io.env);
+  const agents = loadAllAgents(store, config, now);
+  for (const a of agents) for (const p of a.problems) io.stderr(`warning: ${p}\n`);
+  const seed = values.seed ?? randomBytes(8).toString('hex');
+  const discipline = values.discipline ?? null;
+  const d = routeTask({
+    agents: agents.filter((a) => a.registration).map((a) => ({ ...a.registration!, ...a.state })),
+    command: values.command,
+    complexity,
+    useReasoning: discipline !== null && rc.reasoning_disciplines.includes(discipline),
+    params: rc.routing,
+    rng: createRng(seed),
+  });
+  const row: RoutingDecision = {
+    schema_version: '1.0.0',
+    decided_at: now,
+    ...(values['task-id'] !== undefined ? { task_id: values['task-id'] } : {}),
+    command: values.command,
+    complexity,
+    discipline,
+    seed,
+    draw: d.draw,
+    epsilon: rc.routing.epsilon,
+    mode: d.mode,
+    exploration: d.exploration,
+    agent: d.agent,
+    reason: d.reason,
+    fallback: d.fallback,
+    warning: d.warning,
+    candidates: d.candidates,
+  };
+  await logRouting(store, row);
+  if (d.warning) io.stderr(`warning: ${d.warning}\n`);
+  io.stderr(`${d.mode}${d.exploration ? ` (${d.exploration})` : ''}: ${d.reason}\n`);
+  if (values.json) io.stdout(JSON.stringify(row, null, 2) + '\n');
+  else if (d.agent) io.stdout(d.agent + '\n');
+  return d.agent ? 0 : 1;
+}
+
+main(import.meta.url, run);

@@ -1,0 +1,111 @@
+// bin/score-templates: per-template scores from every feedback record, the A/B report, refinement triggers.
+import { main, parseFlags, type Io } from './lib/cli.js';
+import { loadConfig } from './lib/config.js';
+import { UserError } from './lib/errors.js';
+import { scanFeedback } from './lib/feedback-index.js';
+import { StateStore } from './lib/store.js';
+import { abReport } from './lib/templates/ab.js';
+import { TemplateAggregator } from './lib/templates/aggregate.js';
+import { nowIso, scoreSettings, templatesConfig } from './lib/templates/settings.js';
+import { renderScores } from './lib/templates/table.js';
+import { decideTriggers } from './lib/templates/triggers.js';
+import type { TemplateScores, Trigger } from './lib/types.generated.js';
+
+
+const USAGE = `usage: score-templates [--json] [--task-type T] [--phase N] [--rebuild] [--verify] [--config FILE]
+  Scores every prompt template from state/feedback and writes state/scores/templates.json
+  (--task-type: only runs of that type, printed, not written; no triggers).
+  --rebuild  re-read every feedback file and rewrite state/index/feedback.jsonl
+  --verify   re-read feedback files changed since they were indexed
+Exit: 0 scored; 1 some feedback file was skipped (named on stderr) or state could not be written; 2 usage or config.`;
+
+export async function run(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseFlags(
+    argv,
+    {
+      json: { type: 'boolean' },
+      'task-type': { type: 'string' },
+      phase: { type: 'string' },
+      rebuild: { type: 'boolean' },
+      verify: { type: 'boolean' },
+      config: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    USAGE,
+  );
+  if (values.help) {
+    io.stdout(USAGE + '\n');
+    return 0;
+  }
+  if (positionals.length) throw new UserError(`unexpected argument ${JSON.stringify(positionals[0])}\n${USAGE}`);
+  let phase: number | undefined;
+  if (values.phase !== undefined) {
+    if (!/^[1-4]$/.test(values.phase)) throw new UserError(`--phase ${JSON.stringify(values.phase)}: expected 1, 2, 3 or 4`);
+    phase = Number(values.phase);
+  }
+  const cfg = loadConfig({ env: io.env, configFile: values.config, cwd: io.cwd, overrides: phase ? { judge: { phase } } : undefined });
+  const tcfg = templatesConfig(cfg);
+  const settings = scoreSettings(cfg, 3);
+  const store = StateStore.fromEnv(io.env, io.cwd);
+  const now = nowIso(io.env);
+  const taskType = values['task-type'];
+
+  const agg = new TemplateAggregator(settings);
+  const scan = await scanFeedback(
+    store,
+    (row) => {
+      if (taskType === undefined || row.task_type === taskType) agg.add(row);
+    },
+    { rebuild: values.rebuild, verify: values.verify, now },
+  );
+  for (const s of scan.skipped) io.stderr(`score-templates: skipped ${s.file}: ${s.problem}\n`);
+  if (scan.badIndexLines) io.stderr(`score-templates: ${scan.badIndexLines} unreadable line(s) in ${store.path('feedback-index', 'feedback')}; their feedback files were re-read\n`);
+
+  const templates = agg.finish();
+  const scores: TemplateScores = {
+    schema_version: '1.0.0',
+    generated_at: now,
+    phase: cfg.judge.phase,
+    judge_enabled: cfg.judge.enabled,
+    blend_active: settings.blend,
+    ...(taskType !== undefined ? { task_type: taskType } : {}),
+    settings: { weights: tcfg.weights, mechanical: tcfg.mechanical, trend_window: tcfg.trend_window, confidence: 0.95 },
+    sources: { feedback_files: scan.feedbackFiles, from_index: scan.fromIndex, read_now: scan.readNow, skipped: scan.skipped },
+    templates,
+    ab: settings.blend ? abReport(templates) : null,
+  };
+
+  let fired: Trigger[] = [];
+  if (taskType === undefined) {
+    store.write('scores', 'templates', scores);
+    if (cfg.judge.phase >= 4) {
+      fired = await store.withLock('triggers', () => {
+        const open: Trigger[] = [];
+        for (const r of store.readAll<Trigger>('triggers')) {
+          if ('error' in r) io.stderr(`score-templates: ignoring ${r.file}: ${r.error.problems.join('; ')}\n`);
+          else if (r.value.cleared_at === null) open.push(r.value);
+        }
+        const d = decideTriggers({
+          templates,
+          recentJudged: (t) => (cfg.judge.enabled ? agg.recentJudged(t) : []),
+          open,
+          settings: tcfg.triggers,
+          now,
+        });
+        for (const t of d.fire) store.write('triggers', t.id, t);
+        for (const id of d.clear) {
+          const t = open.find((x) => x.id === id)!;
+          store.write('triggers', id, { ...t, cleared_at: now });
+        }
+        return d.fire;
+      });
+      for (const t of fired) io.stderr(`score-templates: trigger ${store.path('triggers', t.id)}: ${t.summary}\n`);
+    }
+  }
+
+  if (values.json) io.stdout(JSON.stringify({ ...scores, triggers_fired: fired.map((t) => t.id) }, null, 2) + '\n');
+  else io.stdout(renderScores(scores, fired));
+  return scan.skipped.length ? 1 : 0;
+}
+
+main(import.meta.url, run);

@@ -1,0 +1,47 @@
+// A real agent run to judge: a git repo with a base commit and the agent's changes, and its run record.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { commitAll, gitIn, makeRepo, tempDir, writeTree } from '../../helpers/repo.js';
+import type { RunRecord } from '../../../scripts/lib/types.generated.js';
+
+export interface RunFixture {
+  repo: string;
+  stateDir: string;
+  recordPath: string;
+  record: RunRecord;
+}
+
+export function makeRun(opts: { bead?: string; files?: Record<string, string>; uncommitted?: Record<string, string>; record?: Partial<RunRecord>; stateDir?: string } = {}): RunFixture {
+  const repo = makeRepo({ 'src/add.ts': 'export const add = (a: number, b: number) => a + b;\n', 'README.md': '# demo\n' });
+  gitIn(repo, 'checkout', '-q', '-b', 'agent');
+  writeTree(repo, opts.files ?? { 'src/sub.ts': 'export const sub = (a: number, b: number) => a - b;\n', 'test/sub.test.ts': "import { sub } from '../src/sub';\ntest('sub', () => expect(sub(3, 1)).toBe(2));\n" });
+  commitAll(repo, 'agent work');
+  if (opts.uncommitted) writeTree(repo, opts.uncommitted);
+  const stateDir = opts.stateDir ?? tempDir('judgeloop-state-');
+  const bead = opts.bead ?? 'bd-1';
+  const record: RunRecord = {
+    schema_version: '1.0.0',
+    bead,
+    task: { id: 'task-sub', prompt: 'Add a sub(a, b) function next to add, with a test.' },
+    agent: { slug: 'claude-a', model: 'claude-sonnet-4-6' },
+    template: 'feature-v1',
+    worktree: repo,
+    base_ref: 'main',
+    started_at: '2025-06-01T10:00:00Z',
+    completed_at: '2025-06-01T10:05:00Z',
+    exit_code: 0,
+    status: 'completed',
+    checks: { test: { exit_code: 0, output: ' ✓ test/sub.test.ts (1 test)\n\n Test Files  1 passed (1)\n      Tests  1 passed (1)\n' } },
+    ...opts.record,
+  };
+  const recordPath = join(tempDir('judgeloop-runs-'), `${bead}.json`);
+  writeFileSync(recordPath, JSON.stringify(record, null, 2));
+  return { repo, stateDir, recordPath, record };
+}
+
+/** Writes another run record for the same repo under a new bead. */
+export function recordFor(fx: RunFixture, bead: string, dir: string, over: Partial<RunRecord> = {}): string {
+  const path = join(dir, `${bead}.json`);
+  writeFileSync(path, JSON.stringify({ ...fx.record, bead, ...over }, null, 2));
+  return path;
+}

@@ -1,0 +1,52 @@
+// The real bin/parse-output shim, run as a child process after a real build.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { run } from '../../scripts/parse-output.js';
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+const bin = `${repo}bin/parse-output`;
+const fixture = (f: string): string => `${repo}test/fixtures/output/${f}`;
+const cli = (args: string[], input?: string) => spawnSync(bin, args, { encoding: 'utf8', input, cwd: repo });
+
+beforeAll(() => {
+  execFileSync(process.execPath, [`${repo}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'], { cwd: repo });
+}, 120_000);
+
+describe('bin/parse-output', () => {
+  test('tests FILE prints one JSON object and exits 0', () => {
+    const r = cli(['tests', fixture('jest/basic.txt')]);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ runner: 'jest', passed: 7, failed: 2, skipped: 2, errors: 0, total: 11 });
+  });
+  test('reads stdin with "-" and a forced runner; xfailed/xpassed and notes appear only when there', () => {
+    const r = cli(['tests', '--runner', 'pytest', '-'], spawnSync('cat', [fixture('pytest/basic-qq.txt')], { encoding: 'utf8' }).stdout);
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(out).toMatchObject({ runner: 'pytest', passed: 7, failed: 3, xfailed: 1, xpassed: 1 });
+    expect(out.notes).toBeInstanceOf(Array);
+  });
+  test('lint prints linter, errors, warnings', () => {
+    const r = cli(['lint', fixture('eslint/stylish.txt')]);
+    expect(JSON.parse(r.stdout)).toEqual({ linter: 'eslint', errors: 4, warnings: 3 });
+  });
+  test('unrecognised output: one stderr line, empty stdout, exit 1', () => {
+    const r = cli(['tests', '-'], 'nothing to see\n');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+  test('usage errors, unknown runner and unreadable file exit 2', () => {
+    expect(cli([]).status).toBe(2);
+    expect(cli(['tests', '--runner', 'nope', fixture('jest/basic.txt')]).status).toBe(2);
+    const missing = cli(['lint', '/nonexistent/out.txt']);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/\/nonexistent\/out.txt: cannot read: ENOENT/);
+  });
+  test('importing the script runs nothing; run() returns the exit code', () => {
+    const out: string[] = [];
+    const code = run(['lint', '--runner', 'eslint', '-'], { stdout: (t) => out.push(t), stderr: () => {}, readStdin: () => '' });
+    expect(code).toBe(0);
+    expect(JSON.parse(out.join(''))).toMatchObject({ linter: 'eslint', errors: 0, warnings: 0 });
+  });
+});

@@ -1,0 +1,99 @@
+// Real fixtures, transformed the way real pipelines mangle output, still give the same counts.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { parseLintOutput, parseTestOutput } from '../../scripts/lib/parsers/index.js';
+
+const root = fileURLToPath(new URL('../fixtures/output/', import.meta.url));
+const read = (f: string): string => readFileSync(`${root}${f}`, 'utf8');
+const strip = (c: unknown): unknown => { const { notes: _n, ...rest } = c as Record<string, unknown>; return rest; };
+
+describe('order and shape traps', () => {
+  test('pytest reads "N failed, N passed" whatever the order of words', () => {
+    expect(strip(parseTestOutput(read('pytest/basic-q.txt')))).toMatchObject({ passed: 7, failed: 3, xfailed: 1, xpassed: 1, errors: 1 });
+  });
+  test('jest reads "Tests: 2 failed, 1 skipped, 1 todo, 7 passed, 11 total"', () => {
+    expect(parseTestOutput(read('jest/basic.txt'))).toMatchObject({ passed: 7, failed: 2, skipped: 2, total: 11 });
+  });
+  test('vitest reads the Tests line, not the Test Files line printed before it', () => {
+    expect(parseTestOutput(read('vitest/basic.txt'))).toMatchObject({ passed: 7, failed: 2, total: 11 });
+  });
+  test('cargo sums every binary and the doc tests, ignoring a test that prints "test result: ok. 99 passed"', () => {
+    expect(parseTestOutput(read('cargo/noisy-nocapture.txt'))).toMatchObject({ passed: 7, skipped: 1, total: 8 });
+  });
+  test('go -json ignores a pass event test2json invents from a test printing "--- PASS: TestFake"', () => {
+    expect(parseTestOutput(read('go/json.txt'))).toMatchObject({ passed: 6, skipped: 1 });
+  });
+  test('plain go test leaves passed and total null and says why', () => {
+    const c = parseTestOutput(read('go/plain.txt'));
+    expect(c).toMatchObject({ passed: null, total: null });
+    expect(c?.notes?.join(' ')).toMatch(/does not list passing/);
+  });
+});
+
+describe('mangled output', () => {
+  const cases: Array<[string, 'tests' | 'lint']> = [
+    ['pytest/basic-color.txt', 'tests'], ['jest/basic-color.txt', 'tests'], ['vitest/basic-color.txt', 'tests'],
+    ['cargo/failing-color.txt', 'tests'], ['go/failing-v.txt', 'tests'], ['node-test/spec-color.txt', 'tests'],
+    ['mocha/spec-color.txt', 'tests'], ['unittest/verbose.txt', 'tests'], ['eslint/stylish-color.txt', 'lint'],
+    ['clippy/warnings-color.txt', 'lint'], ['shellcheck/tty-color.txt', 'lint'], ['ruff/color.txt', 'lint'],
+  ];
+  const parse = (text: string, kind: 'tests' | 'lint'): unknown => strip(kind === 'tests' ? parseTestOutput(text) : parseLintOutput(text));
+
+  test.each(cases)('%s with CRLF line ends', (file, kind) => {
+    const text = read(file);
+    expect(parse(text.replace(/\n/g, '\r\n'), kind)).toEqual(parse(text, kind));
+  });
+
+  test.each(cases)('%s with tput sgr0 (ESC ( B) and an OSC title on every line', (file, kind) => {
+    const text = read(file);
+    const noisy = text.split('\n').map((l) => `\u001b]0;running\u0007${l}\u001b(B\u001b[m`).join('\n');
+    expect(parse(noisy, kind)).toEqual(parse(text, kind));
+  });
+
+  test('a long pytest -v output with its middle cut keeps the summary and says it was cut', () => {
+    const text = read('pytest/many-v.txt');
+    const cut = `${text.slice(0, 20_000)}\n[... ${text.length - 40_000} bytes omitted ...]\n${text.slice(-20_000)}`;
+    const c = parseTestOutput(cut);
+    expect(c).toMatchObject({ runner: 'pytest', passed: 2000, total: 2000 });
+    expect(c?.notes?.join(' ')).toMatch(/bytes omitted/);
+  });
+
+  test('unrecognised output is null, and an unknown forced name throws', () => {
+    expect(parseTestOutput('hello world\n')).toBeNull();
+    expect(parseLintOutput('hello world\n')).toBeNull();
+    expect(() => parseTestOutput('x', { name: 'nope' })).toThrow(/unknown test runner "nope"/);
+    expect(() => parseLintOutput('x', { name: 'nope' })).toThrow(/unknown linter "nope"/);
+  });
+
+  test('a 20,000-test pytest output parses fast (the bench measures the real -v run)', () => {
+    const text = read('pytest/many-v.txt');
+    const body = text.split('\n').filter((l) => l.includes('::'));
+    const head = text.split('\n').filter((l) => !l.includes('::') && !/ passed in /.test(l));
+    const big = [...head, ...Array.from({ length: 10 }, () => body).flat(), '============================= 20000 passed in 9.00s ============================='].join('\n');
+    const start = performance.now();
+    const c = parseTestOutput(big);
+    const ms = performance.now() - start;
+    expect(c).toMatchObject({ passed: 20000 });
+    expect(ms).toBeLessThan(500);
+  });
+
+  test('pathological input (2 MB of summary-like fragments, one 1 MB line) stays linear', () => {
+    const pieces = ['a:1:2: ', ' Tests  1 a ', '=== ', ' in ', '1 passed, ', '{"Time":', 'ok 1 ', '  ^-- SC', '\t', 'x'.repeat(50), ':', '(1,2): '];
+    let seed = 1;
+    const rnd = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const parts: string[] = [];
+    let size = 0;
+    while (size < 2_000_000) {
+      const p = `${pieces[Math.floor(rnd() * pieces.length)]}${rnd() < 0.02 ? '\n' : ''}`;
+      parts.push(p);
+      size += p.length;
+    }
+    for (const text of [parts.join(''), 'a:'.repeat(500_000), `Tests  ${'1 passed | '.repeat(20_000)}x`]) {
+      const start = performance.now();
+      parseTestOutput(text);
+      parseLintOutput(text);
+      expect(performance.now() - start).toBeLessThan(2000);
+    }
+  });
+});

@@ -1,0 +1,95 @@
+// bin/race and bin/accept as real processes (needs `npm run build`), merging for real in a test repository.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { StateStore } from '../../scripts/lib/store.js';
+import type { Race, RaceChoice } from '../../scripts/lib/types.generated.js';
+import { gitIn } from '../helpers/repo.js';
+import { addSolution, FIXED, BUGGY, makeRaceProject, SOLUTIONS, type RaceProject } from './_fixture.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+function bin(name: string, args: string[], p: RaceProject) {
+  const r = spawnSync(join(ROOT, 'bin', name), args, { cwd: p.dir, encoding: 'utf8', env: { ...process.env, JUDGELOOP_STATE_DIR: p.state, NO_COLOR: '1' } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('bin/race then bin/accept --merge', () => {
+  let p: RaceProject;
+  let race: Race;
+  const mainHead = () => gitIn(p.repo, 'rev-parse', 'main');
+  beforeAll(() => {
+    p = makeRaceProject();
+    addSolution(p, 'clean', SOLUTIONS.clean!);
+    addSolution(p, 'nobuild', SOLUTIONS.nobuild!);
+    const r = bin('race', ['--json', '--quiet', 'clean.json', 'nobuild.json'], p);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    race = JSON.parse(r.stdout) as Race;
+  });
+
+  it('ranks and stores the race', () => {
+    expect(race.race_id).toBe('race-clamp');
+    expect(race.ranking.order).toEqual(['bd-clean', 'bd-nobuild']);
+    expect(new StateStore(p.state).read<Race>('races', 'race-clamp')).toEqual(race);
+    const table = bin('race', ['--race', 'race-clamp', '--quiet'], p);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^Race Results — Task: "clamp ignores the upper bound: fix it"\n/);
+    expect(table.stdout).toMatch(/#1 +clean \(bd-clean\) .*\[BUILD: ✓\]/);
+    expect(table.stdout).toMatch(/#2 +nobuild \(bd-nobuild\) .*\[BUILD: ✗\].*✗ not mergeable/);
+  });
+
+  it('refuses to merge a solution that fails a gate, and records the refusal', () => {
+    const before = mainHead();
+    const r = bin('accept', ['race-clamp', '--solution', 'bd-nobuild', '--merge'], p);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/bd-nobuild is not mergeable \(build failed/);
+    expect(mainHead()).toBe(before);
+    const choice = new StateStore(p.state).read<RaceChoice>('race_choices', 'race-clamp')!;
+    expect(choice).toMatchObject({ user_choice: 'chose_other', chosen_solution_id: 'bd-nobuild', recommended_solution_id: 'bd-clean', merge: { status: 'refused', forced: false } });
+  });
+
+  it('--dry-run says it would merge and changes nothing', () => {
+    const before = mainHead();
+    const r = bin('accept', ['race-clamp', '--solution', 'bd-clean', '--merge', '--dry-run'], p);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('merge: dry_run: agent/clean merges cleanly into main');
+    expect(mainHead()).toBe(before);
+    expect(gitIn(p.repo, 'show', 'main:src/clamp.mjs') + '\n').toBe(BUGGY);
+  });
+
+  it('merges the chosen branch into the base for real', () => {
+    const before = mainHead();
+    const r = bin('accept', ['race-clamp', '--solution', 'bd-clean', '--merge', '--notes', 'the clean one'], p);
+    expect(r.code).toBe(0);
+    const head = mainHead();
+    expect(gitIn(p.repo, 'rev-list', '--parents', '-n', '1', head).split(' ')).toEqual([head, before, gitIn(p.repo, 'rev-parse', 'agent/clean')]);
+    expect(gitIn(p.repo, 'show', 'main:src/clamp.mjs') + '\n').toBe(FIXED);
+    const choice = new StateStore(p.state).read<RaceChoice>('race_choices', 'race-clamp')!;
+    expect(choice).toMatchObject({ user_choice: 'accepted_winner', chosen_solution_id: 'bd-clean', feedback_notes: 'the clean one', merge: { status: 'merged', commit: head, into: 'main' } });
+  });
+
+  it('--force overrides the gate, and a conflicting merge is aborted and reported', () => {
+    const before = mainHead();
+    const r = bin('accept', ['race-clamp', '--solution', 'bd-nobuild', '--merge', '--force'], p);
+    expect(r.code).toBe(1);
+    expect(new StateStore(p.state).read<RaceChoice>('race_choices', 'race-clamp')!.merge).toMatchObject({ status: 'conflict', forced: true });
+    expect(mainHead()).toBe(before);
+    expect(gitIn(p.repo, 'status', '--porcelain', '--untracked-files=no')).toBe('');
+  });
+
+  it('bad usage is one line and exit 2', () => {
+    expect(bin('accept', ['no-such-race', '--solution', 'x'], p)).toMatchObject({ code: 2, stderr: 'race no-such-race: no state/races/no-such-race.json (run bin/race first)\n' });
+    expect(bin('accept', ['race-clamp', '--solution', 'bd-x'], p)).toMatchObject({ code: 2, stderr: '--solution bd-x: not a solution of race race-clamp (bd-clean, bd-nobuild)\n' });
+    expect(bin('accept', ['race-clamp', '--reject-all', '--merge'], p).code).toBe(2);
+    expect(bin('race', ['--race', 'nothing-here'], p).code).toBe(2);
+  });
+
+  it('shows the learned adjustments (from the override above) without applying them', () => {
+    const r = bin('accept', ['--show-learning', '--json'], p);
+    expect(r.code).toBe(0);
+    const l = JSON.parse(r.stdout) as { based_on: number; applied: boolean };
+    // The latest choice per race stands: the forced pick of bd-nobuild over the recommended bd-clean.
+    expect(l).toMatchObject({ based_on: 1, applied: false });
+  });
+});

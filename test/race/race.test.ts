@@ -1,0 +1,137 @@
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { errorMessage } from '../../scripts/lib/errors.js';
+import { runRace } from '../../scripts/lib/race/run-race.js';
+import { loadRunRecord } from '../../scripts/lib/run-record.js';
+import { StateStore } from '../../scripts/lib/store.js';
+import type { Race, RaceSolution } from '../../scripts/lib/types.generated.js';
+import { addSolution, makeRaceProject, raceTestConfig, SOLUTIONS, writeJudgment, type RaceProject } from './_fixture.js';
+
+const now = () => new Date('2026-01-01T12:00:00Z');
+
+function sol(race: Race, name: string): RaceSolution {
+  return race.solutions.find((s) => s.id === `bd-${name}`)!;
+}
+const kinds = (s: RaceSolution) => new Set(s.flags.map((f) => f.kind));
+
+describe('a race of six real branches', () => {
+  let p: RaceProject;
+  let race: Race;
+  const records: Record<string, string> = {};
+  beforeAll(async () => {
+    p = makeRaceProject();
+    for (const [name, files] of Object.entries(SOLUTIONS)) records[name] = addSolution(p, name, files);
+    const config = raceTestConfig({ race: { auto_accept: { enabled: true } } });
+    race = await runRace(
+      Object.values(records).map((f) => loadRunRecord(f, p.dir)),
+      { store: new StateStore(p.state), config, processEnv: process.env, now },
+    );
+  });
+
+  it('evaluates every solution and stores the race', () => {
+    expect(race.solutions.map((s) => s.status)).toEqual(Array(6).fill('evaluated'));
+    expect(new StateStore(p.state).read<Race>('races', 'race-clamp')).toEqual(race);
+  });
+
+  it('ranks the clean fix first and the one that does not build last', () => {
+    expect(race.ranking.order[0]).toBe('bd-clean');
+    expect(race.ranking.order.at(-1)).toBe('bd-nobuild');
+    const score = (n: string) => sol(race, n).score!;
+    for (const other of ['reformat', 'deltest', 'secret', 'stub', 'nobuild']) expect(score('clean')).toBeGreaterThan(score(other));
+    // The fixes that work outrank those that do not fix the bug.
+    for (const fixed of ['reformat', 'secret']) for (const broken of ['deltest', 'stub', 'nobuild']) expect(score(fixed)).toBeGreaterThan(score(broken));
+  });
+
+  it('keeps the mergeability gates apart from the rank', () => {
+    const g = (n: string) => sol(race, n).gates;
+    expect(g('clean')).toMatchObject({ build_passes: true, no_test_regression: true, mergeable: true });
+    expect(g('reformat').mergeable).toBe(true);
+    expect(g('secret').mergeable).toBe(true);
+    expect(g('stub').mergeable).toBe(true);
+    expect(g('deltest')).toMatchObject({ build_passes: true, no_test_regression: false, mergeable: false });
+    expect(g('nobuild')).toMatchObject({ build_passes: false, mergeable: false });
+  });
+
+  it('flags each defect where it is', () => {
+    expect(kinds(sol(race, 'clean'))).toEqual(new Set());
+    expect(kinds(sol(race, 'reformat'))).toEqual(new Set(['formatting_churn']));
+    expect(sol(race, 'reformat').metrics.formatting_only_files).toBe(8);
+    expect(kinds(sol(race, 'deltest'))).toContain('tests_removed');
+    const secret = sol(race, 'secret').flags.filter((f) => f.kind === 'secret');
+    expect(secret).toHaveLength(1);
+    expect(secret[0]).toMatchObject({ file: 'src/clamp.mjs', line: 1 });
+    expect(secret[0]!.detail).not.toContain('4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c');
+    expect(sol(race, 'secret').evaluation!.categories.safety.criteria.find((c) => c.name === 'no_secrets')!.score).toBe(0);
+    const stub = sol(race, 'stub').flags.find((f) => f.kind === 'stub')!;
+    expect(stub).toMatchObject({ file: 'src/clamp.mjs', line: 2 });
+    expect(kinds(sol(race, 'stub'))).toContain('tests_failed');
+    expect(kinds(sol(race, 'nobuild'))).toContain('build_failed');
+  });
+
+  it('marks the judge criteria as unmeasured (no judgment) and lowers the confidence for it', () => {
+    const c = sol(race, 'clean').evaluation!;
+    expect(c.categories.correctness.absent.map((a) => a.name)).toEqual(expect.arrayContaining(['requirement_coverage', 'edge_cases', 'typecheck']));
+    expect(c.categories.correctness.criteria.map((x) => x.name)).toEqual(expect.arrayContaining(['tests_pass', 'build', 'lint_clean', 'no_regressions', 'api_compatible']));
+    expect(c.confidence).toBeLessThan(0.8);
+    expect(c.confidence).toBeGreaterThan(0.4);
+  });
+
+  it('refuses auto-accept with the reason (the gap to the secret-carrying fix is small)', () => {
+    expect(race.auto_accept.enabled).toBe(true);
+    expect(race.auto_accept.accept).toBe(false);
+    expect(race.auto_accept.reason).toMatch(/No clear winner|Confidence|gap/);
+  });
+
+  it('writes pairwise comparisons for every pair and category measured', () => {
+    expect(race.comparisons.filter((c) => c.category === 'safety' && c.solution_a === 'bd-clean' && c.solution_b === 'bd-secret')[0]).toMatchObject({ winner: 'bd-clean' });
+    expect(race.comparisons.length).toBe(15 * 5);
+  });
+});
+
+describe('auto-accept on real branches', () => {
+  it('accepts a clear, fully measured, mergeable winner — and not when disabled', async () => {
+    const p = makeRaceProject();
+    const files = [addSolution(p, 'clean', SOLUTIONS.clean!), addSolution(p, 'nobuild', SOLUTIONS.nobuild!)];
+    writeJudgment(p.state, 'bd-clean', 0.95, 0.95);
+    writeJudgment(p.state, 'bd-nobuild', 0.5, 0.9);
+    const store = new StateStore(p.state);
+    const runs = files.map((f) => loadRunRecord(f, p.dir));
+    const on = await runRace(runs, { store, config: raceTestConfig({ race: { auto_accept: { enabled: true } } }), processEnv: process.env, now });
+    expect(on.ranking.winner).toBe('bd-clean');
+    expect(on.auto_accept).toEqual({ enabled: true, accept: true, reason: 'All criteria met', solution: 'bd-clean' });
+    const off = await runRace(runs, { store, config: raceTestConfig(), processEnv: process.env, now, raceId: 'off' });
+    expect(off.auto_accept).toEqual({ enabled: false, accept: false, reason: 'Auto-acceptance disabled', solution: null });
+  });
+});
+
+describe('bad input and odd races', () => {
+  it('a race of a single run has confidence 1 and a winner', async () => {
+    const p = makeRaceProject();
+    const race = await runRace([loadRunRecord(addSolution(p, 'clean', SOLUTIONS.clean!), p.dir)], { store: new StateStore(p.state), config: raceTestConfig(), processEnv: process.env, now });
+    expect(race.ranking).toMatchObject({ confidence: 1, winner: 'bd-clean', order: ['bd-clean'] });
+    expect(race.comparisons).toEqual([]);
+  });
+
+  it('refuses runs of different tasks and duplicate beads, naming the files', async () => {
+    const p = makeRaceProject();
+    const a = addSolution(p, 'clean', SOLUTIONS.clean!);
+    const b = addSolution(p, 'other', SOLUTIONS.clean!, { task: { id: 'another-task', prompt: 'x' } });
+    const c = addSolution(p, 'dup', SOLUTIONS.clean!, { bead: 'bd-clean' });
+    const ctx = { store: new StateStore(p.state), config: raceTestConfig(), processEnv: process.env, now };
+    const msg = async (files: string[]) => runRace(files.map((f) => loadRunRecord(f, p.dir)), ctx).then(() => 'no error', errorMessage);
+    expect(await msg([a, b])).toBe(`${b}: /task/id: "another-task" differs from "fix-clamp" in ${a}; a race compares runs of one task`);
+    expect(await msg([a, c])).toBe(`${c}: /bead: "bd-clean" is also the bead of ${a}; each solution needs its own bead`);
+    expect(new StateStore(p.state).list('races')).toEqual([]);
+  });
+
+  it('records a missing worktree as that solution failing and ranks the others', async () => {
+    const p = makeRaceProject();
+    const a = addSolution(p, 'clean', SOLUTIONS.clean!);
+    const b = addSolution(p, 'gone', SOLUTIONS.clean!, { worktree: 'wt-does-not-exist' });
+    const race = await runRace([a, b].map((f) => loadRunRecord(f, p.dir)), { store: new StateStore(p.state), config: raceTestConfig(), processEnv: process.env, now });
+    const gone = race.solutions.find((s) => s.id === 'bd-gone')!;
+    expect(gone).toMatchObject({ status: 'failed', rank: null, score: null });
+    expect(gone.failure).toContain(join(p.dir, 'wt-does-not-exist'));
+    expect(race.ranking.order).toEqual(['bd-clean']);
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../scripts/lib/templates/prng.js';
+import { selectTemplate, type Candidate } from '../../scripts/lib/templates/select.js';
+
+const cands: Candidate[] = [
+  { template: 'tpl-good', score: 0.9, scored_runs: 40 },
+  { template: 'tpl-ok', score: 0.6, scored_runs: 30 },
+  { template: 'tpl-unlucky', score: 0.2, scored_runs: 2 },
+  { template: 'tpl-new', score: null, scored_runs: 0 },
+];
+
+describe('selectTemplate', () => {
+  it('explores at the configured share over many seeded draws, spread over every other candidate', () => {
+    const n = 20_000;
+    const share = 0.15;
+    const rnd = seededRandom('share-test');
+    const counts = new Map<string, number>();
+    let explored = 0;
+    for (let i = 0; i < n; i++) {
+      const s = selectTemplate(cands, share, rnd);
+      counts.set(s.chosen, (counts.get(s.chosen) ?? 0) + 1);
+      if (s.mode === 'explore') {
+        explored++;
+        expect(s.chosen).not.toBe('tpl-good');
+      } else expect(s.chosen).toBe('tpl-good');
+    }
+    // Within 4 standard deviations of the binomial expectation.
+    const sd = Math.sqrt(n * share * (1 - share));
+    expect(Math.abs(explored - n * share)).toBeLessThan(4 * sd);
+    for (const t of ['tpl-ok', 'tpl-unlucky', 'tpl-new']) {
+      const expected = (n * share) / 3;
+      expect(Math.abs((counts.get(t) ?? 0) - expected)).toBeLessThan(4 * Math.sqrt(expected));
+    }
+  });
+  it('never explores at share 0 and always explores at share 1', () => {
+    const r = seededRandom('x');
+    for (let i = 0; i < 500; i++) expect(selectTemplate(cands, 0, r).chosen).toBe('tpl-good');
+    for (let i = 0; i < 500; i++) expect(selectTemplate(cands, 1, r).mode).toBe('explore');
+  });
+  it('is reproducible from the seed', () => {
+    const a = Array.from({ length: 50 }, (_, i) => selectTemplate(cands, 0.3, seededRandom(`s${i}`)));
+    const b = Array.from({ length: 50 }, (_, i) => selectTemplate(cands, 0.3, seededRandom(`s${i}`)));
+    expect(b).toEqual(a);
+  });
+  it('prefers fewer runs on equal scores; explains the choice', () => {
+    const s = selectTemplate([{ template: 'a', score: 0.7, scored_runs: 50 }, { template: 'b', score: 0.7, scored_runs: 5 }], 0, seededRandom('1'));
+    expect(s.chosen).toBe('b');
+    expect(s.reason).toMatch(/best score .* b \(score 0\.700 over 5 run/);
+  });
+  it('handles one candidate and a cold start', () => {
+    expect(selectTemplate([cands[3]!], 0.5, seededRandom('1'))).toMatchObject({ mode: 'only_candidate', chosen: 'tpl-new', draw: null });
+    const cold = selectTemplate([{ template: 'x', score: null, scored_runs: 0 }, { template: 'y', score: null, scored_runs: 0 }], 0.1, seededRandom('1'));
+    expect(cold.mode).toBe('cold_start');
+    expect(['x', 'y']).toContain(cold.chosen);
+  });
+});
