@@ -3,7 +3,7 @@
 // Target: bin/collect ≤ 4× node's bare start-up. Run: npm run build && node --import tsx bench/collect.ts
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -62,5 +62,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const r = benchCollect();
   console.log(`bin/collect (commands: true, baseline cached): median ${r.collectMs.toFixed(1)} ms`);
   console.log(`node -e 0:                                  median ${r.nodeMs.toFixed(1)} ms`);
-  console.log(`ratio: ${r.ratio.toFixed(2)}x (target <= 4x)`);
+  console.log(`ratio: ${r.ratio.toFixed(2)}x wall (target <= 4x)`);
+  console.log(`load average: ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} CPUs (wall times are noisy under load)`);
 }

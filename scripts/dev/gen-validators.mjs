@@ -21,12 +21,29 @@ function hashSchemas(files) {
   return h.digest('hex');
 }
 
+/** Drops annotations (description, title, $comment) from a schema: they do not change validation, only code size. */
+function stripAnnotations(schema) {
+  if (Array.isArray(schema)) return schema.map(stripAnnotations);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (k === 'description' || k === 'title' || k === '$comment') continue;
+    // In these maps the keys are names (a property may be called "description"), the values are schemas.
+    if (k === 'properties' || k === 'definitions' || k === 'patternProperties' || k === '$defs') {
+      out[k] = Object.fromEntries(Object.entries(v).map(([name, sub]) => [name, stripAnnotations(sub)]));
+    } else if (k === 'enum' || k === 'const' || k === 'required' || k === 'examples' || k === 'default') {
+      out[k] = v;
+    } else out[k] = stripAnnotations(v);
+  }
+  return out;
+}
+
 const files = readdirSync(dir).filter((f) => f.endsWith('.schema.json')).sort();
-const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, code: { source: true, esm: true } });
+const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, inlineRefs: false, code: { source: true, esm: true } });
 addFormats(ajv, ['date-time']);
 const exports = {};
 for (const f of files) {
-  ajv.addSchema(JSON.parse(readFileSync(join(dir, f), 'utf8')));
+  ajv.addSchema(stripAnnotations(JSON.parse(readFileSync(join(dir, f), 'utf8'))));
   exports[`v_${f.replace(/\.schema\.json$/, '').replace(/[^A-Za-z0-9]/g, '_')}`] = f;
 }
 const code = standaloneCode(ajv, exports);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { resolveCommands, runChecks, emptyChecks } from './checks.js';
 import type { Config } from './config.js';
 import { UserError, errorMessage } from './errors.js';
-import { isWorkTree, resolveCommit, workingDiff, worktreeInfo, type WorkingDiff } from './git.js';
+import { diffSnapshot, isWorkTree, resolveCommit, snapshotWorking, worktreeInfo, worktreeInfoWithRef, type WorkingDiff } from './git.js';
 import { classifyOutcome, integrityFlags, type ChecksSet, type Integrity } from './outcome.js';
 import type { LoadedRunRecord } from './run-record.js';
 import {
@@ -220,7 +220,8 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
   if (r.status === 'infra_failure') return write(ctx, unmeasured(loaded, ctx, null));
 
   const wt = loaded.worktree;
-  const info = existsSync(wt) ? await worktreeInfo(wt) : null;
+  const fast = existsSync(wt) ? await worktreeInfoWithRef(wt, r.base_ref) : null;
+  const info = fast ?? (existsSync(wt) ? await worktreeInfo(wt) : null);
   if (!info) {
     const reason = `worktree ${wt} ${!existsSync(wt) ? 'does not exist' : (await isWorkTree(wt)) ? 'has no commit (HEAD)' : 'is not a git worktree'}`;
     const existing = safeRead(store, r.bead);
@@ -231,9 +232,13 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
     return write(ctx, unmeasured(loaded, ctx, reason));
   }
 
-  const baseCommit = await resolveCommit(wt, r.base_ref);
+  const baseCommit = fast?.refCommit ?? (await resolveCommit(wt, r.base_ref));
   if (!baseCommit) throw new UserError(`${loaded.file}: /base_ref: ${JSON.stringify(r.base_ref)} does not name a commit in ${wt}`);
-  const diff = await workingDiff(wt, baseCommit, info);
+  // The tree is fixed before any check runs (build outputs never count as the agent's change); the per-file
+  // numbers only read git objects, so they are computed while the checks run.
+  const snap = await snapshotWorking(wt, baseCommit, info);
+  const diffPromise = diffSnapshot(wt, snap, info);
+  diffPromise.catch(() => undefined);
   const commands = resolveCommands(r, cfg.collector);
   const notes: string[] = [];
 
@@ -242,7 +247,7 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
   if (needsBaseline) {
     try {
       const { getBaseline } = await import('./baseline.js');
-      const res = await getBaseline({ store, repoDir: wt, commit: diff.mergeBase, commands, collector: cfg.collector, env: ctx.processEnv, now: ctx.now, log: ctx.log });
+      const res = await getBaseline({ store, repoDir: wt, commit: snap.mergeBase, commands, collector: cfg.collector, env: ctx.processEnv, now: ctx.now, log: ctx.log });
       baseline = summariseBaseline(res.baseline);
       if (res.computed) ctx.log?.(`baseline ${res.baseline.key} computed`);
     } catch (e) {
@@ -252,6 +257,7 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
 
   const checks = await runChecks({ cwd: wt, commands, reported: r.checks, collector: cfg.collector, env: ctx.processEnv, shortCircuit: true, log: ctx.log });
 
+  const diff = await diffPromise;
   const integrity = integrityFlags(checks.test, baseline?.tests ?? null);
   integrity.notes.push(...notes);
   const partial = scoreChecks(checks, baseline, integrity.notes);

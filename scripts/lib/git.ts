@@ -53,16 +53,37 @@ export async function mergeBase(cwd: string, a: string, b: string): Promise<stri
 
 export interface WorktreeInfo {
   headCommit: string;
+  /** Tree of the HEAD commit (equal to the snapshot tree when nothing is uncommitted). */
+  headTree?: string;
   /** Absolute path of the worktree's own index file. */
   indexFile: string;
 }
 
+const OID = /^[0-9a-f]{40,64}$/;
+
 /** HEAD and the index file of a git worktree in one git call; null when `dir` is not a worktree with a commit. */
 export async function worktreeInfo(dir: string): Promise<WorktreeInfo | null> {
   try {
-    const [indexPath, head] = (await git(dir, ['rev-parse', '--git-path', 'index', 'HEAD'])).trim().split('\n');
-    if (!indexPath || !head || !/^[0-9a-f]{40,64}$/.test(head)) return null;
-    return { headCommit: head, indexFile: resolve(dir, indexPath) };
+    const [indexPath, head, headTree] = (await git(dir, ['rev-parse', '--git-path', 'index', 'HEAD', 'HEAD^{tree}'])).trim().split('\n');
+    if (!indexPath || !head || !OID.test(head) || !headTree || !OID.test(headTree)) return null;
+    return { headCommit: head, headTree, indexFile: resolve(dir, indexPath) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * worktreeInfo and the commit `ref` names, in one git call when all goes well (start-up cost matters);
+ * null when that fast path does not apply — callers then ask worktreeInfo and resolveCommit one by one.
+ */
+export async function worktreeInfoWithRef(dir: string, ref: string): Promise<(WorktreeInfo & { refCommit: string }) | null> {
+  // An option-like ref goes through resolveCommit's --end-of-options instead.
+  if (ref.startsWith('-')) return null;
+  try {
+    const lines = (await git(dir, ['rev-parse', '--git-path', 'index', 'HEAD', 'HEAD^{tree}', `${ref}^{commit}`, '--'])).trim().split('\n');
+    const [indexPath, head, headTree, refCommit, dashes] = lines;
+    if (lines.length !== 5 || dashes !== '--' || !indexPath || !head || !headTree || !refCommit || ![head, headTree, refCommit].every((x) => OID.test(x))) return null;
+    return { headCommit: head, headTree, indexFile: resolve(dir, indexPath), refCommit };
   } catch {
     return null;
   }
@@ -155,13 +176,33 @@ export interface WorkingDiff {
   files: (NumstatEntry & { untracked: boolean })[];
 }
 
+export interface WorkingSnapshot {
+  baseCommit: string;
+  headCommit: string;
+  mergeBase: string;
+  /** Tree of the worktree on disk at the time of the snapshot. */
+  tree: string;
+}
+
+/** Phase 1 of workingDiff: fixes the on-disk state as a tree (after this, the worktree may change freely). */
+export async function snapshotWorking(worktree: string, baseCommit: string, info?: WorktreeInfo): Promise<WorkingSnapshot> {
+  const headCommit = info?.headCommit ?? (await git(worktree, ['rev-parse', 'HEAD'])).trim();
+  const [mb, tree] = await Promise.all([mergeBase(worktree, baseCommit, headCommit), snapshotTree(worktree, info?.indexFile)]);
+  return { baseCommit, headCommit, mergeBase: mb ?? baseCommit, tree };
+}
+
+/** Phase 2: the per-file numbers, from objects only (no worktree reads). */
+export async function diffSnapshot(worktree: string, snap: WorkingSnapshot, info?: WorktreeInfo): Promise<WorkingDiff> {
+  // Nothing uncommitted (the snapshot is HEAD's own tree): no need to ask git which paths differ from HEAD.
+  const clean = info?.headTree !== undefined && info.headTree === snap.tree;
+  const [files, uncommitted] = await Promise.all([diffNumstat(worktree, snap.mergeBase, snap.tree), clean ? new Set<string>() : changedPaths(worktree, snap.headCommit, snap.tree)]);
+  return { ...snap, files: files.map((f) => ({ ...f, untracked: uncommitted.has(f.path) })) };
+}
+
 /**
  * Everything the agent changed since it left `baseCommit`: merge base of base and HEAD to the on-disk tree.
  * `untracked` marks files whose change is not (or not fully) committed.
  */
 export async function workingDiff(worktree: string, baseCommit: string, info?: WorktreeInfo): Promise<WorkingDiff> {
-  const headCommit = info?.headCommit ?? (await git(worktree, ['rev-parse', 'HEAD'])).trim();
-  const [mb, tree] = await Promise.all([mergeBase(worktree, baseCommit, headCommit), snapshotTree(worktree, info?.indexFile)]);
-  const [files, uncommitted] = await Promise.all([diffNumstat(worktree, mb ?? baseCommit, tree), changedPaths(worktree, headCommit, tree)]);
-  return { baseCommit, headCommit, mergeBase: mb ?? baseCommit, tree, files: files.map((f) => ({ ...f, untracked: uncommitted.has(f.path) })) };
+  return diffSnapshot(worktree, await snapshotWorking(worktree, baseCommit, info), info);
 }

@@ -2,7 +2,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git, resolveCommit, snapshotTree, workingDiff, worktreeInfo } from '../../scripts/lib/git.js';
+import { git, resolveCommit, snapshotTree, workingDiff, worktreeInfo, worktreeInfoWithRef } from '../../scripts/lib/git.js';
 import { commitAll, gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
 
 describe('worktreeInfo + snapshotTree from the index copy', () => {
@@ -43,5 +43,33 @@ describe('worktreeInfo + snapshotTree from the index copy', () => {
     writeFileSync(bogus, 'not an index');
     expect(await snapshotTree(repo, bogus)).toBe(await snapshotTree(repo));
     commitAll(repo, 'x');
+  });
+});
+
+describe('worktreeInfoWithRef (one git call for HEAD, its tree, the index and the base)', () => {
+  it('resolves a branch or a commit id like resolveCommit, and declines anything else', async () => {
+    const repo = makeRepo({ 'a.txt': '1\n' });
+    const head = gitIn(repo, 'rev-parse', 'HEAD');
+    writeTree(repo, { 'b.txt': '2\n' });
+    commitAll(repo, 'second');
+    const info = await worktreeInfoWithRef(repo, 'main~1');
+    expect(info?.refCommit).toBe(head);
+    expect(info?.headTree).toBe(gitIn(repo, 'rev-parse', 'HEAD^{tree}'));
+    expect((await worktreeInfoWithRef(repo, head.slice(0, 10)))?.refCommit).toBe(head);
+    for (const bad of ['no-such-branch', '--output=/tmp/x', 'main~1..main', 'HEAD^{tree}', 'main^@']) {
+      expect(await worktreeInfoWithRef(repo, bad)).toBeNull();
+      expect(await resolveCommit(repo, bad)).toBeNull();
+    }
+  });
+
+  it('a clean worktree: workingDiff marks nothing untracked without asking git', async () => {
+    const repo = makeRepo({ 'a.txt': '1\n' });
+    const base = gitIn(repo, 'rev-parse', 'HEAD');
+    writeTree(repo, { 'a.txt': '1\n2\n' });
+    commitAll(repo, 'agent');
+    const info = (await worktreeInfo(repo))!;
+    const d = await workingDiff(repo, base, info);
+    expect(d.tree).toBe(info.headTree);
+    expect(d.files).toEqual([{ path: 'a.txt', added: 1, removed: 0, binary: false, untracked: false }]);
   });
 });
