@@ -8,6 +8,7 @@ import { errorMessage, isUserError, UserError } from './lib/errors.js';
 import { projectRoot } from './lib/paths.js';
 import { loadRunRecord, parseRunRecord, type LoadedRunRecord } from './lib/run-record.js';
 import { StateStore } from './lib/store.js';
+import type { RacePeer } from './lib/collect.js';
 import type { Feedback } from './lib/types.generated.js';
 
 const USAGE = 'usage: collect [--json] [--config FILE] [--quiet] <run.json|->...';
@@ -52,6 +53,7 @@ export async function run(argv: string[], io: CollectIo): Promise<number> {
   const log = values.quiet ? undefined : (m: string) => io.stderr(`collect: ${m}\n`);
   let code = 0;
   let stdinUsed = false;
+  const racePeers = peersOf(positionals, io.cwd);
   for (const arg of positionals) {
     let loaded: LoadedRunRecord;
     try {
@@ -64,7 +66,7 @@ export async function run(argv: string[], io: CollectIo): Promise<number> {
       } else {
         loaded = loadRunRecord(arg, io.cwd);
       }
-      const fb = await (await import('./lib/collect.js')).collectRun(loaded, { store, config, processEnv: io.processEnv, now, log, version: version() });
+      const fb = await (await import('./lib/collect.js')).collectRun(loaded, { store, config, processEnv: io.processEnv, now, log, version: version(), racePeers });
       if (values.json) io.stdout(`${JSON.stringify(fb)}\n`);
       else io.stdout(`${formatLine(fb)}\n`);
       if (fb.outcome === 'infra_failure' && fb.run.status !== 'infra_failure') io.stderr(`${arg}: recorded infra_failure: ${fb.outcome_reason}\n`);
@@ -79,6 +81,21 @@ export async function run(argv: string[], io: CollectIo): Promise<number> {
     }
   }
   return code;
+}
+
+/** Runs of a race given together are scored against the fastest of them, whichever is collected first. */
+function peersOf(args: string[], cwd: string): RacePeer[] {
+  const peers: RacePeer[] = [];
+  for (const arg of args) {
+    if (arg === '-') continue;
+    try {
+      const { record } = loadRunRecord(arg, cwd);
+      if (record.race_id !== undefined && record.status !== 'infra_failure') peers.push({ raceId: record.race_id, bead: record.bead, seconds: Math.max(0, (Date.parse(record.completed_at) - Date.parse(record.started_at)) / 1000) });
+    } catch {
+      // Reported when the record itself is collected.
+    }
+  }
+  return peers;
 }
 
 if (isMain(import.meta.url)) installAbortHandlers();

@@ -21,7 +21,7 @@ import {
   type Scores,
 } from './scoring.js';
 import type { StateStore } from './store.js';
-import type { Baseline, BaselineSummary, Check, Feedback, JudgmentSummary, RunRecord } from './types.generated.js';
+import type { Baseline, BaselineSummary, Check, Feedback, JudgmentSummary, RaceRun, RunRecord } from './types.generated.js';
 
 export interface CollectContext {
   store: StateStore;
@@ -31,6 +31,8 @@ export interface CollectContext {
   now: () => Date;
   log?: (msg: string) => void;
   version?: string;
+  /** Other runs of the same races given in this call, so a batch is scored against its own fastest run. */
+  racePeers?: RacePeer[];
 }
 
 function runFacts(loaded: LoadedRunRecord): Feedback['run'] {
@@ -63,16 +65,24 @@ export function durationSeconds(r: Pick<RunRecord, 'started_at' | 'completed_at'
   return Math.max(0, (Date.parse(r.completed_at) - Date.parse(r.started_at)) / 1000);
 }
 
-/** The fastest known duration among the other feedback records of the same race, or null when there are none. */
-function fastestInRace(store: StateStore, raceId: string, bead: string): number | null {
-  let fastest: number | null = null;
-  for (const res of store.readAll<Feedback>('feedback')) {
-    if (!('value' in res) || res.id === bead || res.value.run.race_id !== raceId) continue;
-    if (res.value.outcome === 'infra_failure') continue;
-    const d = durationSeconds(res.value.run);
-    if (fastest === null || d < fastest) fastest = d;
-  }
-  return fastest;
+/** A run of the same race known before its feedback exists (e.g. given to the same bin/collect call). */
+export interface RacePeer {
+  raceId: string;
+  bead: string;
+  seconds: number;
+}
+
+/**
+ * The fastest known duration among the other runs of the race: the race's run log (last row per bead,
+ * infra failures left out) and the peers of this call. Reads one small file, not every feedback record.
+ */
+function fastestInRace(store: StateStore, raceId: string, bead: string, peers: RacePeer[] = []): number | null {
+  const byBead = new Map<string, number | null>();
+  for (const row of store.readLines<RaceRun>('race-runs', raceId).rows) byBead.set(row.bead, row.outcome === 'infra_failure' ? null : row.duration_seconds);
+  for (const p of peers) if (p.raceId === raceId && !byBead.has(p.bead)) byBead.set(p.bead, p.seconds);
+  byBead.delete(bead);
+  const known = [...byBead.values()].filter((d): d is number => d !== null);
+  return known.length ? Math.min(...known) : null;
 }
 
 const VERDICTS = new Set(['pass', 'partial', 'fail']);
@@ -263,7 +273,7 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
   const partial = scoreChecks(checks, baseline, integrity.notes);
 
   const dur = durationSeconds(r);
-  const fastest = r.race_id ? fastestInRace(store, r.race_id, r.bead) : null;
+  const fastest = r.race_id ? fastestInRace(store, r.race_id, r.bead, ctx.racePeers) : null;
   const speedRef = fastest !== null ? Math.min(fastest, dur) : cfg.collector.time_budget_seconds;
   const scores: Scores = { ...partial, diff_size: scoreDiffSize({ linesAdded: diff.files.reduce((s, f) => s + f.added, 0), linesRemoved: diff.files.reduce((s, f) => s + f.removed, 0), filesChanged: diff.files.length }), speed: scoreSpeed(dur, speedRef) };
   const weights = cfg.scoring.weights;
@@ -297,7 +307,15 @@ function safeRead(store: StateStore, bead: string): Pick<Feedback, 'outcome'> | 
   }
 }
 
-function write(ctx: CollectContext, fb: Feedback): Feedback {
-  ctx.store.write('feedback', fb.bead, fb);
+/** Writes the feedback record, then the rows that let later reads skip scanning every feedback file. */
+async function write(ctx: CollectContext, fb: Feedback): Promise<Feedback> {
+  const { store } = ctx;
+  store.write('feedback', fb.bead, fb);
+  const raceId = fb.run.race_id;
+  if (raceId !== undefined) {
+    const row: RaceRun = { bead: fb.bead, duration_seconds: durationSeconds(fb.run), outcome: fb.outcome, recorded_at: fb.collected_at };
+    await store.withLock(`race-runs-${raceId}`, () => store.appendLine('race-runs', raceId, row));
+  }
+  await (await import('./feedback-index.js')).indexFeedback(store, fb);
   return fb;
 }

@@ -11,6 +11,7 @@ export interface KindSpec {
 export const KINDS = {
   feedback: { dir: 'feedback', schema: 'feedback', ext: '.json' },
   baselines: { dir: 'baselines', schema: 'baseline', ext: '.json' },
+  'race-runs': { dir: 'race-runs', schema: 'race-run', ext: '.jsonl' },
   judgments: { dir: 'judgments', schema: 'judgment', ext: '.json' },
   queue: { dir: 'queue', schema: 'judge-queue', ext: '.json' },
   'judge-ledger': { dir: 'ledger', schema: 'judge-ledger', ext: '.jsonl' },

@@ -2224,6 +2224,27 @@ completeness: (number | null)
 safety: (number | null)
 }
 /**
+ * One collected run of a race, appended by the collector to state/race-runs/<race_id>.jsonl so that speed can be scored against the fastest run without reading every feedback file. The last row of a bead wins.
+ */
+export interface RaceRun {
+/**
+ * The run id; also the state file name, so letters, digits, '.', '_' and '-' only, no leading dot.
+ */
+bead: string
+/**
+ * completed_at - started_at of the agent run, seconds.
+ */
+duration_seconds: number
+/**
+ * Seed 003's outcome classes; defined precisely in AGENTS.md.
+ */
+outcome: ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout")
+/**
+ * When the collector wrote the feedback record, ISO 8601.
+ */
+recorded_at: string
+}
+/**
  * One of seed 001's five categories.
  */
 export type RaceCategory = ("correctness" | "quality" | "efficiency" | "completeness" | "safety")

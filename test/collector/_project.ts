@@ -1,4 +1,5 @@
 // A real small project in a real git repo, agent worktrees on it, run records, and an in-process Io.
+import { expect } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -125,5 +126,15 @@ export function runBin(args: string[], opts: { cwd: string; env: Record<string, 
   } catch (e) {
     const x = e as { status: number; stdout: string; stderr: string };
     return { code: x.status, stdout: x.stdout, stderr: x.stderr };
+  }
+}
+
+/** Every file of `before` is still there unchanged; append-only logs (.jsonl) may only have grown at the end. */
+export function expectPreserved(before: Record<string, string>, after: Record<string, string>): void {
+  for (const [f, b64] of Object.entries(before)) {
+    const was = Buffer.from(b64, 'base64');
+    const now = after[f] === undefined ? undefined : Buffer.from(after[f]!, 'base64');
+    if (f.endsWith('.jsonl')) expect(now?.subarray(0, was.length).equals(was), f).toBe(true);
+    else expect(now?.equals(was), f).toBe(true);
   }
 }

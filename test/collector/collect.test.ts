@@ -7,9 +7,10 @@ import { run } from '../../scripts/collect.js';
 import { parseTestOutput } from '../../scripts/lib/parsers/index.js';
 import { compositeScore, scoreDiffSize, scoreLint, scoreTests, tallyTests } from '../../scripts/lib/scoring.js';
 import { validate } from '../../scripts/lib/schema.js';
-import type { Feedback } from '../../scripts/lib/types.generated.js';
+import { StateStore } from '../../scripts/lib/store.js';
+import type { Feedback, FeedbackIndexRow, RaceRun } from '../../scripts/lib/types.generated.js';
 import { gitIn, tempDir } from '../helpers/repo.js';
-import { agentWorktree, HEADER, makeIo, makeProject, readJson, runRecord, snapshot, writeRecord, type Project } from './_project.js';
+import { agentWorktree, expectPreserved, HEADER, makeIo, makeProject, readJson, runRecord, snapshot, writeRecord, type Project } from './_project.js';
 
 const W = { build: 30, tests: 30, lint: 15, diff_size: 15, speed: 10 };
 const t = (name: string, expr: string) => `test(${JSON.stringify(name)}, () => assert.ok(${expr}));\n`;
@@ -159,6 +160,21 @@ describe('collect: configuration and reported checks', () => {
     expect(feedback(p, 'r-a').speed).toEqual({ basis: 'race', duration_seconds: 36, reference_seconds: 36 });
   });
 
+  it('runs of a race given in one call are scored against the fastest of them, whatever the order; each collect logs the race run and indexes the feedback', async () => {
+    const p = makeProject();
+    agentWorktree(p, 'a');
+    agentWorktree(p, 'b');
+    const cmds = { build: null, test: null, lint: null, typecheck: null };
+    const slow = writeRecord(p, 'a', runRecord({ bead: 'r-slow', race_id: 'race-2', commands: cmds, completed_at: '2026-01-01T00:00:45Z' }));
+    const fast = writeRecord(p, 'b', runRecord({ bead: 'r-fast', worktree: 'wt-b', race_id: 'race-2', commands: cmds, completed_at: '2026-01-01T00:00:36Z' }));
+    expect((await collect(p, [slow, fast])).code).toBe(0);
+    expect(feedback(p, 'r-slow').speed).toEqual({ basis: 'race', duration_seconds: 45, reference_seconds: 36 });
+    expect(feedback(p, 'r-fast').speed).toEqual({ basis: 'race', duration_seconds: 36, reference_seconds: 36 });
+    const store = new StateStore(p.state);
+    expect(store.readLines<RaceRun>('race-runs', 'race-2').rows.map((r) => [r.bead, r.duration_seconds])).toEqual([['r-slow', 45], ['r-fast', 36]]);
+    expect(store.readLines<FeedbackIndexRow>('feedback-index', 'feedback').rows.map((r) => r.bead)).toEqual(['r-slow', 'r-fast']);
+  });
+
   it("carries the judge's verdict and score at phase ≥ 2 only, and ignores a judgment that failed or is malformed", async () => {
     const p = makeProject();
     agentWorktree(p, 'a');
@@ -291,7 +307,7 @@ describe('collect: bad input never changes what is stored', () => {
     expect(fb.composite).toBeNull();
     expect(fb.scores).toEqual({ build: null, tests: null, lint: null, diff_size: null, speed: null });
     const after = snapshot(p.state);
-    for (const [f, bytes] of Object.entries(before)) expect(after[f]).toBe(bytes);
+    expectPreserved(before, after);
   });
 
   it('a missing worktree never replaces an already measured record', async () => {
