@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { projectRoot, schemasDir } from './paths.js';
@@ -26,36 +26,33 @@ export function schemasHash(): string {
   return h.digest('hex');
 }
 
-// Validators precompiled by `npm run build` (dist/validators.generated.js): start-up without ajv's compile cost.
-// Used only when built from exactly the schemas on disk; otherwise every schema compiles at run time.
-type Precompiled = Record<string, ValidateFunction | string>;
-async function loadPrecompiled(): Promise<Precompiled | null> {
-  const file = join(projectRoot(), 'dist', 'validators.generated.js');
-  if (!existsSync(file)) return null;
-  try {
-    const mod = (await import(pathToFileURL(file).href)) as Precompiled;
-    return mod.schemasHash === schemasHash() ? mod : null;
-  } catch {
-    return null;
-  }
-}
-const precompiled = await loadPrecompiled();
+// Validators precompiled by `npm run build` (dist/validators/<name>.cjs): start-up without ajv's compile cost,
+// each required only when first used. Used only when built from exactly the schemas on disk; otherwise every
+// schema compiles at run time with ajv.
+const require = createRequire(import.meta.url);
+const precompiledDir = join(projectRoot(), 'dist', 'validators');
+let precompiledOk: boolean | undefined;
 
-// ajv itself (~30 ms to load) is only needed when there is no up-to-date precompiled module.
-type AddFormats = (ajv: Ajv, formats: string[]) => Ajv;
-async function loadAjv(): Promise<{ Ajv: typeof Ajv; addFormats: AddFormats }> {
-  const [ajvModule, addFormatsModule] = await Promise.all([import('ajv'), import('ajv-formats')]);
-  // ajv-formats is CommonJS; under NodeNext its default import is the module object.
-  const af = addFormatsModule as unknown as { default: { default?: AddFormats } & AddFormats };
-  return { Ajv: ajvModule.Ajv, addFormats: (af.default.default ?? af.default) as AddFormats };
+function precompiledFresh(): boolean {
+  if (precompiledOk === undefined) {
+    try {
+      precompiledOk = (JSON.parse(readFileSync(join(precompiledDir, 'hash.json'), 'utf8')) as { schemasHash?: string }).schemasHash === schemasHash();
+    } catch {
+      precompiledOk = false;
+    }
+  }
+  return precompiledOk;
 }
-const runtime = precompiled ? null : await loadAjv();
+
+type AddFormats = (ajv: Ajv, formats: string[]) => Ajv;
 
 function instance(): Ajv {
   if (ajv) return ajv;
-  if (!runtime) throw new Error(`schema not in ${join(projectRoot(), 'dist', 'validators.generated.js')}: rebuild with npm run build`);
-  const { Ajv, addFormats } = runtime;
-  ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+  // ajv itself (~30 ms to load) is only needed when there is no up-to-date precompiled validator.
+  const { Ajv: AjvClass } = require('ajv') as { Ajv: new (opts: object) => Ajv };
+  const af = require('ajv-formats') as { default?: AddFormats } & AddFormats;
+  const addFormats = af.default ?? af;
+  ajv = new AjvClass({ allErrors: true, strict: true, allowUnionTypes: true });
   addFormats(ajv, ['date-time']);
   // Every schema is registered by its $id so cross-file $refs resolve; each compiles on first use.
   for (const file of readdirSync(schemasDir()).filter((f) => f.endsWith('.schema.json')).sort()) {
@@ -66,13 +63,15 @@ function instance(): Ajv {
 
 function validator(name: SchemaName): ValidateFunction {
   let fn = compiled.get(name);
-  const pre = precompiled?.[`v_${name.replace(/[^A-Za-z0-9]/g, '_')}`];
-  if (!fn && typeof pre === 'function') fn = pre;
-  if (!fn) {
+  if (fn) return fn;
+  if (precompiledFresh() && /^[a-z0-9-]+$/.test(name) && existsSync(join(precompiledDir, `${name}.cjs`))) {
+    const mod = require(join(precompiledDir, `${name}.cjs`)) as ValidateFunction & { default?: ValidateFunction };
+    fn = mod.default ?? mod;
+  } else {
     fn = instance().getSchema(`${name}.schema.json`);
     if (!fn) throw new Error(`no schema named ${name} in ${schemasDir()}`);
-    compiled.set(name, fn);
   }
+  compiled.set(name, fn);
   return fn;
 }
 
