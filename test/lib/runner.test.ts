@@ -35,6 +35,9 @@ describe('runCommand', () => {
     for (const f of ['a.pid', 'b.pid']) {
       const pid = Number(readFileSync(join(cwd, f), 'utf8'));
       expect(pid).toBeGreaterThan(0);
+      // The pipe closes as a killed process releases its files, a moment before /proc shows it dead.
+      const deadline = Date.now() + 5000;
+      while (!/^(gone|Z)$/.test(processState(pid)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       expect(processState(pid)).toMatch(/^(gone|Z)$/);
     }
   });
