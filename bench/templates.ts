@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { indexFeedback, summarizeFeedback } from '../scripts/lib/feedback-index.js';
 import { validate } from '../scripts/lib/schema.js';
 import { StateStore } from '../scripts/lib/store.js';
-import { seededRandom } from '../scripts/lib/templates/prng.js';
+import { createRng as seededRandom } from '../scripts/lib/prng.js';
 import type { Feedback, Outcome } from '../scripts/lib/types.generated.js';
 
 const root = join(import.meta.dirname, '..');

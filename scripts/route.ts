@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { main, parseFlags, type Io } from './lib/cli.js';
 import { UserError } from './lib/errors.js';
 import { nowIso, openState, parseNumber } from './lib/ratings/_cli.js';
-import { createRng } from './lib/ratings/prng.js';
+import { createRng } from './lib/prng.js';
 import { routeTask } from './lib/ratings/routing.js';
 import { loadAllAgents, logRouting, ratingsConfig } from './lib/ratings/store-io.js';
 import type { RoutingDecision } from './lib/types.generated.js';

@@ -6,7 +6,7 @@ import { UserError } from './lib/errors.js';
 import { scanFeedback } from './lib/feedback-index.js';
 import { StateStore } from './lib/store.js';
 import { TemplateAggregator } from './lib/templates/aggregate.js';
-import { seededRandom } from './lib/templates/prng.js';
+import { createRng as seededRandom } from './lib/prng.js';
 import { selectTemplate, type Candidate } from './lib/templates/select.js';
 import { nowIso, scoreSettings, templatesConfig } from './lib/templates/settings.js';
 import type { SelectionLogRow } from './lib/types.generated.js';

@@ -1,5 +1,6 @@
 // Seed 000's mechanical scoring, on the document's own 0-100 scale. Pure: data in, numbers out.
 // The feedback record stores each score divided by 100 (0-1), see toUnit().
+import type { TestCounts } from './parsers/types.js';
 
 export const DIMENSIONS = ['build', 'tests', 'lint', 'diff_size', 'speed'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
@@ -127,22 +128,9 @@ export function toUnit(score: number | null): number | null {
   return score === null ? null : score / 100;
 }
 
-/** The parsed counts the tests formula needs (structurally the parsers' TestCounts). */
-export interface ParsedTests {
-  passed: number | null;
-  failed: number;
-  skipped: number;
-  errors: number;
-  total: number | null;
-  xfailed?: number;
-  xpassed?: number;
-}
+/** The parsed counts the tests formula needs: the parsers' own TestCounts. */
+export type ParsedTests = Omit<TestCounts, 'runner' | 'notes'>;
 
-/**
- * Passed and total for the tests formula, or null when the output cannot tell how many passed.
- * Expected failures and non-strict unexpected passes count as passed (the runner exits 0 for them);
- * each error reported apart from tests (a file that failed to load) counts as one more test that did not pass.
- */
 export function tallyTests(c: ParsedTests): TestTally | null {
   if (c.passed === null) return null;
   const total = (c.total ?? c.passed + c.failed + c.skipped) + c.errors;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng, hashSeed } from '../../scripts/lib/ratings/prng.js';
+import { createRng, hashSeed } from '../../scripts/lib/prng.js';
 import { routeTask, type RoutableAgent, type RoutingParams } from '../../scripts/lib/ratings/routing.js';
 import { config } from './helpers.js';
 

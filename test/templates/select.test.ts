@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../../scripts/lib/templates/prng.js';
+import { createRng as seededRandom } from '../../scripts/lib/prng.js';
 import { selectTemplate, type Candidate } from '../../scripts/lib/templates/select.js';
 
 const cands: Candidate[] = [

@@ -1,6 +1,6 @@
 // Seed 002 §7: filter by max_complexity (N−1 fallback), then epsilon-greedy: exploit the best rating,
 // or explore by redemption (low-rated agent, low-complexity task) or stretch (good agent at max+1, never more).
-import { pickOne } from './prng.js';
+import { pickOne } from '../prng.js';
 
 export interface RoutableAgent {
   slug: string;

@@ -1,4 +1,4 @@
-// A small seeded PRNG so routing decisions are reproducible from the seed recorded in the routing log.
+// A small seeded PRNG, so that routing and template selections can be replayed from the seed they log. No IO.
 
 /** FNV-1a over the seed text: any string (or number) becomes a 32-bit state. */
 export function hashSeed(seed: string): number {
