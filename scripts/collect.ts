@@ -9,6 +9,7 @@ import { projectRoot } from './lib/paths.js';
 import { loadRunRecord, parseRunRecord, type LoadedRunRecord } from './lib/run-record.js';
 import { StateStore } from './lib/store.js';
 import type { RacePeer } from './lib/collect.js';
+import { durationSeconds } from './lib/scoring.js';
 import type { Feedback } from './lib/types.generated.js';
 
 const USAGE = 'usage: collect [--json] [--config FILE] [--quiet] <run.json|->...';
@@ -90,7 +91,7 @@ function peersOf(args: string[], cwd: string): RacePeer[] {
     if (arg === '-') continue;
     try {
       const { record } = loadRunRecord(arg, cwd);
-      if (record.race_id !== undefined && record.status !== 'infra_failure') peers.push({ raceId: record.race_id, bead: record.bead, seconds: Math.max(0, (Date.parse(record.completed_at) - Date.parse(record.started_at)) / 1000) });
+      if (record.race_id !== undefined && record.status !== 'infra_failure') peers.push({ raceId: record.race_id, bead: record.bead, seconds: durationSeconds(record) });
     } catch {
       // Reported when the record itself is collected.
     }

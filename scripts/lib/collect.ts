@@ -9,6 +9,7 @@ import { classifyOutcome, integrityFlags, type ChecksSet, type Integrity } from 
 import type { LoadedRunRecord } from './run-record.js';
 import {
   compositeScore,
+  durationSeconds,
   normaliseWeights,
   scoreBuild,
   scoreDiffSize,
@@ -21,7 +22,7 @@ import {
   type Scores,
 } from './scoring.js';
 import type { StateStore } from './store.js';
-import type { Baseline, BaselineSummary, Check, Feedback, JudgmentSummary, RaceRun, RunRecord } from './types.generated.js';
+import type { Baseline, BaselineSummary, Check, Feedback, JudgmentSummary, RaceRun } from './types.generated.js';
 
 export interface CollectContext {
   store: StateStore;
@@ -61,9 +62,6 @@ function runFacts(loaded: LoadedRunRecord): Feedback['run'] {
   return run;
 }
 
-export function durationSeconds(r: Pick<RunRecord, 'started_at' | 'completed_at'>): number {
-  return Math.max(0, (Date.parse(r.completed_at) - Date.parse(r.started_at)) / 1000);
-}
 
 /** A run of the same race known before its feedback exists (e.g. given to the same bin/collect call). */
 export interface RacePeer {

@@ -137,3 +137,8 @@ export function tallyTests(c: ParsedTests): TestTally | null {
   const passed = Math.min(total, c.passed + (c.xfailed ?? 0) + (c.xpassed ?? 0));
   return { passed, total };
 }
+
+/** Wall time of an agent run, seconds: completed_at − started_at (never negative). */
+export function durationSeconds(run: { started_at: string; completed_at: string }): number {
+  return Math.max(0, (Date.parse(run.completed_at) - Date.parse(run.started_at)) / 1000);
+}

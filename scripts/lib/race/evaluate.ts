@@ -4,6 +4,7 @@ import { assembleEvaluation, measured, notApplicable, unmeasured, type Criterion
 import { detectClones } from './clones.js';
 import type { FilePatch } from './diff-parse.js';
 import { booleanToScore, inverseScore, ratioToScore } from './rubric.js';
+import { durationSeconds } from '../scoring.js';
 import { findingToFlag, scanAddedLines } from './scan.js';
 import { compareApi, functionMetrics, TS_JS_FILE, type ApiChange } from './ts-metrics.js';
 
@@ -83,9 +84,7 @@ export function totalTokens(usage: Feedback['run']['usage']): number | null {
   return null;
 }
 
-export function durationSeconds(run: Feedback['run']): number {
-  return Math.max(0, (Date.parse(run.completed_at) - Date.parse(run.started_at)) / 1000);
-}
+export { durationSeconds };
 
 const r2 = (x: number) => Math.round(x * 100) / 100;
 
