@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { indexFeedback, scanFeedback, summarizeFeedback } from '../../scripts/lib/feedback-index.js';
@@ -13,7 +13,10 @@ beforeEach(() => (st = tempState()));
 afterEach(() => st.cleanup());
 
 const indexFile = () => join(st.root, 'index', 'feedback.jsonl');
-const indexLines = () => readFileSync(indexFile(), 'utf8').split('\n').filter(Boolean);
+const compactedFile = () => join(st.root, 'index', 'feedback.compacted.jsonl');
+const linesOf = (f: string) => (existsSync(f) ? readFileSync(f, 'utf8').split('\n').filter(Boolean) : []);
+const indexLines = () => linesOf(indexFile());
+const beadsOf = (lines: string[]) => lines.map((l) => (JSON.parse(l) as FeedbackIndexRow).bead);
 async function score(args: string[] = []): Promise<{ code: number; data: TemplateScores; err: string }> {
   const io = captureIo({ JUDGELOOP_STATE_DIR: st.root, JUDGE_ENABLED: 'true', JUDGE_PHASE: '3' });
   const code = await run(['--json', ...args], io);
@@ -72,7 +75,8 @@ describe('feedback index', () => {
     expect(indexLines()).toHaveLength(4);
     const rebuilt = await score(['--rebuild']);
     expect(rebuilt.data.sources).toMatchObject({ from_index: 0, read_now: 2 });
-    expect(indexLines().map((l) => (JSON.parse(l) as FeedbackIndexRow).bead)).toEqual(['a', 'b']);
+    expect(beadsOf(linesOf(compactedFile()))).toEqual(['a', 'b']);
+    expect(indexLines()).toEqual([]);
     expect(rebuilt.data.templates).toEqual(verified.data.templates);
   });
 
