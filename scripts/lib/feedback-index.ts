@@ -97,8 +97,14 @@ export async function compactIndex(store: StateStore, limits?: IndexLimits): Pro
 }
 
 
+/**
+ * Chunk size for reading and writing the index. Small on purpose: a string over ~128 KB is allocated in V8's
+ * large-object space, freed only by a full GC, so 1 MB chunks made the peak grow with the index's size.
+ */
+const CHUNK = 1 << 15;
+
 /** Lines of an open file up to byte `end`, read in chunks of `bufSize`, so memory does not grow with the file. */
-function* linesOfFd(fd: number, end: number, bufSize = 1 << 20): Generator<string> {
+function* linesOfFd(fd: number, end: number, bufSize = CHUNK): Generator<string> {
   const buf = Buffer.allocUnsafe(bufSize);
   const dec = new StringDecoder('utf8'); // a character split between two chunks stays whole
   let pos = 0;
@@ -188,7 +194,7 @@ class SortedRuns {
       let chunk = '';
       for (const k of keys) {
         chunk += this.mem.get(k)! + '\n';
-        if (chunk.length > 1 << 16) {
+        if (chunk.length > CHUNK) {
           writeSync(fd, chunk);
           chunk = '';
         }
@@ -203,7 +209,7 @@ class SortedRuns {
 
   sources(key: (line: string) => string | undefined): Iterator<[string, string]>[] {
     const fromFile = function* (file: string): Generator<[string, string]> {
-      for (const line of linesOfFile(file, 1 << 16)) {
+      for (const line of linesOfFile(file)) {
         const k = key(line);
         if (k !== undefined) yield [k, line];
       }
@@ -359,7 +365,7 @@ function rewriteIndexLocked(store: StateStore, lim: Limits, opts: { now: string;
       last = bead;
       res.rows++;
       chunk += line + '\n';
-      if (chunk.length > 1 << 20) {
+      if (chunk.length > CHUNK) {
         writeSync(fd!, chunk);
         chunk = '';
       }

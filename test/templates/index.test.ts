@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { indexFeedback, scanFeedback, summarizeFeedback } from '../../scripts/lib/feedback-index.js';
+import { BeadFingerprint, compactIndex, indexFeedback, scanFeedback, summarizeFeedback, type IndexLimits } from '../../scripts/lib/feedback-index.js';
 import { run } from '../../scripts/score-templates.js';
 import type { FeedbackIndexRow, TemplateScores } from '../../scripts/lib/types.generated.js';
 import { captureIo } from './_io.js';
@@ -88,6 +88,120 @@ describe('feedback index', () => {
     expect(r.code).toBe(0);
     expect(r.err).toMatch(/1 unreadable line\(s\) in .*feedback\.jsonl; their feedback files were re-read/);
     expect(r.data.templates[0]!.outcomes).toMatchObject({ full_pass: 1, timeout: 1 });
+  });
+});
+
+describe('compacted index + bounded tail', () => {
+  const limits: IndexLimits = { tailMaxBytes: 1500, runRows: 3 };
+  const write = async (bead: string, judge: number | null, index = true) => {
+    const fb = makeFeedback({ bead, template: 'A', outcome: 'full_pass', judge });
+    st.store.write('feedback', bead, fb);
+    if (index) await indexFeedback(st.store, fb, '2026-02-01T00:00:00.000Z', limits);
+  };
+  const scan = async (opts: { verify?: boolean; rebuild?: boolean } = {}) => {
+    const rows: FeedbackIndexRow[] = [];
+    const res = await scanFeedback(st.store, (r) => rows.push(r), { ...opts, limits });
+    return { res, rows: rows.sort((a, b) => (a.bead < b.bead ? -1 : 1)) };
+  };
+  const isSortedUnique = (xs: string[]) => xs.every((x, i) => i === 0 || xs[i - 1]! < x);
+
+  it('writers compact the tail past its bound; the last row per bead wins across the compacted file and the tail', async () => {
+    for (let i = 0; i < 12; i++) await write(`b${String(i).padStart(2, '0')}`, null);
+    for (const i of [3, 7, 11]) await write(`b${String(i).padStart(2, '0')}`, i / 20); // rewritten (judged later)
+    const compacted = beadsOf(linesOf(compactedFile()));
+    expect(compacted.length).toBeGreaterThan(0);
+    expect(isSortedUnique(compacted)).toBe(true);
+    expect(readFileSync(indexFile()).length).toBeLessThanOrEqual(1500 + 800);
+    const { res, rows } = await scan();
+    expect(res).toMatchObject({ feedbackFiles: 12, fromIndex: 12, readNow: 0, reconciled: false, badIndexLines: 0 });
+    expect(rows.map((r) => r.bead)).toEqual(Array.from({ length: 12 }, (_, i) => `b${String(i).padStart(2, '0')}`));
+    expect(rows.filter((r) => r.judge).map((r) => [r.bead, r.judge!.score])).toEqual([['b03', 0.15], ['b07', 0.35], ['b11', 0.55]]);
+    // A compaction changes nothing that is scored.
+    await compactIndex(st.store, limits);
+    expect(indexLines()).toEqual([]);
+    expect((await scan()).rows).toEqual(rows);
+  });
+
+  it('deleted files are dropped and unindexed files found by the fingerprint check, through an external sort', async () => {
+    for (let i = 0; i < 8; i++) await write(`k${i}`, 0.5);
+    rmSync(st.store.path('feedback', 'k2'));
+    rmSync(st.store.path('feedback', 'k5'));
+    for (let i = 0; i < 7; i++) await write(`u${i}`, null, false); // never indexed; 3 names per sorted run
+    const first = await scan();
+    expect(first.res).toMatchObject({ feedbackFiles: 13, readNow: 7, fromIndex: 6, reconciled: true, skipped: [] });
+    expect(first.rows.map((r) => r.bead)).toEqual(['k0', 'k1', 'k3', 'k4', 'k6', 'k7', 'u0', 'u1', 'u2', 'u3', 'u4', 'u5', 'u6']);
+    expect(beadsOf(linesOf(compactedFile()))).toEqual(first.rows.map((r) => r.bead));
+    const second = await scan();
+    expect(second.res).toMatchObject({ feedbackFiles: 13, readNow: 0, fromIndex: 13, reconciled: false });
+    expect(second.rows).toEqual(first.rows);
+    expect(readdirSync(join(st.root, 'index')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('a tail far over its bound (rows appended without compaction) is compacted by the scan, last row winning', async () => {
+    let rows = '';
+    for (let round = 0; round < 3; round++)
+      for (let i = 0; i < 10; i++) {
+        const fb = makeFeedback({ bead: `t${i}`, template: 'A', outcome: 'full_pass', judge: round / 10 });
+        if (round === 2) st.store.write('feedback', fb.bead, fb);
+        rows += JSON.stringify(summarizeFeedback(fb, { size: 1, mtime_ms: 1 }, '2026-02-01T00:00:00Z')) + '\n';
+      }
+    mkdirSync(join(st.root, 'index'), { recursive: true });
+    appendFileSync(indexFile(), rows);
+    const { res, rows: got } = await scan();
+    expect(res).toMatchObject({ feedbackFiles: 10, fromIndex: 10, reconciled: false });
+    expect(got.map((r) => r.judge!.score)).toEqual(Array(10).fill(0.2));
+    expect(indexLines()).toEqual([]);
+    expect(beadsOf(linesOf(compactedFile()))).toEqual(got.map((r) => r.bead));
+  });
+
+  it('writers appending while compactions run lose nothing (separate processes)', async () => {
+    const writers = 3;
+    const per = 25;
+    const mod = (f: string) => JSON.stringify(new URL(f, import.meta.url).href);
+    const writer = `
+      import { indexFeedback } from ${mod('../../scripts/lib/feedback-index.ts')};
+      import { makeFeedback } from ${mod('./_fixtures.ts')};
+      import { StateStore } from ${mod('../../scripts/lib/store.ts')};
+      const store = new StateStore(process.argv[1]);
+      const w = process.argv[2];
+      for (let i = 0; i < ${per}; i++) {
+        for (const judge of i % 3 === 0 ? [null, 0.9] : [null]) { // every third file is rewritten with a judgment
+          const fb = makeFeedback({ bead: 'w' + w + '-' + i, template: 'T' + w, outcome: 'full_pass', judge });
+          store.write('feedback', fb.bead, fb);
+          await indexFeedback(store, fb, undefined, { tailMaxBytes: 3000, runRows: 4 });
+        }
+      }`;
+    const compactor = `
+      import { compactIndex } from ${mod('../../scripts/lib/feedback-index.ts')};
+      import { StateStore } from ${mod('../../scripts/lib/store.ts')};
+      const store = new StateStore(process.argv[1]);
+      for (let i = 0; i < 40; i++) { await compactIndex(store, { runRows: 4 }); await new Promise((r) => setTimeout(r, 5)); }`;
+    const spawnTsx = (script: string, ...args: string[]) =>
+      new Promise<void>((resolve, reject) => {
+        const p = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, st.root, ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+        p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`child exited ${code}`))));
+      });
+    await Promise.all([...Array.from({ length: writers }, (_, w) => spawnTsx(writer, String(w))), spawnTsx(compactor)]);
+    const all = [...linesOf(compactedFile()), ...indexLines()];
+    expect(isSortedUnique(beadsOf(linesOf(compactedFile())))).toBe(true);
+    const { res, rows } = await scan();
+    expect(res).toMatchObject({ feedbackFiles: writers * per, fromIndex: writers * per, readNow: 0, reconciled: false, badIndexLines: 0 });
+    expect(rows).toHaveLength(writers * per);
+    // Every rewritten file's row is its last one (judged), and no other row has a judgment.
+    expect(rows.filter((r) => r.judge !== null).map((r) => r.bead).sort()).toEqual(
+      Array.from({ length: writers }, (_, w) => Array.from({ length: per }, (_, i) => i).filter((i) => i % 3 === 0).map((i) => `w${w}-${i}`)).flat().sort(),
+    );
+    expect(all.length).toBeGreaterThanOrEqual(writers * per);
+  });
+});
+
+describe('BeadFingerprint', () => {
+  const fp = (xs: string[]) => xs.reduce((f, x) => (f.add(x), f), new BeadFingerprint());
+  it('ignores order and tells sets of equal size apart', () => {
+    expect(fp(['a', 'b', 'c']).equals(fp(['c', 'a', 'b']))).toBe(true);
+    expect(fp(['a', 'b', 'c']).equals(fp(['a', 'b', 'd']))).toBe(false);
+    expect(fp(['a', 'b']).equals(fp(['a', 'b', 'c']))).toBe(false);
+    expect(fp(['ab']).equals(fp(['ba']))).toBe(false);
   });
 });
 
