@@ -68,6 +68,11 @@ async function computeBaseline(o: BaselineOptions, key: string): Promise<Baselin
   }
 }
 
+/** The cached baseline or null, without a lock (a cheap read that can run while other work waits). */
+export function peekBaseline(o: Pick<BaselineOptions, 'store' | 'commit' | 'commands' | 'collector'>): Baseline | null {
+  return o.store.read<Baseline>('baselines', baselineKey(o.commit, o.commands, o.collector.runners));
+}
+
 /** The cached baseline, or computes it once: concurrent callers wait on the lock and then read the cache. */
 export async function getBaseline(o: BaselineOptions): Promise<BaselineResult> {
   const key = baselineKey(o.commit, o.commands, o.collector.runners);

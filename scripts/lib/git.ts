@@ -185,10 +185,16 @@ export interface WorkingSnapshot {
 }
 
 /** Phase 1 of workingDiff: fixes the on-disk state as a tree (after this, the worktree may change freely). */
-export async function snapshotWorking(worktree: string, baseCommit: string, info?: WorktreeInfo): Promise<WorkingSnapshot> {
+export async function snapshotWorking(worktree: string, baseCommit: string, info?: WorktreeInfo, onMergeBase?: (mergeBase: string) => void): Promise<WorkingSnapshot> {
   const headCommit = info?.headCommit ?? (await git(worktree, ['rev-parse', 'HEAD'])).trim();
-  const [mb, tree] = await Promise.all([mergeBase(worktree, baseCommit, headCommit), snapshotTree(worktree, info?.indexFile)]);
-  return { baseCommit, headCommit, mergeBase: mb ?? baseCommit, tree };
+  // The merge base is usually known before the tree is written: `onMergeBase` lets the caller start on it.
+  const mbP = mergeBase(worktree, baseCommit, headCommit).then((mb) => {
+    const m = mb ?? baseCommit;
+    onMergeBase?.(m);
+    return m;
+  });
+  const [mb, tree] = await Promise.all([mbP, snapshotTree(worktree, info?.indexFile)]);
+  return { baseCommit, headCommit, mergeBase: mb, tree };
 }
 
 /** Phase 2: the per-file numbers, from objects only (no worktree reads). */
