@@ -76,14 +76,22 @@ export async function worktreeInfo(dir: string): Promise<WorktreeInfo | null> {
  * worktreeInfo and the commit `ref` names, in one git call when all goes well (start-up cost matters);
  * null when that fast path does not apply — callers then ask worktreeInfo and resolveCommit one by one.
  */
-export async function worktreeInfoWithRef(dir: string, ref: string): Promise<(WorktreeInfo & { refCommit: string }) | null> {
+export async function worktreeInfoWithRef(dir: string, ref: string): Promise<(WorktreeInfo & { refCommit: string; mergeBase?: string }) | null> {
   // An option-like ref goes through resolveCommit's --end-of-options instead.
   if (ref.startsWith('-')) return null;
+  // `<ref>...HEAD` makes rev-parse print the merge base(s) as `^<oid>` lines: one git call fewer when there is
+  // exactly one (otherwise snapshotWorking asks `git merge-base`, which picks among several).
+  const withMb = !ref.includes('..');
   try {
-    const lines = (await git(dir, ['rev-parse', '--git-path', 'index', 'HEAD', 'HEAD^{tree}', `${ref}^{commit}`, '--'])).trim().split('\n');
-    const [indexPath, head, headTree, refCommit, dashes] = lines;
-    if (lines.length !== 5 || dashes !== '--' || !indexPath || !head || !headTree || !refCommit || ![head, headTree, refCommit].every((x) => OID.test(x))) return null;
-    return { headCommit: head, headTree, indexFile: resolve(dir, indexPath), refCommit };
+    const lines = (await git(dir, ['rev-parse', '--git-path', 'index', 'HEAD', 'HEAD^{tree}', `${ref}^{commit}`, ...(withMb ? [`${ref}...HEAD`] : []), '--'])).trim().split('\n');
+    const [indexPath, head, headTree, refCommit] = lines;
+    const rest = lines.slice(4);
+    if (rest[rest.length - 1] !== '--' || !indexPath || !head || !headTree || !refCommit || ![head, headTree, refCommit].every((x) => OID.test(x))) return null;
+    const sym = rest.slice(0, -1);
+    if (!withMb && sym.length !== 0) return null;
+    if (withMb && (sym.length < 2 || !sym.slice(0, 2).every((x) => OID.test(x)) || !sym.slice(2).every((x) => x.startsWith('^') && OID.test(x.slice(1))))) return null;
+    const bases = sym.slice(2).map((x) => x.slice(1));
+    return { headCommit: head, headTree, indexFile: resolve(dir, indexPath), refCommit, ...(bases.length === 1 ? { mergeBase: bases[0] } : {}) };
   } catch {
     return null;
   }
@@ -185,10 +193,12 @@ export interface WorkingSnapshot {
 }
 
 /** Phase 1 of workingDiff: fixes the on-disk state as a tree (after this, the worktree may change freely). */
-export async function snapshotWorking(worktree: string, baseCommit: string, info?: WorktreeInfo, onMergeBase?: (mergeBase: string) => void): Promise<WorkingSnapshot> {
+export async function snapshotWorking(worktree: string, baseCommit: string, info?: WorktreeInfo & { mergeBase?: string }, onMergeBase?: (mergeBase: string) => void): Promise<WorkingSnapshot> {
   const headCommit = info?.headCommit ?? (await git(worktree, ['rev-parse', 'HEAD'])).trim();
-  // The merge base is usually known before the tree is written: `onMergeBase` lets the caller start on it.
-  const mbP = mergeBase(worktree, baseCommit, headCommit).then((mb) => {
+  // The merge base is known before the tree is written: `onMergeBase` lets the caller start on it. It comes
+  // from worktreeInfoWithRef when that call found exactly one (for this base commit), else from git merge-base.
+  const known = info?.mergeBase !== undefined && (info as { refCommit?: string }).refCommit === baseCommit ? info.mergeBase : undefined;
+  const mbP = (known !== undefined ? Promise.resolve(known) : mergeBase(worktree, baseCommit, headCommit)).then((mb) => {
     const m = mb ?? baseCommit;
     onMergeBase?.(m);
     return m;
