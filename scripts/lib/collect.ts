@@ -130,7 +130,13 @@ export function readJudgment(root: string, bead: string, notes: string[]): Judgm
   return out;
 }
 
-function summariseBaseline(b: Baseline): BaselineSummary {
+function summariseBaseline(b: Baseline, notes: string[]): BaselineSummary {
+  if (b.setup && b.setup.result.status !== 'passed') {
+    const r = b.setup.result;
+    const how = r.status === 'timeout' ? 'timed out' : r.status === 'error' ? `could not start (${r.skipped_reason ?? 'spawn error'})` : `failed (exit ${r.exit_code ?? `signal ${r.signal}`})`;
+    notes.push(`baseline setup \`${b.setup.command}\` ${how} in the base checkout (state/baselines/${b.key}.json): base checks not run; scored without a baseline`);
+    return { key: b.key, commit: b.commit, build_passed: null, tests: null, lint: null, setup_failed: true };
+  }
   return {
     key: b.key,
     commit: b.commit,
@@ -275,12 +281,12 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
   if (baselineMod) {
     try {
       const cached = peeked ? await (peeked as Promise<Baseline | null>) : null;
-      if (cached) baseline = summariseBaseline(cached);
+      if (cached) baseline = summariseBaseline(cached, notes);
       else {
         // Not cached (or the quick read failed): under the lock, computed once; a corrupt cache file is reported here.
         const { getBaseline } = await baselineMod;
         const res = await getBaseline({ store, repoDir: wt, commit: snap.mergeBase, commands, collector: cfg.collector, env: ctx.processEnv, now: ctx.now, log: ctx.log });
-        baseline = summariseBaseline(res.baseline);
+        baseline = summariseBaseline(res.baseline, notes);
         if (res.computed) ctx.log?.(`baseline ${res.baseline.key} computed`);
       }
     } catch (e) {
