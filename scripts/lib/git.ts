@@ -211,8 +211,14 @@ export async function snapshotWorking(worktree: string, baseCommit: string, info
 export async function diffSnapshot(worktree: string, snap: WorkingSnapshot, info?: WorktreeInfo): Promise<WorkingDiff> {
   // Nothing uncommitted (the snapshot is HEAD's own tree): no need to ask git which paths differ from HEAD.
   const clean = info?.headTree !== undefined && info.headTree === snap.tree;
-  const [files, uncommitted] = await Promise.all([diffNumstat(worktree, snap.mergeBase, snap.tree), clean ? new Set<string>() : changedPaths(worktree, snap.headCommit, snap.tree)]);
-  return { ...snap, files: files.map((f) => ({ ...f, untracked: uncommitted.has(f.path) })) };
+  // Nothing committed since the merge base: both diffs would compare the same two trees, so every changed
+  // path (a rename's new path included) is uncommitted; no second git call.
+  const allUncommitted = !clean && snap.headCommit === snap.mergeBase;
+  const [files, uncommitted] = await Promise.all([
+    diffNumstat(worktree, snap.mergeBase, snap.tree),
+    clean || allUncommitted ? new Set<string>() : changedPaths(worktree, snap.headCommit, snap.tree),
+  ]);
+  return { ...snap, files: files.map((f) => ({ ...f, untracked: allUncommitted || uncommitted.has(f.path) })) };
 }
 
 /**

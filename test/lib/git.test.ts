@@ -89,3 +89,19 @@ describe('worktreeInfoWithRef', () => {
     expect(d.mergeBase).toBe(gitIn(repo, 'merge-base', 'main', 'HEAD'));
   });
 });
+
+describe('workingDiff with nothing committed since the merge base', () => {
+  it('marks exactly the paths git diff --name-only --no-renames HEAD <tree> lists (renames included) as untracked', async () => {
+    const repo = makeRepo({ 'a.txt': 'one\ntwo\nthree\nfour\n', 'b.txt': 'b\n', 'keep.txt': 'k\n' });
+    const base = gitIn(repo, 'rev-parse', 'HEAD');
+    gitIn(repo, 'checkout', '-q', '-b', 'agent');
+    gitIn(repo, 'mv', 'a.txt', 'moved.txt');
+    writeTree(repo, { 'b.txt': 'b\nmore\n', 'new.txt': 'n\n' });
+    const d = await workingDiff(repo, base);
+    expect(d.headCommit).toBe(d.mergeBase);
+    const listed = new Set(gitIn(repo, 'diff', '--name-only', '--no-renames', 'HEAD', d.tree).split('\n').filter(Boolean));
+    expect(d.files.map((f) => f.path).sort()).toEqual(['b.txt', 'moved.txt', 'new.txt']);
+    expect(d.files.find((f) => f.path === 'moved.txt')?.oldPath).toBe('a.txt');
+    for (const f of d.files) expect(f.untracked, f.path).toBe(listed.has(f.path));
+  });
+});
