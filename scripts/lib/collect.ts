@@ -232,7 +232,15 @@ function diffSummary(d: WorkingDiff): NonNullable<Feedback['diff']> {
  */
 function prefetch(race: boolean, parsers: boolean): void {
   for (const p of [parsers ? import('./parsers/index.js') : null, import('./feedback-index.js'), import('proper-lockfile')]) p?.catch(() => undefined);
-  setImmediate(() => preloadValidators(race ? ['baseline', 'feedback', 'feedback-index', 'race-run'] : ['baseline', 'feedback', 'feedback-index']));
+  // One per event-loop turn, so a git call that ends meanwhile is handled between them.
+  const names = race ? ['baseline', 'feedback', 'feedback-index', 'race-run'] : ['baseline', 'feedback', 'feedback-index'];
+  const next = () => {
+    const n = names.shift();
+    if (n === undefined) return;
+    preloadValidators([n]);
+    setImmediate(next);
+  };
+  setImmediate(next);
 }
 
 /** Measures one run and writes state/feedback/<bead>.json; returns what it wrote. */
