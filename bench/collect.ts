@@ -25,6 +25,7 @@ function timeIt(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.Pr
 }
 
 export function benchCollect(n = Number(process.env.BENCH_N ?? 15)): { collectMs: number; nodeMs: number; ratio: number } {
+  const bin = process.env.BENCH_BIN ?? BIN; // another build's bin/collect, for A/B comparisons
   const dir = mkdtempSync(join(tmpdir(), 'judgeloop-bench-'));
   try {
     const git = (...a: string[]) => execFileSync('git', a, { cwd: dir, stdio: 'ignore' });
@@ -43,12 +44,12 @@ export function benchCollect(n = Number(process.env.BENCH_N ?? 15)): { collectMs
       commands: { build: 'true', test: 'true', lint: 'true', typecheck: 'true' },
     }));
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, JUDGELOOP_STATE_DIR: join(dir, 'state') };
-    timeIt(BIN, ['--quiet', record], { cwd: dir, env }); // computes and caches the baseline
+    timeIt(bin, ['--quiet', record], { cwd: dir, env }); // computes and caches the baseline
     const collect: number[] = [];
     const node: number[] = [];
     for (let i = 0; i < n; i++) {
       node.push(timeIt(process.execPath, ['-e', '0'], { cwd: dir, env }));
-      collect.push(timeIt(BIN, ['--quiet', record], { cwd: dir, env }));
+      collect.push(timeIt(bin, ['--quiet', record], { cwd: dir, env }));
     }
     const collectMs = median(collect);
     const nodeMs = median(node);

@@ -54,7 +54,8 @@ export async function run(argv: string[], io: CollectIo): Promise<number> {
   const log = values.quiet ? undefined : (m: string) => io.stderr(`collect: ${m}\n`);
   let code = 0;
   let stdinUsed = false;
-  const racePeers = peersOf(positionals, io.cwd);
+  // A run is never its own peer: with one record there is nothing to read twice.
+  const racePeers = positionals.length > 1 ? peersOf(positionals, io.cwd) : [];
   for (const arg of positionals) {
     let loaded: LoadedRunRecord;
     try {

@@ -5,14 +5,18 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runChecks } from './checks.js';
+import { CHECK_NAMES, fromRun, runChecks, skipped } from './checks.js';
 import { onAbort } from './cleanup.js';
 import { git } from './git.js';
+import { runCommand, scrubEnv } from './runner.js';
 import type { StateStore } from './store.js';
 import type { Baseline, CommandsUsed, Config } from './types.generated.js';
 
-export function baselineKey(commit: string, commands: CommandsUsed, runners: Config['collector']['runners']): string {
-  const material = JSON.stringify({ commit, build: commands.build, test: commands.test, lint: commands.lint, typecheck: commands.typecheck, runners: { test: runners.test ?? null, lint: runners.lint ?? null } });
+/** The cache key; a setup command is part of it (only when configured, so keys without one are unchanged). */
+export function baselineKey(commit: string, commands: CommandsUsed, runners: Config['collector']['runners'], setup: string | null = null): string {
+  const fields: Record<string, unknown> = { commit, build: commands.build, test: commands.test, lint: commands.lint, typecheck: commands.typecheck, runners: { test: runners.test ?? null, lint: runners.lint ?? null } };
+  if (setup !== null) fields.setup = setup;
+  const material = JSON.stringify(fields);
   return createHash('sha256').update(material).digest('hex').slice(0, 32);
 }
 
@@ -48,8 +52,31 @@ async function computeBaseline(o: BaselineOptions, key: string): Promise<Baselin
   try {
     await git(o.repoDir, ['worktree', 'add', '--detach', '--quiet', tree, o.commit]);
     added = true;
-    o.log?.(`baseline ${o.commit.slice(0, 12)}: running checks in a temporary checkout`);
-    const checks = await runChecks({ cwd: tree, commands: o.commands, collector: o.collector, env: o.env, shortCircuit: false, log: o.log });
+    const setupCommand = o.collector.baseline_setup ?? null;
+    let setup: Baseline['setup'];
+    if (setupCommand !== null) {
+      o.log?.(`baseline ${o.commit.slice(0, 12)}: setup: ${setupCommand}`);
+      const r = await runCommand(setupCommand, {
+        cwd: tree,
+        env: scrubEnv(o.env, o.collector.secret_env_patterns),
+        timeoutMs: (o.collector.baseline_setup_timeout_seconds ?? 600) * 1000,
+        killGraceMs: o.collector.kill_grace_seconds * 1000,
+        capBytes: o.collector.output_cap_bytes,
+      });
+      setup = { command: setupCommand, result: fromRun(r) };
+      if (r.spawnError) setup.result.skipped_reason = `could not start: ${r.spawnError}`;
+    }
+    let checks: Baseline['checks'];
+    if (setup && setup.result.status !== 'passed') {
+      // The base's checks would fail for want of what the setup installs, not for the base's own faults.
+      const why = `the baseline setup ${setup.result.status === 'timeout' ? 'timed out' : 'failed'}`;
+      o.log?.(`baseline ${o.commit.slice(0, 12)}: ${why}; checks not run`);
+      checks = { build: null, test: null, lint: null, typecheck: null };
+      for (const name of CHECK_NAMES) if (o.commands[name] !== null) checks[name] = skipped(why);
+    } else {
+      o.log?.(`baseline ${o.commit.slice(0, 12)}: running checks in a temporary checkout`);
+      checks = await runChecks({ cwd: tree, commands: o.commands, collector: o.collector, env: o.env, shortCircuit: false, log: o.log });
+    }
     return {
       schema_version: '1.0.0',
       key,
@@ -57,6 +84,7 @@ async function computeBaseline(o: BaselineOptions, key: string): Promise<Baselin
       commands: o.commands,
       computed_at: o.now().toISOString(),
       duration_ms: Math.round(performance.now() - started),
+      ...(setup ? { setup } : {}),
       checks,
     };
   } finally {
@@ -68,9 +96,14 @@ async function computeBaseline(o: BaselineOptions, key: string): Promise<Baselin
   }
 }
 
+/** The cached baseline or null, without a lock (a cheap read that can run while other work waits). */
+export function peekBaseline(o: Pick<BaselineOptions, 'store' | 'commit' | 'commands' | 'collector'>): Baseline | null {
+  return o.store.read<Baseline>('baselines', baselineKey(o.commit, o.commands, o.collector.runners, o.collector.baseline_setup ?? null));
+}
+
 /** The cached baseline, or computes it once: concurrent callers wait on the lock and then read the cache. */
 export async function getBaseline(o: BaselineOptions): Promise<BaselineResult> {
-  const key = baselineKey(o.commit, o.commands, o.collector.runners);
+  const key = baselineKey(o.commit, o.commands, o.collector.runners, o.collector.baseline_setup ?? null);
   const cached = o.store.read<Baseline>('baselines', key);
   if (cached) return { baseline: cached, computed: false };
   return o.store.withLock(

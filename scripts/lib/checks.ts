@@ -39,7 +39,7 @@ function statusOf(r: { spawnError: string | null; timedOut: boolean; exitCode: n
   return r.exitCode === 0 ? 'passed' : 'failed';
 }
 
-function fromRun(r: RunResult): Check {
+export function fromRun(r: RunResult): Check {
   return { status: statusOf(r), exit_code: r.exitCode, signal: r.signal, duration_ms: Math.round(r.durationMs), source: 'collector', output: r.output };
 }
 
@@ -58,7 +58,7 @@ function fromReported(rc: ReportedCheck, capBytes: number): Check {
   };
 }
 
-function skipped(reason: string): Check {
+export function skipped(reason: string): Check {
   return { status: 'skipped', exit_code: null, signal: null, duration_ms: null, source: 'none', skipped_reason: reason, output: null };
 }
 

@@ -21,6 +21,7 @@ import {
   toUnit,
   type Scores,
 } from './scoring.js';
+import { preloadValidators } from './schema.js';
 import type { StateStore } from './store.js';
 import type { Baseline, BaselineSummary, Check, Feedback, JudgmentSummary, RaceRun } from './types.generated.js';
 
@@ -129,7 +130,13 @@ export function readJudgment(root: string, bead: string, notes: string[]): Judgm
   return out;
 }
 
-function summariseBaseline(b: Baseline): BaselineSummary {
+function summariseBaseline(b: Baseline, notes: string[]): BaselineSummary {
+  if (b.setup && b.setup.result.status !== 'passed') {
+    const r = b.setup.result;
+    const how = r.status === 'timeout' ? 'timed out' : r.status === 'error' ? `could not start (${r.skipped_reason ?? 'spawn error'})` : `failed (exit ${r.exit_code ?? `signal ${r.signal}`})`;
+    notes.push(`baseline setup \`${b.setup.command}\` ${how} in the base checkout (state/baselines/${b.key}.json): base checks not run; scored without a baseline`);
+    return { key: b.key, commit: b.commit, build_passed: null, tests: null, lint: null, setup_failed: true };
+  }
   return {
     key: b.key,
     commit: b.commit,
@@ -219,6 +226,23 @@ function diffSummary(d: WorkingDiff): NonNullable<Feedback['diff']> {
   };
 }
 
+/**
+ * Starts loading, without waiting, what a measured run needs later: the parsers, the feedback index, the
+ * lock library and the validators of the files written. Errors surface where the module is really used.
+ */
+function prefetch(race: boolean, parsers: boolean): void {
+  for (const p of [parsers ? import('./parsers/index.js') : null, import('./feedback-index.js'), import('proper-lockfile')]) p?.catch(() => undefined);
+  // One per event-loop turn, so a git call that ends meanwhile is handled between them.
+  const names = race ? ['baseline', 'feedback', 'feedback-index', 'race-run'] : ['baseline', 'feedback', 'feedback-index'];
+  const next = () => {
+    const n = names.shift();
+    if (n === undefined) return;
+    preloadValidators([n]);
+    setImmediate(next);
+  };
+  setImmediate(next);
+}
+
 /** Measures one run and writes state/feedback/<bead>.json; returns what it wrote. */
 export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): Promise<Feedback> {
   const r = loaded.record;
@@ -228,7 +252,14 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
   if (r.status === 'infra_failure') return write(ctx, unmeasured(loaded, ctx, null));
 
   const wt = loaded.worktree;
-  const fast = existsSync(wt) ? await worktreeInfoWithRef(wt, r.base_ref) : null;
+  const commands = resolveCommands(r, cfg.collector);
+  const needsBaseline = commands.build !== null || commands.test !== null || commands.lint !== null || commands.typecheck !== null;
+  const fastP = existsSync(wt) ? worktreeInfoWithRef(wt, r.base_ref) : null;
+  // While git runs, load what comes next (modules compile and validators load on this thread meanwhile).
+  const baselineMod = needsBaseline ? import('./baseline.js') : null;
+  baselineMod?.catch(() => undefined);
+  prefetch(r.race_id !== undefined, commands.test !== null || commands.lint !== null || r.checks?.test !== undefined || r.checks?.lint !== undefined);
+  const fast = fastP ? await fastP : null;
   const info = fast ?? (existsSync(wt) ? await worktreeInfo(wt) : null);
   if (!info) {
     const reason = `worktree ${wt} ${!existsSync(wt) ? 'does not exist' : (await isWorkTree(wt)) ? 'has no commit (HEAD)' : 'is not a git worktree'}`;
@@ -244,20 +275,28 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
   if (!baseCommit) throw new UserError(`${loaded.file}: /base_ref: ${JSON.stringify(r.base_ref)} does not name a commit in ${wt}`);
   // The tree is fixed before any check runs (build outputs never count as the agent's change); the per-file
   // numbers only read git objects, so they are computed while the checks run.
-  const snap = await snapshotWorking(wt, baseCommit, info);
+  // The cached baseline is read as soon as the merge base is known, while git still writes the tree.
+  let peeked: Promise<Baseline | null> | null = null;
+  const snap = await snapshotWorking(wt, baseCommit, info, (mb) => {
+    if (!baselineMod) return;
+    peeked = baselineMod.then((m) => m.peekBaseline({ store, commit: mb, commands, collector: cfg.collector })).catch(() => null);
+  });
   const diffPromise = diffSnapshot(wt, snap, info);
   diffPromise.catch(() => undefined);
-  const commands = resolveCommands(r, cfg.collector);
   const notes: string[] = [];
 
   let baseline: BaselineSummary | null = null;
-  const needsBaseline = commands.build !== null || commands.test !== null || commands.lint !== null || commands.typecheck !== null;
-  if (needsBaseline) {
+  if (baselineMod) {
     try {
-      const { getBaseline } = await import('./baseline.js');
-      const res = await getBaseline({ store, repoDir: wt, commit: snap.mergeBase, commands, collector: cfg.collector, env: ctx.processEnv, now: ctx.now, log: ctx.log });
-      baseline = summariseBaseline(res.baseline);
-      if (res.computed) ctx.log?.(`baseline ${res.baseline.key} computed`);
+      const cached = peeked ? await (peeked as Promise<Baseline | null>) : null;
+      if (cached) baseline = summariseBaseline(cached, notes);
+      else {
+        // Not cached (or the quick read failed): under the lock, computed once; a corrupt cache file is reported here.
+        const { getBaseline } = await baselineMod;
+        const res = await getBaseline({ store, repoDir: wt, commit: snap.mergeBase, commands, collector: cfg.collector, env: ctx.processEnv, now: ctx.now, log: ctx.log });
+        baseline = summariseBaseline(res.baseline, notes);
+        if (res.computed) ctx.log?.(`baseline ${res.baseline.key} computed`);
+      }
     } catch (e) {
       notes.push(`no baseline: ${errorMessage(e)}`);
     }
@@ -309,11 +348,17 @@ function safeRead(store: StateStore, bead: string): Pick<Feedback, 'outcome'> | 
 async function write(ctx: CollectContext, fb: Feedback): Promise<Feedback> {
   const { store } = ctx;
   store.write('feedback', fb.bead, fb);
+  // The two rows go to different files under different locks: written concurrently, both awaited.
   const raceId = fb.run.race_id;
-  if (raceId !== undefined) {
+  const race = async () => {
+    if (raceId === undefined) return;
     const row: RaceRun = { bead: fb.bead, duration_seconds: durationSeconds(fb.run), outcome: fb.outcome, recorded_at: fb.collected_at };
     await store.withLock(`race-runs-${raceId}`, () => store.appendLine('race-runs', raceId, row));
-  }
-  await (await import('./feedback-index.js')).indexFeedback(store, fb);
+  };
+  const index = async () => {
+    await (await import('./feedback-index.js')).indexFeedback(store, fb);
+  };
+  const results = await Promise.allSettled([race(), index()]);
+  for (const res of results) if (res.status === 'rejected') throw res.reason;
   return fb;
 }

@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { EnvSettings } from './env.js';
 import { UserError } from './errors.js';
 import { configDir } from './paths.js';
-import { validate } from './schema.js';
+import { validate, validatedDefaultsSha256 } from './schema.js';
 import type { Config } from './types.generated.js';
 
 export type { Config };
@@ -23,10 +24,11 @@ export function deepMerge<T>(base: T, over: unknown): T {
   return out as T;
 }
 
-function readJsonFile(file: string, what: string): unknown {
+function readJsonFile(file: string, what: string, onText?: (text: string) => void): unknown {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
+    onText?.(text);
   } catch (e) {
     throw new UserError(`${what} ${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
@@ -70,11 +72,20 @@ export interface LoadConfigOptions {
 
 /** defaults < config file < JUDGE_* env < flags, validated as a whole. */
 export function loadConfig(opts: LoadConfigOptions): Config {
-  let cfg = readJsonFile(join(configDir(), 'defaults.json'), 'config defaults') as Config;
+  let defaultsText = '';
+  let cfg = readJsonFile(join(configDir(), 'defaults.json'), 'config defaults', (t) => (defaultsText = t)) as Config;
   const file = opts.configFile ?? opts.env.JUDGELOOP_CONFIG;
   if (file) cfg = deepMerge(cfg, readJsonFile(resolve(opts.cwd ?? process.cwd(), file), 'config file'));
-  cfg = deepMerge(cfg, envOverlay(opts.env));
+  const env = envOverlay(opts.env);
+  cfg = deepMerge(cfg, env);
   if (opts.overrides) cfg = deepMerge(cfg, opts.overrides);
+  // Nothing merged over the defaults, and they are the very bytes the build validated against these schemas:
+  // known valid without loading the (large) config validator. Anything else is validated as a whole.
+  const untouched = !file && Object.keys(env).length === 0 && (!opts.overrides || Object.keys(opts.overrides).length === 0);
+  if (untouched) {
+    const sha = validatedDefaultsSha256();
+    if (sha !== null && createHash('sha256').update(defaultsText, 'utf8').digest('hex') === sha) return cfg;
+  }
   const v = validate<Config>('config', cfg);
   if (!v.ok) throw new UserError(`configuration${file ? ` (${file})` : ''}: ${v.errors.join('; ')}`);
   return v.value;

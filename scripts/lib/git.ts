@@ -76,14 +76,22 @@ export async function worktreeInfo(dir: string): Promise<WorktreeInfo | null> {
  * worktreeInfo and the commit `ref` names, in one git call when all goes well (start-up cost matters);
  * null when that fast path does not apply — callers then ask worktreeInfo and resolveCommit one by one.
  */
-export async function worktreeInfoWithRef(dir: string, ref: string): Promise<(WorktreeInfo & { refCommit: string }) | null> {
+export async function worktreeInfoWithRef(dir: string, ref: string): Promise<(WorktreeInfo & { refCommit: string; mergeBase?: string }) | null> {
   // An option-like ref goes through resolveCommit's --end-of-options instead.
   if (ref.startsWith('-')) return null;
+  // `<ref>...HEAD` makes rev-parse print the merge base(s) as `^<oid>` lines: one git call fewer when there is
+  // exactly one (otherwise snapshotWorking asks `git merge-base`, which picks among several).
+  const withMb = !ref.includes('..');
   try {
-    const lines = (await git(dir, ['rev-parse', '--git-path', 'index', 'HEAD', 'HEAD^{tree}', `${ref}^{commit}`, '--'])).trim().split('\n');
-    const [indexPath, head, headTree, refCommit, dashes] = lines;
-    if (lines.length !== 5 || dashes !== '--' || !indexPath || !head || !headTree || !refCommit || ![head, headTree, refCommit].every((x) => OID.test(x))) return null;
-    return { headCommit: head, headTree, indexFile: resolve(dir, indexPath), refCommit };
+    const lines = (await git(dir, ['rev-parse', '--git-path', 'index', 'HEAD', 'HEAD^{tree}', `${ref}^{commit}`, ...(withMb ? [`${ref}...HEAD`] : []), '--'])).trim().split('\n');
+    const [indexPath, head, headTree, refCommit] = lines;
+    const rest = lines.slice(4);
+    if (rest[rest.length - 1] !== '--' || !indexPath || !head || !headTree || !refCommit || ![head, headTree, refCommit].every((x) => OID.test(x))) return null;
+    const sym = rest.slice(0, -1);
+    if (!withMb && sym.length !== 0) return null;
+    if (withMb && (sym.length < 2 || !sym.slice(0, 2).every((x) => OID.test(x)) || !sym.slice(2).every((x) => x.startsWith('^') && OID.test(x.slice(1))))) return null;
+    const bases = sym.slice(2).map((x) => x.slice(1));
+    return { headCommit: head, headTree, indexFile: resolve(dir, indexPath), refCommit, ...(bases.length === 1 ? { mergeBase: bases[0] } : {}) };
   } catch {
     return null;
   }
@@ -185,18 +193,32 @@ export interface WorkingSnapshot {
 }
 
 /** Phase 1 of workingDiff: fixes the on-disk state as a tree (after this, the worktree may change freely). */
-export async function snapshotWorking(worktree: string, baseCommit: string, info?: WorktreeInfo): Promise<WorkingSnapshot> {
+export async function snapshotWorking(worktree: string, baseCommit: string, info?: WorktreeInfo & { mergeBase?: string }, onMergeBase?: (mergeBase: string) => void): Promise<WorkingSnapshot> {
   const headCommit = info?.headCommit ?? (await git(worktree, ['rev-parse', 'HEAD'])).trim();
-  const [mb, tree] = await Promise.all([mergeBase(worktree, baseCommit, headCommit), snapshotTree(worktree, info?.indexFile)]);
-  return { baseCommit, headCommit, mergeBase: mb ?? baseCommit, tree };
+  // The merge base is known before the tree is written: `onMergeBase` lets the caller start on it. It comes
+  // from worktreeInfoWithRef when that call found exactly one (for this base commit), else from git merge-base.
+  const known = info?.mergeBase !== undefined && (info as { refCommit?: string }).refCommit === baseCommit ? info.mergeBase : undefined;
+  const mbP = (known !== undefined ? Promise.resolve(known) : mergeBase(worktree, baseCommit, headCommit)).then((mb) => {
+    const m = mb ?? baseCommit;
+    onMergeBase?.(m);
+    return m;
+  });
+  const [mb, tree] = await Promise.all([mbP, snapshotTree(worktree, info?.indexFile)]);
+  return { baseCommit, headCommit, mergeBase: mb, tree };
 }
 
 /** Phase 2: the per-file numbers, from objects only (no worktree reads). */
 export async function diffSnapshot(worktree: string, snap: WorkingSnapshot, info?: WorktreeInfo): Promise<WorkingDiff> {
   // Nothing uncommitted (the snapshot is HEAD's own tree): no need to ask git which paths differ from HEAD.
   const clean = info?.headTree !== undefined && info.headTree === snap.tree;
-  const [files, uncommitted] = await Promise.all([diffNumstat(worktree, snap.mergeBase, snap.tree), clean ? new Set<string>() : changedPaths(worktree, snap.headCommit, snap.tree)]);
-  return { ...snap, files: files.map((f) => ({ ...f, untracked: uncommitted.has(f.path) })) };
+  // Nothing committed since the merge base: both diffs would compare the same two trees, so every changed
+  // path (a rename's new path included) is uncommitted; no second git call.
+  const allUncommitted = !clean && snap.headCommit === snap.mergeBase;
+  const [files, uncommitted] = await Promise.all([
+    diffNumstat(worktree, snap.mergeBase, snap.tree),
+    clean || allUncommitted ? new Set<string>() : changedPaths(worktree, snap.headCommit, snap.tree),
+  ]);
+  return { ...snap, files: files.map((f) => ({ ...f, untracked: allUncommitted || uncommitted.has(f.path) })) };
 }
 
 /**

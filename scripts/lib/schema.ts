@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
@@ -32,16 +32,42 @@ export function schemasHash(): string {
 const require = createRequire(import.meta.url);
 const precompiledDir = join(projectRoot(), 'dist', 'validators');
 let precompiledOk: boolean | undefined;
+let buildInfo: { schemasHash?: string; stats?: Record<string, { size: number; mtimeMs: number }>; defaultsSha256?: string } = {};
 
+/**
+ * True when the files in schemas/ are those the build hashed: the same names with the same size and mtime
+ * (stat only, no reads), or else the same contents (sha256, as the build computes it).
+ */
 function precompiledFresh(): boolean {
   if (precompiledOk === undefined) {
     try {
-      precompiledOk = (JSON.parse(readFileSync(join(precompiledDir, 'hash.json'), 'utf8')) as { schemasHash?: string }).schemasHash === schemasHash();
+      buildInfo = JSON.parse(readFileSync(join(precompiledDir, 'hash.json'), 'utf8')) as typeof buildInfo;
+      precompiledOk = statsMatch(buildInfo.stats) || buildInfo.schemasHash === schemasHash();
     } catch {
       precompiledOk = false;
     }
   }
   return precompiledOk;
+}
+
+function statsMatch(stats: Record<string, { size: number; mtimeMs: number }> | undefined): boolean {
+  if (!stats) return false;
+  const files = readdirSync(schemasDir()).filter((f) => f.endsWith('.schema.json'));
+  if (files.length !== Object.keys(stats).length) return false;
+  return files.every((f) => {
+    const want = stats[f];
+    if (!want) return false;
+    const st = statSync(join(schemasDir(), f));
+    return st.size === want.size && st.mtimeMs === want.mtimeMs;
+  });
+}
+
+/**
+ * sha256 of config/defaults.json as `npm run build` validated it against these schemas (null when the
+ * precompiled validators are stale or absent): a config that is exactly those bytes is known valid.
+ */
+export function validatedDefaultsSha256(): string | null {
+  return precompiledFresh() ? (buildInfo.defaultsSha256 ?? null) : null;
 }
 
 type AddFormats = (ajv: Ajv, formats: string[]) => Ajv;
@@ -101,6 +127,22 @@ export function formatErrors(errors: ErrorObject[] | null | undefined): string[]
     if (!out.includes(line)) out.push(line);
   }
   return out;
+}
+
+/**
+ * Loads and compiles validators ahead of use (e.g. while a child process runs, so this overlaps the wait).
+ * Only precompiled ones: a stale build compiles on first use as before. Never throws.
+ */
+export function preloadValidators(names: SchemaName[]): void {
+  if (!precompiledFresh()) return;
+  for (const n of names) {
+    try {
+      // One call (rejecting null at once) makes V8 compile the validator's body now rather than at first real use.
+      validator(n)(null);
+    } catch {
+      // Reported by validate() when the validator is really needed.
+    }
+  }
 }
 
 export function validate<T>(name: SchemaName, data: unknown): Validation<T> {

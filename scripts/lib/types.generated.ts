@@ -403,6 +403,16 @@ computed_at: string
  */
 duration_ms?: number
 /**
+ * collector.baseline_setup, run in the checkout before the checks; absent when none is configured. When it did not pass, the checks were not run (each is skipped) and the collector scores without this baseline.
+ */
+setup?: {
+/**
+ * The setup command (sh -c, in the temporary checkout).
+ */
+command: string
+result: Check
+}
+/**
  * One entry per check on a clean checkout of the base commit; null when not configured.
  */
 checks: {
@@ -624,6 +634,14 @@ time_budget_seconds: number
  * Regular expressions (case-insensitive) of environment variable names never passed to checks.
  */
 secret_env_patterns: string[]
+/**
+ * Shell command (sh -c) run in the temporary checkout of the base commit before its checks, e.g. `npm ci` or `python -m venv .venv && .venv/bin/pip install -r requirements.txt`, so checks that need installed dependencies can run on the clean checkout; null runs none. Same scrubbed environment as the checks; part of the baseline cache key.
+ */
+baseline_setup?: (string | null)
+/**
+ * Timeout of collector.baseline_setup, seconds; the whole process tree is killed at it.
+ */
+baseline_setup_timeout_seconds?: number
 /**
  * How long a collector waits for another process computing the same baseline, seconds.
  */
@@ -1537,6 +1555,10 @@ tests: (TestCounts | null)
  * Lint counts parsed from the output; null when nothing was recognised or this is not the lint check.
  */
 lint: (LintCounts | null)
+/**
+ * Present (true) when collector.baseline_setup did not pass in the base checkout: the base checks were not run, build_passed/tests/lint are null and scores use no baseline (a note says so).
+ */
+setup_failed?: true
 }
 /**
  * git diff --numstat between the merge base and the agent's work.

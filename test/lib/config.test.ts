@@ -41,3 +41,19 @@ describe('readEnv', () => {
     expect(readEnv({ JUDGE_MODEL: 'opus', JUDGE_PHASE: '', SECRET: 'x', PATH: '/bin' })).toEqual({ JUDGE_MODEL: 'opus' });
   });
 });
+
+describe('loadConfig start-up shortcut', () => {
+  it('untouched defaults are the bytes the build validated; anything merged over them is validated', async () => {
+    const { createHash } = await import('node:crypto');
+    const { readFileSync } = await import('node:fs');
+    const { validate, validatedDefaultsSha256 } = await import('../../scripts/lib/schema.js');
+    const text = readFileSync(join(import.meta.dirname, '..', '..', 'config', 'defaults.json'));
+    // Needs `npm run build` from the current schemas and defaults (as the tests spawning bin/* do).
+    expect(validatedDefaultsSha256()).toBe(createHash('sha256').update(text).digest('hex'));
+    const cfg = loadConfig({ env: {} });
+    expect(cfg).toEqual(JSON.parse(text.toString('utf8')));
+    expect(validate('config', cfg).ok).toBe(true);
+    // An override that equals nothing in the defaults still goes through the validator.
+    expect(() => loadConfig({ env: {}, overrides: { collector: { baseline_setup: '' } } })).toThrow(/\/collector\/baseline_setup/);
+  });
+});

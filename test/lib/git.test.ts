@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveCommit, workingDiff, isWorkTree, parseNumstatZ } from '../../scripts/lib/git.js';
+import { resolveCommit, workingDiff, isWorkTree, parseNumstatZ, worktreeInfoWithRef } from '../../scripts/lib/git.js';
 import { commitAll, gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
 
 describe('workingDiff', () => {
@@ -56,5 +56,52 @@ describe('workingDiff', () => {
     expect(await resolveCommit(repo, '--output=/tmp/x')).toBeNull();
     expect(await isWorkTree(repo)).toBe(true);
     expect(await isWorkTree(tempDir())).toBe(false);
+  });
+});
+
+describe('worktreeInfoWithRef', () => {
+  it('gives the merge base git merge-base gives when there is one, and none when there are several', async () => {
+    const repo = makeRepo({ 'a.txt': '1\n' });
+    const fork = gitIn(repo, 'rev-parse', 'HEAD');
+    gitIn(repo, 'checkout', '-q', '-b', 'agent');
+    writeTree(repo, { 'agent.txt': 'mine\n' });
+    commitAll(repo, 'agent');
+    gitIn(repo, 'checkout', '-q', 'main');
+    writeTree(repo, { 'other.txt': 'x\n' });
+    commitAll(repo, 'main moved');
+    gitIn(repo, 'checkout', '-q', 'agent');
+    const one = await worktreeInfoWithRef(repo, 'main');
+    expect(one?.mergeBase).toBe(fork);
+    expect(one?.mergeBase).toBe(gitIn(repo, 'merge-base', 'main', 'HEAD'));
+    expect(one?.refCommit).toBe(gitIn(repo, 'rev-parse', 'main'));
+    // Criss-cross merges: two merge bases; left to git merge-base (undefined here).
+    const a1 = gitIn(repo, 'rev-parse', 'agent');
+    const m1 = gitIn(repo, 'rev-parse', 'main');
+    gitIn(repo, '-c', 'user.email=t@e', '-c', 'user.name=t', 'merge', '-q', '--no-edit', m1);
+    gitIn(repo, 'checkout', '-q', 'main');
+    gitIn(repo, '-c', 'user.email=t@e', '-c', 'user.name=t', 'merge', '-q', '--no-edit', a1);
+    gitIn(repo, 'checkout', '-q', 'agent');
+    const two = await worktreeInfoWithRef(repo, 'main');
+    expect(gitIn(repo, 'merge-base', '--all', 'main', 'HEAD').split('\n')).toHaveLength(2);
+    expect(two?.refCommit).toBe(gitIn(repo, 'rev-parse', 'main'));
+    expect(two?.mergeBase).toBeUndefined();
+    const d = await workingDiff(repo, two!.refCommit, two!);
+    expect(d.mergeBase).toBe(gitIn(repo, 'merge-base', 'main', 'HEAD'));
+  });
+});
+
+describe('workingDiff with nothing committed since the merge base', () => {
+  it('marks exactly the paths git diff --name-only --no-renames HEAD <tree> lists (renames included) as untracked', async () => {
+    const repo = makeRepo({ 'a.txt': 'one\ntwo\nthree\nfour\n', 'b.txt': 'b\n', 'keep.txt': 'k\n' });
+    const base = gitIn(repo, 'rev-parse', 'HEAD');
+    gitIn(repo, 'checkout', '-q', '-b', 'agent');
+    gitIn(repo, 'mv', 'a.txt', 'moved.txt');
+    writeTree(repo, { 'b.txt': 'b\nmore\n', 'new.txt': 'n\n' });
+    const d = await workingDiff(repo, base);
+    expect(d.headCommit).toBe(d.mergeBase);
+    const listed = new Set(gitIn(repo, 'diff', '--name-only', '--no-renames', 'HEAD', d.tree).split('\n').filter(Boolean));
+    expect(d.files.map((f) => f.path).sort()).toEqual(['b.txt', 'moved.txt', 'new.txt']);
+    expect(d.files.find((f) => f.path === 'moved.txt')?.oldPath).toBe('a.txt');
+    for (const f of d.files) expect(f.untracked, f.path).toBe(listed.has(f.path));
   });
 });

@@ -1,0 +1,126 @@
+// collector.baseline_setup: run in the base checkout before its checks (real repo, real node --test runs).
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { run } from '../../scripts/collect.js';
+import { validate } from '../../scripts/lib/schema.js';
+import type { Baseline, Feedback } from '../../scripts/lib/types.generated.js';
+import { agentWorktree, makeIo, makeProject, readJson, runRecord, writeRecord, type Project } from './_project.js';
+
+// The tests need deps/helper.mjs, which is not in git (ignored, like node_modules): the agent's worktree has it
+// installed, a clean checkout of the base does not until the setup "installs" it from vendor/.
+const FILES: Record<string, string> = {
+  '.gitignore': 'deps/\n',
+  'vendor/helper.src': 'export const double = (x) => 2 * x;\n',
+  'src/add.mjs': 'export function add(a, b) {\n  return a + b;\n}\n',
+  'test/add.test.mjs': [
+    "import test from 'node:test';",
+    "import assert from 'node:assert';",
+    "import { add } from '../src/add.mjs';",
+    "import { double } from '../deps/helper.mjs';",
+    "test('adds', () => assert.ok(add(1, 2) === 3));",
+    "test('doubles', () => assert.ok(double(add(1, 1)) === 4));",
+    '',
+  ].join('\n'),
+};
+const INSTALL = 'mkdir -p deps && cp vendor/helper.src deps/helper.mjs';
+const COMMANDS = { build: null, test: 'node --test test/', lint: null, typecheck: null };
+
+function setupProject(): { p: Project; wt: string } {
+  const p = makeProject(FILES);
+  const wt = agentWorktree(p, 'a', { uncommitted: { 'deps/helper.mjs': FILES['vendor/helper.src']!, 'src/extra.mjs': 'export const x = 1;\n' } });
+  return { p, wt };
+}
+
+async function collect(p: Project, bead: string, collector: Record<string, unknown> | null, env: Record<string, string> = {}) {
+  const args = ['--quiet'];
+  if (collector) {
+    const cfg = join(p.dir, `${bead}.config.json`);
+    writeFileSync(cfg, JSON.stringify({ collector }));
+    args.push('--config', cfg);
+  }
+  args.push(writeRecord(p, bead, runRecord({ bead, worktree: 'wt-a', commands: COMMANDS })));
+  const { io, out, err } = makeIo(p, env);
+  const code = await run(args, io);
+  const fb = readJson<Feedback>(join(p.state, 'feedback', `${bead}.json`));
+  const v = validate('feedback', fb);
+  expect(v.ok ? [] : v.errors).toEqual([]);
+  return { code, out: out.join(''), err: err.join(''), fb };
+}
+
+function baselineFile(p: Project, key: string): Baseline {
+  const b = readJson<Baseline>(join(p.state, 'baselines', `${key}.json`));
+  const v = validate('baseline', b);
+  expect(v.ok ? [] : v.errors).toEqual([]);
+  return b;
+}
+
+describe('collector.baseline_setup', () => {
+  const { p } = setupProject();
+  let keyWithout = '';
+
+  it('without it, the base tests fail in the clean checkout for want of the installed file', async () => {
+    const r = await collect(p, 'bd-none', null);
+    expect(r.code).toBe(0);
+    expect(r.fb.checks.test?.status).toBe('passed');
+    expect(r.fb.checks.test?.tests).toMatchObject({ passed: 2, failed: 0 });
+    keyWithout = r.fb.baseline!.key;
+    const b = baselineFile(p, keyWithout);
+    expect(b.setup).toBeUndefined();
+    expect(b.checks.test?.status).toBe('failed');
+    expect(b.checks.test?.output?.text).toMatch(/helper\.mjs/);
+  });
+
+  it('with it, the setup runs in the base checkout (scrubbed env) and the base tests pass; the key changes', async () => {
+    // The setup refuses to run if a secret reached it.
+    const setup = `test -z "$MY_API_KEY" && echo installing && ${INSTALL}`;
+    const r = await collect(p, 'bd-setup', { baseline_setup: setup }, { MY_API_KEY: 'sk-secret' });
+    expect(r.code).toBe(0);
+    expect(r.fb.baseline?.key).not.toBe(keyWithout);
+    expect(r.fb.baseline?.setup_failed).toBeUndefined();
+    expect(r.fb.baseline?.tests).toMatchObject({ passed: 2, failed: 0, total: 2 });
+    expect(r.fb.outcome).toBe('full_pass');
+    expect(r.fb.integrity.notes).toEqual([]);
+    const b = baselineFile(p, r.fb.baseline!.key);
+    expect(b.setup?.command).toBe(setup);
+    expect(b.setup?.result).toMatchObject({ status: 'passed', exit_code: 0, source: 'collector' });
+    expect(b.setup?.result.output?.text).toContain('installing');
+    expect(b.checks.test?.status).toBe('passed');
+    // Nothing of the setup leaks into the repository's own checkouts.
+    expect(readdirSync(p.repo)).not.toContain('deps');
+  });
+
+  it('a failing setup is recorded, the base checks are not run, and the run is scored without a baseline (noted)', async () => {
+    const r = await collect(p, 'bd-fail', { baseline_setup: 'echo "registry unreachable" >&2; exit 3' });
+    expect(r.code).toBe(0);
+    expect(r.fb.baseline).toMatchObject({ setup_failed: true, build_passed: null, tests: null, lint: null });
+    expect(r.fb.integrity.notes.join('\n')).toMatch(/baseline setup `echo "registry unreachable" >&2; exit 3` failed \(exit 3\).*base checks not run; scored without a baseline/);
+    // The agent's own checks ran and count as before; the failed base tests do not make a regression.
+    expect(r.fb.checks.test?.tests).toMatchObject({ passed: 2, failed: 0 });
+    expect(r.fb.integrity.test_count_below_baseline).toBe(false);
+    expect(r.fb.scores.tests).toBe(1);
+    const b = baselineFile(p, r.fb.baseline!.key);
+    expect(b.setup?.result).toMatchObject({ status: 'failed', exit_code: 3 });
+    expect(b.setup?.result.output?.text).toContain('registry unreachable');
+    expect(b.checks.test).toMatchObject({ status: 'skipped', skipped_reason: 'the baseline setup failed', exit_code: null });
+    expect(b.checks.build).toBeNull();
+  });
+
+  it('a setup that hangs is killed at its own timeout and recorded as timed out', async () => {
+    const r = await collect(p, 'bd-hang', { baseline_setup: 'sleep 30', baseline_setup_timeout_seconds: 0.5, kill_grace_seconds: 0.2 });
+    expect(r.code).toBe(0);
+    expect(r.fb.baseline?.setup_failed).toBe(true);
+    expect(r.fb.integrity.notes.join('\n')).toMatch(/baseline setup `sleep 30` timed out/);
+    const b = baselineFile(p, r.fb.baseline!.key);
+    expect(b.setup?.result.status).toBe('timeout');
+    expect(b.checks.test?.skipped_reason).toBe('the baseline setup timed out');
+  });
+
+  it('the cached baseline (setup included) is reused, not recomputed', async () => {
+    const before = readdirSync(join(p.state, 'baselines')).sort();
+    const setup = `test -z "$MY_API_KEY" && echo installing && ${INSTALL}`;
+    const r = await collect(p, 'bd-setup2', { baseline_setup: setup });
+    expect(readdirSync(join(p.state, 'baselines')).sort()).toEqual(before);
+    expect(r.fb.baseline?.tests).toMatchObject({ passed: 2 });
+  });
+});
