@@ -85,10 +85,12 @@ export async function run(argv: string[], io: Io): Promise<number> {
     }
     if (choice.merge.status === 'refused' || choice.merge.status === 'conflict') code = 1;
   }
-  store.write('race_choices', raceId, choice);
+  // A dry run changes nothing, the recorded choices (which the weight learning reads) included.
+  const dryRun = Boolean(values['dry-run']);
+  if (!dryRun) store.write('race_choices', raceId, choice);
   if (values.json) io.stdout(`${JSON.stringify(choice)}\n`);
   else {
-    io.stdout(`${raceId}: recorded ${userChoice}${choice.chosen_solution_id ? ` (${choice.chosen_solution_id})` : ''}${recommendedId ? `; recommended was ${recommendedId}` : ''}\n`);
+    io.stdout(`${raceId}: ${dryRun ? 'would record' : 'recorded'} ${userChoice}${choice.chosen_solution_id ? ` (${choice.chosen_solution_id})` : ''}${recommendedId ? `; recommended was ${recommendedId}` : ''}\n`);
     if (choice.merge) io.stdout(`merge: ${choice.merge.status}: ${choice.merge.detail}\n`);
   }
   if (code) io.stderr(`accept: ${choice.merge!.detail}\n`);

@@ -51,9 +51,13 @@ describe('bin/race then bin/accept --merge', () => {
 
   it('--dry-run says it would merge and changes nothing', () => {
     const before = mainHead();
+    const store = new StateStore(p.state);
+    const choiceBefore = store.read<RaceChoice>('race_choices', 'race-clamp');
     const r = bin('accept', ['race-clamp', '--solution', 'bd-clean', '--merge', '--dry-run'], p);
     expect(r.code).toBe(0);
+    expect(r.stdout).toContain('race-clamp: would record accepted_winner');
     expect(r.stdout).toContain('merge: dry_run: agent/clean merges cleanly into main');
+    expect(store.read<RaceChoice>('race_choices', 'race-clamp')).toEqual(choiceBefore);
     expect(mainHead()).toBe(before);
     expect(gitIn(p.repo, 'show', 'main:src/clamp.mjs') + '\n').toBe(BUGGY);
   });
