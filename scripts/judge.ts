@@ -85,7 +85,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
       const outcome = await judgeRun(loaded, deps, { dryRun: Boolean(values['dry-run']) });
       report(io, json, outcome);
       if (values['rate-agents'] && !values['dry-run'] && outcome.status !== 'deferred') {
-        code = Math.max(code, await rateAfterJudging(io, deps, loaded.record.bead, values['rating-agent'], Boolean(values['rating-strict'])));
+        const { rateFromStoredJudgment } = await import('./rate.js');
+        code = Math.max(code, await rateFromStoredJudgment(io, { store, config, now: () => now().toISOString() }, loaded.record.bead, { reviewer: values['rating-agent'], strict: Boolean(values['rating-strict']) }));
       }
     } catch (e) {
       if (!isUserError(e)) throw e;
@@ -94,28 +95,6 @@ export async function run(argv: string[], io: Io): Promise<number> {
     }
   }
   return code;
-}
-
-/** --rate-agents: rates the run's agent from the judgment just made (or one already stored); unreviewed runs are not rated. */
-async function rateAfterJudging(io: Io, deps: JudgeDeps, bead: string, ratingAgent: string | undefined, strict: boolean): Promise<number> {
-  const { rateBead } = await import('./lib/ratings/store-io.js');
-  const { describe, storedQuality } = await import('./rate.js');
-  if (!deps.store.read('feedback', bead)) {
-    io.stderr(`${bead}: not rated: no feedback record (the judge is disabled or deferred and nothing was collected)\n`);
-    return strict ? 1 : 0;
-  }
-  const quality = storedQuality(deps.store, bead);
-  if (quality && ratingAgent) quality.reviewer = ratingAgent;
-  try {
-    const r = await rateBead({ store: deps.store, config: deps.config, bead, quality, strict, now: () => deps.now().toISOString() });
-    for (const p of r.problems) io.stderr(`warning: ${p}\n`);
-    io.stderr(describe(r) + '\n');
-    return 0;
-  } catch (e) {
-    if (!strict) throw e;
-    io.stderr(`${bead}: ${errorMessage(e)}\n`);
-    return 1;
-  }
 }
 
 /** Judges queued runs oldest first while the hour has room; an entry leaves the queue only once judged or failed. */

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { main, parseFlags, type Io } from './lib/cli.js';
-import { loadConfig } from './lib/config.js';
+import { loadConfig, type Config } from './lib/config.js';
 import { UserError } from './lib/errors.js';
 import { present } from './lib/race/present.js';
 import { runRace } from './lib/race/run-race.js';
@@ -11,7 +11,7 @@ import { loadRunRecord, type LoadedRunRecord } from './lib/run-record.js';
 import { StateStore } from './lib/store.js';
 import type { Feedback, Race } from './lib/types.generated.js';
 
-const USAGE = 'usage: race [--json | --markdown] [--config FILE] [--id RACE] [--concurrency N] [--quiet] <run.json>... | --race ID';
+const USAGE = 'usage: race [--json | --markdown] [--config FILE] [--id RACE] [--concurrency N] [--quiet] [--rate-agents [--rating-strict]] <run.json>... | --race ID';
 
 /** Run records of a race: from its earlier result, from feedback tagged with the race id, and from state/runs/. */
 export function findRaceRuns(store: StateStore, raceId: string, cwd: string): LoadedRunRecord[] {
@@ -44,7 +44,7 @@ export function findRaceRuns(store: StateStore, raceId: string, cwd: string): Lo
 export async function run(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(
     argv,
-    { json: { type: 'boolean' }, markdown: { type: 'boolean' }, config: { type: 'string' }, id: { type: 'string' }, race: { type: 'string' }, concurrency: { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    { json: { type: 'boolean' }, markdown: { type: 'boolean' }, config: { type: 'string' }, id: { type: 'string' }, race: { type: 'string' }, concurrency: { type: 'string' }, quiet: { type: 'boolean' }, 'rate-agents': { type: 'boolean' }, 'rating-strict': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     USAGE,
   );
   if (values.help) {
@@ -62,20 +62,39 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const config = loadConfig({ env: io.env, configFile: values.config, cwd: io.cwd });
   const store = StateStore.fromEnv(io.env, io.cwd);
   const runs = values.race ? findRaceRuns(store, values.race, io.cwd) : positionals.map((p) => loadRunRecord(p, io.cwd));
+  if (values['rating-strict'] && !values['rate-agents']) throw new UserError('--rating-strict goes with --rate-agents');
   const fixedNow = io.env.JUDGELOOP_NOW;
+  const now = () => (fixedNow ? new Date(fixedNow) : new Date());
   const raceId = values.id ?? values.race;
+  const judge = config.judge.enabled ? await raceJudge(io, store, config, now) : undefined;
   const race = await runRace(runs, {
     store,
     config,
     processEnv: io.processEnv,
-    now: () => (fixedNow ? new Date(fixedNow) : new Date()),
+    now,
+    ...(judge ? { judge } : {}),
     ...(values.quiet ? {} : { log: (m: string) => io.stderr(`race: ${m}\n`) }),
     ...(concurrency ? { concurrency } : {}),
     ...(raceId ? { raceId } : {}),
   });
   io.stdout(present(race, values.json ? 'json' : values.markdown ? 'markdown' : 'table'));
   for (const s of race.solutions) if (s.status === 'failed') io.stderr(`race: ${s.id}: evaluation failed: ${s.failure}\n`);
-  return race.solutions.every((s) => s.status === 'failed') ? 1 : 0;
+  let code = race.solutions.every((s) => s.status === 'failed') ? 1 : 0;
+  if (values['rate-agents']) {
+    const { rateFromStoredJudgment } = await import('./rate.js');
+    for (const r of runs) code = Math.max(code, await rateFromStoredJudgment(io, { store, config, now: () => now().toISOString() }, r.record.bead, { strict: Boolean(values['rating-strict']) }));
+  }
+  return code;
+}
+
+/** With JUDGE_ENABLED=true every solution is judged (throttled, cached) before its judge criteria are read. */
+async function raceJudge(io: Io, store: StateStore, config: Config, now: () => Date): Promise<(run: LoadedRunRecord) => Promise<void>> {
+  const { judgeRun } = await import('./lib/judge/judge-run.js');
+  const log = (m: string) => io.stderr(`race: judge: ${m}\n`);
+  return async (run) => {
+    const o = await judgeRun(run, { store, config, env: io.env, processEnv: io.processEnv, now, log });
+    log(`${o.bead}: ${o.status}: ${o.message}`);
+  };
 }
 
 main(import.meta.url, run);

@@ -1,6 +1,7 @@
 // bin/rate: rates agent runs from their feedback records (seed 002), with a reviewer's quality or the judge's.
 import { main, parseFlags, type Io } from './lib/cli.js';
-import { UserError } from './lib/errors.js';
+import type { Config } from './lib/config.js';
+import { errorMessage, UserError } from './lib/errors.js';
 import { KINDS, type Kind, type KindSpec } from './lib/kinds.js';
 import { assertSafeId } from './lib/bead.js';
 import { nowIso, openState, parseNumber } from './lib/ratings/_cli.js';
@@ -29,6 +30,34 @@ export function describe(r: RateResult): string {
     return `${r.bead}: rated ${r.agent}: quality ${s.quality_score.toFixed(1)} (${s.quality_source}), run score ${s.run_score.toFixed(2)}, rating ${s.rating_before === null ? '—' : s.rating_before.toFixed(2)} → ${s.rating_after.toFixed(2)} (n=${s.rating_samples})${cx}`;
   }
   return `${r.bead}: ${r.status === 'already_rated' ? 'already rated' : 'not rated'}${r.agent ? ` (${r.agent})` : ''}: ${r.reason}`;
+}
+
+/**
+ * --rate-agents (bin/judge, bin/race): rates a run's agent from its stored judgment; an unreviewed run is not
+ * rated. Returns the exit code it asks for: 1 when `strict` and nothing could be rated, else 0.
+ */
+export async function rateFromStoredJudgment(
+  io: Io,
+  ctx: { store: StateStore; config: Config; now: () => string },
+  bead: string,
+  opts: { reviewer?: string | undefined; strict: boolean },
+): Promise<number> {
+  if (!ctx.store.read('feedback', bead)) {
+    io.stderr(`${bead}: not rated: no feedback record (the judge is disabled or deferred and nothing was collected)\n`);
+    return opts.strict ? 1 : 0;
+  }
+  const quality = storedQuality(ctx.store, bead);
+  if (quality && opts.reviewer) quality.reviewer = opts.reviewer;
+  try {
+    const r = await rateBead({ store: ctx.store, config: ctx.config, bead, quality, strict: opts.strict, now: ctx.now });
+    for (const p of r.problems) io.stderr(`warning: ${p}\n`);
+    io.stderr(describe(r) + '\n');
+    return 0;
+  } catch (e) {
+    if (!opts.strict) throw e;
+    io.stderr(`${bead}: ${errorMessage(e)}\n`);
+    return 1;
+  }
 }
 
 export async function run(argv: string[], io: Io): Promise<number> {

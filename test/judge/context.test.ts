@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { run } from '../../scripts/judge.js';
 import { assembleContext, fenceData, type ContextBudget } from '../../scripts/lib/judge/context.js';
 import { parseUnifiedDiff, classifyFile } from '../../scripts/lib/judge/diff.js';
-import { selectOutputLines } from '../../scripts/lib/judge/output-lines.js';
+import { maskTimings, selectOutputLines } from '../../scripts/lib/judge/output-lines.js';
 import { redactSecrets } from '../../scripts/lib/judge/redact.js';
 import { diffPatch, workingDiff } from '../../scripts/lib/git.js';
 import { captureIo } from './helpers/feedback.js';
@@ -114,5 +114,29 @@ describe('pure parts', () => {
     expect(s.linesKept).toBeLessThanOrEqual(2000);
     expect(s.text).toContain('FAIL a.test.ts');
     expect(s.text).toContain('Tests: 1 failed, 2999 passed');
+  });
+});
+
+describe('maskTimings', () => {
+  it('two real runs of the same tests differ only in timings, and mask to the same text', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { writeTree, tempDir } = await import('../helpers/repo.js');
+    const dir = tempDir();
+    writeTree(dir, { 't.test.mjs': "import test from 'node:test';\nfor (let i = 0; i < 5; i++) test('t' + i, () => { for (let j = 0; j < 1e5; j++); });\n" });
+    const runOnce = () => execFileSync(process.execPath, ['--test', '--test-reporter=spec', 't.test.mjs'], { cwd: dir, encoding: 'utf8' });
+    const a = runOnce();
+    const b = runOnce();
+    expect(a).toMatch(/duration_ms \d/);
+    expect(a).not.toBe(b);
+    expect(maskTimings(a)).toBe(maskTimings(b));
+    expect(maskTimings(a)).toContain('✔ t0 (#ms)');
+  });
+
+  it('masks the common runners\' timing shapes and leaves counts alone', () => {
+    expect(maskTimings('=== 3 passed, 1 failed in 0.12s ===')).toBe('=== 3 passed, 1 failed in #s ===');
+    expect(maskTimings('   Start at  22:32:35\n   Duration  1.41s (transform 117ms)')).toBe('   Start at  #:#:#\n   Duration  #s (transform #ms)');
+    expect(maskTimings('test result: ok. 12 passed; 0 failed; finished in 0.00s')).toBe('test result: ok. 12 passed; 0 failed; finished in #s');
+    expect(maskTimings('Time:        1.234 s')).toBe('Time:        # s');
+    expect(maskTimings('ok  \texample.com/pkg\t0.003s')).toBe('ok  \texample.com/pkg\t#s');
   });
 });

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { Judgment } from '../types.generated.js';
 import { classifyFile, parseUnifiedDiff, shrinkDiff, type LeftOutReason } from './diff.js';
-import { selectOutputLines } from './output-lines.js';
+import { maskTimings, selectOutputLines } from './output-lines.js';
 import { mergeRedactions, redactSecrets } from './redact.js';
 
 export type ContextStats = Judgment['context'];
@@ -81,8 +81,8 @@ export function assembleContext(input: ContextInput, budget: ContextBudget): Ass
   const metaText = redact(JSON.stringify(input.metadata, null, 2));
   const prompt = headTail(redact(input.prompt), budget.promptTokens * cpt);
 
-  const test = input.testOutput === null ? null : selectOutputLines(redact(input.testOutput), budget.testMaxLines, budget.testTokens * cpt);
-  const lint = input.lintOutput === null ? null : selectOutputLines(redact(input.lintOutput), budget.testMaxLines, budget.lintTokens * cpt);
+  const test = input.testOutput === null ? null : selectOutputLines(maskTimings(redact(input.testOutput)), budget.testMaxLines, budget.testTokens * cpt);
+  const lint = input.lintOutput === null ? null : selectOutputLines(maskTimings(redact(input.lintOutput)), budget.testMaxLines, budget.lintTokens * cpt);
 
   // Diff: redact per file (dotenv files by path), leave out what no reviewer reads, shrink the rest.
   const files = parseUnifiedDiff(input.diff);

@@ -11,6 +11,18 @@ const FAILURE = /\b(FAIL(ED|URE|S)?|ERROR|Error|Exception|Traceback|panicked|Ass
 const SUMMARY = /\b(Tests?:|Test Files|Test Suites:|test result:|Ran \d+ tests?|\d+ (passed|failed|passing|failing|pending|skipped|errors?|warnings?)|problems? \(|Found \d+ errors?)|^(OK|FAILED)\b|^=+ .* =+$/;
 
 /**
+ * Replaces timings and clock times in runner output with `#`: they tell the judge nothing about the code, and
+ * they change on every run, so without this a re-collected run (same work, new timings) would miss the
+ * content-keyed cache and be paid for again.
+ */
+export function maskTimings(text: string): string {
+  return text
+    .replace(/\b(duration_ms:?\s+)\d+(?:\.\d+)?/g, '$1#')
+    .replace(/\b\d{1,2}:\d{2}:\d{2}(?:\.\d+)?\b/g, '#:#:#')
+    .replace(/\b\d+(?:\.\d+)?(\s?)(ms|s|sec|secs|seconds)\b/g, '#$1$2');
+}
+
+/**
  * Picks at most `maxLines` lines and `maxChars` characters: the summary (matching lines and the last lines),
  * then failure lines with a little context, then the rest from the top. Each block is labelled, in order.
  */

@@ -28,6 +28,8 @@ export interface RaceContext {
   concurrency?: number;
   /** The race id; default: the runs' shared race_id, else derived from the task and beads. */
   raceId?: string;
+  /** Judges a collected run (bin/race passes the judge when it is enabled), before its judge criteria are read. */
+  judge?: (run: LoadedRunRecord) => Promise<void>;
 }
 
 /** Refuses runs that cannot form one race: duplicates, different tasks, different race ids. */
@@ -117,6 +119,7 @@ async function collectOne(run: LoadedRunRecord, ctx: RaceContext, env: NodeJS.Pr
   try {
     const feedback = await collectRun(run, { store: ctx.store, config: ctx.config, processEnv: ctx.processEnv, now: ctx.now, ...(ctx.log ? { log: ctx.log } : {}) });
     if (!feedback.diff || !feedback.head) return { run, feedback, facts: null, failure: feedback.outcome_reason || 'the worktree could not be measured' };
+    if (ctx.judge) await ctx.judge(run);
     const rc = raceConfig(ctx.config);
     const facts = await gatherFacts(feedback, run.worktree, { stateRoot: ctx.store.root, benchmark: { command: rc.benchmark.command, timeoutSeconds: rc.benchmark.timeout_seconds }, env });
     return { run, feedback, facts, failure: null };
