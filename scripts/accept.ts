@@ -1,6 +1,7 @@
 // bin/accept <race> --solution ID | --reject-all | --manual-edit [--merge [--force] [--dry-run]]: records the
 // user's choice (seed 001's EvaluationFeedback) in state/race-choices/<race>.json and optionally merges.
 import { main, parseFlags, type Io } from './lib/cli.js';
+import { nowIso } from './lib/clock.js';
 import { loadConfig } from './lib/config.js';
 import { UserError } from './lib/errors.js';
 import { CATEGORIES } from './lib/race/categories.js';
@@ -69,7 +70,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     user_choice: userChoice,
     recommended_solution_id: recommendedId,
     chosen_solution_id: values['reject-all'] ? null : (chosen?.id ?? null),
-    timestamp: (io.env.JUDGELOOP_NOW ? new Date(io.env.JUDGELOOP_NOW) : new Date()).toISOString(),
+    timestamp: nowIso(io.env),
     categories: chosen?.evaluation && recommended?.evaluation ? { chosen: categoryScores(chosen.evaluation), recommended: categoryScores(recommended.evaluation) } : null,
   };
   if (values.notes !== undefined) choice.feedback_notes = values.notes;

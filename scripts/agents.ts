@@ -2,7 +2,8 @@
 import { assertSafeId } from './lib/bead.js';
 import { main, parseFlags, type Io } from './lib/cli.js';
 import { UserError } from './lib/errors.js';
-import { fmtRating, nowIso, openState, parseNumber, table } from './lib/ratings/_cli.js';
+import { fmtRating, openState, parseNumber, table } from './lib/ratings/_cli.js';
+import { nowIso } from './lib/clock.js';
 import { loadAllAgents, rebuildAgent, registerAgent, updateAgent, type AgentFields, type RatingFields } from './lib/ratings/store-io.js';
 
 const USAGE = `usage: bin/agents add SLUG [--max-complexity 1-10] [--rating 0-10] [--reasoning-rating 0-10] [--cost-per-million USD] [--best-usage TEXT] [--commands a,b] [--disabled]

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { installAbortHandlers } from './lib/cleanup.js';
 import { isMain, main, parseFlags, type Io } from './lib/cli.js';
+import { clockFromEnv } from './lib/clock.js';
 import { loadConfig } from './lib/config.js';
 import { errorMessage, isUserError, UserError } from './lib/errors.js';
 import { projectRoot } from './lib/paths.js';
@@ -49,8 +50,7 @@ export async function run(argv: string[], io: CollectIo): Promise<number> {
   }
   const config = loadConfig({ env: io.env, configFile: values.config, cwd: io.cwd });
   const store = StateStore.fromEnv(io.env, io.cwd);
-  const fixedNow = io.env.JUDGELOOP_NOW;
-  const now = () => (fixedNow ? new Date(fixedNow) : new Date());
+  const now = clockFromEnv(io.env);
   const log = values.quiet ? undefined : (m: string) => io.stderr(`collect: ${m}\n`);
   let code = 0;
   let stdinUsed = false;

@@ -5,7 +5,7 @@ import { errorMessage, isUserError, UserError } from './lib/errors.js';
 import { loadRunRecord } from './lib/run-record.js';
 import { StateStore } from './lib/store.js';
 import type { JudgeLedgerRow } from './lib/types.generated.js';
-import { clockFromEnv } from './lib/judge/clock.js';
+import { clockFromEnv } from './lib/clock.js';
 import { summarizeSpend, type SpendRow } from './lib/judge/cost.js';
 import { judgeRun, type JudgeDeps, type JudgeOutcome } from './lib/judge/judge-run.js';
 import { claimNext, LEDGER_ID, releaseClaim, removeQueued, type ThrottleOptions } from './lib/judge/throttle.js';

@@ -3,6 +3,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { main, parseFlags, type Io } from './lib/cli.js';
+import { clockFromEnv } from './lib/clock.js';
 import { loadConfig, type Config } from './lib/config.js';
 import { UserError } from './lib/errors.js';
 import { present } from './lib/race/present.js';
@@ -59,12 +60,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
     if (!/^[1-9]\d*$/.test(values.concurrency)) throw new UserError(`--concurrency ${JSON.stringify(values.concurrency)}: expected a whole number ≥ 1`);
     concurrency = Number(values.concurrency);
   }
+  const now = clockFromEnv(io.env);
   const config = loadConfig({ env: io.env, configFile: values.config, cwd: io.cwd });
   const store = StateStore.fromEnv(io.env, io.cwd);
   const runs = values.race ? findRaceRuns(store, values.race, io.cwd) : positionals.map((p) => loadRunRecord(p, io.cwd));
   if (values['rating-strict'] && !values['rate-agents']) throw new UserError('--rating-strict goes with --rate-agents');
-  const fixedNow = io.env.JUDGELOOP_NOW;
-  const now = () => (fixedNow ? new Date(fixedNow) : new Date());
   const raceId = values.id ?? values.race;
   const judge = config.judge.enabled ? await raceJudge(io, store, config, now) : undefined;
   const race = await runRace(runs, {

@@ -4,7 +4,8 @@ import type { Config } from './lib/config.js';
 import { errorMessage, UserError } from './lib/errors.js';
 import { KINDS, type Kind, type KindSpec } from './lib/kinds.js';
 import { assertSafeId } from './lib/bead.js';
-import { nowIso, openState, parseNumber } from './lib/ratings/_cli.js';
+import { openState, parseNumber } from './lib/ratings/_cli.js';
+import { nowIso } from './lib/clock.js';
 import { judgeQuality, rateBead, readFeedback, type QualityInput, type RateResult } from './lib/ratings/store-io.js';
 import type { StateStore } from './lib/store.js';
 

@@ -2,7 +2,8 @@
 import { assertSafeId } from './lib/bead.js';
 import { main, parseFlags, type Io } from './lib/cli.js';
 import { UserError } from './lib/errors.js';
-import { fmtDelta, fmtRating, nowIso, openState, parseNumber, table } from './lib/ratings/_cli.js';
+import { fmtDelta, fmtRating, openState, parseNumber, table } from './lib/ratings/_cli.js';
+import { nowIso } from './lib/clock.js';
 import { loadAllAgents, type LoadedAgent } from './lib/ratings/store-io.js';
 import type { AgentRunRating } from './lib/types.generated.js';
 

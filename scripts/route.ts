@@ -2,7 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import { main, parseFlags, type Io } from './lib/cli.js';
 import { UserError } from './lib/errors.js';
-import { nowIso, openState, parseNumber } from './lib/ratings/_cli.js';
+import { openState, parseNumber } from './lib/ratings/_cli.js';
+import { nowIso } from './lib/clock.js';
 import { createRng } from './lib/prng.js';
 import { routeTask } from './lib/ratings/routing.js';
 import { loadAllAgents, logRouting, ratingsConfig } from './lib/ratings/store-io.js';

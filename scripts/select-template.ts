@@ -8,7 +8,8 @@ import { StateStore } from './lib/store.js';
 import { TemplateAggregator } from './lib/templates/aggregate.js';
 import { createRng as seededRandom } from './lib/prng.js';
 import { selectTemplate, type Candidate } from './lib/templates/select.js';
-import { nowIso, scoreSettings, templatesConfig } from './lib/templates/settings.js';
+import { nowIso } from './lib/clock.js';
+import { scoreSettings, templatesConfig } from './lib/templates/settings.js';
 import type { SelectionLogRow } from './lib/types.generated.js';
 
 const USAGE = `usage: select-template [--task-type T] [--candidates a,b,...] [--seed S] [--exploration-share X] [--json] [--dry-run] [--config FILE]

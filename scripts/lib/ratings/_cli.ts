@@ -5,14 +5,6 @@ import type { EnvSettings } from '../env.js';
 import { UserError } from '../errors.js';
 import { StateStore } from '../store.js';
 
-/** JUDGELOOP_NOW pins the clock (tests, replays); otherwise the real time. */
-export function nowIso(env: EnvSettings): string {
-  if (env.JUDGELOOP_NOW === undefined) return new Date().toISOString();
-  const t = Date.parse(env.JUDGELOOP_NOW);
-  if (Number.isNaN(t)) throw new UserError(`JUDGELOOP_NOW=${JSON.stringify(env.JUDGELOOP_NOW)}: expected an ISO 8601 time`);
-  return new Date(t).toISOString();
-}
-
 export function parseNumber(flag: string, v: string | undefined, min: number, max: number, integer = false): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);

@@ -22,10 +22,3 @@ export function scoreSettings(cfg: Config, fromPhase: 3 | 4): ScoreSettings {
   return { weights: t.weights, mechanical: t.mechanical, trendWindow: t.trend_window, recurringWindow: t.triggers.recurring_window, blend, blendOffReason };
 }
 
-/** The clock: JUDGELOOP_NOW when set (tests, replays), else now. */
-export function nowIso(env: { JUDGELOOP_NOW?: string }): string {
-  if (env.JUDGELOOP_NOW === undefined) return new Date().toISOString();
-  const ms = Date.parse(env.JUDGELOOP_NOW);
-  if (Number.isNaN(ms)) throw new UserError(`JUDGELOOP_NOW=${JSON.stringify(env.JUDGELOOP_NOW)}: expected an ISO 8601 date-time`);
-  return new Date(ms).toISOString();
-}
