@@ -2,7 +2,7 @@
 import { main, parseFlags, type Io } from './lib/cli.js';
 import type { Config } from './lib/config.js';
 import { errorMessage, UserError } from './lib/errors.js';
-import { KINDS, type Kind, type KindSpec } from './lib/kinds.js';
+import { readStoredJudgment } from './lib/judgment.js';
 import { assertSafeId } from './lib/bead.js';
 import { openState, parseNumber } from './lib/ratings/_cli.js';
 import { nowIso } from './lib/clock.js';
@@ -12,15 +12,11 @@ import type { StateStore } from './lib/store.js';
 
 const USAGE = 'usage: bin/rate <bead>... [--quality 0-10] [--reviewer NAME] [--strict] [--json] [--config FILE]';
 
-/** The judge's quality: state/judgments/<bead>.json when that kind exists, else the judgment merged into feedback. */
-export function storedQuality(store: StateStore, bead: string): QualityInput | null {
-  const kinds = KINDS as Record<string, KindSpec>;
-  if (kinds.judgments) {
-    const j = store.read<{ score?: unknown; model?: unknown }>('judgments' as Kind, bead);
-    if (j && typeof j.score === 'number' && j.score >= 0 && j.score <= 1) {
-      return { score0to10: j.score * 10, source: 'judge', raw: j, reviewer: typeof j.model === 'string' ? j.model : null };
-    }
-  }
+/** The judge's quality: state/judgments/<bead>.json, else the judgment merged into feedback (0-1 × 10). */
+export function storedQuality(store: StateStore, bead: string, warn: (msg: string) => void): QualityInput | null {
+  const { judgment: j, note } = readStoredJudgment(store, bead);
+  if (note) warn(note);
+  if (j && j.status === 'judged' && j.score !== null) return { score0to10: j.score * 10, source: 'judge', raw: j, reviewer: j.model };
   return judgeQuality(readFeedback(store, bead));
 }
 
@@ -47,7 +43,7 @@ export async function rateFromStoredJudgment(
     io.stderr(`${bead}: not rated: no feedback record (the judge is disabled or deferred and nothing was collected)\n`);
     return opts.strict ? 1 : 0;
   }
-  const quality = storedQuality(ctx.store, bead);
+  const quality = storedQuality(ctx.store, bead, (m) => io.stderr(`warning: ${m}\n`));
   if (quality && opts.reviewer) quality.reviewer = opts.reviewer;
   try {
     const r = await rateBead({ store: ctx.store, config: ctx.config, bead, quality, strict: opts.strict, now: ctx.now });
@@ -77,7 +73,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const results: RateResult[] = [];
   for (const bead of positionals) {
     const quality: QualityInput | null =
-      q !== undefined ? { score0to10: q, source: 'reviewer', raw: { quality_score: q }, reviewer: values.reviewer ?? null } : storedQuality(store, bead);
+      q !== undefined ? { score0to10: q, source: 'reviewer', raw: { quality_score: q }, reviewer: values.reviewer ?? null } : storedQuality(store, bead, (m) => io.stderr(`warning: ${m}\n`));
     const r = await rateBead({ store, config, bead, quality, strict: values.strict || values['rating-strict'], now: () => nowIso(io.env) });
     for (const p of r.problems) io.stderr(`warning: ${p}\n`);
     io.stderr(describe(r) + '\n');

@@ -1,11 +1,11 @@
 // collectRun: one run record in, state/feedback/<bead>.json out (checks, baseline, diff, scores, outcome).
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { resolveCommands, runChecks, emptyChecks } from './checks.js';
 import type { Config } from './config.js';
 import { UserError, errorMessage } from './errors.js';
 import { diffSnapshot, isWorkTree, resolveCommit, snapshotWorking, worktreeInfo, worktreeInfoWithRef, type WorkingDiff } from './git.js';
 import { classifyOutcome, integrityFlags, type ChecksSet, type Integrity } from './outcome.js';
+import { readStoredJudgment, summarizeJudgment } from './judgment.js';
 import type { LoadedRunRecord } from './run-record.js';
 import {
   compositeScore,
@@ -84,50 +84,11 @@ function fastestInRace(store: StateStore, raceId: string, bead: string, peers: R
   return known.length ? Math.min(...known) : null;
 }
 
-const VERDICTS = new Set(['pass', 'partial', 'fail']);
-const JUDGE_DIMS = ['correctness', 'scope_adherence', 'code_quality', 'completeness'] as const;
-const unit = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x >= 0 && x <= 1;
-
-/**
- * The judge's verdict from state/judgments/<bead>.json, read as plain JSON with guards (its schema belongs to
- * the judge): carried only when it has a verdict, a 0-1 score and no `failure`. Anything else: null and a note.
- */
-export function readJudgment(root: string, bead: string, notes: string[]): JudgmentSummary | null {
-  const file = join(root, 'judgments', `${bead}.json`);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-  let j: Record<string, unknown>;
-  try {
-    const data: unknown = JSON.parse(text);
-    if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new Error('not an object');
-    j = data as Record<string, unknown>;
-  } catch (e) {
-    notes.push(`judgment ${file} not carried: ${errorMessage(e)}`);
-    return null;
-  }
-  if (j.failure !== undefined && j.failure !== null) return null;
-  if (typeof j.verdict !== 'string' || !VERDICTS.has(j.verdict) || !unit(j.score)) {
-    notes.push(`judgment ${file} not carried: no verdict and 0-1 score`);
-    return null;
-  }
-  const judgedAt = typeof j.judged_at === 'string' && !Number.isNaN(Date.parse(j.judged_at)) ? new Date(Date.parse(j.judged_at)).toISOString() : statSync(file).mtime.toISOString();
-  const out: JudgmentSummary = { verdict: j.verdict as JudgmentSummary['verdict'], score: j.score, judged_at: judgedAt };
-  const dims = j.dimensions as Record<string, unknown> | undefined;
-  if (dims && typeof dims === 'object') {
-    const picked = Object.fromEntries(JUDGE_DIMS.filter((d) => unit(dims[d])).map((d) => [d, dims[d] as number]));
-    if (Object.keys(picked).length) out.dimensions = picked;
-  }
-  if (Array.isArray(j.issues)) {
-    out.issues = j.issues
-      .filter((i): i is Record<string, unknown> => typeof i === 'object' && i !== null && (i.severity === 'major' || i.severity === 'minor') && typeof i.description === 'string')
-      .map((i) => ({ severity: i.severity as 'major' | 'minor', description: i.description as string, ...(typeof i.category === 'string' ? { category: i.category } : {}) }));
-  }
-  if (typeof j.model === 'string') out.model = j.model;
-  return out;
+/** The judge's verdict from state/judgments/<bead>.json (validated); a failed or corrupt judgment is not carried. */
+export function readJudgment(store: StateStore, bead: string, notes: string[]): JudgmentSummary | null {
+  const { judgment, note } = readStoredJudgment(store, bead);
+  if (note) notes.push(note);
+  return judgment ? summarizeJudgment(judgment) : null;
 }
 
 function summariseBaseline(b: Baseline, notes: string[]): BaselineSummary {
@@ -212,7 +173,7 @@ function base(loaded: LoadedRunRecord, ctx: CollectContext, rest: Omit<Feedback,
     judgment: null,
   };
   if (ctx.version) fb.collector_version = ctx.version;
-  if (ctx.config.judge.phase >= 2) fb.judgment = readJudgment(ctx.store.root, loaded.record.bead, fb.integrity.notes);
+  if (ctx.config.judge.phase >= 2) fb.judgment = readJudgment(ctx.store, loaded.record.bead, fb.integrity.notes);
   return fb;
 }
 

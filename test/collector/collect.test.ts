@@ -9,6 +9,7 @@ import { compositeScore, scoreDiffSize, scoreLint, scoreTests, tallyTests } from
 import { validate } from '../../scripts/lib/schema.js';
 import { StateStore } from '../../scripts/lib/store.js';
 import type { Feedback, FeedbackIndexRow, RaceRun } from '../../scripts/lib/types.generated.js';
+import { judgmentFor, writeJudgmentFile } from '../helpers/judgment.js';
 import { gitIn, tempDir } from '../helpers/repo.js';
 import { agentWorktree, expectPreserved, HEADER, makeIo, makeProject, readJson, runRecord, snapshot, writeRecord, type Project } from './_project.js';
 
@@ -180,24 +181,26 @@ describe('collect: configuration and reported checks', () => {
     agentWorktree(p, 'a');
     const rec = writeRecord(p, 'a', runRecord({ commands: {} }));
     const judgments = join(p.state, 'judgments');
-    const { mkdirSync } = await import('node:fs');
-    mkdirSync(judgments, { recursive: true });
-    const j = { schema_version: '1.0.0', bead: 'bd-1', verdict: 'partial', score: 0.62, dimensions: { correctness: 0.7, scope_adherence: 0.5, code_quality: 0.6, completeness: 0.6, extra: 9 }, issues: [{ severity: 'major', description: 'stub left', category: 'stub' }, { severity: 'weird', description: 'x' }], confidence: 'high', judged_at: '2026-01-02T00:00:00Z', model: 'claude-opus-4' };
-    writeFileSync(join(judgments, 'bd-1.json'), JSON.stringify(j));
+    const j = judgmentFor('bd-1', { verdict: 'partial', score: 0.62, dimensions: { correctness: 0.7, scope_adherence: 0.5, code_quality: 0.6, completeness: 0.6 }, issues: [{ severity: 'major', description: 'stub left', category: 'stub' }], judged_at: '2026-01-02T00:00:00.000Z', model: 'claude-opus-4' });
+    writeJudgmentFile(p.state, j);
     await collect(p, [rec]);
     expect(feedback(p, 'bd-1').judgment).toBeNull();
     const cfg = join(p.dir, 'phase2.json');
     writeFileSync(cfg, JSON.stringify({ judge: { phase: 2 } }));
     await collect(p, ['--config', cfg, rec]);
     expect(feedback(p, 'bd-1').judgment).toEqual({ verdict: 'partial', score: 0.62, dimensions: { correctness: 0.7, scope_adherence: 0.5, code_quality: 0.6, completeness: 0.6 }, issues: [{ severity: 'major', description: 'stub left', category: 'stub' }], judged_at: '2026-01-02T00:00:00.000Z', model: 'claude-opus-4' });
-    writeFileSync(join(judgments, 'bd-1.json'), JSON.stringify({ ...j, failure: { kind: 'refused' } }));
+    writeJudgmentFile(p.state, { ...j, status: 'failed', verdict: null, score: null, dimensions: null, failure: { reason: 'refusal', message: 'the model refused' } });
+    await collect(p, ['--config', cfg, rec]);
+    expect(feedback(p, 'bd-1').judgment).toBeNull();
+    // Not a judgment the judge could have written: never carried, not even in part.
+    writeFileSync(join(judgments, 'bd-1.json'), JSON.stringify({ ...j, dimensions: { ...j.dimensions, extra: 9 } }));
     await collect(p, ['--config', cfg, rec]);
     expect(feedback(p, 'bd-1').judgment).toBeNull();
     writeFileSync(join(judgments, 'bd-1.json'), '{"verdict": "pass", "score": 7}');
     await collect(p, ['--config', cfg, rec]);
     const fb = feedback(p, 'bd-1');
     expect(fb.judgment).toBeNull();
-    expect(fb.integrity.notes.join(' ')).toMatch(/not carried/);
+    expect(fb.integrity.notes.join(' ')).toMatch(/judgment not used: .*bd-1\.json: \/schema_version: is required; .*\/score: must be <= 1/);
   });
 });
 

@@ -1,4 +1,5 @@
 // A real project in a real git repo with one real branch (and worktree) per competing solution.
+import { judgmentFor, writeJudgmentFile } from '../helpers/judgment.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, type DeepPartial } from '../../scripts/lib/config.js';
@@ -91,9 +92,9 @@ export function raceTestConfig(overrides: { race?: DeepPartial<NonNullable<Confi
   return loadConfig({ env: {}, overrides: overrides as DeepPartial<Config> });
 }
 
-/** A judgment with the optional criteria, as the judge writes it (state/judgments/<bead>.json). */
+/** A judgment with the optional criteria, as the judge writes it (state/judgments/<bead>.json, schema-valid). */
 export function writeJudgment(state: string, bead: string, score: number, confidence: number): void {
-  const names = ['requirement_coverage', 'edge_cases', 'naming', 'pattern_adherence', 'error_handling', 'security', 'algorithmic_complexity'];
+  const names = ['requirement_coverage', 'edge_cases', 'naming', 'pattern_adherence', 'error_handling', 'security', 'algorithmic_complexity'] as const;
   const criteria = Object.fromEntries(names.map((n) => [n, { score, confidence, reasoning: `${n} looks right` }]));
-  writeTree(state, { [`judgments/${bead}.json`]: JSON.stringify({ verdict: 'pass', score, criteria }) });
+  writeJudgmentFile(state, judgmentFor(bead, { verdict: 'pass', score, criteria }));
 }

@@ -12,6 +12,7 @@ import type { Feedback, JudgeLedgerRow, JudgeReply, Judgment } from '../types.ge
 import type { Backend, CallRequest, CallResult, Failure, Message } from './backend.js';
 import { createCliBackend } from './cli-backend.js';
 import { collectFirst } from './collect-adapter.js';
+import { readStoredJudgment, summarizeJudgment } from '../judgment.js';
 import { assembleContext, type AssembledContext } from './context.js';
 import { addUsage, costUsd, judgmentCacheKey, resolveModel, zeroUsage, type Usage } from './cost.js';
 import { parseJudgePrompt, type JudgePrompt } from './prompt.js';
@@ -89,12 +90,7 @@ function readFeedback(store: StateStore, bead: string, log: (m: string) => void)
 }
 
 function readJudgment(store: StateStore, bead: string): Judgment | null {
-  try {
-    return store.read<Judgment>('judgments', bead);
-  } catch (e) {
-    if (e instanceof CorruptStateError) return null;
-    throw e;
-  }
+  return readStoredJudgment(store, bead).judgment;
 }
 
 const isCurrent = (fb: Feedback, loaded: LoadedRunRecord): boolean =>
@@ -206,17 +202,13 @@ async function sample(backend: Backend, req: CallRequest, record: (r: CallResult
   return { reply: null, failure: { reason: check2.reason, message: `invalid after one retry: ${check2.errors.slice(0, 5).join('; ')}`, stop_reason: second.stopReason }, usage, cost, latencyMs, attempts: 2 };
 }
 
-function summaryOf(j: Judgment): NonNullable<Feedback['judgment']> {
-  return { verdict: j.verdict!, score: j.score!, dimensions: j.dimensions!, issues: j.issues, model: j.model, judged_at: j.judged_at };
-}
-
 /** Phase >= 2: the verdict and score go into the feedback record (under its lock); nothing else of it changes. */
 async function mergeIntoFeedback(deps: JudgeDeps, j: Judgment): Promise<boolean> {
   if (deps.config.judge.phase < 2 || j.status !== 'judged') return false;
   let merged: Feedback | null = null;
   await deps.store.update<Feedback>('feedback', j.bead, (fb) => {
     if (!fb) return undefined;
-    merged = { ...fb, judgment: summaryOf(j) };
+    merged = { ...fb, judgment: summarizeJudgment(j) };
     return merged;
   });
   // The template scores read the feedback index: a rewritten feedback file gets a new index row.

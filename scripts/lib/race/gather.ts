@@ -2,6 +2,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { git } from '../git.js';
+import { readStoredJudgment } from '../judgment.js';
+import { StateStore } from '../store.js';
 import { runCommand } from '../runner.js';
 import type { Feedback } from '../types.generated.js';
 import { parseUnifiedDiff } from './diff-parse.js';
@@ -30,27 +32,18 @@ async function formattingOnly(cwd: string, from: string, to: string, changed: st
   return changed.filter((p) => !substantive.has(p));
 }
 
-const unit = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x >= 0 && x <= 1;
-
-/** The judge's optional criteria from state/judgments/<bead>.json (the judge owns its schema: read with guards). */
+/** The judge's optional criteria from state/judgments/<bead>.json (validated against the judgment schema). */
 export function readJudgeCriteria(stateRoot: string, bead: string): { criteria: JudgeCriteria | null; note: string } {
-  const file = join(stateRoot, 'judgments', `${bead}.json`);
-  if (!existsSync(file)) return { criteria: null, note: 'no judgment for this run (judge disabled or not run)' };
-  let j: Record<string, unknown>;
-  try {
-    j = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  } catch (e) {
-    return { criteria: null, note: `judgment ${file} is not valid JSON (${(e as Error).message})` };
-  }
-  if (j.failure !== undefined && j.failure !== null) return { criteria: null, note: 'the judgment failed' };
-  const raw = j.criteria as Record<string, unknown> | undefined;
-  if (!raw || typeof raw !== 'object') return { criteria: null, note: 'the judgment has no criteria' };
+  const { judgment: j, note } = readStoredJudgment(new StateStore(stateRoot), bead);
+  if (note) return { criteria: null, note };
+  if (!j) return { criteria: null, note: 'no judgment for this run (judge disabled or not run)' };
+  if (j.status !== 'judged') return { criteria: null, note: 'the judgment failed' };
   const criteria: JudgeCriteria = {};
   for (const k of JUDGE_CRITERIA) {
-    const c = raw[k] as Record<string, unknown> | undefined;
-    if (c && unit(c.score) && unit(c.confidence) && typeof c.reasoning === 'string') criteria[k] = { score: c.score, confidence: c.confidence, reasoning: c.reasoning };
+    const c = j.criteria?.[k];
+    if (c) criteria[k] = { score: c.score, confidence: c.confidence, reasoning: c.reasoning };
   }
-  return { criteria: Object.keys(criteria).length ? criteria : null, note: 'the judgment has no valid criteria' };
+  return { criteria: Object.keys(criteria).length ? criteria : null, note: 'the judgment has no criteria' };
 }
 
 /** Runs the benchmark command with GNU time for peak memory when it is there. */
