@@ -8,12 +8,13 @@ import { loadConfig } from './lib/config.js';
 import { errorMessage, isUserError, UserError } from './lib/errors.js';
 import { projectRoot } from './lib/paths.js';
 import { loadRunRecord, parseRunRecord, type LoadedRunRecord } from './lib/run-record.js';
+import { snapshotBlob } from './lib/snapshot.js';
 import { StateStore } from './lib/store.js';
 import type { RacePeer } from './lib/collect.js';
 import { durationSeconds } from './lib/scoring.js';
 import type { Feedback } from './lib/types.generated.js';
 
-const USAGE = 'usage: collect [--json] [--config FILE] [--quiet] <run.json|->...';
+const USAGE = 'usage: collect [--json] [--config FILE] [--quiet] <run.json|->...\n       collect --version';
 
 export interface CollectIo extends Io {
   /** Reads all of stdin (for the `-` argument). */
@@ -39,9 +40,15 @@ function version(): string | undefined {
 }
 
 export async function run(argv: string[], io: CollectIo): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { json: { type: 'boolean' }, config: { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, USAGE);
+  const { values, positionals } = parseFlags(argv, { json: { type: 'boolean' }, config: { type: 'string' }, quiet: { type: 'boolean' }, version: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, USAGE);
   if (values.help) {
     io.stdout(`${USAGE}\n`);
+    return 0;
+  }
+  if (values.version) {
+    // How this process started (a start-up snapshot or the plain modules): the bin/ shim chooses silently.
+    const blob = snapshotBlob(process.execArgv, io.cwd);
+    io.stdout(`collect ${version() ?? 'unknown'} (${blob ? `start-up snapshot ${blob}` : 'modules'})\n`);
     return 0;
   }
   if (positionals.length === 0) {

@@ -29,10 +29,29 @@ export function schemasHash(): string {
 // Validators precompiled by `npm run build` (dist/validators/<name>.cjs): start-up without ajv's compile cost,
 // each required only when first used. Used only when built from exactly the schemas on disk; otherwise every
 // schema compiles at run time with ajv.
-const require = createRequire(import.meta.url);
-const precompiledDir = join(projectRoot(), 'dist', 'validators');
+// Resolved at first use, not at load: code restored from a start-up snapshot was loaded where it was built.
+let req: NodeJS.Require | undefined;
+const requireHere = (id: string): unknown => (req ??= createRequire(join(projectRoot(), 'package.json')))(id);
+const precompiledDir = (): string => join(projectRoot(), 'dist', 'validators');
 let precompiledOk: boolean | undefined;
 let buildInfo: { schemasHash?: string; stats?: Record<string, { size: number; mtimeMs: number }>; defaultsSha256?: string } = {};
+// Validators bundled into a start-up snapshot (scripts/dev/build-snapshot.mjs) with the schemasHash they were
+// generated from; used in place of dist/validators/<name>.cjs only while that hash is still the build's.
+let bundled: { schemasHash: string; validators: Record<string, ValidateFunction> } | undefined;
+
+/** Registers validators bundled with the code (a start-up snapshot); see `bundled`. */
+export function registerBundledValidators(schemasHash: string, validators: Record<string, ValidateFunction>): void {
+  bundled = { schemasHash, validators };
+}
+
+/** Forgets what was read from disk about the build (a snapshot's build-time reads must not outlive it). */
+export function resetSchemaCache(): void {
+  precompiledOk = undefined;
+  buildInfo = {};
+  compiled.clear();
+  ajv = undefined;
+  req = undefined;
+}
 
 /**
  * True when the files in schemas/ are those the build hashed: the same names with the same size and mtime
@@ -41,7 +60,7 @@ let buildInfo: { schemasHash?: string; stats?: Record<string, { size: number; mt
 function precompiledFresh(): boolean {
   if (precompiledOk === undefined) {
     try {
-      buildInfo = JSON.parse(readFileSync(join(precompiledDir, 'hash.json'), 'utf8')) as typeof buildInfo;
+      buildInfo = JSON.parse(readFileSync(join(precompiledDir(), 'hash.json'), 'utf8')) as typeof buildInfo;
       precompiledOk = statsMatch(buildInfo.stats) || buildInfo.schemasHash === schemasHash();
     } catch {
       precompiledOk = false;
@@ -75,8 +94,8 @@ type AddFormats = (ajv: Ajv, formats: string[]) => Ajv;
 function instance(): Ajv {
   if (ajv) return ajv;
   // ajv itself (~30 ms to load) is only needed when there is no up-to-date precompiled validator.
-  const { Ajv: AjvClass } = require('ajv') as { Ajv: new (opts: object) => Ajv };
-  const af = require('ajv-formats') as { default?: AddFormats } & AddFormats;
+  const { Ajv: AjvClass } = requireHere('ajv') as { Ajv: new (opts: object) => Ajv };
+  const af = requireHere('ajv-formats') as { default?: AddFormats } & AddFormats;
   const addFormats = af.default ?? af;
   ajv = new AjvClass({ allErrors: true, strict: true, allowUnionTypes: true });
   addFormats(ajv, ['date-time']);
@@ -90,8 +109,11 @@ function instance(): Ajv {
 function validator(name: SchemaName): ValidateFunction {
   let fn = compiled.get(name);
   if (fn) return fn;
-  if (precompiledFresh() && /^[a-z0-9-]+$/.test(name) && existsSync(join(precompiledDir, `${name}.cjs`))) {
-    const mod = require(join(precompiledDir, `${name}.cjs`)) as ValidateFunction & { default?: ValidateFunction };
+  const fromBundle = bundled?.validators[name];
+  if (fromBundle && precompiledFresh() && buildInfo.schemasHash === bundled?.schemasHash) {
+    fn = fromBundle;
+  } else if (precompiledFresh() && /^[a-z0-9-]+$/.test(name) && existsSync(join(precompiledDir(), `${name}.cjs`))) {
+    const mod = requireHere(join(precompiledDir(), `${name}.cjs`)) as ValidateFunction & { default?: ValidateFunction };
     fn = mod.default ?? mod;
   } else {
     fn = instance().getSchema(`${name}.schema.json`);
