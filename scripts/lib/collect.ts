@@ -191,8 +191,9 @@ function diffSummary(d: WorkingDiff): NonNullable<Feedback['diff']> {
  * Starts loading, without waiting, what a measured run needs later: the parsers, the feedback index, the
  * lock library and the validators of the files written. Errors surface where the module is really used.
  */
-function prefetch(race: boolean, parsers: boolean): void {
-  for (const p of [parsers ? import('./parsers/index.js') : null, import('./feedback-index.js'), import('proper-lockfile')]) p?.catch(() => undefined);
+function prefetch(store: StateStore, race: boolean, parsers: boolean): void {
+  for (const p of [parsers ? import('./parsers/index.js') : null, import('./feedback-index.js')]) p?.catch(() => undefined);
+  store.prefetchLock();
   // One per event-loop turn, so a git call that ends meanwhile is handled between them.
   const names = race ? ['baseline', 'feedback', 'feedback-index', 'race-run'] : ['baseline', 'feedback', 'feedback-index'];
   const next = () => {
@@ -219,7 +220,7 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
   // While git runs, load what comes next (modules compile and validators load on this thread meanwhile).
   const baselineMod = needsBaseline ? import('./baseline.js') : null;
   baselineMod?.catch(() => undefined);
-  prefetch(r.race_id !== undefined, commands.test !== null || commands.lint !== null || r.checks?.test !== undefined || r.checks?.lint !== undefined);
+  prefetch(store, r.race_id !== undefined, commands.test !== null || commands.lint !== null || r.checks?.test !== undefined || r.checks?.lint !== undefined);
   const fast = fastP ? await fastP : null;
   const info = fast ?? (existsSync(wt) ? await worktreeInfo(wt) : null);
   if (!info) {
