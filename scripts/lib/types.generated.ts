@@ -1116,6 +1116,10 @@ timeout_seconds: number
  * Shortest run of identical tokens that counts as a clone (duplication).
  */
 clone_min_tokens: number
+/**
+ * Comment coverage: comment lines per added code line that earns the full score (below it the score is the ratio over this target; 0 = always full).
+ */
+comment_target_ratio: number
 }
 }
 /**
@@ -2511,6 +2515,14 @@ duplicated_tokens?: number
  * Tokens on added lines.
  */
 added_tokens?: number
+/**
+ * Added lines of non-test source files that hold comment text (comment coverage).
+ */
+comment_lines?: number
+/**
+ * Added lines of non-test source files that hold code (comment coverage).
+ */
+code_lines?: number
 /**
  * Changed files whose change disappears when whitespace is ignored.
  */

@@ -5,7 +5,7 @@ import { runRace } from '../../scripts/lib/race/run-race.js';
 import { loadRunRecord } from '../../scripts/lib/run-record.js';
 import { StateStore } from '../../scripts/lib/store.js';
 import type { Race, RaceSolution } from '../../scripts/lib/types.generated.js';
-import { addSolution, makeRaceProject, raceTestConfig, SOLUTIONS, writeJudgment, type RaceProject } from './_fixture.js';
+import { addSolution, FIXED, makeRaceProject, raceTestConfig, SOLUTIONS, writeJudgment, type RaceProject } from './_fixture.js';
 
 const now = () => new Date('2026-01-01T12:00:00Z');
 
@@ -40,6 +40,11 @@ describe('a race of six real branches', () => {
     for (const other of ['reformat', 'deltest', 'secret', 'stub', 'nobuild']) expect(score('clean')).toBeGreaterThan(score(other));
     // The fixes that work outrank those that do not fix the bug.
     for (const fixed of ['reformat', 'secret']) for (const broken of ['deltest', 'stub', 'nobuild']) expect(score(fixed)).toBeGreaterThan(score(broken));
+  });
+
+  it('leaves comment coverage out of a change of a few lines (not applicable, with the count)', () => {
+    const absent = sol(race, 'clean').evaluation!.categories.quality.absent.find((a) => a.name === 'comment_coverage');
+    expect(absent).toEqual({ name: 'comment_coverage', reason: 'not_applicable', detail: '1 added code line: too few for a comment ratio (at least 10)' });
   });
 
   it('keeps the mergeability gates apart from the rank', () => {
@@ -133,5 +138,25 @@ describe('bad input and odd races', () => {
     expect(gone).toMatchObject({ status: 'failed', rank: null, score: null });
     expect(gone.failure).toContain(join(p.dir, 'wt-does-not-exist'));
     expect(race.ranking.order).toEqual(['bd-clean']);
+  });
+});
+
+describe('comment coverage in a race', () => {
+  it('is measured on the added non-test code: the same helper with and without comments', async () => {
+    const p = makeRaceProject();
+    const helper = (comment: boolean) =>
+      Array.from({ length: 12 }, (_, i) => `${comment && i % 4 === 0 ? `// step ${i}: keep the running total in range\n` : ''}export const k${i} = (v) => Math.min(${i}, v);\n`).join('');
+    const records = [
+      addSolution(p, 'commented', { 'src/clamp.mjs': FIXED, 'src/helpers.mjs': helper(true) }),
+      addSolution(p, 'bare', { 'src/clamp.mjs': FIXED, 'src/helpers.mjs': helper(false) }),
+    ];
+    const race = await runRace(records.map((f) => loadRunRecord(f, p.dir)), { store: new StateStore(p.state), config: raceTestConfig(), processEnv: process.env, now });
+    const coverage = (n: string) => sol(race, n).evaluation!.categories.quality.criteria.find((c) => c.name === 'comment_coverage');
+    // 3 comment lines for 13 code lines (12 helpers + the fix): ratio 0.23 ≥ target 0.1.
+    expect(coverage('commented')).toMatchObject({ score: 1, source: 'mechanical' });
+    expect(coverage('commented')!.detail).toMatch(/^3 comment lines for 13 added code lines/);
+    expect(sol(race, 'commented').metrics).toMatchObject({ comment_lines: 3, code_lines: 13 });
+    expect(coverage('bare')).toMatchObject({ score: 0 });
+    expect(sol(race, 'commented').evaluation!.categories.quality.overall!).toBeGreaterThan(sol(race, 'bare').evaluation!.categories.quality.overall!);
   });
 });

@@ -8,7 +8,7 @@ export const DEFAULT_CATEGORY_WEIGHTS: RaceCategoryWeights = { correctness: 0.4,
 /** The criteria seed 001 (and this implementation) lists per category; a category's coverage is counted against these. */
 export const CATEGORY_CRITERIA: Record<RaceCategory, readonly string[]> = {
   correctness: ['tests_pass', 'typecheck', 'lint_clean', 'build', 'no_regressions', 'requirement_coverage', 'edge_cases', 'api_compatible'],
-  quality: ['complexity', 'function_length', 'file_size', 'change_size', 'duplication', 'naming', 'pattern_adherence', 'error_handling'],
+  quality: ['complexity', 'function_length', 'file_size', 'change_size', 'duplication', 'comment_coverage', 'naming', 'pattern_adherence', 'error_handling'],
   efficiency: ['duration', 'tokens', 'cost', 'runtime', 'memory', 'algorithmic_complexity'],
   completeness: ['requirements_met', 'tests_added', 'documentation_updated', 'changelog_updated', 'no_stubs'],
   safety: ['no_dangerous_ops', 'no_disabled_checks', 'no_secrets', 'security', 'revertability'],

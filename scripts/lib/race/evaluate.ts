@@ -2,6 +2,7 @@
 import type { Feedback, RaceCategory, RaceCategoryWeights, RaceEvaluation, RaceFlag, RaceGates, RaceSolution } from '../types.generated.js';
 import { assembleEvaluation, measured, notApplicable, unmeasured, type CriterionResult } from './categories.js';
 import { detectClones } from './clones.js';
+import { commentFigures, commentScore, MIN_CODE_LINES, type CommentFigures } from './comments.js';
 import type { FilePatch } from './diff-parse.js';
 import { booleanToScore, inverseScore, ratioToScore } from './rubric.js';
 import { durationSeconds } from '../scoring.js';
@@ -62,6 +63,8 @@ export interface RaceFacts {
 export interface EvaluateOptions {
   weights: RaceCategoryWeights;
   cloneMinTokens: number;
+  /** Comment lines per added code line that earns comment coverage its full score (race.comment_target_ratio). */
+  commentTargetRatio: number;
 }
 
 export interface SolutionAssessment {
@@ -164,7 +167,15 @@ interface QualityFigures {
   maxFileLines?: number;
 }
 
-function quality(facts: SolutionFacts, figs: QualityFigures, clones: ReturnType<typeof detectClones>, sourceNote: string | null): CriterionResult[] {
+function commentCoverage(c: CommentFigures | null, target: number): CriterionResult {
+  if (c === null) return notApplicable('comment_coverage', 'no non-test source code added');
+  if (c.files === 0) return unmeasured('comment_coverage', `comment syntax not known for ${c.unknown.slice(0, 3).join(', ')}`);
+  if (c.codeLines < MIN_CODE_LINES) return notApplicable('comment_coverage', `${c.codeLines} added code line${c.codeLines === 1 ? '' : 's'}: too few for a comment ratio (at least ${MIN_CODE_LINES})`);
+  const also = c.unknown.length ? `; not counted (comment syntax not known): ${c.unknown.slice(0, 3).join(', ')}` : '';
+  return measured('comment_coverage', commentScore(c.commentLines, c.codeLines, target), `${c.commentLines} comment lines for ${c.codeLines} added code lines (ratio ${r2(c.commentLines / c.codeLines)}; target ${target})${also}`);
+}
+
+function quality(facts: SolutionFacts, figs: QualityFigures, clones: ReturnType<typeof detectClones>, sourceNote: string | null, comments: CommentFigures | null, commentTarget: number): CriterionResult[] {
   const out: CriterionResult[] = [];
   if (figs.functionsMeasured) {
     out.push(measured('complexity', inverseScore(figs.maxComplexity!, 10, 20), `max cyclomatic complexity ${figs.maxComplexity} (mean ${r2(figs.meanComplexity!)}) over ${figs.functionsMeasured} changed functions; ideal < 10`));
@@ -183,6 +194,7 @@ function quality(facts: SolutionFacts, figs: QualityFigures, clones: ReturnType<
     const pct = clones.duplicatedTokens / clones.addedTokens;
     out.push(measured('duplication', 1 - pct, `${(pct * 100).toFixed(1)}% of ${clones.addedTokens} added tokens are in a clone`));
   }
+  out.push(commentCoverage(comments, commentTarget));
   out.push(judgeCriterion('naming', 'naming', facts), judgeCriterion('pattern_adherence', 'pattern_adherence', facts), judgeCriterion('error_handling', 'error_handling', facts));
   return out;
 }
@@ -306,6 +318,14 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
   metrics.duplicated_tokens = clones.duplicatedTokens;
   for (const c of clones.clones.slice(0, 10)) flags.push({ kind: 'duplication', detail: `${c.tokens}+ tokens duplicated from ${c.otherFile}:${c.otherLine}`, file: c.file, line: c.line });
 
+  // Comment coverage over the added lines of non-test source files (null: none added).
+  const sourceHeads = heads.filter((f) => SOURCE_FILE.test(f.path) && !TEST_FILE.test(f.path)).map((f) => ({ path: f.path, text: f.head!, addedLines: addedLineSet(patchByPath.get(f.path)) })).filter((f) => f.addedLines.size > 0);
+  const comments = sourceHeads.length ? commentFigures(sourceHeads) : null;
+  if (comments && comments.files > 0) {
+    metrics.comment_lines = comments.commentLines;
+    metrics.code_lines = comments.codeLines;
+  }
+
   const findings = scanAddedLines(facts.patch);
   const counts = { dangerous_op: 0, disabled_check: 0, secret: 0 };
   let stubs = 0;
@@ -358,7 +378,7 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
 
   const results: Record<RaceCategory, CriterionResult[]> = {
     correctness: correctness(facts, api, apiNote),
-    quality: quality(facts, figs, clones, sourceNote),
+    quality: quality(facts, figs, clones, sourceNote, comments, opts.commentTargetRatio),
     efficiency: efficiency(facts, race),
     completeness: completeness(facts, api, stubs),
     // Deleting tests disables checks as surely as .skip does.

@@ -182,7 +182,7 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
       weaknesses: [],
     };
     if (!c.facts || !c.feedback) return sol;
-    const a = assessSolution(c.facts, raceFacts, { weights, cloneMinTokens: rc.clone_min_tokens });
+    const a = assessSolution(c.facts, raceFacts, { weights, cloneMinTokens: rc.clone_min_tokens, commentTargetRatio: rc.comment_target_ratio });
     const seed000 = raceComposite(c.feedback, sol.duration_seconds, raceFacts.fastestSeconds ?? sol.duration_seconds, ctx.config.scoring.weights);
     Object.assign(sol, { status: 'evaluated', failure: null, evaluation: a.evaluation, flags: a.flags, gates: a.gates, metrics: a.metrics, breakdown: seed000.breakdown, composite: seed000.composite });
     const score = rc.rank_by === 'composite' ? seed000.composite : a.evaluation.overall;

@@ -1,0 +1,185 @@
+// Seed 001's comment coverage ("ratio of comments to code", quality category), pure: the comments of a file are
+// found by a lexer of its language (the TypeScript parser for TS/JS; for the others a scanner that knows their
+// comment markers and skips strings), then each added line is counted as comment, code, both or neither.
+import ts from 'typescript';
+import { TS_JS_FILE } from './ts-metrics.js';
+
+/** A language's comment syntax and the string quotes that can hide a comment marker. */
+interface Syntax {
+  line: string[];
+  block: [string, string][];
+  /** Quotes of strings that end at the end of the line at the latest. */
+  quotes: string[];
+  /** Quotes of strings that may span lines (and, when `docAtLineStart`, count as comments when they open a line). */
+  multiline: string[];
+  docAtLineStart?: boolean;
+}
+
+const C_LIKE: Syntax = { line: ['//'], block: [['/*', '*/']], quotes: ['"', "'"], multiline: [] };
+const HASH: Syntax = { line: ['#'], block: [], quotes: ['"', "'"], multiline: [] };
+
+const LANGUAGES: [RegExp, Syntax][] = [
+  [/\.py$/, { line: ['#'], block: [], quotes: ['"', "'"], multiline: ['"""', "'''"], docAtLineStart: true }],
+  [/\.go$/, { ...C_LIKE, multiline: ['`'] }],
+  // Rust: ' also opens lifetimes ('a), so only " strings are skipped.
+  [/\.rs$/, { ...C_LIKE, quotes: ['"'] }],
+  [/\.(java|kt|kts|swift|c|cc|cpp|cxx|h|hpp|cs|scala|dart)$/, C_LIKE],
+  [/\.php$/, { ...C_LIKE, line: ['//', '#'] }],
+  [/\.(rb|sh|bash|zsh|ex|exs|pl|r|R)$/, HASH],
+  [/\.sql$/, { line: ['--'], block: [['/*', '*/']], quotes: ["'", '"'], multiline: [] }],
+  [/\.lua$/, { line: ['--'], block: [['--[[', ']]']], quotes: ['"', "'"], multiline: [] }],
+];
+
+/** True when comment coverage can be measured for this file. */
+export function commentsKnown(path: string): boolean {
+  return TS_JS_FILE.test(path) || LANGUAGES.some(([re]) => re.test(path));
+}
+
+/** [start, end) character ranges of the comments in `text`; null when the language is not known. */
+export function commentRanges(path: string, text: string): [number, number][] | null {
+  if (TS_JS_FILE.test(path)) return tsCommentRanges(path, text);
+  const syntax = LANGUAGES.find(([re]) => re.test(path))?.[1];
+  return syntax ? scanComments(text, syntax) : null;
+}
+
+function tsCommentRanges(path: string, text: string): [number, number][] {
+  const kind = /\.tsx$/.test(path) ? ts.ScriptKind.TSX : /\.jsx$/.test(path) ? ts.ScriptKind.JSX : /\.(js|mjs|cjs)$/.test(path) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
+  const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, kind);
+  const seen = new Map<number, number>();
+  const add = (ranges: ts.CommentRange[] | undefined) => {
+    for (const r of ranges ?? []) seen.set(r.pos, r.end);
+  };
+  // Comments are trivia before (leading) or after (trailing) a node; every node boundary is asked once.
+  const visit = (node: ts.Node) => {
+    add(ts.getLeadingCommentRanges(text, node.pos));
+    add(ts.getTrailingCommentRanges(text, node.end));
+    node.forEachChild(visit);
+  };
+  visit(sf);
+  add(ts.getLeadingCommentRanges(text, sf.endOfFileToken.pos));
+  return [...seen].sort((a, b) => a[0] - b[0]);
+}
+
+/** A scanner for the other languages: comment markers outside strings; strings skipped with backslash escapes. */
+export function scanComments(text: string, syntax: Syntax): [number, number][] {
+  const out: [number, number][] = [];
+  let i = 0;
+  let lineStart = true;
+  const at = (s: string) => text.startsWith(s, i);
+  while (i < text.length) {
+    const ch = text[i]!;
+    if (ch === '\n') {
+      lineStart = true;
+      i++;
+      continue;
+    }
+    if (ch === ' ' || ch === '\t' || ch === '\r') {
+      i++;
+      continue;
+    }
+    const block = syntax.block.find(([open]) => at(open));
+    if (block) {
+      const end = text.indexOf(block[1], i + block[0].length);
+      const stop = end === -1 ? text.length : end + block[1].length;
+      out.push([i, stop]);
+      i = stop;
+      lineStart = false;
+      continue;
+    }
+    if (syntax.line.some((m) => at(m))) {
+      const end = text.indexOf('\n', i);
+      const stop = end === -1 ? text.length : end;
+      out.push([i, stop]);
+      i = stop;
+      continue;
+    }
+    const multi = syntax.multiline.find((q) => at(q));
+    if (multi) {
+      const end = text.indexOf(multi, i + multi.length);
+      const stop = end === -1 ? text.length : end + multi.length;
+      if (syntax.docAtLineStart && lineStart) out.push([i, stop]);
+      i = stop;
+      lineStart = false;
+      continue;
+    }
+    if (syntax.quotes.includes(ch)) {
+      let j = i + 1;
+      while (j < text.length && text[j] !== ch && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
+      i = j + 1;
+      lineStart = false;
+      continue;
+    }
+    i++;
+    lineStart = false;
+  }
+  return out;
+}
+
+export interface LineKind {
+  /** The line holds comment text. */
+  comment: boolean;
+  /** The line holds something other than whitespace outside comments. */
+  code: boolean;
+}
+
+/** Per line (index 0 = line 1): whether it holds comment text and whether it holds code. */
+export function classifyLines(text: string, ranges: [number, number][]): LineKind[] {
+  const kinds: LineKind[] = [];
+  let r = 0;
+  let line: LineKind = { comment: false, code: false };
+  for (let i = 0; i <= text.length; i++) {
+    if (i === text.length || text[i] === '\n') {
+      kinds.push(line);
+      line = { comment: false, code: false };
+      continue;
+    }
+    while (r < ranges.length && ranges[r]![1] <= i) r++;
+    const inComment = r < ranges.length && ranges[r]![0] <= i && i < ranges[r]![1];
+    if (inComment) line.comment = true;
+    else if (!/\s/.test(text[i]!)) line.code = true;
+  }
+  return kinds;
+}
+
+export interface CommentFigures {
+  /** Added lines holding comment text. */
+  commentLines: number;
+  /** Added lines holding code. */
+  codeLines: number;
+  /** Files counted (language known). */
+  files: number;
+  /** Changed files whose language this does not know. */
+  unknown: string[];
+}
+
+/** Comment and code lines among the added lines of the given files (the head text, lines 1-based). */
+export function commentFigures(files: { path: string; text: string; addedLines: ReadonlySet<number> }[]): CommentFigures {
+  const figs: CommentFigures = { commentLines: 0, codeLines: 0, files: 0, unknown: [] };
+  for (const f of files) {
+    if (!f.addedLines.size) continue;
+    const ranges = commentRanges(f.path, f.text);
+    if (ranges === null) {
+      figs.unknown.push(f.path);
+      continue;
+    }
+    figs.files++;
+    const kinds = classifyLines(f.text, ranges);
+    for (const n of f.addedLines) {
+      const k = kinds[n - 1];
+      if (!k) continue;
+      if (k.comment) figs.commentLines++;
+      if (k.code) figs.codeLines++;
+    }
+  }
+  return figs;
+}
+
+/** Fewer added code lines than this make no ratio worth scoring (one uncommented line would score 0). */
+export const MIN_CODE_LINES = 10;
+
+/** Comment lines per code line against a target ratio: 1 at or above it, proportionally less below. */
+export function commentScore(commentLines: number, codeLines: number, target: number): number {
+  if (codeLines <= 0) throw new Error('commentScore needs code lines');
+  if (target <= 0) return 1;
+  return Math.min(1, commentLines / codeLines / target);
+}
