@@ -20,9 +20,9 @@ function run(bin: string, args: string[], opts: { cwd?: string; env?: NodeJS.Pro
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** The parts of a checkout bin/collect needs, copied with their timestamps (cp -a); node_modules linked. */
+/** The parts of a checkout bin/collect needs, copied with their timestamps (cp -a); node_modules linked. A space in the path, as users' checkouts may have. */
 function copyCheckout(): string {
-  const dir = join(tempDir('judgeloop-copy-'), 'judgeloop');
+  const dir = join(tempDir('judgeloop-copy-'), 'judge loop');
   execFileSync('mkdir', ['-p', dir]);
   execFileSync('cp', ['-a', join(ROOT, 'bin'), join(ROOT, 'dist'), join(ROOT, 'schemas'), join(ROOT, 'config'), join(ROOT, 'package.json'), dir]);
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
