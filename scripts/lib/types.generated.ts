@@ -2488,19 +2488,19 @@ flags: RaceFlag[]
  */
 metrics: {
 /**
- * Highest cyclomatic complexity of a changed TS/JS function.
+ * Highest cyclomatic complexity of a changed function (the TypeScript compiler for TS/JS, token heuristics for the other languages measured).
  */
 max_complexity?: number
 /**
- * Mean cyclomatic complexity of the changed TS/JS functions.
+ * Mean cyclomatic complexity of the changed functions.
  */
 mean_complexity?: number
 /**
- * Longest changed TS/JS function, lines.
+ * Longest changed function, lines.
  */
 max_function_lines?: number
 /**
- * Changed TS/JS functions measured.
+ * Changed functions measured.
  */
 functions_measured?: number
 /**

@@ -159,4 +159,15 @@ describe('comment coverage in a race', () => {
     expect(coverage('bare')).toMatchObject({ score: 0 });
     expect(sol(race, 'commented').evaluation!.categories.quality.overall!).toBeGreaterThan(sol(race, 'bare').evaluation!.categories.quality.overall!);
   });
+
+  it('measures complexity and function length of a Python change by token heuristics, and says so', async () => {
+    const p = makeRaceProject();
+    const py = 'def pick(xs, lo):\n    for x in xs:\n        if x > lo and x % 2:\n            return x\n    return None\n';
+    const record = addSolution(p, 'python', { 'src/clamp.mjs': FIXED, 'tools/pick.py': py });
+    const race = await runRace([loadRunRecord(record, p.dir)], { store: new StateStore(p.state), config: raceTestConfig(), processEnv: process.env, now });
+    const q = sol(race, 'python').evaluation!.categories.quality.criteria;
+    // pick: 1 + for + if + and = 4 (the JS fix: 1 + two ifs = 3); longest changed function: pick's 5 lines.
+    expect(q.find((c) => c.name === 'complexity')!.detail).toBe('max cyclomatic complexity 4 (mean 3.5) over 2 changed functions; ideal < 10 (token heuristic for .py)');
+    expect(sol(race, 'python').metrics).toMatchObject({ max_complexity: 4, max_function_lines: 5, functions_measured: 2 });
+  });
 });

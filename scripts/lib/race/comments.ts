@@ -62,7 +62,13 @@ function tsCommentRanges(path: string, text: string): [number, number][] {
 
 /** A scanner for the other languages: comment markers outside strings; strings skipped with backslash escapes. */
 export function scanComments(text: string, syntax: Syntax): [number, number][] {
-  const out: [number, number][] = [];
+  return scanLexical(text, syntax).comments;
+}
+
+/** Comment and string ranges ([start, end) characters) of a text in one of the scanned languages. */
+export function scanLexical(text: string, syntax: Syntax): { comments: [number, number][]; strings: [number, number][] } {
+  const comments: [number, number][] = [];
+  const strings: [number, number][] = [];
   let i = 0;
   let lineStart = true;
   const at = (s: string) => text.startsWith(s, i);
@@ -81,7 +87,7 @@ export function scanComments(text: string, syntax: Syntax): [number, number][] {
     if (block) {
       const end = text.indexOf(block[1], i + block[0].length);
       const stop = end === -1 ? text.length : end + block[1].length;
-      out.push([i, stop]);
+      comments.push([i, stop]);
       i = stop;
       lineStart = false;
       continue;
@@ -89,7 +95,7 @@ export function scanComments(text: string, syntax: Syntax): [number, number][] {
     if (syntax.line.some((m) => at(m))) {
       const end = text.indexOf('\n', i);
       const stop = end === -1 ? text.length : end;
-      out.push([i, stop]);
+      comments.push([i, stop]);
       i = stop;
       continue;
     }
@@ -97,7 +103,7 @@ export function scanComments(text: string, syntax: Syntax): [number, number][] {
     if (multi) {
       const end = text.indexOf(multi, i + multi.length);
       const stop = end === -1 ? text.length : end + multi.length;
-      if (syntax.docAtLineStart && lineStart) out.push([i, stop]);
+      (syntax.docAtLineStart && lineStart ? comments : strings).push([i, stop]);
       i = stop;
       lineStart = false;
       continue;
@@ -105,6 +111,7 @@ export function scanComments(text: string, syntax: Syntax): [number, number][] {
     if (syntax.quotes.includes(ch)) {
       let j = i + 1;
       while (j < text.length && text[j] !== ch && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
+      strings.push([i, Math.min(j + 1, text.length)]);
       i = j + 1;
       lineStart = false;
       continue;
@@ -112,7 +119,21 @@ export function scanComments(text: string, syntax: Syntax): [number, number][] {
     i++;
     lineStart = false;
   }
-  return out;
+  return { comments, strings };
+}
+
+/**
+ * The text with comments and string contents replaced by spaces (newlines kept, so line numbers hold; a string
+ * keeps its quotes' places as spaces too): keywords and braces left are code. Null when the language is not known
+ * to the scanner (TS/JS have the compiler instead).
+ */
+export function codeOnly(path: string, text: string): string | null {
+  const syntax = LANGUAGES.find(([re]) => re.test(path))?.[1];
+  if (!syntax) return null;
+  const { comments, strings } = scanLexical(text, syntax);
+  const chars = text.split('');
+  for (const [a, b] of [...comments, ...strings]) for (let k = a; k < b; k++) if (chars[k] !== '\n') chars[k] = ' ';
+  return chars.join('');
 }
 
 export interface LineKind {

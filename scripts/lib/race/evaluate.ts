@@ -7,6 +7,7 @@ import type { FilePatch } from './diff-parse.js';
 import { booleanToScore, inverseScore, ratioToScore } from './rubric.js';
 import { durationSeconds } from '../scoring.js';
 import { findingToFlag, scanAddedLines } from './scan.js';
+import { langFunctionMetrics, langMetricsKnown } from './lang-metrics.js';
 import { compareApi, functionMetrics, TS_JS_FILE, type ApiChange } from './ts-metrics.js';
 
 /** The judge's optional per-criterion assessments (state/judgments/<bead>.json `criteria`), each 0-1. */
@@ -159,7 +160,12 @@ function correctness(facts: SolutionFacts, api: ApiChange[] | null, apiNote: str
   return out;
 }
 
+/** Where complexity and function length are measured (for the notes). */
+const METRICS_LANGUAGES = 'measured for TS/JS, Python, Go, Rust, Java, C/C++, C#, Kotlin, Swift, Scala, PHP and Dart';
+
 interface QualityFigures {
+  /** Extensions of the touched files measured by token heuristics rather than a parser. */
+  heuristic?: string[];
   maxComplexity?: number;
   meanComplexity?: number;
   maxFunctionLines?: number;
@@ -178,10 +184,11 @@ function commentCoverage(c: CommentFigures | null, target: number): CriterionRes
 function quality(facts: SolutionFacts, figs: QualityFigures, clones: ReturnType<typeof detectClones>, sourceNote: string | null, comments: CommentFigures | null, commentTarget: number): CriterionResult[] {
   const out: CriterionResult[] = [];
   if (figs.functionsMeasured) {
-    out.push(measured('complexity', inverseScore(figs.maxComplexity!, 10, 20), `max cyclomatic complexity ${figs.maxComplexity} (mean ${r2(figs.meanComplexity!)}) over ${figs.functionsMeasured} changed functions; ideal < 10`));
-    out.push(measured('function_length', inverseScore(figs.maxFunctionLines!, 50, 150), `longest changed function ${figs.maxFunctionLines} lines; ideal < 50`));
+    const how = figs.heuristic?.length ? ` (token heuristic for .${figs.heuristic.join(', .')})` : '';
+    out.push(measured('complexity', inverseScore(figs.maxComplexity!, 10, 20), `max cyclomatic complexity ${figs.maxComplexity} (mean ${r2(figs.meanComplexity!)}) over ${figs.functionsMeasured} changed functions; ideal < 10${how}`));
+    out.push(measured('function_length', inverseScore(figs.maxFunctionLines!, 50, 150), `longest changed function ${figs.maxFunctionLines} lines; ideal < 50${how}`));
   } else {
-    const why = sourceNote ?? 'no TS/JS function changed';
+    const why = sourceNote ?? 'no function changed';
     const mk = sourceNote ? unmeasured : notApplicable;
     out.push(mk('complexity', why), mk('function_length', why));
   }
@@ -279,7 +286,7 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
   const metrics: RaceSolution['metrics'] = {};
   const patchByPath = new Map(facts.patch.map((p) => [p.path, p]));
 
-  // TS/JS: API surface, complexity and length of the functions the solution touched.
+  // TS/JS: API surface.
   const tsFiles = facts.files.filter((f) => TS_JS_FILE.test(f.path));
   const otherSource = facts.patch.filter((f) => SOURCE_FILE.test(f.path) && !TS_JS_FILE.test(f.path)).map((f) => f.path);
   const anySource = facts.patch.some((f) => SOURCE_FILE.test(f.path));
@@ -290,10 +297,12 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
   } else if (anySource) apiNote = `API compatibility is checked for TypeScript/JavaScript only (changed: ${otherSource.slice(0, 3).join(', ')})`;
   for (const c of api ?? []) if (c.change !== 'added') flags.push({ kind: 'api_break', detail: c.detail });
 
-  const touched = tsFiles.flatMap((f) => {
+  // Functions the solution touched: the compiler for TS/JS, token heuristics for the languages lang-metrics knows.
+  const touched = facts.files.flatMap((f) => {
     if (f.head === null) return [];
+    const fns = TS_JS_FILE.test(f.path) ? functionMetrics(f.path, f.head) : langMetricsKnown(f.path) ? (langFunctionMetrics(f.path, f.head) ?? []) : [];
     const added = addedLineSet(patchByPath.get(f.path));
-    return functionMetrics(f.path, f.head).filter((fn) => [...added].some((l) => l >= fn.startLine && l <= fn.endLine));
+    return fns.filter((fn) => [...added].some((l) => l >= fn.startLine && l <= fn.endLine)).map((fn) => ({ ...fn, path: f.path }));
   });
   const figs: QualityFigures = {};
   if (touched.length) {
@@ -308,7 +317,10 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
     figs.maxFileLines = Math.max(...heads.map((f) => f.head!.split('\n').length - (f.head!.endsWith('\n') ? 1 : 0)));
     metrics.max_file_lines = figs.maxFileLines;
   }
-  const sourceNote = touched.length || !otherSource.length || tsFiles.length ? null : `complexity and function length are measured for TypeScript/JavaScript only (changed: ${otherSource.slice(0, 3).join(', ')})`;
+  const unmeasurable = facts.patch.filter((f) => SOURCE_FILE.test(f.path) && !TS_JS_FILE.test(f.path) && !langMetricsKnown(f.path)).map((f) => f.path);
+  const measurable = facts.patch.some((f) => TS_JS_FILE.test(f.path) || langMetricsKnown(f.path));
+  const sourceNote = touched.length || !unmeasurable.length || measurable ? null : `complexity and function length are not measured for ${unmeasurable.slice(0, 3).join(', ')} (${METRICS_LANGUAGES})`;
+  figs.heuristic = [...new Set(touched.filter((f) => !TS_JS_FILE.test(f.path)).map((f) => f.path.slice(f.path.lastIndexOf('.') + 1)))];
 
   const clones = detectClones(
     [...heads.map((f) => ({ path: f.path, text: f.head!, addedLines: addedLineSet(patchByPath.get(f.path)) })), ...facts.cloneContext.map((c) => ({ ...c, addedLines: new Set<number>() }))],

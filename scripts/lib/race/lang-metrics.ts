@@ -1,0 +1,164 @@
+// Cyclomatic complexity and function length for languages other than TS/JS, from tokens rather than a parser
+// (the way lizard measures ~20 languages): functions are found by their header and their extent by indentation
+// (Python) or brace matching (the C family, Go, Rust, …), on the text with comments and strings blanked out, so
+// neither a keyword in a string nor a brace in a comment counts. Pure. TS/JS keep the compiler (ts-metrics.ts).
+import { codeOnly } from './comments.js';
+import type { FunctionMetric } from './ts-metrics.js';
+
+export const PYTHON_FILE = /\.py$/;
+/** Brace languages and what introduces a function in each (null: a `name(...) … {` header that is not a statement). */
+const BRACE_LANGUAGES: [RegExp, { fn: RegExp | null; branches: RegExp }][] = [
+  [/\.go$/, { fn: /^func\b/, branches: /\b(if|for|case)\b|&&|\|\|/g }],
+  [/\.rs$/, { fn: /(^|\s)fn\s/, branches: /\b(if|for|while)\b|&&|\|\||=>/g }],
+  [/\.(kt|kts)$/, { fn: /(^|\s)fun\s/, branches: /\b(if|for|while|catch)\b|&&|\|\||->|\?:/g }],
+  [/\.swift$/, { fn: /(^|\s)(func\s|init\s*\()/, branches: /\b(if|guard|for|while|case|catch)\b|&&|\|\||\?\?| \? /g }],
+  [/\.scala$/, { fn: /(^|\s)def\s/, branches: /\b(if|for|while|case|catch)\b|&&|\|\|/g }],
+  [/\.php$/, { fn: /(^|\s)function\s/, branches: /\b(if|elseif|for|foreach|while|case|catch)\b|&&|\|\||\?\?| \? /g }],
+  [/\.(java|c|cc|cpp|cxx|h|hpp|cs|dart)$/, { fn: null, branches: /\b(if|for|foreach|while|case|catch)\b|&&|\|\||\?\?| \? /g }],
+];
+
+const STATEMENT = /^(if|else|for|foreach|while|do|switch|catch|try|finally|synchronized|using|lock|return|new|match|loop|unsafe|when|select|defer|go|class|struct|interface|enum|impl|trait|namespace|object|extension|union|record|module|package)\b/;
+
+/** True when function metrics can be computed for this file (TS/JS excepted: see ts-metrics.ts). */
+export function langMetricsKnown(path: string): boolean {
+  return PYTHON_FILE.test(path) || BRACE_LANGUAGES.some(([re]) => re.test(path));
+}
+
+/** Every function in the file with its lines and complexity; null when the language is not known. */
+export function langFunctionMetrics(path: string, text: string): FunctionMetric[] | null {
+  const code = codeOnly(path, text);
+  if (code === null) return null;
+  if (PYTHON_FILE.test(path)) return pythonFunctions(code);
+  const lang = BRACE_LANGUAGES.find(([re]) => re.test(path))?.[1];
+  return lang ? braceFunctions(code, lang) : null;
+}
+
+const indentOf = (line: string) => line.length - line.trimStart().length;
+
+/**
+ * Python: `def` (or `async def`) to the last line indented deeper than it. Complexity: 1 + if/elif/for/while/
+ * except/and/or/case (not `case _`), conditional expressions and comprehension `if`s included; nested functions
+ * and classes inside are measured on their own and left out of their parent's count.
+ */
+function pythonFunctions(code: string): FunctionMetric[] {
+  const lines = code.split('\n');
+  const found: { name: string; start: number; end: number; indent: number }[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^(\s*)(?:async\s+)?def\s+([A-Za-z_]\w*)/.exec(lines[i]!);
+    if (!m) continue;
+    const indent = m[1]!.length;
+    // The signature may span lines: the body starts after the line where brackets close.
+    let depth = 0;
+    let j = i;
+    for (; j < lines.length; j++) {
+      for (const ch of lines[j]!) depth += ch === '(' || ch === '[' || ch === '{' ? 1 : ch === ')' || ch === ']' || ch === '}' ? -1 : 0;
+      if (depth <= 0 && /:\s*(\S.*)?$/.test(lines[j]!)) break;
+    }
+    let end = j;
+    for (let k = j + 1; k < lines.length; k++) {
+      const l = lines[k]!;
+      if (l.trim() === '') continue;
+      if (indentOf(l) <= indent) break;
+      end = k;
+    }
+    found.push({ name: m[2]!, start: i, end, indent });
+  }
+  return found.map((f) => {
+    let c = 1;
+    for (let k = f.start; k <= f.end; k++) {
+      // Lines of a function nested in this one count for the nested one only.
+      if (k > f.start && found.some((g) => g !== f && g.start > f.start && g.start <= k && k <= g.end)) continue;
+      const l = lines[k]!;
+      for (const m of l.matchAll(/\b(if|elif|for|while|except|and|or)\b/g)) if (m[1]) c++;
+      if (/^\s*case\b/.test(l) && !/^\s*case\s+_\s*:/.test(l)) c++;
+    }
+    return { name: f.name, startLine: f.start + 1, endLine: f.end + 1, lines: f.end - f.start + 1, complexity: c };
+  });
+}
+
+/**
+ * Brace languages: a `{` opens a function when the code before it (since the last `;`, `{` or `}`) is a function
+ * header — the language's keyword (`func`, `fn`, `fun`, `def`, `function`), or for Java/C/C++/C#/Dart a `name(…)`
+ * that does not start a statement and has no `=` before it — and the function ends at the matching `}`.
+ * Complexity: 1 + the language's branch tokens in the body (if/for/while/case/catch, &&, ||, ?: and ?? where
+ * they exist, Rust match arms, Kotlin when branches), nested functions left to themselves.
+ */
+function braceFunctions(code: string, lang: { fn: RegExp | null; branches: RegExp }): FunctionMetric[] {
+  const lineAt: number[] = [];
+  let line = 1;
+  for (let i = 0; i < code.length; i++) {
+    lineAt.push(line);
+    if (code[i] === '\n') line++;
+  }
+  lineAt.push(line);
+  const found: { name: string; open: number; close: number; header: number }[] = [];
+  const stack: { pos: number; fn: string | null; header: number }[] = [];
+  let headerStart = 0;
+  for (let i = 0; i < code.length; i++) {
+    if (i === 0 || code[i - 1] === '\n') {
+      // A preprocessor line (#include, #define) or a Rust attribute line (#[test]) ends any header before it.
+      const pre = /^[ \t]*#[^\n]*/.exec(code.slice(i, i + 4096));
+      if (pre) {
+        i += pre[0].length;
+        headerStart = i;
+        continue;
+      }
+    }
+    const ch = code[i];
+    if (ch === '{') {
+      const header = code.slice(headerStart, i).replace(/\s+/g, ' ').trim();
+      stack.push({ pos: i, fn: functionName(header, lang.fn), header: headerStart });
+      headerStart = i + 1;
+    } else if (ch === '}') {
+      const open = stack.pop();
+      if (open?.fn) found.push({ name: open.fn, open: open.pos, close: i, header: open.header });
+      headerStart = i + 1;
+    } else if (ch === ';') headerStart = i + 1;
+  }
+  found.sort((a, b) => a.open - b.open);
+  return found.map((f) => {
+    // The body without the functions nested in it.
+    let body = '';
+    let k = f.open + 1;
+    for (const g of found) {
+      if (g === f || g.open <= f.open || g.close >= f.close || g.open < k) continue;
+      body += code.slice(k, g.open);
+      k = g.close + 1;
+    }
+    body += code.slice(k, f.close);
+    let c = 1;
+    for (const m of body.matchAll(lang.branches)) {
+      // A Rust `_ =>` arm and a Kotlin `else ->` branch are the default: no decision.
+      if ((m[0] === '=>' || m[0] === '->') && /(\b_|\belse)\s*$/.test(body.slice(Math.max(0, (m.index ?? 0) - 8), m.index))) continue;
+      c++;
+    }
+    // The function starts at its header's first character.
+    let h = f.header;
+    while (h < f.open && /\s/.test(code[h]!)) h++;
+    const startLine = lineAt[h]!;
+    const endLine = lineAt[f.close]!;
+    return { name: f.name, startLine, endLine, lines: endLine - startLine + 1, complexity: c };
+  });
+}
+
+/** The function's name when `header` (the code before a `{`) declares one, else null. */
+function functionName(rawHeader: string, keyword: RegExp | null): string | null {
+  // Annotations (@Override, @Test(timeout = 5)) and C# attributes ([Fact]) are not part of the signature.
+  const header = rawHeader.replace(/@[\w.]+(\s*\([^)]*\))?/g, ' ').replace(/^(\s*\[[^\]]*\])+/, ' ').trim();
+  if (!header.includes('(') || STATEMENT.test(header)) return null;
+  const beforeParen = header.slice(0, header.indexOf('('));
+  if (keyword) {
+    if (!keyword.test(header)) return null;
+    // Go methods: func (r T) Name(...) — the name follows the receiver.
+    const go = /^func\s*(?:\([^)]*\)\s*)?([A-Za-z_]\w*)/.exec(header);
+    if (go) return go[1]!;
+    const m = /(?:fn|fun|func|def|function)\s+(?:<[^>]*>\s*)?(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)/.exec(header) ?? /(init)\s*\(/.exec(header);
+    return m ? m[1]! : null;
+  }
+  // Java/C/C++/C#/Dart: `… name(params) [const|noexcept|override|throws …|: initialisers] {` — not a lambda
+  // (`x -> {`, `() async {`) or an initializer (`= {`).
+  if (/=|->/.test(beforeParen) || !/\)\s*(const|noexcept|override|final|throws\s+[\w.,\s]+|:\s*.*)?$/.test(header)) return null;
+  const m = /([A-Za-z_~][\w:~]*)\s*$/.exec(beforeParen.trim());
+  if (!m || STATEMENT.test(m[1]!)) return null;
+  return m[1]!;
+}

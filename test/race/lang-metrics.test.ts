@@ -1,0 +1,60 @@
+// Complexity and function length for other languages than TS/JS (token heuristics). The samples in
+// test/fixtures/lang-metrics/ are real code: each was compiled or parsed by its toolchain (go vet, rustc, javac, gcc,
+// python3 ast) when written. Expected counts follow the documented rule: 1 + the language's branch tokens.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { langFunctionMetrics, langMetricsKnown } from '../../scripts/lib/race/lang-metrics.js';
+
+const dir = join(import.meta.dirname, '..', 'fixtures', 'lang-metrics');
+const metrics = (file: string) => langFunctionMetrics(file, readFileSync(join(dir, file), 'utf8'))!.map(({ name, startLine, endLine, lines, complexity }) => ({ name, startLine, endLine, lines, complexity }));
+
+describe('function metrics beyond TS/JS', () => {
+  it('Python: def to its last indented line; nested functions apart; docstrings and strings ignored; case _ is no branch', () => {
+    expect(metrics('m.py')).toEqual([
+      { name: 'simple', startLine: 1, endLine: 2, lines: 2, complexity: 1 },
+      // if, and, elif, for, while, except, and the comprehension's for, if and the trailing or.
+      { name: 'branches', startLine: 5, endLine: 18, lines: 14, complexity: 10 },
+      { name: 'outer', startLine: 21, endLine: 28, lines: 8, complexity: 2 },
+      { name: 'inner', startLine: 22, endLine: 25, lines: 4, complexity: 2 },
+      { name: 'matcher', startLine: 31, endLine: 38, lines: 8, complexity: 3 },
+    ]);
+  });
+
+  it('Go: methods by name after the receiver; a func literal is part of its function; braces in strings ignored', () => {
+    // if, &&, for, the literal's if, two non-default cases.
+    expect(metrics('m.go')).toEqual([
+      { name: 'Add', startLine: 8, endLine: 29, lines: 22, complexity: 7 },
+      { name: 'Plain', startLine: 31, endLine: 31, lines: 1, complexity: 1 },
+    ]);
+  });
+
+  it('Rust: match arms count, the `_ =>` arm does not; lifetimes and braces in strings and comments are no trouble', () => {
+    expect(metrics('m.rs')).toEqual([
+      { name: 'pick', startLine: 1, endLine: 11, lines: 11, complexity: 5 },
+      { name: 'plain', startLine: 13, endLine: 13, lines: 1, complexity: 1 },
+      { name: 'main', startLine: 15, endLine: 18, lines: 4, complexity: 1 },
+    ]);
+  });
+
+  it('Java: annotations, throws and constructors; a lambda body and an array initializer are not functions', () => {
+    // for, if, &&, else-if, ?:, catch.
+    expect(metrics('M.java')).toEqual([
+      { name: 'count', startLine: 4, endLine: 22, lines: 19, complexity: 7 },
+      { name: 'M', startLine: 24, endLine: 26, lines: 3, complexity: 1 },
+    ]);
+  });
+
+  it('C: preprocessor lines end a header; keywords inside strings and comments do not count', () => {
+    expect(metrics('m.c')).toEqual([
+      { name: 'clamp', startLine: 3, endLine: 8, lines: 6, complexity: 3 },
+      { name: 'main', startLine: 10, endLine: 18, lines: 9, complexity: 3 },
+    ]);
+  });
+
+  it('knows which languages it measures', () => {
+    for (const f of ['a.py', 'a.go', 'a.rs', 'A.java', 'a.c', 'a.cpp', 'a.cs', 'a.kt', 'a.swift', 'a.php', 'a.scala', 'a.dart']) expect(langMetricsKnown(f), f).toBe(true);
+    for (const f of ['a.ts', 'a.rb', 'a.sh', 'a.zig']) expect(langMetricsKnown(f), f).toBe(false);
+    expect(langFunctionMetrics('a.zig', 'fn f() void {}')).toBeNull();
+  });
+});
