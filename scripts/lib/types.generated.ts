@@ -811,9 +811,13 @@ cache_read: number
 }
 }
 /**
- * max_tokens of each judge request.
+ * max_tokens of each judge request; thinking counts against it (always on for current Opus models), so leave room beyond the reply.
  */
 max_tokens: number
+/**
+ * output_config.effort sent with each sdk request (depth of thinking, hence tokens and cost); null sends none and the model's default applies. Part of the cache key when set. Not passed to claude -p.
+ */
+effort: ("low" | "medium" | "high" | "xhigh" | "max" | null)
 /**
  * Per-attempt request timeout, seconds (claude -p is killed after this times max_retries + 1).
  */
@@ -855,7 +859,7 @@ prompt_budget_tokens: number
  */
 chars_per_token: number
 /**
- * Output tokens assumed by --dry-run's cost estimate.
+ * Output tokens assumed by --dry-run's cost estimate, thinking included.
  */
 expected_output_tokens: number
 /**

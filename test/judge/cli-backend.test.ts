@@ -74,7 +74,7 @@ describe('claude-cli backend', () => {
     expect(after.judgment?.verdict).toBe('pass');
     expect(calls).toHaveLength(1);
     const argv = calls[0]!.argv;
-    expect(argv.slice(0, 5)).toEqual(['-p', '--output-format', 'json', '--model', 'claude-opus-4-6']);
+    expect(argv.slice(0, 5)).toEqual(['-p', '--output-format', 'json', '--model', 'claude-opus-5-5']);
     expect(JSON.parse(argv[argv.indexOf('--json-schema') + 1]!)).toHaveProperty('properties.dimensions');
     expect(argv[argv.indexOf('--system-prompt') + 1]).toContain('Rubric');
     expect(calls[0]!.stdin).toContain('<<<AGENT_DATA kind=diff');
@@ -123,7 +123,7 @@ describe('claude-cli backend', () => {
   });
 
   it('claudeArgs: one flag per concern', () => {
-    const args = claudeArgs({ model: 'm', system: 's', messages: [], schema: { type: 'object' }, maxTokens: 1, timeoutMs: 1, maxRetries: 0 });
+    const args = claudeArgs({ model: 'm', system: 's', messages: [], schema: { type: 'object' }, maxTokens: 1, effort: 'high', timeoutMs: 1, maxRetries: 0 });
     expect(args).toEqual(['-p', '--output-format', 'json', '--model', 'm', '--system-prompt', 's', '--json-schema', '{"type":"object"}']);
   });
 });

@@ -57,9 +57,10 @@ describe('sdk backend against a loopback Messages API', () => {
     expect(j.status).toBe('judged');
     expect(j.score).toBeCloseTo(0.4 * 0.9 + 0.2 * 0.8 + 0.2 * 0.8 + 0.2 * 0.9, 9);
     expect(j.verdict).toBe('pass');
-    expect(j.model).toBe('claude-opus-4-6');
+    // The alias opus names the current Opus (claude-opus-5-5: $4 / $20, 5-minute cache write $5, cache read $0.20).
+    expect(j.model).toBe('claude-opus-5-5');
     expect(j.usage).toEqual({ input_tokens: 1000, output_tokens: 200, cache_creation_input_tokens: 3000, cache_read_input_tokens: 0 });
-    expect(j.cost_usd).toBeCloseTo((1000 * 5 + 200 * 25 + 3000 * 6.25) / 1e6, 10);
+    expect(j.cost_usd).toBeCloseTo((1000 * 4 + 200 * 20 + 3000 * 5) / 1e6, 10);
     expect(j.attempts).toBe(1);
     expect(j.prompt_version).toMatch(/\S/);
     const body = server.requests[0]!.body as { system: { cache_control?: unknown; text: string }[]; output_config: { format: { type: string; schema: Record<string, unknown> } }; temperature?: unknown; messages: { content: string }[] };
@@ -68,12 +69,35 @@ describe('sdk backend against a loopback Messages API', () => {
     expect(body.output_config.format.type).toBe('json_schema');
     expect(JSON.stringify(body.output_config.format.schema)).not.toContain('"maximum"');
     expect(body.temperature).toBeUndefined();
+    // No effort configured: none sent (the model's default); no thinking field either; room for thinking.
+    expect(body.output_config).not.toHaveProperty('effort');
+    expect(body).not.toHaveProperty('thinking');
+    expect((body as { max_tokens?: number }).max_tokens).toBe(16000);
     expect(body.messages[0]!.content).toContain('<<<AGENT_DATA kind=diff');
     expect(body.messages[0]!.content).toContain('src/sub.ts');
-    expect(after.judgment).toMatchObject({ verdict: 'pass', score: j.score, model: 'claude-opus-4-6' });
+    expect(after.judgment).toMatchObject({ verdict: 'pass', score: j.score, model: 'claude-opus-5-5' });
     const calls = store.readLines<JudgeLedgerRow>('judge-ledger', 'judge').rows.filter((r) => r.type === 'call');
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({ outcome: 'ok', cache_creation_input_tokens: 3000, cost_usd: j.cost_usd });
+  });
+
+  it('a configured effort is sent as output_config.effort and keys the cache apart', async () => {
+    const { j: plain } = await judge([{ kind: 'reply', text: goodReply() }]);
+    const io = captureIo({ JUDGE_ENABLED: 'true', ANTHROPIC_API_KEY: 'sk-test-dummy', ANTHROPIC_BASE_URL: server.url, JUDGELOOP_STATE_DIR: fx.stateDir, JUDGELOOP_CONFIG: judgeConfigFile({ timeout_seconds: 0.4, max_retries: 2, phase: 2, effort: 'high' }) });
+    server.requests.length = 0;
+    expect(await run([fx.recordPath], io)).toBe(0);
+    // Same work, another effort: not the cached judgment, a new call carrying the effort.
+    expect(server.requests).toHaveLength(1);
+    expect((server.requests[0]!.body as { output_config: { effort?: string } }).output_config.effort).toBe('high');
+    const withEffort = store.read<Judgment>('judgments', fx.record.bead)!;
+    expect(withEffort.cache_key).not.toBe(plain.cache_key);
+  });
+
+  it('thinking blocks before the text are not part of the reply', async () => {
+    const content = [{ type: 'thinking', thinking: 'Let me weigh the diff. {"verdict": "fail", "dimensions": {}}', signature: 'c2ln' }, { type: 'text', text: goodReply() }];
+    const { j } = await judge([{ kind: 'reply', text: goodReply(), content }]);
+    expect(j.status).toBe('judged');
+    expect(j.verdict).toBe('pass');
   });
 
   it('JSON inside prose is found', async () => {

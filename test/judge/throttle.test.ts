@@ -79,6 +79,6 @@ describe('throttle across processes', () => {
     // Spend per day and model from the ledger.
     const spend = await judgeProc(['--spend', '--json'], env('2025-06-01T15:00:00Z'));
     const s = JSON.parse(spend.out) as { day: string; model: string; calls: number; cost_usd: number }[];
-    expect(s).toEqual([{ day: '2025-06-01', model: 'claude-opus-4-6', calls: 50, input_tokens: 60000, output_tokens: 15000, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cost_usd: 50 * (1200 * 5 + 300 * 25) / 1e6, unpriced_calls: 0 }]);
+    expect(s).toEqual([{ day: '2025-06-01', model: 'claude-opus-5-5', calls: 50, input_tokens: 60000, output_tokens: 15000, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cost_usd: 50 * (1200 * 4 + 300 * 20) / 1e6, unpriced_calls: 0 }]);
   }, 240_000); // 50 real node processes on a shared 2-core machine
 });

@@ -16,6 +16,8 @@ export interface CallRequest {
   /** The reply schema in the form the API accepts. */
   schema: Record<string, unknown>;
   maxTokens: number;
+  /** output_config.effort (sdk backend only); null: not sent, the model's default applies. */
+  effort: 'low' | 'medium' | 'high' | 'xhigh' | 'max' | null;
   timeoutMs: number;
   maxRetries: number;
 }

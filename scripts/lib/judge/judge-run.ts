@@ -163,7 +163,9 @@ async function gather(loaded: LoadedRunRecord, deps: JudgeDeps, feedback: Feedba
       charsPerToken: j.chars_per_token,
     },
   );
-  return { context, key: judgmentCacheKey(model, prompt.version, context.text), feedback, headTree: wd.tree };
+  // A configured effort changes the judgment, so it is part of the key (none configured: the key of before).
+  const effort = deps.config.judge.effort;
+  return { context, key: judgmentCacheKey(effort ? `${model}|effort=${effort}` : model, prompt.version, context.text), feedback, headTree: wd.tree };
 }
 
 interface SampleResult {
@@ -297,6 +299,7 @@ export async function judgeRun(loaded: LoadedRunRecord, deps: JudgeDeps, opts: J
         messages: [{ role: 'user', content: g.context.text }],
         schema: replyApiSchema(),
         maxTokens: cfg.judge.max_tokens,
+        effort: cfg.judge.effort,
         timeoutMs: cfg.judge.timeout_seconds * 1000,
         maxRetries: cfg.judge.max_retries,
       };

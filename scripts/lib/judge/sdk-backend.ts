@@ -37,13 +37,14 @@ export function createSdkBackend(opts: SdkBackendOptions): Backend {
       const client = new Anthropic({ apiKey: opts.apiKey, baseURL: opts.baseURL ?? null, maxRetries: req.maxRetries, timeout: req.timeoutMs });
       const t0 = performance.now();
       try {
-        // No temperature: current Opus models reject it; consistency comes from samples.
+        // No temperature: current Opus models reject it; consistency comes from samples. No thinking field either:
+        // current Opus models think adaptively (Opus 5.5 always), and the text is read from text blocks only.
         const msg = await client.messages.create({
           model: req.model,
           max_tokens: req.maxTokens,
           system: [{ type: 'text', text: req.system, cache_control: { type: 'ephemeral' } }],
           messages: req.messages,
-          output_config: { format: { type: 'json_schema', schema: req.schema } },
+          output_config: { format: { type: 'json_schema', schema: req.schema }, ...(req.effort ? { effort: req.effort } : {}) },
         });
         const latencyMs = performance.now() - t0;
         const usage = usageOf(msg.usage);
