@@ -1,6 +1,8 @@
 // Complexity and function length for other languages than TS/JS (token heuristics). The samples in
-// test/fixtures/lang-metrics/ are real code: each was compiled or parsed by its toolchain (go vet, rustc, javac, gcc,
-// python3 ast) when written. Expected counts follow the documented rule: 1 + the language's branch tokens.
+// test/fixtures/lang-metrics/ are real code: the Go, Rust, Java, C, C++ and Python ones were compiled or parsed by
+// their toolchains (go vet, rustc, javac, gcc, g++ -fsyntax-only, python3 ast) when written; no Kotlin, Swift, C#,
+// PHP, Scala or Dart toolchain is installed here, so those were written to their grammars and not compiled.
+// Expected counts follow the documented rule: 1 + the language's branch tokens; a function starts at its name.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -40,7 +42,7 @@ describe('function metrics beyond TS/JS', () => {
   it('Java: annotations, throws and constructors; a lambda body and an array initializer are not functions', () => {
     // for, if, &&, else-if, ?:, catch.
     expect(metrics('M.java')).toEqual([
-      { name: 'count', startLine: 4, endLine: 22, lines: 19, complexity: 7 },
+      { name: 'count', startLine: 5, endLine: 22, lines: 18, complexity: 7 },
       { name: 'M', startLine: 24, endLine: 26, lines: 3, complexity: 1 },
     ]);
   });
@@ -50,6 +52,51 @@ describe('function metrics beyond TS/JS', () => {
       { name: 'clamp', startLine: 3, endLine: 8, lines: 6, complexity: 3 },
       { name: 'main', startLine: 10, endLine: 18, lines: 9, complexity: 3 },
     ]);
+  });
+
+  it('C++: an access label and an initializer list before the body; a lambda belongs to its function', () => {
+    // sum: for, if, ||, ?: — the lambda [](int v) { … } is part of sum.
+    expect(metrics('m.cpp')).toEqual([
+      { name: 'Acc', startLine: 8, endLine: 8, lines: 1, complexity: 1 },
+      { name: 'sum', startLine: 10, endLine: 17, lines: 8, complexity: 5 },
+      { name: 'main', startLine: 25, endLine: 28, lines: 4, complexity: 2 },
+    ]);
+  });
+
+  it('Kotlin: ?: and when branches count, `else ->` and a lambda arrow do not', () => {
+    expect(metrics('m.kt')).toEqual([
+      { name: 'classify', startLine: 5, endLine: 12, lines: 8, complexity: 5 },
+      { name: 'each', startLine: 14, endLine: 16, lines: 3, complexity: 1 },
+    ]);
+  });
+
+  it('Swift: init and func (no semicolons before them); guard, ||, ?: and ??', () => {
+    expect(metrics('m.swift')).toEqual([
+      { name: 'init', startLine: 4, endLine: 6, lines: 3, complexity: 1 },
+      { name: 'pick', startLine: 8, endLine: 14, lines: 7, complexity: 6 },
+    ]);
+  });
+
+  it('C#: attributes, a constructor chaining to base, a property and a lambda block are told apart', () => {
+    expect(metrics('M.cs')).toEqual([
+      { name: 'Add', startLine: 8, endLine: 13, lines: 6, complexity: 5 },
+      { name: 'Calc', startLine: 17, endLine: 20, lines: 4, complexity: 2 },
+    ]);
+  });
+
+  it('PHP: elseif and ?? count, a ?int return type and a # comment do not', () => {
+    expect(metrics('m.php')).toEqual([
+      { name: 'pick', startLine: 3, endLine: 13, lines: 11, complexity: 6 },
+      { name: 'size', startLine: 17, endLine: 20, lines: 4, complexity: 2 },
+    ]);
+  });
+
+  it('Scala and Dart: def … = { and a Dart closure inside its method', () => {
+    expect(metrics('m.scala')).toEqual([{ name: 'pick', startLine: 2, endLine: 10, lines: 9, complexity: 6 }]);
+    expect(metrics('m.dart')).toEqual([{ name: 'pick', startLine: 5, endLine: 15, lines: 11, complexity: 6 }]);
+    // `case _ =>` is the default of a match: one decision for `case 1`, none for it.
+    const scala = 'object A {\n  def f(x: Int): Int = {\n    x match {\n      case 1 => 1\n      case _ => 0\n    }\n  }\n}\n';
+    expect(langFunctionMetrics('a.scala', scala)).toEqual([{ name: 'f', startLine: 2, endLine: 7, lines: 6, complexity: 2 }]);
   });
 
   it('knows which languages it measures', () => {

@@ -128,14 +128,15 @@ function braceFunctions(code: string, lang: { fn: RegExp | null; branches: RegEx
     body += code.slice(k, f.close);
     let c = 1;
     for (const m of body.matchAll(lang.branches)) {
-      // A Rust `_ =>` arm and a Kotlin `else ->` branch are the default: no decision.
-      if ((m[0] === '=>' || m[0] === '->') && /(\b_|\belse)\s*$/.test(body.slice(Math.max(0, (m.index ?? 0) - 8), m.index))) continue;
+      const at = m.index ?? 0;
+      // A Rust `_ =>` arm, a Kotlin `else ->` branch and a `case _` are the default: no decision.
+      if ((m[0] === '=>' || m[0] === '->') && /(\b_|\belse)\s*$/.test(body.slice(Math.max(0, at - 8), at))) continue;
+      if (m[0] === 'case' && /^case\s+_\s*(=>|:)/.test(body.slice(at, at + 16))) continue;
+      // Kotlin: `->` is a when branch only when no `{` opens a lambda before it on its line (`{ x -> …}`).
+      if (m[0] === '->' && body.slice(body.lastIndexOf('\n', at) + 1, at).includes('{')) continue;
       c++;
     }
-    // The function starts at its header's first character.
-    let h = f.header;
-    while (h < f.open && /\s/.test(code[h]!)) h++;
-    const startLine = lineAt[h]!;
+    const startLine = lineAt[namePosition(code, f.header, f.open, f.name)]!;
     const endLine = lineAt[f.close]!;
     return { name: f.name, startLine, endLine, lines: endLine - startLine + 1, complexity: c };
   });
@@ -161,4 +162,19 @@ function functionName(rawHeader: string, keyword: RegExp | null): string | null 
   const m = /([A-Za-z_~][\w:~]*)\s*$/.exec(beforeParen.trim());
   if (!m || STATEMENT.test(m[1]!)) return null;
   return m[1]!;
+}
+
+/**
+ * Where the function starts: its name before the parameter list (a header in a language without semicolons also
+ * holds the statements before it, and C++ access labels or Java annotations come before the signature).
+ */
+function namePosition(code: string, from: number, open: number, name: string): number {
+  const header = code.slice(from, open);
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  let found = -1;
+  for (const m of header.matchAll(new RegExp(`(?<![\\w$])${escaped}\\s*(<[^(){}]*>)?\\s*\\(`, 'g'))) found = m.index ?? found;
+  if (found >= 0) return from + found;
+  let h = from;
+  while (h < open && /\s/.test(code[h]!)) h++;
+  return h;
 }
