@@ -41,6 +41,16 @@ describe('start-up snapshot', () => {
     expect(run(BIN, ['--version'], { env: env({ JUDGELOOP_NO_SNAPSHOT: '1' }) }).stdout).toMatch(/\(modules\)\n$/);
   });
 
+  it('writes to a file and reads a redirected stdin as well as through pipes (the build saw only pipes)', () => {
+    const p = makeProject();
+    agentWorktree(p, 'a');
+    writeRecord(p, 'run', runRecord({ commands: {} }));
+    const r = spawnSync('sh', ['-c', `"${BIN}" --json --quiet - < run.json > out.json 2> err.txt`], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: p.state }), encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(readFileSync(join(p.dir, 'err.txt'), 'utf8')).toBe('');
+    expect(JSON.parse(readFileSync(join(p.dir, 'out.json'), 'utf8')).bead).toBe('bd-1');
+  });
+
   it('found through PATH and through a symlink, the shim still finds its checkout', () => {
     const dir = tempDir('judgeloop-link-');
     symlinkSync(BIN, join(dir, 'collect'));
