@@ -128,12 +128,22 @@ export function scanLexical(text: string, syntax: Syntax): { comments: [number, 
  * to the scanner (TS/JS have the compiler instead).
  */
 export function codeOnly(path: string, text: string): string | null {
+  return lexical(path, text)?.code ?? null;
+}
+
+/** The scanned ranges and the text blanked two ways: `code` (comments and strings) and `noComments` (comments only). */
+export function lexical(path: string, text: string): { comments: [number, number][]; strings: [number, number][]; code: string; noComments: string } | null {
   const syntax = LANGUAGES.find(([re]) => re.test(path))?.[1];
   if (!syntax) return null;
   const { comments, strings } = scanLexical(text, syntax);
-  const chars = text.split('');
-  for (const [a, b] of [...comments, ...strings]) for (let k = a; k < b; k++) if (chars[k] !== '\n') chars[k] = ' ';
-  return chars.join('');
+  const blank = (ranges: [number, number][]) => {
+    const chars = text.split('');
+    for (const [a, b] of ranges) for (let k = a; k < b; k++) if (chars[k] !== '\n') chars[k] = ' ';
+    return chars.join('');
+  };
+  // A docstring is a comment range when it opens a line, yet a statement for the code's shape: only # comments go.
+  const hashComments = comments.filter(([a]) => text[a] === '#' || !/^['"]/.test(text[a]!));
+  return { comments, strings, code: blank([...comments, ...strings]), noComments: blank(hashComments) };
 }
 
 export interface LineKind {

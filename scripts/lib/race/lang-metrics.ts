@@ -2,7 +2,7 @@
 // (the way lizard measures ~20 languages): functions are found by their header and their extent by indentation
 // (Python) or brace matching (the C family, Go, Rust, …), on the text with comments and strings blanked out, so
 // neither a keyword in a string nor a brace in a comment counts. Pure. TS/JS keep the compiler (ts-metrics.ts).
-import { codeOnly } from './comments.js';
+import { codeOnly, lexical } from './comments.js';
 import type { FunctionMetric } from './ts-metrics.js';
 
 export const PYTHON_FILE = /\.py$/;
@@ -26,22 +26,44 @@ export function langMetricsKnown(path: string): boolean {
 
 /** Every function in the file with its lines and complexity; null when the language is not known. */
 export function langFunctionMetrics(path: string, text: string): FunctionMetric[] | null {
+  if (PYTHON_FILE.test(path)) {
+    const lex = lexical(path, text);
+    if (!lex) return null;
+    // Strings and docstrings: a line starting inside one continues the statement above.
+    const quoted = [...lex.strings, ...lex.comments.filter(([a]) => text[a] !== '#')].sort((x, y) => x[0] - y[0]);
+    return pythonFunctions(lex.code, lex.noComments, quoted);
+  }
   const code = codeOnly(path, text);
   if (code === null) return null;
-  if (PYTHON_FILE.test(path)) return pythonFunctions(code);
   const lang = BRACE_LANGUAGES.find(([re]) => re.test(path))?.[1];
   return lang ? braceFunctions(code, lang) : null;
 }
 
 const indentOf = (line: string) => line.length - line.trimStart().length;
 
+
 /**
  * Python: `def` (or `async def`) to the last line indented deeper than it. Complexity: 1 + if/elif/for/while/
  * except/and/or/case (not `case _`), conditional expressions and comprehension `if`s included; nested functions
  * and classes inside are measured on their own and left out of their parent's count.
  */
-function pythonFunctions(code: string): FunctionMetric[] {
+function pythonFunctions(code: string, noComments: string, quoted: readonly [number, number][]): FunctionMetric[] {
   const lines = code.split('\n');
+  // Lines that continue a statement begun above (inside brackets, after a backslash, or inside a string spanning
+  // lines) belong to that statement whatever their indentation; lines holding only a comment belong to nothing.
+  const shape = noComments.split('\n');
+  const continues: boolean[] = [];
+  let depth = 0;
+  let offset = 0;
+  let q = 0; // quoted ranges are sorted and do not overlap: one pointer walks them with the lines
+  for (let k = 0; k < lines.length; k++) {
+    const prev = k > 0 ? lines[k - 1]! : '';
+    while (q < quoted.length && quoted[q]![1] <= offset) q++;
+    const inString = q < quoted.length && quoted[q]![0] < offset;
+    continues.push(k > 0 && (depth > 0 || /\\\s*$/.test(prev) || inString));
+    for (const ch of lines[k]!) depth = Math.max(0, depth + (ch === '(' || ch === '[' || ch === '{' ? 1 : ch === ')' || ch === ']' || ch === '}' ? -1 : 0));
+    offset += lines[k]!.length + 1;
+  }
   const found: { name: string; start: number; end: number; indent: number }[] = [];
   for (let i = 0; i < lines.length; i++) {
     const m = /^(\s*)(?:async\s+)?def\s+([A-Za-z_]\w*)/.exec(lines[i]!);
@@ -56,9 +78,9 @@ function pythonFunctions(code: string): FunctionMetric[] {
     }
     let end = j;
     for (let k = j + 1; k < lines.length; k++) {
-      const l = lines[k]!;
+      const l = shape[k]!;
       if (l.trim() === '') continue;
-      if (indentOf(l) <= indent) break;
+      if (!continues[k] && indentOf(l) <= indent) break;
       end = k;
     }
     found.push({ name: m[2]!, start: i, end, indent });
