@@ -132,4 +132,18 @@ describe('function metrics beyond TS/JS', () => {
     expect(sameEnd / total).toBeGreaterThanOrEqual(0.995);
     expect(sameComplexity / total).toBeGreaterThanOrEqual(0.99);
   });
+
+  it("Go: agrees with go/ast on six files of Go's standard library (captured by scripts/dev/capture-lang-metrics)", () => {
+    const goDir = join(dir, 'go');
+    const ref = JSON.parse(readFileSync(join(goDir, 'expected.json'), 'utf8')) as Record<string, { name: string; startLine: number; endLine: number; complexity: number }[]>;
+    let total = 0;
+    for (const [file, fns] of Object.entries(ref)) {
+      const ours = langFunctionMetrics(file, readFileSync(join(goDir, file), 'utf8'))!.map(({ name, startLine, endLine, complexity }) => ({ name, startLine, endLine, complexity }));
+      // Every function and method, at its name's line, to its closing brace, with go/ast's count — and nothing else
+      // (function literals belong to their function).
+      expect(ours, file).toEqual(fns);
+      total += fns.length;
+    }
+    expect(total).toBe(237);
+  });
 });

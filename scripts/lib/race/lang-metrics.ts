@@ -128,7 +128,16 @@ function braceFunctions(code: string, lang: { fn: RegExp | null; branches: RegEx
     }
     const ch = code[i];
     if (ch === '{') {
-      const header = code.slice(headerStart, i).replace(/\s+/g, ' ').trim();
+      let raw = code.slice(headerStart, i);
+      if (lang.fn) {
+        // Without semicolons (Go, Kotlin, Swift, Scala) the text since the last brace also holds the declarations
+        // before this one (`type T string` then `func (t T) Error() string`): the header starts on the last line
+        // that holds the keyword.
+        const lines = raw.split('\n');
+        const k = lines.map((l) => lang.fn!.test(l.trim())).lastIndexOf(true);
+        if (k > 0) raw = lines.slice(k).join('\n');
+      }
+      const header = raw.replace(/\s+/g, ' ').trim();
       stack.push({ pos: i, fn: functionName(header, lang.fn), header: headerStart });
       headerStart = i + 1;
     } else if (ch === '}') {
@@ -172,9 +181,11 @@ function functionName(rawHeader: string, keyword: RegExp | null): string | null 
   const beforeParen = header.slice(0, header.indexOf('('));
   if (keyword) {
     if (!keyword.test(header)) return null;
-    // Go methods: func (r T) Name(...) — the name follows the receiver.
-    const go = /^func\s*(?:\([^)]*\)\s*)?([A-Za-z_]\w*)/.exec(header);
-    if (go) return go[1]!;
+    // Go: func Name(…) or, for a method, func (r T) Name(…); a literal func(r rune) rune { … } has no name.
+    if (/^func\b/.test(header)) {
+      const go = /^func\s*(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*[([]/.exec(header);
+      return go ? go[1]! : null;
+    }
     const m = /(?:fn|fun|func|def|function)\s+(?:<[^>]*>\s*)?(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)/.exec(header) ?? /(init)\s*\(/.exec(header);
     return m ? m[1]! : null;
   }
