@@ -8,7 +8,7 @@ import { loadConfig } from './lib/config.js';
 import { errorMessage, isUserError, UserError } from './lib/errors.js';
 import { projectRoot } from './lib/paths.js';
 import { loadRunRecord, parseRunRecord, type LoadedRunRecord } from './lib/run-record.js';
-import { snapshotBlob } from './lib/snapshot.js';
+import { realBlob, snapshotBlob } from './lib/snapshot.js';
 import { StateStore } from './lib/store.js';
 import type { RacePeer } from './lib/collect.js';
 import { durationSeconds } from './lib/scoring.js';
@@ -47,7 +47,8 @@ export async function run(argv: string[], io: CollectIo): Promise<number> {
   }
   if (values.version) {
     // How this process started (a start-up snapshot or the plain modules): the bin/ shim chooses silently.
-    const blob = snapshotBlob(process.execArgv, io.cwd);
+    const given = snapshotBlob(process.execArgv, io.cwd);
+    const blob = given === null ? null : realBlob(given);
     io.stdout(`collect ${version() ?? 'unknown'} (${blob ? `start-up snapshot ${blob}` : 'modules'})\n`);
     return 0;
   }

@@ -101,6 +101,16 @@ describe('start-up snapshot', () => {
     const r = run(bin, ['--json', '--quiet', rec], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: p.state }) });
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout).speed.reference_seconds).toBe(1234);
+    // Reached through a symlinked bin directory: `bin/..` is the checkout (the link's target's parent), not the link's.
+    const links = tempDir('judgeloop-links-');
+    symlinkSync(join(copy, 'bin'), join(links, 'tools'));
+    expect(run(join(links, 'tools', 'collect'), ['--version']).stdout).toContain(`start-up snapshot ${join(copy, 'dist', 'snapshot', 'collect.blob')}`);
+    const viaLink = run(join(links, 'tools', 'collect'), ['--json', '--quiet', rec], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: p.state }) });
+    expect(viaLink.stderr).toBe('');
+    expect(JSON.parse(viaLink.stdout).speed.reference_seconds).toBe(1234);
+    const plainViaLink = run(join(links, 'tools', 'collect'), ['--json', '--quiet', rec], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: p.state, JUDGELOOP_NO_SNAPSHOT: '1' }) });
+    expect(plainViaLink.stderr).toBe('');
+    expect(JSON.parse(plainViaLink.stdout).speed.reference_seconds).toBe(1234);
   });
 
   it('a node other than the one that built it (another mtime) gets the plain modules, and the run still works', () => {
@@ -153,6 +163,7 @@ describe('start-up snapshot', () => {
 
   it('finds the blob and the checkout from node options', () => {
     expect(snapshotBlob(['--snapshot-blob', 'dist/snapshot/collect.blob'], '/x/y')).toBe('/x/y/dist/snapshot/collect.blob');
+    expect(snapshotBlob(['--snapshot-blob', '/l/bin/../dist/snapshot/collect.blob'], '/')).toBe('/l/bin/../dist/snapshot/collect.blob');
     expect(snapshotBlob(['--max-old-space-size=100', '--snapshot-blob=/a/dist/snapshot/c.blob'], '/')).toBe('/a/dist/snapshot/c.blob');
     expect(snapshotBlob(['--no-warnings'], '/')).toBeNull();
     expect(rootOfBlob('/a/b/dist/snapshot/collect.blob')).toBe('/a/b');
