@@ -17,6 +17,9 @@ const BRACE_LANGUAGES: [RegExp, { fn: RegExp | null; branches: RegExp }][] = [
   [/\.(java|c|cc|cpp|cxx|h|hpp|cs|dart)$/, { fn: null, branches: /\b(if|for|foreach|while|case|catch)\b|&&|\|\||\?\?| \? /g }],
 ];
 
+const PREPROCESSOR = /[ \t]*#[^\n]*/y;
+const PARAMS_AFTER_NAME = /\s*(<[^(){}]*>)?\s*\(/y;
+
 const STATEMENT = /^(if|else|for|foreach|while|do|switch|catch|try|finally|synchronized|using|lock|return|new|match|loop|unsafe|when|select|defer|go|class|struct|interface|enum|impl|trait|namespace|object|extension|union|record|module|package)\b/;
 
 /** True when function metrics can be computed for this file (TS/JS excepted: see ts-metrics.ts). */
@@ -85,11 +88,18 @@ function pythonFunctions(code: string, noComments: string, quoted: readonly [num
     }
     found.push({ name: m[2]!, start: i, end, indent });
   }
-  return found.map((f) => {
+  // `found` is in order of start line; the functions nested in found[i] follow it directly.
+  return found.map((f, i) => {
     let c = 1;
+    let j = i + 1;
     for (let k = f.start; k <= f.end; k++) {
       // Lines of a function nested in this one count for the nested one only.
-      if (k > f.start && found.some((g) => g !== f && g.start > f.start && g.start <= k && k <= g.end)) continue;
+      if (j < found.length && found[j]!.start === k && k > f.start) {
+        const skipTo = found[j]!.end;
+        while (j < found.length && found[j]!.start <= skipTo) j++;
+        k = skipTo;
+        continue;
+      }
       const l = lines[k]!;
       for (const m of l.matchAll(/\b(if|elif|for|while|except|and|or)\b/g)) if (m[1]) c++;
       if (/^\s*case\b/.test(l) && !/^\s*case\s+_\s*:/.test(l)) c++;
@@ -119,7 +129,8 @@ function braceFunctions(code: string, lang: { fn: RegExp | null; branches: RegEx
   for (let i = 0; i < code.length; i++) {
     if (i === 0 || code[i - 1] === '\n') {
       // A preprocessor line (#include, #define) or a Rust attribute line (#[test]) ends any header before it.
-      const pre = /^[ \t]*#[^\n]*/.exec(code.slice(i, i + 4096));
+      PREPROCESSOR.lastIndex = i;
+      const pre = PREPROCESSOR.exec(code);
       if (pre) {
         i += pre[0].length;
         headerStart = i;
@@ -147,12 +158,13 @@ function braceFunctions(code: string, lang: { fn: RegExp | null; branches: RegEx
     } else if (ch === ';') headerStart = i + 1;
   }
   found.sort((a, b) => a.open - b.open);
-  return found.map((f) => {
-    // The body without the functions nested in it.
+  return found.map((f, i) => {
+    // The body without the functions nested in it (they follow f directly in order of position).
     let body = '';
     let k = f.open + 1;
-    for (const g of found) {
-      if (g === f || g.open <= f.open || g.close >= f.close || g.open < k) continue;
+    for (let j = i + 1; j < found.length && found[j]!.open < f.close; j++) {
+      const g = found[j]!;
+      if (g.open < k) continue; // inside a nested function already cut out
       body += code.slice(k, g.open);
       k = g.close + 1;
     }
@@ -203,10 +215,12 @@ function functionName(rawHeader: string, keyword: RegExp | null): string | null 
  */
 function namePosition(code: string, from: number, open: number, name: string): number {
   const header = code.slice(from, open);
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  let found = -1;
-  for (const m of header.matchAll(new RegExp(`(?<![\\w$])${escaped}\\s*(<[^(){}]*>)?\\s*\\(`, 'g'))) found = m.index ?? found;
-  if (found >= 0) return from + found;
+  // The last occurrence of the name that is a whole word followed by its (generic) parameter list.
+  for (let at = header.lastIndexOf(name); at >= 0; at = at > 0 ? header.lastIndexOf(name, at - 1) : -1) {
+    if (at > 0 && /[\w$]/.test(header[at - 1]!)) continue;
+    PARAMS_AFTER_NAME.lastIndex = at + name.length;
+    if (PARAMS_AFTER_NAME.test(header)) return from + at;
+  }
   let h = from;
   while (h < open && /\s/.test(code[h]!)) h++;
   return h;
