@@ -2,6 +2,8 @@
 # its complexity, from Python's own parser (ast), counted by the rule lang-metrics.ts documents: 1 + if/elif/
 # conditional expressions, for/while (comprehension for and if included), except, each and/or, and match cases other
 # than the bare wildcard (a guard is one more); nested functions counted apart. Prints JSON {path: [functions]}.
+# With --api first: the public names instead, as lang-api.ts reads them (module-level functions and classes whose
+# names do not start with _, and the methods of those classes that do not either, plus __init__), {path: [names]}.
 import ast, json, sys
 
 def complexity(fn):
@@ -25,6 +27,33 @@ def complexity(fn):
             visit(ch, False)
     visit(fn, True)
     return c
+
+def public(name):
+    return not name.startswith('_') or name == '__init__'
+
+def api(tree):
+    names = []
+    def top(body):
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and public(node.name):
+                names.append(node.name)
+            elif isinstance(node, ast.ClassDef) and public(node.name):
+                names.append(node.name)
+                for m in node.body:
+                    if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and public(m.name):
+                        names.append(node.name + '.' + m.name)
+            elif isinstance(node, (ast.If, ast.Try)):  # definitions under if/try at module level are module-level
+                top(node.body)
+                top(getattr(node, 'orelse', []))
+                for h in getattr(node, 'handlers', []):
+                    top(h.body)
+                top(getattr(node, 'finalbody', []))
+    top(tree.body)
+    return sorted(set(names))
+
+if sys.argv[1:2] == ['--api']:
+    print(json.dumps({path: api(ast.parse(open(path, encoding='utf-8').read())) for path in sys.argv[2:]}))
+    sys.exit(0)
 
 out = {}
 for path in sys.argv[1:]:

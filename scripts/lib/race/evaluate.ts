@@ -7,6 +7,7 @@ import type { FilePatch } from './diff-parse.js';
 import { booleanToScore, inverseScore, ratioToScore } from './rubric.js';
 import { durationSeconds } from '../scoring.js';
 import { findingToFlag, scanAddedLines } from './scan.js';
+import { API_FILE, compareLangApi } from './lang-api.js';
 import { langFunctionMetrics, langMetricsKnown } from './lang-metrics.js';
 import { compareApi, functionMetrics, TS_JS_FILE, type ApiChange } from './ts-metrics.js';
 
@@ -286,15 +287,15 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
   const metrics: RaceSolution['metrics'] = {};
   const patchByPath = new Map(facts.patch.map((p) => [p.path, p]));
 
-  // TS/JS: API surface.
-  const tsFiles = facts.files.filter((f) => TS_JS_FILE.test(f.path));
-  const otherSource = facts.patch.filter((f) => SOURCE_FILE.test(f.path) && !TS_JS_FILE.test(f.path)).map((f) => f.path);
+  // API surface: the compiler for TS/JS, lang-api for Python and Go; other languages leave it unmeasured.
+  const apiFiles = facts.files.filter((f) => (TS_JS_FILE.test(f.path) || API_FILE.test(f.path)) && !TEST_FILE.test(f.path));
+  const otherSource = facts.patch.filter((f) => SOURCE_FILE.test(f.path) && !TS_JS_FILE.test(f.path) && !API_FILE.test(f.path)).map((f) => f.path);
   const anySource = facts.patch.some((f) => SOURCE_FILE.test(f.path));
   let api: ApiChange[] | null = null;
   let apiNote = 'no source file changed';
-  if (tsFiles.some((f) => !TEST_FILE.test(f.path))) {
-    api = tsFiles.filter((f) => !TEST_FILE.test(f.path)).flatMap((f) => compareApi(f.path, f.base, f.head));
-  } else if (anySource) apiNote = `API compatibility is checked for TypeScript/JavaScript only (changed: ${otherSource.slice(0, 3).join(', ')})`;
+  if (apiFiles.length) {
+    api = apiFiles.flatMap((f) => (TS_JS_FILE.test(f.path) ? compareApi(f.path, f.base, f.head) : (compareLangApi(f.path, f.base, f.head) ?? [])));
+  } else if (anySource) apiNote = `API compatibility is checked for TypeScript/JavaScript, Python and Go only (changed: ${otherSource.slice(0, 3).join(', ')})`;
   for (const c of api ?? []) if (c.change !== 'added') flags.push({ kind: 'api_break', detail: c.detail });
 
   // Functions the solution touched: the compiler for TS/JS, token heuristics for the languages lang-metrics knows.

@@ -29,13 +29,7 @@ export function langMetricsKnown(path: string): boolean {
 
 /** Every function in the file with its lines and complexity; null when the language is not known. */
 export function langFunctionMetrics(path: string, text: string): FunctionMetric[] | null {
-  if (PYTHON_FILE.test(path)) {
-    const lex = lexical(path, text);
-    if (!lex) return null;
-    // Strings and docstrings: a line starting inside one continues the statement above.
-    const quoted = [...lex.strings, ...lex.comments.filter(([a]) => text[a] !== '#')].sort((x, y) => x[0] - y[0]);
-    return pythonFunctions(lex.code, lex.noComments, quoted);
-  }
+  if (PYTHON_FILE.test(path)) return pythonFunctions(pythonLines(text));
   const code = codeOnly(path, text);
   if (code === null) return null;
   const lang = BRACE_LANGUAGES.find(([re]) => re.test(path))?.[1];
@@ -45,16 +39,24 @@ export function langFunctionMetrics(path: string, text: string): FunctionMetric[
 const indentOf = (line: string) => line.length - line.trimStart().length;
 
 
-/**
- * Python: `def` (or `async def`) to the last line indented deeper than it. Complexity: 1 + if/elif/for/while/
- * except/and/or/case (not `case _`), conditional expressions and comprehension `if`s included; nested functions
- * and classes inside are measured on their own and left out of their parent's count.
- */
-function pythonFunctions(code: string, noComments: string, quoted: readonly [number, number][]): FunctionMetric[] {
-  const lines = code.split('\n');
-  // Lines that continue a statement begun above (inside brackets, after a backslash, or inside a string spanning
-  // lines) belong to that statement whatever their indentation; lines holding only a comment belong to nothing.
-  const shape = noComments.split('\n');
+export interface PythonLines {
+  /** Lines with comments and strings blanked (keywords and brackets left are code). */
+  lines: string[];
+  /** Lines with only # comments blanked (docstrings kept: they are statements). */
+  shape: string[];
+  /** The line continues a statement begun above (inside brackets, after a backslash, inside a multi-line string). */
+  continues: boolean[];
+}
+
+/** A Python file's lines as the function finder and the API reader see them. */
+export function pythonLines(text: string): PythonLines {
+  const lex = lexical('x.py', text)!;
+  // Strings and docstrings: a line starting inside one continues the statement above.
+  const quoted = [...lex.strings, ...lex.comments.filter(([a]) => text[a] !== '#')].sort((x, y) => x[0] - y[0]);
+  const lines = lex.code.split('\n');
+  // Lines that continue a statement begun above belong to that statement whatever their indentation; lines holding
+  // only a comment belong to nothing.
+  const shape = lex.noComments.split('\n');
   const continues: boolean[] = [];
   let depth = 0;
   let offset = 0;
@@ -67,6 +69,15 @@ function pythonFunctions(code: string, noComments: string, quoted: readonly [num
     for (const ch of lines[k]!) depth = Math.max(0, depth + (ch === '(' || ch === '[' || ch === '{' ? 1 : ch === ')' || ch === ']' || ch === '}' ? -1 : 0));
     offset += lines[k]!.length + 1;
   }
+  return { lines, shape, continues };
+}
+
+/**
+ * Python: `def` (or `async def`) to the last line indented deeper than it. Complexity: 1 + if/elif/for/while/
+ * except/and/or/case (not `case _`), conditional expressions and comprehension `if`s included; nested functions
+ * and classes inside are measured on their own and left out of their parent's count.
+ */
+function pythonFunctions({ lines, shape, continues }: PythonLines): FunctionMetric[] {
   const found: { name: string; start: number; end: number; indent: number }[] = [];
   for (let i = 0; i < lines.length; i++) {
     const m = /^(\s*)(?:async\s+)?def\s+([A-Za-z_]\w*)/.exec(lines[i]!);
