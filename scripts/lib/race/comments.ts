@@ -128,7 +128,17 @@ export function scanLexical(text: string, syntax: Syntax): { comments: [number, 
  * to the scanner (TS/JS have the compiler instead).
  */
 export function codeOnly(path: string, text: string): string | null {
-  return lexical(path, text)?.code ?? null;
+  const syntax = LANGUAGES.find(([re]) => re.test(path))?.[1];
+  if (!syntax) return null;
+  const { comments, strings } = scanLexical(text, syntax);
+  return blankRanges(text, [...comments, ...strings]);
+}
+
+/** `text` with the given ranges replaced by spaces, newlines kept. */
+function blankRanges(text: string, ranges: [number, number][]): string {
+  const chars = text.split('');
+  for (const [a, b] of ranges) for (let k = a; k < b; k++) if (chars[k] !== '\n') chars[k] = ' ';
+  return chars.join('');
 }
 
 /** The scanned ranges and the text blanked two ways: `code` (comments and strings) and `noComments` (comments only). */
@@ -136,14 +146,9 @@ export function lexical(path: string, text: string): { comments: [number, number
   const syntax = LANGUAGES.find(([re]) => re.test(path))?.[1];
   if (!syntax) return null;
   const { comments, strings } = scanLexical(text, syntax);
-  const blank = (ranges: [number, number][]) => {
-    const chars = text.split('');
-    for (const [a, b] of ranges) for (let k = a; k < b; k++) if (chars[k] !== '\n') chars[k] = ' ';
-    return chars.join('');
-  };
   // A docstring is a comment range when it opens a line, yet a statement for the code's shape: only # comments go.
   const hashComments = comments.filter(([a]) => text[a] === '#' || !/^['"]/.test(text[a]!));
-  return { comments, strings, code: blank([...comments, ...strings]), noComments: blank(hashComments) };
+  return { comments, strings, code: blankRanges(text, [...comments, ...strings]), noComments: blankRanges(text, hashComments) };
 }
 
 export interface LineKind {
