@@ -345,11 +345,21 @@ export async function snapshotTree(worktree: string, indexFile?: string): Promis
       if (absent.length) await git(worktree, ['update-index', '--skip-worktree', '-z', '--stdin'], { env, input: absent.join('\0') + '\0' });
     }
     await git(worktree, ['add', '-A', '--', '.'], { env });
-    const hidden = (await git(worktree, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore'], { env })).split('\0').filter((p) => p && !p.endsWith('/'));
+    const hidden = (await git(worktree, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore'], { env })).split('\0').filter((p) => p && !p.endsWith('/') && indexable(join(worktree, p)));
     if (hidden.length) await git(worktree, ['update-index', '--add', '-z', '--stdin'], { env, input: hidden.join('\0') + '\0' });
     return (await git(worktree, ['write-tree'], { env })).trim();
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A regular file or symlink (git cannot index a FIFO, socket or device; asking it would fail the whole snapshot). */
+function indexable(file: string): boolean {
+  try {
+    const st = lstatSync(file);
+    return st.isFile() || st.isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 
