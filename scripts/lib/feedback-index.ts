@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { KINDS } from './kinds.js';
 import { validate } from './schema.js';
-import { AtomicFile, StateWriteError, tempName, writeAll, writeFileAtomic } from './state-write.js';
+import { AtomicFile, causeOf, StateWriteError, tempName, writeAll, writeFileAtomic } from './state-write.js';
 import { CorruptStateError, parseValidated, type StateStore } from './store.js';
 import { issueKey } from './templates/issues.js';
 import type { Feedback, FeedbackIndexRow } from './types.generated.js';
@@ -207,7 +207,7 @@ class SortedRuns {
       }
     } catch (e) {
       if (e instanceof StateWriteError) throw e;
-      throw new StateWriteError(file, (e as NodeJS.ErrnoException).code, `cannot write ${file} (sorting the feedback index): ${(e as Error).message}; the index is unchanged`);
+      throw new StateWriteError(file, (e as NodeJS.ErrnoException).code, `cannot write ${file}: ${causeOf(e)}; the index is unchanged (a run of its external sort)`);
     }
     this.files.push(file);
     this.mem.clear();

@@ -84,12 +84,16 @@ function lockFs(): LockFs {
   return lfs;
 }
 
+const ignoreSignal = (): void => undefined;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Takes the lock at `target` (its folder is `target`.lock), waiting up to `waitMs`; resolves to its release. */
 export async function acquireLock(target: string, waitMs: number): Promise<() => Promise<void>> {
   // Loaded on first use: most reads never lock, and start-up cost matters for hooks.
   const { default: lockfile } = await import('proper-lockfile');
+  // Node ignores SIGXFSZ (a write past RLIMIT_FSIZE then fails with EFBIG), but signal-exit, loaded with
+  // proper-lockfile, turns it into death unless someone else listens: a clear error beats a killed writer.
+  if (!process.listeners('SIGXFSZ').includes(ignoreSignal)) process.on('SIGXFSZ', ignoreSignal);
   const deadline = Date.now() + waitMs;
   let delay = 10;
   for (;;) {
