@@ -18,6 +18,8 @@ const CAUSES: Record<string, string> = {
   EPERM: 'operation not permitted',
   ENOENT: 'no such file or directory',
   ENOTDIR: 'a path component is not a directory',
+  EEXIST: 'a file is where a folder should be',
+  EISDIR: 'a folder is where the file should be',
   EXDEV: 'the temporary file is on another file system',
 };
 
