@@ -125,11 +125,11 @@ if want node-tap; then
   cap node-tap all-pass tap --disable-coverage --plugin=!@tapjs/typescript pass.test.mjs
   cap node-tap tap-reporter tap --disable-coverage --plugin=!@tapjs/typescript --reporter=tap basic.test.mjs pass.test.mjs
   cap tap node-tap-raw node basic.test.mjs
+  cap node-tap spoof tap --disable-coverage --plugin=!@tapjs/typescript spoof.test.mjs
+  cap node-tap load-crash tap --disable-coverage --plugin=!@tapjs/typescript pass.test.mjs load-crash.test.mjs
   # tap's TypeScript plugin crashes under TypeScript 7 (no ts.sys): every file fails before running a test
   tap --disable-coverage pass.test.mjs >/dev/null 2>&1
   cap node-tap plugin-crash tap --disable-coverage pass.test.mjs
-  cap node-tap spoof tap --disable-coverage --plugin=!@tapjs/typescript spoof.test.mjs
-  cap node-tap load-crash tap --disable-coverage --plugin=!@tapjs/typescript pass.test.mjs load-crash.test.mjs
 fi
 if want pytest; then
   fresh pytest

@@ -86,7 +86,7 @@ export function pickSummary<T>(candidates: readonly T[], agrees: (c: T) => boole
   if (chosen === null) {
     return { chosen: candidates[candidates.length - 1] as T, disputed: `the ${what} contradicts the per-test results the output shows` };
   }
-  const disputed = candidates.length > 1 ? `the output holds ${candidates.length} ${what}s (a test printed one?); the one agreeing with the per-test results was used` : null;
+  const disputed = candidates.length > 1 ? `the output holds ${candidates.length} summaries (${what}; a test printed one?): the one agreeing with the per-test results was used` : null;
   return { chosen, disputed };
 }
 
