@@ -28,6 +28,8 @@ export interface RunOptions {
   capBytes: number;
   /** Input for the command's stdin (closed after), default none. */
   input?: string;
+  /** Directories outside cwd the command must be able to write (e.g. a test report directory), for the sandbox. */
+  writableDirs?: string[];
 }
 
 /** Keeps the head and a rolling tail of a byte stream in bounded memory. */
