@@ -55,7 +55,7 @@ describe('collect: the three agents of the demo', () => {
     expect(fb.scores).toEqual({ build: 1, tests: 1, lint: 1, diff_size: 1, speed: 1 });
     expect(fb.composite).toBe(1);
     expect(fb.speed).toEqual({ basis: 'budget', duration_seconds: 60, reference_seconds: 600 });
-    expect(fb.integrity).toEqual({ tests_not_run: false, exit_code_contradicts_counts: false, test_count_below_baseline: false, notes: [] });
+    expect(fb.integrity).toEqual({ tests_not_run: false, exit_code_contradicts_counts: false, test_count_below_baseline: false, counts_disputed: false, runner_crashed: false, no_tests_collected: false, notes: [] });
     expect(fb.head?.commit).toBe(gitIn(join(p.dir, 'wt-a'), 'rev-parse', 'HEAD'));
     expect(r.out).toMatch(/^bd-a\s+full_pass\s+100\.0\/100/);
   });
@@ -140,7 +140,7 @@ describe('collect: configuration and reported checks', () => {
     const fb = feedback(p, 'bd-1');
     expect(fb.checks.build).toMatchObject({ status: 'passed', source: 'run_record' });
     expect(fb.checks.test).toMatchObject({ status: 'failed', exit_code: 1, source: 'run_record', duration_ms: 1234 });
-    expect(fb.checks.test?.tests).toEqual(parseTestOutput(out));
+    expect(fb.checks.test?.tests).toEqual({ ...parseTestOutput(out), source: 'console' });
     expect(fb.checks.test?.tests).toMatchObject({ passed: 1, failed: 1 });
     expect(fb.integrity.exit_code_contradicts_counts).toBe(false);
     expect(fb.outcome).toBe('partial_pass');
