@@ -27,7 +27,9 @@ describe('collect: counts a test cannot fake', () => {
   it('a test printing a passing summary while a real test fails: the failure is recorded, disputed, not full_pass', async () => {
     const fb = await collectOne({ 'test/add.test.mjs': SPOOF }, 'node --test test/');
     const t = fb.checks.test?.tests;
-    expect(t).toMatchObject({ runner: 'node-test', passed: 1, failed: 1, source: 'report', counts_disputed: true });
+    // node itself also fails the file whose exit handler printed after its results: at least the real failure counts.
+    expect(t).toMatchObject({ runner: 'node-test', passed: 1, source: 'report', counts_disputed: true });
+    expect(t?.failed).toBeGreaterThanOrEqual(1);
     expect(t?.cases?.find((c) => c.id.endsWith('really fails'))).toMatchObject({ status: 'failed' });
     expect(fb.integrity.counts_disputed).toBe(true);
     expect(fb.outcome).not.toBe('full_pass');

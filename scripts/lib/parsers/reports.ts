@@ -175,9 +175,20 @@ export function reconcile(consoleCounts: TestCounts | null, report: TestCounts |
     disagreements.push(`the console counts ${consoleCounts.passed} passed, the report ${report.passed}`);
   }
   if (consoleCounts.counts_disputed) disagreements.push('the console text itself is disputed');
+  // A test can add failures to what the runner prints, never remove real ones: of two disagreeing sources the one
+  // with more failures and errors is kept (a report overwritten after the run cannot hide a failure the console saw).
+  let base = out;
+  if (disagreements.length && bad(consoleCounts) > bad(report)) {
+    base = { ...consoleCounts, notes: [...(consoleCounts.notes ?? []), 'the report shows fewer failures than the console: the console counts are kept'], source: 'console' };
+    if (report.cases) base.cases = report.cases;
+  }
+  return finish(base, consoleCounts, disagreements);
+}
+
+function finish(out: TestCounts, consoleCounts: TestCounts, disagreements: string[]): TestCounts {
   flag(out, {
     disputed: disagreements.length ? disagreements.join('; ') : null,
-    crashed: consoleCounts.runner_crashed ? 'the console shows a crash' : null,
+    crashed: consoleCounts.runner_crashed && !out.runner_crashed ? 'the console shows a crash' : null,
     noTests: consoleCounts.no_tests_collected && !out.no_tests_collected ? 'the console says no tests were collected' : null,
   });
   if (!out.notes?.length) delete out.notes;
