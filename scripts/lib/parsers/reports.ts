@@ -71,8 +71,8 @@ export function readJunit(xml: string, runner = 'junit'): TestCounts | null {
       const name = attr(attrs, 'name') ?? '';
       const classname = attr(attrs, 'classname') ?? '';
       const file = attr(attrs, 'file');
-      // The outermost suite is often the file (vitest) or a fixed label ("pytest", "vitest tests"): nested suites name the path.
-      const path = [...suites.slice(pytest ? suites.length : 1), name].filter((s) => s !== '').join(' > ');
+      // A suite named like the file (vitest, phpunit) is the prefix already; pytest's one suite is a label. Others nest (node).
+      const path = [...(pytest ? [] : suites.filter((s) => s !== classname && s !== file)), name].filter((s) => s !== '').join(' > ');
       const prefix = pytest ? pytestPrefix(classname) : file ?? (classname && classname !== 'test' ? classname : '');
       const id = prefix ? `${prefix}::${path}` : path;
       open = { id, status: 'passed', textFrom: m.index + m[0].length, skips: 0 };
