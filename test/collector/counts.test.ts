@@ -56,3 +56,55 @@ describe('collect: counts a test cannot fake', () => {
     expect(fb.outcome).not.toBe('full_pass');
   });
 });
+
+describe('collect: a report the tests tamper with is not trusted', () => {
+  const PY = {
+    'test_calc.py': [
+      'import atexit, os',
+      'def test_ok(): pass',
+      'def test_fails(): assert 1 == 2',
+      '',
+    ].join('\n'),
+  };
+  // After pytest has written its JUnit file, an atexit hook (in the agent's conftest) overwrites it with a clean one.
+  const OVERWRITE = [
+    'import atexit, os, re',
+    'def _fake():',
+    '    m = re.search(r"--junitxml=(\\S+)", os.environ.get("PYTEST_ADDOPTS", ""))',
+    '    if m:',
+    '        open(m.group(1), "w").write(\'<testsuites><testsuite name="pytest"><testcase classname="test_calc" name="test_ok"/><testcase classname="test_calc" name="test_fails"/></testsuite></testsuites>\')',
+    'atexit.register(_fake)',
+    '',
+  ].join('\n');
+  // Or replaces the report path with a symlink to a clean report planted in the worktree.
+  const SYMLINK = [
+    'import os, re',
+    'def pytest_unconfigure(config):',
+    '    m = re.search(r"--junitxml=(\\S+)", os.environ.get("PYTEST_ADDOPTS", ""))',
+    '    if m:',
+    '        open("planted.xml", "w").write(\'<testsuites><testsuite name="pytest"><testcase classname="test_calc" name="test_ok"/></testsuite></testsuites>\')',
+    '        os.rename(m.group(1), m.group(1) + ".old") if os.path.exists(m.group(1)) else None',
+    '        os.symlink(os.path.abspath("planted.xml"), m.group(1))',
+    '',
+  ].join('\n');
+
+  it('honest pytest run: counts and ids from the JUnit report', async () => {
+    const fb = await collectOne(PY, 'python3 -m pytest -q -p no:cacheprovider');
+    expect(fb.checks.test?.tests).toMatchObject({ runner: 'pytest', passed: 1, failed: 1, source: 'report' });
+    expect(fb.checks.test?.tests?.cases?.map((c) => `${c.id}=${c.status}`)).toEqual(['test_calc.py::test_ok=passed', 'test_calc.py::test_fails=failed']);
+    expect(fb.checks.test?.tests?.counts_disputed).toBeUndefined();
+  });
+
+  it('report overwritten after pytest wrote it: disputed, the failure the console saw is kept', async () => {
+    const fb = await collectOne({ ...PY, 'conftest.py': OVERWRITE }, 'python3 -m pytest -q -p no:cacheprovider');
+    expect(fb.checks.test?.tests).toMatchObject({ failed: 1, counts_disputed: true });
+    expect(fb.outcome).not.toBe('full_pass');
+  });
+
+  it('report replaced by a symlink to a planted file: ignored, counts from the console', async () => {
+    const fb = await collectOne({ ...PY, 'conftest.py': SYMLINK }, 'python3 -m pytest -q -p no:cacheprovider');
+    expect(fb.checks.test?.tests).toMatchObject({ passed: 1, failed: 1, source: 'console' });
+    expect(fb.checks.test?.tests?.notes?.join(' ')).toMatch(/not a regular file/);
+    expect(fb.outcome).not.toBe('full_pass');
+  });
+});
