@@ -102,8 +102,10 @@ function lintClean(c: Check, base: LintCounts | null): boolean {
   return c.status === 'passed';
 }
 
+export const UNMEASURED = 'no build, test, lint or typecheck command is configured: nothing was measured (not a pass)';
+
 /**
- * Precedence: infra_failure > timeout > agent_failure > full_pass > partial_pass.
+ * Precedence: infra_failure > timeout > agent_failure > unmeasured (no check configured) > full_pass > partial_pass.
  * Returns the class and the reason, one sentence.
  */
 export function classifyOutcome(i: OutcomeInput): { outcome: Outcome; reason: string } {
@@ -118,6 +120,7 @@ export function classifyOutcome(i: OutcomeInput): { outcome: Outcome; reason: st
   if (timedOut) return { outcome: 'timeout', reason: `the ${timedOut[0]} check was killed at its timeout` };
 
   if (i.status === 'failed') return { outcome: 'agent_failure', reason: `the agent run failed${i.failureReason ? `: ${i.failureReason}` : ''}` };
+  if (named.every(([, c]) => c === null)) return { outcome: 'unmeasured', reason: UNMEASURED };
   if (checks.build && checks.build.status !== 'passed') return { outcome: 'agent_failure', reason: 'the build failed' };
   const t = checks.test;
   if (t) {
@@ -143,5 +146,5 @@ export function classifyOutcome(i: OutcomeInput): { outcome: Outcome; reason: st
   if (checks.typecheck && checks.typecheck.status !== 'passed') short.push('the type check failed');
   if (short.length) return { outcome: 'partial_pass', reason: `not every check passed: ${[...new Set(short)].join('; ')}` };
   const ran = named.filter(([, c]) => c).map(([k]) => k);
-  return { outcome: 'full_pass', reason: ran.length ? `every configured check passed (${ran.join(', ')})` : 'the agent completed and no check is configured' };
+  return { outcome: 'full_pass', reason: `every configured check passed (${ran.join(', ')})` };
 }

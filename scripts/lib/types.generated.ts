@@ -1299,7 +1299,7 @@ completed_at: string
 /**
  * The feedback outcome (kept equal to feedback.schema.json#/definitions/outcome by a test).
  */
-outcome: ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout")
+outcome: ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout" | "unmeasured")
 /**
  * run.iterations (retries after the first attempt); null when the run did not report it.
  */
@@ -1357,9 +1357,9 @@ mtime_ms: number
 indexed_at: string
 }
 /**
- * Seed 003's outcome classes; defined precisely in AGENTS.md.
+ * Seed 003's outcome classes, defined precisely in AGENTS.md; unmeasured: the run completed but no build, test, lint or typecheck command was configured, so nothing was measured (never a pass).
  */
-export type Outcome = ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout")
+export type Outcome = ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout" | "unmeasured")
 
 /**
  * The collector's mechanical signals for one agent run: state/feedback/<bead>.json.
@@ -2370,9 +2370,9 @@ bead: string
  */
 duration_seconds: number
 /**
- * Seed 003's outcome classes; defined precisely in AGENTS.md.
+ * Seed 003's outcome classes, defined precisely in AGENTS.md; unmeasured: the run completed but no build, test, lint or typecheck command was configured, so nothing was measured (never a pass).
  */
-outcome: ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout")
+outcome: ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout" | "unmeasured")
 /**
  * When the collector wrote the feedback record, ISO 8601.
  */
@@ -3453,6 +3453,10 @@ infra_failure: number
  * Runs.
  */
 timeout: number
+/**
+ * Runs with no check configured: counted, never scored (nothing was measured).
+ */
+unmeasured?: number
 }
 /**
  * Runs minus infra failures: the denominator of every rate (the infrastructure's fault is not the template's).
@@ -3555,7 +3559,7 @@ completed_at: string
 /**
  * The feedback outcome (kept equal to feedback.schema.json#/definitions/outcome by a test).
  */
-outcome: ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout")
+outcome: ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout" | "unmeasured")
 /**
  * This run's mechanical value: outcome credit minus its retry and timeout penalties (may be below 0).
  */

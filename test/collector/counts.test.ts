@@ -108,3 +108,20 @@ describe('collect: a report the tests tamper with is not trusted', () => {
     expect(fb.outcome).not.toBe('full_pass');
   });
 });
+
+describe('collect: nothing measured is not a pass', () => {
+  it('a measured record is never replaced by an unmeasured one: refused with one line, the file kept', async () => {
+    const p = makeProject();
+    agentWorktree(p, 'a');
+    const measured = writeRecord(p, 'a', runRecord({ commands: { build: null, test: 'node --test test/', lint: null, typecheck: null } }));
+    expect(await run(['--quiet', measured], makeIo(p).io)).toBe(0);
+    const file = join(p.state, 'feedback', 'bd-1.json');
+    const before = readJson<Feedback>(file);
+    expect(before.outcome).toBe('full_pass');
+    const { io, err } = makeIo(p);
+    const bare = writeRecord(p, 'b', { ...runRecord({ commands: undefined }), worktree: join(p.dir, 'wt-a') });
+    expect(await run(['--quiet', bare], io)).toBe(2);
+    expect(err.join('')).toMatch(/no build, test, lint or typecheck command is configured, but state\/feedback\/bd-1\.json was measured \(outcome full_pass\): kept/);
+    expect(readJson<Feedback>(file)).toEqual(before);
+  });
+});
