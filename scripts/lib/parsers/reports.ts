@@ -7,9 +7,13 @@ export const REPORT_FORMATS = ['junit', 'jest-json', 'mocha-json'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 const EXCERPT = 500;
-const unescape = (s: string): string => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&#(\d+);/g, (_, n: string) => String.fromCodePoint(Number(n))).replace(/&amp;/g, '&');
+const ENTITY: Record<string, string> = { lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' };
+const unescape = (s: string): string => (s.includes('&') ? s.replace(/&(lt|gt|quot|apos|amp|#\d+|#x[0-9a-fA-F]+);/g, (_, e: string) => ENTITY[e] ?? String.fromCodePoint(Number(e[1] === 'x' ? `0${e.slice(1)}` : e.slice(1)))) : s);
+const ATTR = new Map<string, RegExp>();
 const attr = (attrs: string, name: string): string | null => {
-  const m = new RegExp(`\\b${name}="([^"]*)"`).exec(attrs);
+  let re = ATTR.get(name);
+  if (!re) { re = new RegExp(`\\b${name}="([^"]*)"`); ATTR.set(name, re); }
+  const m = re.exec(attrs);
   return m ? unescape(m[1] as string) : null;
 };
 
@@ -45,6 +49,7 @@ export function readJunit(xml: string, runner = 'junit'): TestCounts | null {
   const cases: TestCase[] = [];
   const suites: string[] = [];
   const pytest = /<testsuite[^>]*\bname="pytest"/.test(xml);
+  const prefixes = new Map<string, string>();
   let open: { id: string; status: CaseStatus; excerpt?: string; textFrom: number; skips: number } | null = null;
   const close = (end: number): void => {
     if (!open) return;
@@ -73,7 +78,7 @@ export function readJunit(xml: string, runner = 'junit'): TestCounts | null {
       const file = attr(attrs, 'file');
       // A suite named like the file (vitest, phpunit) is the prefix already; pytest's one suite is a label. Others nest (node).
       const path = [...(pytest ? [] : suites.filter((s) => s !== classname && s !== file)), name].filter((s) => s !== '').join(' > ');
-      const prefix = pytest ? pytestPrefix(classname) : file ?? (classname && classname !== 'test' ? classname : '');
+      const prefix = pytest ? (prefixes.get(classname) ?? prefixes.set(classname, pytestPrefix(classname)).get(classname) as string) : file ?? (classname && classname !== 'test' ? classname : '');
       const id = prefix ? `${prefix}::${path}` : path;
       open = { id, status: 'passed', textFrom: m.index + m[0].length, skips: 0 };
       if (selfClose) close(m.index);
