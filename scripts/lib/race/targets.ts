@@ -116,9 +116,11 @@ function fromCounts(sol: CountsWithCases | null, base: CountsWithCases | null): 
     const baseFail = base.failed + base.errors;
     const solFail = sol.failed + sol.errors;
     if (baseFail > 0) {
+      // A failing test fixed is one fewer failure AND one more pass: deleting or skipping it gives only the first.
+      const gained = sol.passed !== null && base.passed !== null ? Math.max(0, sol.passed - base.passed) : baseFail;
       st.target_total = baseFail;
-      st.target_passed = Math.max(0, Math.min(baseFail, baseFail - solFail));
-      if (solFail > 0) st.target_failing.push(`${solFail} tests still fail (base: ${baseFail})`);
+      st.target_passed = Math.max(0, Math.min(baseFail, baseFail - solFail, gained));
+      if (st.target_passed < baseFail) st.target_failing.push(`${baseFail - st.target_passed} of the base's ${baseFail} failing tests not passing (${solFail} fail; ${sol.passed ?? '?'} pass, base ${base.passed ?? '?'})`);
     } else if (solFail > 0) st.target_failing.push(`${solFail} tests fail`);
     if (sol.passed !== null && base.passed !== null && sol.passed < base.passed) st.broke.push(`${base.passed - sol.passed} fewer tests pass (${sol.passed}, base ${base.passed})`);
     if (sol.total !== null && base.total !== null && sol.total < base.total) st.disappeared.push(`${base.total - sol.total} fewer tests (${sol.total}, base ${base.total})`);
