@@ -43,7 +43,11 @@ function targets(i: GateInput): RaceGateCondition {
   const notRun = testsRan(i.test);
   if (!i.test) return { name: 'target_tests_pass', status: 'unknown', detail: 'no test command configured' };
   if (notRun) return { name: 'target_tests_pass', status: 'fail', detail: notRun };
-  if (s.basis === 'none') return { name: 'target_tests_pass', status: 'unknown', detail: s.notes.join('; ') || 'no test results' };
+  if (s.basis === 'none') {
+    // Nothing parsed: a failing test command still proves that something fails.
+    if (i.test.status === 'failed') return { name: 'target_tests_pass', status: 'fail', detail: `the test command failed (exit ${i.test.exit_code}) and no test result could be parsed` };
+    return { name: 'target_tests_pass', status: 'unknown', detail: s.notes.join('; ') || 'no test results' };
+  }
   if (s.target_failing.length) return { name: 'target_tests_pass', status: 'fail', detail: `${s.basis === 'counts' ? '(by counts) ' : ''}failing: ${list(s.target_failing)}` };
   if (s.basis === 'counts') return { name: 'target_tests_pass', status: 'pass', detail: 'no test fails (per-test results absent: decided by the counts)' };
   return { name: 'target_tests_pass', status: 'pass', detail: s.target_total ? `all ${s.target_total} target tests pass` : 'no target test: none fails on the base and none was added' };

@@ -152,7 +152,10 @@ export function markdownComparison(race: Race): string {
   if (failed.length) out.push('### Not ranked', '', ...failed.map((s) => `- ${s.id}: ${s.failure}`), '');
   out.push('### Actions', '');
   if (w) out.push(`- Accept winner: \`bin/accept ${race.race_id} --solution ${w.id} --merge\``);
-  for (const s of ranked.filter((x) => x.id !== w?.id)) out.push(`- ${w ? `Choose ${s.id} instead` : `Choose ${s.id}`}: \`bin/accept ${race.race_id} --solution ${s.id}\``);
+  for (const s of ranked.filter((x) => x.id !== w?.id)) {
+    const gate = s.gates.mergeable ? '' : ` (fails the gate: ${s.gates.conditions.filter((c) => c.status === 'fail').map((c) => c.name).join(', ')}; --merge is refused without --force)`;
+    out.push(`- ${w ? `Choose ${s.id} instead` : `Choose ${s.id}`}${gate}: \`bin/accept ${race.race_id} --solution ${s.id}\``);
+  }
   if (!w && race.ranking.outcome === 'no_mergeable_solution') out.push(`- Re-evaluate after new work: \`bin/race --race ${race.race_id} --recollect\``);
   out.push(`- Manual edit: \`bin/accept ${race.race_id} --manual-edit\``, `- Reject all: \`bin/accept ${race.race_id} --reject-all\``, '');
   out.push(`Auto-accept: ${race.auto_accept.accept ? 'yes' : 'no'} — ${race.auto_accept.reason}.`);

@@ -78,9 +78,11 @@ export function testFindings(patch: FilePatch[]): ScanFinding[] {
     out.push({ kind: 'test_deleted', name: `test ${name} removed (line ${at.line} on the base)`, file: at.file, line: at.line, text: at.text });
   }
   removedAsserts = removedAsserts.filter((r) => !deletedFiles.has(r.file));
-  if (removedAsserts.length > addedAsserts) {
+  // A deleted test takes (at least) one assertion with it: that one is already a test_deleted finding.
+  const deletedTests = out.filter((x) => x.kind === 'test_deleted' && !deletedFiles.has(x.file)).length;
+  if (removedAsserts.length - deletedTests > addedAsserts) {
     const first = removedAsserts[0]!;
-    out.push({ kind: 'test_weakened', name: `${removedAsserts.length - addedAsserts} assertions removed (${removedAsserts.length} removed, ${addedAsserts} added; first at line ${first.line} on the base)`, file: first.file, line: first.line, text: first.text });
+    out.push({ kind: 'test_weakened', name: `${removedAsserts.length - deletedTests - addedAsserts} assertions removed (${removedAsserts.length} removed, ${addedAsserts} added${deletedTests ? `, ${deletedTests} deleted tests` : ''}; first at line ${first.line} on the base)`, file: first.file, line: first.line, text: first.text });
   }
   return out;
 }
