@@ -31,7 +31,7 @@ export const SKIP_MARKERS: { name: string; re: RegExp; testFilesOnly?: boolean }
   { name: 'pytest.skip()', re: /\bpytest\.(skip|xfail)\s*\(/ },
   { name: '.skip/.todo (it/test/describe)', re: /\b(it|test|describe|suite|context)\.(skip|todo)\b/ },
   { name: 'xit/xdescribe/xtest', re: /\b(xit|xdescribe|xtest|xcontext)\s*\(/ },
-  { name: '{ skip: … } / { todo: … } test option', re: /\{[^}]*\b(skip|todo)\s*:\s*(?!false\b|0\b|undefined\b)/, testFilesOnly: true },
+  { name: '{ skip: … } / { todo: … } test option', re: /\{[^}]*\b(skip|todo)\s*:(?!\s*(false|0|undefined|null)\b)/, testFilesOnly: true },
   { name: 't.skip() / t.todo()', re: /\bt\.(skip|todo)\s*\(/, testFilesOnly: true },
   { name: 'Go t.Skip()', re: /\bt\.Skip(Now|f)?\s*\(/ },
   { name: 'Rust #[ignore]', re: /#\[ignore\b/ },
