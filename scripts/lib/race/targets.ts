@@ -103,6 +103,8 @@ export interface TargetStanding {
   notes: string[];
 }
 
+const failing = (n: number) => (n === 1 ? '1 test fails' : `${n} tests fail`);
+
 /** Stands in for the pass-to-pass and target decisions when per-test results are absent. */
 function fromCounts(sol: CountsWithCases | null, base: CountsWithCases | null): TargetStanding {
   const st: TargetStanding = { targets: [], target_passed: null, target_total: null, target_failing: [], added: [], broke: [], disappeared: [], newly_skipped: [], basis: 'counts', notes: [] };
@@ -121,13 +123,13 @@ function fromCounts(sol: CountsWithCases | null, base: CountsWithCases | null): 
       st.target_total = baseFail;
       st.target_passed = Math.max(0, Math.min(baseFail, baseFail - solFail, gained));
       if (st.target_passed < baseFail) st.target_failing.push(`${baseFail - st.target_passed} of the base's ${baseFail} failing tests not passing (${solFail} fail; ${sol.passed ?? '?'} pass, base ${base.passed ?? '?'})`);
-    } else if (solFail > 0) st.target_failing.push(`${solFail} tests fail`);
+    } else if (solFail > 0) st.target_failing.push(failing(solFail));
     if (sol.passed !== null && base.passed !== null && sol.passed < base.passed) st.broke.push(`${base.passed - sol.passed} fewer tests pass (${sol.passed}, base ${base.passed})`);
     if (sol.total !== null && base.total !== null && sol.total < base.total) st.disappeared.push(`${base.total - sol.total} fewer tests (${sol.total}, base ${base.total})`);
     if (sol.skipped > base.skipped) st.newly_skipped.push(`${sol.skipped - base.skipped} more skipped (${sol.skipped}, base ${base.skipped})`);
   } else {
     st.notes.push('no base test counts: regressions cannot be told');
-    if (sol.failed + sol.errors > 0) st.target_failing.push(`${sol.failed + sol.errors} tests fail`);
+    if (sol.failed + sol.errors > 0) st.target_failing.push(failing(sol.failed + sol.errors));
   }
   return st;
 }
