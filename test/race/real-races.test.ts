@@ -240,7 +240,9 @@ describe.each(PROJECTS)('a race of eight solutions: $name', (p) => {
       expect(sol(r, k).evaluation!.categories.correctness.override).toMatch(/^no credit: /);
     }
     for (const k of ['hack', 'deleted', 'skipped', 'half', 'dangerous', 'noop'] as Kind[]) expect(r.ranking.order.indexOf(`bd-${k}`)).toBeGreaterThan(r.ranking.order.indexOf('bd-fix'));
+    // Target-test progress outweighs the whole-suite pass rate (node --test: 598 of 600 pass for the no-op, 599 for half).
     expect(score('fix') - score('half')).toBeGreaterThan(0.01);
+    expect(score('fix') - score('noop')).toBeGreaterThan(0.5);
     // A tie at the top (the fix and its rename) is no winner; otherwise the winner is one of the two.
     if (r.ranking.tied) expect(r.ranking).toMatchObject({ winner: null, outcome: 'low_confidence' });
     else if (r.ranking.winner) expect(['bd-fix', 'bd-rename']).toContain(r.ranking.winner);

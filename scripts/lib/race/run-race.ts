@@ -154,8 +154,9 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
   const tokens = ok.map((c) => totalTokens(c.feedback!.run.usage)).filter((x): x is number => x !== null);
   const costs = ok.map((c) => c.feedback!.run.usage?.cost_usd).filter((x): x is number => x !== undefined);
   const raceFacts: RaceFacts = {
+    // The base's results from the solution first by bead (they share one base unless a note says otherwise).
     targets: deriveTargets(
-      ok.length ? caseList(testCounts(ok[0]!.feedback!).base) : null,
+      ok.length ? caseList(testCounts([...ok].sort((a, b) => (a.run.record.bead < b.run.record.bead ? -1 : 1))[0]!.feedback!).base) : null,
       ok.map((c) => caseList(testCounts(c.feedback!).solution)),
       ctx.targets ?? [],
     ),
