@@ -106,6 +106,7 @@ describe('dangerous calls per language', () => {
     ['a.js', "spawn('ls', [dir], { shell: true });", 'shell: true'],
     ['a.js', "const f = new Function('a', body);", 'new Function'],
     ['a.go', 'exec.Command("sh", "-c", cmd)', 'sh -c'],
+    ['a.rb', 'system("make #{target}")', 'Ruby'],
     ['run.sh', 'rm -rf "$DIR"', 'rm -rf'],
     ['m.sql', 'DROP TABLE users;', 'DROP'],
     ['ci.sh', 'git push --force origin main', 'force push'],
@@ -114,6 +115,11 @@ describe('dangerous calls per language', () => {
     const found = scanAddedLines(patchOf({ [path]: 'x\n' }, { [path]: `x\n${line}\n` })).filter((f) => f.kind === 'dangerous_op');
     expect(found.map((f) => `${f.file}:${f.line}`)).toContain(`${path}:2`);
     expect(found.some((f) => f.name.includes(rule))).toBe(true);
+  });
+
+  it('names os.system once as Python, not as Ruby', () => {
+    const f = scanAddedLines(patchOf({ 'a.py': 'x\n' }, { 'a.py': 'x\nos.system("ls")\n' }));
+    expect(f.map((x) => x.name)).toEqual(['os.system / os.popen (Python)']);
   });
 
   it('leaves method calls and lookalikes alone', () => {
