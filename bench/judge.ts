@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../scripts/lib/config.js';
 import { diffPatch, workingDiff } from '../scripts/lib/git.js';
 import { assembleContext } from '../scripts/lib/judge/context.js';
+import { loadSecretTable } from '../scripts/lib/secrets/load.js';
 import { judgeRun } from '../scripts/lib/judge/judge-run.js';
 import { projectRoot } from '../scripts/lib/paths.js';
 import { parseRunRecord } from '../scripts/lib/run-record.js';
@@ -42,7 +43,7 @@ for (const c of commits) {
   const diff = await diffPatch(clone, wd.mergeBase, wd.tree);
   const naive = diff.length + testOutput.split('\n').slice(0, 2000).join('\n').length + 300;
   const t0 = performance.now();
-  const ctx = assembleContext({ prompt: git(clone, 'log', '-1', '--format=%B', c), diff, testOutput, lintOutput: null, metadata: { commit: c }, sources: [] }, budget);
+  const ctx = assembleContext({ prompt: git(clone, 'log', '-1', '--format=%B', c), diff, testOutput, lintOutput: null, metadata: { commit: c }, sources: [] }, budget, loadSecretTable());
   const ms = performance.now() - t0;
   const nt = Math.ceil(naive / 4);
   console.log([c.slice(0, 10), String(wd.files.length), String(nt), String(ctx.stats.tokens_est), (ctx.stats.tokens_est / nt).toFixed(2), String(ctx.stats.left_out.length), String(ctx.stats.shrunk.length), String(ctx.stats.secrets_redacted.count), ms.toFixed(1)].map((v) => v.padEnd(12)).join(' '));

@@ -99,7 +99,7 @@ describe('claude-cli backend', () => {
     expect(j.status).toBe('failed');
     expect(j.score).toBeNull();
     expect(j.failure?.subtype).toBe(subtype);
-    expect(j.failure?.reason).toBe(subtype === 'error_max_structured_output_retries' ? 'schema_invalid' : 'cli_error');
+    expect(j.failure?.reason).toBe(subtype === 'error_max_structured_output_retries' ? 'invalid_reply' : 'cli_error');
     expect(j.failure?.message).toContain(`scripted ${subtype}`);
     expect(j.cost_usd).toBe(0.0731);
     expect(after.judgment).toBeNull();
@@ -123,7 +123,7 @@ describe('claude-cli backend', () => {
   });
 
   it('claudeArgs: one flag per concern', () => {
-    const args = claudeArgs({ model: 'm', system: 's', messages: [], schema: { type: 'object' }, maxTokens: 1, effort: 'high', timeoutMs: 1, maxRetries: 0 });
+    const args = claudeArgs({ model: 'm', system: 's', messages: [], schema: { type: 'object' }, maxTokens: 1, effort: 'high', timeoutMs: 1, maxRetries: 0, retryBackoffMs: 0, retryBackoffMaxMs: 0 });
     expect(args).toEqual(['-p', '--output-format', 'json', '--model', 'm', '--system-prompt', 's', '--json-schema', '{"type":"object"}']);
   });
 });

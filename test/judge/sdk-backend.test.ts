@@ -128,7 +128,7 @@ describe('sdk backend against a loopback Messages API', () => {
   ])('schema-invalid twice (%s): a recorded failure quoting the error, no score', async (_name, bad, path) => {
     const { j, after, code } = await judge([{ kind: 'reply', text: bad }, { kind: 'reply', text: bad }]);
     expect(code).toBe(0);
-    expectFailure(j, 'schema_invalid', after);
+    expectFailure(j, 'invalid_reply', after);
     expect(j.failure!.message).toContain(path);
     expect((server.requests[1]!.body as { messages: { content: string }[] }).messages[2]!.content).toContain(path);
     expect(j.attempts).toBe(2);
