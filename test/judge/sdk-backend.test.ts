@@ -11,7 +11,7 @@ import { goodReply, startMessagesServer, type MessagesServer, type Step } from '
 let server: MessagesServer;
 let fx: RunFixture;
 let store: StateStore;
-const config = judgeConfigFile({ timeout_seconds: 0.4, max_retries: 2, phase: 2 });
+const config = judgeConfigFile({ timeout_seconds: 0.4, max_retries: 2, retry_backoff_seconds: 0.01, phase: 2 });
 
 beforeAll(async () => {
   server = await startMessagesServer();
@@ -83,7 +83,7 @@ describe('sdk backend against a loopback Messages API', () => {
 
   it('a configured effort is sent as output_config.effort and keys the cache apart', async () => {
     const { j: plain } = await judge([{ kind: 'reply', text: goodReply() }]);
-    const io = captureIo({ JUDGE_ENABLED: 'true', ANTHROPIC_API_KEY: 'sk-test-dummy', ANTHROPIC_BASE_URL: server.url, JUDGELOOP_STATE_DIR: fx.stateDir, JUDGELOOP_CONFIG: judgeConfigFile({ timeout_seconds: 0.4, max_retries: 2, phase: 2, effort: 'high' }) });
+    const io = captureIo({ JUDGE_ENABLED: 'true', ANTHROPIC_API_KEY: 'sk-test-dummy', ANTHROPIC_BASE_URL: server.url, JUDGELOOP_STATE_DIR: fx.stateDir, JUDGELOOP_CONFIG: judgeConfigFile({ timeout_seconds: 0.4, max_retries: 2, retry_backoff_seconds: 0.01, phase: 2, effort: 'high' }) });
     server.requests.length = 0;
     expect(await run([fx.recordPath], io)).toBe(0);
     // Same work, another effort: not the cached judgment, a new call carrying the effort.

@@ -1,6 +1,6 @@
 // A real agent run to judge: a git repo with a base commit and the agent's changes, and its run record.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { commitAll, gitIn, makeRepo, tempDir, writeTree } from '../../helpers/repo.js';
 import type { RunRecord } from '../../../scripts/lib/types.generated.js';
 
@@ -44,4 +44,9 @@ export function recordFor(fx: RunFixture, bead: string, dir: string, over: Parti
   const path = join(dir, `${bead}.json`);
   writeFileSync(path, JSON.stringify({ ...fx.record, bead, ...over }, null, 2));
   return path;
+}
+
+/** Removes what makeRun created (the repo, the state dir, the record's dir). */
+export function removeRun(fx: RunFixture): void {
+  for (const d of [fx.repo, fx.stateDir, dirname(fx.recordPath)]) rmSync(d, { recursive: true, force: true });
 }
