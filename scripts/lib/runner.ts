@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { onAbort } from './cleanup.js';
+import { loadSecretTable } from './secrets/load.js';
+import { isSecretName, isSecretValue } from './secrets/match.js';
 
 /** Output kept from a command: the first and last halves of the cap, with a marker where the middle was cut. */
 export interface CapturedOutput {
@@ -71,9 +73,15 @@ export class HeadTailBuffer {
 
 /** Environment variable names matching any pattern (case-insensitive) are dropped. */
 export function scrubEnv(env: NodeJS.ProcessEnv, patterns: string[]): NodeJS.ProcessEnv {
+  // Dropped: names the config patterns match, names the secret table calls secret-looking, and values in a
+  // known token format or holding key material, whatever their name (one matcher: scripts/lib/secrets).
   const res = patterns.map((p) => new RegExp(p, 'i'));
+  const table = loadSecretTable();
   const out: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined && !res.some((r) => r.test(k))) out[k] = v;
+  for (const [k, v] of Object.entries(env)) {
+    if (v === undefined || res.some((r) => r.test(k)) || isSecretName(k, table) || isSecretValue(v, table)) continue;
+    out[k] = v;
+  }
   return out;
 }
 

@@ -1,6 +1,6 @@
 // Every rule of config/secret-rules.json: a true positive it finds, and a near miss nothing finds.
 import { describe, expect, it } from 'vitest';
-import { findSecrets, loadSecretTable } from '../../scripts/lib/secrets/index.js';
+import { findSecrets, isSecretFile, isSecretName, isSecretValue, loadSecretTable } from '../../scripts/lib/secrets/index.js';
 import { ALNUM, B32, B64, HEX, LETTERS, LOWER, UPPER_NUM, URLSAFE, pemBody, rnd } from './tokens.js';
 
 const an = (n: number) => rnd(ALNUM, n);
@@ -180,5 +180,25 @@ describe('generic rules', () => {
     ['prose about keys', 'Rotate the PRIVATE KEY yearly; see docs/keys.md'],
   ])('private_key near miss: %s', (_name, text) => {
     expect(found(text)).toEqual([]);
+  });
+});
+
+describe('names and values', () => {
+  it.each(['ANTHROPIC_API_KEY', 'GITHUB_TOKEN', 'db_password', 'DB_PASS', 'DB_PWD', 'SOMEVENDOR_KEY', 'CLIENT_SECRET', 'AWS_CREDENTIALS', 'SESSION_COOKIE'])('%s is a secret-looking name', (name) => {
+    expect(isSecretName(name)).toBe(true);
+  });
+  it.each(['PATH', 'HOME', 'PWD', 'OLDPWD', 'BYPASS_PROXY', 'KEYMAP', 'MONKEY_PATCH', 'LANG', 'PASSENGER_ROOT'])('%s is not', (name) => {
+    expect(isSecretName(name)).toBe(false);
+  });
+  it('a value in a token format is secret whatever its name; ordinary values are not', () => {
+    expect(isSecretValue(`ghp_${an(36)}`)).toBe(true);
+    expect(isSecretValue('/usr/local/bin:/usr/bin:/bin')).toBe(false);
+    expect(isSecretValue('en_US.UTF-8')).toBe(false);
+  });
+  it.each(['.env', 'app/.env.local', 'my config/.env\t', '.envrc', 'certs/server.pem', 'keys/id_ed25519', 'home/.aws/credentials', 'infra/prod.tfvars', 'deploy/service-account.json'])('%s is a secret file', (path) => {
+    expect(isSecretFile(path)).toBe(true);
+  });
+  it.each(['src/env.ts', 'docs/environment.md', 'src/identity.ts', 'src/credentials_form.tsx.snap', 'public/key-visual.png'])('%s is not', (path) => {
+    expect(isSecretFile(path)).toBe(false);
   });
 });
