@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { CHECK_NAMES, fromRun, runChecks, skipped } from './checks.js';
 import { onAbort } from './cleanup.js';
 import { git } from './git.js';
-import { runCommand, scrubEnv } from './runner.js';
+import { runCommand } from './runner.js';
+import { collectorCheckEnv, type SandboxPolicy } from './sandbox.js';
 import type { StateStore } from './store.js';
 import type { Baseline, CommandsUsed, Config } from './types.generated.js';
 
@@ -28,6 +29,8 @@ export interface BaselineOptions {
   commands: CommandsUsed;
   collector: Config['collector'];
   env: NodeJS.ProcessEnv;
+  /** The checks' sandbox (the base commit's code is the agent's repository's too). */
+  sandbox: SandboxPolicy;
   now: () => Date;
   log?: (msg: string) => void;
 }
@@ -58,7 +61,9 @@ async function computeBaseline(o: BaselineOptions, key: string): Promise<Baselin
       o.log?.(`baseline ${o.commit.slice(0, 12)}: setup: ${setupCommand}`);
       const r = await runCommand(setupCommand, {
         cwd: tree,
-        env: scrubEnv(o.env, o.collector.secret_env_patterns),
+        env: collectorCheckEnv(o.collector, o.env),
+        sandbox: o.sandbox,
+        network: o.collector.baseline_setup_network ?? true,
         timeoutMs: (o.collector.baseline_setup_timeout_seconds ?? 600) * 1000,
         killGraceMs: o.collector.kill_grace_seconds * 1000,
         capBytes: o.collector.output_cap_bytes,
@@ -75,7 +80,7 @@ async function computeBaseline(o: BaselineOptions, key: string): Promise<Baselin
       for (const name of CHECK_NAMES) if (o.commands[name] !== null) checks[name] = skipped(why);
     } else {
       o.log?.(`baseline ${o.commit.slice(0, 12)}: running checks in a temporary checkout`);
-      checks = await runChecks({ cwd: tree, commands: o.commands, collector: o.collector, env: o.env, shortCircuit: false, log: o.log });
+      checks = await runChecks({ cwd: tree, commands: o.commands, collector: o.collector, env: o.env, sandbox: o.sandbox, shortCircuit: false, log: o.log });
     }
     return {
       schema_version: '1.0.0',

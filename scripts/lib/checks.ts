@@ -1,6 +1,7 @@
 // Runs (or reads from the run record) build → test → lint → typecheck in one directory and parses their output.
 import type { ChecksSet } from './outcome.js';
-import { HeadTailBuffer, runCommand, scrubEnv, type RunResult } from './runner.js';
+import { HeadTailBuffer, runCommand, type RunResult } from './runner.js';
+import { collectorCheckEnv, type SandboxPolicy } from './sandbox.js';
 import type { Check, CommandsUsed, Config, ReportedCheck, RunRecord } from './types.generated.js';
 
 export const CHECK_NAMES = ['build', 'test', 'lint', 'typecheck'] as const;
@@ -24,6 +25,8 @@ export interface ChecksOptions {
   collector: Config['collector'];
   /** The full environment; secrets are scrubbed here before any check sees it. */
   env: NodeJS.ProcessEnv;
+  /** Where the checks run (bubblewrap per collector.sandbox); see sandbox.ts. */
+  sandbox: SandboxPolicy;
   /** Skip test, lint and typecheck after a failed build (the agent's worktree); off for the baseline. */
   shortCircuit: boolean;
   log?: (msg: string) => void;
@@ -40,7 +43,9 @@ function statusOf(r: { spawnError: string | null; timedOut: boolean; exitCode: n
 }
 
 export function fromRun(r: RunResult): Check {
-  return { status: statusOf(r), exit_code: r.exitCode, signal: r.signal, duration_ms: Math.round(r.durationMs), source: 'collector', output: r.output };
+  const isolation: NonNullable<Check['isolation']> = { ...r.isolation };
+  if (r.escaped > 0) isolation.escaped_processes = r.escaped;
+  return { status: statusOf(r), exit_code: r.exitCode, signal: r.signal, duration_ms: Math.round(r.durationMs), source: 'collector', isolation, output: r.output };
 }
 
 /** The orchestrator's own result, its output capped like the collector's. */
@@ -86,7 +91,7 @@ function stripUndefined<T extends object>(v: T | null): T | null {
 
 export async function runChecks(opts: ChecksOptions): Promise<ChecksSet> {
   const out = emptyChecks();
-  const env = scrubEnv(opts.env, opts.collector.secret_env_patterns);
+  const env = collectorCheckEnv(opts.collector, opts.env);
   const needParsers = opts.commands.test !== null || opts.commands.lint !== null || opts.reported?.test !== undefined || opts.reported?.lint !== undefined;
   // Loaded only when a test or lint output has to be read: bin/collect's start-up stays lean.
   const parsers: Parsers | null = needParsers ? await import('./parsers/index.js') : null;
@@ -110,6 +115,7 @@ export async function runChecks(opts: ChecksOptions): Promise<ChecksSet> {
         timeoutMs: opts.collector.timeouts_seconds[name] * 1000,
         killGraceMs: opts.collector.kill_grace_seconds * 1000,
         capBytes: opts.collector.output_cap_bytes,
+        sandbox: opts.sandbox,
       });
       check = fromRun(r);
       if (r.spawnError) check.skipped_reason = `could not start: ${r.spawnError}`;

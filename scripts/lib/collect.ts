@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { resolveCommands, runChecks, emptyChecks } from './checks.js';
 import type { Config } from './config.js';
 import { UserError, errorMessage } from './errors.js';
-import { diffSnapshot, isWorkTree, resolveCommit, snapshotWorking, worktreeInfo, worktreeInfoWithRef, type WorkingDiff } from './git.js';
+import { diffSnapshot, resolveCommit, setGitTimeout, snapshotWorking, worktreeInfo, worktreeInfoWithRef, worktreeProblem, type WorkingDiff } from './git.js';
+import { assertSandboxAvailable, collectorSandbox } from './sandbox.js';
 import { classifyOutcome, integrityFlags, type ChecksSet, type Integrity } from './outcome.js';
 import { readStoredJudgment, summarizeJudgment } from './judgment.js';
 import type { LoadedRunRecord } from './run-record.js';
@@ -215,6 +216,9 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
 
   const wt = loaded.worktree;
   const commands = resolveCommands(r, cfg.collector);
+  setGitTimeout((cfg.collector.git_timeout_seconds ?? 120) * 1000);
+  const sandbox = collectorSandbox(cfg.collector, ctx.processEnv, store.root);
+  assertSandboxAvailable(sandbox);
   const needsBaseline = commands.build !== null || commands.test !== null || commands.lint !== null || commands.typecheck !== null;
   const fastP = existsSync(wt) ? worktreeInfoWithRef(wt, r.base_ref) : null;
   // While git runs, load what comes next (modules compile and validators load on this thread meanwhile).
@@ -224,7 +228,8 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
   const fast = fastP ? await fastP : null;
   const info = fast ?? (existsSync(wt) ? await worktreeInfo(wt) : null);
   if (!info) {
-    const reason = `worktree ${wt} ${!existsSync(wt) ? 'does not exist' : (await isWorkTree(wt)) ? 'has no commit (HEAD)' : 'is not a git worktree'}`;
+    const reason = (await worktreeProblem(wt)) ?? `worktree ${wt} is not a git worktree`;
+    ctx.log?.(`${r.bead}: ${reason}`);
     const existing = safeRead(store, r.bead);
     // Never replace a measured record with an unmeasured one (e.g. re-collecting after the worktree was cleaned up).
     if (existing && existing.outcome !== 'infra_failure') {
@@ -255,7 +260,7 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
       else {
         // Not cached (or the quick read failed): under the lock, computed once; a corrupt cache file is reported here.
         const { getBaseline } = await baselineMod;
-        const res = await getBaseline({ store, repoDir: wt, commit: snap.mergeBase, commands, collector: cfg.collector, env: ctx.processEnv, now: ctx.now, log: ctx.log });
+        const res = await getBaseline({ store, repoDir: wt, commit: snap.mergeBase, commands, collector: cfg.collector, env: ctx.processEnv, sandbox, now: ctx.now, log: ctx.log });
         baseline = summariseBaseline(res.baseline, notes);
         if (res.computed) ctx.log?.(`baseline ${res.baseline.key} computed`);
       }
@@ -264,7 +269,7 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
     }
   }
 
-  const checks = await runChecks({ cwd: wt, commands, reported: r.checks, collector: cfg.collector, env: ctx.processEnv, shortCircuit: true, log: ctx.log });
+  const checks = await runChecks({ cwd: wt, commands, reported: r.checks, collector: cfg.collector, env: ctx.processEnv, sandbox, shortCircuit: true, log: ctx.log });
 
   const diff = await diffPromise;
   const integrity = integrityFlags(checks.test, baseline?.tests ?? null);

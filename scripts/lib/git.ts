@@ -1,7 +1,8 @@
-import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { HeadTailBuffer, spawnGroup } from './process.js';
 
 export class GitError extends Error {
   override readonly name = 'GitError';
@@ -11,19 +12,166 @@ export class GitError extends Error {
 }
 
 export interface GitOptions {
+  /** Extra variables (GIT_INDEX_FILE); the rest of the environment is the safe recipe's, never the caller's. */
   env?: NodeJS.ProcessEnv;
+  /** Bytes of stdout kept; more is an error (default 256 MiB). */
   maxBuffer?: number;
+  /** Default 120 s (setGitTimeout). */
+  timeoutMs?: number;
+  input?: string;
 }
 
-/** Runs git with output as a string; user config that changes output (colour, quoting, pagers) is neutralised. */
-export function git(cwd: string, args: string[], opts: GitOptions = {}): Promise<string> {
-  const full = ['-c', 'core.quotePath=false', '-c', 'color.ui=false', '-c', 'diff.noprefix=false', ...args];
-  return new Promise((resolve, reject) => {
-    execFile('git', full, { cwd, env: { ...process.env, ...opts.env, GIT_PAGER: 'cat', LC_ALL: 'C' }, maxBuffer: opts.maxBuffer ?? 256 * 1024 * 1024, encoding: 'utf8' }, (err, stdout, stderr) => {
-      if (err) reject(new GitError(args, stderr || err.message, typeof err.code === 'number' ? err.code : null));
-      else resolve(stdout);
-    });
+let defaultTimeoutMs = 120_000;
+
+/** The timeout of every git call that does not name its own (collector.git_timeout_seconds). */
+export function setGitTimeout(ms: number): void {
+  defaultTimeoutMs = ms;
+}
+
+/**
+ * The environment of every git call: nothing inherited (no API key, no GIT_DIR / GIT_WORK_TREE / GIT_INDEX_FILE
+ * from a calling hook), no system or global config, no transport at all (so no lazy fetch from a promisor
+ * remote), no replace refs, no prompts.
+ */
+export function gitEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    LC_ALL: 'C',
+    HOME: '/nonexistent',
+    XDG_CONFIG_HOME: '/nonexistent',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_ATTR_NOSYSTEM: '1',
+    GIT_ALLOW_PROTOCOL: '',
+    GIT_PROTOCOL_FROM_USER: '0',
+    GIT_NO_LAZY_FETCH: '1',
+    GIT_NO_REPLACE_OBJECTS: '1',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_PAGER: 'cat',
+    PAGER: 'cat',
+    ...extra,
+  };
+}
+
+/** Config that turns off every program the repository's own configuration could make git run, and output quirks. */
+const SAFE_CONFIG = [
+  'core.fsmonitor=false',
+  'core.hooksPath=/dev/null',
+  'core.pager=cat',
+  'core.editor=false',
+  'core.askPass=',
+  'core.sshCommand=false',
+  'core.gitProxy=',
+  'core.alternateRefsCommand=',
+  'core.excludesFile=/dev/null',
+  'core.attributesFile=/dev/null',
+  'core.splitIndex=false',
+  'core.untrackedCache=false',
+  'core.commitGraph=false',
+  'core.quotePath=false',
+  'credential.helper=',
+  'diff.external=',
+  'diff.noprefix=false',
+  'diff.mnemonicPrefix=false',
+  'diff.relative=false',
+  'color.ui=false',
+  'gc.auto=0',
+  'maintenance.auto=false',
+  'commit.gpgSign=false',
+  'tag.gpgSign=false',
+  'merge.verifySignatures=false',
+  'log.showSignature=false',
+  'protocol.allow=never',
+  'uploadpack.packObjectsHook=',
+  'submodule.recurse=false',
+  'fetch.recurseSubmodules=false',
+  'index.sparse=false',
+  'feature.manyFiles=false',
+  'advice.detachedHead=false',
+];
+
+/** Driver programs (filters, diff and merge drivers) the repository's config names, each turned off. */
+export function driverOverrides(configList: string): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const entry of configList.split('\0')) {
+    const key = entry.split('\n', 1)[0]!.toLowerCase();
+    const m = /^(filter|diff|merge)\.(.+)\.(clean|smudge|process|required|textconv|command|driver)$/s.exec(key);
+    if (!m) continue;
+    const [, section, name] = m;
+    const id = `${section}.${name}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    if (section === 'filter') out.push(`${id}.clean=`, `${id}.smudge=`, `${id}.process=`, `${id}.required=false`);
+    else if (section === 'diff') out.push(`${id}.textconv=`, `${id}.command=`);
+    else out.push(`${id}.driver=false %A`);
+  }
+  return out.flatMap((c) => ['-c', c]);
+}
+
+const driverCache = new Map<string, Promise<string[]>>();
+
+/** The overrides for the repository at `cwd`, read once per process (its config is read as data, never run). */
+function driversFor(cwd: string, timeoutMs: number): Promise<string[]> {
+  let p = driverCache.get(cwd);
+  if (!p) {
+    p = rawGit(cwd, ['config', '-z', '--list'], { timeoutMs })
+      .then(driverOverrides)
+      .catch(() => []);
+    driverCache.set(cwd, p);
+  }
+  return p;
+}
+
+/** Forgets what was read of a repository's config (a test that changes it, a long-running process). */
+export function forgetRepoConfig(): void {
+  driverCache.clear();
+}
+
+async function rawGit(cwd: string, args: string[], opts: GitOptions & { prefix?: string[] }): Promise<string> {
+  const full = [...SAFE_CONFIG.flatMap((c) => ['-c', c]), ...(opts.prefix ?? []), ...args];
+  const cap = opts.maxBuffer ?? 256 * 1024 * 1024;
+  const out: Buffer[] = [];
+  let outLen = 0;
+  let overflow = false;
+  const err = new HeadTailBuffer(4096, 4096);
+  const r = await spawnGroup('git', full, {
+    cwd,
+    env: gitEnv(opts.env),
+    timeoutMs: opts.timeoutMs ?? defaultTimeoutMs,
+    killGraceMs: 500,
+    drainMs: 200,
+    input: opts.input,
+    onStdout: (c) => {
+      if (overflow) return;
+      if (outLen + c.length > cap) {
+        overflow = true;
+        return;
+      }
+      out.push(c);
+      outLen += c.length;
+    },
+    onStderr: (c) => err.push(c),
   });
+  const stderr = err.result().text;
+  if (r.spawnError) throw new GitError(args, r.spawnError, null);
+  if (r.timedOut) throw new GitError(args, `timed out after ${Math.round((opts.timeoutMs ?? defaultTimeoutMs) / 1000)} s and was killed`, null);
+  if (overflow) throw new GitError(args, `printed more than ${cap} bytes`, null);
+  if (r.exitCode !== 0) throw new GitError(args, stderr || `signal ${r.signal}`, r.exitCode);
+  return Buffer.concat(out).toString('utf8');
+}
+
+/**
+ * Runs git on a repository judgeloop does not trust (the one recipe for every caller): the safe environment,
+ * no system/global config, every config-driven program off (fsmonitor, hooks, filters, textconv, external
+ * diff and merge drivers, pager, transports, lazy fetch), a timeout that kills its process group, capped output.
+ */
+export async function git(cwd: string, args: string[], opts: GitOptions = {}): Promise<string> {
+  const prefix = await driversFor(cwd, opts.timeoutMs ?? defaultTimeoutMs);
+  // Commands that render content never run a textconv or external diff program, whatever the caller passed.
+  const safeArgs = ['diff', 'log', 'show'].includes(args[0] ?? '') ? [args[0]!, '--no-ext-diff', '--no-textconv', ...args.slice(1)] : args;
+  return rawGit(cwd, safeArgs, { ...opts, prefix });
 }
 
 export async function isWorkTree(dir: string): Promise<boolean> {
@@ -32,6 +180,80 @@ export async function isWorkTree(dir: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p);
+  }
+}
+
+/**
+ * Why `dir` cannot be measured as the top of a git worktree, from the filesystem alone, or null: its `.git` must
+ * be a folder, or the file of a linked worktree whose gitdir points back at it (`git worktree add`); a `.git`
+ * file naming some other repository's gitdir, a `.git` symlink, or no `.git` at all (a plain folder inside
+ * another repository) is refused.
+ */
+export function dotGitProblem(dir: string): string | null {
+  const top = realOrSelf(dir);
+  const dotGit = join(top, '.git');
+  let st;
+  try {
+    st = lstatSync(dotGit);
+  } catch {
+    return `${dir} is not the top level of a git worktree (it has no .git)`;
+  }
+  if (st.isDirectory()) return null;
+  if (!st.isFile()) return `${dir}/.git is neither a folder nor a file (a symlink or special file is not followed)`;
+  if (st.size > 4096) return `${dir}/.git is a file of ${st.size} bytes, not a gitdir pointer`;
+  const text = readFileSync(dotGit, 'utf8');
+  const m = /^gitdir: (.+?)\r?\n?$/.exec(text);
+  if (!m) return `${dir}/.git is a file but not a "gitdir:" pointer`;
+  const gitdir = resolve(top, m[1]!);
+  let back: string;
+  try {
+    // A linked worktree's admin folder names the worktree's .git file it belongs to, and its common dir.
+    if (!lstatSync(join(gitdir, 'commondir')).isFile()) throw new Error('no commondir');
+    back = readFileSync(join(gitdir, 'gitdir'), 'utf8').trim();
+  } catch {
+    return `${dir}/.git points at ${gitdir}, which is not a linked worktree of a repository (a .git file may only name its own worktree's admin folder)`;
+  }
+  if (realOrSelf(resolve(gitdir, back)) !== realOrSelf(dotGit)) {
+    return `${dir}/.git points at ${gitdir}, which belongs to another worktree (${back})`;
+  }
+  return null;
+}
+
+/** dotGitProblem, then git's own view: the top level git reports must be `dir` itself (core.worktree cannot move it). */
+export async function worktreeProblem(dir: string): Promise<string | null> {
+  if (!existsSync(dir)) return `worktree ${dir} does not exist`;
+  const fsProblem = dotGitProblem(dir);
+  if (fsProblem) return fsProblem;
+  let top: string;
+  try {
+    top = (await git(dir, ['rev-parse', '--show-toplevel'])).trim();
+  } catch (e) {
+    return `${dir} is not a git worktree (${(e as Error).message})`;
+  }
+  if (realOrSelf(top) !== realOrSelf(dir)) return `${dir} is not the top level of its git worktree (git says ${top})`;
+  try {
+    await git(dir, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+  } catch {
+    return `worktree ${dir} has no commit (HEAD)`;
+  }
+  return null;
+}
+
+/** Resolves when `dir` can be measured; throws a GitError-free Error naming the problem otherwise. */
+export async function assertWorktree(dir: string): Promise<void> {
+  const p = await worktreeProblem(dir);
+  if (p) throw new WorktreeError(p);
+}
+
+export class WorktreeError extends Error {
+  override readonly name = 'WorktreeError';
 }
 
 /** The commit a ref names, or null when it names none. */
@@ -61,11 +283,16 @@ export interface WorktreeInfo {
 
 const OID = /^[0-9a-f]{40,64}$/;
 
-/** HEAD and the index file of a git worktree in one git call; null when `dir` is not a worktree with a commit. */
+/** The top level git reports is `dir` itself (and `.git` passes dotGitProblem). */
+function isTop(dir: string, top: string | undefined): boolean {
+  return top !== undefined && realOrSelf(top) === realOrSelf(dir) && dotGitProblem(dir) === null;
+}
+
+/** HEAD and the index file of a git worktree in one git call; null when `dir` is not the top of a worktree with a commit. */
 export async function worktreeInfo(dir: string): Promise<WorktreeInfo | null> {
   try {
-    const [indexPath, head, headTree] = (await git(dir, ['rev-parse', '--git-path', 'index', 'HEAD', 'HEAD^{tree}'])).trim().split('\n');
-    if (!indexPath || !head || !OID.test(head) || !headTree || !OID.test(headTree)) return null;
+    const [top, indexPath, head, headTree] = (await git(dir, ['rev-parse', '--show-toplevel', '--git-path', 'index', 'HEAD', 'HEAD^{tree}'])).trim().split('\n');
+    if (!isTop(dir, top) || !indexPath || !head || !OID.test(head) || !headTree || !OID.test(headTree)) return null;
     return { headCommit: head, headTree, indexFile: resolve(dir, indexPath) };
   } catch {
     return null;
@@ -83,7 +310,9 @@ export async function worktreeInfoWithRef(dir: string, ref: string): Promise<(Wo
   // exactly one (otherwise snapshotWorking asks `git merge-base`, which picks among several).
   const withMb = !ref.includes('..');
   try {
-    const lines = (await git(dir, ['rev-parse', '--git-path', 'index', 'HEAD', 'HEAD^{tree}', `${ref}^{commit}`, ...(withMb ? [`${ref}...HEAD`] : []), '--'])).trim().split('\n');
+    const all = (await git(dir, ['rev-parse', '--show-toplevel', '--git-path', 'index', 'HEAD', 'HEAD^{tree}', `${ref}^{commit}`, ...(withMb ? [`${ref}...HEAD`] : []), '--'])).trim().split('\n');
+    if (!isTop(dir, all[0])) return null;
+    const lines = all.slice(1);
     const [indexPath, head, headTree, refCommit] = lines;
     const rest = lines.slice(4);
     if (rest[rest.length - 1] !== '--' || !indexPath || !head || !headTree || !refCommit || ![head, headTree, refCommit].every((x) => OID.test(x))) return null;
@@ -98,35 +327,37 @@ export async function worktreeInfoWithRef(dir: string, ref: string): Promise<(Wo
 }
 
 /**
- * The tree of the worktree as it is on disk — committed, uncommitted and untracked (not ignored) files —
- * built in a throwaway index so the agent's own index is never touched. Starting from a copy of the
- * worktree's index reuses its stat cache (no re-hashing of unchanged files) and keeps skip-worktree entries
- * of sparse checkouts; without one (or if it cannot be used) the index starts from HEAD.
+ * The tree of the worktree as it is on disk — committed, uncommitted and untracked files — built in a fresh
+ * throwaway index so the agent's own index is never touched and none of its bits or stat cache count: an edit
+ * hidden with skip-worktree or assume-unchanged, or behind a forged stat cache, is hashed like any other; an
+ * untracked file is left out only by the tree's own .gitignore files (never by .git/info/exclude or
+ * core.excludesFile, which the diff would not show). Sparse checkouts (core.sparseCheckout): entries the
+ * agent's index marks skip-worktree and that are absent on disk are kept as they are in HEAD.
  */
 export async function snapshotTree(worktree: string, indexFile?: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'judgeloop-index-'));
   const env = { GIT_INDEX_FILE: join(dir, 'index') };
   try {
-    let copied = false;
-    if (indexFile && existsSync(indexFile)) {
-      try {
-        copyFileSync(indexFile, env.GIT_INDEX_FILE);
-        // Same mtime as the original, so git's racy-entry check (file mtime >= index mtime) still applies.
-        const st = statSync(indexFile);
-        utimesSync(env.GIT_INDEX_FILE, st.atime, st.mtime);
-        await git(worktree, ['-c', 'core.splitIndex=false', 'add', '-A', '--', '.'], { env });
-        copied = true;
-      } catch {
-        rmSync(env.GIT_INDEX_FILE, { force: true });
-      }
+    await git(worktree, ['read-tree', 'HEAD'], { env });
+    if (indexFile && existsSync(indexFile) && (await sparseCheckout(worktree))) {
+      const listed = await git(worktree, ['ls-files', '-t', '-z'], { env: { GIT_INDEX_FILE: indexFile } });
+      const absent = listed.split('\0').filter((e) => e.startsWith('S ') && !existsSync(join(worktree, e.slice(2)))).map((e) => e.slice(2));
+      if (absent.length) await git(worktree, ['update-index', '--skip-worktree', '-z', '--stdin'], { env, input: absent.join('\0') + '\0' });
     }
-    if (!copied) {
-      await git(worktree, ['read-tree', 'HEAD'], { env });
-      await git(worktree, ['add', '-A', '--', '.'], { env });
-    }
+    await git(worktree, ['add', '-A', '--', '.'], { env });
+    const hidden = (await git(worktree, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore'], { env })).split('\0').filter((p) => p && !p.endsWith('/'));
+    if (hidden.length) await git(worktree, ['update-index', '--add', '-z', '--stdin'], { env, input: hidden.join('\0') + '\0' });
     return (await git(worktree, ['write-tree'], { env })).trim();
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function sparseCheckout(worktree: string): Promise<boolean> {
+  try {
+    return (await git(worktree, ['config', '--type=bool', '--get', 'core.sparseCheckout'])).trim() === 'true';
+  } catch {
+    return false;
   }
 }
 
@@ -227,4 +458,46 @@ export async function diffSnapshot(worktree: string, snap: WorkingSnapshot, info
  */
 export async function workingDiff(worktree: string, baseCommit: string, info?: WorktreeInfo): Promise<WorkingDiff> {
   return diffSnapshot(worktree, await snapshotWorking(worktree, baseCommit, info), info);
+}
+
+/**
+ * The tree and merge base the collector measured (feedback.head.tree / diff.merge_base) when the record is for
+ * this base and the tree object still exists; else a fresh snapshot by the same function the collector uses.
+ */
+export async function measuredOrFreshDiff(worktree: string, baseCommit: string, measured: { base?: { commit: string }; head?: { tree?: string }; diff?: { merge_base: string } | null } | null): Promise<{ mergeBase: string; tree: string }> {
+  const tree = measured?.head?.tree;
+  const mb = measured?.diff?.merge_base;
+  if (tree && mb && measured?.base?.commit === baseCommit) {
+    try {
+      await git(worktree, ['cat-file', '-e', `${tree}^{tree}`]);
+      return { mergeBase: mb, tree };
+    } catch {
+      // Pruned since: snapshot again.
+    }
+  }
+  const wd = await snapshotWorking(worktree, baseCommit);
+  return { mergeBase: wd.mergeBase, tree: wd.tree };
+}
+
+let identity: NodeJS.ProcessEnv | undefined;
+
+/**
+ * Who judgeloop commits as (bin/accept --merge): the user's GIT_AUTHOR_* / GIT_COMMITTER_* variables, else their
+ * global user.name / user.email (read outside any repository, so no repository config is involved).
+ */
+export function commitIdentityEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  if (identity) return identity;
+  const global = (key: string): string | null => {
+    const r = spawnSync('git', ['config', '--global', '--get', key], { cwd: tmpdir(), env: { PATH: env.PATH, HOME: env.HOME, XDG_CONFIG_HOME: env.XDG_CONFIG_HOME, GIT_CONFIG_NOSYSTEM: '1' }, encoding: 'utf8', timeout: 5000 });
+    return r.status === 0 ? r.stdout.trim() || null : null;
+  };
+  const name = env.GIT_AUTHOR_NAME ?? global('user.name') ?? 'judgeloop';
+  const email = env.GIT_AUTHOR_EMAIL ?? global('user.email') ?? 'judgeloop@localhost';
+  identity = {
+    GIT_AUTHOR_NAME: name,
+    GIT_AUTHOR_EMAIL: email,
+    GIT_COMMITTER_NAME: env.GIT_COMMITTER_NAME ?? name,
+    GIT_COMMITTER_EMAIL: env.GIT_COMMITTER_EMAIL ?? email,
+  };
+  return identity;
 }

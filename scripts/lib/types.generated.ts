@@ -480,6 +480,27 @@ duration_ms: (number | null)
  */
 source: ("collector" | "run_record" | "none")
 /**
+ * How the check ran: in which sandbox and with or without network (absent for results reported by the run record).
+ */
+isolation?: {
+/**
+ * bubblewrap: worktree writable, the rest read-only, $HOME/state/config hidden, own PID namespace; none: an ordinary child process.
+ */
+sandbox: ("bubblewrap" | "none")
+/**
+ * Whether the check could reach the network.
+ */
+network: boolean
+/**
+ * Why it ran without a sandbox, when it did.
+ */
+note?: string
+/**
+ * Processes that left the check's process group (daemons) and were killed when it ended.
+ */
+escaped_processes?: number
+}
+/**
  * Why a check was not run (e.g. the build failed).
  */
 skipped_reason?: string
@@ -646,6 +667,34 @@ baseline_setup_timeout_seconds?: number
  * How long a collector waits for another process computing the same baseline, seconds.
  */
 baseline_lock_wait_seconds: number
+/**
+ * Isolation of checks, baseline commands and race benchmarks: auto = bubblewrap when it is installed and works (the feedback record says which ran), required = refuse to run checks without it (exit 2), off = no sandbox.
+ */
+sandbox?: ("auto" | "required" | "off")
+/**
+ * Whether checks reach the network inside the sandbox (false: a private network namespace).
+ */
+sandbox_network?: boolean
+/**
+ * Whether collector.baseline_setup reaches the network inside the sandbox (it usually installs dependencies).
+ */
+baseline_setup_network?: boolean
+/**
+ * Extra paths made visible read-only inside the sandbox (`~/` = $HOME); folders under $HOME holding a PATH entry are exposed already.
+ */
+sandbox_expose?: string[]
+/**
+ * Extra folders writable inside the sandbox besides the worktree and its scratch /tmp (`~/` = $HOME), e.g. a shared build cache.
+ */
+sandbox_writable?: string[]
+/**
+ * Names of environment variables passed to checks besides the built-in allow-list (PATH, HOME, LANG, LC_*, toolchain homes…); secret-looking ones are still dropped.
+ */
+check_env?: string[]
+/**
+ * Timeout of each git call on the agent's repository, seconds; the call's process group is killed at it.
+ */
+git_timeout_seconds?: number
 }
 /**
  * Seed 000's mechanical scoring.
@@ -823,7 +872,7 @@ effort: ("low" | "medium" | "high" | "xhigh" | "max" | null)
  */
 timeout_seconds: number
 /**
- * SDK transport retries (408/409/429/5xx, connection errors, timeouts).
+ * Retries of a transient API fault (connection reset, hang-up, timeout, 408/409/429/5xx), with backoff; a count.
  */
 max_retries: number
 /**

@@ -262,11 +262,15 @@ describe('collect: integrity flags from real runs', () => {
     const p = makeProject();
     agentWorktree(p, 'a');
     const rec = writeRecord(p, 'a', runRecord({ commands: { build: 'env', test: null, lint: null, typecheck: null } }));
-    const { io } = makeIo(p, { ANTHROPIC_API_KEY: 'sk-ant-secret', GITHUB_TOKEN: 'ghp_secret', MY_DB_PASSWORD: 'pw', VISIBLE_SETTING: 'yes' });
-    expect(await run(['--quiet', rec], io)).toBe(0);
+    const cfg = join(p.dir, 'env-cfg.json');
+    // A pass-through name that looks secret is still dropped; an unlisted one never reaches the check.
+    writeFileSync(cfg, JSON.stringify({ collector: { check_env: ['VISIBLE_SETTING', 'MY_DB_PASSWORD'] } }));
+    const { io } = makeIo(p, { ANTHROPIC_API_KEY: 'sk-ant-secret', GITHUB_TOKEN: 'ghp_secret', MY_DB_PASSWORD: 'pw', VISIBLE_SETTING: 'yes', UNLISTED_SETTING: 'no', GIT_DIR: '/elsewhere' });
+    expect(await run(['--quiet', '--config', cfg, rec], io)).toBe(0);
     const text = feedback(p, 'bd-1').checks.build!.output!.text;
     expect(text).toContain('VISIBLE_SETTING=yes');
-    expect(text).not.toMatch(/secret|ANTHROPIC|GITHUB_TOKEN|PASSWORD/);
+    expect(text).toMatch(/^PATH=/m);
+    expect(text).not.toMatch(/secret|ANTHROPIC|GITHUB_TOKEN|PASSWORD|UNLISTED_SETTING|GIT_DIR/);
   });
 });
 
@@ -384,7 +388,7 @@ describe('collect: hostile commands', () => {
     const plain = tempDir();
     const r = await collect(p, [writeRecord(p, 'a', runRecord({ worktree: plain }))]);
     expect(r.code).toBe(0);
-    expect(feedback(p, 'bd-1').outcome_reason).toMatch(/is not a git worktree/);
+    expect(feedback(p, 'bd-1').outcome_reason).toMatch(/is not the top level of a git worktree/);
     rmSync(plain, { recursive: true, force: true });
   });
 });

@@ -20,7 +20,11 @@ function envFor(state: string): Record<string, string | undefined> {
 describe('bin/collect processes', () => {
   it('20 processes started at once on 20 runs of one task: one baseline computation, 20 valid feedback files', async () => {
     const p = makeProject();
-    const counter = join(tempDir(), 'baseline-runs.txt');
+    const counterDir = tempDir();
+    const counter = join(counterDir, 'baseline-runs.txt');
+    // The checks run in the sandbox: the counter's folder is made writable there, as a user would for a shared cache.
+    const cfg = join(p.dir, 'cfg.json');
+    writeFileSync(cfg, JSON.stringify({ collector: { sandbox_writable: [counterDir] } }));
     // Only the baseline's temporary checkout (judgeloop-base-*) appends to the counter; the sleep lets the crowd pile up on the lock.
     const test = `case "$PWD" in */judgeloop-base-*) echo "$$" >> ${counter}; sleep 1;; esac; node --test test/`;
     const files: string[] = [];
@@ -32,7 +36,7 @@ describe('bin/collect processes', () => {
       files.map(
         (f) =>
           new Promise<{ code: number | null; err: string }>((res) => {
-            const c = spawn(BIN, ['--quiet', f], { cwd: p.dir, env: envFor(p.state) as NodeJS.ProcessEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+            const c = spawn(BIN, ['--quiet', '--config', cfg, f], { cwd: p.dir, env: envFor(p.state) as NodeJS.ProcessEnv, stdio: ['ignore', 'ignore', 'pipe'] });
             let err = '';
             c.stderr.on('data', (d: Buffer) => (err += d.toString()));
             c.on('close', (code) => res({ code, err }));
@@ -40,6 +44,7 @@ describe('bin/collect processes', () => {
       ),
     );
     expect(results.filter((r) => r.code !== 0)).toEqual([]);
+    console.log(results.map((r) => r.err).join("\n---\n"));
     expect(readFileSync(counter, 'utf8').trim().split('\n')).toHaveLength(1);
     expect(readdirSync(join(p.state, 'baselines'))).toHaveLength(1);
     const names = readdirSync(join(p.state, 'feedback')).sort();
@@ -64,7 +69,9 @@ describe('bin/collect processes', () => {
     const marker = join(scratch, 'survived');
     const test = `case "$PWD" in */judgeloop-base-*) touch ${started}; sleep 2; touch ${marker};; esac; node --test test/`;
     const rec = writeRecord(p, 'a', runRecord({ commands: { build: null, test, lint: null, typecheck: null } }));
-    const child = spawn(BIN, ['--quiet', rec], { cwd: p.dir, env: { ...envFor(p.state), TMPDIR: tmp } as NodeJS.ProcessEnv, stdio: 'ignore' });
+    const cfg = join(p.dir, 'cfg.json');
+    writeFileSync(cfg, JSON.stringify({ collector: { sandbox_writable: [scratch] } }));
+    const child = spawn(BIN, ['--quiet', '--config', cfg, rec], { cwd: p.dir, env: { ...envFor(p.state), TMPDIR: tmp } as NodeJS.ProcessEnv, stdio: 'ignore' });
     const exited = new Promise<string | null>((res) => child.on('exit', (_code, signal) => res(signal)));
     while (!existsSync(started)) await new Promise((r) => setTimeout(r, 50));
     child.kill('SIGTERM');

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Config } from '../config.js';
 import type { EnvSettings } from '../env.js';
 import { UserError } from '../errors.js';
-import { diffPatch, isWorkTree, resolveCommit, workingDiff } from '../git.js';
+import { diffPatch, measuredOrFreshDiff, resolveCommit, worktreeProblem } from '../git.js';
 import { configDir, schemasDir } from '../paths.js';
 import type { LoadedRunRecord } from '../run-record.js';
 import { CorruptStateError, type StateStore } from '../store.js';
@@ -148,10 +148,13 @@ interface Gathered {
 async function gather(loaded: LoadedRunRecord, deps: JudgeDeps, feedback: Feedback | null, sources: string[]): Promise<Gathered> {
   const r = loaded.record;
   const wt = loaded.worktree;
-  if (!(await isWorkTree(wt))) throw new UserError(`${loaded.file}: /worktree: ${wt} is not a git worktree`);
+  const problem = await worktreeProblem(wt);
+  if (problem) throw new UserError(`${loaded.file}: /worktree: refused: ${problem}`);
   const base = await resolveCommit(wt, r.base_ref);
   if (!base) throw new UserError(`${loaded.file}: /base_ref: ${JSON.stringify(r.base_ref)} does not name a commit in ${wt}`);
-  const wd = await workingDiff(wt, base);
+  // The judge sees exactly what the collector measured (its snapshot tree) when that tree is still there;
+  // otherwise the same snapshot function makes one now.
+  const wd = await measuredOrFreshDiff(wt, base, feedback);
   const diff = await diffPatch(wt, wd.mergeBase, wd.tree);
   const testOut = feedback?.checks.test?.output?.text ?? r.checks?.test?.output ?? null;
   const lintOut = feedback?.checks.lint?.output?.text ?? r.checks?.lint?.output ?? null;

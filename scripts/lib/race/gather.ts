@@ -5,6 +5,7 @@ import { git } from '../git.js';
 import { readStoredJudgment } from '../judgment.js';
 import { StateStore } from '../store.js';
 import { runCommand } from '../runner.js';
+import type { SandboxPolicy } from '../sandbox.js';
 import type { Feedback } from '../types.generated.js';
 import { parseUnifiedDiff } from './diff-parse.js';
 import { JUDGE_CRITERIA, type BenchmarkResult, type FileText, type JudgeCriteria, type SolutionFacts } from './evaluate.js';
@@ -47,10 +48,10 @@ export function readJudgeCriteria(stateRoot: string, bead: string): { criteria: 
 }
 
 /** Runs the benchmark command with GNU time for peak memory when it is there. */
-export async function runBenchmark(command: string, cwd: string, env: NodeJS.ProcessEnv, timeoutSeconds: number): Promise<BenchmarkResult> {
+export async function runBenchmark(command: string, cwd: string, env: NodeJS.ProcessEnv, timeoutSeconds: number, sandbox?: SandboxPolicy): Promise<BenchmarkResult> {
   const gnuTime = existsSync('/usr/bin/time');
   const wrapped = gnuTime ? `/usr/bin/time -f 'JUDGELOOP_MAXRSS_KB=%M' sh -c "$JUDGELOOP_BENCH"` : command;
-  const res = await runCommand(wrapped, { cwd, env: { ...env, JUDGELOOP_BENCH: command }, timeoutMs: timeoutSeconds * 1000, capBytes: 64 * 1024 });
+  const res = await runCommand(wrapped, { cwd, env: { ...env, JUDGELOOP_BENCH: command }, timeoutMs: timeoutSeconds * 1000, capBytes: 64 * 1024, sandbox });
   const m = /JUDGELOOP_MAXRSS_KB=(\d+)/.exec(res.output.text);
   const ok = res.exitCode === 0 && !res.timedOut;
   return { ok, ms: res.durationMs, maxRssKb: m ? Number(m[1]) : null, detail: ok ? `${Math.round(res.durationMs)} ms` : res.timedOut ? 'timed out' : `exit ${res.exitCode ?? res.signal}` };
@@ -58,7 +59,7 @@ export async function runBenchmark(command: string, cwd: string, env: NodeJS.Pro
 
 export interface GatherOptions {
   stateRoot: string;
-  benchmark: { command: string | null; timeoutSeconds: number };
+  benchmark: { command: string | null; timeoutSeconds: number; sandbox?: SandboxPolicy };
   env: NodeJS.ProcessEnv;
 }
 
@@ -99,7 +100,7 @@ export async function gatherFacts(fb: Feedback, worktree: string, opts: GatherOp
       const edited = patch.filter((p) => !p.binary && !p.created && !p.deleted).map((p) => p.path);
       return edited.length ? formattingOnly(worktree, from, to, edited) : [];
     })(),
-    benchmark: opts.benchmark.command ? await runBenchmark(opts.benchmark.command, worktree, opts.env, opts.benchmark.timeoutSeconds) : null,
+    benchmark: opts.benchmark.command ? await runBenchmark(opts.benchmark.command, worktree, opts.env, opts.benchmark.timeoutSeconds, opts.benchmark.sandbox) : null,
   };
   if (fb.run.task_type !== undefined) facts.taskType = fb.run.task_type;
   return facts;

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { git, GitError, resolveCommit } from '../git.js';
+import { commitIdentityEnv, git, GitError, resolveCommit } from '../git.js';
 import type { RaceChoice } from '../types.generated.js';
 
 export type MergeOutcome = NonNullable<RaceChoice['merge']>;
@@ -57,7 +57,7 @@ export async function mergeBranch(o: MergeOptions): Promise<MergeOutcome> {
   }
   try {
     try {
-      await git(dir, ['merge', '--no-ff', '--no-edit', '-m', `Merge ${o.branch} (race winner chosen with bin/accept)`, o.branch]);
+      await git(dir, ['merge', '--no-ff', '--no-edit', '-m', `Merge ${o.branch} (race winner chosen with bin/accept)`, o.branch], { env: commitIdentityEnv() });
     } catch (e) {
       await git(dir, ['merge', '--abort']).catch(() => undefined);
       return { ...base, status: 'conflict', detail: `git merge failed and was aborted: ${(e as Error).message}` };

@@ -7,7 +7,7 @@ import type { Config } from '../config.js';
 import { errorMessage, UserError } from '../errors.js';
 import { git, isWorkTree, resolveCommit } from '../git.js';
 import type { LoadedRunRecord } from '../run-record.js';
-import { scrubEnv } from '../runner.js';
+import { collectorCheckEnv, collectorSandbox, type SandboxPolicy } from '../sandbox.js';
 import type { StateStore } from '../store.js';
 import type { Feedback, Race, RaceEvaluation, RaceSolution } from '../types.generated.js';
 import { shouldAutoAccept } from './auto-accept.js';
@@ -91,14 +91,14 @@ async function prepareBaselines(runs: LoadedRunRecord[], ctx: RaceContext): Prom
     if (done.has(key)) continue;
     done.add(key);
     try {
-      await getBaseline({ store: ctx.store, repoDir: r.worktree, commit, commands, collector: ctx.config.collector, env: ctx.processEnv, now: ctx.now, log: ctx.log });
+      await getBaseline({ store: ctx.store, repoDir: r.worktree, commit, commands, collector: ctx.config.collector, env: ctx.processEnv, sandbox: collectorSandbox(ctx.config.collector, ctx.processEnv, ctx.store.root), now: ctx.now, log: ctx.log });
     } catch (e) {
       ctx.log?.(`baseline for ${commit.slice(0, 12)} failed: ${errorMessage(e)} (each solution records it)`);
     }
   }
 }
 
-async function baseBenchmark(runs: LoadedRunRecord[], command: string, rc: RaceConfig, env: NodeJS.ProcessEnv): Promise<BenchmarkResult | null> {
+async function baseBenchmark(runs: LoadedRunRecord[], command: string, rc: RaceConfig, env: NodeJS.ProcessEnv, sandbox: SandboxPolicy): Promise<BenchmarkResult | null> {
   const r = runs.find((x) => x.record.base_ref);
   if (!r || !(await isWorkTree(r.worktree))) return null;
   const commit = await resolveCommit(r.worktree, r.record.base_ref);
@@ -107,7 +107,7 @@ async function baseBenchmark(runs: LoadedRunRecord[], command: string, rc: RaceC
   const tree = join(tmp, 'tree');
   try {
     await git(r.worktree, ['worktree', 'add', '--detach', '--quiet', tree, commit]);
-    return await runBenchmark(command, tree, env, rc.benchmark.timeout_seconds);
+    return await runBenchmark(command, tree, env, rc.benchmark.timeout_seconds, sandbox);
   } finally {
     await git(r.worktree, ['worktree', 'remove', '--force', tree]).catch(() => undefined);
     rmSync(tmp, { recursive: true, force: true });
@@ -121,7 +121,7 @@ async function collectOne(run: LoadedRunRecord, ctx: RaceContext, env: NodeJS.Pr
     if (!feedback.diff || !feedback.head) return { run, feedback, facts: null, failure: feedback.outcome_reason || 'the worktree could not be measured' };
     if (ctx.judge) await ctx.judge(run);
     const rc = raceConfig(ctx.config);
-    const facts = await gatherFacts(feedback, run.worktree, { stateRoot: ctx.store.root, benchmark: { command: rc.benchmark.command, timeoutSeconds: rc.benchmark.timeout_seconds }, env });
+    const facts = await gatherFacts(feedback, run.worktree, { stateRoot: ctx.store.root, benchmark: { command: rc.benchmark.command, timeoutSeconds: rc.benchmark.timeout_seconds, sandbox: collectorSandbox(ctx.config.collector, ctx.processEnv, ctx.store.root) }, env });
     return { run, feedback, facts, failure: null };
   } catch (e) {
     return { run, feedback: null, facts: null, failure: errorMessage(e) };
@@ -134,7 +134,7 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
   const rc = raceConfig(ctx.config);
   const raceId = ctx.raceId ?? deriveRaceId(runs);
   const concurrency = ctx.concurrency ?? rc.concurrency;
-  const env = scrubEnv(ctx.processEnv, ctx.config.collector.secret_env_patterns);
+  const env = collectorCheckEnv(ctx.config.collector, ctx.processEnv);
   const notes: string[] = [];
 
   const learned = learnedAdjustments(ctx.store, rc);
@@ -142,7 +142,7 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
   if (rc.learning.apply && learned.basedOn) notes.push(`category weights adjusted from ${learned.basedOn} choices that overrode the winner`);
 
   await prepareBaselines(runs, ctx);
-  const baseBench = rc.benchmark.command ? await baseBenchmark(runs, rc.benchmark.command, rc, env) : null;
+  const baseBench = rc.benchmark.command ? await baseBenchmark(runs, rc.benchmark.command, rc, env, collectorSandbox(ctx.config.collector, ctx.processEnv, ctx.store.root)) : null;
   const collected = await pool(runs, concurrency, (r) => collectOne(r, ctx, env));
 
   const ok = collected.filter((c) => c.facts !== null);
