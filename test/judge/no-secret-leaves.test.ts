@@ -30,6 +30,7 @@ const S = {
   lint: `sk_live_${an(24)}`,
   prompt: `AKIA${rnd('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}`,
   base64Secret: rnd(B64, 40),
+  inCodeNamedLikeSecrets: `gsk_${an(52)}`,
 };
 const key = pemBody(20);
 
@@ -49,6 +50,8 @@ const agent = {
   'my config/.env': `API_TOKEN=${S.envValue}\nDEBUG=1\n`,
   'tést/.env.local': `PASSWORD=${S.quotedEnvValue}\n`,
   [`vendor/${S.leftOutName}/lib.js`]: 'module.exports = 1;\n',
+  // Code named like a secret file: still shown to the judge (an agent must not hide work behind a name).
+  'src/auth/credentials.ts': `export const groq = '${S.inCodeNamedLikeSecrets}';\nexport function isAllowed() {\n  return true; // bypass\n}\n`,
 };
 
 const dirs: string[] = [];
@@ -167,6 +170,7 @@ describe.each(['sdk', 'claude-cli'] as const)('%s backend', (backend) => {
     expect(sent).not.toContain('DEBUG=1');
     expect(sent).toContain('const hub =');
     expect(sent).toContain('config/app.yaml');
+    expect(sent).toContain('return true; // bypass');
   });
 
   it('--dry-run --show-request prints exactly the request that was sent', () => {

@@ -198,7 +198,9 @@ describe('names and values', () => {
   it.each(['.env', 'app/.env.local', 'my config/.env\t', '.envrc', 'certs/server.pem', 'keys/id_ed25519', 'home/.aws/credentials', 'infra/prod.tfvars', 'deploy/service-account.json'])('%s is a secret file', (path) => {
     expect(isSecretFile(path)).toBe(true);
   });
-  it.each(['src/env.ts', 'docs/environment.md', 'src/identity.ts', 'src/credentials_form.tsx.snap', 'public/key-visual.png'])('%s is not', (path) => {
+  // Source code named like a secret file is still shown (its literals redacted): an agent must not be able to
+  // hide its work from the judge behind a name.
+  it.each(['src/env.ts', 'docs/environment.md', 'src/identity.ts', 'src/credentials_form.tsx.snap', 'public/key-visual.png', 'src/.env.ts', 'src/auth/credentials.ts', 'lib/id_generator.py', 'app/secrets.go'])('%s is not', (path) => {
     expect(isSecretFile(path)).toBe(false);
   });
 });

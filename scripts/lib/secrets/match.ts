@@ -107,9 +107,11 @@ export function isSecretValue(value: string, t: SecretTable): boolean {
 
 /**
  * A file whose name says it holds secrets (.env*, .envrc, *.pem, id_*, credentials*, *.tfvars, …): never sent,
- * only named. The path is taken as git prints it: quoting and the trailing TAB are stripped first.
+ * only named. Source code is not, whatever its name: an agent could otherwise hide its work from the judge in
+ * `src/.env.ts` or `auth/credentials.ts` (its literals are redacted like any file's). A trailing TAB (git
+ * appends one to a name with spaces) is stripped first.
  */
 export function isSecretFile(path: string, t: SecretTable): boolean {
-  const p = path.replace(/\t+$/, '');
-  return t.secretFiles.some((re) => re.test(p));
+  const p = path.replace(/\t.*$/, '');
+  return !t.secretFilesExcept.test(p) && t.secretFiles.some((re) => re.test(p));
 }

@@ -17,6 +17,8 @@ export interface SecretTableSource {
   private_key: { id: string; begin: string; end: string; body_min_lines: number; body_line_regex: string; body_min_entropy: number };
   placeholders: string[];
   secret_files: string[];
+  /** Source code is never a secret file, whatever its name (the judge must read it; its literals are still redacted). */
+  secret_files_except: string;
 }
 
 export interface TokenRule {
@@ -44,6 +46,7 @@ export interface SecretTable {
   privateKey: { id: string; begin: RegExp; end: RegExp; bodyMinLines: number; bodyLine: RegExp; bodyMinEntropy: number };
   placeholders: RegExp[];
   secretFiles: RegExp[];
+  secretFilesExcept: RegExp;
 }
 
 /** A table entry that does not compile is a configuration error naming the rule. */
@@ -92,5 +95,6 @@ export function compileSecretTable(src: SecretTableSource): SecretTable {
     },
     placeholders: src.placeholders.map((p, i) => compile(`placeholders[${i}]`, p, 'i')),
     secretFiles: src.secret_files.map((p, i) => compile(`secret_files[${i}]`, p, 'i')),
+    secretFilesExcept: compile('secret_files_except', src.secret_files_except, 'i'),
   };
 }
