@@ -8,9 +8,9 @@ import { run } from '../../scripts/judge.js';
 import { StateStore } from '../../scripts/lib/store.js';
 import type { JudgeLedgerRow, JudgeQueueEntry, Judgment } from '../../scripts/lib/types.generated.js';
 import { validate } from '../../scripts/lib/schema.js';
-import { captureIo, feedbackFor, judgeConfigFile } from './helpers/feedback.js';
+import { captureIo, feedbackFor, judgeConfigFile, runWithFeedback } from './helpers/feedback.js';
 import { makeRun, recordFor, removeRun, type RunFixture } from './helpers/fixtures.js';
-import { goodReply, startMessagesServer, type MessagesServer, type Step } from './helpers/messages-server.js';
+import { goodReply, resetServer, startMessagesServer, type MessagesServer, type Step } from './helpers/messages-server.js';
 
 let server: MessagesServer;
 let fx: RunFixture;
@@ -25,12 +25,8 @@ afterAll(async () => {
   rmSync(dirname(config), { recursive: true, force: true });
 });
 beforeEach(() => {
-  fx = makeRun();
-  store = new StateStore(fx.stateDir);
-  store.write('feedback', fx.record.bead, feedbackFor(fx.record));
-  server.requests.length = 0;
-  server.script = [];
-  server.fallback = { kind: 'reply', text: goodReply() };
+  ({ fx, store } = runWithFeedback());
+  resetServer(server);
 });
 afterEach(() => removeRun(fx));
 

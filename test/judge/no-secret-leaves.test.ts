@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/judge.js';
 import { StateStore } from '../../scripts/lib/store.js';
-import type { Judgment, RunRecord } from '../../scripts/lib/types.generated.js';
-import { commitAll, gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
+import type { Judgment } from '../../scripts/lib/types.generated.js';
+import { gitIn, tempDir } from '../helpers/repo.js';
+import { makeRun, removeRun, type RunFixture } from './helpers/fixtures.js';
 import { ALNUM, B64, HEX, LETTERS, URLSAFE, pemBody, rnd } from '../secrets/tokens.js';
 import { captureIo, judgeConfigFile } from './helpers/feedback.js';
 import { goodReply, startMessagesServer, type MessagesServer } from './helpers/messages-server.js';
@@ -55,6 +56,7 @@ const agent = {
 };
 
 const dirs: string[] = [];
+let fx: RunFixture;
 let repo: string;
 let recordPath: string;
 let server: MessagesServer;
@@ -64,31 +66,20 @@ dirs.push(stand);
 
 beforeAll(async () => {
   server = await startMessagesServer({ kind: 'reply', text: goodReply() });
-  repo = makeRepo(base);
-  gitIn(repo, 'checkout', '-q', '-b', 'agent');
-  writeTree(repo, agent);
-  commitAll(repo, 'agent work');
-  const record: RunRecord = {
-    schema_version: '1.0.0',
+  fx = makeRun({
     bead: 'bd-leak',
-    task: { id: 'task-leak', prompt: `Wire the client. The old key ${S.prompt} is revoked.` },
-    agent: { slug: 'claude-a', model: 'claude-sonnet-4-6' },
-    template: 'feature-v1',
-    worktree: repo,
-    base_ref: 'main',
-    started_at: '2025-06-01T10:00:00Z',
-    completed_at: '2025-06-01T10:05:00Z',
-    exit_code: 0,
-    status: 'completed',
-    checks: {
-      test: { exit_code: 1, output: ` ✓ test/a.test.ts (1 test)\n FAIL test/b.test.ts > calls the API\n   request headers: { Authorization: 'Bearer ${S.testBearer}' }\n   slack: ${S.testSlack}\n Tests  1 failed | 1 passed (2)\n` },
-      lint: { exit_code: 1, output: `src/client.ts:3:3  error  hard-coded key ${S.lint}  no-secrets\n` },
+    base,
+    files: agent,
+    record: {
+      task: { id: 'task-leak', prompt: `Wire the client. The old key ${S.prompt} is revoked.` },
+      checks: {
+        test: { exit_code: 1, output: ` ✓ test/a.test.ts (1 test)\n FAIL test/b.test.ts > calls the API\n   request headers: { Authorization: 'Bearer ${S.testBearer}' }\n   slack: ${S.testSlack}\n Tests  1 failed | 1 passed (2)\n` },
+        lint: { exit_code: 1, output: `src/client.ts:3:3  error  hard-coded key ${S.lint}  no-secrets\n` },
+      },
     },
-  };
-  const runs = tempDir('judgeloop-runs-');
-  dirs.push(repo, runs);
-  recordPath = join(runs, 'bd-leak.json');
-  writeFileSync(recordPath, JSON.stringify(record));
+  });
+  repo = fx.repo;
+  recordPath = fx.recordPath;
   // The stand-in claude logs what it was given and answers with a valid structured reply.
   writeFileSync(
     join(stand, 'claude'),
@@ -106,6 +97,7 @@ process.stdin.on('end', () => {
 });
 afterAll(async () => {
   await server.close();
+  removeRun(fx);
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 

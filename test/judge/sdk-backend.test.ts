@@ -5,8 +5,8 @@ import { StateStore } from '../../scripts/lib/store.js';
 import type { Feedback, JudgeLedgerRow, Judgment } from '../../scripts/lib/types.generated.js';
 import { validate } from '../../scripts/lib/schema.js';
 import { makeRun, type RunFixture } from './helpers/fixtures.js';
-import { captureIo, feedbackFor, judgeConfigFile } from './helpers/feedback.js';
-import { goodReply, startMessagesServer, type MessagesServer, type Step } from './helpers/messages-server.js';
+import { captureIo, feedbackFor, judgeConfigFile, runWithFeedback } from './helpers/feedback.js';
+import { goodReply, resetServer, startMessagesServer, type MessagesServer, type Step } from './helpers/messages-server.js';
 
 let server: MessagesServer;
 let fx: RunFixture;
@@ -19,12 +19,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 beforeEach(() => {
-  fx = makeRun();
-  store = new StateStore(fx.stateDir);
-  store.write('feedback', fx.record.bead, feedbackFor(fx.record));
-  server.requests.length = 0;
-  server.script = [];
-  server.fallback = { kind: 'reply', text: goodReply() };
+  ({ fx, store } = runWithFeedback());
+  resetServer(server);
 });
 
 async function judge(script: Step[], fallback?: Step) {
@@ -202,9 +198,7 @@ describe('sdk backend against a loopback Messages API', () => {
   it('a reset connection is retried; reset every time is a connection failure', async () => {
     const first = await judge([{ kind: 'reset' }]);
     expect(first.j.status).toBe('judged');
-    fx = makeRun();
-    store = new StateStore(fx.stateDir);
-    store.write('feedback', fx.record.bead, feedbackFor(fx.record));
+    ({ fx, store } = runWithFeedback());
     server.requests.length = 0;
     const { j, after } = await judge([], { kind: 'reset' });
     expectFailure(j, 'connection', after);

@@ -11,8 +11,8 @@ export interface RunFixture {
   record: RunRecord;
 }
 
-export function makeRun(opts: { bead?: string; files?: Record<string, string>; uncommitted?: Record<string, string>; record?: Partial<RunRecord>; stateDir?: string } = {}): RunFixture {
-  const repo = makeRepo({ 'src/add.ts': 'export const add = (a: number, b: number) => a + b;\n', 'README.md': '# demo\n' });
+export function makeRun(opts: { bead?: string; base?: Record<string, string>; files?: Record<string, string>; uncommitted?: Record<string, string>; record?: Partial<RunRecord>; stateDir?: string } = {}): RunFixture {
+  const repo = makeRepo(opts.base ?? { 'src/add.ts': 'export const add = (a: number, b: number) => a + b;\n', 'README.md': '# demo\n' });
   gitIn(repo, 'checkout', '-q', '-b', 'agent');
   writeTree(repo, opts.files ?? { 'src/sub.ts': 'export const sub = (a: number, b: number) => a - b;\n', 'test/sub.test.ts': "import { sub } from '../src/sub';\ntest('sub', () => expect(sub(3, 1)).toBe(2));\n" });
   commitAll(repo, 'agent work');

@@ -129,3 +129,10 @@ export async function startMessagesServer(fallback: Step = { kind: 'reply', text
       }),
   };
 }
+
+/** Back to a fresh script: no recorded requests, no steps, a good reply as the fallback. */
+export function resetServer(server: MessagesServer): void {
+  server.requests.length = 0;
+  server.script = [];
+  server.fallback = { kind: 'reply', text: goodReply() };
+}
