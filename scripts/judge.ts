@@ -7,7 +7,7 @@ import { StateStore } from './lib/store.js';
 import type { JudgeLedgerRow } from './lib/types.generated.js';
 import { clockFromEnv } from './lib/clock.js';
 import { summarizeSpend, type SpendRow } from './lib/judge/cost.js';
-import { JudgeAuthError, judgeRun, type JudgeDeps, type JudgeOutcome } from './lib/judge/judge-run.js';
+import { JudgeConfigError, judgeRun, type JudgeDeps, type JudgeOutcome } from './lib/judge/judge-run.js';
 import { sdkRequestBody } from './lib/judge/backend.js';
 import { claudeArgs, cliPrompt } from './lib/judge/cli-backend.js';
 import type { EnvSettings } from './lib/env.js';
@@ -142,7 +142,7 @@ async function drain(io: Io, deps: JudgeDeps, json: boolean): Promise<number> {
     try {
       outcome = await judgeRun(loadRunRecord(entry.record_path, io.cwd), deps, { fromQueue: true });
     } catch (e) {
-      if (!isUserError(e) || e instanceof JudgeAuthError) {
+      if (!isUserError(e) || e instanceof JudgeConfigError) {
         await releaseClaim(t, entry);
         if (!isUserError(e)) throw e;
         io.stderr(`drain stopped, the queue is kept: ${errorMessage(e)}\n`);

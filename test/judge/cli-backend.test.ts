@@ -1,5 +1,5 @@
 // The claude-cli backend against a stand-in `claude` on PATH that prints the result shapes Claude Code prints.
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/judge.js';
@@ -111,10 +111,13 @@ describe('claude-cli backend', () => {
     expect(j.failure!.message).toContain('Invalid API key');
   });
 
-  it('claude not on PATH: cli_not_found, recorded, exit 0', async () => {
-    const { code, j } = await judgeWith([{ stdout: '' }], tempDir());
-    expect(code).toBe(0);
-    expect(j.failure?.reason).toBe('cli_not_found');
+  it('claude not on PATH: a configuration error, exit 2 naming judge.cli_command, no judgment written', async () => {
+    const empty = tempDir();
+    const io = captureIo({ JUDGE_ENABLED: 'true', JUDGELOOP_STATE_DIR: fx.stateDir, JUDGELOOP_CONFIG: config }, { ...process.env, PATH: empty });
+    expect(await run([fx.recordPath], io)).toBe(2);
+    expect(io.err.join('')).toMatch(/cannot run claude.*judge\.cli_command/);
+    expect(store.read('judgments', fx.record.bead)).toBeNull();
+    rmSync(empty, { recursive: true, force: true });
   });
 
   it('parseClaudeResult: stream-json output ends with the result line', () => {

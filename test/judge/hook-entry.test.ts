@@ -99,6 +99,14 @@ describe('configuration errors name their cause, exit 2, never 0', () => {
     expect(r.stderr).toContain(name);
   });
 
+  it('an ANTHROPIC_BASE_URL that is not an http(s) URL names the variable; nothing is called or written', async () => {
+    const fx = fixture();
+    const io = captureIo({ JUDGE_ENABLED: 'true', ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: 'localhost:8080', JUDGELOOP_STATE_DIR: fx.stateDir });
+    expect(await run([fx.recordPath], io)).toBe(2);
+    expect(io.err.join('')).toContain('ANTHROPIC_BASE_URL="localhost:8080": expected an http(s) URL');
+    expect(new StateStore(fx.stateDir).list('judgments')).toEqual([]);
+  });
+
   it('a missing ANTHROPIC_API_KEY names the variable', async () => {
     const fx = fixture();
     const io = captureIo({ JUDGE_ENABLED: 'true', JUDGELOOP_STATE_DIR: fx.stateDir });

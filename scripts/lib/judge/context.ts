@@ -106,8 +106,9 @@ export function assembleContext(input: ContextInput, budget: ContextBudget, tabl
     }
     kept.push(f);
   }
+  // File names are the agent's text: the list is fenced like the diff.
   const leftOutNote = leftOut.length
-    ? `Files left out of the diff (secret files are named, never shown; the rest is not source to review), with their stats:\n${leftOut.map((l) => `- ${l.path}: ${l.reason}, +${l.added} -${l.removed}, ${l.bytes} bytes`).join('\n')}\n`
+    ? `Files left out of the diff (secret files are named, never shown; the rest is not source to review), with their stats:\n${fenceData('left_out_files', leftOut.map((l) => `- ${l.path}: ${l.reason}, +${l.added} -${l.removed}, ${l.bytes} bytes`).join('\n'))}\n`
     : '';
 
   const section = (title: string, body: string): string => `## ${title}\n${body}\n`;

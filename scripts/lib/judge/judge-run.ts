@@ -35,8 +35,8 @@ export interface JudgeDeps {
   prompt?: JudgePrompt;
 }
 
-/** The API refused the credentials (401/403): a configuration error (exit 2) that stops a drain. */
-export class JudgeAuthError extends UserError {}
+/** The API refused the credentials (401/403), or the claude command is missing: a configuration error (exit 2) that stops a drain. */
+export class JudgeConfigError extends UserError {}
 
 /** outage: a drain met a transient API fault; nothing was written and the entry stays queued. */
 export type JudgeStatus = 'judged' | 'failed' | 'skipped' | 'deferred' | 'cached' | 'dry-run' | 'outage';
@@ -72,10 +72,21 @@ export function replyApiSchema(): { schema: Record<string, unknown>; version: st
   return schemaCache;
 }
 
+function isHttpUrl(s: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(s).protocol);
+  } catch {
+    return false;
+  }
+}
+
 /** The backend the configuration names; a missing API key is a configuration error (exit 2), found before any slot is taken. */
 export function backendFromConfig(cfg: Config, env: EnvSettings, processEnv: NodeJS.ProcessEnv): Backend {
   if (cfg.judge.backend === 'claude-cli') return createCliBackend({ command: cfg.judge.cli_command, env: processEnv });
   if (!env.ANTHROPIC_API_KEY) throw new UserError('ANTHROPIC_API_KEY is not set: the sdk judge backend needs it (or set JUDGE_BACKEND=claude-cli)');
+  if (env.ANTHROPIC_BASE_URL !== undefined && !isHttpUrl(env.ANTHROPIC_BASE_URL)) {
+    throw new UserError(`ANTHROPIC_BASE_URL=${JSON.stringify(env.ANTHROPIC_BASE_URL)}: expected an http(s) URL`);
+  }
   const opts = { apiKey: env.ANTHROPIC_API_KEY, ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}) };
   // The SDK is loaded on the first call only: a deferred or cached run never pays its start-up.
   let sdk: Backend | undefined;
@@ -86,6 +97,11 @@ export function backendFromConfig(cfg: Config, env: EnvSettings, processEnv: Nod
       return sdk.call(req);
     },
   };
+}
+
+/** Every request goes through the matcher as the last step before it is sent (the retry's conversation too). */
+function redacting(backend: Backend): Backend {
+  return { name: backend.name, call: (req) => backend.call(redactRequest(req, loadSecretTable()).request) };
 }
 
 function readFeedback(store: StateStore, bead: string, log: (m: string) => void): Feedback | null {
@@ -320,7 +336,7 @@ export async function judgeRun(loaded: LoadedRunRecord, deps: JudgeDeps, opts: J
     };
   }
 
-  const backend = deps.backend ?? backendFromConfig(cfg, deps.env, deps.processEnv);
+  const backend = redacting(deps.backend ?? backendFromConfig(cfg, deps.env, deps.processEnv));
   const throttle: ThrottleOptions = { store: deps.store, limit: cfg.judge.max_per_hour, now: deps.now, lockWaitSeconds: cfg.judge.lock_wait_seconds };
 
   return deps.store.withLock(
@@ -379,7 +395,8 @@ export async function judgeRun(loaded: LoadedRunRecord, deps: JudgeDeps, opts: J
       const last = results[results.length - 1]!.failure;
       if (results.every((x) => x.reply === null) && last) {
         // A rejected key is a configuration error, not a judgment of this run.
-        if (last.reason === 'auth_error') throw new JudgeAuthError(`the judge API refused the credentials (${last.message}): check ANTHROPIC_API_KEY${cfg.judge.backend === 'claude-cli' ? ' or the claude login' : ''}`);
+        if (last.reason === 'auth_error') throw new JudgeConfigError(`the judge API refused the credentials (${last.message}): check ANTHROPIC_API_KEY${cfg.judge.backend === 'claude-cli' ? ' or the claude login' : ''}`);
+        if (last.reason === 'cli_not_found') throw new JudgeConfigError(`${last.message}: install Claude Code or set judge.cli_command (JUDGE_BACKEND=claude-cli)`);
         // An outage says nothing about the run: a drain keeps the entry queued and stops; a direct call records
         // the failure and queues the run, so the next drain judges it.
         if (isTransient(last)) {
