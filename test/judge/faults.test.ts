@@ -9,7 +9,7 @@ import { StateStore } from '../../scripts/lib/store.js';
 import type { JudgeLedgerRow, JudgeQueueEntry, Judgment } from '../../scripts/lib/types.generated.js';
 import { validate } from '../../scripts/lib/schema.js';
 import { captureIo, feedbackFor, judgeConfigFile, runWithFeedback } from './helpers/feedback.js';
-import { makeRun, recordFor, removeRun, type RunFixture } from './helpers/fixtures.js';
+import { recordFor, removeRun, type RunFixture } from './helpers/fixtures.js';
 import { goodReply, resetServer, startMessagesServer, type MessagesServer, type Step } from './helpers/messages-server.js';
 
 let server: MessagesServer;

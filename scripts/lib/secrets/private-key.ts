@@ -15,7 +15,6 @@ const FORWARD = new RegExp(`${SEP}${PIECE}(?=\\\\[nr]|["'\\x60,]|\\s|$)`, 'y');
 const BACKWARD = new RegExp(`${PIECE}${SEP}$`);
 const WINDOW = 16_000;
 const ESCAPED_BODY = /(?:[A-Za-z0-9+/]{40,80}={0,2}\\n){2,}[A-Za-z0-9+/]{16,80}={0,2}/g;
-const LINE_CORE = /^[+\- ]?[ \t]*["'`]?([A-Za-z0-9+/]+={0,2})(?:\\n)?["'`]?[ \t]*[,+]?[ \t]*$/;
 
 function forwardEnd(text: string, from: number): number {
   let pos = from;
@@ -40,23 +39,25 @@ function backwardStart(text: string, to: number): number {
   return Math.min(to, low + window.length + lead);
 }
 
-/** Runs of at least `bodyMinLines` lines that look like key body (base64, high entropy). */
+// A line that is only key body: a diff prefix, indentation and quotes around 40-80 base64 characters.
+const BODY_LINE = /^[+\- ]?[ \t]*["'`]?([A-Za-z0-9+/]{40,80}={0,2})(?:\\n)?["'`]?[ \t]*[,+]?[ \t]*$/gm;
+
+/** Runs of at least `bodyMinLines` adjacent lines that look like key body (base64, high entropy). */
 function bodyRuns(text: string, pk: SecretTable['privateKey']): Span[] {
   const out: Span[] = [];
   let run: Span[] = [];
+  let lineEnd = -2;
   const flush = (): void => {
     if (run.length >= pk.bodyMinLines) out.push({ start: run[0]!.start, end: run[run.length - 1]!.end });
     run = [];
   };
-  let offset = 0;
-  for (const line of text.split('\n')) {
-    const m = LINE_CORE.exec(line);
-    const core = m?.[1];
-    if (core && pk.bodyLine.test(core) && entropy(core) >= pk.bodyMinEntropy) {
-      const start = offset + line.indexOf(core);
-      run.push({ start, end: start + core.length });
-    } else flush();
-    offset += line.length + 1;
+  for (const m of text.matchAll(BODY_LINE)) {
+    const core = m[1]!;
+    if (!pk.bodyLine.test(core) || entropy(core) < pk.bodyMinEntropy) continue;
+    if (m.index !== lineEnd + 1) flush();
+    const start = m.index + m[0].indexOf(core);
+    run.push({ start, end: start + core.length });
+    lineEnd = m.index + m[0].length;
   }
   flush();
   for (const m of text.matchAll(ESCAPED_BODY)) {
