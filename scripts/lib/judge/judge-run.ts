@@ -295,9 +295,9 @@ export async function judgeRun(loaded: LoadedRunRecord, deps: JudgeDeps, opts: J
   const bead = r.bead;
   const cfg = deps.config;
   const disabled = !opts.dryRun && !cfg.judge.enabled;
-  if (r.status === 'infra_failure' || r.status === 'timeout') return { bead, status: 'skipped', message: `nothing to judge: the run ended with ${r.status}` };
 
-  // The hook's one entry point: a run without current feedback is collected first, judge on or off.
+  // The hook's one entry point: a run without current feedback is collected first, judge on or off, whatever
+  // the run's status (a timed-out run's feedback is what the templates' timeout rate counts).
   const sources: string[] = [];
   let feedback = readFeedback(deps.store, bead, deps.log);
   if (feedback && !isCurrent(feedback, loaded)) feedback = null;
@@ -311,10 +311,9 @@ export async function judgeRun(loaded: LoadedRunRecord, deps: JudgeDeps, opts: J
       sources.push(c.note);
     }
   }
-  if (disabled) {
-    const what = collected ? 'feedback collected' : feedback ? 'feedback already current' : sources.join('; ');
-    return { bead, status: 'skipped', message: `judge disabled (JUDGE_ENABLED is not true); ${what}` };
-  }
+  const what = collected ? 'feedback collected' : feedback ? 'feedback already current' : sources.join('; ');
+  if (disabled) return { bead, status: 'skipped', message: `judge disabled (JUDGE_ENABLED is not true); ${what}` };
+  if (r.status === 'infra_failure' || r.status === 'timeout') return { bead, status: 'skipped', message: `nothing to judge: the run ended with ${r.status}; ${what}` };
   if (feedback && (feedback.outcome === 'infra_failure' || feedback.outcome === 'timeout')) {
     return { bead, status: 'skipped', message: `nothing to judge: the outcome is ${feedback.outcome}` };
   }
