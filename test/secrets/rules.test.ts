@@ -95,6 +95,15 @@ const CASES: Record<string, Case> = {
   airtable_pat: c(say, `pat${an(14)}.${hx(64)}`, say(`pat${an(14)}.${hx(20)}`)),
   duffel_token: c(say, `duffel_live_${us(43)}`, say(`duffel_live_${us(20)}`)),
   maxmind_license_key: c(say, `${an(6)}_${an(29)}_mmk`, say(`${an(6)}_${an(10)}_mmk`)),
+  firecrawl_api_key: c(say, `fc-${hx(32)}`, say(`fc-${hx(16)}`)),
+  heygen_api_key: c(say, `sk_V2_${an(44)}`, say(`sk_V2_${an(20)}`)),
+  langsmith_api_key: c(say, `lsv2_pt_${hx(32)}_${hx(10)}`, say(`lsv2_pt_${hx(32)}`)),
+  tavily_api_key: c(say, `tvly-dev-${an(32)}`, say(`tvly-${an(20)}`)),
+  netlify_token: c(say, `nfp_${an(36)}`, say(`nfp_${an(20)}`)),
+  render_api_key: c(say, `rnd_${an(32)}`, say(`rnd_${an(20)}`)),
+  neon_api_key: c(say, `napi_${rnd(LOWER + '0123456789', 64)}`, say(`napi_${rnd(LOWER, 20)}`)),
+  figma_token: c(say, `figd_${us(43)}`, say(`figd_${us(20)}`)),
+  braintree_access_token: c(say, `access_token$production$${rnd(LOWER + '0123456789', 16)}$${hx(32)}`, say(`access_token$production$${hx(16)}`)),
 };
 
 const table = loadSecretTable();
