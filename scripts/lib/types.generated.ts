@@ -915,9 +915,17 @@ effort: ("low" | "medium" | "high" | "xhigh" | "max" | null)
  */
 timeout_seconds: number
 /**
- * SDK transport retries (408/409/429/5xx, connection errors, timeouts).
+ * Retries of a transient API fault (connection reset, hang-up, timeout, 408/409/429/5xx), with backoff; a count.
  */
 max_retries: number
+/**
+ * Seconds before the first retry of a transient API fault (reset, hang-up, timeout, 408/409/429/5xx); doubled each retry with ±25% jitter, unless the reply names a retry-after.
+ */
+retry_backoff_seconds: number
+/**
+ * Longest wait between two retries, seconds (a retry-after header is capped at this too).
+ */
+retry_backoff_max_seconds: number
 /**
  * Independent judge replies per run, aggregated by median (Opus takes no temperature); each takes a throttle slot.
  */
@@ -1851,9 +1859,17 @@ cost_usd?: (number | null)
  */
 latency_ms?: number
 /**
- * ok, or the failure reason (refusal, max_tokens, schema_invalid, timeout, ...).
+ * ok (a reply that passed validation), invalid_reply (a reply that did not), or the failure reason (refusal, max_tokens, timeout, connection, overloaded, auth_error, ...).
  */
 outcome?: string
+/**
+ * Call rows that are not ok: what happened, one line (the validation errors, the HTTP status and message, the connection error).
+ */
+cause?: string
+/**
+ * Call rows: requests repeated after a transient fault (reset, hang-up, timeout, 408/409/429/5xx) before this outcome.
+ */
+retries?: number
 }
 /**
  * A judge request deferred by the hourly limit: state/queue/<bead>.json. Removed only after its judgment (or recorded failure) is written.
@@ -2169,9 +2185,9 @@ left_out: {
  */
 path: string
 /**
- * Why it was left out.
+ * Why it was left out: secret_file is a file whose name says it holds secrets (named, never shown).
  */
-reason: ("lock" | "generated" | "vendored" | "minified" | "binary")
+reason: ("secret_file" | "lock" | "generated" | "vendored" | "minified" | "binary")
 /**
  * Lines added.
  */
@@ -2256,9 +2272,9 @@ lines_total?: number
  */
 export interface Failure {
 /**
- * Machine-readable cause.
+ * Machine-readable cause. invalid_reply: the reply failed validation (not JSON, or not the schema) on the call and on its one retry; invalid_json and schema_invalid are kept for judgments written before it. auth_error (401/403) is a configuration error: the command exits 2 and writes no judgment.
  */
-reason: ("empty_reply" | "refusal" | "max_tokens" | "invalid_json" | "schema_invalid" | "rate_limited" | "overloaded" | "api_error" | "timeout" | "connection" | "cli_error" | "cli_not_found" | "context_error")
+reason: ("empty_reply" | "refusal" | "max_tokens" | "invalid_reply" | "auth_error" | "invalid_json" | "schema_invalid" | "rate_limited" | "overloaded" | "api_error" | "timeout" | "connection" | "cli_error" | "cli_not_found" | "context_error")
 /**
  * What happened, one line (validation errors quoted).
  */
