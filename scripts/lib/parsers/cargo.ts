@@ -18,6 +18,7 @@ const RANK: Record<CaseStatus, number> = { passed: 0, skipped: 1, xfail: 1, xpas
 
 export const cargo: TestParser = {
   name: 'cargo',
+  explain: { summary: /^test result: |^running \d+ tests?\s*$/, marks: /^test .+ \.\.\. FAILED|process didn't exit successfully|^error(?:\[E\d+\])?: / },
   detect: (lines) => lines.some((l) => RESULT.test(l) || /^error: could not compile `[^`]+` \((?:lib|bin|test|example|bench)/.test(l)),
   parse(lines) {
     const blocks: Block[] = [];

@@ -200,6 +200,7 @@ function parseText(lines: readonly string[]): TestCounts | null {
 
 export const go: TestParser = {
   name: 'go',
+  explain: { summary: /^(?:ok|FAIL)\s+\S+\s+(?:\(cached\)|[\d.]+s|\[)|"Action":"(?:pass|fail)","Package":"[^"]+","Elapsed"/, marks: /^\s*--- FAIL: |"Action":"fail","Package":"[^"]+","Test"|^panic: |^SIG[A-Z]+: / },
   detect: (lines) => lines.some((l) => (PACKAGE.test(l) && /\t/.test(l)) || RUN.test(l) || /^\{"Time":"[^"]+","Action":"/.test(l)),
   parse(lines) {
     const json = lines.some((l) => /^\{"(?:Time|Action)":/.test(l));

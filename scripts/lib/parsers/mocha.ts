@@ -27,6 +27,7 @@ function parseJson(lines: readonly string[]): TestCounts | null {
 
 export const mocha: TestParser = {
   name: 'mocha',
+  explain: { summary: /^\s*\d+ (?:passing \(|pending\s*$|failing\s*$)/, marks: /^\s+\d+\) \S/ },
   detect: (lines) => lastIndex(lines, PASSING) >= 0 || lines.some((l) => /^\s*Exception during run:/.test(l) || /^\s*"stats": \{/.test(l)),
   parse(lines) {
     const candidates: number[] = [];

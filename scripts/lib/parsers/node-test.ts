@@ -52,6 +52,7 @@ function loadFailures(lines: readonly string[]): { load: number; files: number }
 
 export const nodeTest: TestParser = {
   name: 'node-test',
+  explain: { summary: /^(?:ℹ|#) (?:tests|pass|fail|cancelled) \d+\s*$|^Could not find/, marks: /^\s*(?:✖ |not ok \d+ )/ },
   detect: (lines) => (closingBlock(lines) !== null && lines.some((l) => /^(?:ℹ|#) suites \d+\s*$/.test(l))) || NOT_FOUND.test(lines[0] ?? ''),
   parse(lines) {
     if (closingBlock(lines) === null && lines.some((l) => NOT_FOUND.test(l))) {

@@ -123,6 +123,7 @@ function fromProgress(ev: Evidence): TestCounts | null {
 
 export const pytest: TestParser = {
   name: 'pytest',
+  explain: { summary: SUMMARY, marks: /^(?:FAILED|ERROR|SUBFAILED)\b|^\S+::\S.* (?:FAILED|ERROR)\b|^(?:\S+\.py )?[.sxX]*[FE][.FEsxX]*\s*(?:\[|$)|^Fatal Python error/ },
   detect(lines) {
     for (let i = lines.length - 1; i >= 0; i--) {
       const l = lines[i] as string;

@@ -168,7 +168,8 @@ export function reconcile(consoleCounts: TestCounts | null, report: TestCounts |
     if (consoleCounts) consoleCounts.source = 'console';
     return consoleCounts;
   }
-  const out: TestCounts = { ...report, notes: [...(report.notes ?? [])], source: 'report' };
+  // The console names the runner when the report's format alone cannot (JUnit is written by many).
+  const out: TestCounts = { ...report, runner: report.runner === 'junit' && consoleCounts ? consoleCounts.runner : report.runner, notes: [...(report.notes ?? [])], source: 'report' };
   if (!consoleCounts) {
     out.notes?.push('the console output was not recognised: counts from the report alone');
     return out;
@@ -179,7 +180,7 @@ export function reconcile(consoleCounts: TestCounts | null, report: TestCounts |
   if (consoleCounts.passed !== null && consoleCounts.passed + (consoleCounts.xpassed ?? 0) !== (report.passed ?? 0) + (report.xpassed ?? 0)) {
     disagreements.push(`the console counts ${consoleCounts.passed} passed, the report ${report.passed}`);
   }
-  if (consoleCounts.counts_disputed) disagreements.push('the console text itself is disputed');
+  if (consoleCounts.counts_disputed) disagreements.push('the console text holds more than one summary or contradicts its per-test lines');
   // A test can add failures to what the runner prints, never remove real ones: of two disagreeing sources the one
   // with more failures and errors is kept (a report overwritten after the run cannot hide a failure the console saw).
   let base = out;

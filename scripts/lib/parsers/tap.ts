@@ -42,6 +42,7 @@ export function parseTapLines(lines: readonly string[], runner: string): TestCou
 
 export const tap: TestParser = {
   name: 'tap',
+  explain: { summary: /^1\.\.\d+/, marks: /^not ok\b|^Bail out!/ },
   detect: (lines) => lines.some((l) => /^TAP version \d+/.test(l)) || (lines.some((l) => /^1\.\.\d+/.test(l)) && lines.some((l) => /^(not )?ok\b/.test(l))),
   parse: (lines) => parseTapLines(lines, 'tap'),
 };

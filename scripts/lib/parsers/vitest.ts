@@ -7,6 +7,7 @@ const NO_TESTS = /^\s*Tests\s+no tests\s*$/;
 
 export const vitest: TestParser = {
   name: 'vitest',
+  explain: { summary: /^\s*Tests\s+\d|^\s*Tests\s+no tests|^No test files found/, marks: /⎯ Failed (?:Tests|Suites) \d+ ⎯|^ ❯ \S.*\| \d+ failed|Worker exited unexpectedly|Worker \w+ emitted error/ },
   detect: (lines) => lastIndex(lines, /^\s*Test Files\s+(\d|no )|^\s*RUN\s+v\d+\.\d+\.\d+ |^No test files found, exiting with code/) >= 0,
   parse(lines) {
     let errors = 0;
