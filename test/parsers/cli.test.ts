@@ -52,7 +52,7 @@ describe('bin/parse-output', () => {
     expect(code).toBe(0);
     expect(JSON.parse(out.join(''))).toMatchObject({ linter: 'eslint', errors: 0, warnings: 0 });
   });
-  test('--report FILE: the report's per-test counts, reconciled with the console; the format is sniffed', () => {
+  test('--report FILE: per-test counts from the report, reconciled with the console; the format is sniffed', () => {
     const r = cli(['tests', '--report', fixture('pytest/spoof.report.xml'), fixture('pytest/spoof.txt')]);
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout) as Record<string, unknown>;
