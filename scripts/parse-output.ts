@@ -11,13 +11,14 @@ export interface Io {
   readStdin: () => string;
 }
 
-const USAGE = 'usage: parse-output tests|lint [--runner NAME] [--report FILE [--format junit|jest-json|mocha-json]] [--explain] [FILE|-]';
+const USAGE = 'usage: parse-output tests|lint [--runner NAME] [--report FILE [--format junit|jest-json|mocha-json|rspec-json]] [--explain] [FILE|-]';
 
 /** The report's format from --format, else from its content (XML is JUnit; Jest's JSON has testResults). */
 function sniff(text: string): ReportFormat | null {
   const t = text.trimStart();
   if (t.startsWith('<')) return 'junit';
   if (/"testResults"\s*:/.test(t)) return 'jest-json';
+  if (/"summary_line"\s*:/.test(t)) return 'rspec-json';
   if (/"stats"\s*:/.test(t)) return 'mocha-json';
   return null;
 }

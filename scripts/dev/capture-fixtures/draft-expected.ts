@@ -6,6 +6,17 @@ import { fileURLToPath } from 'node:url';
 import { parseTestOutput, parseLintOutput, LINTERS } from '../../lib/parsers/index.js';
 const root = fileURLToPath(new URL('../../../test/fixtures/output/', import.meta.url));
 const how: Record<string, string> = {
+  'phpunit/basic': 'projects/phpunit/BasicTest.php: 3 pass, 1 failure, 1 error, 1 skipped + 1 incomplete (skipped); JUnit report agrees',
+  'phpunit/spoof': 'projects/phpunit/SpoofTest.php: 1 pass, 1 fail; the test and a shutdown function print "OK (2 tests, 2 assertions)": disputed',
+  'phpunit/data': 'projects/phpunit/DataTest.php: a data provider of 3, 1 fails',
+  'phpunit/all-pass': 'BasicTest.php filtered to testAdds|testSubtracts: 2 pass',
+  'phpunit/no-tests': 'phpunit --filter nothing_matches: "No tests executed!"',
+  'rspec/basic': 'projects/rspec/basic_spec.rb: 3 pass, 2 fail, 2 pending (JSON report agrees)',
+  'rspec/documentation': 'projects/rspec/basic_spec.rb with the documentation formatter: 3 pass, 2 fail, 2 pending',
+  'rspec/spoof': 'projects/rspec/spoof_spec.rb: 1 pass, 1 fail; the example and an at_exit hook print "2 examples, 0 failures": disputed',
+  'rspec/hook': 'projects/rspec/hook_spec.rb: before(:all) raises, rspec fails its 2 examples; 1 pass',
+  'rspec/load-error': 'projects/rspec basic + broken_spec.rb (syntax error): rspec runs nothing, 1 error outside of examples',
+  'rspec/no-tests': 'rspec --example nothing_matches: 0 examples',
   'pytest/spoof': 'projects/pytest/test_spoof.py: 1 pass, 1 fail (the JUnit report spoof.report.xml agrees); the failing test and an atexit hook print fake "2 passed" summaries: disputed',
   'pytest/segfault': 'projects/pytest/test_segfault.py: 1 pass, then SIGSEGV (Fatal Python error): 1 failed for the crash',
   'pytest/subtests': 'projects/pytest/test_subtests.py: test_subs fails through 1 of 3 subtests, the unittest case whose subtests skip passes (as pytest -v says), test_plain passes; counted per test',

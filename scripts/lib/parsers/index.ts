@@ -12,9 +12,11 @@ import { mocha } from './mocha.js';
 import { mypy } from './mypy.js';
 import { nodeTap } from './node-tap.js';
 import { nodeTest } from './node-test.js';
+import { phpunit } from './phpunit.js';
 import { normalizeLines, omittedBytes } from './normalize.js';
 import { pylint } from './pylint.js';
 import { pytest } from './pytest.js';
+import { rspec } from './rspec.js';
 import { ruff } from './ruff.js';
 import { shellcheck } from './shellcheck.js';
 import { tap } from './tap.js';
@@ -27,7 +29,7 @@ export type { LintCounts, ParseOptions, TestCounts } from './types.js';
 export { normalizeLines, stripAnsi } from './normalize.js';
 
 // Detection order: most specific first; go -json, JUnit and the TAP dialects before the generic TAP reader.
-const TEST_PARSERS: readonly TestParser[] = [junit, cargo, pytest, unittest, vitest, jest, nodeTest, nodeTap, mocha, go, tap];
+const TEST_PARSERS: readonly TestParser[] = [junit, cargo, pytest, unittest, phpunit, rspec, vitest, jest, nodeTest, nodeTap, mocha, go, tap];
 // Biome before ruff (both say "Found N errors."), shellcheck's gcc format before flake8/mypy lookalikes.
 const LINT_PARSERS: readonly LintParser[] = [eslint, biome, ruff, tsc, mypy, pylint, shellcheck, clippy, flake8];
 

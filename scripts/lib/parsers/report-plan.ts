@@ -34,6 +34,16 @@ export function planReport(command: string, dir: string, named: string | null, e
     const file = `${dir}/jest.json`;
     return { runner: 'jest', format: 'jest-json', file, command: `${command} --json --outputFile=${quote(file)}`, env: {} };
   }
+  if (new RegExp(`${LEAD}(?:\\S*/)?phpunit\\b`).test(command) && (named === null || named === 'phpunit')) {
+    const file = `${dir}/phpunit.xml`;
+    return { runner: 'phpunit', format: 'junit', file, command: `${command} --log-junit ${quote(file)}`, env: {} };
+  }
+  if (new RegExp(`${LEAD}(?:bundle\\s+exec\\s+)?rspec\\b`).test(command) && (named === null || named === 'rspec')) {
+    const file = `${dir}/rspec.json`;
+    // Any --format replaces rspec's default console formatter: keep progress on the console when none was given.
+    const console = /\s(?:--format|-f)\b/.test(command) ? '' : ' --format progress';
+    return { runner: 'rspec', format: 'rspec-json', file, command: `${command}${console} --format json --out ${quote(file)}`, env: {} };
+  }
   const node = /^(\s*node\s+(?:--[\w-]+(?:=\S+)?\s+)*--test\b)/.exec(command);
   if (node && (named === null || named === 'node-test')) {
     const file = `${dir}/node-test.xml`;

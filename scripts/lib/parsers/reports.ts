@@ -3,7 +3,7 @@
 import { flag, makeCounts } from './_counts.js';
 import type { CaseStatus, TestCase, TestCounts } from './types.js';
 
-export const REPORT_FORMATS = ['junit', 'jest-json', 'mocha-json'] as const;
+export const REPORT_FORMATS = ['junit', 'jest-json', 'mocha-json', 'rspec-json'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 const EXCERPT = 500;
@@ -44,7 +44,8 @@ function countsFromCases(runner: string, cases: TestCase[], extraErrors = 0, not
 const TAG = /<(\/?)(testsuites|testsuite|testcase|failure|error|skipped)\b([^>]*?)(\/?)>/g;
 
 /** JUnit XML: one case per <testcase>, nested <testsuite>s named in the id (node --test nests them). */
-export function readJunit(xml: string, runner = 'junit'): TestCounts | null {
+export function readJunit(xml: string, runner = 'junit', cwd?: string): TestCounts | null {
+  const rel = (f: string | null): string | null => (f && cwd && f.startsWith(`${cwd}/`) ? f.slice(cwd.length + 1) : f);
   if (!/<testsuites?\b/.test(xml)) return null;
   const cases: TestCase[] = [];
   const suites: string[] = [];
@@ -75,7 +76,7 @@ export function readJunit(xml: string, runner = 'junit'): TestCounts | null {
       if (slash) { close(m.index); continue; }
       const name = attr(attrs, 'name') ?? '';
       const classname = attr(attrs, 'classname') ?? '';
-      const file = attr(attrs, 'file');
+      const file = rel(attr(attrs, 'file'));
       // A suite named like the file (vitest, phpunit) is the prefix already; pytest's one suite is a label. Others nest (node).
       const path = [...(pytest ? [] : suites.filter((s) => s !== classname && s !== file)), name].filter((s) => s !== '').join(' > ');
       const prefix = pytest ? (prefixes.get(classname) ?? prefixes.set(classname, pytestPrefix(classname)).get(classname) as string) : file ?? (classname && classname !== 'test' ? classname : '');
@@ -91,14 +92,18 @@ export function readJunit(xml: string, runner = 'junit'): TestCounts | null {
     else if (tag === 'error') { current.status = 'error'; if (message) current.excerpt = message; }
     else if ((current.skips += 1) && (current.status === 'passed' || current.status === 'skipped')) current.status = /type="pytest\.xfail"/.test(attrs) ? 'xfail' : 'skipped';
   }
-  // Case ids must be unique: a repeated id (parametrised names clash) gets its position appended.
+  return countsFromCases(runner, uniqueIds(cases));
+}
+
+/** Case ids must be unique: a repeated id (parametrised names clash) gets its position appended. */
+function uniqueIds(cases: TestCase[]): TestCase[] {
   const seen = new Map<string, number>();
   for (const c of cases) {
     const n = seen.get(c.id) ?? 0;
     seen.set(c.id, n + 1);
     if (n > 0) c.id = `${c.id} #${n + 1}`;
   }
-  return countsFromCases(runner, cases);
+  return cases;
 }
 
 interface JestAssertion { ancestorTitles?: string[]; title?: string; status?: string; failureMessages?: string[] }
@@ -124,7 +129,7 @@ export function readJestJson(text: string, cwd?: string): TestCounts | null {
       cases.push(c);
     }
   }
-  return countsFromCases('jest', cases, suiteErrors, suiteErrors ? [`${suiteErrors} test file(s) failed to run: counted as errors`] : []);
+  return countsFromCases('jest', uniqueIds(cases), suiteErrors, suiteErrors ? [`${suiteErrors} test file(s) failed to run: counted as errors`] : []);
 }
 
 interface MochaTest { fullTitle?: string; title?: string; file?: string; err?: { message?: string } }
@@ -151,8 +156,24 @@ export function readMochaJson(text: string, cwd?: string): TestCounts | null {
   return countsFromCases('mocha', [...status.values()]);
 }
 
+interface RspecExample { id?: string; full_description?: string; status?: string; file_path?: string; exception?: { message?: string } }
+
+/** RSpec's JSON formatter: one entry per example; errors outside of examples (a spec file that failed to load) are errors. */
+export function readRspecJson(text: string): TestCounts | null {
+  let data: { examples?: RspecExample[]; summary?: { errors_outside_of_examples_count?: number } };
+  try { data = JSON.parse(text) as typeof data; } catch { return null; }
+  if (!Array.isArray(data.examples)) return null;
+  const cases = data.examples.map((e): TestCase => {
+    const c: TestCase = { id: `${(e.file_path ?? '').replace(/^\.\//, '')}::${e.full_description ?? e.id ?? ''}`, status: e.status === 'passed' ? 'passed' : e.status === 'pending' ? 'skipped' : 'failed' };
+    if (c.status === 'failed' && e.exception?.message) c.excerpt = e.exception.message.slice(0, EXCERPT);
+    return c;
+  });
+  const outside = Number(data.summary?.errors_outside_of_examples_count ?? 0);
+  return countsFromCases('rspec', uniqueIds(cases), outside, outside ? [`${outside} error(s) outside of examples (a spec file failed to load)`] : []);
+}
+
 export function readReport(format: ReportFormat, text: string, opts: { runner?: string; cwd?: string } = {}): TestCounts | null {
-  const counts = format === 'junit' ? readJunit(text, opts.runner) : format === 'jest-json' ? readJestJson(text, opts.cwd) : readMochaJson(text, opts.cwd);
+  const counts = format === 'junit' ? readJunit(text, opts.runner, opts.cwd) : format === 'jest-json' ? readJestJson(text, opts.cwd) : format === 'rspec-json' ? readRspecJson(text) : readMochaJson(text, opts.cwd);
   if (counts && opts.runner) counts.runner = opts.runner;
   return counts;
 }
