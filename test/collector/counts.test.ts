@@ -1,4 +1,5 @@
 // Counts an agent cannot fake, end to end: a real repo whose test prints a fake passing summary while a real test fails.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../scripts/collect.js';
@@ -11,11 +12,16 @@ const SPOOF = HEADER
   + "test('adds', () => assert.ok(add(1, 2) === 3));\n"
   + `test('really fails', () => { console.log('${FAKE_SPEC}'); process.on('exit', () => console.log('${FAKE_SPEC}')); assert.ok(add(1, 1) === 3); });\n`;
 
-async function collectOne(files: Record<string, string>, test: string): Promise<Feedback> {
+async function collectOne(files: Record<string, string>, test: string, config: Record<string, unknown> | null = null): Promise<Feedback> {
   const p = makeProject();
   agentWorktree(p, 'a', { uncommitted: files });
   const { io } = makeIo(p);
-  const code = await run(['--quiet', writeRecord(p, 'a', runRecord({ commands: { build: null, test, lint: null, typecheck: null } }))], io);
+  const args = ['--quiet'];
+  if (config) {
+    writeFileSync(join(p.dir, 'config.json'), JSON.stringify(config));
+    args.push('--config', join(p.dir, 'config.json'));
+  }
+  const code = await run([...args, writeRecord(p, 'a', runRecord({ commands: { build: null, test, lint: null, typecheck: null } }))], io);
   expect(code).toBe(0);
   const fb = readJson<Feedback>(join(p.state, 'feedback', 'bd-1.json'));
   const v = validate('feedback', fb);
@@ -93,6 +99,15 @@ describe('collect: a report the tests tamper with is not trusted', () => {
     expect(fb.checks.test?.tests).toMatchObject({ runner: 'pytest', passed: 1, failed: 1, source: 'report' });
     expect(fb.checks.test?.tests?.cases?.map((c) => `${c.id}=${c.status}`)).toEqual(['test_calc.py::test_ok=passed', 'test_calc.py::test_fails=failed']);
     expect(fb.checks.test?.tests?.counts_disputed).toBeUndefined();
+  });
+
+  it('a runner judgeloop does not recognise: the report the config names is asked for and read', async () => {
+    const script = { 'run-tests.sh': 'exec python3 -m pytest -q -p no:cacheprovider "$@"\n' };
+    const plain = await collectOne({ ...PY, ...script }, 'sh run-tests.sh');
+    expect(plain.checks.test?.tests).toMatchObject({ passed: 1, failed: 1, source: 'console' });
+    const named = await collectOne({ ...PY, ...script }, 'sh run-tests.sh', { collector: { test_report: { format: 'junit', env: { PYTEST_ADDOPTS: '--junitxml={file}' } } } });
+    expect(named.checks.test?.tests).toMatchObject({ runner: 'pytest', passed: 1, failed: 1, source: 'report' });
+    expect(named.checks.test?.tests?.cases).toHaveLength(2);
   });
 
   it('report overwritten after pytest wrote it: disputed, the failure the console saw is kept', async () => {
