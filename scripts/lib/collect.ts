@@ -4,6 +4,7 @@ import { resolveCommands, runChecks, emptyChecks } from './checks.js';
 import type { Config } from './config.js';
 import { UserError, errorMessage } from './errors.js';
 import { diffSnapshot, resolveCommit, setGitTimeout, snapshotWorking, worktreeInfo, worktreeInfoWithRef, worktreeProblem, type WorkingDiff } from './git.js';
+import { sweepOrphansOnce } from './process.js';
 import { assertSandboxAvailable, collectorSandbox } from './sandbox.js';
 import { classifyOutcome, integrityFlags, type ChecksSet, type Integrity } from './outcome.js';
 import { readStoredJudgment, summarizeJudgment } from './judgment.js';
@@ -217,6 +218,7 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
   const wt = loaded.worktree;
   const commands = resolveCommands(r, cfg.collector);
   setGitTimeout((cfg.collector.git_timeout_seconds ?? 120) * 1000);
+  sweepOrphansOnce();
   const sandbox = collectorSandbox(cfg.collector, ctx.processEnv, store.root);
   assertSandboxAvailable(sandbox);
   const needsBaseline = commands.build !== null || commands.test !== null || commands.lint !== null || commands.typecheck !== null;
