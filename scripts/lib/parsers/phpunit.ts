@@ -39,7 +39,7 @@ export const phpunit: TestParser = {
       if (!crash && shownF + shownE === 0) return null;
       // Died mid-run: the progress characters are what is known, the test that was running counts as failed.
       const dots = lines.reduce((n, l) => n + ((PROGRESS.exec(l)?.[1] ?? '').match(/\./g)?.length ?? 0), 0);
-      return flag(makeCounts('phpunit', { passed: dots, failed: shownF + 1, errors: shownE }), { crashed: `phpunit died before its summary (${crash?.trim() ?? 'no summary line'}): 1 failed for the crash` });
+      return flag(makeCounts('phpunit', { passed: dots, failed: shownF, errors: shownE + 1 }), { crashed: `phpunit died before its summary (${crash?.trim() ?? 'no summary line'}): counted as an error` });
     }
     // The progress line marks each failure (F) and error (E): the real summary counts at least as many.
     const { chosen, disputed } = pickSummary(candidates, (s) => (s.w.get('Failures') ?? 0) >= shownF && (s.w.get('Errors') ?? 0) >= shownE, 'phpunit summary');

@@ -51,7 +51,7 @@ export function readJunit(xml: string, runner = 'junit', cwd?: string): TestCoun
   const suites: string[] = [];
   const pytest = /<testsuite[^>]*\bname="pytest"/.test(xml);
   const prefixes = new Map<string, string>();
-  let open: { id: string; status: CaseStatus; excerpt?: string; textFrom: number; skips: number } | null = null;
+  let open: { id: string; status: CaseStatus; excerpt?: string; textFrom: number; skips: number; fileLevel: boolean } | null = null;
   const close = (end: number): void => {
     if (!open) return;
     // pytest writes one <skipped> per skipped subtest into a test it reports PASSED: more than one is not a skipped test.
@@ -74,21 +74,25 @@ export function readJunit(xml: string, runner = 'junit', cwd?: string): TestCoun
     if (tag === 'testsuites') continue;
     if (tag === 'testcase') {
       if (slash) { close(m.index); continue; }
-      const name = attr(attrs, 'name') ?? '';
+      const name = rel(attr(attrs, 'name')) ?? '';
       const classname = attr(attrs, 'classname') ?? '';
       const file = rel(attr(attrs, 'file'));
       // A suite named like the file (vitest, phpunit) is the prefix already; pytest's one suite is a label. Others nest (node).
       const path = [...(pytest ? [] : suites.filter((s) => s !== classname && s !== file)), name].filter((s) => s !== '').join(' > ');
       const prefix = pytest ? (prefixes.get(classname) ?? prefixes.set(classname, pytestPrefix(classname)).get(classname) as string) : file ?? (classname && classname !== 'test' ? classname : '');
       const id = prefix ? `${prefix}::${path}` : path;
-      open = { id, status: 'passed', textFrom: m.index + m[0].length, skips: 0 };
+      open = { id, status: 'passed', textFrom: m.index + m[0].length, skips: 0, fileLevel: /^\/\S+\.(?:[cm]?[jt]s|tsx|jsx)$/.test(name) };
       if (selfClose) close(m.index);
       continue;
     }
-    const current = open as { status: CaseStatus; excerpt?: string; skips: number } | null;
+    const current = open as { status: CaseStatus; excerpt?: string; skips: number; fileLevel: boolean } | null;
     if (!current || slash) continue;
     const message = attr(attrs, 'message');
-    if (tag === 'failure') { if (current.status !== 'error') current.status = 'failed'; if (message && !current.excerpt) current.excerpt = message; }
+    if (tag === 'failure') {
+      // node --test names a whole test file's failure (load error, dead process) by its path: an error, not a test.
+      if (current.status !== 'error') current.status = current.fileLevel ? 'error' : 'failed';
+      if (message && !current.excerpt) current.excerpt = message;
+    }
     else if (tag === 'error') { current.status = 'error'; if (message) current.excerpt = message; }
     else if ((current.skips += 1) && (current.status === 'passed' || current.status === 'skipped')) current.status = /type="pytest\.xfail"/.test(attrs) ? 'xfail' : 'skipped';
   }
@@ -134,7 +138,7 @@ export function readJestJson(text: string, cwd?: string): TestCounts | null {
 
 interface MochaTest { fullTitle?: string; title?: string; file?: string; err?: { message?: string } }
 
-/** Mocha's JSON reporter: tests, failures (a failed hook is titled `"before all" hook…`: an error), pending. */
+/** Mocha's JSON reporter: tests, failures (a failed hook, titled `"before all" hook…`, is one failure of its suite), pending. */
 export function readMochaJson(text: string, cwd?: string): TestCounts | null {
   let data: { tests?: MochaTest[]; failures?: MochaTest[]; pending?: MochaTest[] };
   try { data = JSON.parse(text.slice(text.indexOf('{'))) as typeof data; } catch { return null; }
@@ -148,8 +152,7 @@ export function readMochaJson(text: string, cwd?: string): TestCounts | null {
   for (const t of data.tests) status.set(idOf(t), { id: idOf(t), status: 'passed' });
   for (const t of data.pending ?? []) status.set(idOf(t), { id: idOf(t), status: 'skipped' });
   for (const t of data.failures ?? []) {
-    const hook = /^"(?:before|after) (?:all|each)" hook/.test(t.title ?? '');
-    const c: TestCase = { id: idOf(t), status: hook ? 'error' : 'failed' };
+    const c: TestCase = { id: idOf(t), status: 'failed' };
     if (t.err?.message) c.excerpt = t.err.message.slice(0, EXCERPT);
     status.set(c.id, c);
   }
