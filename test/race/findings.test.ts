@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseUnifiedDiff, type FilePatch } from '../../scripts/lib/race/diff-parse.js';
 import { scanAddedLines } from '../../scripts/lib/race/scan.js';
 import { codeShape, noOpChange } from '../../scripts/lib/race/substance.js';
-import { specialCaseFindings, testFindings, testLiterals } from '../../scripts/lib/race/test-findings.js';
+import { specialCaseFindings, targetTestEdits, testFindings, testIdName, testLiterals } from '../../scripts/lib/race/test-findings.js';
 import { commitAll, gitIn, makeRepo, writeTree } from '../helpers/repo.js';
 
 const repos: string[] = [];
@@ -73,6 +73,28 @@ describe('deleted and weakened tests', () => {
     expect(where(f)).toEqual(['test_weakened tests/test_t.py:10']);
     // Rewriting an assertion is not weakening it.
     expect(testFindings(patchOf({ 'tests/test_t.py': BASE }, { 'tests/test_t.py': BASE.replace('f(3), 9', 'f(3), 10 - 1') }))).toEqual([]);
+  });
+});
+
+describe('a target test rewritten instead of the code', () => {
+  const PY = 'def test_seconds():\n    assert parse("5s") == 5\n\n\ndef test_hours():\n    assert parse("1h") == 3600\n';
+  const JS = "test('seconds', () => assert.equal(parse('5s'), 5));\ntest('hours', () => assert.equal(parse('1h'), 3600));\n";
+
+  it('finds the changed assertion of a target test, with its line on the base', () => {
+    const py = patchOf({ 'tests/test_d.py': PY }, { 'tests/test_d.py': PY.replace('== 3600', '== 1') });
+    expect(where(targetTestEdits(py, new Map([['tests/test_d.py', PY]]), ['tests/test_d.py::test_hours']))).toEqual(['test_modified tests/test_d.py:6']);
+    const js = patchOf({ 'test/d.test.mjs': JS }, { 'test/d.test.mjs': JS.replace('3600', '1') });
+    expect(where(targetTestEdits(js, new Map([['test/d.test.mjs', JS]]), ['test/d.test.mjs::hours']))).toEqual(['test_modified test/d.test.mjs:2']);
+  });
+
+  it('leaves tests that are not targets, and races without named targets, alone', () => {
+    const py = patchOf({ 'tests/test_d.py': PY }, { 'tests/test_d.py': PY.replace('== 5', '== 5.0') });
+    expect(targetTestEdits(py, new Map([['tests/test_d.py', PY]]), ['tests/test_d.py::test_hours'])).toEqual([]);
+    expect(targetTestEdits(py, new Map([['tests/test_d.py', PY]]), [])).toEqual([]);
+  });
+
+  it('reads the test name at the end of each runner\'s id', () => {
+    expect(['tests/t.py::C::test_x[1-2]', 'pkg.mod.C.test_x (n=1)', 'test/a.test.mjs::suite > test_x', 'pkg/path::TestX/test_x', 'bin::mod::test_x'].map(testIdName)).toEqual(['test_x', 'test_x', 'test_x', 'test_x', 'test_x']);
   });
 });
 

@@ -87,6 +87,40 @@ export function testFindings(patch: FilePatch[]): ScanFinding[] {
   return out;
 }
 
+/** The test name a test id ends with: pytest `path::Class::test[p]`, unittest `mod.Class.test (sub)`, node `file::suite > test`. */
+export function testIdName(id: string): string {
+  const bare = id.replace(/\[[^\]]*\]$/, '').replace(/ \([^)]*\)$/, '');
+  const parts = bare.split(/::| > |\.|\//);
+  return parts[parts.length - 1]!.trim();
+}
+
+/**
+ * Assertions changed or removed inside a target test (one that fails on the base): the test that defines the task
+ * was rewritten instead of the code. The enclosing test of a removed line is the nearest test definition above it
+ * on the base. Needs per-test ids (targets); without them nothing is found.
+ */
+export function targetTestEdits(patch: FilePatch[], baseTexts: Map<string, string>, targets: string[]): ScanFinding[] {
+  if (!targets.length) return [];
+  const names = new Set(targets.map(testIdName));
+  const out: ScanFinding[] = [];
+  for (const f of patch) {
+    const path = f.oldPath ?? f.path;
+    if (f.binary || f.deleted || !TEST_FILE.test(path)) continue;
+    const base = baseTexts.get(path)?.split('\n');
+    if (!base) continue;
+    const seen = new Set<string>();
+    for (const r of f.removedLines) {
+      if (!ASSERTION.test(r.text)) continue;
+      let name: string | null = null;
+      for (let i = r.line - 1; i >= 0 && name === null; i--) name = testName(base[i] ?? '');
+      if (!name || !names.has(name) || seen.has(name)) continue;
+      seen.add(name);
+      out.push({ kind: 'test_modified', name: `assertion of target test ${name} changed (line ${r.line} on the base)`, file: path, line: r.line, text: r.text.trim().slice(0, 160) });
+    }
+  }
+  return out;
+}
+
 const STRING = /(['"`])((?:\\.|(?!\1).){2,80})\1/g;
 const NUMBER = /(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])/g;
 /** Numbers too common to tell special-casing from ordinary code. */
