@@ -99,18 +99,25 @@ describe('a target test rewritten instead of the code', () => {
 });
 
 describe('special-casing the tests’ literal inputs', () => {
-  const TESTS = 'def test_hours():\n    assert parse("1h") == 3600\n\ndef test_big():\n    assert parse("250m") == 15000\n';
+  const TESTS = 'def test_hours():\n    assert parse("1h") == 3600\n\n\ndef test_big():\n    self.assertEqual(scale(250), 15000)\n\n\n@pytest.mark.parametrize("text,want", [("90s", 90), ("3m", 180)])\ndef test_many(text, want):\n    assert parse(text) == want\n';
   const CODE = 'UNITS = {"s": 1, "m": 60}\n\n\ndef parse(text):\n    return int(text[:-1]) * UNITS[text[-1]]\n';
   const literals = testLiterals([TESTS]);
   const find = (after: string) => specialCaseFindings(patchOf({ 'd.py': CODE }, { 'd.py': after }), literals, new Map([['d.py', CODE]]));
 
-  it('finds code that answers a test input', () => {
-    expect(where(find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if text == "1h":\n        return 3600\n')))).toEqual(['special_case d.py:5']);
-    expect(where(find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if 15000 == compute(text):\n        pass\n')))).toEqual(['special_case d.py:5']);
+  it('reads the inputs of the tests, not their expected values or names', () => {
+    expect([...literals].sort()).toEqual(['n:180', 'n:250', 'n:90', 's:1h', 's:3m', 's:90s', 's:text,want']);
+    expect(testLiterals(["test('hours', { skip: 'flaky' }, () => assert.strictEqual(parseDuration('1h'), 3600));"])).toEqual(new Set(['s:1h']));
   });
 
-  it('does not flag the real fix, common numbers, or a literal the file already had', () => {
+  it('finds code that answers a test input', () => {
+    expect(where(find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if text == "1h":\n        return 3600\n')))).toEqual(['special_case d.py:5']);
+    expect(where(find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if 250 == compute(text):\n        pass\n')))).toEqual(['special_case d.py:5']);
+    expect(where(find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if text in ("90s", "3m"):\n        pass\n')))).toEqual(['special_case d.py:5']);
+  });
+
+  it('does not flag the real fix, expected values, common numbers, or a literal the file already had', () => {
     expect(find(CODE.replace('"m": 60}', '"m": 60, "h": 3600}'))).toEqual([]);
+    expect(find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if total == 3600:\n        pass\n'))).toEqual([]);
     expect(find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if len(text) == 1:\n        return 0\n'))).toEqual([]);
     expect(find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if text[-1] == "m":\n        pass\n'))).toEqual([]);
   });

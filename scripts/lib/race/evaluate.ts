@@ -55,7 +55,7 @@ export interface SolutionFacts {
   formattingOnlyFiles: string[];
   benchmark: BenchmarkResult | null;
   taskType?: string;
-  /** Texts of the tree's test files, or their literals one per line (special-casing is checked against them). */
+  /** Texts of the tree's test files, or their lines that hold literals (special-casing is checked against them). */
   testTexts: string[];
   /** sha256 (hex) of the diff text: the ranking's last tie-break. */
   contentHash?: string;
