@@ -571,6 +571,45 @@ xfailed?: number
  */
 xpassed?: number
 /**
+ * Per-test results when the runner's report or console lists them (notes/contract-cases.md); absent means unknown. Capped at collector.max_test_cases, non-passed cases first.
+ * 
+ * Items: One test's result.
+ */
+cases?: {
+/**
+ * Stable id across runs of the same runner on the same code (path/test_x.py::Class::test, pkg::TestName/sub, file::suite > test).
+ */
+id: string
+/**
+ * The test's outcome.
+ */
+status: ("passed" | "failed" | "error" | "skipped" | "xfail" | "xpass")
+/**
+ * At most ~500 characters of the failure message; failures and errors only.
+ */
+excerpt?: string
+}[]
+/**
+ * False when cases was capped (collector.max_test_cases); the counts stay exact.
+ */
+cases_complete?: boolean
+/**
+ * Where the counts came from: the runner's structured report, or its console text.
+ */
+source?: ("report" | "console")
+/**
+ * More than one summary in the console, a summary contradicting the per-test lines, or report and console disagreeing: counts not trusted.
+ */
+counts_disputed?: boolean
+/**
+ * The test process or a worker died (signal, abort, segfault, panic, killed worker): some results are missing.
+ */
+runner_crashed?: boolean
+/**
+ * The runner collected no test at all ('no tests found', empty collection).
+ */
+no_tests_collected?: boolean
+/**
  * Why a count is missing or uncertain.
  */
 notes?: string[]
@@ -663,6 +702,10 @@ baseline_setup?: (string | null)
  * Timeout of collector.baseline_setup, seconds; the whole process tree is killed at it.
  */
 baseline_setup_timeout_seconds?: number
+/**
+ * Per-test results kept in tests.cases of a feedback or baseline record, count (default 10000); past it non-passed cases are kept first and tests.cases_complete is false.
+ */
+max_test_cases?: number
 /**
  * How long a collector waits for another process computing the same baseline, seconds.
  */
@@ -872,9 +915,17 @@ effort: ("low" | "medium" | "high" | "xhigh" | "max" | null)
  */
 timeout_seconds: number
 /**
- * SDK transport retries (408/409/429/5xx, connection errors, timeouts).
+ * Retries of a transient API fault (connection reset, hang-up, timeout, 408/409/429/5xx), with backoff; a count.
  */
 max_retries: number
+/**
+ * Seconds before the first retry of a transient API fault (reset, hang-up, timeout, 408/409/429/5xx); doubled each retry with ±25% jitter, unless the reply names a retry-after.
+ */
+retry_backoff_seconds: number
+/**
+ * Longest wait between two retries, seconds (a retry-after header is capped at this too).
+ */
+retry_backoff_max_seconds: number
 /**
  * Independent judge replies per run, aggregated by median (Opus takes no temperature); each takes a throttle slot.
  */
@@ -1269,7 +1320,7 @@ completed_at: string
 /**
  * The feedback outcome (kept equal to feedback.schema.json#/definitions/outcome by a test).
  */
-outcome: ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout")
+outcome: ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout" | "unmeasured")
 /**
  * run.iterations (retries after the first attempt); null when the run did not report it.
  */
@@ -1327,9 +1378,9 @@ mtime_ms: number
 indexed_at: string
 }
 /**
- * Seed 003's outcome classes; defined precisely in AGENTS.md.
+ * Seed 003's outcome classes, defined precisely in AGENTS.md; unmeasured: the run completed but no build, test, lint or typecheck command was configured, so nothing was measured (never a pass).
  */
-export type Outcome = ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout")
+export type Outcome = ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout" | "unmeasured")
 
 /**
  * The collector's mechanical signals for one agent run: state/feedback/<bead>.json.
@@ -1476,6 +1527,18 @@ exit_code_contradicts_counts: boolean
  * Fewer tests ran than on the base commit (tests deleted or skipped).
  */
 test_count_below_baseline: boolean
+/**
+ * The test counts are disputed (tests.counts_disputed): the outcome is never full_pass.
+ */
+counts_disputed?: boolean
+/**
+ * The test runner or a test process crashed (tests.runner_crashed): the outcome is never full_pass.
+ */
+runner_crashed?: boolean
+/**
+ * The test runner collected no test (tests.no_tests_collected): the outcome is agent_failure.
+ */
+no_tests_collected?: boolean
 /**
  * Details behind the flags and anything else a reader should know, one sentence each.
  */
@@ -1796,9 +1859,17 @@ cost_usd?: (number | null)
  */
 latency_ms?: number
 /**
- * ok, or the failure reason (refusal, max_tokens, schema_invalid, timeout, ...).
+ * ok (a reply that passed validation), invalid_reply (a reply that did not), or the failure reason (refusal, max_tokens, timeout, connection, overloaded, auth_error, ...).
  */
 outcome?: string
+/**
+ * Call rows that are not ok: what happened, one line (the validation errors, the HTTP status and message, the connection error).
+ */
+cause?: string
+/**
+ * Call rows: requests repeated after a transient fault (reset, hang-up, timeout, 408/409/429/5xx) before this outcome.
+ */
+retries?: number
 }
 /**
  * A judge request deferred by the hourly limit: state/queue/<bead>.json. Removed only after its judgment (or recorded failure) is written.
@@ -2114,9 +2185,9 @@ left_out: {
  */
 path: string
 /**
- * Why it was left out.
+ * Why it was left out: secret_file is a file whose name says it holds secrets (named, never shown).
  */
-reason: ("lock" | "generated" | "vendored" | "minified" | "binary")
+reason: ("secret_file" | "lock" | "generated" | "vendored" | "minified" | "binary")
 /**
  * Lines added.
  */
@@ -2201,9 +2272,9 @@ lines_total?: number
  */
 export interface Failure {
 /**
- * Machine-readable cause.
+ * Machine-readable cause. invalid_reply: the reply failed validation (not JSON, or not the schema) on the call and on its one retry; invalid_json and schema_invalid are kept for judgments written before it. auth_error (401/403) is a configuration error: the command exits 2 and writes no judgment.
  */
-reason: ("empty_reply" | "refusal" | "max_tokens" | "invalid_json" | "schema_invalid" | "rate_limited" | "overloaded" | "api_error" | "timeout" | "connection" | "cli_error" | "cli_not_found" | "context_error")
+reason: ("empty_reply" | "refusal" | "max_tokens" | "invalid_reply" | "auth_error" | "invalid_json" | "schema_invalid" | "rate_limited" | "overloaded" | "api_error" | "timeout" | "connection" | "cli_error" | "cli_not_found" | "context_error")
 /**
  * What happened, one line (validation errors quoted).
  */
@@ -2328,9 +2399,9 @@ bead: string
  */
 duration_seconds: number
 /**
- * Seed 003's outcome classes; defined precisely in AGENTS.md.
+ * Seed 003's outcome classes, defined precisely in AGENTS.md; unmeasured: the run completed but no build, test, lint or typecheck command was configured, so nothing was measured (never a pass).
  */
-outcome: ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout")
+outcome: ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout" | "unmeasured")
 /**
  * When the collector wrote the feedback record, ISO 8601.
  */
@@ -3518,6 +3589,10 @@ infra_failure: number
  * Runs.
  */
 timeout: number
+/**
+ * Runs with no check configured: counted, never scored (nothing was measured).
+ */
+unmeasured?: number
 }
 /**
  * Runs minus infra failures: the denominator of every rate (the infrastructure's fault is not the template's).
@@ -3620,7 +3695,7 @@ completed_at: string
 /**
  * The feedback outcome (kept equal to feedback.schema.json#/definitions/outcome by a test).
  */
-outcome: ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout")
+outcome: ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout" | "unmeasured")
 /**
  * This run's mechanical value: outcome credit minus its retry and timeout penalties (may be below 0).
  */

@@ -1,11 +1,12 @@
 // IO: what the evaluation needs from one solution's worktree (git and files) and the judge's criteria.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { git } from '../git.js';
 import { readStoredJudgment } from '../judgment.js';
 import { StateStore } from '../store.js';
 import { runCommand } from '../runner.js';
+import { readTreeFile } from '../tree-read.js';
 import type { SandboxPolicy } from '../sandbox.js';
 import type { Feedback } from '../types.generated.js';
 import { parseUnifiedDiff } from './diff-parse.js';
@@ -97,15 +98,11 @@ export async function gatherFacts(fb: Feedback, worktree: string, opts: GatherOp
   const all = (await git(worktree, ['ls-tree', '-r', '-z', '--name-only', to])).split('\0').filter(Boolean);
   const tracked = all.filter((p) => TS_JS_FILE.test(p) && !changed.has(p));
   for (const p of tracked.slice(0, MAX_CONTEXT_FILES)) {
-    try {
-      const full = join(worktree, p);
-      const size = statSync(full).size;
-      if (size > MAX_FILE_BYTES || bytes + size > MAX_CONTEXT_BYTES) continue;
-      bytes += size;
-      cloneContext.push({ path: p, text: readFileSync(full, 'utf8') });
-    } catch {
-      // A file listed in the tree but gone from disk is not context.
-    }
+    // Only regular files inside the tree: a FIFO, device or symlink out of it is skipped, never opened or followed.
+    const r = readTreeFile(worktree, p, Math.min(MAX_FILE_BYTES, MAX_CONTEXT_BYTES - bytes));
+    if (!r.ok) continue;
+    bytes += r.bytes;
+    cloneContext.push({ path: p, text: r.text });
   }
   const judge = readJudgeCriteria(opts.stateRoot, fb.bead);
   const facts: SolutionFacts = {
