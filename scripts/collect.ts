@@ -80,6 +80,7 @@ export async function run(argv: string[], io: CollectIo): Promise<number> {
       if (values.json) io.stdout(`${JSON.stringify(fb)}\n`);
       else io.stdout(`${formatLine(fb)}\n`);
       if (fb.outcome === 'infra_failure' && fb.run.status !== 'infra_failure') io.stderr(`${arg}: recorded infra_failure: ${fb.outcome_reason}\n`);
+      if (fb.outcome === 'unmeasured') io.stderr(`${arg}: warning: recorded unmeasured: ${fb.outcome_reason}\n`);
     } catch (e) {
       if (isUserError(e)) {
         io.stderr(`${e.message}\n`);

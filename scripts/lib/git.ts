@@ -116,9 +116,8 @@ const driverCache = new Map<string, Promise<string[]>>();
 function driversFor(cwd: string, timeoutMs: number): Promise<string[]> {
   let p = driverCache.get(cwd);
   if (!p) {
-    p = rawGit(cwd, ['config', '-z', '--list'], { timeoutMs })
-      .then(driverOverrides)
-      .catch(() => []);
+    // Fails closed: a config git cannot list (or that hangs, e.g. an include of a FIFO) means no git call here.
+    p = rawGit(cwd, ['config', '-z', '--list'], { timeoutMs }).then(driverOverrides);
     driverCache.set(cwd, p);
   }
   return p;
@@ -344,12 +343,32 @@ export async function snapshotTree(worktree: string, indexFile?: string): Promis
       const absent = listed.split('\0').filter((e) => e.startsWith('S ') && !existsSync(join(worktree, e.slice(2)))).map((e) => e.slice(2));
       if (absent.length) await git(worktree, ['update-index', '--skip-worktree', '-z', '--stdin'], { env, input: absent.join('\0') + '\0' });
     }
-    await git(worktree, ['add', '-A', '--', '.'], { env });
+    await addAll(worktree, env);
     const hidden = (await git(worktree, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore'], { env })).split('\0').filter((p) => p && !p.endsWith('/') && indexable(join(worktree, p)));
     if (hidden.length) await git(worktree, ['update-index', '--add', '-z', '--stdin'], { env, input: hidden.join('\0') + '\0' });
     return (await git(worktree, ['write-tree'], { env })).trim();
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `git add -A` into the temporary index. A tracked path the agent replaced with something git cannot index (a
+ * FIFO, socket or device) fails the whole add: it is dropped from the index (measured as deleted) and the add
+ * runs again without it.
+ */
+async function addAll(worktree: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const skipped: string[] = [];
+  for (;;) {
+    try {
+      await git(worktree, ['add', '-A', '--', '.', ...skipped.map((p) => `:(exclude,literal)${p}`)], { env });
+      return;
+    } catch (e) {
+      const m = e instanceof GitError ? /error: (.+): can only add regular files/.exec(e.stderr) : null;
+      if (!m || skipped.includes(m[1]!) || skipped.length >= 1000) throw e;
+      skipped.push(m[1]!);
+      await git(worktree, ['update-index', '--force-remove', '--', m[1]!], { env });
+    }
   }
 }
 
