@@ -280,4 +280,3 @@ describe('history rewritten to move the merge base', () => {
     expect(fb.diff!.files.map((f) => f.path).sort()).toEqual(['src/big.mjs', 'src/small.mjs']);
   });
 });
-});
