@@ -146,3 +146,25 @@ describe('collect: nothing measured is not a pass', () => {
     expect(readJson<Feedback>(file)).toEqual(before);
   });
 });
+
+describe('checks: the per-test list is capped, failures first', () => {
+  it('keeps every non-passed case first, then passed ones up to the cap; totals stay exact', async () => {
+    const { capCases } = await import('../../scripts/lib/checks.js');
+    const cases = [...Array.from({ length: 5 }, (_, i) => ({ id: `p${i}`, status: 'passed' as const })), { id: 'f', status: 'failed' as const }, { id: 'e', status: 'error' as const }];
+    const check = { status: 'failed', exit_code: 1, duration_ms: 1, source: 'collector', output: null, tests: { runner: 'x', passed: 5, failed: 1, skipped: 0, errors: 1, total: 6, cases } } as unknown as Parameters<typeof capCases>[0];
+    capCases(check, 3);
+    expect(check.tests?.cases?.map((c) => c.id)).toEqual(['f', 'e', 'p0']);
+    expect(check.tests).toMatchObject({ cases_complete: false, passed: 5, total: 6 });
+    capCases(check, 10);
+    expect(check.tests?.cases_complete).toBe(true);
+  });
+});
+
+describe('collect: a runner that dies silently', () => {
+  it('killed by SIGSEGV before printing anything: runner_crashed, tests_not_run, agent_failure', async () => {
+    const fb = await collectOne({}, 'node -e "process.kill(process.pid, \'SIGSEGV\')"');
+    expect(fb.checks.test?.tests).toBeNull();
+    expect(fb.integrity).toMatchObject({ runner_crashed: true, tests_not_run: true });
+    expect(fb.outcome).toBe('agent_failure');
+  });
+});
