@@ -1,5 +1,6 @@
 // bin/race and bin/accept as real processes (needs `npm run build`), merging for real in a test repository.
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { StateStore } from '../../scripts/lib/store.js';
@@ -116,6 +117,12 @@ describe('bin/race then bin/accept --merge', () => {
     expect(bin('accept', ['race-clamp', '--solution', 'bd-x'], p)).toMatchObject({ code: 2, stderr: '--solution bd-x: not a solution of race race-clamp (bd-clean, bd-nobuild)\n' });
     expect(bin('accept', ['race-clamp', '--reject-all', '--merge'], p).code).toBe(2);
     expect(bin('race', ['--race', 'nothing-here'], p).code).toBe(2);
+    // A stored race that does not fit the schema (older judgeloop, hand edit): one line, how to get a fresh one.
+    const file = join(p.state, 'races', 'old-race.json');
+    writeFileSync(file, JSON.stringify({ schema_version: '1.0.0', race_id: 'old-race' }));
+    const old = bin('race', ['--race', 'old-race'], p);
+    expect(old.code).toBe(2);
+    expect(old.stderr).toMatch(/^--race old-race: the stored race cannot be read \(.*\); evaluate it again with bin\/race --race old-race --recollect\n$/);
   });
 
   it('shows the learned adjustments (from the override above) without applying them', () => {

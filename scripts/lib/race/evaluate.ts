@@ -12,7 +12,7 @@ import { langFunctionMetrics, langMetricsKnown } from './lang-metrics.js';
 import { compareApi, functionMetrics, TS_JS_FILE, type ApiChange, type FunctionMetric } from './ts-metrics.js';
 import { evaluateGate } from './gate.js';
 import { noOpChange } from './substance.js';
-import { TEST_FILE, specialCaseFindings, testFindings, testLiterals } from './test-findings.js';
+import { TEST_FILE, specialCaseFindings, targetTestEdits, testFindings, testLiterals } from './test-findings.js';
 import { targetFraction, targetStanding, testCounts, type RaceTargets, type TargetStanding } from './targets.js';
 
 /** The judge's optional per-criterion assessments (state/judgments/<bead>.json `criteria`), each 0-1. */
@@ -55,7 +55,7 @@ export interface SolutionFacts {
   formattingOnlyFiles: string[];
   benchmark: BenchmarkResult | null;
   taskType?: string;
-  /** Texts of the tree's test files, or their literals one per line (special-casing is checked against them). */
+  /** Texts of the tree's test files, or their lines that hold literals (special-casing is checked against them). */
   testTexts: string[];
   /** sha256 (hex) of the diff text: the ranking's last tie-break. */
   contentHash?: string;
@@ -431,14 +431,19 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
   // Findings with file:line: pattern scans of added lines, tests deleted/skipped/weakened, special-casing.
   const baseTexts = new Map(facts.files.filter((f) => f.base !== null).map((f) => [f.path, f.base!]));
   const literals = testLiterals([...facts.testTexts, ...facts.files.filter((f) => TEST_FILE.test(f.path)).map((f) => f.head ?? f.base ?? '')]);
-  const findings = [...scanAddedLines(facts.patch), ...testFindings(facts.patch), ...specialCaseFindings(facts.patch, literals, baseTexts)];
+  const findings = [
+    ...scanAddedLines(facts.patch),
+    ...testFindings(facts.patch),
+    ...targetTestEdits(facts.patch, baseTexts, race.targets.fail_to_pass),
+    ...specialCaseFindings(facts.patch, literals, baseTexts),
+  ];
   const counts = { dangerous_op: 0, disabled_check: 0, secret: 0 };
   const at = { dangerous_op: [] as string[], disabled_check: [] as string[] };
   let stubs = 0;
   let specialCases = 0;
   for (const f of findings) {
     flags.push(findingToFlag(f));
-    const kind = f.kind === 'test_skipped' || f.kind === 'test_deleted' || f.kind === 'test_weakened' ? 'disabled_check' : f.kind;
+    const kind = f.kind === 'test_skipped' || f.kind === 'test_deleted' || f.kind === 'test_weakened' || f.kind === 'test_modified' ? 'disabled_check' : f.kind;
     if (kind === 'stub') stubs++;
     else if (kind === 'special_case') specialCases++;
     else if (kind in counts) counts[kind as keyof typeof counts]++;
