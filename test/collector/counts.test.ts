@@ -1,5 +1,5 @@
 // Counts an agent cannot fake, end to end: a real repo whose test prints a fake passing summary while a real test fails.
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../scripts/collect.js';
@@ -166,5 +166,24 @@ describe('collect: a runner that dies silently', () => {
     expect(fb.checks.test?.tests).toBeNull();
     expect(fb.integrity).toMatchObject({ runner_crashed: true, tests_not_run: true });
     expect(fb.outcome).toBe('agent_failure');
+  });
+});
+
+describe('checks: the report directory', () => {
+  it('is new and empty for every run, outside the worktree, and gone after', async () => {
+    const { prepareReport } = await import('../../scripts/lib/checks.js');
+    const { loadConfig } = await import('../../scripts/lib/config.js');
+    const collector = loadConfig({ env: {} }).collector;
+    const a = await prepareReport('python3 -m pytest', collector, {});
+    const b = await prepareReport('python3 -m pytest', collector, {});
+    expect(a && b).toBeTruthy();
+    expect(a!.dir).not.toBe(b!.dir);
+    expect(readdirSync(a!.dir)).toEqual([]);
+    expect(a!.plan.file.startsWith(`${a!.dir}/`)).toBe(true);
+    expect(a!.dir.startsWith(process.cwd())).toBe(false);
+    a!.dispose();
+    b!.dispose();
+    expect(existsSync(a!.dir) || existsSync(b!.dir)).toBe(false);
+    expect(await prepareReport('cargo test', collector, {})).toBeNull();
   });
 });
