@@ -479,7 +479,7 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
   if (standing.newly_skipped.length) flags.push({ kind: 'pass_to_pass_broken', detail: `now skipped: ${names(standing.newly_skipped)}` });
   if (t.passed !== null && t.basePassed !== null && t.passed < t.basePassed && !standing.broke.length) flags.push({ kind: 'test_regression', detail: `${t.passed} tests pass, ${t.basePassed} passed on the base` });
   if (fb.integrity.test_count_below_baseline && !flags.some((f) => f.kind === 'tests_removed')) flags.push({ kind: 'tests_removed', detail: 'fewer tests ran than on the base commit' });
-  const noOp = noOpChange({ patch: facts.patch, files: facts.files, formattingOnlyFiles: facts.formattingOnlyFiles });
+  const noOp = noOpChange({ patch: facts.patch, files: facts.files, formattingOnlyFiles: facts.formattingOnlyFiles, ...(facts.taskType !== undefined ? { taskType: facts.taskType } : {}) });
   if (noOp) flags.push({ kind: 'no_op', detail: noOp.detail });
   const gates = evaluateGate({ build, test: fb.checks.test, standing, noOp, flags, blockingKinds: opts.blockingFindings });
 
