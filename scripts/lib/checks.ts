@@ -99,11 +99,12 @@ interface ReportRun {
   startedMs: number;
 }
 
-async function prepareReport(command: string, runner: string | null, env: NodeJS.ProcessEnv): Promise<ReportRun | null> {
-  const { planReport } = await import('./parsers/report-plan.js');
+async function prepareReport(command: string, collector: Config['collector'], env: NodeJS.ProcessEnv): Promise<ReportRun | null> {
+  const { planConfiguredReport, planReport } = await import('./parsers/report-plan.js');
+  const runner = collector.runners.test ?? null;
   // A new empty directory per run, never inside the worktree: nothing in it can have been planted beforehand.
   const dir = mkdtempSync(join(tmpdir(), 'judgeloop-report-'));
-  const plan = planReport(command, dir, runner, env);
+  const plan = collector.test_report ? planConfiguredReport(command, dir, runner, collector.test_report) : planReport(command, dir, runner, env);
   if (!plan) { rmSync(dir, { recursive: true, force: true }); return null; }
   return { dir, plan, startedMs: Date.now() };
 }
@@ -161,7 +162,7 @@ export async function runChecks(opts: ChecksOptions): Promise<ChecksSet> {
       check = fromReported(reported, opts.collector.output_cap_bytes);
     } else {
       opts.log?.(`${name}: ${command}`);
-      report = name === 'test' && parsers ? await prepareReport(command!, opts.collector.runners.test ?? null, env) : null;
+      report = name === 'test' && parsers ? await prepareReport(command!, opts.collector, env) : null;
       const r = await runCommand(report?.plan.command ?? command!, {
         cwd: opts.cwd,
         env: report ? { ...env, ...report.plan.env } : env,

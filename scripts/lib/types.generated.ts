@@ -703,6 +703,29 @@ baseline_setup?: (string | null)
  */
 baseline_setup_timeout_seconds?: number
 /**
+ * The machine-readable report to ask the test command for, when judgeloop does not recognise its runner (or to ask differently); null: the built-in choice for pytest, vitest, jest, node --test, phpunit, rspec, none for others. Written into a fresh directory outside the worktree.
+ */
+test_report?: ({
+/**
+ * The report's format.
+ */
+format: ("junit" | "jest-json" | "mocha-json" | "rspec-json")
+/**
+ * File name of the report inside the report directory (default report.xml or report.json).
+ */
+file?: string
+/**
+ * Appended to the test command; {file} becomes the report's absolute path, shell-quoted. E.g. `--reporter json --reporter-option output={file}`.
+ */
+args?: string
+/**
+ * Environment added to the test command; {file} becomes the report's absolute path. E.g. {"PYTEST_ADDOPTS": "--junitxml={file}"}.
+ */
+env?: {
+[k: string]: string
+}
+} | null)
+/**
  * Per-test results kept in tests.cases of a feedback or baseline record, count (default 10000); past it non-passed cases are kept first and tests.cases_complete is false.
  */
 max_test_cases?: number

@@ -83,12 +83,14 @@ function leftovers(label: string): void {
   process.stderr.write(`kill test: ${label}: locks ${JSON.stringify(locks)}, temps ${tempsUnder(p.state).length}, registered checkouts ${registeredBaselines().length}\n`);
 }
 
-/** What must hold after the run that follows a kill. */
-function expectRecovered(next: Result, label: string) {
+/** What must hold after the run that follows a kill; `cleanMs`: an uninterrupted run's duration. */
+function expectRecovered(next: Result, cleanMs: number, label: string) {
+  process.stderr.write(`kill test: ${label}: the next run took ${Math.round(next.ms)} ms\n`);
   expect(next.stderr, label).not.toMatch(/Error|already being held/);
   expect(next.code, `${label}: ${next.stderr}`).toBe(0);
-  // The dead run's locks are taken over at once (they used to cost ~20 s); the run itself is a few seconds here.
-  expect(next.ms, label).toBeLessThan(5000);
+  // The dead run's locks are taken over at once (they cost ~20 s before): within 5 s of the run's own work, which
+  // on a loaded machine can itself take longer than an uninterrupted run did.
+  expect(next.ms, label).toBeLessThan(cleanMs + 5000);
   expect(invalidStateFiles(p.state), label).toEqual([]);
   expect(tempsUnder(p.state), label).toEqual([]);
   expect(registeredBaselines(), label).toEqual([]);
@@ -98,7 +100,7 @@ function expectRecovered(next: Result, label: string) {
 const killPoints = (ms: number) => Array.from({ length: KILLS_PER_COMMAND }, () => Math.round(rng() * ms));
 
 describe(`SIGKILL at random points (seed ${SEED})`, () => {
-  it('bin/collect: the next run succeeds at once, state validates, no .tmp, no registered baseline checkout, no check left', { timeout: 180_000 }, async () => {
+  it('bin/collect: the next run succeeds without waiting for dead locks, state validates, no .tmp, no registered baseline checkout, no check left', { timeout: 180_000 }, async () => {
     // Each iteration's test command differs (a shell comment), so its baseline is computed again: kills land there too.
     const record = (i: number) => writeRecord(p, `run-${i}`, runRecord({ commands: { ...COMMANDS, test: `node --test test/ #${i}` } }));
     const clean = await runBin('collect', ['--quiet', record(0)]);
@@ -110,7 +112,7 @@ describe(`SIGKILL at random points (seed ${SEED})`, () => {
       if (k.signal === 'SIGKILL') killed++;
       leftovers(`collect killed at ${at} of ${Math.round(clean.ms)} ms`);
       const next = await runBin('collect', ['--quiet', rec]);
-      expectRecovered(next, `collect killed at ${at} ms`);
+      expectRecovered(next, clean.ms, `collect killed at ${at} ms`);
       expect(checksOf(wt, k.pid), `collect killed at ${at} ms`).toEqual([]);
     }
     expect(killed).toBeGreaterThan(0);
@@ -134,7 +136,7 @@ describe(`SIGKILL at random points (seed ${SEED})`, () => {
       const k = await runBin('rate', [...beads(i + 1), '--quality', '7'], at);
       if (k.signal === 'SIGKILL') killed++;
       leftovers(`rate killed at ${at} of ${Math.round(clean.ms)} ms`);
-      expectRecovered(await runBin('rate', [...beads(i + 1), '--quality', '7']), `rate killed at ${at} ms`);
+      expectRecovered(await runBin('rate', [...beads(i + 1), '--quality', '7']), clean.ms, `rate killed at ${at} ms`);
     }
     expect(killed).toBeGreaterThan(0);
     const rows = store.readLines<{ event: string; bead?: string }>('ratings', 'claude').rows.filter((r) => r.event === 'run');
@@ -144,7 +146,7 @@ describe(`SIGKILL at random points (seed ${SEED})`, () => {
 
   it('bin/score-templates: the next run scores every feedback record', { timeout: 120_000 }, async () => {
     const store = new StateStore(p.state);
-    for (let j = 0; j < 2500; j++) {
+    for (let j = 0; j < 1500; j++) {
       const bead = `bd-score-${j}`;
       store.write('feedback', bead, makeFeedback({ bead, template: `t${j % 3}`, outcome: j % 4 ? 'full_pass' : 'partial_pass' }));
     }
@@ -157,7 +159,7 @@ describe(`SIGKILL at random points (seed ${SEED})`, () => {
       if (k.signal === 'SIGKILL') killed++;
       leftovers(`score-templates killed at ${at} of ${Math.round(clean.ms)} ms`);
       const next = await runBin('score-templates', []);
-      expectRecovered(next, `score-templates killed at ${at} ms`);
+      expectRecovered(next, clean.ms, `score-templates killed at ${at} ms`);
       const scores = store.read<{ sources: { feedback_files: number } }>('scores', 'templates')!;
       expect(scores.sources.feedback_files).toBe(store.list('feedback').length);
     }
@@ -174,8 +176,10 @@ describe(`SIGKILL at random points (seed ${SEED})`, () => {
       const c = spawn(join(ROOT, 'bin', 'collect'), ['--quiet', rec], { cwd: p.dir, env: env(), stdio: 'ignore' });
       const pid = c.pid!;
       const deadline = Date.now() + 20_000;
-      while (checksOf(wt, pid).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      expect(checksOf(wt, pid)).not.toEqual([]);
+      // The check itself (git calls of the collector also run in the worktree, briefly).
+      const sleeping = () => checksOf(wt, pid).filter((l) => l.includes('sleep 30'));
+      while (sleeping().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(sleeping()).not.toEqual([]);
       await new Promise<void>((r) => (c.once('close', () => r()), c.kill('SIGKILL')));
       await new Promise((r) => setTimeout(r, 2000));
       expect(checksOf(wt, pid)).toEqual([]);
