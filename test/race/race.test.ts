@@ -124,6 +124,28 @@ describe('auto-accept on real branches', () => {
   });
 });
 
+describe('named target tests', () => {
+  it('derives the failing test the fix makes pass; named targets are used as given, and a name no run reported is noted', async () => {
+    const p = makeRaceProject();
+    const runs = [addSolution(p, 'clean', SOLUTIONS.clean!), addSolution(p, 'stub', SOLUTIONS.stub!)].map((f) => loadRunRecord(f, p.dir));
+    const store = new StateStore(p.state);
+    const derived = await runRace(runs, { store, config: raceTestConfig(), processEnv: process.env, now });
+    expect(derived.targets.source).toBe('derived');
+    expect(derived.targets.fail_to_pass).toHaveLength(1);
+    expect(derived.targets.fail_to_pass[0]).toMatch(/above$/);
+    const above = derived.targets.fail_to_pass[0]!;
+    // The clean fix also added a test: its own targets are the race's plus that one.
+    expect(sol(derived, 'clean').target_tests!.targets).toEqual([above, ...sol(derived, 'clean').target_tests!.added].sort());
+    expect(sol(derived, 'stub').target_tests!.target_failing).toEqual([above]);
+
+    const named = await runRace(runs, { store, config: raceTestConfig(), processEnv: process.env, now, raceId: 'named', targets: [above, 'no-such-test'] });
+    expect(named.targets).toMatchObject({ source: 'explicit', fail_to_pass: [above, 'no-such-test'].sort() });
+    expect(named.notes).toContain('target tests not reported by any run (check the id): no-such-test');
+    expect(sol(named, 'clean').gates.conditions[1]).toMatchObject({ name: 'target_tests_pass', status: 'fail', detail: 'failing: no-such-test' });
+    expect(named.ranking.outcome).toBe('no_mergeable_solution');
+  });
+});
+
 describe('bad input and odd races', () => {
   it('a race of a single run has confidence 1 and a winner', async () => {
     const p = makeRaceProject();
