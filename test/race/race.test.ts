@@ -5,7 +5,7 @@ import { runRace } from '../../scripts/lib/race/run-race.js';
 import { loadRunRecord } from '../../scripts/lib/run-record.js';
 import { StateStore } from '../../scripts/lib/store.js';
 import type { Race, RaceSolution } from '../../scripts/lib/types.generated.js';
-import { addSolution, FIXED, makeRaceProject, raceTestConfig, SOLUTIONS, writeJudgment, type RaceProject } from './_fixture.js';
+import { addSolution, BUGGY, FIXED, makeRaceProject, raceTestConfig, SOLUTIONS, writeJudgment, type RaceProject } from './_fixture.js';
 
 const now = () => new Date('2026-01-01T12:00:00Z');
 
@@ -127,7 +127,8 @@ describe('auto-accept on real branches', () => {
 describe('named target tests', () => {
   it('derives the failing test the fix makes pass; named targets are used as given, and a name no run reported is noted', async () => {
     const p = makeRaceProject();
-    const runs = [addSolution(p, 'clean', SOLUTIONS.clean!), addSolution(p, 'stub', SOLUTIONS.stub!)].map((f) => loadRunRecord(f, p.dir));
+    const dead = { 'src/clamp.mjs': `${BUGGY}\nexport function clampAll(xs, lo, hi) {\n  return xs.map((x) => clamp(x, lo, hi));\n}\n` };
+    const runs = [addSolution(p, 'clean', SOLUTIONS.clean!), addSolution(p, 'stub', SOLUTIONS.stub!), addSolution(p, 'dead', dead)].map((f) => loadRunRecord(f, p.dir));
     const store = new StateStore(p.state);
     const derived = await runRace(runs, { store, config: raceTestConfig(), processEnv: process.env, now });
     expect(derived.targets.source).toBe('derived');
@@ -137,6 +138,10 @@ describe('named target tests', () => {
     // The clean fix also added a test: its own targets are the race's plus that one.
     expect(sol(derived, 'clean').target_tests!.targets).toEqual([above, ...sol(derived, 'clean').target_tests!.added].sort());
     expect(sol(derived, 'stub').target_tests!.target_failing).toEqual([above]);
+    // Code that changes but moves no target test to passing earns no correctness: it does not reach the task.
+    expect(sol(derived, 'dead').gates.conditions.find((c) => c.name === 'substantive_change')!.status).toBe('pass');
+    expect(sol(derived, 'dead').evaluation!.categories.correctness).toMatchObject({ overall: 0, override: 'no credit: none of the 1 target tests passes (the change does not reach them)' });
+    expect(sol(derived, 'clean').evaluation!.categories.correctness.override).toBeUndefined();
 
     const named = await runRace(runs, { store, config: raceTestConfig(), processEnv: process.env, now, raceId: 'named', targets: [above, 'no-such-test'] });
     expect(named.targets).toMatchObject({ source: 'explicit', fail_to_pass: [above, 'no-such-test'].sort() });

@@ -494,5 +494,9 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
   const overrides: Partial<Record<RaceCategory, string>> = {};
   if (noOp) for (const c of ['correctness', 'quality', 'efficiency', 'completeness', 'safety'] as const) overrides[c] = `no credit: ${noOp.detail}`;
   else if (buildFailed) overrides.quality = overrides.safety = 'no credit: the code does not build';
+  // Code that moves none of the race's failing tests to passing did not reach them: nothing done for the task.
+  const raceTargets = race.targets.fail_to_pass.length ? race.targets.fail_to_pass.length : standing.basis === 'counts' ? (standing.target_total ?? 0) : 0;
+  const reached = standing.basis === 'counts' ? (standing.target_passed ?? 0) : race.targets.fail_to_pass.filter((id) => !standing.target_failing.includes(id)).length;
+  if (!noOp && raceTargets > 0 && reached === 0 && standing.basis !== 'none') overrides.correctness = `no credit: none of the ${raceTargets} target tests passes (the change does not reach them)`;
   return { evaluation: assembleEvaluation(results, opts.weights, { target_tests: opts.targetWeight }, overrides), flags, gates, metrics, standing };
 }
