@@ -1,18 +1,19 @@
 // The claude-cli backend against a stand-in `claude` on PATH that prints the result shapes Claude Code prints.
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/judge.js';
 import { claudeArgs, parseClaudeResult } from '../../scripts/lib/judge/cli-backend.js';
 import { validate } from '../../scripts/lib/schema.js';
 import { StateStore } from '../../scripts/lib/store.js';
 import type { Feedback, Judgment } from '../../scripts/lib/types.generated.js';
-import { tempDir } from '../helpers/repo.js';
 import { captureIo, feedbackFor, judgeConfigFile } from './helpers/feedback.js';
-import { makeRun, type RunFixture } from './helpers/fixtures.js';
+import { makeRun, type RunFixture, removeRuns, scratchDir } from './helpers/fixtures.js';
 import { goodReply } from './helpers/messages-server.js';
 
-const bin = tempDir('judgeloop-fake-claude-');
+afterAll(removeRuns);
+
+const bin = scratchDir('judgeloop-fake-claude-');
 const log = join(bin, 'calls.jsonl');
 // The stand-in prints, in turn, each scripted stdout (one per call) and logs its argv and stdin.
 writeFileSync(
@@ -50,7 +51,7 @@ beforeEach(() => {
 });
 
 async function judgeWith(steps: { stdout: string; exit?: number; stderr?: string }[], path = `${bin}:${process.env.PATH}`) {
-  const scriptFile = join(tempDir(), 'script.json');
+  const scriptFile = join(scratchDir(), 'script.json');
   writeFileSync(scriptFile, JSON.stringify(steps));
   const before = store.read<Feedback>('feedback', fx.record.bead)!;
   const io = captureIo({ JUDGE_ENABLED: 'true', JUDGELOOP_STATE_DIR: fx.stateDir, JUDGELOOP_CONFIG: config }, { ...process.env, PATH: path, FAKE_CLAUDE_SCRIPT: scriptFile });
@@ -112,7 +113,7 @@ describe('claude-cli backend', () => {
   });
 
   it('claude not on PATH: a configuration error, exit 2 naming judge.cli_command, no judgment written', async () => {
-    const empty = tempDir();
+    const empty = scratchDir();
     const io = captureIo({ JUDGE_ENABLED: 'true', JUDGELOOP_STATE_DIR: fx.stateDir, JUDGELOOP_CONFIG: config }, { ...process.env, PATH: empty });
     expect(await run([fx.recordPath], io)).toBe(2);
     expect(io.err.join('')).toMatch(/cannot run claude.*judge\.cli_command/);

@@ -10,8 +10,10 @@ import { StateStore } from '../../scripts/lib/store.js';
 import type { Feedback, Judgment } from '../../scripts/lib/types.generated.js';
 import { tempDir } from '../helpers/repo.js';
 import { captureIo } from './helpers/feedback.js';
-import { makeRun, removeRun, type RunFixture } from './helpers/fixtures.js';
+import { makeRun, removeRun, type RunFixture, removeRuns } from './helpers/fixtures.js';
 import { goodReply, startMessagesServer, type MessagesServer } from './helpers/messages-server.js';
+
+afterAll(removeRuns);
 
 let server: MessagesServer;
 const made: RunFixture[] = [];
