@@ -65,6 +65,10 @@ export async function warmUpCollect(root: string, path: string): Promise<WarmUpR
       const fb = await collectRun(loadRunRecord(file, tmp), { store, config, processEnv: env, now: () => new Date(), version: '0.0.0', racePeers: [] });
       lines.push(formatLine(fb));
     }
+    // Timers cleared before they fired can leave node's timer queue believing a libuv timer is scheduled, which
+    // the snapshot does not keep: a process from the blob then never scheduled a setTimeout (one waiting on a lock
+    // exited 0 without its work). One timer that fires before the snapshot is taken resets that state.
+    await new Promise((r) => setTimeout(r, 1));
     return { lines, parsed: parseFixtures(join(root, 'test', 'fixtures', 'output')) };
   } finally {
     rmSync(tmp, { recursive: true, force: true });

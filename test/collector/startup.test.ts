@@ -44,7 +44,7 @@ describe('start-up snapshot', () => {
   it('writes to a file and reads a redirected stdin as well as through pipes (the build saw only pipes)', () => {
     const p = makeProject();
     agentWorktree(p, 'a');
-    writeRecord(p, 'run', runRecord({ commands: {} }));
+    writeRecord(p, 'run', runRecord({ commands: { build: 'true' } }));
     const r = spawnSync('sh', ['-c', `"${BIN}" --json --quiet - < run.json > out.json 2> err.txt`], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: p.state }), encoding: 'utf8' });
     expect(r.status).toBe(0);
     expect(readFileSync(join(p.dir, 'err.txt'), 'utf8')).toBe('');
@@ -77,7 +77,7 @@ describe('start-up snapshot', () => {
   it('relative paths resolve against the directory it runs in, not the one the snapshot was built in', () => {
     const p = makeProject();
     agentWorktree(p, 'a');
-    writeRecord(p, 'run', runRecord({ commands: {} }));
+    writeRecord(p, 'run', runRecord({ commands: { build: 'true' } }));
     writeFileSync(join(p.dir, 'cfg.json'), JSON.stringify({ collector: { time_budget_seconds: 777 } }));
     const r = run(BIN, ['--json', '--quiet', '--config', 'cfg.json', 'run.json'], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: 'state' }) });
     expect(r.stderr).toBe('');
@@ -97,7 +97,7 @@ describe('start-up snapshot', () => {
     writeFileSync(join(copy, 'config', 'defaults.json'), JSON.stringify(defaults));
     const p = makeProject();
     agentWorktree(p, 'a');
-    const rec = writeRecord(p, 'run', runRecord({ commands: {} }));
+    const rec = writeRecord(p, 'run', runRecord({ commands: { build: 'true' } }));
     const r = run(bin, ['--json', '--quiet', rec], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: p.state }) });
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout).speed.reference_seconds).toBe(1234);
@@ -121,7 +121,7 @@ describe('start-up snapshot', () => {
     expect(run(bin, ['--version']).stdout).toMatch(/\(modules\)\n$/);
     const p = makeProject();
     agentWorktree(p, 'a');
-    const rec = writeRecord(p, 'run', runRecord({ commands: {} }));
+    const rec = writeRecord(p, 'run', runRecord({ commands: { build: 'true' } }));
     expect(run(bin, ['--quiet', rec], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: p.state }) }).code).toBe(0);
     expect(readJson(join(p.state, 'feedback', 'bd-1.json')).bead).toBe('bd-1');
   });
@@ -155,7 +155,7 @@ describe('start-up snapshot', () => {
     writeFileSync(file, JSON.stringify(schema, null, 2));
     const p = makeProject();
     agentWorktree(p, 'a');
-    const rec = writeRecord(p, 'run', runRecord({ commands: {} }));
+    const rec = writeRecord(p, 'run', runRecord({ commands: { build: 'true' } }));
     const r = run(join(copy, 'bin', 'collect'), ['--quiet', rec], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: p.state }) });
     expect(r.stderr).toMatch(/\/template: .*3/);
     expect(r.code).toBe(2);

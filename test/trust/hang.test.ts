@@ -1,7 +1,7 @@
 // Nothing in the agent's tree can hang judgeloop: a daemon holding the check's stdout, a check past its timeout,
 // a git config that includes a FIFO, a FIFO in place of a tracked file. Each run finishes within its timeout plus
 // a few seconds, with nothing left running. Needs `npm run build` (real bin/ processes).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -91,6 +91,32 @@ describe.each(['auto', 'off'] as const)('checks end when their process ends (san
     const build = readJson<Feedback>(join(p.state, 'feedback', 'bd-1.json')).checks.build!;
     expect(build.status).toBe('failed');
     expect(build.exit_code).toBe(3);
+  });
+});
+
+describe('a collector killed with SIGKILL mid-check leaves nothing running', () => {
+  it.each(['auto', 'off'] as const)('sandbox %s: the check dies with it (bubblewrap) or is swept by the next run', async (sandbox) => {
+    const p = project();
+    agentWorktree(p, 'a');
+    const token = sandbox === 'auto' ? '4251' : '4252';
+    const cfg = join(p.dir, 'cfg.json');
+    writeFileSync(cfg, JSON.stringify({ collector: { sandbox } }));
+    const rec = writeRecord(p, 'a', runRecord({ commands: cmds(`setsid sleep ${token} & sleep ${token}1`) }));
+    const child = spawn(join(ROOT, 'bin', 'collect'), ['--quiet', '--config', cfg, rec], { cwd: p.dir, stdio: 'ignore', env: { PATH: process.env.PATH, HOME: process.env.HOME, JUDGELOOP_STATE_DIR: p.state } });
+    for (let i = 0; i < 200 && running(`sleep ${token}1`).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(running(`sleep ${token}1`).length).toBeGreaterThan(0);
+    const exited = new Promise((r) => child.on('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+    if (sandbox === 'off') {
+      // Nothing could clean up after SIGKILL: the check and its daemon are still there until the next run.
+      expect(running(`sleep ${token}`).length).toBeGreaterThan(0);
+      const next = writeRecord(p, 'b', runRecord({ bead: 'bd-2', commands: cmds('true') }));
+      const n = spawnSync(join(ROOT, 'bin', 'collect'), ['--quiet', '--config', cfg, next], { cwd: p.dir, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME, JUDGELOOP_STATE_DIR: p.state } });
+      expect(n.status).toBe(0);
+    }
+    for (let i = 0; i < 40 && running(`sleep ${token}`).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(running(`sleep ${token}`)).toEqual([]);
   });
 });
 

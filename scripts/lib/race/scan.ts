@@ -1,4 +1,5 @@
 // Pattern scans of the lines a solution adds: dangerous operations, disabled checks, secrets, stubs (pure).
+// Skipped, deleted and weakened tests and special-casing are found by test-findings.ts.
 import type { RaceFlag } from '../types.generated.js';
 import type { FilePatch } from './diff-parse.js';
 import { loadSecretTable } from '../secrets/load.js';
@@ -21,6 +22,15 @@ const DANGEROUS: Rule[] = [
   { kind: 'dangerous_op', name: 'world-writable chmod', re: /\bchmod\s+(-R\s+)?0?777\b/ },
   { kind: 'dangerous_op', name: 'piping a download into a shell', re: /\b(curl|wget)\b[^\n|]*\|\s*(sudo\s+)?(ba|z)?sh\b/ },
   { kind: 'dangerous_op', name: 'disk-level write (dd/mkfs)', re: /\b(mkfs(\.\w+)?|dd\s+if=[^\n]*of=\/dev\/)/ },
+  // Code execution from strings and shells, per language.
+  { kind: 'dangerous_op', name: 'eval/exec (Python eval/exec; JS eval, or child_process exec imported by name)', re: /(?<![\w.$])(eval|exec)\s*\(/ },
+  { kind: 'dangerous_op', name: 'new Function(…) (JS)', re: /\bnew\s+Function\s*\(/ },
+  { kind: 'dangerous_op', name: 'os.system / os.popen (Python)', re: /\bos\.(system|popen)\s*\(/ },
+  { kind: 'dangerous_op', name: 'subprocess with shell=True (Python)', re: /\bshell\s*=\s*True\b/ },
+  { kind: 'dangerous_op', name: 'child_process exec/execSync (runs a shell, JS)', re: /\b(child_process|cp)\.(exec|execSync)\s*\(|\bexecSync\s*\(|\brequire\(\s*['"](node:)?child_process['"]\s*\)\.exec(Sync)?\s*\(/ },
+  { kind: 'dangerous_op', name: 'spawn with shell: true (JS)', re: /\bshell\s*:\s*true\b/ },
+  { kind: 'dangerous_op', name: 'sh -c from code (Go exec.Command, Rust Command)', re: /\b(exec\.Command|Command::new)\s*\(\s*"(ba|z)?sh"/ },
+  { kind: 'dangerous_op', name: 'Ruby system/backticks/%x', re: /(?<![\w.])system\s*\(\s*["']|\bKernel\.system\s*\(|%x[({\[]/ },
 ];
 
 const DISABLED_CHECKS: Rule[] = [
@@ -28,14 +38,12 @@ const DISABLED_CHECKS: Rule[] = [
   { kind: 'disabled_check', name: '@ts-ignore', re: /@ts-ignore\b/ },
   { kind: 'disabled_check', name: '@ts-nocheck', re: /@ts-nocheck\b/ },
   { kind: 'disabled_check', name: '@ts-expect-error', re: /@ts-expect-error\b/ },
-  { kind: 'disabled_check', name: 'skipped test', re: /\b(it|test|describe|suite)\.(skip|todo)\s*\(|\b(xit|xdescribe|xtest)\s*\(/ },
-  { kind: 'disabled_check', name: 'focused test (.only skips the rest)', re: /\b(it|test|describe)\.only\s*\(|\b(fit|fdescribe)\s*\(/ },
-  { kind: 'disabled_check', name: 'pytest skip', re: /@pytest\.mark\.(skip|skipif|xfail)\b|\bpytest\.skip\s*\(/ },
   { kind: 'disabled_check', name: 'noqa / type: ignore', re: /#\s*(noqa\b|type:\s*ignore\b|pylint:\s*disable)/ },
-  { kind: 'disabled_check', name: 'Rust #[ignore] / allow', re: /#\[(ignore|allow\([^)]*\))\]/ },
-  { kind: 'disabled_check', name: 'Go t.Skip', re: /\bt\.Skip(Now|f)?\s*\(/ },
+  { kind: 'disabled_check', name: 'Rust #[allow(…)]', re: /#\[allow\([^)]*\)\]/ },
   { kind: 'disabled_check', name: 'hooks bypassed (--no-verify)', re: /--no-verify\b/ },
   { kind: 'disabled_check', name: 'nolint', re: /\/\/\s*nolint\b/ },
+  { kind: 'disabled_check', name: 'TLS verification off', re: /\bverify\s*=\s*False\b|rejectUnauthorized\s*:\s*false|NODE_TLS_REJECT_UNAUTHORIZED|InsecureSkipVerify\s*:\s*true|ssl\._create_unverified_context/ },
+  { kind: 'disabled_check', name: 'assertions or errors silenced (except: pass, catch {})', re: /^\s*except(\s+\w+(\s+as\s+\w+)?)?\s*:\s*pass\b|catch\s*(\(\s*\w*\s*\))?\s*\{\s*\}/ },
 ];
 
 const STUBS: Rule[] = [
