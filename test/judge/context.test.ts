@@ -91,6 +91,13 @@ describe('context assembly', () => {
     expect(ctx.stats.parts.test_output!.lines_kept).toBeLessThanOrEqual(2000);
   });
 
+  it('a hunk of 150,000 lines (the agent wrote it) is fitted to the budget, not a crash', () => {
+    const diff = `diff --git a/gen.ts b/gen.ts\n--- a/gen.ts\n+++ b/gen.ts\n@@ -0,0 +1,150000 @@\n${'+x;\n'.repeat(150_000)}`;
+    const ctx = assembleContext(input(diff), budget, loadSecretTable());
+    expect(ctx.stats.tokens_est).toBeLessThanOrEqual(budget.contextTokens);
+    expect(ctx.stats.shrunk).toEqual([expect.objectContaining({ path: 'gen.ts' })]);
+  });
+
   it('--dry-run prints the context, its token estimate and cost, and writes nothing', async () => {
     const fx = makeRun();
     const io = captureIo({ JUDGELOOP_STATE_DIR: fx.stateDir });

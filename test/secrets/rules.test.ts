@@ -174,6 +174,8 @@ describe('generic rules', () => {
     ['a JSON string with escaped newlines', `{"private_key": "${block.join('\\n')}\\n"}`],
     ['a JSON string cut after BEGIN', `"private_key": "${block.slice(0, 3).join('\\n')}`],
     ['an OpenSSH key', block.join('\n').replaceAll('RSA', 'OPENSSH')],
+    ['a tail whose hunk header shows a key line as function context', [`@@ -16,7 +16,7 @@ ${body[0]}`, ...block.slice(2).map((l) => ` ${l}`)].join('\n')],
+    ['body lines under a hunk header showing a key line', [`@@ -3,3 +3,3 @@ ${body[0]}`, ...body.slice(1, 5).map((l) => ` ${l}`)].join('\n')],
   ])('private_key: %s', (_name, text) => {
     const hits = found(text);
     expect(hits.length).toBeGreaterThan(0);
@@ -211,5 +213,25 @@ describe('names and values', () => {
   // hide its work from the judge behind a name.
   it.each(['src/env.ts', 'docs/environment.md', 'src/identity.ts', 'src/credentials_form.tsx.snap', 'public/key-visual.png', 'src/.env.ts', 'src/auth/credentials.ts', 'lib/id_generator.py', 'app/secrets.go'])('%s is not', (path) => {
     expect(isSecretFile(path)).toBe(false);
+  });
+});
+
+// Text from the agent's tree (diffs, test output) must not be able to stall the matcher: every shape that was
+// quadratic before the quantifiers were bounded, a megabyte each. Without the bounds this took many minutes;
+// the test's own timeout is the limit (no timing assertion).
+describe('hostile input', () => {
+  it.each([
+    ['a-a-a-', 'a-'],
+    ['a.a.a.', 'a.'],
+    ['eyJ-like runs', 'eyJhbGciOi.'],
+    ['sk-a sk-a', 'sk-a'],
+    ['END markers after base64', 'QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo=\n-----END RSA PRIVATE KEY-----\n'],
+    ['BEGIN markers', '-----BEGIN RSA PRIVATE KEY-----\n+\n'],
+    ['separators after a BEGIN', `-----BEGIN RSA PRIVATE KEY-----${'\n+'.repeat(10)}`],
+    ['long base64', 'QUJD'],
+    ['scheme-like runs', 'a.b+c-'],
+  ])('a megabyte of %s is matched in linear time', (_name, unit) => {
+    const text = unit.repeat(Math.ceil(1_000_000 / unit.length));
+    expect(findSecrets(text).length).toBeGreaterThanOrEqual(0);
   });
 });

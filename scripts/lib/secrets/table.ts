@@ -58,9 +58,11 @@ function compile(where: string, source: string, flags: string): RegExp {
   }
 }
 
-// name (quote) separator (quoted value | bare value); the value rules live in code (looksLikeSecretValue).
+// name (quote) separator (quoted value | bare value); the value rules live in code (looksLikeSecretValue). The
+// name starts where its run of name characters starts and every quantifier is bounded: the agent's text must
+// not make matching quadratic (a megabyte of `a.a.a.` took minutes with an open-ended name).
 const assignmentRe = (name: string): string =>
-  String.raw`(?<![A-Za-z0-9_])(?<name>[A-Za-z0-9_.-]*${name}[A-Za-z0-9_.-]*)["'\]]?[ \t]*(?::=|=>|\+=|\?=|=|:)[ \t]*(?:(?<q>["'\x60])(?<qv>[^"'\x60\s]*)\k<q>|(?<uv>[^\s"'\x60,;#\[\](){}<>]+))`;
+  String.raw`(?<![A-Za-z0-9_.-])(?<name>[A-Za-z0-9_.-]{0,64}?${name}[A-Za-z0-9_.-]{0,64})["'\]]?[ \t]{0,10}(?::=|=>|\+=|\?=|=|:)[ \t]{0,10}(?:(?<q>["'\x60])(?<qv>[^"'\x60\s]{0,512})\k<q>|(?<uv>[^\s"'\x60,;#\[\](){}<>]{1,512}))`;
 
 export function compileSecretTable(src: SecretTableSource): SecretTable {
   const a = src.assignment;
