@@ -1,6 +1,10 @@
 // Every rule of config/secret-rules.json: a true positive it finds, and a near miss nothing finds.
-import { describe, expect, it } from 'vitest';
-import { findSecrets, isSecretFile, isSecretName, isSecretValue, loadSecretTable } from '../../scripts/lib/secrets/index.js';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { isUserError } from '../../scripts/lib/errors.js';
+import { findSecrets, isSecretFile, isSecretName, isSecretValue, loadSecretTable, secretRulesFile } from '../../scripts/lib/secrets/index.js';
 import { ALNUM, B32, B64, HEX, LETTERS, LOWER, UPPER_NUM, URLSAFE, pemBody, rnd } from './tokens.js';
 
 const an = (n: number) => rnd(ALNUM, n);
@@ -233,5 +237,33 @@ describe('hostile input', () => {
   ])('a megabyte of %s is matched in linear time', (_name, unit) => {
     const text = unit.repeat(Math.ceil(1_000_000 / unit.length));
     expect(findSecrets(text).length).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('the table file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'judgeloop-rules-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const write = (name: string, data: unknown) => {
+    const file = join(dir, name);
+    writeFileSync(file, typeof data === 'string' ? data : JSON.stringify(data));
+    return file;
+  };
+  const good = JSON.parse(readFileSync(secretRulesFile(), 'utf8')) as { token_rules: { id: string; regex: string }[] };
+
+  it('is valid against its schema and every regex compiles', () => {
+    expect(loadSecretTable().tokens.length).toBe(good.token_rules.length);
+  });
+  it('a rule that does not compile: a configuration error naming the rule', () => {
+    const bad = { ...good, token_rules: [{ ...good.token_rules[0]!, regex: '(unclosed' }] };
+    expect(() => loadSecretTable(write('bad-regex.json', bad))).toThrow(/config\/secret-rules\.json: token_rules anthropic_api_key: Invalid regular expression/);
+    try {
+      loadSecretTable(write('bad-regex2.json', bad));
+    } catch (e) {
+      expect(isUserError(e)).toBe(true);
+    }
+  });
+  it('a table that fails its schema, or is not JSON: a configuration error naming the file and the path', () => {
+    expect(() => loadSecretTable(write('no-keywords.json', { ...good, token_rules: [{ ...good.token_rules[0]!, keywords: [] }] }))).toThrow(/no-keywords\.json: \/token_rules\/0\/keywords/);
+    expect(() => loadSecretTable(write('broken.json', '{'))).toThrow(/broken\.json: not valid JSON/);
   });
 });

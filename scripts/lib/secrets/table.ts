@@ -1,25 +1,9 @@
 // The secret-rule table (config/secret-rules.json) compiled once: types and compilation, pure.
+import { UserError } from '../errors.js';
+import type { SecretRules } from '../types.generated.js';
 
-export interface TokenRuleSource {
-  id: string;
-  vendor: string;
-  regex: string;
-  keywords: string[];
-  flags?: string;
-  min_entropy?: number;
-  placeholders?: boolean;
-}
-
-export interface SecretTableSource {
-  version: string;
-  token_rules: TokenRuleSource[];
-  assignment: { id: string; name_regex: string; strong_name_regex: string; min_length: number; min_entropy: number; strong_min_length: number; strong_min_entropy: number };
-  private_key: { id: string; begin: string; end: string; body_min_lines: number; body_line_regex: string; body_min_entropy: number };
-  placeholders: string[];
-  secret_files: string[];
-  /** Source code is never a secret file, whatever its name (the judge must read it; its literals are still redacted). */
-  secret_files_except: string;
-}
+/** The table as stored (schemas/secret-rules.schema.json). */
+export type SecretTableSource = SecretRules;
 
 export interface TokenRule {
   id: string;
@@ -54,7 +38,7 @@ function compile(where: string, source: string, flags: string): RegExp {
   try {
     return new RegExp(source, flags);
   } catch (e) {
-    throw new Error(`config/secret-rules.json: ${where}: ${(e as Error).message}`);
+    throw new UserError(`config/secret-rules.json: ${where}: ${(e as Error).message}`);
   }
 }
 
