@@ -55,6 +55,15 @@ describe('the judge off (the default)', () => {
     expect(store.list('judgments')).toEqual([]);
   });
 
+  it('with --rate-agents: collected, nothing to rate without a judgment (exit 0; 1 with --rating-strict)', async () => {
+    const fx = fixture();
+    const env = { JUDGELOOP_STATE_DIR: fx.stateDir };
+    const io = captureIo(env);
+    expect(await run(['--rate-agents', fx.recordPath], io)).toBe(0);
+    expect(new StateStore(fx.stateDir).list('feedback')).toEqual([fx.record.bead]);
+    expect(await run(['--rate-agents', '--rating-strict', fx.recordPath], captureIo(env))).toBe(1);
+  });
+
   it('a second call finds the feedback current and collects nothing more', async () => {
     const fx = fixture();
     const env = { JUDGELOOP_STATE_DIR: fx.stateDir };
