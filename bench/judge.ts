@@ -9,6 +9,9 @@ import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../scripts/lib/config.js';
 import { diffPatch, workingDiff } from '../scripts/lib/git.js';
 import { assembleContext } from '../scripts/lib/judge/context.js';
+import { loadSecretTable } from '../scripts/lib/secrets/load.js';
+import { redactSecrets } from '../scripts/lib/secrets/match.js';
+import { scrubEnv } from '../scripts/lib/runner.js';
 import { judgeRun } from '../scripts/lib/judge/judge-run.js';
 import { projectRoot } from '../scripts/lib/paths.js';
 import { parseRunRecord } from '../scripts/lib/run-record.js';
@@ -35,17 +38,30 @@ const j = config.judge;
 const budget = { contextTokens: j.context_budget_tokens, diffTokens: j.diff_budget_tokens, promptTokens: j.prompt_budget_tokens, testTokens: j.test_output_budget_tokens, lintTokens: j.lint_output_budget_tokens, testMaxLines: j.test_output_max_lines, charsPerToken: j.chars_per_token };
 
 console.log('Assembled context vs naive (whole diff + 2000 lines of test output), estimated tokens at 4 chars/token');
-console.log(['commit', 'files', 'naive_tokens', 'judge_tokens', 'ratio', 'left_out', 'shortened', 'secrets', 'assemble_ms'].map((h) => h.padEnd(12)).join(' '));
+console.log(['commit', 'files', 'naive_tokens', 'judge_tokens', 'ratio', 'left_out', 'shortened', 'secrets', 'assemble_ms', 'redact_MB/s'].map((h) => h.padEnd(12)).join(' '));
+const secretTable = loadSecretTable();
 for (const c of commits) {
   git(clone, 'checkout', '-q', c);
   const wd = await workingDiff(clone, `${c}^`);
   const diff = await diffPatch(clone, wd.mergeBase, wd.tree);
   const naive = diff.length + testOutput.split('\n').slice(0, 2000).join('\n').length + 300;
   const t0 = performance.now();
-  const ctx = assembleContext({ prompt: git(clone, 'log', '-1', '--format=%B', c), diff, testOutput, lintOutput: null, metadata: { commit: c }, sources: [] }, budget);
+  const ctx = assembleContext({ prompt: git(clone, 'log', '-1', '--format=%B', c), diff, testOutput, lintOutput: null, metadata: { commit: c }, sources: [] }, budget, loadSecretTable());
   const ms = performance.now() - t0;
+  // The one matcher over the whole raw diff (the judge runs it over every part, then the final request).
+  const r0 = performance.now();
+  redactSecrets(diff, secretTable);
+  const mbps = diff.length / 1e6 / ((performance.now() - r0) / 1000);
   const nt = Math.ceil(naive / 4);
-  console.log([c.slice(0, 10), String(wd.files.length), String(nt), String(ctx.stats.tokens_est), (ctx.stats.tokens_est / nt).toFixed(2), String(ctx.stats.left_out.length), String(ctx.stats.shrunk.length), String(ctx.stats.secrets_redacted.count), ms.toFixed(1)].map((v) => v.padEnd(12)).join(' '));
+  console.log([c.slice(0, 10), String(wd.files.length), String(nt), String(ctx.stats.tokens_est), (ctx.stats.tokens_est / nt).toFixed(2), String(ctx.stats.left_out.length), String(ctx.stats.shrunk.length), String(ctx.stats.secrets_redacted.count), ms.toFixed(1), mbps.toFixed(1)].map((v) => v.padEnd(12)).join(' '));
+}
+
+// The collector's env scrub runs once per check: this process's environment through the table.
+{
+  const n = 200;
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) scrubEnv(process.env, config.collector.secret_env_patterns);
+  console.log(`\nscrubEnv over ${Object.keys(process.env).length} variables: ${((performance.now() - t0) / n).toFixed(2)} ms per call`);
 }
 
 // Overhead per call: bin/judge's whole path in-process (git diff, assembly, cache check, throttle lock, ledger,

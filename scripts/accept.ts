@@ -5,6 +5,7 @@ import { nowIso } from './lib/clock.js';
 import { loadConfig } from './lib/config.js';
 import { UserError } from './lib/errors.js';
 import { CATEGORIES } from './lib/race/categories.js';
+import { failedConditions } from './lib/race/gate.js';
 import { applyAdjustments } from './lib/race/learning.js';
 import { mergeBranch } from './lib/race/merge.js';
 import { categoryScores, learnedAdjustments, raceConfig } from './lib/race/settings.js';
@@ -80,7 +81,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
     if (!chosen.branch) throw new UserError(`${chosen.run_record}: /head_ref: is required to merge ${chosen.id} (the branch holding its work)`);
     const into = values.into ?? loadRunRecord(chosen.run_record, io.cwd).record.base_ref;
     if (!chosen.gates.mergeable && !values.force) {
-      choice.merge = { status: 'refused', branch: chosen.branch, into, forced: false, detail: `${chosen.id} is not mergeable (${chosen.gates.reasons.join('; ') || chosen.failure}); --force merges anyway` };
+      const why = failedConditions(chosen.gates) || chosen.failure || chosen.gates.reasons.join('; ');
+      choice.merge = { status: 'refused', branch: chosen.branch, into, forced: false, detail: `${chosen.id} fails the mergeable gate: ${why}; --force merges anyway` };
     } else {
       choice.merge = await mergeBranch({ repoDir: chosen.worktree, branch: chosen.branch, into, dryRun: Boolean(values['dry-run']), forced: !chosen.gates.mergeable && Boolean(values.force) });
     }

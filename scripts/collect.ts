@@ -6,7 +6,7 @@ import { installAbortHandlers } from './lib/cleanup.js';
 import { isMain, main, parseFlags, type Io } from './lib/cli.js';
 import { clockFromEnv } from './lib/clock.js';
 import { loadConfig } from './lib/config.js';
-import { errorMessage, isUserError, UserError } from './lib/errors.js';
+import { errorMessage, isUserError, UserError, WorkError } from './lib/errors.js';
 import { projectRoot } from './lib/paths.js';
 import { loadRunRecord, parseRunRecord, type LoadedRunRecord } from './lib/run-record.js';
 import { StateStore } from './lib/store.js';
@@ -78,12 +78,14 @@ export async function run(argv: string[], io: CollectIo): Promise<number> {
       if (values.json) io.stdout(`${JSON.stringify(fb)}\n`);
       else io.stdout(`${formatLine(fb)}\n`);
       if (fb.outcome === 'infra_failure' && fb.run.status !== 'infra_failure') io.stderr(`${arg}: recorded infra_failure: ${fb.outcome_reason}\n`);
+      if (fb.outcome === 'unmeasured') io.stderr(`${arg}: warning: recorded unmeasured: ${fb.outcome_reason}\n`);
     } catch (e) {
       if (isUserError(e)) {
         io.stderr(`${e.message}\n`);
         code = Math.max(code, 2);
       } else {
-        io.stderr(`${arg}: ${e instanceof Error ? (e.stack ?? e.message) : errorMessage(e)}\n`);
+        // A WorkError (e.g. state that cannot be written) is one line; anything else is a bug: its stack.
+        io.stderr(`${arg}: ${e instanceof WorkError ? e.message : e instanceof Error ? (e.stack ?? e.message) : errorMessage(e)}\n`);
         code = code === 2 ? 2 : 1;
       }
     }

@@ -7,16 +7,20 @@ import { StateStore } from './lib/store.js';
 import type { JudgeLedgerRow } from './lib/types.generated.js';
 import { clockFromEnv } from './lib/clock.js';
 import { summarizeSpend, type SpendRow } from './lib/judge/cost.js';
-import { judgeRun, type JudgeDeps, type JudgeOutcome } from './lib/judge/judge-run.js';
+import { JudgeConfigError, judgeRun, type JudgeDeps, type JudgeOutcome } from './lib/judge/judge-run.js';
+import { sdkRequestBody } from './lib/judge/backend.js';
+import { claudeArgs, cliPrompt } from './lib/judge/cli-backend.js';
+import type { EnvSettings } from './lib/env.js';
 import { claimNext, LEDGER_ID, releaseClaim, removeQueued, type ThrottleOptions } from './lib/judge/throttle.js';
 
-const USAGE = `usage: bin/judge [--json] [--dry-run] [--config FILE] [--rate-agents [--rating-agent MODEL] [--rating-strict]] <run.json>…
+const USAGE = `usage: bin/judge [--json] [--dry-run [--show-request]] [--config FILE] [--rate-agents [--rating-agent MODEL] [--rating-strict]] <run.json>…
        bin/judge --drain [--json] [--config FILE]
        bin/judge --spend [--json]`;
 
 const FLAGS = {
   drain: { type: 'boolean' },
   'dry-run': { type: 'boolean' },
+  'show-request': { type: 'boolean' },
   json: { type: 'boolean' },
   spend: { type: 'boolean' },
   config: { type: 'string' },
@@ -36,7 +40,18 @@ function formatSpend(rows: SpendRow[]): string {
   return [head, ...body].map((row) => row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
 }
 
-function report(io: Io, json: boolean, o: JudgeOutcome): void {
+/** The request exactly as the configured backend would send it (already redacted): the body, or claude's argv and stdin. */
+function shownRequest(d: NonNullable<JudgeOutcome['dryRun']>, command: string): unknown {
+  if (d.backend === 'claude-cli') return { backend: 'claude-cli', argv: [command, ...claudeArgs(d.request)], stdin: cliPrompt(d.request) };
+  return sdkRequestBody(d.request);
+}
+
+function report(io: Io, json: boolean, o: JudgeOutcome, showRequest?: string): void {
+  if (o.dryRun && showRequest !== undefined) {
+    io.stdout(JSON.stringify(shownRequest(o.dryRun, showRequest), null, json ? undefined : 2) + '\n');
+    io.stderr(`${o.bead}: the request above is what would be sent (secrets redacted: ${o.dryRun.stats.secrets_redacted.count}); nothing called or written\n`);
+    return;
+  }
   if (o.dryRun && !json) {
     io.stdout(o.dryRun.context + '\n');
     io.stderr(`${o.bead}: ${o.dryRun.tokens_est} tokens (estimate) of context for ${o.dryRun.model}; estimated cost ${o.dryRun.estimated_cost_usd === null ? 'unknown (no price in config)' : `$${o.dryRun.estimated_cost_usd.toFixed(4)}`}; left out ${o.dryRun.stats.left_out.length} files, shortened ${o.dryRun.stats.shrunk.length}, ${o.dryRun.stats.secrets_redacted.count} secrets redacted; nothing called or written\n`);
@@ -46,6 +61,22 @@ function report(io: Io, json: boolean, o: JudgeOutcome): void {
     const j = o.judgment;
     io.stdout(JSON.stringify({ bead: o.bead, status: o.status, message: o.message, verdict: j?.verdict ?? null, score: j?.score ?? null, cost_usd: j?.cost_usd ?? null, ...(o.dryRun ? { dry_run: o.dryRun } : {}) }) + '\n');
   } else io.stderr(`${o.bead}: ${o.status}: ${o.message}\n`);
+}
+
+// The JUDGE_* variables and the config keys they set: a config error on one of these keys names the variable.
+const ENV_OF_KEY: Record<string, keyof EnvSettings> = { enabled: 'JUDGE_ENABLED', model: 'JUDGE_MODEL', phase: 'JUDGE_PHASE', backend: 'JUDGE_BACKEND', max_per_hour: 'JUDGE_MAX_PER_HOUR' };
+
+function loadJudgeConfig(env: EnvSettings, cwd: string, configFile: string | undefined, overrides: Parameters<typeof loadConfig>[0]['overrides']) {
+  try {
+    return loadConfig({ env, cwd, ...(configFile ? { configFile } : {}), ...(overrides ? { overrides } : {}) });
+  } catch (e) {
+    if (!isUserError(e)) throw e;
+    const msg = errorMessage(e);
+    const key = /\/judge\/([a-z_]+)/.exec(msg)?.[1];
+    const name = key ? ENV_OF_KEY[key] : undefined;
+    if (name && env[name] !== undefined && !msg.includes(name)) throw new UserError(`${name}=${JSON.stringify(env[name])}: ${msg}`);
+    throw e;
+  }
 }
 
 export async function run(argv: string[], io: Io): Promise<number> {
@@ -64,7 +95,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
   if ((values['rating-agent'] || values['rating-strict']) && !values['rate-agents']) throw new UserError(`--rating-agent and --rating-strict go with --rate-agents\n${USAGE}`);
   // --rating-agent names the reviewer: the judge model whose verdict becomes the rated quality.
   const overrides = values['rating-agent'] ? { judge: { model: values['rating-agent'] } } : undefined;
-  const config = loadConfig({ env: io.env, cwd: io.cwd, ...(values.config ? { configFile: values.config } : {}), ...(overrides ? { overrides } : {}) });
+  if (values['show-request'] && !values['dry-run']) throw new UserError(`--show-request goes with --dry-run\n${USAGE}`);
+  const config = loadJudgeConfig(io.env, io.cwd, values.config, overrides);
   const now = clockFromEnv(io.env);
   const deps: JudgeDeps = { store, config, env: io.env, processEnv: io.processEnv, now, log: (m) => io.stderr(m + '\n') };
   const json = Boolean(values.json);
@@ -83,7 +115,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     try {
       const loaded = loadRunRecord(path, io.cwd);
       const outcome = await judgeRun(loaded, deps, { dryRun: Boolean(values['dry-run']) });
-      report(io, json, outcome);
+      report(io, json, outcome, values['show-request'] ? config.judge.cli_command : undefined);
       if (values['rate-agents'] && !values['dry-run'] && outcome.status !== 'deferred') {
         const { rateFromStoredJudgment } = await import('./rate.js');
         code = Math.max(code, await rateFromStoredJudgment(io, { store, config, now: () => now().toISOString() }, loaded.record.bead, { reviewer: values['rating-agent'], strict: Boolean(values['rating-strict']) }));
@@ -110,9 +142,11 @@ async function drain(io: Io, deps: JudgeDeps, json: boolean): Promise<number> {
     try {
       outcome = await judgeRun(loadRunRecord(entry.record_path, io.cwd), deps, { fromQueue: true });
     } catch (e) {
-      if (!isUserError(e)) {
+      if (!isUserError(e) || e instanceof JudgeConfigError) {
         await releaseClaim(t, entry);
-        throw e;
+        if (!isUserError(e)) throw e;
+        io.stderr(`drain stopped, the queue is kept: ${errorMessage(e)}\n`);
+        return 2;
       }
       // A record that went bad stays queued (never lost) and is skipped by this drain.
       io.stderr(`${entry.bead}: kept in the queue: ${errorMessage(e)}\n`);
@@ -120,6 +154,12 @@ async function drain(io: Io, deps: JudgeDeps, json: boolean): Promise<number> {
       skip.add(entry.bead);
       code = 2;
       continue;
+    }
+    if (outcome.status === 'outage') {
+      await releaseClaim(t, entry);
+      report(io, json, outcome);
+      io.stderr(`drain stopped: the judge API is unavailable; ${deps.store.list('queue').length} runs stay queued for the next drain\n`);
+      break;
     }
     if (outcome.status === 'deferred') {
       await releaseClaim(t, entry);

@@ -5,14 +5,18 @@ import { join } from 'node:path';
 import { main, parseFlags, type Io } from './lib/cli.js';
 import { clockFromEnv } from './lib/clock.js';
 import { loadConfig, type Config } from './lib/config.js';
-import { UserError } from './lib/errors.js';
+import { errorMessage, UserError } from './lib/errors.js';
+import { assertSafeId } from './lib/bead.js';
 import { present } from './lib/race/present.js';
 import { runRace } from './lib/race/run-race.js';
 import { loadRunRecord, type LoadedRunRecord } from './lib/run-record.js';
 import { StateStore } from './lib/store.js';
 import type { Feedback, Race } from './lib/types.generated.js';
 
-const USAGE = 'usage: race [--json | --markdown] [--config FILE] [--id RACE] [--concurrency N] [--quiet] [--rate-agents [--rating-strict]] <run.json>... | --race ID';
+const USAGE =
+  'usage: race [--json | --markdown] [--config FILE] [--id RACE] [--concurrency N] [--target TEST]... [--quiet] [--rate-agents [--rating-strict]] <run.json>...\n' +
+  '       race --race ID [--json | --markdown]                 show the stored race (nothing re-run)\n' +
+  '       race --race ID --recollect [--target TEST]... [...]  evaluate its runs again and store the result';
 
 /** Run records of a race: from its earlier result, from feedback tagged with the race id, and from state/runs/. */
 export function findRaceRuns(store: StateStore, raceId: string, cwd: string): LoadedRunRecord[] {
@@ -45,7 +49,20 @@ export function findRaceRuns(store: StateStore, raceId: string, cwd: string): Lo
 export async function run(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(
     argv,
-    { json: { type: 'boolean' }, markdown: { type: 'boolean' }, config: { type: 'string' }, id: { type: 'string' }, race: { type: 'string' }, concurrency: { type: 'string' }, quiet: { type: 'boolean' }, 'rate-agents': { type: 'boolean' }, 'rating-strict': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    {
+      json: { type: 'boolean' },
+      markdown: { type: 'boolean' },
+      config: { type: 'string' },
+      id: { type: 'string' },
+      race: { type: 'string' },
+      recollect: { type: 'boolean' },
+      target: { type: 'string', multiple: true },
+      concurrency: { type: 'string' },
+      quiet: { type: 'boolean' },
+      'rate-agents': { type: 'boolean' },
+      'rating-strict': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
     USAGE,
   );
   if (values.help) {
@@ -55,6 +72,25 @@ export async function run(argv: string[], io: Io): Promise<number> {
   if (values.race && positionals.length) throw new UserError(`give run records or --race, not both\n${USAGE}`);
   if (!values.race && !positionals.length) throw new UserError(`no run record given\n${USAGE}`);
   if (values.json && values.markdown) throw new UserError('--json and --markdown exclude each other');
+  if (values.recollect && !values.race) throw new UserError('--recollect goes with --race ID');
+  const format = values.json ? 'json' : values.markdown ? 'markdown' : 'table';
+  // Showing a stored race runs nothing and writes nothing: the measured results stay as they were measured.
+  if (values.race && !values.recollect) {
+    for (const [flag, set] of [['--target', values.target], ['--concurrency', values.concurrency], ['--id', values.id], ['--rate-agents', values['rate-agents']]] as const) {
+      if (set !== undefined && set !== false) throw new UserError(`${flag} re-evaluates: add --recollect (bin/race --race ${values.race} --recollect ${flag} …)`);
+    }
+    assertSafeId(values.race, '--race');
+    let stored: Race | null;
+    try {
+      stored = StateStore.fromEnv(io.env, io.cwd).read<Race>('races', values.race);
+    } catch (e) {
+      // A race stored by an older judgeloop (or edited by hand) does not fit the schema: say how to get a fresh one.
+      throw new UserError(`--race ${values.race}: the stored race cannot be read (${errorMessage(e).split('\n')[0]}); evaluate it again with bin/race --race ${values.race} --recollect`);
+    }
+    if (!stored) throw new UserError(`--race ${values.race}: no stored race (state/races/${values.race}.json); evaluate its runs with bin/race --race ${values.race} --recollect, or bin/race <run.json>…`);
+    io.stdout(present(stored, format));
+    return 0;
+  }
   let concurrency: number | undefined;
   if (values.concurrency !== undefined) {
     if (!/^[1-9]\d*$/.test(values.concurrency)) throw new UserError(`--concurrency ${JSON.stringify(values.concurrency)}: expected a whole number ≥ 1`);
@@ -76,8 +112,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
     ...(values.quiet ? {} : { log: (m: string) => io.stderr(`race: ${m}\n`) }),
     ...(concurrency ? { concurrency } : {}),
     ...(raceId ? { raceId } : {}),
+    ...(values.target?.length ? { targets: values.target } : {}),
   });
-  io.stdout(present(race, values.json ? 'json' : values.markdown ? 'markdown' : 'table'));
+  io.stdout(present(race, format));
   for (const s of race.solutions) if (s.status === 'failed') io.stderr(`race: ${s.id}: evaluation failed: ${s.failure}\n`);
   let code = race.solutions.every((s) => s.status === 'failed') ? 1 : 0;
   if (values['rate-agents']) {

@@ -3,7 +3,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHECK_NAMES, fromRun, runChecks, skipped } from './checks.js';
 import { onAbort } from './cleanup.js';
@@ -11,6 +10,7 @@ import { git } from './git.js';
 import { runCommand } from './runner.js';
 import { collectorCheckEnv, type SandboxPolicy } from './sandbox.js';
 import type { StateStore } from './store.js';
+import { baselineTempPrefix, sweepBaselineCheckouts } from './sweep.js';
 import type { Baseline, CommandsUsed, Config } from './types.generated.js';
 
 /** The cache key; a setup command is part of it (only when configured, so keys without one are unchanged). */
@@ -44,7 +44,7 @@ export interface BaselineResult {
 /** Runs the checks on a temporary detached checkout of `commit`, always removed afterwards. */
 async function computeBaseline(o: BaselineOptions, key: string): Promise<Baseline> {
   const started = performance.now();
-  const tmp = mkdtempSync(join(tmpdir(), 'judgeloop-base-'));
+  const tmp = mkdtempSync(baselineTempPrefix());
   const tree = join(tmp, 'tree');
   let added = false;
   // Interrupted mid-way: remove the checkout and its admin entry synchronously before the process ends.
@@ -109,6 +109,7 @@ export function peekBaseline(o: Pick<BaselineOptions, 'store' | 'commit' | 'comm
 /** The cached baseline, or computes it once: concurrent callers wait on the lock and then read the cache. */
 export async function getBaseline(o: BaselineOptions): Promise<BaselineResult> {
   const key = baselineKey(o.commit, o.commands, o.collector.runners, o.collector.baseline_setup ?? null);
+  await sweepBaselineCheckouts(o.repoDir).catch((e: Error) => o.log?.(`could not sweep old baseline checkouts: ${e.message}`));
   const cached = o.store.read<Baseline>('baselines', key);
   if (cached) return { baseline: cached, computed: false };
   return o.store.withLock(

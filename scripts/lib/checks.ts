@@ -1,4 +1,7 @@
 // Runs (or reads from the run record) build → test → lint → typecheck in one directory and parses their output.
+import { lstatSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ChecksSet } from './outcome.js';
 import { HeadTailBuffer, runCommand, type RunResult } from './runner.js';
 import { collectorCheckEnv, type SandboxPolicy } from './sandbox.js';
@@ -89,6 +92,55 @@ function stripUndefined<T extends object>(v: T | null): T | null {
   return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined)) as T;
 }
 
+/** The test report asked of a recognised runner: written to a fresh directory outside the worktree. */
+interface ReportRun {
+  dir: string;
+  plan: import('./parsers/report-plan.js').ReportPlan;
+  startedMs: number;
+}
+
+async function prepareReport(command: string, collector: Config['collector'], env: NodeJS.ProcessEnv): Promise<ReportRun | null> {
+  const { planConfiguredReport, planReport } = await import('./parsers/report-plan.js');
+  const runner = collector.runners.test ?? null;
+  // A new empty directory per run, never inside the worktree: nothing in it can have been planted beforehand.
+  const dir = mkdtempSync(join(tmpdir(), 'judgeloop-report-'));
+  const plan = collector.test_report ? planConfiguredReport(command, dir, runner, collector.test_report) : planReport(command, dir, runner, env);
+  if (!plan) { rmSync(dir, { recursive: true, force: true }); return null; }
+  return { dir, plan, startedMs: Date.now() };
+}
+
+/** Reads the runner's report (a regular file written during this run), reconciles it with the console counts. */
+async function readReportInto(check: Check, rr: ReportRun, cwd: string): Promise<void> {
+  const { readReport, reconcile } = await import('./parsers/reports.js');
+  let report = null;
+  let note: string | null = null;
+  try {
+    const st = lstatSync(rr.plan.file);
+    if (!st.isFile()) note = `the ${rr.plan.runner} report is not a regular file: ignored`;
+    else if (st.mtimeMs + 1000 < rr.startedMs) note = `the ${rr.plan.runner} report predates the run: ignored`;
+    else {
+      report = readReport(rr.plan.format, readFileSync(rr.plan.file, 'utf8'), { runner: rr.plan.runner, cwd });
+      if (!report) note = `the ${rr.plan.runner} report could not be read (${rr.plan.format})`;
+    }
+  } catch {
+    note = `the ${rr.plan.runner} runner wrote no report: counts from the console text`;
+  } finally {
+    rmSync(rr.dir, { recursive: true, force: true });
+  }
+  check.tests = stripUndefined(reconcile(check.tests ?? null, report, note));
+}
+
+/** A process ended by a signal (or sh's 128+N for one) crashed, whatever the parsed counts say. */
+function markCrash(check: Check): void {
+  const t = check.tests;
+  if (!t || t.runner_crashed) return;
+  const code = check.exit_code;
+  if (check.signal || (code !== null && code > 128 && code < 160)) {
+    t.runner_crashed = true;
+    t.notes = [...(t.notes ?? []), `runner crashed: the test command ended with ${check.signal ?? `exit ${code} (a signal)`}`];
+  }
+}
+
 export async function runChecks(opts: ChecksOptions): Promise<ChecksSet> {
   const out = emptyChecks();
   const env = collectorCheckEnv(opts.collector, opts.env);
@@ -97,6 +149,7 @@ export async function runChecks(opts: ChecksOptions): Promise<ChecksSet> {
   const parsers: Parsers | null = needParsers ? await import('./parsers/index.js') : null;
   let buildFailed = false;
   for (const name of CHECK_NAMES) {
+    let report: ReportRun | null = null;
     const reported = opts.reported?.[name];
     const command = opts.commands[name];
     if (!reported && command === null) continue;
@@ -109,20 +162,36 @@ export async function runChecks(opts: ChecksOptions): Promise<ChecksSet> {
       check = fromReported(reported, opts.collector.output_cap_bytes);
     } else {
       opts.log?.(`${name}: ${command}`);
-      const r = await runCommand(command!, {
+      report = name === 'test' && parsers ? await prepareReport(command!, opts.collector, env) : null;
+      const r = await runCommand(report?.plan.command ?? command!, {
         cwd: opts.cwd,
-        env,
+        env: report ? { ...env, ...report.plan.env } : env,
         timeoutMs: opts.collector.timeouts_seconds[name] * 1000,
         killGraceMs: opts.collector.kill_grace_seconds * 1000,
         capBytes: opts.collector.output_cap_bytes,
         sandbox: opts.sandbox,
+        ...(report ? { writableDirs: [report.dir] } : {}),
       });
       check = fromRun(r);
       if (r.spawnError) check.skipped_reason = `could not start: ${r.spawnError}`;
     }
     if (parsers) parse(name, check, parsers, reported?.runner ?? (name === 'test' ? opts.collector.runners.test : name === 'lint' ? opts.collector.runners.lint : null) ?? undefined);
+    if (report) await readReportInto(check, report, opts.cwd);
+    else if (name === 'test' && check.tests) check.tests.source = 'console';
+    if (name === 'test') { markCrash(check); capCases(check, opts.collector.max_test_cases ?? 10000); }
     out[name] = check;
     if (name === 'build' && check.status !== 'passed' && opts.shortCircuit) buildFailed = true;
   }
   return out;
+}
+
+/** Caps the per-test list: every non-passed case first, then passed ones up to the cap; totals stay exact. */
+export function capCases(check: Check, max: number): void {
+  const t = check.tests;
+  if (!t?.cases) return;
+  if (t.cases.length <= max) { t.cases_complete = true; return; }
+  const bad = t.cases.filter((c) => c.status !== 'passed');
+  const good = t.cases.filter((c) => c.status === 'passed');
+  t.cases = [...bad.slice(0, max), ...good.slice(0, Math.max(0, max - bad.length))];
+  t.cases_complete = false;
 }

@@ -4,6 +4,7 @@ import { resolveCommands, runChecks, emptyChecks } from './checks.js';
 import type { Config } from './config.js';
 import { UserError, errorMessage } from './errors.js';
 import { diffSnapshot, resolveCommit, setGitTimeout, snapshotWorking, worktreeInfo, worktreeInfoWithRef, worktreeProblem, type WorkingDiff } from './git.js';
+import { sweepOrphansOnce } from './process.js';
 import { assertSandboxAvailable, collectorSandbox } from './sandbox.js';
 import { classifyOutcome, integrityFlags, type ChecksSet, type Integrity } from './outcome.js';
 import { readStoredJudgment, summarizeJudgment } from './judgment.js';
@@ -217,6 +218,7 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
   const wt = loaded.worktree;
   const commands = resolveCommands(r, cfg.collector);
   setGitTimeout((cfg.collector.git_timeout_seconds ?? 120) * 1000);
+  sweepOrphansOnce();
   const sandbox = collectorSandbox(cfg.collector, ctx.processEnv, store.root);
   assertSandboxAvailable(sandbox);
   const needsBaseline = commands.build !== null || commands.test !== null || commands.lint !== null || commands.typecheck !== null;
@@ -284,6 +286,7 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
   const composite = compositeScore(scores, weights);
 
   const { outcome, reason } = classifyOutcome({ status: r.status, failureReason: r.failure_reason ?? null, infraReason: null, checks, integrity, baselineLint: baseline?.lint ?? null });
+  if (outcome === 'unmeasured') refuseUnmeasuredOverMeasured(store, r.bead, loaded.file);
   const fb = base(loaded, ctx, {
     base: { ref: r.base_ref, commit: baseCommit },
     head: { ref: r.head_ref ?? 'HEAD', commit: diff.headCommit, tree: diff.tree },
@@ -293,13 +296,22 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
     diff: diffSummary(diff),
     scores: { build: toUnit(scores.build), tests: toUnit(scores.tests), lint: toUnit(scores.lint), diff_size: toUnit(scores.diff_size), speed: toUnit(scores.speed) },
     weights_used: normaliseWeights(weights, scores),
-    composite: toUnit(composite),
+    // Diff size and speed alone are not a measure of the work: an unmeasured run has no composite.
+    composite: outcome === 'unmeasured' ? null : toUnit(composite),
     speed: { basis: fastest !== null ? 'race' : 'budget', duration_seconds: dur, reference_seconds: speedRef },
     outcome,
     outcome_reason: reason,
     integrity,
   });
   return write(ctx, fb);
+}
+
+/** A measured record is never replaced by an unmeasured one (re-collecting without the config that measured it). */
+function refuseUnmeasuredOverMeasured(store: StateStore, bead: string, file: string): void {
+  const existing = safeRead(store, bead);
+  if (existing && existing.outcome !== 'unmeasured' && existing.outcome !== 'infra_failure') {
+    throw new UserError(`${file}: no build, test, lint or typecheck command is configured, but state/feedback/${bead}.json was measured (outcome ${existing.outcome}): kept; collect with the config that measured it`);
+  }
 }
 
 /** The stored feedback; a file that exists but does not parse counts as measured (it is never overwritten here). */

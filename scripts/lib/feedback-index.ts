@@ -4,13 +4,13 @@
 // Writers append to the tail under the `feedback-index` lock and compact it into the sorted file once it passes
 // TAIL_MAX_BYTES, so a reader needs memory only for the tail, not for every bead. Re-scoring reads these instead
 // of every feedback file; feedback files stay as they are for `jq`. Design: docs/design/templates.md.
-import { closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, opendirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, opendirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import { KINDS } from './kinds.js';
 import { validate } from './schema.js';
-import { CorruptStateError, parseValidated, writeFileAtomic, type StateStore } from './store.js';
+import { AtomicFile, causeOf, StateWriteError, tempName, writeAll, writeFileAtomic } from './state-write.js';
+import { CorruptStateError, parseValidated, type StateStore } from './store.js';
 import { issueKey } from './templates/issues.js';
 import type { Feedback, FeedbackIndexRow } from './types.generated.js';
 
@@ -183,25 +183,31 @@ class SortedRuns {
   }
 
   private spill(): void {
-    if (!this.tmp) {
-      this.tmp = join(this.parent, `.sort.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-      mkdirSync(this.tmp, { recursive: true });
-    }
-    const file = join(this.tmp, `run-${this.files.length}`);
+    const file = join(this.tmp ?? join(this.parent, tempName('sort')), `run-${this.files.length}`);
     const keys = [...this.mem.keys()].sort();
-    const fd = openSync(file, 'w');
     try {
-      let chunk = '';
-      for (const k of keys) {
-        chunk += this.mem.get(k)! + '\n';
-        if (chunk.length > CHUNK) {
-          writeSync(fd, chunk);
-          chunk = '';
-        }
+      if (!this.tmp) {
+        this.tmp = join(file, '..');
+        mkdirSync(this.tmp, { recursive: true });
       }
-      writeSync(fd, chunk);
-    } finally {
-      closeSync(fd);
+      // A run file is read back by this process only: every byte written (a short write would drop rows), no fsync.
+      const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, 0o600);
+      try {
+        let chunk = '';
+        for (const k of keys) {
+          chunk += this.mem.get(k)! + '\n';
+          if (chunk.length > CHUNK) {
+            writeAll(fd, Buffer.from(chunk));
+            chunk = '';
+          }
+        }
+        writeAll(fd, Buffer.from(chunk));
+      } finally {
+        closeSync(fd);
+      }
+    } catch (e) {
+      if (e instanceof StateWriteError) throw e;
+      throw new StateWriteError(file, (e as NodeJS.ErrnoException).code, `cannot write ${file}: ${causeOf(e)}; the index is unchanged (a run of its external sort)`);
     }
     this.files.push(file);
     this.mem.clear();
@@ -339,9 +345,8 @@ function rewriteIndexLocked(store: StateStore, lim: Limits, opts: { now: string;
   const tailFile = store.path('feedback-index', TAIL_ID);
   const compactedFile = store.path('feedback-index', COMPACTED_ID);
   const res: RewriteResult = { files: 0, readNow: 0, skipped: [], rows: 0 };
-  const runs = new SortedRuns(dir, lim.runRows);
-  const tmp = join(dir, `.${COMPACTED_ID}.jsonl.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  let fd: number | null = null;
+  const runs = new SortedRuns(store.tmpDir(), lim.runRows);
+  let pending: AtomicFile | null = null;
   try {
     const sources: Iterator<[string, string]>[] = [];
     if (!opts.fresh) {
@@ -357,7 +362,8 @@ function rewriteIndexLocked(store: StateStore, lim: Limits, opts: { now: string;
       }
       sources.push(...runs.sources(beadOf));
     }
-    fd = openSync(tmp, 'w');
+    const file = new AtomicFile(compactedFile, store.atomic());
+    pending = file;
     let chunk = '';
     let last = '';
     const out = (bead: string, line: string) => {
@@ -366,7 +372,7 @@ function rewriteIndexLocked(store: StateStore, lim: Limits, opts: { now: string;
       res.rows++;
       chunk += line + '\n';
       if (chunk.length > CHUNK) {
-        writeSync(fd!, chunk);
+        file.write(chunk);
         chunk = '';
       }
     };
@@ -393,16 +399,14 @@ function rewriteIndexLocked(store: StateStore, lim: Limits, opts: { now: string;
       }
       for (; !n.done; n = names.next(), res.files++) readNew(n.value);
     }
-    writeSync(fd, chunk);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = null;
-    // The compacted file first, then the empty tail: a reader that holds the lock sees one or the other state.
-    renameSync(tmp, compactedFile);
-    writeFileAtomic(tailFile, '');
+    file.write(chunk);
+    // The compacted file first, then the empty tail: a reader that holds the lock sees one or the other state
+    // (killed in between: the tail's rows are merged again, the last row per bead winning as before).
+    file.commit();
+    pending = null;
+    writeFileAtomic(tailFile, '', store.atomic());
   } finally {
-    if (fd !== null) closeSync(fd);
-    rmSync(tmp, { force: true });
+    pending?.abort();
     runs.cleanup();
   }
   return res;
@@ -410,8 +414,7 @@ function rewriteIndexLocked(store: StateStore, lim: Limits, opts: { now: string;
 
 /** The sorted, deduplicated bead ids of state/feedback, by an external sort; `cleanup` removes its run files. */
 function sortedNames(store: StateStore, lim: Limits): { names: Iterator<string>; cleanup: () => void } {
-  mkdirSync(store.dir('feedback-index'), { recursive: true });
-  const runs = new SortedRuns(store.dir('feedback-index'), lim.runRows);
+  const runs = new SortedRuns(store.tmpDir(), lim.runRows);
   for (const n of feedbackNames(store)) runs.add(n, n);
   const merged = mergeSorted(runs.sources((l) => l));
   const names = (function* () {

@@ -46,6 +46,8 @@ export function gitEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     GIT_PROTOCOL_FROM_USER: '0',
     GIT_NO_LAZY_FETCH: '1',
     GIT_NO_REPLACE_OBJECTS: '1',
+    // Grafts rewrite parents: a graft could move the merge base and hide committed changes from the diff.
+    GIT_GRAFT_FILE: '/dev/null',
     GIT_TERMINAL_PROMPT: '0',
     GIT_OPTIONAL_LOCKS: '0',
     GIT_PAGER: 'cat',
@@ -97,14 +99,15 @@ export function driverOverrides(configList: string): string[] {
   const seen = new Set<string>();
   for (const entry of configList.split('\0')) {
     const key = entry.split('\n', 1)[0]!.toLowerCase();
-    const m = /^(filter|diff|merge)\.(.+)\.(clean|smudge|process|required|textconv|command|driver)$/s.exec(key);
+    const m = /^(filter|diff|merge)\.(.+)\.(clean|smudge|process|required|textconv|command|driver|xfuncname|funcname)$/s.exec(key);
     if (!m) continue;
     const [, section, name] = m;
     const id = `${section}.${name}`;
     if (seen.has(id)) continue;
     seen.add(id);
     if (section === 'filter') out.push(`${id}.clean=`, `${id}.smudge=`, `${id}.process=`, `${id}.required=false`);
-    else if (section === 'diff') out.push(`${id}.textconv=`, `${id}.command=`);
+    // A hunk-header regex is no program, but a catastrophic one hangs git: empty, like the rest.
+    else if (section === 'diff') out.push(`${id}.textconv=`, `${id}.command=`, `${id}.xfuncname=`, `${id}.funcname=`);
     else out.push(`${id}.driver=false %A`);
   }
   return out.flatMap((c) => ['-c', c]);
@@ -116,9 +119,8 @@ const driverCache = new Map<string, Promise<string[]>>();
 function driversFor(cwd: string, timeoutMs: number): Promise<string[]> {
   let p = driverCache.get(cwd);
   if (!p) {
-    p = rawGit(cwd, ['config', '-z', '--list'], { timeoutMs })
-      .then(driverOverrides)
-      .catch(() => []);
+    // Fails closed: a config git cannot list (or that hangs, e.g. an include of a FIFO) means no git call here.
+    p = rawGit(cwd, ['config', '-z', '--list'], { timeoutMs }).then(driverOverrides);
     driverCache.set(cwd, p);
   }
   return p;
@@ -344,12 +346,42 @@ export async function snapshotTree(worktree: string, indexFile?: string): Promis
       const absent = listed.split('\0').filter((e) => e.startsWith('S ') && !existsSync(join(worktree, e.slice(2)))).map((e) => e.slice(2));
       if (absent.length) await git(worktree, ['update-index', '--skip-worktree', '-z', '--stdin'], { env, input: absent.join('\0') + '\0' });
     }
-    await git(worktree, ['add', '-A', '--', '.'], { env });
-    const hidden = (await git(worktree, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore'], { env })).split('\0').filter((p) => p && !p.endsWith('/'));
+    await addAll(worktree, env);
+    const hidden = (await git(worktree, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore'], { env })).split('\0').filter((p) => p && !p.endsWith('/') && indexable(join(worktree, p)));
     if (hidden.length) await git(worktree, ['update-index', '--add', '-z', '--stdin'], { env, input: hidden.join('\0') + '\0' });
     return (await git(worktree, ['write-tree'], { env })).trim();
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `git add -A` into the temporary index. A tracked path the agent replaced with something git cannot index (a
+ * FIFO, socket or device) fails the whole add: it is dropped from the index (measured as deleted) and the add
+ * runs again without it.
+ */
+async function addAll(worktree: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const skipped: string[] = [];
+  for (;;) {
+    try {
+      await git(worktree, ['add', '-A', '--', '.', ...skipped.map((p) => `:(exclude,literal)${p}`)], { env });
+      return;
+    } catch (e) {
+      const m = e instanceof GitError ? /error: (.+): can only add regular files/.exec(e.stderr) : null;
+      if (!m || skipped.includes(m[1]!) || skipped.length >= 1000) throw e;
+      skipped.push(m[1]!);
+      await git(worktree, ['update-index', '--force-remove', '--', m[1]!], { env });
+    }
+  }
+}
+
+/** A regular file or symlink (git cannot index a FIFO, socket or device; asking it would fail the whole snapshot). */
+function indexable(file: string): boolean {
+  try {
+    const st = lstatSync(file);
+    return st.isFile() || st.isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 

@@ -12,6 +12,9 @@ export interface Integrity {
   tests_not_run: boolean;
   exit_code_contradicts_counts: boolean;
   test_count_below_baseline: boolean;
+  counts_disputed?: boolean;
+  runner_crashed?: boolean;
+  no_tests_collected?: boolean;
   notes: string[];
 }
 
@@ -21,6 +24,19 @@ const NO_TESTS = /\bno tests? (?:found|ran|to run|were found|collected)\b|\bcoll
 function ranCount(c: TestCounts): number | null {
   if (c.passed === null) return c.total === null ? null : Math.max(0, c.total - c.skipped);
   return c.passed + c.failed + (c.xfailed ?? 0) + (c.xpassed ?? 0);
+}
+
+/** The parser's dispute, crash and empty-run flags, carried into the record's integrity with one note each. */
+function countFlags(counts: TestCounts | null, out: Integrity): void {
+  out.counts_disputed = counts?.counts_disputed === true;
+  out.runner_crashed = counts?.runner_crashed === true;
+  out.no_tests_collected = counts?.no_tests_collected === true;
+  if (out.counts_disputed) out.notes.push('test counts disputed: more than one summary, or the summary, per-test lines and report disagree');
+  if (out.runner_crashed) out.notes.push('the test runner or a test process crashed: some results are missing');
+  if (out.no_tests_collected) {
+    out.notes.push('no tests found: the runner collected no test');
+    if (!out.tests_not_run) { out.tests_not_run = true; }
+  }
 }
 
 /** The three integrity flags for a test check, with a note per raised flag. */
@@ -40,6 +56,7 @@ export function integrityFlags(test: Check | null, baseline: TestCounts | null):
   else if (counts === null) notRun('no test counts could be parsed from the output');
   else if (ranCount(counts) === 0) notRun(counts.errors > 0 ? `zero tests ran (${counts.errors} error(s) before any test)` : 'zero tests ran');
   else if (NO_TESTS.test(text)) notRun('the runner reported that no tests were found');
+  countFlags(counts, out);
 
   if (counts && test.exit_code !== null && test.status !== 'timeout') {
     const failures = counts.failed + counts.errors;
@@ -85,8 +102,10 @@ function lintClean(c: Check, base: LintCounts | null): boolean {
   return c.status === 'passed';
 }
 
+export const UNMEASURED = 'no build, test, lint or typecheck command is configured: nothing was measured (not a pass)';
+
 /**
- * Precedence: infra_failure > timeout > agent_failure > full_pass > partial_pass.
+ * Precedence: infra_failure > timeout > agent_failure > unmeasured (no check configured) > full_pass > partial_pass.
  * Returns the class and the reason, one sentence.
  */
 export function classifyOutcome(i: OutcomeInput): { outcome: Outcome; reason: string } {
@@ -101,11 +120,13 @@ export function classifyOutcome(i: OutcomeInput): { outcome: Outcome; reason: st
   if (timedOut) return { outcome: 'timeout', reason: `the ${timedOut[0]} check was killed at its timeout` };
 
   if (i.status === 'failed') return { outcome: 'agent_failure', reason: `the agent run failed${i.failureReason ? `: ${i.failureReason}` : ''}` };
+  if (named.every(([, c]) => c === null)) return { outcome: 'unmeasured', reason: UNMEASURED };
   if (checks.build && checks.build.status !== 'passed') return { outcome: 'agent_failure', reason: 'the build failed' };
   const t = checks.test;
   if (t) {
     const counts = t.tests ?? null;
     const unparsedButGreen = counts === null && t.status === 'passed' && !t.signal;
+    if (i.integrity.no_tests_collected) return { outcome: 'agent_failure', reason: 'no tests found: the test runner collected no test' };
     if (i.integrity.tests_not_run && !unparsedButGreen) return { outcome: 'agent_failure', reason: i.integrity.notes.find((n) => n.startsWith('tests did not run')) ?? 'tests did not run' };
     if (counts && counts.passed === 0 && (counts.xfailed ?? 0) + (counts.xpassed ?? 0) === 0) return { outcome: 'agent_failure', reason: 'no test passed' };
   }
@@ -118,10 +139,12 @@ export function classifyOutcome(i: OutcomeInput): { outcome: Outcome; reason: st
     if (c && c.failed + c.errors > 0) short.push(`${c.failed} test(s) failed and ${c.errors} error(s)`);
     if (i.integrity.exit_code_contradicts_counts) short.push('the exit code contradicts the parsed counts');
     if (i.integrity.test_count_below_baseline) short.push('fewer tests than on the base commit');
+    if (i.integrity.counts_disputed) short.push('the test counts are disputed (a second summary, or report and console disagree)');
+    if (i.integrity.runner_crashed) short.push('the test runner crashed');
   }
   if (checks.lint && !lintClean(checks.lint, i.baselineLint)) short.push('lint reports new errors');
   if (checks.typecheck && checks.typecheck.status !== 'passed') short.push('the type check failed');
   if (short.length) return { outcome: 'partial_pass', reason: `not every check passed: ${[...new Set(short)].join('; ')}` };
   const ran = named.filter(([, c]) => c).map(([k]) => k);
-  return { outcome: 'full_pass', reason: ran.length ? `every configured check passed (${ran.join(', ')})` : 'the agent completed and no check is configured' };
+  return { outcome: 'full_pass', reason: `every configured check passed (${ran.join(', ')})` };
 }

@@ -134,10 +134,63 @@ export function killMarked(mark: string, pgid?: number): number {
   return found;
 }
 
+/**
+ * Kills processes a judgeloop killed with SIGKILL left behind (checks run without the sandbox: with it, the
+ * sandbox dies with its parent): those whose JUDGELOOP_RUN_MARK names an owner pid that no longer runs.
+ * Returns how many. Linux /proc; elsewhere nothing.
+ */
+export function sweepOrphans(): number {
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return 0;
+  }
+  const re = new RegExp(String.raw`(?:^|\0)` + RUN_MARK_VAR + String.raw`=(\d+)-[0-9a-f]+(?:\0|$)`);
+  let killed = 0;
+  for (const n of names) {
+    if (!/^\d+$/.test(n) || Number(n) === process.pid) continue;
+    let env: string;
+    try {
+      env = readFileSync(`/proc/${n}/environ`, 'latin1');
+    } catch {
+      continue;
+    }
+    const m = re.exec(env);
+    if (!m || alive(Number(m[1]))) continue;
+    try {
+      process.kill(Number(n), 'SIGKILL');
+      killed++;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return killed;
+}
+
+let swept = false;
+
+/** sweepOrphans once per process (a batch of records sweeps before the first). */
+export function sweepOrphansOnce(): void {
+  if (swept) return;
+  swept = true;
+  sweepOrphans();
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** Runs `file args` in a new process group; resolves once it exited (and the pipes drained or were cut). */
 export function spawnGroup(file: string, args: string[], o: SpawnOptions): Promise<SpawnResult> {
   const started = performance.now();
-  const mark = o.sweepEscaped ? randomBytes(8).toString('hex') : null;
+  // The owner's pid leads the mark: a later run sweeps what a killed judgeloop left (sweepOrphans).
+  const mark = o.sweepEscaped ? `${process.pid}-${randomBytes(8).toString('hex')}` : null;
   const env = mark ? { ...o.env, [RUN_MARK_VAR]: mark } : o.env;
   return new Promise((resolvePromise) => {
     let timedOut = false;

@@ -2,11 +2,12 @@
 // read-only, $HOME, the state directory and judgeloop's own files invisible, a fresh PID namespace (nothing
 // outlives the check), and the network per config. Also the environment a check may see.
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UserError } from './errors.js';
 import { projectRoot } from './paths.js';
+import { privatePaths } from './private-paths.js';
 import { scrubEnv } from './runner.js';
 import type { Config } from './types.generated.js';
 
@@ -121,6 +122,20 @@ export function sandboxPolicy(i: PolicyInputs): SandboxPolicy {
   return { mode: i.mode, network: i.network, hide, expose: [...expose], mask, writable: (i.writable ?? []).map(tilde) };
 }
 
+/** For a linked worktree's `.git` file: its admin folder and the repository's common dir (empty otherwise). */
+function linkedGitDirs(dotGit: string): string[] {
+  try {
+    if (!lstatSync(dotGit).isFile()) return [];
+    const m = /^gitdir: (.+?)\r?\n?$/.exec(readFileSync(dotGit, 'utf8'));
+    if (!m) return [];
+    const admin = resolve(dirname(dotGit), m[1]!);
+    const common = resolve(admin, readFileSync(join(admin, 'commondir'), 'utf8').trim());
+    return [admin, common].filter((d) => existsSync(d)).map(real);
+  } catch {
+    return [];
+  }
+}
+
 /** Env names a check sees (the rest of judgeloop's environment never reaches it), plus config's pass-through. */
 const CHECK_ENV_NAMES = [
   'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TZ', 'TERM', 'TMPDIR', 'CI', 'NO_COLOR', 'FORCE_COLOR',
@@ -177,6 +192,8 @@ export function sandboxed(req: SandboxRequest, policy: SandboxPolicy | undefined
     // The repository's own metadata stays read-only: a check must not plant config, hooks or refs for later git calls.
     const dotGit = join(w, '.git');
     if (existsSync(dotGit)) args.push('--ro-bind', dotGit, dotGit);
+    // A linked worktree's admin folder and common dir live elsewhere (perhaps under the scratch /tmp): visible, read-only.
+    for (const g of linkedGitDirs(dotGit)) args.push('--ro-bind', g, g);
   }
   // A hidden path inside a writable folder (state kept in the project being measured) is hidden again on top.
   for (const h of policy.hide) {
@@ -193,7 +210,7 @@ export function collectorSandbox(collector: Config['collector'], env: NodeJS.Pro
     mode: collector.sandbox ?? 'auto',
     network: collector.sandbox_network ?? false,
     env,
-    private: [stateRoot, projectRoot()],
+    private: [stateRoot, projectRoot(), ...privatePaths()],
     expose: collector.sandbox_expose ?? [],
     writable: collector.sandbox_writable ?? [],
   });

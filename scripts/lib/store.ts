@@ -1,11 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { appendFileSync, closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { assertSafeId } from './bead.js';
 import type { EnvSettings } from './env.js';
 import { KINDS, type Kind } from './kinds.js';
+import { acquireLock } from './lock.js';
 import { projectRoot } from './paths.js';
 import { validate } from './schema.js';
+import { appendLineDurable, causeOf, StateWriteError, writeFileAtomic, type AtomicOptions } from './state-write.js';
+import { sweepTemps } from './sweep.js';
 
 /** A state file that exists but is not valid JSON or fails its schema. */
 export class CorruptStateError extends Error {
@@ -39,46 +41,27 @@ export function parseValidated<T>(file: string, text: string, schema: string): T
   return v.value;
 }
 
-/** Writes via a temporary file in the same folder and a rename, so readers never see half a file. */
-export function writeFileAtomic(file: string, text: string): void {
-  const tmp = join(file, '..', `.${file.split('/').pop()}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const fd = openSync(tmp, 'w');
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(tmp, file);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
-}
-
-/** The file's last byte, or null when it is missing or empty. */
-function lastByte(file: string): number | null {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
-  try {
-    const size = fstatSync(fd).size;
-    if (size === 0) return null;
-    const buf = Buffer.alloc(1);
-    readSync(fd, buf, 0, 1, size - 1);
-    return buf[0]!;
-  } finally {
-    closeSync(fd);
-  }
-}
-
 export class StateStore {
+  private swept = false;
   constructor(readonly root: string) {}
+
+  /** Where temporary files are written before their rename (swept at the next start once their writer is dead). */
+  tmpDir(): string {
+    return join(this.root, '.tmp');
+  }
+
+  /** Options for writeFileAtomic / AtomicFile of a file in this store. */
+  atomic(): AtomicOptions {
+    this.sweepOnce();
+    return { tmpDir: this.tmpDir() };
+  }
+
+  /** Leftovers of killed runs (temporary files, locks of dead holders) go before this process first writes. */
+  sweepOnce(): void {
+    if (this.swept) return;
+    this.swept = true;
+    sweepTemps(this.root);
+  }
 
   static fromEnv(env: EnvSettings, cwd?: string): StateStore {
     return new StateStore(stateRoot(env, cwd));
@@ -111,8 +94,7 @@ export class StateStore {
     const file = this.path(kind, id);
     const v = validate(KINDS[kind].schema, data);
     if (!v.ok) throw new Error(`refusing to write invalid ${kind} ${file}: ${v.errors.join('; ')}`);
-    mkdirSync(this.dir(kind), { recursive: true });
-    writeFileAtomic(file, JSON.stringify(data, null, 2) + '\n');
+    writeFileAtomic(file, JSON.stringify(data, null, 2) + '\n', this.atomic());
     return file;
   }
 
@@ -150,19 +132,18 @@ export class StateStore {
   /** Runs `fn` holding a cross-process lock named `name` (a file under state/.locks). */
   async withLock<R>(name: string, fn: () => Promise<R> | R, opts: LockOptions = {}): Promise<R> {
     assertSafeId(name, 'lock name');
+    this.sweepOnce();
     const dir = join(this.root, '.locks');
-    mkdirSync(dir, { recursive: true });
     const target = join(dir, name);
-    const waitMs = (opts.waitSeconds ?? 120) * 1000;
-    // proper-lockfile retries with backoff; maxTimeout bounds each sleep so the wait stays close to waitMs.
-    // Loaded on first use: most reads never lock, and start-up cost matters for hooks.
-    const { default: lockfile } = await import('proper-lockfile');
-    const release = await lockfile.lock(target, {
-      realpath: false,
-      stale: 20_000,
-      update: 5_000,
-      retries: { retries: Math.max(1, Math.ceil(waitMs / 100)), minTimeout: 10, maxTimeout: 100, factor: 1.3, randomize: true },
-    });
+    let release: () => Promise<void>;
+    try {
+      mkdirSync(dir, { recursive: true });
+      release = await acquireLock(target, (opts.waitSeconds ?? 120) * 1000);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === undefined || code === 'ELOCKED') throw e;
+      throw new StateWriteError(`${target}.lock`, code, `cannot take the lock ${target}.lock: ${causeOf(e)}`);
+    }
     try {
       return await fn();
     } finally {
@@ -186,11 +167,8 @@ export class StateStore {
     const file = this.path(kind, id);
     const v = validate(KINDS[kind].schema, row);
     if (!v.ok) throw new Error(`refusing to append an invalid ${kind} row to ${file}: ${v.errors.join('; ')}`);
-    mkdirSync(this.dir(kind), { recursive: true });
-    // A half-written last line (an appender killed mid-write) is closed first, so it cannot swallow this row.
-    const prefix = lastByte(file) === null || lastByte(file) === 0x0a ? '' : '\n';
-    // One write of the whole line: O_APPEND keeps concurrent appenders from interleaving within it.
-    appendFileSync(file, prefix + JSON.stringify(row) + '\n');
+    this.sweepOnce();
+    appendLineDurable(file, JSON.stringify(row) + '\n');
   }
 
   /** Reads a .jsonl kind: valid rows in order, and the lines that are not (e.g. a half-written last line). */

@@ -571,6 +571,45 @@ xfailed?: number
  */
 xpassed?: number
 /**
+ * Per-test results when the runner's report or console lists them (notes/contract-cases.md); absent means unknown. Capped at collector.max_test_cases, non-passed cases first.
+ * 
+ * Items: One test's result.
+ */
+cases?: {
+/**
+ * Stable id across runs of the same runner on the same code (path/test_x.py::Class::test, pkg::TestName/sub, file::suite > test).
+ */
+id: string
+/**
+ * The test's outcome.
+ */
+status: ("passed" | "failed" | "error" | "skipped" | "xfail" | "xpass")
+/**
+ * At most ~500 characters of the failure message; failures and errors only.
+ */
+excerpt?: string
+}[]
+/**
+ * False when cases was capped (collector.max_test_cases); the counts stay exact.
+ */
+cases_complete?: boolean
+/**
+ * Where the counts came from: the runner's structured report, or its console text.
+ */
+source?: ("report" | "console")
+/**
+ * More than one summary in the console, a summary contradicting the per-test lines, or report and console disagreeing: counts not trusted.
+ */
+counts_disputed?: boolean
+/**
+ * The test process or a worker died (signal, abort, segfault, panic, killed worker): some results are missing.
+ */
+runner_crashed?: boolean
+/**
+ * The runner collected no test at all ('no tests found', empty collection).
+ */
+no_tests_collected?: boolean
+/**
  * Why a count is missing or uncertain.
  */
 notes?: string[]
@@ -663,6 +702,33 @@ baseline_setup?: (string | null)
  * Timeout of collector.baseline_setup, seconds; the whole process tree is killed at it.
  */
 baseline_setup_timeout_seconds?: number
+/**
+ * The machine-readable report to ask the test command for, when judgeloop does not recognise its runner (or to ask differently); null: the built-in choice for pytest, vitest, jest, node --test, phpunit, rspec, none for others. Written into a fresh directory outside the worktree.
+ */
+test_report?: ({
+/**
+ * The report's format.
+ */
+format: ("junit" | "jest-json" | "mocha-json" | "rspec-json")
+/**
+ * File name of the report inside the report directory (default report.xml or report.json).
+ */
+file?: string
+/**
+ * Appended to the test command; {file} becomes the report's absolute path, shell-quoted. E.g. `--reporter json --reporter-option output={file}`.
+ */
+args?: string
+/**
+ * Environment added to the test command; {file} becomes the report's absolute path. E.g. {"PYTEST_ADDOPTS": "--junitxml={file}"}.
+ */
+env?: {
+[k: string]: string
+}
+} | null)
+/**
+ * Per-test results kept in tests.cases of a feedback or baseline record, count (default 10000); past it non-passed cases are kept first and tests.cases_complete is false.
+ */
+max_test_cases?: number
 /**
  * How long a collector waits for another process computing the same baseline, seconds.
  */
@@ -872,9 +938,17 @@ effort: ("low" | "medium" | "high" | "xhigh" | "max" | null)
  */
 timeout_seconds: number
 /**
- * SDK transport retries (408/409/429/5xx, connection errors, timeouts).
+ * Retries of a transient API fault (connection reset, hang-up, timeout, 408/409/429/5xx), with backoff; a count.
  */
 max_retries: number
+/**
+ * Seconds before the first retry of a transient API fault (reset, hang-up, timeout, 408/409/429/5xx); doubled each retry with ±25% jitter, unless the reply names a retry-after.
+ */
+retry_backoff_seconds: number
+/**
+ * Longest wait between two retries, seconds (a retry-after header is capped at this too).
+ */
+retry_backoff_max_seconds: number
 /**
  * Independent judge replies per run, aggregated by median (Opus takes no temperature); each takes a throttle slot.
  */
@@ -1173,6 +1247,19 @@ clone_min_tokens: number
  * Comment coverage: comment lines per added code line that earns the full score (below it the score is the ratio over this target; 0 = always full).
  */
 comment_target_ratio: number
+/**
+ * The mergeable gate.
+ */
+gate: {
+/**
+ * Finding kinds that make a solution fail the gate (condition no_blocking_finding).
+ */
+blocking_findings: ("dangerous_op" | "disabled_check" | "secret" | "stub" | "test_deleted" | "test_skipped" | "test_weakened" | "test_modified" | "special_case" | "api_break")[]
+}
+/**
+ * Weight of the target_tests criterion within correctness, where every other criterion weighs 1.
+ */
+target_weight: number
 }
 }
 /**
@@ -1256,7 +1343,7 @@ completed_at: string
 /**
  * The feedback outcome (kept equal to feedback.schema.json#/definitions/outcome by a test).
  */
-outcome: ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout")
+outcome: ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout" | "unmeasured")
 /**
  * run.iterations (retries after the first attempt); null when the run did not report it.
  */
@@ -1314,9 +1401,9 @@ mtime_ms: number
 indexed_at: string
 }
 /**
- * Seed 003's outcome classes; defined precisely in AGENTS.md.
+ * Seed 003's outcome classes, defined precisely in AGENTS.md; unmeasured: the run completed but no build, test, lint or typecheck command was configured, so nothing was measured (never a pass).
  */
-export type Outcome = ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout")
+export type Outcome = ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout" | "unmeasured")
 
 /**
  * The collector's mechanical signals for one agent run: state/feedback/<bead>.json.
@@ -1463,6 +1550,18 @@ exit_code_contradicts_counts: boolean
  * Fewer tests ran than on the base commit (tests deleted or skipped).
  */
 test_count_below_baseline: boolean
+/**
+ * The test counts are disputed (tests.counts_disputed): the outcome is never full_pass.
+ */
+counts_disputed?: boolean
+/**
+ * The test runner or a test process crashed (tests.runner_crashed): the outcome is never full_pass.
+ */
+runner_crashed?: boolean
+/**
+ * The test runner collected no test (tests.no_tests_collected): the outcome is agent_failure.
+ */
+no_tests_collected?: boolean
 /**
  * Details behind the flags and anything else a reader should know, one sentence each.
  */
@@ -1783,9 +1882,17 @@ cost_usd?: (number | null)
  */
 latency_ms?: number
 /**
- * ok, or the failure reason (refusal, max_tokens, schema_invalid, timeout, ...).
+ * ok (a reply that passed validation), invalid_reply (a reply that did not), or the failure reason (refusal, max_tokens, timeout, connection, overloaded, auth_error, ...).
  */
 outcome?: string
+/**
+ * Call rows that are not ok: what happened, one line (the validation errors, the HTTP status and message, the connection error).
+ */
+cause?: string
+/**
+ * Call rows: requests repeated after a transient fault (reset, hang-up, timeout, 408/409/429/5xx) before this outcome.
+ */
+retries?: number
 }
 /**
  * A judge request deferred by the hourly limit: state/queue/<bead>.json. Removed only after its judgment (or recorded failure) is written.
@@ -2101,9 +2208,9 @@ left_out: {
  */
 path: string
 /**
- * Why it was left out.
+ * Why it was left out: secret_file is a file whose name says it holds secrets (named, never shown).
  */
-reason: ("lock" | "generated" | "vendored" | "minified" | "binary")
+reason: ("secret_file" | "lock" | "generated" | "vendored" | "minified" | "binary")
 /**
  * Lines added.
  */
@@ -2188,9 +2295,9 @@ lines_total?: number
  */
 export interface Failure {
 /**
- * Machine-readable cause.
+ * Machine-readable cause. invalid_reply: the reply failed validation (not JSON, or not the schema) on the call and on its one retry; invalid_json and schema_invalid are kept for judgments written before it. auth_error (401/403) is a configuration error: the command exits 2 and writes no judgment.
  */
-reason: ("empty_reply" | "refusal" | "max_tokens" | "invalid_json" | "schema_invalid" | "rate_limited" | "overloaded" | "api_error" | "timeout" | "connection" | "cli_error" | "cli_not_found" | "context_error")
+reason: ("empty_reply" | "refusal" | "max_tokens" | "invalid_reply" | "auth_error" | "invalid_json" | "schema_invalid" | "rate_limited" | "overloaded" | "api_error" | "timeout" | "connection" | "cli_error" | "cli_not_found" | "context_error")
 /**
  * What happened, one line (validation errors quoted).
  */
@@ -2315,9 +2422,9 @@ bead: string
  */
 duration_seconds: number
 /**
- * Seed 003's outcome classes; defined precisely in AGENTS.md.
+ * Seed 003's outcome classes, defined precisely in AGENTS.md; unmeasured: the run completed but no build, test, lint or typecheck command was configured, so nothing was measured (never a pass).
  */
-outcome: ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout")
+outcome: ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout" | "unmeasured")
 /**
  * When the collector wrote the feedback record, ISO 8601.
  */
@@ -2380,6 +2487,23 @@ concurrency: number
  * Anything a reader should know about the race as a whole, one sentence each.
  */
 notes?: string[]
+/**
+ * The race's target tests.
+ */
+targets: {
+/**
+ * explicit: named (--target); derived: failing on the base and passing in at least one solution (per-test results); counts: per-test results absent, the counts stand in; none: per-test results but no test goes from failing to passing.
+ */
+source: ("explicit" | "derived" | "counts" | "none")
+/**
+ * Test ids every solution must make pass, sorted.
+ */
+fail_to_pass: string[]
+/**
+ * Why the targets are what they are, one sentence.
+ */
+note: string
+}
 }
 /**
  * The settings the race was evaluated with.
@@ -2605,6 +2729,14 @@ strengths: string[]
  * Key disadvantages, in words.
  */
 weaknesses: string[]
+/**
+ * sha256 (hex) of the solution's diff against its merge base: the last tie-break; null when the evaluation failed.
+ */
+content_hash: (string | null)
+/**
+ * The solution against the target tests; null when the evaluation failed.
+ */
+target_tests: (RaceTargetStanding | null)
 }
 /**
  * Seed 000's five dimensions, each 0-1 (the document's 0-100 divided by 100); null when excluded.
@@ -2659,7 +2791,7 @@ confidence: number
  */
 export interface RaceCategoryScore {
 /**
- * Mean of the criteria present, 0-1; null when none could be measured.
+ * Weighted mean of the criteria present (target_tests weighs race.target_weight, the others 1), 0-1; 0 when overridden; null when none could be measured.
  */
 overall: (number | null)
 /**
@@ -2674,6 +2806,10 @@ criteria: RaceCriterion[]
  * Criteria not scored, with why.
  */
 absent: RaceAbsentCriterion[]
+/**
+ * Why overall was set to 0 whatever the criteria say (a change that does nothing, or code that does not build, earns no credit).
+ */
+override?: string
 }
 /**
  * One measured criterion.
@@ -2726,17 +2862,38 @@ export interface RaceGates {
  */
 build_passes: (boolean | null)
 /**
- * No fewer tests passed and no fewer ran than on the base commit; null when it could not be told.
+ * pass_to_pass_kept as a boolean: no test that passed on the base fails, disappears or is skipped (by the counts when per-test results are absent); null when it could not be told.
  */
 no_test_regression: (boolean | null)
 /**
- * No gate is false and the evaluation did not fail.
+ * The evaluation succeeded and no gate condition failed.
  */
 mergeable: boolean
 /**
- * Why a gate is false or unknown, one sentence each.
+ * The failed conditions (then the unknown ones), one sentence each, naming the condition.
  */
 reasons: string[]
+/**
+ * Every condition of the mergeable gate, in a fixed order, each with its status.
+ */
+conditions: RaceGateCondition[]
+}
+/**
+ * One condition of the mergeable gate.
+ */
+export interface RaceGateCondition {
+/**
+ * builds: the build passed; target_tests_pass: every target test passes; pass_to_pass_kept: no test that passed on the base fails, disappears or is skipped; substantive_change: the diff changes code (not empty, whitespace/comment-only or tests-only); no_blocking_finding: no finding of a kind in race.gate.blocking_findings.
+ */
+name: ("builds" | "target_tests_pass" | "pass_to_pass_kept" | "substantive_change" | "no_blocking_finding")
+/**
+ * pass; fail (blocks merging); unknown (could not be told: does not block, lowers trust).
+ */
+status: ("pass" | "fail" | "unknown")
+/**
+ * Why, in words: the failing tests or findings named (file:line).
+ */
+detail: string
 }
 /**
  * A defect found in the solution.
@@ -2745,7 +2902,7 @@ export interface RaceFlag {
 /**
  * What kind of defect.
  */
-kind: ("build_failed" | "tests_failed" | "test_regression" | "tests_removed" | "typecheck_failed" | "lint_errors" | "api_break" | "dangerous_op" | "disabled_check" | "secret" | "stub" | "formatting_churn" | "duplication" | "evaluation_failed")
+kind: ("build_failed" | "tests_failed" | "test_regression" | "tests_removed" | "typecheck_failed" | "lint_errors" | "api_break" | "dangerous_op" | "disabled_check" | "secret" | "stub" | "formatting_churn" | "duplication" | "evaluation_failed" | "test_deleted" | "test_skipped" | "test_weakened" | "test_modified" | "special_case" | "no_op" | "target_failing" | "pass_to_pass_broken")
 /**
  * The defect in words.
  */
@@ -2755,9 +2912,54 @@ detail: string
  */
 file?: string
 /**
- * Line in the solution's version of the file, when known.
+ * Line in the solution's version of the file, when known; for removed code (a deleted test or assertion) its line on the base (the detail says so).
  */
 line?: number
+}
+/**
+ * One solution against the race's target tests and the base's passing tests (test ids per the feedback record's tests.cases; with counts only, each list holds one sentence of counts).
+ */
+export interface RaceTargetStanding {
+/**
+ * This solution's target tests: the race's fail-to-pass plus the tests it added.
+ */
+targets: string[]
+/**
+ * Targets passing; null when it could not be told.
+ */
+target_passed: (number | null)
+/**
+ * Targets in all (by counts: the base's failing tests); null when unknown.
+ */
+target_total: (number | null)
+/**
+ * Targets failing, skipped or missing.
+ */
+target_failing: string[]
+/**
+ * Tests added by this solution (not on the base).
+ */
+added: string[]
+/**
+ * Tests that passed on the base and now fail.
+ */
+broke: string[]
+/**
+ * Tests that passed on the base and are gone.
+ */
+disappeared: string[]
+/**
+ * Tests that passed on the base and are now skipped.
+ */
+newly_skipped: string[]
+/**
+ * per-test: decided by test id; counts: per-test results absent, decided by the counts; none: no test results.
+ */
+basis: ("per-test" | "counts" | "none")
+/**
+ * What could not be told, one sentence each.
+ */
+notes: string[]
 }
 /**
  * The ranking.
@@ -2768,7 +2970,7 @@ export interface RaceRanking {
  */
 order: string[]
 /**
- * The winner's id; null when the ranking confidence is below 0.6, all failed, or nothing was ranked.
+ * The winner's id; null when no solution passes the gate, the ranking confidence is below 0.6, all failed, or nothing was ranked.
  */
 winner: (string | null)
 /**
@@ -2804,6 +3006,18 @@ consistency: (number | null)
  * Every solution's composite is below fail_maximum (or could not be computed): 'all agents failed'.
  */
 all_failed: boolean
+/**
+ * winner; no_mergeable_solution (every ranked solution fails the gate); low_confidence (ranking confidence below 0.6, a tie at the top included); all_failed (seed 000); nothing_evaluated.
+ */
+outcome: ("winner" | "no_mergeable_solution" | "low_confidence" | "all_failed" | "nothing_evaluated")
+/**
+ * The ordering rule, in words: gate, target tests passing, score, content hash.
+ */
+tie_break: string
+/**
+ * #1 and #2 are equal on the gate, the target tests and the score (within 0.005): the confidence is held below the winner threshold.
+ */
+tied: boolean
 }
 /**
  * Seed 001's ComparisonDetail.
@@ -3398,6 +3612,10 @@ infra_failure: number
  * Runs.
  */
 timeout: number
+/**
+ * Runs with no check configured: counted, never scored (nothing was measured).
+ */
+unmeasured?: number
 }
 /**
  * Runs minus infra failures: the denominator of every rate (the infrastructure's fault is not the template's).
@@ -3500,7 +3718,7 @@ completed_at: string
 /**
  * The feedback outcome (kept equal to feedback.schema.json#/definitions/outcome by a test).
  */
-outcome: ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout")
+outcome: ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout" | "unmeasured")
 /**
  * This run's mechanical value: outcome credit minus its retry and timeout penalties (may be below 0).
  */

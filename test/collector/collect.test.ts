@@ -55,7 +55,7 @@ describe('collect: the three agents of the demo', () => {
     expect(fb.scores).toEqual({ build: 1, tests: 1, lint: 1, diff_size: 1, speed: 1 });
     expect(fb.composite).toBe(1);
     expect(fb.speed).toEqual({ basis: 'budget', duration_seconds: 60, reference_seconds: 600 });
-    expect(fb.integrity).toEqual({ tests_not_run: false, exit_code_contradicts_counts: false, test_count_below_baseline: false, notes: [] });
+    expect(fb.integrity).toEqual({ tests_not_run: false, exit_code_contradicts_counts: false, test_count_below_baseline: false, counts_disputed: false, runner_crashed: false, no_tests_collected: false, notes: [] });
     expect(fb.head?.commit).toBe(gitIn(join(p.dir, 'wt-a'), 'rev-parse', 'HEAD'));
     expect(r.out).toMatch(/^bd-a\s+full_pass\s+100\.0\/100/);
   });
@@ -114,17 +114,18 @@ describe('collect: configuration and reported checks', () => {
     expect(fb.outcome).toBe('full_pass');
   });
 
-  it('no command at all: no baseline, diff and speed only', async () => {
+  it('no command at all: nothing measured is not a pass — unmeasured, no composite, a warning', async () => {
     const p = makeProject();
     agentWorktree(p, 'a', { uncommitted: { 'src/add.mjs': 'export const add = (a, b) => a + b;\n' } });
     const file = writeRecord(p, 'a', runRecord({ commands: undefined, completed_at: '2026-01-01T00:20:00Z' }));
-    expect((await collect(p, [file])).code).toBe(0);
+    const r = await collect(p, [file]);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/warning: recorded unmeasured: no build, test, lint or typecheck command is configured/);
     const fb = feedback(p, 'bd-1');
     expect(fb.baseline).toBeNull();
     expect(fb.scores).toEqual({ build: null, tests: null, lint: null, diff_size: 1, speed: 0.5 });
-    expect(fb.weights_used).toEqual({ diff_size: 0.6, speed: 0.4 });
-    expect(fb.composite).toBeCloseTo(0.8, 12);
-    expect(fb.outcome).toBe('full_pass');
+    expect(fb.composite).toBeNull();
+    expect(fb.outcome).toBe('unmeasured');
     expect(existsSync(join(p.state, 'baselines'))).toBe(false);
   });
 
@@ -140,7 +141,7 @@ describe('collect: configuration and reported checks', () => {
     const fb = feedback(p, 'bd-1');
     expect(fb.checks.build).toMatchObject({ status: 'passed', source: 'run_record' });
     expect(fb.checks.test).toMatchObject({ status: 'failed', exit_code: 1, source: 'run_record', duration_ms: 1234 });
-    expect(fb.checks.test?.tests).toEqual(parseTestOutput(out));
+    expect(fb.checks.test?.tests).toEqual({ ...parseTestOutput(out), source: 'console' });
     expect(fb.checks.test?.tests).toMatchObject({ passed: 1, failed: 1 });
     expect(fb.integrity.exit_code_contradicts_counts).toBe(false);
     expect(fb.outcome).toBe('partial_pass');
@@ -336,7 +337,7 @@ describe('collect: bad input never changes what is stored', () => {
     const r = await collect(p, [bad, good]);
     expect(r.code).toBe(2);
     expect(r.err).toContain(bad);
-    expect(feedback(p, 'bd-good').outcome).toBe('full_pass');
+    expect(feedback(p, 'bd-good').outcome).toBe('unmeasured');
   });
 
   it('an orchestrator-reported infra_failure is recorded without measuring', async () => {

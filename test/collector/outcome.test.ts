@@ -35,7 +35,8 @@ describe('classifyOutcome precedence: infra_failure > timeout > agent_failure > 
   });
   it('full_pass needs every configured check clean', () => {
     expect(classify({ build: ran('passed', 0), test: passingTest, lint: ran('passed', 0, { lint: { linter: 'x', errors: 0, warnings: 3 } }), typecheck: ran('passed', 0) }).outcome).toBe('full_pass');
-    expect(classify({})).toEqual({ outcome: 'full_pass', reason: 'the agent completed and no check is configured' });
+    // Nothing measured is not a pass.
+    expect(classify({})).toEqual({ outcome: 'unmeasured', reason: 'no build, test, lint or typecheck command is configured: nothing was measured (not a pass)' });
   });
   it('partial_pass: some failures, a failed type check, new lint errors, or unparsed green tests', () => {
     expect(classify({ test: ran('failed', 1, { tests: counts(3, 1) }) }).outcome).toBe('partial_pass');

@@ -81,7 +81,7 @@ describe('command bundles and bin/ shims', () => {
   it('writes to a file and reads a redirected stdin as well as through pipes', () => {
     const p = project();
     agentWorktree(p, 'a');
-    writeRecord(p, 'run', runRecord({ commands: {} }));
+    writeRecord(p, 'run', runRecord({ commands: { build: 'true' } }));
     const r = spawnSync('sh', ['-c', `"${BIN}" --json --quiet - < run.json > out.json 2> err.txt`], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: p.state }), encoding: 'utf8' });
     expect(r.status).toBe(0);
     expect(readFileSync(join(p.dir, 'err.txt'), 'utf8')).toBe('');
@@ -113,7 +113,7 @@ describe('command bundles and bin/ shims', () => {
   it('relative paths resolve against the directory it runs in; a judgeloop look-alike there (schemas, config, package.json) is not its checkout', () => {
     const p = project();
     agentWorktree(p, 'a');
-    writeRecord(p, 'run', runRecord({ commands: {} }));
+    writeRecord(p, 'run', runRecord({ commands: { build: 'true' } }));
     writeFileSync(join(p.dir, 'cfg.json'), JSON.stringify({ collector: { time_budget_seconds: 777 } }));
     const r = run(BIN, ['--json', '--quiet', '--config', 'cfg.json', 'run.json'], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: 'state' }) });
     expect(r.stderr).toBe('');
@@ -141,7 +141,7 @@ describe('command bundles and bin/ shims', () => {
     writeFileSync(join(copy, 'config', 'defaults.json'), JSON.stringify(defaults));
     const p = project();
     agentWorktree(p, 'a');
-    const rec = writeRecord(p, 'run', runRecord({ commands: {} }));
+    const rec = writeRecord(p, 'run', runRecord({ commands: { build: 'true' } }));
     const r = run(bin, ['--json', '--quiet', rec], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: p.state }) });
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout).speed.reference_seconds).toBe(1234);
@@ -163,7 +163,7 @@ describe('command bundles and bin/ shims', () => {
     expect(run(join(copy, 'bin', 'collect'), ['--version']).stdout).toBe(`collect ${VERSION} (modules)\n`);
     const p = project();
     agentWorktree(p, 'a');
-    const rec = writeRecord(p, 'run', runRecord({ commands: {} }));
+    const rec = writeRecord(p, 'run', runRecord({ commands: { build: 'true' } }));
     expect(run(join(links, 'tools', 'collect'), ['--quiet', rec], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: p.state }) }).code).toBe(0);
     expect(readJson(join(p.state, 'feedback', 'bd-1.json')).bead).toBe('bd-1');
   });
@@ -185,7 +185,7 @@ describe('command bundles and bin/ shims', () => {
     writeFileSync(file, JSON.stringify(schema, null, 2));
     const p = project();
     agentWorktree(p, 'a');
-    const rec = writeRecord(p, 'run', runRecord({ commands: {} }));
+    const rec = writeRecord(p, 'run', runRecord({ commands: { build: 'true' } }));
     const r = run(join(copy, 'bin', 'collect'), ['--quiet', rec], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: p.state }) });
     expect(r.stderr).toMatch(/\/template: .*3/);
     expect(r.code).toBe(2);

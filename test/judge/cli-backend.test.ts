@@ -1,5 +1,5 @@
 // The claude-cli backend against a stand-in `claude` on PATH that prints the result shapes Claude Code prints.
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/judge.js';
@@ -99,7 +99,7 @@ describe('claude-cli backend', () => {
     expect(j.status).toBe('failed');
     expect(j.score).toBeNull();
     expect(j.failure?.subtype).toBe(subtype);
-    expect(j.failure?.reason).toBe(subtype === 'error_max_structured_output_retries' ? 'schema_invalid' : 'cli_error');
+    expect(j.failure?.reason).toBe(subtype === 'error_max_structured_output_retries' ? 'invalid_reply' : 'cli_error');
     expect(j.failure?.message).toContain(`scripted ${subtype}`);
     expect(j.cost_usd).toBe(0.0731);
     expect(after.judgment).toBeNull();
@@ -111,10 +111,13 @@ describe('claude-cli backend', () => {
     expect(j.failure!.message).toContain('Invalid API key');
   });
 
-  it('claude not on PATH: cli_not_found, recorded, exit 0', async () => {
-    const { code, j } = await judgeWith([{ stdout: '' }], tempDir());
-    expect(code).toBe(0);
-    expect(j.failure?.reason).toBe('cli_not_found');
+  it('claude not on PATH: a configuration error, exit 2 naming judge.cli_command, no judgment written', async () => {
+    const empty = tempDir();
+    const io = captureIo({ JUDGE_ENABLED: 'true', JUDGELOOP_STATE_DIR: fx.stateDir, JUDGELOOP_CONFIG: config }, { ...process.env, PATH: empty });
+    expect(await run([fx.recordPath], io)).toBe(2);
+    expect(io.err.join('')).toMatch(/cannot run claude.*judge\.cli_command/);
+    expect(store.read('judgments', fx.record.bead)).toBeNull();
+    rmSync(empty, { recursive: true, force: true });
   });
 
   it('parseClaudeResult: stream-json output ends with the result line', () => {
@@ -123,7 +126,7 @@ describe('claude-cli backend', () => {
   });
 
   it('claudeArgs: one flag per concern', () => {
-    const args = claudeArgs({ model: 'm', system: 's', messages: [], schema: { type: 'object' }, maxTokens: 1, effort: 'high', timeoutMs: 1, maxRetries: 0 });
+    const args = claudeArgs({ model: 'm', system: 's', messages: [], schema: { type: 'object' }, maxTokens: 1, effort: 'high', timeoutMs: 1, maxRetries: 0, retryBackoffMs: 0, retryBackoffMaxMs: 0 });
     expect(args).toEqual(['-p', '--output-format', 'json', '--model', 'm', '--system-prompt', 's', '--json-schema', '{"type":"object"}']);
   });
 });

@@ -4,14 +4,14 @@ import { run } from '../../scripts/judge.js';
 import { StateStore } from '../../scripts/lib/store.js';
 import type { Feedback, JudgeLedgerRow, Judgment } from '../../scripts/lib/types.generated.js';
 import { validate } from '../../scripts/lib/schema.js';
-import { makeRun, type RunFixture } from './helpers/fixtures.js';
-import { captureIo, feedbackFor, judgeConfigFile } from './helpers/feedback.js';
-import { goodReply, startMessagesServer, type MessagesServer, type Step } from './helpers/messages-server.js';
+import type { RunFixture } from './helpers/fixtures.js';
+import { captureIo, judgeConfigFile, runWithFeedback } from './helpers/feedback.js';
+import { goodReply, resetServer, startMessagesServer, type MessagesServer, type Step } from './helpers/messages-server.js';
 
 let server: MessagesServer;
 let fx: RunFixture;
 let store: StateStore;
-const config = judgeConfigFile({ timeout_seconds: 0.4, max_retries: 2, phase: 2 });
+const config = judgeConfigFile({ timeout_seconds: 0.4, max_retries: 2, retry_backoff_seconds: 0.01, phase: 2 });
 
 beforeAll(async () => {
   server = await startMessagesServer();
@@ -19,12 +19,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 beforeEach(() => {
-  fx = makeRun();
-  store = new StateStore(fx.stateDir);
-  store.write('feedback', fx.record.bead, feedbackFor(fx.record));
-  server.requests.length = 0;
-  server.script = [];
-  server.fallback = { kind: 'reply', text: goodReply() };
+  ({ fx, store } = runWithFeedback());
+  resetServer(server);
 });
 
 async function judge(script: Step[], fallback?: Step) {
@@ -83,7 +79,7 @@ describe('sdk backend against a loopback Messages API', () => {
 
   it('a configured effort is sent as output_config.effort and keys the cache apart', async () => {
     const { j: plain } = await judge([{ kind: 'reply', text: goodReply() }]);
-    const io = captureIo({ JUDGE_ENABLED: 'true', ANTHROPIC_API_KEY: 'sk-test-dummy', ANTHROPIC_BASE_URL: server.url, JUDGELOOP_STATE_DIR: fx.stateDir, JUDGELOOP_CONFIG: judgeConfigFile({ timeout_seconds: 0.4, max_retries: 2, phase: 2, effort: 'high' }) });
+    const io = captureIo({ JUDGE_ENABLED: 'true', ANTHROPIC_API_KEY: 'sk-test-dummy', ANTHROPIC_BASE_URL: server.url, JUDGELOOP_STATE_DIR: fx.stateDir, JUDGELOOP_CONFIG: judgeConfigFile({ timeout_seconds: 0.4, max_retries: 2, retry_backoff_seconds: 0.01, phase: 2, effort: 'high' }) });
     server.requests.length = 0;
     expect(await run([fx.recordPath], io)).toBe(0);
     // Same work, another effort: not the cached judgment, a new call carrying the effort.
@@ -128,7 +124,7 @@ describe('sdk backend against a loopback Messages API', () => {
   ])('schema-invalid twice (%s): a recorded failure quoting the error, no score', async (_name, bad, path) => {
     const { j, after, code } = await judge([{ kind: 'reply', text: bad }, { kind: 'reply', text: bad }]);
     expect(code).toBe(0);
-    expectFailure(j, 'schema_invalid', after);
+    expectFailure(j, 'invalid_reply', after);
     expect(j.failure!.message).toContain(path);
     expect((server.requests[1]!.body as { messages: { content: string }[] }).messages[2]!.content).toContain(path);
     expect(j.attempts).toBe(2);
@@ -202,9 +198,7 @@ describe('sdk backend against a loopback Messages API', () => {
   it('a reset connection is retried; reset every time is a connection failure', async () => {
     const first = await judge([{ kind: 'reset' }]);
     expect(first.j.status).toBe('judged');
-    fx = makeRun();
-    store = new StateStore(fx.stateDir);
-    store.write('feedback', fx.record.bead, feedbackFor(fx.record));
+    ({ fx, store } = runWithFeedback());
     server.requests.length = 0;
     const { j, after } = await judge([], { kind: 'reset' });
     expectFailure(j, 'connection', after);

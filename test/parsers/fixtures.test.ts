@@ -23,10 +23,12 @@ describe('captured fixtures', () => {
     const counts = entry.kind === 'tests' ? parseTestOutput(text, opts) : parseLintOutput(text, opts);
     if (entry.expected === null) { expect(counts).toBeNull(); return; }
     expect(counts).not.toBeNull();
-    const { notes, ...rest } = counts as unknown as Record<string, unknown>;
+    const { notes, cases, cases_complete: _complete, source: _source, ...rest } = counts as unknown as Record<string, unknown>;
     expect(rest).toEqual(entry.expected);
     expect(Array.isArray(notes) && notes.length > 0, 'notes present').toBe(entry.notes === true);
     if (rest.passed === null || rest.total === null) expect(notes, 'a null count is explained').toBeDefined();
+    // Per-test cases, when the output lists them, are stable ids (no duplicates).
+    if (Array.isArray(cases)) expect(new Set(cases.map((c: { id: string }) => c.id)).size).toBe(cases.length);
     if (!entry.name) {
       const detected = entry.kind === 'tests' ? detectTestRunner(text) : detectLinter(text);
       expect(detected).toBe(entry.expected[entry.kind === 'tests' ? 'runner' : 'linter']);

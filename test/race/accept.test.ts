@@ -1,5 +1,6 @@
 // bin/race and bin/accept as real processes (needs `npm run build`), merging for real in a test repository.
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { StateStore } from '../../scripts/lib/store.js';
@@ -37,13 +38,42 @@ describe('bin/race then bin/accept --merge', () => {
     expect(table.stdout).toMatch(/^Race Results — Task: "clamp ignores the upper bound: fix it"\n/);
     expect(table.stdout).toMatch(/#1 +clean \(bd-clean\) .*\[BUILD: ✓\]/);
     expect(table.stdout).toMatch(/#2 +nobuild \(bd-nobuild\) .*\[BUILD: ✗\].*✗ not mergeable/);
+    expect(table.stdout).toContain('      gate: ✓ builds  ✓ target_tests_pass  ✓ pass_to_pass_kept  ✓ substantive_change  ✓ no_blocking_finding\n');
+    expect(table.stdout).toMatch(/\n {8}✗ builds: build failed \(exit 1\)\n/);
+  });
+
+  it('--race ID shows the stored race without re-running anything; --recollect evaluates again', () => {
+    const store = new StateStore(p.state);
+    // The worktrees' commands cannot run any more: showing must not need them, and must not overwrite the record.
+    const stored = JSON.stringify(store.read<Race>('races', 'race-clamp'));
+    gitIn(p.repo, 'worktree', 'move', join(p.dir, 'wt-clean'), join(p.dir, 'wt-clean-moved'));
+    try {
+      const shown = bin('race', ['--race', 'race-clamp', '--json'], p);
+      expect(shown).toMatchObject({ code: 0, stderr: '' });
+      expect(shown.stdout).toBe(`${stored}\n`);
+      expect(JSON.stringify(store.read<Race>('races', 'race-clamp'))).toBe(stored);
+      const md = bin('race', ['--race', 'race-clamp', '--markdown'], p);
+      expect(md.stdout).toMatch(/\| Gate: builds \| ✓ \| ✗ build failed \(exit 1\) \|/);
+      expect(bin('race', ['--race', 'race-clamp', '--target', 'x'], p)).toMatchObject({ code: 2, stderr: '--target re-evaluates: add --recollect (bin/race --race race-clamp --recollect --target …)\n' });
+      const re = bin('race', ['--race', 'race-clamp', '--recollect', '--json', '--quiet'], p);
+      expect(re.code).toBe(0);
+      const again = JSON.parse(re.stdout) as Race;
+      expect(again.solutions.find((x) => x.id === 'bd-clean')).toMatchObject({ status: 'failed', rank: null });
+    } finally {
+      gitIn(p.repo, 'worktree', 'move', join(p.dir, 'wt-clean-moved'), join(p.dir, 'wt-clean'));
+      bin('race', ['--race', 'race-clamp', '--recollect', '--quiet'], p);
+    }
+    expect(store.read<Race>('races', 'race-clamp')!.ranking.order).toEqual(['bd-clean', 'bd-nobuild']);
   });
 
   it('refuses to merge a solution that fails a gate, and records the refusal', () => {
     const before = mainHead();
     const r = bin('accept', ['race-clamp', '--solution', 'bd-nobuild', '--merge'], p);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/bd-nobuild is not mergeable \(build failed/);
+    expect(r.stderr).toBe('accept: bd-nobuild fails the mergeable gate: builds (build failed (exit 1)); target_tests_pass (tests not run: the build failed); pass_to_pass_kept (tests not run: the build failed); --force merges anyway\n');
+    const dry = bin('accept', ['race-clamp', '--solution', 'bd-nobuild', '--merge', '--dry-run'], p);
+    expect(dry.code).toBe(1);
+    expect(dry.stdout).toContain('merge: refused: bd-nobuild fails the mergeable gate: builds (build failed (exit 1))');
     expect(mainHead()).toBe(before);
     const choice = new StateStore(p.state).read<RaceChoice>('race_choices', 'race-clamp')!;
     expect(choice).toMatchObject({ user_choice: 'chose_other', chosen_solution_id: 'bd-nobuild', recommended_solution_id: 'bd-clean', merge: { status: 'refused', forced: false } });
@@ -87,6 +117,12 @@ describe('bin/race then bin/accept --merge', () => {
     expect(bin('accept', ['race-clamp', '--solution', 'bd-x'], p)).toMatchObject({ code: 2, stderr: '--solution bd-x: not a solution of race race-clamp (bd-clean, bd-nobuild)\n' });
     expect(bin('accept', ['race-clamp', '--reject-all', '--merge'], p).code).toBe(2);
     expect(bin('race', ['--race', 'nothing-here'], p).code).toBe(2);
+    // A stored race that does not fit the schema (older judgeloop, hand edit): one line, how to get a fresh one.
+    const file = join(p.state, 'races', 'old-race.json');
+    writeFileSync(file, JSON.stringify({ schema_version: '1.0.0', race_id: 'old-race' }));
+    const old = bin('race', ['--race', 'old-race'], p);
+    expect(old.code).toBe(2);
+    expect(old.stderr).toMatch(/^--race old-race: the stored race cannot be read \(.*\); evaluate it again with bin\/race --race old-race --recollect\n$/);
   });
 
   it('shows the learned adjustments (from the override above) without applying them', () => {

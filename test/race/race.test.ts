@@ -47,14 +47,29 @@ describe('a race of six real branches', () => {
     expect(absent).toEqual({ name: 'comment_coverage', reason: 'not_applicable', detail: '1 added code line: too few for a comment ratio (at least 10)' });
   });
 
-  it('keeps the mergeability gates apart from the rank', () => {
+  it('keeps the mergeability gates apart from the rank, each failed condition named', () => {
     const g = (n: string) => sol(race, n).gates;
+    const failed = (n: string) => g(n).conditions.filter((c) => c.status === 'fail').map((c) => c.name);
     expect(g('clean')).toMatchObject({ build_passes: true, no_test_regression: true, mergeable: true });
+    expect(g('clean').conditions.map((c) => [c.name, c.status])).toEqual([
+      ['builds', 'pass'],
+      ['target_tests_pass', 'pass'],
+      ['pass_to_pass_kept', 'pass'],
+      ['substantive_change', 'pass'],
+      ['no_blocking_finding', 'pass'],
+    ]);
     expect(g('reformat').mergeable).toBe(true);
-    expect(g('secret').mergeable).toBe(true);
-    expect(g('stub').mergeable).toBe(true);
-    expect(g('deltest')).toMatchObject({ build_passes: true, no_test_regression: false, mergeable: false });
+    expect(failed('secret')).toEqual(['no_blocking_finding']);
+    expect(g('secret').conditions[4]!.detail).toBe('secret at src/clamp.mjs:1');
+    // The stub leaves the base's failing test failing (by the counts: no per-test results yet) and adds only a comment.
+    expect(failed('stub')).toEqual(['target_tests_pass', 'substantive_change']);
+    // The deleted test failed on the base: by test id it is a target left failing; by counts alone it also shows as
+    // fewer tests than the base.
+    const byCounts = sol(race, 'deltest').target_tests!.basis === 'counts';
+    expect(failed('deltest')).toEqual(['target_tests_pass', ...(byCounts ? ['pass_to_pass_kept'] : []), 'substantive_change', 'no_blocking_finding']);
+    expect(g('deltest')).toMatchObject({ build_passes: true, no_test_regression: !byCounts, mergeable: false });
     expect(g('nobuild')).toMatchObject({ build_passes: false, mergeable: false });
+    expect(failed('nobuild')[0]).toBe('builds');
   });
 
   it('flags each defect where it is', () => {
@@ -167,7 +182,8 @@ describe('comment coverage in a race', () => {
     const race = await runRace([loadRunRecord(record, p.dir)], { store: new StateStore(p.state), config: raceTestConfig(), processEnv: process.env, now });
     const q = sol(race, 'python').evaluation!.categories.quality.criteria;
     // pick: 1 + for + if + and = 4 (the JS fix: 1 + two ifs = 3); longest changed function: pick's 5 lines.
-    expect(q.find((c) => c.name === 'complexity')!.detail).toBe('max cyclomatic complexity 4 (mean 3.5) over 2 changed functions; ideal < 10 (token heuristic for .py)');
+    // Change-local: clamp gained one decision (2 → 3), pick is new with 4; both within their ideal, the first is named.
+    expect(q.find((c) => c.name === 'complexity')!.detail).toBe('clamp (src/clamp.mjs:1): complexity 2 → 3 (+1); ideal ≤ +2 (worst of 2 changed functions) (token heuristic for .py)');
     expect(sol(race, 'python').metrics).toMatchObject({ max_complexity: 4, max_function_lines: 5, functions_measured: 2 });
   });
 });

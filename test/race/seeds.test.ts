@@ -37,6 +37,9 @@ describe("seed 000's worked example", () => {
         null,
         null,
       ),
+      mergeable: true,
+      target: null,
+      hash: id,
     }));
     const { ranking } = rankSolutions(items, allAgentsFailed(Object.values(composite).map((c) => c! / 100), 30));
     expect(ranking.order).toEqual(['Codex CLI', 'Claude Code', 'Cursor CLI']);
@@ -57,7 +60,7 @@ describe("seed 000's worked example", () => {
 });
 
 describe("seed 001's ranking confidence", () => {
-  const r = (id: string, score: number, confidence: number, c: Record<RaceCategory, number | null>): Rankable => ({ id, score, confidence, categories: c });
+  const r = (id: string, score: number, confidence: number, c: Record<RaceCategory, number | null>): Rankable => ({ id, score, confidence, categories: c, mergeable: true, target: null, hash: id });
 
   it('is 0 for none and 1 for a single solution', () => {
     expect(rankingConfidence([]).confidence).toBe(0);

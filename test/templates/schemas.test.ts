@@ -18,6 +18,6 @@ describe('template schemas', () => {
     const row = { bead: 'a', template: 't', task_type: null, completed_at: '2026-01-01T00:00:00Z', outcome: 'won', retries: -1, composite: null, judge: null, file: { size: 1, mtime_ms: 1 }, indexed_at: '2026-01-01T00:00:00Z' };
     const v = validate('feedback-index', row);
     expect(v.ok).toBe(false);
-    if (!v.ok) expect(v.errors).toEqual(expect.arrayContaining(['/outcome: must be one of "full_pass", "partial_pass", "agent_failure", "infra_failure", "timeout"', '/retries: must be >= 0']));
+    if (!v.ok) expect(v.errors).toEqual(expect.arrayContaining(['/outcome: must be one of "full_pass", "partial_pass", "agent_failure", "infra_failure", "timeout", "unmeasured"', '/retries: must be >= 0']));
   });
 });

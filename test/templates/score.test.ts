@@ -40,7 +40,7 @@ describe('counting and infra exclusion', () => {
     expect(code).toBe(0);
     const a = tpl(data, 'A');
     expect(a.runs).toBe(8);
-    expect(a.outcomes).toEqual({ full_pass: 3, partial_pass: 1, agent_failure: 1, infra_failure: 2, timeout: 1 });
+    expect(a.outcomes).toEqual({ full_pass: 3, partial_pass: 1, agent_failure: 1, infra_failure: 2, timeout: 1, unmeasured: 0 });
     expect(a.scored_runs).toBe(6);
     expect(a.full_pass_rate).toEqual({ value: 3 / 6, n: 6, interval: wilsonInterval(3, 6) });
     expect(a.pass_rate.value).toBeCloseTo(4 / 6, 12);

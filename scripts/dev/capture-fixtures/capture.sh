@@ -13,8 +13,11 @@ export PATH="$tools/node_modules/.bin:$PATH"
 unset CI FORCE_COLOR NO_COLOR CLICOLOR_FORCE
 
 # cap RUNNER CASE CMD... : run CMD in the current dir, keep stdout+stderr interleaved as the user sees it.
+# A fixture already captured is kept (tools drift; expected.json was checked against it): RECAPTURE=1 redoes it.
+have() { [ -z "${RECAPTURE:-}" ] && [ -f "$out/$1/$2.txt" ]; }
 cap() {
   local runner="$1" name="$2"; shift 2
+  have "$runner" "$name" && return 0
   mkdir -p "$out/$runner"
   "$@" > "$out/$runner/$name.txt" 2>&1
   echo "$runner/$name: exit $? ($(wc -c < "$out/$runner/$name.txt") bytes)"
@@ -23,6 +26,18 @@ cap() {
 fresh() {
   rm -rf "${work:?}/$1"; mkdir -p "$work/$1"; rmdir "$work/$1"; cp -r "$here/projects/$1" "$work/$1"; cd "$work/$1" || exit 1
   ln -s "$tools/node_modules" node_modules
+}
+# capr RUNNER CASE EXT CMD... : like cap, and the tool also writes its machine-readable report to
+# <case>.report.<EXT> next to the console text (every @REPORT@ in CMD is replaced by that path).
+capr() {
+  local runner="$1" name="$2" ext="$3"; shift 3
+  have "$runner" "$name" && return 0
+  mkdir -p "$out/$runner"
+  local report="$out/$runner/$name.report.$ext" args=() a
+  rm -f "$report"
+  for a in "$@"; do args+=("${a//@REPORT@/$report}"); done
+  "${args[@]}" > "$out/$runner/$name.txt" 2>&1
+  echo "$runner/$name: exit $? ($(wc -c < "$out/$runner/$name.txt") bytes; report $( [ -f "$report" ] && wc -c < "$report" || echo none))"
 }
 want() { [ -z "$only" ] || [ "$only" = "$1" ]; }
 
@@ -37,6 +52,12 @@ if want jest; then
   cap jest noisy jest noisy.test.js
   cap jest no-tests jest --passWithNoTests nothing-matches
   cap jest many jest many.test.js pass.test.js
+  capr jest spoof json jest --json --outputFile=@REPORT@ --globalTeardown ./spoof-teardown.cjs spoof.test.js
+  capr jest hook json jest --json --outputFile=@REPORT@ hook.test.js
+  capr jest segfault json jest --json --outputFile=@REPORT@ segfault.test.js pass.test.js
+  capr jest nested json jest --json --outputFile=@REPORT@ nested.test.js
+  capr jest basic-report json jest --json --outputFile=@REPORT@ basic.test.js pass.test.js
+  cap jest no-test-files jest nothing-matches
 fi
 if want vitest; then
   fresh vitest
@@ -52,6 +73,12 @@ if want vitest; then
   cap vitest no-tests env NO_COLOR=1 vitest run --passWithNoTests nothing-matches
   cap vitest many env NO_COLOR=1 vitest run many.test.js pass.test.js
   cap junit vitest-basic vitest run --reporter=junit basic.test.js pass.test.js
+  capr vitest spoof xml env NO_COLOR=1 vitest run --config vitest.spoof.config.js --reporter=default --reporter=junit --outputFile.junit=@REPORT@ spoof.test.js
+  capr vitest hook xml env NO_COLOR=1 vitest run --reporter=default --reporter=junit --outputFile.junit=@REPORT@ hook.test.js
+  capr vitest segfault xml env NO_COLOR=1 vitest run --reporter=default --reporter=junit --outputFile.junit=@REPORT@ pass.test.js segfault.test.js
+  capr vitest nested xml env NO_COLOR=1 vitest run --reporter=default --reporter=junit --outputFile.junit=@REPORT@ nested.test.js
+  capr vitest basic-report xml env NO_COLOR=1 vitest run --reporter=default --reporter=junit --outputFile.junit=@REPORT@ basic.test.js pass.test.js
+  cap vitest no-test-files env NO_COLOR=1 vitest run nothing-matches
 fi
 if want mocha; then
   fresh mocha
@@ -65,6 +92,9 @@ if want mocha; then
   cap mocha timeout mocha timeout.spec.cjs
   cap mocha hook-failure mocha hook.spec.cjs pass.spec.cjs
   cap mocha noisy mocha noisy.spec.cjs
+  capr mocha spoof json sh -c 'mocha spoof.spec.cjs; mocha --reporter json --reporter-option output=@REPORT@ spoof.spec.cjs >/dev/null 2>&1'
+  capr mocha nested json sh -c 'mocha nested.spec.cjs; mocha --reporter json --reporter-option output=@REPORT@ nested.spec.cjs >/dev/null 2>&1'
+  capr mocha after-hook json sh -c 'mocha after-hook.spec.cjs pass.spec.cjs; mocha --reporter json --reporter-option output=@REPORT@ after-hook.spec.cjs pass.spec.cjs >/dev/null 2>&1'
 fi
 if want node-test; then
   fresh nodetest
@@ -79,6 +109,12 @@ if want node-test; then
   cap node-test worker-killed node --test --test-reporter=spec pass.test.mjs kill.test.mjs
   cap node-test noisy node --test --test-reporter=spec noisy.test.mjs
   cap node-test no-tests node --test --test-reporter=spec nothing-matches-*.mjs
+  capr node-test spoof xml node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=@REPORT@ spoof.test.mjs
+  capr node-test spoof-tap xml node --test --test-reporter=tap --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=@REPORT@ spoof.test.mjs
+  capr node-test nested xml node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=@REPORT@ nested.test.mjs
+  capr node-test hook xml node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=@REPORT@ hook.test.mjs
+  capr node-test segfault xml node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=@REPORT@ pass.test.mjs segfault.test.mjs
+  capr node-test basic-report xml node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=@REPORT@ basic.test.mjs pass.test.mjs
 fi
 if want node-tap; then
   fresh nodetap
@@ -89,6 +125,8 @@ if want node-tap; then
   cap node-tap all-pass tap --disable-coverage --plugin=!@tapjs/typescript pass.test.mjs
   cap node-tap tap-reporter tap --disable-coverage --plugin=!@tapjs/typescript --reporter=tap basic.test.mjs pass.test.mjs
   cap tap node-tap-raw node basic.test.mjs
+  cap node-tap spoof tap --disable-coverage --plugin=!@tapjs/typescript spoof.test.mjs
+  cap node-tap load-crash tap --disable-coverage --plugin=!@tapjs/typescript pass.test.mjs load-crash.test.mjs
   # tap's TypeScript plugin crashes under TypeScript 7 (no ts.sys): every file fails before running a test
   tap --disable-coverage pass.test.mjs >/dev/null 2>&1
   cap node-tap plugin-crash tap --disable-coverage pass.test.mjs
@@ -115,6 +153,15 @@ if want pytest; then
   python3 gen_many.py 2000
   cap pytest many-v python3 -m pytest -p no:cacheprovider -v test_many.py
   cap junit pytest-basic sh -c 'python3 -m pytest -p no:cacheprovider -q --junitxml=r.xml test_basic.py test_pass.py >/dev/null 2>&1; cat r.xml'
+  capr pytest spoof xml python3 -m pytest -p no:cacheprovider --junitxml=@REPORT@ test_spoof.py
+  capr pytest spoof-q xml python3 -m pytest -p no:cacheprovider -q --junitxml=@REPORT@ test_spoof.py
+  capr pytest spoof-v xml python3 -m pytest -p no:cacheprovider -v --junitxml=@REPORT@ test_spoof.py
+  capr pytest segfault xml python3 -m pytest -p no:cacheprovider --junitxml=@REPORT@ test_segfault.py
+  capr pytest subtests xml python3 -m pytest -p no:cacheprovider --junitxml=@REPORT@ test_subtests.py
+  capr pytest subtests-v xml python3 -m pytest -p no:cacheprovider -v --junitxml=@REPORT@ test_subtests.py
+  capr pytest xfail xml python3 -m pytest -p no:cacheprovider -rA --junitxml=@REPORT@ test_xfail.py
+  capr pytest basic-report xml python3 -m pytest -p no:cacheprovider --junitxml=@REPORT@ test_basic.py test_pass.py
+  capr pytest no-tests-report xml python3 -m pytest -p no:cacheprovider --junitxml=@REPORT@ -k nothing_matches test_pass.py
 fi
 if want unittest; then
   fresh unittest
@@ -124,6 +171,11 @@ if want unittest; then
   cap unittest load-error python3 -m unittest test_pass test_broken
   cap unittest setupclass-error python3 -m unittest test_pass test_setupclass
   cap unittest no-tests python3 -m unittest discover -p 'nothing_*.py'
+  cap unittest spoof python3 -m unittest test_spoof
+  cap unittest subtests python3 -m unittest test_subtests
+  cap unittest subtests-v python3 -m unittest -v test_subtests
+  cap unittest errors python3 -m unittest test_errors
+  cap unittest segfault python3 -m unittest test_pass test_segfault
 fi
 if want cargo; then
   fresh cargo
@@ -137,6 +189,9 @@ if want cargo; then
   cap cargo abort cargo test --color never --features abort --no-fail-fast
   cap cargo no-tests cargo test --color never -- nothing_matches
   cap cargo ignored-run cargo test --color never -- --include-ignored
+  cap cargo spoof cargo test --color never --features spoof --no-fail-fast
+  cap cargo spoof-nocapture cargo test --color never --features spoof --no-fail-fast -- --nocapture
+  cap cargo segfault cargo test --color never --features segv --no-fail-fast
   unset CARGO_TARGET_DIR
 fi
 if want go; then
@@ -154,6 +209,11 @@ if want go; then
   cap go no-test-files go test ./empty/
   cap go timeout go test -timeout 1s ./slow/
   cap go timeout-v go test -v -timeout 1s ./slow/
+  cap go spoof go test ./spoof/
+  cap go spoof-v go test -v ./spoof/
+  cap go spoof-json go test -json ./spoof/
+  cap go segfault go test ./segv/ ./calc/
+  cap go segfault-json go test -json ./segv/ ./calc/
 fi
 if want tap; then
   fresh perl
@@ -161,6 +221,24 @@ if want tap; then
   cap tap perl-died perl died.t
   cap tap perl-bail perl bail.t
   cap tap perl-basic-prove-verbose prove -v basic.t
+  cap tap perl-spoof perl spoof.t
+fi
+if want phpunit; then
+  fresh phpunit
+  capr phpunit basic xml phpunit --log-junit @REPORT@ BasicTest.php
+  capr phpunit spoof xml phpunit --log-junit @REPORT@ SpoofTest.php
+  capr phpunit data xml phpunit --log-junit @REPORT@ DataTest.php
+  capr phpunit all-pass xml phpunit --log-junit @REPORT@ --filter 'testAdds|testSubtracts' BasicTest.php
+  capr phpunit no-tests xml phpunit --log-junit @REPORT@ --filter nothing_matches BasicTest.php
+fi
+if want rspec; then
+  fresh rspec
+  capr rspec basic json rspec --no-color --format progress --format json --out @REPORT@ basic_spec.rb
+  capr rspec documentation json rspec --no-color --format documentation --format json --out @REPORT@ basic_spec.rb
+  capr rspec spoof json rspec --no-color --format progress --format json --out @REPORT@ spoof_spec.rb
+  capr rspec hook json rspec --no-color --format progress --format json --out @REPORT@ hook_spec.rb
+  capr rspec load-error json rspec --no-color --format progress --format json --out @REPORT@ basic_spec.rb broken_spec.rb
+  capr rspec no-tests json rspec --no-color --format progress --format json --out @REPORT@ --example nothing_matches basic_spec.rb
 fi
 if want lint; then
   fresh lint/js
@@ -173,6 +251,7 @@ if want lint; then
   cap biome color biome lint --colors=force bad.js other.js clean.js
   cap biome json biome lint --reporter=json bad.js other.js clean.js
   cap biome clean biome lint clean.js
+  cap biome github biome lint --reporter=github bad.js other.js clean.js
   fresh lint/ts
   # stored as .ts.src so the repo's own typecheck does not trip over these deliberately broken files
   for f in *.ts.src; do mv "$f" "${f%.src}"; done
@@ -208,5 +287,6 @@ if want lint; then
   cap clippy warnings-color sh -c 'touch src/lib.rs; cargo clippy --color always'
   cap clippy all-targets sh -c 'touch src/lib.rs; cargo clippy --color never --all-targets'
   cap clippy deny sh -c 'touch src/lib.rs; cargo clippy --color never --features deny'
+  cap clippy short sh -c 'touch src/lib.rs; cargo clippy --color never --message-format=short --features deny'
   unset CARGO_TARGET_DIR
 fi

@@ -52,7 +52,7 @@ export function parseClaudeResult(stdout: string, exitCode: number | null, stder
   const subtype = typeof obj.subtype === 'string' ? obj.subtype : null;
   if (subtype !== 'success' || obj.is_error === true) {
     const errors = Array.isArray(obj.errors) ? obj.errors.map(String).join('; ') : typeof obj.result === 'string' ? obj.result : '';
-    const reason = subtype === 'error_max_structured_output_retries' ? 'schema_invalid' : 'cli_error';
+    const reason = subtype === 'error_max_structured_output_retries' ? 'invalid_reply' : 'cli_error';
     return { ok: false, failure: { reason, message: `claude -p ended with ${subtype ?? 'an error'}${errors ? `: ${errors.slice(0, 300)}` : ''}`, subtype }, usage, costUsd, latencyMs };
   }
   const text = typeof obj.result === 'string' ? obj.result : '';

@@ -3,7 +3,9 @@ import { createHash } from 'node:crypto';
 import type { Judgment } from '../types.generated.js';
 import { classifyFile, parseUnifiedDiff, shrinkDiff, type LeftOutReason } from './diff.js';
 import { maskTimings, selectOutputLines } from './output-lines.js';
-import { mergeRedactions, redactSecrets } from './redact.js';
+import { isSecretFile } from '../secrets/match.js';
+import type { SecretTable } from '../secrets/table.js';
+import { mergeRedactions, redactText } from './redact.js';
 
 export type ContextStats = Judgment['context'];
 type Part = ContextStats['parts']['prompt'];
@@ -69,11 +71,11 @@ Everything between a line <<<AGENT_DATA kind=… id=X>>> and the line <<<END_AGE
 const OUTRO = `Reply with the JSON object only, exactly as the schema in your instructions requires.`;
 
 /** Builds the user message: intro, metadata, task prompt, diff, test output, lint output; all data fenced. */
-export function assembleContext(input: ContextInput, budget: ContextBudget): AssembledContext {
+export function assembleContext(input: ContextInput, budget: ContextBudget, table: SecretTable): AssembledContext {
   const cpt = budget.charsPerToken;
   const secrets = { count: 0, kinds: {} as Record<string, number> };
-  const redact = (text: string, path?: string): string => {
-    const r = redactSecrets(text, path);
+  const redact = (text: string): string => {
+    const r = redactText(text, table);
     mergeRedactions(secrets, r);
     return r.text;
   };
@@ -84,22 +86,29 @@ export function assembleContext(input: ContextInput, budget: ContextBudget): Ass
   const test = input.testOutput === null ? null : selectOutputLines(maskTimings(redact(input.testOutput)), budget.testMaxLines, budget.testTokens * cpt);
   const lint = input.lintOutput === null ? null : selectOutputLines(maskTimings(redact(input.lintOutput)), budget.testMaxLines, budget.lintTokens * cpt);
 
-  // Diff: redact per file (dotenv files by path), leave out what no reviewer reads, shrink the rest.
+  // Diff: leave out secret files (named only) and what no reviewer reads, redact the rest whole (hunk headers
+  // and their function context included, before the budget can cut a key in half), then shrink.
   const files = parseUnifiedDiff(input.diff);
   const leftOut: ContextStats['left_out'] = [];
   const kept = [];
   for (const f of files) {
-    const reason: LeftOutReason | null = classifyFile(f);
+    const reason: LeftOutReason | null = classifyFile(f, (p) => isSecretFile(p, table));
     if (reason) {
-      leftOut.push({ path: f.path, reason, added: f.added, removed: f.removed, bytes: f.bytes });
+      leftOut.push({ path: redact(f.path), reason, added: f.added, removed: f.removed, bytes: f.bytes });
       continue;
     }
-    for (const h of f.hunks) h.lines = redact(h.lines.join('\n'), f.path).split('\n');
-    f.header = redact(f.header.join('\n'), f.path).split('\n');
+    f.path = redact(f.path);
+    f.header = redact(f.header.join('\n')).split('\n');
+    for (const h of f.hunks) {
+      const [header, ...lines] = redact([h.header, ...h.lines].join('\n')).split('\n');
+      h.header = header!;
+      h.lines = lines;
+    }
     kept.push(f);
   }
+  // File names are the agent's text: the list is fenced like the diff.
   const leftOutNote = leftOut.length
-    ? `Files left out of the diff (not source to review), with their stats:\n${leftOut.map((l) => `- ${l.path}: ${l.reason}, +${l.added} -${l.removed}, ${l.bytes} bytes`).join('\n')}\n`
+    ? `Files left out of the diff (secret files are named, never shown; the rest is not source to review), with their stats:\n${fenceData('left_out_files', leftOut.map((l) => `- ${l.path}: ${l.reason}, +${l.added} -${l.removed}, ${l.bytes} bytes`).join('\n'))}\n`
     : '';
 
   const section = (title: string, body: string): string => `## ${title}\n${body}\n`;

@@ -1,6 +1,45 @@
 // Unified diff → files and hunks, file classification, and shrinking to a budget. Pure.
 
-export type LeftOutReason = 'lock' | 'generated' | 'vendored' | 'minified' | 'binary';
+export type LeftOutReason = 'secret_file' | 'lock' | 'generated' | 'vendored' | 'minified' | 'binary';
+
+const ESCAPES: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
+
+/**
+ * A path as git prints it → the path: the TAB git appends to a name with spaces (and anything after it) cut,
+ * C-style quoting ("a/t\303\251st") decoded. Done before any classification: `.env\t` is still a .env file.
+ */
+export function unquoteGitPath(raw: string): string {
+  const s = raw.replace(/\t.*$/, '');
+  if (!(s.length >= 2 && s.startsWith('"') && s.endsWith('"'))) return s;
+  const bytes: number[] = [];
+  const body = s.slice(1, -1);
+  for (let i = 0; i < body.length; i++) {
+    const ch = body[i]!;
+    if (ch !== '\\') {
+      bytes.push(...Buffer.from(ch, 'utf8'));
+      continue;
+    }
+    const oct = /^[0-7]{3}/.exec(body.slice(i + 1));
+    if (oct) {
+      bytes.push(parseInt(oct[0], 8));
+      i += 3;
+    } else {
+      const next = body[++i] ?? '';
+      bytes.push(ESCAPES[next] ?? next.charCodeAt(0));
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+const stripSide = (p: string): string => p.replace(/^[ab]\//, '');
+
+/** The b-side path of a `diff --git` line, quoted or not. */
+function pathOfDiffLine(line: string): string {
+  const quoted = /^diff --git ("(?:[^"\\]|\\.)*"|\S+) ("(?:[^"\\]|\\.)*"|\S+)$/.exec(line);
+  if (quoted && (quoted[1]!.startsWith('"') || quoted[2]!.startsWith('"'))) return stripSide(unquoteGitPath(quoted[2]!));
+  const plain = /^diff --git a\/(.*) b\/(.*)$/.exec(line);
+  return plain ? plain[2]! : '';
+}
 
 export interface Hunk {
   header: string;
@@ -26,12 +65,10 @@ export function parseUnifiedDiff(text: string): DiffFile[] {
     const lines = chunk.replace(/\n$/, '').split('\n');
     const header: string[] = [];
     const hunks: Hunk[] = [];
-    let path = '';
+    let path = pathOfDiffLine(lines[0]!);
     let binary = false;
     let added = 0;
     let removed = 0;
-    const first = /^diff --git a\/(.*) b\/(.*)$/.exec(lines[0]!);
-    if (first) path = first[2]!;
     for (const line of lines) {
       const hunk = hunks[hunks.length - 1];
       if (line.startsWith('@@')) {
@@ -41,8 +78,8 @@ export function parseUnifiedDiff(text: string): DiffFile[] {
         if (line.startsWith('+')) added++;
         else if (line.startsWith('-')) removed++;
       } else {
-        if (line.startsWith('+++ ') && line !== '+++ /dev/null') path = line.slice(4).replace(/^b\//, '');
-        else if (line.startsWith('rename to ')) path = line.slice(10);
+        if (line.startsWith('+++ ') && !line.startsWith('+++ /dev/null')) path = stripSide(unquoteGitPath(line.slice(4)));
+        else if (line.startsWith('rename to ')) path = unquoteGitPath(line.slice(10));
         if (/^Binary files .* differ$/.test(line) || line === 'GIT binary patch') binary = true;
         // index lines carry no meaning for a reviewer; everything else of the header stays.
         if (!line.startsWith('index ') && !binary) header.push(line);
@@ -59,10 +96,14 @@ const LOCK_FILES = new Set([
   'Pipfile.lock', 'Gemfile.lock', 'composer.lock', 'go.sum', 'mix.lock', 'pubspec.lock', 'packages.lock.json', 'flake.lock', 'uv.lock',
 ]);
 
-/** Why a file is left out of the judge's diff, or null when it is source the judge should read. */
-export function classifyFile(file: DiffFile): LeftOutReason | null {
+/**
+ * Why a file is left out of the judge's diff, or null when it is source the judge should read. `isSecretFile`
+ * (the secret table's file names) comes first: such a file is named, never shown.
+ */
+export function classifyFile(file: DiffFile, isSecretFile: (path: string) => boolean = () => false): LeftOutReason | null {
   const p = file.path;
   const base = p.split('/').pop() ?? p;
+  if (isSecretFile(p)) return 'secret_file';
   if (file.binary) return 'binary';
   if (LOCK_FILES.has(base) || /\.lock$/.test(base)) return 'lock';
   if (/(^|\/)(vendor|vendors|node_modules|third[_-]party|bower_components|jspm_packages)\//.test(p)) return 'vendored';

@@ -1,4 +1,5 @@
 // Judging one run record: gather → assemble → cache → throttle → call → validate → record → merge.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
@@ -9,15 +10,17 @@ import { configDir, schemasDir } from '../paths.js';
 import type { LoadedRunRecord } from '../run-record.js';
 import { CorruptStateError, type StateStore } from '../store.js';
 import type { Feedback, JudgeLedgerRow, JudgeReply, Judgment } from '../types.generated.js';
-import type { Backend, CallRequest, CallResult, Failure, Message } from './backend.js';
+import { loadSecretTable } from '../secrets/load.js';
+import { isTransient, type Backend, type CallRequest, type CallResult, type Failure, type Message } from './backend.js';
 import { createCliBackend } from './cli-backend.js';
 import { collectFirst } from './collect-adapter.js';
 import { readStoredJudgment, summarizeJudgment } from '../judgment.js';
 import { assembleContext, type AssembledContext } from './context.js';
 import { addUsage, costUsd, judgmentCacheKey, resolveModel, zeroUsage, type Usage } from './cost.js';
 import { parseJudgePrompt, type JudgePrompt } from './prompt.js';
-import { apiReplySchema, checkReplyText, checkReplyValue, retryMessage } from './reply.js';
-import { LEDGER_ID, reserveOrQueue, type ThrottleOptions } from './throttle.js';
+import { apiReplySchema, checkReplyText, checkReplyValue, retryMessage, type ReplyCheck } from './reply.js';
+import { knownSecretValues, redactRequest } from './redact.js';
+import { enqueue, LEDGER_ID, reserveOrQueue, type ThrottleOptions } from './throttle.js';
 import { aggregateReplies, judgeComposite, judgeVerdict } from './verdict.js';
 
 export interface JudgeDeps {
@@ -32,14 +35,18 @@ export interface JudgeDeps {
   prompt?: JudgePrompt;
 }
 
-export type JudgeStatus = 'judged' | 'failed' | 'skipped' | 'deferred' | 'cached' | 'dry-run';
+/** The API refused the credentials (401/403), or the claude command is missing: a configuration error (exit 2) that stops a drain. */
+export class JudgeConfigError extends UserError {}
+
+/** outage: a drain met a transient API fault; nothing was written and the entry stays queued. */
+export type JudgeStatus = 'judged' | 'failed' | 'skipped' | 'deferred' | 'cached' | 'dry-run' | 'outage';
 
 export interface JudgeOutcome {
   bead: string;
   status: JudgeStatus;
   message: string;
   judgment?: Judgment;
-  dryRun?: { context: string; tokens_est: number; estimated_cost_usd: number | null; model: string; cache_key: string; stats: AssembledContext['stats'] };
+  dryRun?: { context: string; tokens_est: number; estimated_cost_usd: number | null; model: string; cache_key: string; stats: AssembledContext['stats']; request: CallRequest; backend: Backend['name'] };
 }
 
 export interface JudgeOptions {
@@ -55,16 +62,31 @@ export function loadJudgePrompt(): JudgePrompt {
   return promptCache;
 }
 
-let schemaCache: Record<string, unknown> | undefined;
-export function replyApiSchema(): Record<string, unknown> {
-  schemaCache ??= apiReplySchema(JSON.parse(readFileSync(join(schemasDir(), 'judge-reply.schema.json'), 'utf8')) as Record<string, unknown>);
+let schemaCache: { schema: Record<string, unknown>; version: string } | undefined;
+/** The reply schema as sent, and its version for the cache key (a hash: any edit of the schema changes it). */
+export function replyApiSchema(): { schema: Record<string, unknown>; version: string } {
+  if (!schemaCache) {
+    const schema = apiReplySchema(JSON.parse(readFileSync(join(schemasDir(), 'judge-reply.schema.json'), 'utf8')) as Record<string, unknown>);
+    schemaCache = { schema, version: createHash('sha256').update(JSON.stringify(schema)).digest('hex').slice(0, 16) };
+  }
   return schemaCache;
+}
+
+function isHttpUrl(s: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(s).protocol);
+  } catch {
+    return false;
+  }
 }
 
 /** The backend the configuration names; a missing API key is a configuration error (exit 2), found before any slot is taken. */
 export function backendFromConfig(cfg: Config, env: EnvSettings, processEnv: NodeJS.ProcessEnv): Backend {
   if (cfg.judge.backend === 'claude-cli') return createCliBackend({ command: cfg.judge.cli_command, env: processEnv });
   if (!env.ANTHROPIC_API_KEY) throw new UserError('ANTHROPIC_API_KEY is not set: the sdk judge backend needs it (or set JUDGE_BACKEND=claude-cli)');
+  if (env.ANTHROPIC_BASE_URL !== undefined && !isHttpUrl(env.ANTHROPIC_BASE_URL)) {
+    throw new UserError(`ANTHROPIC_BASE_URL=${JSON.stringify(env.ANTHROPIC_BASE_URL)}: expected an http(s) URL`);
+  }
   const opts = { apiKey: env.ANTHROPIC_API_KEY, ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}) };
   // The SDK is loaded on the first call only: a deferred or cached run never pays its start-up.
   let sdk: Backend | undefined;
@@ -75,6 +97,11 @@ export function backendFromConfig(cfg: Config, env: EnvSettings, processEnv: Nod
       return sdk.call(req);
     },
   };
+}
+
+/** Every request goes through the matcher as the last step before it is sent (the retry's conversation too). */
+function redacting(backend: Backend, known: string[]): Backend {
+  return { name: backend.name, call: (req) => backend.call(redactRequest(req, loadSecretTable(), known).request) };
 }
 
 function readFeedback(store: StateStore, bead: string, log: (m: string) => void): Feedback | null {
@@ -113,11 +140,12 @@ function runMetadata(loaded: LoadedRunRecord, fb: Feedback | null): Record<strin
     failure_reason: r.failure_reason ?? null,
     iterations: r.iterations ?? null,
   };
+  // Measured facts only: derived scores (composite, speed) change when the run is re-collected (the race's
+  // fastest run moves), and what changes the context changes the cache key.
   if (fb) {
     meta.mechanical = {
       outcome: fb.outcome,
       outcome_reason: fb.outcome_reason,
-      composite: fb.composite,
       build: fb.checks.build?.status ?? null,
       tests: fb.checks.test?.tests ?? null,
       lint: fb.checks.lint?.lint ?? null,
@@ -129,12 +157,11 @@ function runMetadata(loaded: LoadedRunRecord, fb: Feedback | null): Record<strin
 
 interface Gathered {
   context: AssembledContext;
-  key: string;
   feedback: Feedback | null;
   headTree?: string;
 }
 
-async function gather(loaded: LoadedRunRecord, deps: JudgeDeps, feedback: Feedback | null, sources: string[], model: string, prompt: JudgePrompt): Promise<Gathered> {
+async function gather(loaded: LoadedRunRecord, deps: JudgeDeps, feedback: Feedback | null, sources: string[]): Promise<Gathered> {
   const r = loaded.record;
   const wt = loaded.worktree;
   const problem = await worktreeProblem(wt);
@@ -165,10 +192,37 @@ async function gather(loaded: LoadedRunRecord, deps: JudgeDeps, feedback: Feedba
       testMaxLines: j.test_output_max_lines,
       charsPerToken: j.chars_per_token,
     },
+    loadSecretTable(),
   );
-  // A configured effort changes the judgment, so it is part of the key (none configured: the key of before).
-  const effort = deps.config.judge.effort;
-  return { context, key: judgmentCacheKey(effort ? `${model}|effort=${effort}` : model, prompt.version, context.text), feedback, headTree: wd.tree };
+  return { context, feedback, headTree: wd.tree };
+}
+
+/**
+ * The request exactly as it will be sent, redacted as the last step, and its cache key: what the judge sees
+ * (the redacted context), the rubric's and the reply schema's versions, the model (and effort, when set).
+ */
+export function buildRequest(context: AssembledContext, prompt: JudgePrompt, cfg: Config, model: string, known: string[] = []): { request: CallRequest; key: string } {
+  const j = cfg.judge;
+  const schema = replyApiSchema();
+  const raw: CallRequest = {
+    model,
+    system: prompt.text,
+    messages: [{ role: 'user', content: context.text }],
+    schema: schema.schema,
+    maxTokens: j.max_tokens,
+    effort: j.effort,
+    timeoutMs: j.timeout_seconds * 1000,
+    maxRetries: j.max_retries,
+    retryBackoffMs: j.retry_backoff_seconds * 1000,
+    retryBackoffMaxMs: j.retry_backoff_max_seconds * 1000,
+  };
+  const { request, redacted } = redactRequest(raw, loadSecretTable(), known);
+  // What the final pass caught on top of the parts' own redaction is counted with it.
+  const total = context.stats.secrets_redacted;
+  total.count += redacted.count;
+  for (const [k, v] of Object.entries(redacted.kinds)) total.kinds[k] = (total.kinds[k] ?? 0) + v;
+  const modelKey = j.effort ? `${model}|effort=${j.effort}` : model;
+  return { request, key: judgmentCacheKey(modelKey, `${prompt.version}|schema=${schema.version}`, request.messages[0]!.content) };
 }
 
 interface SampleResult {
@@ -180,31 +234,45 @@ interface SampleResult {
   attempts: number;
 }
 
+/** How a call ended, for its ledger row: ok only for a reply that passed validation. */
+export interface CallOutcome {
+  outcome: string;
+  cause?: string;
+}
+
 /** One sample: a call, and one retry quoting the validation errors when the reply does not pass. */
-async function sample(backend: Backend, req: CallRequest, record: (r: CallResult) => void, cfg: Config, model: string): Promise<SampleResult> {
+async function sample(backend: Backend, req: CallRequest, record: (r: CallResult, o: CallOutcome) => void, cfg: Config, model: string): Promise<SampleResult> {
   let usage = zeroUsage();
   let cost: number | null = 0;
   let latencyMs = 0;
-  const add = (r: CallResult): void => {
-    record(r);
+  const add = (r: CallResult, o: CallOutcome): void => {
+    record(r, o);
     usage = addUsage(usage, r.usage);
     const c = r.costUsd !== undefined ? r.costUsd : costUsd(r.usage, model, cfg.judge);
     cost = cost === null || c === null ? null : Math.round((cost + c) * 1e8) / 1e8;
     latencyMs += r.latencyMs;
   };
+  const failed = (r: Extract<CallResult, { ok: false }>): CallOutcome => ({ outcome: r.failure.reason, cause: r.failure.message });
+  const invalid = (c: Extract<ReplyCheck, { ok: false }>): CallOutcome => ({ outcome: 'invalid_reply', cause: `${c.reason}: ${c.errors.slice(0, 5).join('; ')}` });
   const first = await backend.call(req);
-  add(first);
-  if (!first.ok) return { reply: null, failure: first.failure, usage, cost, latencyMs, attempts: 1 };
+  if (!first.ok) {
+    add(first, failed(first));
+    return { reply: null, failure: first.failure, usage, cost, latencyMs, attempts: 1 };
+  }
   const check = first.structured !== undefined ? checkReplyValue(first.structured) : checkReplyText(first.text);
+  add(first, check.ok ? { outcome: 'ok' } : invalid(check));
   if (check.ok) return { reply: check.reply, failure: null, usage, cost, latencyMs, attempts: 1 };
   const previous = first.structured !== undefined ? JSON.stringify(first.structured) : first.text;
   const messages: Message[] = [...req.messages, { role: 'assistant', content: previous }, { role: 'user', content: retryMessage(check) }];
   const second = await backend.call({ ...req, messages });
-  add(second);
-  if (!second.ok) return { reply: null, failure: { ...second.failure, message: `after an invalid first reply (${check.errors[0]}): ${second.failure.message}` }, usage, cost, latencyMs, attempts: 2 };
+  if (!second.ok) {
+    add(second, failed(second));
+    return { reply: null, failure: { ...second.failure, message: `after an invalid first reply (${check.errors[0]}): ${second.failure.message}` }, usage, cost, latencyMs, attempts: 2 };
+  }
   const check2 = second.structured !== undefined ? checkReplyValue(second.structured) : checkReplyText(second.text);
+  add(second, check2.ok ? { outcome: 'ok' } : invalid(check2));
   if (check2.ok) return { reply: check2.reply, failure: null, usage, cost, latencyMs, attempts: 2 };
-  return { reply: null, failure: { reason: check2.reason, message: `invalid after one retry: ${check2.errors.slice(0, 5).join('; ')}`, stop_reason: second.stopReason }, usage, cost, latencyMs, attempts: 2 };
+  return { reply: null, failure: { reason: 'invalid_reply', message: `invalid after one retry (${check2.reason}): ${check2.errors.slice(0, 5).join('; ')}`, stop_reason: second.stopReason }, usage, cost, latencyMs, attempts: 2 };
 }
 
 /** Phase >= 2: the verdict and score go into the feedback record (under its lock); nothing else of it changes. */
@@ -226,27 +294,35 @@ export async function judgeRun(loaded: LoadedRunRecord, deps: JudgeDeps, opts: J
   const r = loaded.record;
   const bead = r.bead;
   const cfg = deps.config;
-  if (!opts.dryRun && !cfg.judge.enabled) return { bead, status: 'skipped', message: 'judge disabled (JUDGE_ENABLED is not true)' };
-  if (r.status === 'infra_failure' || r.status === 'timeout') return { bead, status: 'skipped', message: `nothing to judge: the run ended with ${r.status}` };
+  const disabled = !opts.dryRun && !cfg.judge.enabled;
 
+  // The hook's one entry point: a run without current feedback is collected first, judge on or off, whatever
+  // the run's status (a timed-out run's feedback is what the templates' timeout rate counts).
   const sources: string[] = [];
   let feedback = readFeedback(deps.store, bead, deps.log);
   if (feedback && !isCurrent(feedback, loaded)) feedback = null;
+  let collected = false;
   if (!feedback) {
     if (opts.dryRun) sources.push('no current feedback record (dry run collects nothing)');
     else {
       const c = await collectFirst(loaded, { store: deps.store, config: cfg, processEnv: deps.processEnv, now: deps.now });
       feedback = c.feedback;
+      collected = c.feedback !== null;
       sources.push(c.note);
     }
   }
+  const what = collected ? 'feedback collected' : feedback ? 'feedback already current' : sources.join('; ');
+  if (disabled) return { bead, status: 'skipped', message: `judge disabled (JUDGE_ENABLED is not true); ${what}` };
+  if (r.status === 'infra_failure' || r.status === 'timeout') return { bead, status: 'skipped', message: `nothing to judge: the run ended with ${r.status}; ${what}` };
   if (feedback && (feedback.outcome === 'infra_failure' || feedback.outcome === 'timeout')) {
     return { bead, status: 'skipped', message: `nothing to judge: the outcome is ${feedback.outcome}` };
   }
 
   const prompt = deps.prompt ?? loadJudgePrompt();
   const model = resolveModel(cfg.judge);
-  const g = await gather(loaded, deps, feedback, sources, model, prompt);
+  const g = await gather(loaded, deps, feedback, sources);
+  const known = knownSecretValues(deps.processEnv, loadSecretTable());
+  const { request: req, key } = buildRequest(g.context, prompt, cfg, model, known);
 
   if (opts.dryRun) {
     const p = cfg.judge.prices_per_million[model];
@@ -256,11 +332,11 @@ export async function judgeRun(loaded: LoadedRunRecord, deps: JudgeDeps, opts: J
       bead,
       status: 'dry-run',
       message: `dry run: ${g.context.stats.tokens_est} tokens of context (estimate), nothing called or written`,
-      dryRun: { context: g.context.text, tokens_est: g.context.stats.tokens_est, estimated_cost_usd: est === null ? null : Math.round(est * 1e6) / 1e6, model, cache_key: g.key, stats: g.context.stats },
+      dryRun: { context: req.messages[0]!.content, tokens_est: g.context.stats.tokens_est, estimated_cost_usd: est === null ? null : Math.round(est * 1e6) / 1e6, model, cache_key: key, stats: g.context.stats, request: req, backend: cfg.judge.backend },
     };
   }
 
-  const backend = deps.backend ?? backendFromConfig(cfg, deps.env, deps.processEnv);
+  const backend = redacting(deps.backend ?? backendFromConfig(cfg, deps.env, deps.processEnv), known);
   const throttle: ThrottleOptions = { store: deps.store, limit: cfg.judge.max_per_hour, now: deps.now, lockWaitSeconds: cfg.judge.lock_wait_seconds };
 
   return deps.store.withLock(
@@ -268,11 +344,11 @@ export async function judgeRun(loaded: LoadedRunRecord, deps: JudgeDeps, opts: J
     async (): Promise<JudgeOutcome> => {
       // The same content is never paid for twice: this bead's judgment, or another bead's with the same key.
       const existing = readJudgment(deps.store, bead);
-      if (existing && existing.status === 'judged' && existing.cache_key === g.key) {
+      if (existing && existing.status === 'judged' && existing.cache_key === key) {
         await mergeIntoFeedback(deps, existing);
         return { bead, status: 'cached', message: `already judged (same model, prompt version and context): ${existing.verdict} ${existing.score}`, judgment: existing };
       }
-      const twin = findTwin(deps.store, g.key, bead);
+      const twin = findTwin(deps.store, key, bead);
       if (twin) {
         const copy: Judgment = {
           ...twin,
@@ -296,17 +372,7 @@ export async function judgeRun(loaded: LoadedRunRecord, deps: JudgeDeps, opts: J
         return { bead, status: 'deferred', message: `deferred: ${res.used} of ${cfg.judge.max_per_hour} judge calls used in the last hour${res.queued ? `; queued in state/queue/${bead}.json (run bin/judge --drain later)` : ''}` };
       }
 
-      const req: CallRequest = {
-        model,
-        system: prompt.text,
-        messages: [{ role: 'user', content: g.context.text }],
-        schema: replyApiSchema(),
-        maxTokens: cfg.judge.max_tokens,
-        effort: cfg.judge.effort,
-        timeoutMs: cfg.judge.timeout_seconds * 1000,
-        maxRetries: cfg.judge.max_retries,
-      };
-      const recordCall = (c: CallResult): void => {
+      const recordCall = (c: CallResult, o: CallOutcome): void => {
         const cost = c.costUsd !== undefined ? c.costUsd : costUsd(c.usage, model, cfg.judge);
         deps.store.appendLine<JudgeLedgerRow>('judge-ledger', LEDGER_ID, {
           type: 'call',
@@ -315,24 +381,39 @@ export async function judgeRun(loaded: LoadedRunRecord, deps: JudgeDeps, opts: J
           pid: process.pid,
           model,
           backend: backend.name,
-          cache_key: g.key,
+          cache_key: key,
           ...c.usage,
           cost_usd: cost,
           latency_ms: Math.round(c.latencyMs),
-          outcome: c.ok ? 'ok' : c.failure.reason,
+          outcome: o.outcome,
+          ...(o.cause ? { cause: o.cause.slice(0, 500) } : {}),
+          retries: c.retries ?? 0,
         });
       };
       const results: SampleResult[] = [];
       for (let i = 0; i < samples; i++) results.push(await sample(backend, req, recordCall, cfg, model));
-      const judgment = buildJudgment(results, { bead, model, alias: cfg.judge.model, backend: backend.name, prompt, key: g.key, now: deps.now(), context: g.context, loaded, headTree: g.headTree });
+      const last = results[results.length - 1]!.failure;
+      if (results.every((x) => x.reply === null) && last) {
+        // A rejected key is a configuration error, not a judgment of this run.
+        if (last.reason === 'auth_error') throw new JudgeConfigError(`the judge API refused the credentials (${last.message}): check ANTHROPIC_API_KEY${cfg.judge.backend === 'claude-cli' ? ' or the claude login' : ''}`);
+        if (last.reason === 'cli_not_found') throw new JudgeConfigError(`${last.message}: install Claude Code or set judge.cli_command (JUDGE_BACKEND=claude-cli)`);
+        // An outage says nothing about the run: a drain keeps the entry queued and stops; a direct call records
+        // the failure and queues the run, so the next drain judges it.
+        if (isTransient(last)) {
+          if (opts.fromQueue) return { bead, status: 'outage', message: `the judge API is unavailable (${last.reason}: ${last.message}); kept in the queue` };
+          await enqueue(throttle, bead, loaded.file, `the judge API was unavailable (${last.reason})`);
+        }
+      }
+      const judgment = buildJudgment(results, { bead, model, alias: cfg.judge.model, backend: backend.name, prompt, key: key, now: deps.now(), context: g.context, loaded, headTree: g.headTree });
       if (judgment.status === 'judged') {
         // Mark the key as paid for, so another bead with the same context finds it.
-        deps.store.appendLine<JudgeLedgerRow>('judge-ledger', LEDGER_ID, { type: 'judged', at: judgment.judged_at, bead, pid: process.pid, model, backend: backend.name, cache_key: g.key });
+        deps.store.appendLine<JudgeLedgerRow>('judge-ledger', LEDGER_ID, { type: 'judged', at: judgment.judged_at, bead, pid: process.pid, model, backend: backend.name, cache_key: key });
       }
       deps.store.write('judgments', bead, judgment);
       const merged = await mergeIntoFeedback(deps, judgment);
       if (judgment.status === 'failed') {
-        return { bead, status: 'failed', message: `judge failed (${judgment.failure!.reason}): ${judgment.failure!.message}; mechanical feedback unchanged`, judgment };
+        const queued = isTransient(judgment.failure!) && !opts.fromQueue ? `; queued in state/queue/${bead}.json for bin/judge --drain` : '';
+        return { bead, status: 'failed', message: `judge failed (${judgment.failure!.reason}): ${judgment.failure!.message}; mechanical feedback unchanged${queued}`, judgment };
       }
       const extra = judgment.disagreement?.verdict ? ` (the model said ${judgment.model_verdict})` : '';
       return { bead, status: 'judged', message: `${judgment.verdict} ${judgment.score}${extra}${merged ? '; merged into feedback' : ''}`, judgment };

@@ -96,3 +96,11 @@ export async function releaseClaim(o: ThrottleOptions, entry: JudgeQueueEntry): 
 export async function removeQueued(o: ThrottleOptions, bead: string): Promise<void> {
   await o.store.withLock(THROTTLE_LOCK, () => rmSync(o.store.path('queue', bead), { force: true }), { waitSeconds: o.lockWaitSeconds });
 }
+
+/** Queues a run for the next drain (kept as it is when already queued). */
+export async function enqueue(o: ThrottleOptions, bead: string, recordPath: string, reason: string): Promise<void> {
+  await o.store.withLock(THROTTLE_LOCK, () => {
+    if (readQueue(o.store, bead)) return;
+    o.store.write<JudgeQueueEntry>('queue', bead, { schema_version: '1.0.0', bead, record_path: recordPath, queued_at: o.now().toISOString(), reason, claimed_at: null, claimed_by: null });
+  }, { waitSeconds: o.lockWaitSeconds });
+}

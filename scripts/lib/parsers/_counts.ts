@@ -1,5 +1,5 @@
 // Shared helpers for building TestCounts consistently.
-import type { TestCounts } from './types.js';
+import type { TestCase, TestCounts } from './types.js';
 
 export interface RawCounts {
   passed: number | null;
@@ -55,4 +55,43 @@ export function get(map: Map<string, number>, ...words: string[]): number {
 export function lastIndex(lines: readonly string[], re: RegExp): number {
   for (let i = lines.length - 1; i >= 0; i--) if (re.test(lines[i] as string)) return i;
   return -1;
+}
+
+/** The flags a parser raises; set only when true, so clean counts stay small. */
+export interface CountFlags {
+  disputed?: string | null;
+  crashed?: string | null;
+  noTests?: string | null;
+}
+
+/** Sets the dispute/crash/no-tests flags on counts, each with its reason as a note. */
+export function flag(counts: TestCounts, f: CountFlags): TestCounts {
+  const notes = counts.notes ?? [];
+  if (f.disputed) { counts.counts_disputed = true; notes.push(`counts disputed: ${f.disputed}`); }
+  if (f.crashed) { counts.runner_crashed = true; notes.push(`runner crashed: ${f.crashed}`); }
+  if (f.noTests) { counts.no_tests_collected = true; notes.push(`no tests collected: ${f.noTests}`); }
+  if (notes.length > 0) counts.notes = notes;
+  return counts;
+}
+
+/**
+ * The runner's real summary among several summary-shaped candidates (a test may print one, before or after
+ * the real one): the last candidate that agrees with the per-test evidence, else the last one. More than
+ * one candidate, or none agreeing, is a dispute.
+ */
+export function pickSummary<T>(candidates: readonly T[], agrees: (c: T) => boolean, what: string): { chosen: T | null; disputed: string | null } {
+  if (candidates.length === 0) return { chosen: null, disputed: null };
+  let chosen: T | null = null;
+  for (let i = candidates.length - 1; i >= 0; i--) if (agrees(candidates[i] as T)) { chosen = candidates[i] as T; break; }
+  if (chosen === null) {
+    return { chosen: candidates[candidates.length - 1] as T, disputed: `the ${what} contradicts the per-test results the output shows` };
+  }
+  const disputed = candidates.length > 1 ? `the output holds ${candidates.length} summaries (${what}; a test printed one?): the one agreeing with the per-test results was used` : null;
+  return { chosen, disputed };
+}
+
+/** Adds passed cases to counts, capping nothing (capping happens where the record is written). */
+export function withCases(counts: TestCounts, cases: TestCase[] | null): TestCounts {
+  if (cases && cases.length > 0) counts.cases = cases;
+  return counts;
 }

@@ -4,11 +4,18 @@ import type { LintParser } from './_parser.js';
 
 const FOUND = /^Found (\d+) (errors?|warnings?|infos?)\.\s*$/;
 const HEADER = /^\S+:\d+:\d+ [a-z]+\/\S+/;
+// --reporter=github: GitHub Actions workflow commands, one per diagnostic.
+const GITHUB = /^::(error|warning|notice) title=lint\//;
 
 export const biome: LintParser = {
   name: 'biome',
-  detect: (lines) => lines.some((l) => /^Checked \d+ files? in /.test(l) || l.startsWith('{"summary":{"changed":')),
+  detect: (lines) => lines.some((l) => /^Checked \d+ files? in /.test(l) || l.startsWith('{"summary":{"changed":') || GITHUB.test(l)),
   parse(lines, forced) {
+    if (lines.some((l) => GITHUB.test(l))) {
+      let e = 0, w = 0;
+      for (const l of lines) { const m = GITHUB.exec(l); if (m) { if (m[1] === 'error') e++; else if (m[1] === 'warning') w++; } }
+      return lintCounts('biome', e, w);
+    }
     const json = lines.find((l) => l.startsWith('{"summary":'));
     if (json) {
       try {

@@ -2,7 +2,8 @@
 import { cleanIfForced, lintCounts } from './_lint.js';
 import type { LintParser } from './_parser.js';
 
-const HEADER = /^(warning|error)(?:\[\S+\])?: (.*)$/;
+// Human format, or --message-format=short: `src/lib.rs:5:5: warning: …`.
+const HEADER = /^(?:\S+:\d+:\d+: )?(warning|error)(?:\[\S+\])?: (.*)$/;
 const SUMMARY = /^`[^`]+` \(.*\) generated \d+ warnings?|^could not compile |^aborting due to |^build failed|^\d+ warnings? emitted|^unused manifest key|^no such command/;
 
 export const clippy: LintParser = {

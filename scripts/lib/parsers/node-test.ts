@@ -1,15 +1,17 @@
 // node:test, spec (`ℹ tests 11`) and TAP (`# tests 11`) reporters: read the runner's closing block.
-import { makeCounts } from './_counts.js';
+import { flag, makeCounts, pickSummary } from './_counts.js';
 import type { TestParser } from './_parser.js';
 
 const KEY = /^(?:ℹ|#) (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) (\d+(?:\.\d+)?)\s*$/;
 // A failure reported for a whole test file (node names it by its path) rather than for a test in it.
 const FILE_FAILURE = /^\s*(?:✖|not ok \d+ -) (\/\S+\.(?:[cm]?[jt]s|tsx|jsx))(?: \([\d.]+m?s\))?\s*$/;
+const NOT_FOUND = /^Could not find '[^']+'\s*$/;
 const LOAD_ERROR = /ERR_MODULE_NOT_FOUND|Cannot find module|SyntaxError|ERR_REQUIRE_ESM|ERR_UNKNOWN_FILE_EXTENSION|does not provide an export named/;
 
-/** Start of the last closing block: the last `tests N` line that a `duration_ms` line follows. */
-function closingBlock(lines: readonly string[]): Map<string, number> | null {
-  for (let i = lines.length - 1; i >= 0; i--) {
+/** Every closing block (`tests N` … with pass and fail), first to last: a test can print one too. */
+function closingBlocks(lines: readonly string[]): Array<Map<string, number>> {
+  const out: Array<Map<string, number>> = [];
+  for (let i = 0; i < lines.length; i++) {
     const m = KEY.exec(lines[i] as string);
     if (!m || m[1] !== 'tests') continue;
     const map = new Map<string, number>();
@@ -19,13 +21,18 @@ function closingBlock(lines: readonly string[]): Map<string, number> | null {
       map.set(k[1] as string, Number(k[2]));
     }
     // A test printing "ℹ tests 99" is not followed by node's full block; the real one always has pass and fail.
-    if (map.has('pass') && map.has('fail')) return map;
+    if (map.has('pass') && map.has('fail')) out.push(map);
   }
-  return null;
+  return out;
+}
+
+function closingBlock(lines: readonly string[]): Map<string, number> | null {
+  const all = closingBlocks(lines);
+  return all.length ? (all[all.length - 1] as Map<string, number>) : null;
 }
 
 /** Files whose failure is a module that could not load: errors, not failed tests. */
-function loadFailures(lines: readonly string[]): number {
+function loadFailures(lines: readonly string[]): { load: number; files: number } {
   const seen = new Set<string>();
   let count = 0;
   let lastResult = -1;
@@ -40,28 +47,37 @@ function loadFailures(lines: readonly string[]): number {
     }
     if (/^\s*(?:✔|✖|﹣|ok \d+|not ok \d+)/.test(line)) lastResult = i;
   }
-  return count;
+  return { load: count, files: seen.size };
 }
 
 export const nodeTest: TestParser = {
   name: 'node-test',
-  detect: (lines) => closingBlock(lines) !== null && lines.some((l) => /^(?:ℹ|#) suites \d+\s*$/.test(l)),
+  explain: { summary: /^(?:ℹ|#) (?:tests|pass|fail|cancelled) \d+\s*$|^Could not find/, marks: /^\s*(?:✖ |not ok \d+ )/ },
+  detect: (lines) => (closingBlock(lines) !== null && lines.some((l) => /^(?:ℹ|#) suites \d+\s*$/.test(l))) || NOT_FOUND.test(lines[0] ?? ''),
   parse(lines) {
-    const block = closingBlock(lines);
+    if (closingBlock(lines) === null && lines.some((l) => NOT_FOUND.test(l))) {
+      return flag(makeCounts('node-test', { passed: 0 }), { noTests: 'node --test found no test file' });
+    }
+    const blocks = closingBlocks(lines);
+    // Failed tests are marked ✖ (spec) or `not ok` (TAP): the real block counts a failure when any is shown.
+    const marked = lines.some((l) => /^\s*(?:✖ |not ok \d+ )/.test(l));
+    const { chosen: block, disputed } = pickSummary(blocks, (b) => !marked || (b.get('fail') ?? 0) + (b.get('cancelled') ?? 0) > 0, 'node:test closing block');
     if (!block) return null;
     const notes: string[] = [];
-    const loadErrors = loadFailures(lines);
-    // node counts a file that failed to load as one failed test; it is an error in judgeloop's terms.
-    const fail = (block.get('fail') ?? 0) - loadErrors;
+    const { load: loadErrors, files } = loadFailures(lines);
+    // node counts a file that failed to load, or whose process died, as one failed test: both are errors here.
+    const died = files - loadErrors;
+    const fail = (block.get('fail') ?? 0) - loadErrors - died;
     if (loadErrors > 0) notes.push(`${loadErrors} test file(s) failed to load: counted as errors, not failed tests`);
     const cancelled = block.get('cancelled') ?? 0;
     if (cancelled > 0) notes.push(`${cancelled} cancelled test(s) (timeouts) counted as failed`);
-    return makeCounts('node-test', {
+    const counts = makeCounts('node-test', {
       passed: block.get('pass') ?? 0,
       failed: Math.max(0, fail) + cancelled,
       skipped: (block.get('skipped') ?? 0) + (block.get('todo') ?? 0),
-      errors: loadErrors,
+      errors: loadErrors + died,
       notes,
     });
+    return flag(counts, { disputed, crashed: died > 0 ? `${died} test file process(es) died mid-run: counted as an error each` : null, noTests: (block.get('tests') ?? 0) === 0 && loadErrors === 0 ? 'node --test ran no tests' : null });
   },
 };

@@ -1,5 +1,5 @@
 // Vitest: a `Test Files` line, then `Tests  2 failed | 7 passed | 1 skipped | 1 todo (11)`; files that fail to load are "Failed Suites".
-import { get, lastIndex, makeCounts, wordCounts } from './_counts.js';
+import { flag, get, lastIndex, makeCounts, pickSummary, wordCounts } from './_counts.js';
 import type { TestParser } from './_parser.js';
 
 const TESTS = /^\s*Tests\s+((?:\d+ [a-z ]+?(?: \| )?)+)\s*\((\d+)\)\s*$/;
@@ -7,42 +7,57 @@ const NO_TESTS = /^\s*Tests\s+no tests\s*$/;
 
 export const vitest: TestParser = {
   name: 'vitest',
+  explain: { summary: /^\s*Tests\s+\d|^\s*Tests\s+no tests|^No test files found/, marks: /⎯ Failed (?:Tests|Suites) \d+ ⎯|^ ❯ \S.*\| \d+ failed|Worker exited unexpectedly|Worker \w+ emitted error/ },
   detect: (lines) => lastIndex(lines, /^\s*Test Files\s+(\d|no )|^\s*RUN\s+v\d+\.\d+\.\d+ |^No test files found, exiting with code/) >= 0,
   parse(lines) {
-    let errors = 0;
+    // Under "Failed Suites": ` FAIL  file [ file ]` is a file that failed to load (an error), ` FAIL  file > suite`
+    // a suite whose hook threw (one failure of the suite; its tests are reported skipped).
+    let errors = 0, suiteFailures = 0, inSuites = false;
     for (const line of lines) {
-      const suites = /⎯ Failed Suites (\d+) ⎯/.exec(line);
-      if (suites) errors += Number(suites[1]);
+      if (/⎯ Failed Suites \d+ ⎯/.test(line)) { inSuites = true; continue; }
+      if (/⎯ (?:Failed Tests|Unhandled Errors?) /.test(line) || /^\s*Test Files\s/.test(line)) inSuites = false;
+      if (!inSuites) continue;
+      if (/^ FAIL  \S+ > /.test(line)) suiteFailures++;
+      else if (/^ FAIL  \S+/.test(line)) errors++;
     }
     // Unhandled errors outside any test (e.g. a worker that died) are printed as `Errors  N error(s)` in the summary.
     const unhandled = lastIndex(lines, /^\s*Errors\s+\d+ errors?\b/);
     if (unhandled >= 0) errors += Number(/(\d+)/.exec(lines[unhandled] as string)?.[1] ?? 0);
-    const i = lastIndex(lines, TESTS);
-    if (i < 0) {
+    const candidates: number[] = [];
+    let banner = 0, fileFailed = 0;
+    for (let j = 0; j < lines.length; j++) {
+      const l = lines[j] as string;
+      if (TESTS.test(l)) candidates.push(j);
+      const b = /⎯ Failed Tests (\d+) ⎯/.exec(l);
+      if (b) banner = Math.max(banner, Number(b[1]));
+      const f = /^ ❯ \S.* \(\d+ tests? \| (\d+) failed/.exec(l);
+      if (f) fileFailed += Number(f[1]);
+    }
+    if (candidates.length === 0) {
       if (lastIndex(lines, NO_TESTS) >= 0 || lastIndex(lines, /^No test files found, exiting with code/) >= 0) {
-        return makeCounts('vitest', { passed: 0, errors, notes: ['vitest ran no tests'] });
+        return flag(makeCounts('vitest', { passed: 0, errors, notes: ['vitest ran no tests'] }), { noTests: 'vitest found no test files or no tests' });
       }
       return null;
     }
-    const m = TESTS.exec(lines[i] as string);
+    // The real block counts at least the failures its own per-file lines and "Failed Tests" banner show.
+    const failuresShown = Math.max(banner, fileFailed);
+    const { chosen: i, disputed } = pickSummary(candidates, (j) => get(wordCounts((TESTS.exec(lines[j] as string)?.[1] ?? '').replace(/ \| /g, ', ')), 'failed') >= failuresShown, 'vitest Tests line');
+    const m = TESTS.exec(lines[i as number] as string);
     const w = wordCounts((m?.[1] ?? '').replace(/ \| /g, ', '));
     const notes: string[] = [];
-    let failed = get(w, 'failed');
+    let failed = get(w, 'failed') + suiteFailures;
+    if (suiteFailures > 0) notes.push(`${suiteFailures} suite(s) failed in a hook: one failure each, their tests reported skipped`);
+    let crashed: string | null = null;
     // A killed worker takes its file's tests with it: vitest's own total still counts them, its outcomes do not.
     if (lines.some((l) => /Worker exited unexpectedly|Worker (?:forks|threads|vmForks|vmThreads) emitted error/.test(l))) {
-      failed++;
-      if (unhandled >= 0) errors = Math.max(0, errors - 1);
-      notes.push('a test worker died: 1 test counted as failed for the crash (instead of as an unhandled error)');
+      // vitest reports the death as an unhandled error (already counted); without that line it is one error more.
+      if (unhandled < 0) errors++;
+      crashed = 'a test worker died: counted as an error, the tests it was running never reported';
     }
     const reported = get(w, 'passed', 'failed', 'skipped', 'todo');
     const announced = Number(m?.[2] ?? reported);
     if (announced > reported) notes.push(`vitest counted ${announced} tests but reported outcomes for ${reported}: ${announced - reported} never reported`);
-    return makeCounts('vitest', {
-      passed: get(w, 'passed'),
-      failed,
-      skipped: get(w, 'skipped', 'todo'),
-      errors,
-      notes,
-    });
+    const counts = makeCounts('vitest', { passed: get(w, 'passed'), failed, skipped: get(w, 'skipped', 'todo'), errors, notes });
+    return flag(counts, { disputed, crashed, noTests: counts.total === 0 && errors === 0 ? 'vitest ran no tests' : null });
   },
 };

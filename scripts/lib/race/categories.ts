@@ -7,7 +7,7 @@ export const DEFAULT_CATEGORY_WEIGHTS: RaceCategoryWeights = { correctness: 0.4,
 
 /** The criteria seed 001 (and this implementation) lists per category; a category's coverage is counted against these. */
 export const CATEGORY_CRITERIA: Record<RaceCategory, readonly string[]> = {
-  correctness: ['tests_pass', 'typecheck', 'lint_clean', 'build', 'no_regressions', 'requirement_coverage', 'edge_cases', 'api_compatible'],
+  correctness: ['target_tests', 'tests_pass', 'typecheck', 'lint_clean', 'build', 'no_regressions', 'no_special_casing', 'requirement_coverage', 'edge_cases', 'api_compatible'],
   quality: ['complexity', 'function_length', 'file_size', 'change_size', 'duplication', 'comment_coverage', 'naming', 'pattern_adherence', 'error_handling'],
   efficiency: ['duration', 'tokens', 'cost', 'runtime', 'memory', 'algorithmic_complexity'],
   completeness: ['requirements_met', 'tests_added', 'documentation_updated', 'changelog_updated', 'no_stubs'],
@@ -35,16 +35,19 @@ function isAbsent(c: CriterionResult): c is RaceAbsentCriterion & { absent: true
 }
 
 /**
- * A category from its criteria: overall is the mean of the scored ones (equal weights within a category:
- * seed 001 gives none); coverage is the confidence-weighted share of the applicable criteria that were scored.
+ * A category from its criteria: overall is the weighted mean of the scored ones (weight 1 unless `criterionWeights`
+ * names it: seed 001 gives none; target_tests weighs more, race.target_weight); coverage is the confidence-weighted share of the applicable criteria that were scored.
  */
-export function assembleCategory(results: CriterionResult[]): RaceCategoryScore {
+export function assembleCategory(results: CriterionResult[], criterionWeights: Readonly<Record<string, number>> = {}, override?: string): RaceCategoryScore {
   const criteria = results.filter((c): c is RaceCriterion => !isAbsent(c));
   const absent = results.filter(isAbsent).map(({ name, reason, detail }) => ({ name, reason, detail }));
   const applicable = criteria.length + absent.filter((a) => a.reason === 'unmeasured').length;
-  const overall = criteria.length ? criteria.reduce((s, c) => s + c.score, 0) / criteria.length : null;
+  const w = (c: RaceCriterion) => criterionWeights[c.name] ?? 1;
+  const total = criteria.reduce((s, c) => s + w(c), 0);
+  let overall = criteria.length ? criteria.reduce((s, c) => s + c.score * w(c), 0) / total : null;
   const coverage = applicable ? criteria.reduce((s, c) => s + c.confidence, 0) / applicable : 0;
-  return { overall, coverage, criteria, absent };
+  if (override !== undefined) overall = 0;
+  return override !== undefined ? { overall, coverage, criteria, absent, override } : { overall, coverage, criteria, absent };
 }
 
 /** Weights of the categories that have a score, re-normalised to sum to 1 (empty when none has). */
@@ -82,7 +85,17 @@ export function evaluationConfidence(categories: Record<RaceCategory, RaceCatego
   return total > 0 ? sum / total : 0;
 }
 
-export function assembleEvaluation(results: Record<RaceCategory, CriterionResult[]>, weights: RaceCategoryWeights): RaceEvaluation {
-  const categories = Object.fromEntries(CATEGORIES.map((c) => [c, assembleCategory(results[c])])) as Record<RaceCategory, RaceCategoryScore>;
+/**
+ * The five categories and the overall score. `overrides` set a category's overall to 0 with the reason (a change
+ * that does nothing, code that does not build): its criteria stay listed, but earn nothing, and the category is not
+ * dropped from the weights.
+ */
+export function assembleEvaluation(
+  results: Record<RaceCategory, CriterionResult[]>,
+  weights: RaceCategoryWeights,
+  criterionWeights: Readonly<Record<string, number>> = {},
+  overrides: Partial<Record<RaceCategory, string>> = {},
+): RaceEvaluation {
+  const categories = Object.fromEntries(CATEGORIES.map((c) => [c, assembleCategory(results[c], criterionWeights, overrides[c])])) as Record<RaceCategory, RaceCategoryScore>;
   return { categories, overall: overallScore(categories, weights), confidence: evaluationConfidence(categories, weights) };
 }

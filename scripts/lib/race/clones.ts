@@ -62,6 +62,13 @@ export function detectClones(files: CloneInput[], minTokens: number): CloneResul
       else seen.set(key, [{ file: fi, index: i }]);
     }
   }
+  // prefix[fi][i]: added tokens among the first i tokens of file fi.
+  const prefix = toks.map((t, fi) => {
+    const out = new Uint32Array(t.length + 1);
+    t.forEach((tok, i) => (out[i + 1] = out[i]! + (files[fi]!.addedLines.has(tok.line) ? 1 : 0)));
+    return out;
+  });
+  const touchesAdded = (p: { file: number; index: number }) => prefix[p.file]![p.index + minTokens]! > prefix[p.file]![p.index]!;
   const raw: { a: { file: number; index: number }; b: { file: number; index: number } }[] = [];
   for (const list of seen.values()) {
     if (list.length < 2) continue;
@@ -70,6 +77,9 @@ export function detectClones(files: CloneInput[], minTokens: number): CloneResul
         const a = list[x]!;
         const b = list[y]!;
         if (a.file === b.file && Math.abs(a.index - b.index) < minTokens) continue;
+        // Code that mirrors the unchanged code around it in the same file (a fix shaped like its neighbours) is not
+        // a clone the solution made: only copies within added code, or across files, count.
+        if (a.file === b.file && (!touchesAdded(a) || !touchesAdded(b))) continue;
         for (const p of [a, b]) dup[p.file]!.fill(1, p.index, p.index + minTokens);
         raw.push({ a, b });
         break;

@@ -15,6 +15,8 @@ export interface FilePatch {
   binary: boolean;
   added: AddedLine[];
   removed: string[];
+  /** The removed lines with their line number in the old file. */
+  removedLines: AddedLine[];
 }
 
 function unquote(p: string): string {
@@ -33,12 +35,13 @@ export function parseUnifiedDiff(text: string): FilePatch[] {
   const files: FilePatch[] = [];
   let cur: FilePatch | null = null;
   let newLine = 0;
+  let oldLine = 0;
   let inHunk = false;
   for (const raw of text.split('\n')) {
     if (raw.startsWith('diff --git ')) {
       const m = /^diff --git (\S+|"[^"]+") (\S+|"[^"]+")$/.exec(raw);
       const path = m ? (stripPrefix(m[2]!) ?? '') : raw.slice(11);
-      cur = { path, oldPath: m ? stripPrefix(m[1]!) : null, created: false, deleted: false, binary: false, added: [], removed: [] };
+      cur = { path, oldPath: m ? stripPrefix(m[1]!) : null, created: false, deleted: false, binary: false, added: [], removed: [], removedLines: [] };
       files.push(cur);
       inHunk = false;
       continue;
@@ -55,16 +58,22 @@ export function parseUnifiedDiff(text: string): FilePatch[] {
         cur.oldPath = stripPrefix(raw.slice(4));
       }
     }
-    const h = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(raw);
+    const h = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(raw);
     if (h) {
       inHunk = true;
-      newLine = Number(h[1]);
+      oldLine = Number(h[1]);
+      newLine = Number(h[2]);
       continue;
     }
     if (!inHunk) continue;
     if (raw.startsWith('+')) cur.added.push({ line: newLine++, text: raw.slice(1) });
-    else if (raw.startsWith('-')) cur.removed.push(raw.slice(1));
-    else if (raw.startsWith(' ')) newLine++;
+    else if (raw.startsWith('-')) {
+      cur.removed.push(raw.slice(1));
+      cur.removedLines.push({ line: oldLine++, text: raw.slice(1) });
+    } else if (raw.startsWith(' ')) {
+      newLine++;
+      oldLine++;
+    }
   }
   return files;
 }

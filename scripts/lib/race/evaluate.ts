@@ -9,7 +9,11 @@ import { durationSeconds } from '../scoring.js';
 import { findingToFlag, scanAddedLines } from './scan.js';
 import { API_FILE, compareLangApi } from './lang-api.js';
 import { langFunctionMetrics, langMetricsKnown } from './lang-metrics.js';
-import { compareApi, functionMetrics, TS_JS_FILE, type ApiChange } from './ts-metrics.js';
+import { compareApi, functionMetrics, TS_JS_FILE, type ApiChange, type FunctionMetric } from './ts-metrics.js';
+import { evaluateGate } from './gate.js';
+import { noOpChange } from './substance.js';
+import { TEST_FILE, specialCaseFindings, targetTestEdits, testFindings, testLiterals } from './test-findings.js';
+import { targetFraction, targetStanding, testCounts, type RaceTargets, type TargetStanding } from './targets.js';
 
 /** The judge's optional per-criterion assessments (state/judgments/<bead>.json `criteria`), each 0-1. */
 export interface JudgeCriterion {
@@ -51,6 +55,10 @@ export interface SolutionFacts {
   formattingOnlyFiles: string[];
   benchmark: BenchmarkResult | null;
   taskType?: string;
+  /** Texts of the tree's test files, or their lines that hold literals (special-casing is checked against them). */
+  testTexts: string[];
+  /** sha256 (hex) of the diff text: the ranking's last tie-break. */
+  contentHash?: string;
 }
 
 /** Figures across the race that some criteria are relative to. */
@@ -60,6 +68,8 @@ export interface RaceFacts {
   cheapestUsd: number | null;
   baseBenchmark: BenchmarkResult | null;
   benchmarkConfigured: boolean;
+  /** The race's target tests. */
+  targets: RaceTargets;
 }
 
 export interface EvaluateOptions {
@@ -67,6 +77,10 @@ export interface EvaluateOptions {
   cloneMinTokens: number;
   /** Comment lines per added code line that earns comment coverage its full score (race.comment_target_ratio). */
   commentTargetRatio: number;
+  /** Finding kinds that fail the gate (race.gate.blocking_findings). */
+  blockingFindings: readonly string[];
+  /** Weight of target_tests within correctness (race.target_weight); the other criteria weigh 1. */
+  targetWeight: number;
 }
 
 export interface SolutionAssessment {
@@ -74,9 +88,10 @@ export interface SolutionAssessment {
   flags: RaceFlag[];
   gates: RaceGates;
   metrics: RaceSolution['metrics'];
+  standing: TargetStanding;
 }
 
-export const TEST_FILE = /(^|\/)(test|tests|__tests__|spec|specs)\/|\.(test|spec)\.[A-Za-z]+$|_test\.(go|py|rb|exs)$|(^|\/)test_[^/]+\.py$/;
+export { TEST_FILE };
 export const CHANGELOG_FILE = /(^|\/)(CHANGELOG|CHANGES|HISTORY|NEWS)(\.[A-Za-z]+)?$/i;
 export const DOC_FILE = /(^|\/)(docs?\/|README)|\.(md|mdx|rst|adoc|txt)$/i;
 const SOURCE_FILE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|py|go|rs|rb|java|kt|swift|c|cc|cpp|h|hpp|cs|php|scala|sh|sql|ex|exs)$/;
@@ -129,10 +144,25 @@ function checkCriterion(name: string, check: Feedback['checks']['build'], what: 
   }
 }
 
-function correctness(facts: SolutionFacts, api: ApiChange[] | null, apiNote: string): CriterionResult[] {
+function targetCriterion(st: TargetStanding, test: Feedback['checks']['test']): CriterionResult {
+  if (!test) return unmeasured('target_tests', 'no test command configured');
+  if (test.status === 'skipped' || test.status === 'timeout' || test.status === 'error') return measured('target_tests', 0, `tests did not run (${test.status})`);
+  const frac = targetFraction(st);
+  if (st.basis === 'none') return unmeasured('target_tests', st.notes.join('; ') || 'no test results');
+  if (frac === null) {
+    if (st.basis === 'counts') return st.target_failing.length ? measured('target_tests', 0, `${st.target_failing.join('; ')} (by counts)`, 'mechanical', 0.5) : notApplicable('target_tests', 'no test fails on the base (per-test results absent)');
+    return notApplicable('target_tests', 'no target test: none fails on the base and none was added');
+  }
+  const failing = st.target_failing.length ? `; failing: ${st.target_failing.slice(0, 3).join(', ')}${st.target_failing.length > 3 ? ', …' : ''}` : '';
+  return st.basis === 'counts'
+    ? measured('target_tests', frac, `${st.target_passed} of the base's ${st.target_total} failing tests fixed (by counts: per-test results absent)`, 'mechanical', 0.5)
+    : measured('target_tests', frac, `${st.target_passed}/${st.target_total} target tests pass${failing}`);
+}
+
+function correctness(facts: SolutionFacts, api: ApiChange[] | null, apiNote: string, st: TargetStanding, specialCases: number): CriterionResult[] {
   const fb = facts.feedback;
   const t = testFacts(fb);
-  const out: CriterionResult[] = [];
+  const out: CriterionResult[] = [targetCriterion(st, fb.checks.test)];
   const test = fb.checks.test;
   if (!test) out.push(unmeasured('tests_pass', 'no test command configured'));
   else if (test.status === 'skipped' || test.status === 'error' || test.status === 'timeout') out.push(checkCriterion('tests_pass', test, 'tests'));
@@ -144,13 +174,18 @@ function correctness(facts: SolutionFacts, api: ApiChange[] | null, apiNote: str
   out.push(checkCriterion('typecheck', fb.checks.typecheck, 'type check'));
   out.push(checkCriterion('lint_clean', fb.checks.lint, 'lint'));
   out.push(checkCriterion('build', fb.checks.build, 'build'));
-  if (t.basePassed !== null && t.baseTotal !== null && t.passed !== null && t.total !== null) {
-    const ok = t.passed >= t.basePassed && t.total >= t.baseTotal;
-    const score = ok ? 1 : Math.min(t.basePassed ? t.passed / t.basePassed : 1, t.baseTotal ? t.total / t.baseTotal : 1);
-    out.push(measured('no_regressions', Math.max(0, Math.min(1, score)), `passed ${t.passed} (base ${t.basePassed}), ran ${t.total} (base ${t.baseTotal})`));
-  } else if (test && test.status === 'skipped' && t.basePassed) {
+  // Pass-to-pass: any test that passed on the base and now fails, is gone or is skipped scores 0 (not a ratio: one
+  // broken test of 600 is a regression, not 99.8% of one).
+  if (test && (test.status === 'skipped' || test.status === 'timeout' || test.status === 'error') && t.basePassed) {
     out.push(measured('no_regressions', 0, `tests could not run; base passed ${t.basePassed}`));
-  } else out.push(unmeasured('no_regressions', fb.baseline ? 'test counts missing for the solution or the base' : 'no baseline'));
+  } else if (st.basis === 'none' || (st.basis === 'counts' && !fb.baseline?.tests)) {
+    out.push(unmeasured('no_regressions', fb.baseline ? 'test results missing for the solution or the base' : 'no baseline'));
+  } else {
+    const lost = [...st.broke.map((x) => `broke ${x}`), ...st.disappeared.map((x) => `gone ${x}`), ...st.newly_skipped.map((x) => `skipped ${x}`)];
+    const by = st.basis === 'counts' ? ' (by counts)' : '';
+    out.push(measured('no_regressions', booleanToScore(lost.length === 0), lost.length ? `${lost.slice(0, 3).join('; ')}${lost.length > 3 ? '; …' : ''}${by}` : `every test that passed on the base still passes${by}`));
+  }
+  out.push(measured('no_special_casing', booleanToScore(specialCases === 0), specialCases ? `${specialCases} added comparisons against the tests' literal inputs` : "no comparison against the tests' literals added"));
   out.push(judgeCriterion('requirement_coverage', 'requirement_coverage', facts));
   out.push(judgeCriterion('edge_cases', 'edge_cases', facts));
   if (api === null) out.push(apiNote === 'no source file changed' ? notApplicable('api_compatible', apiNote) : unmeasured('api_compatible', apiNote));
@@ -172,6 +207,11 @@ interface QualityFigures {
   maxFunctionLines?: number;
   functionsMeasured?: number;
   maxFileLines?: number;
+  /** Change-local scores and their words (see touchedFunctionScores). */
+  complexity?: { score: number; detail: string };
+  length?: { score: number; detail: string };
+  /** Lines the largest-growing changed file gained (a new file: all its lines). */
+  maxFileGrowth?: number;
 }
 
 function commentCoverage(c: CommentFigures | null, target: number): CriterionResult {
@@ -182,18 +222,56 @@ function commentCoverage(c: CommentFigures | null, target: number): CriterionRes
   return measured('comment_coverage', commentScore(c.commentLines, c.codeLines, target), `${c.commentLines} comment lines for ${c.codeLines} added code lines (ratio ${r2(c.commentLines / c.codeLines)}; target ${target})${also}`);
 }
 
+export interface TouchedFunction extends FunctionMetric {
+  path: string;
+  /** The same function on the base (matched by file, name and occurrence), or null when it is new. */
+  before: FunctionMetric | null;
+}
+
+/**
+ * Change-local complexity and length: for a function that existed, what the change added (after − before) against
+ * 2..10 decisions and 20..80 lines; for a new function its own size against seed 001's 10..20 and 50..150. The worst
+ * function decides. A one-line fix in a long function is not charged for the function.
+ */
+export function touchedFunctionScores(fns: TouchedFunction[]): { complexity: { score: number; detail: string }; length: { score: number; detail: string } } {
+  let c = { score: 1, detail: '' };
+  let l = { score: 1, detail: '' };
+  for (const f of fns) {
+    const cs = f.before ? inverseScore(f.complexity - f.before.complexity, 2, 10) : inverseScore(f.complexity, 10, 20);
+    const ls = f.before ? inverseScore(f.lines - f.before.lines, 20, 80) : inverseScore(f.lines, 50, 150);
+    const where = `${f.name} (${f.path}:${f.startLine})`;
+    if (!c.detail || cs < c.score) c = { score: cs, detail: f.before ? `${where}: complexity ${f.before.complexity} → ${f.complexity} (${signed(f.complexity - f.before.complexity)}); ideal ≤ +2` : `${where}: new, complexity ${f.complexity}; ideal < 10` };
+    if (!l.detail || ls < l.score) l = { score: ls, detail: f.before ? `${where}: ${f.before.lines} → ${f.lines} lines (${signed(f.lines - f.before.lines)}); ideal ≤ +20` : `${where}: new, ${f.lines} lines; ideal < 50` };
+  }
+  const n = ` (worst of ${fns.length} changed functions)`;
+  return { complexity: { score: c.score, detail: c.detail + n }, length: { score: l.score, detail: l.detail + n } };
+}
+
+const signed = (x: number) => (x >= 0 ? `+${x}` : String(x));
+
+/** Pairs each head function with the base function of the same name and occurrence in the file. */
+export function matchFunctions(head: FunctionMetric[], base: FunctionMetric[]): (FunctionMetric | null)[] {
+  const pool = new Map<string, FunctionMetric[]>();
+  for (const b of base) pool.set(b.name, [...(pool.get(b.name) ?? []), b]);
+  return head.map((h) => pool.get(h.name)?.shift() ?? null);
+}
+
 function quality(facts: SolutionFacts, figs: QualityFigures, clones: ReturnType<typeof detectClones>, sourceNote: string | null, comments: CommentFigures | null, commentTarget: number): CriterionResult[] {
   const out: CriterionResult[] = [];
   if (figs.functionsMeasured) {
     const how = figs.heuristic?.length ? ` (token heuristic for .${figs.heuristic.join(', .')})` : '';
-    out.push(measured('complexity', inverseScore(figs.maxComplexity!, 10, 20), `max cyclomatic complexity ${figs.maxComplexity} (mean ${r2(figs.meanComplexity!)}) over ${figs.functionsMeasured} changed functions; ideal < 10${how}`));
-    out.push(measured('function_length', inverseScore(figs.maxFunctionLines!, 50, 150), `longest changed function ${figs.maxFunctionLines} lines; ideal < 50${how}`));
+    out.push(measured('complexity', figs.complexity!.score, `${figs.complexity!.detail}${how}`));
+    out.push(measured('function_length', figs.length!.score, `${figs.length!.detail}${how}`));
   } else {
     const why = sourceNote ?? 'no function changed';
     const mk = sourceNote ? unmeasured : notApplicable;
     out.push(mk('complexity', why), mk('function_length', why));
   }
-  out.push(figs.maxFileLines !== undefined ? measured('file_size', inverseScore(figs.maxFileLines, 500, 1500), `largest changed file ${figs.maxFileLines} lines; ideal < 500`) : notApplicable('file_size', 'no text file changed'));
+  out.push(
+    figs.maxFileGrowth !== undefined
+      ? measured('file_size', inverseScore(figs.maxFileGrowth, 500, 1500), `largest growth of a changed file +${figs.maxFileGrowth} lines (largest file ${figs.maxFileLines} lines); ideal < 500`)
+      : notApplicable('file_size', 'no text file changed'),
+  );
   const d = facts.feedback.diff;
   const ds = facts.feedback.scores.diff_size;
   out.push(ds !== null && d ? measured('change_size', ds, `+${d.lines_added} -${d.lines_removed} in ${d.files_changed} files (seed 000 diff-size score)`) : unmeasured('change_size', 'the diff could not be measured'));
@@ -237,14 +315,15 @@ function efficiency(facts: SolutionFacts, race: RaceFacts): CriterionResult[] {
   return out;
 }
 
-function completeness(facts: SolutionFacts, api: ApiChange[] | null, stubs: number): CriterionResult[] {
+function completeness(facts: SolutionFacts, api: ApiChange[] | null, stubs: number, st: TargetStanding): CriterionResult[] {
   const out: CriterionResult[] = [judgeCriterion('requirements_met', 'requirement_coverage', facts)];
   const changed = facts.patch.filter((f) => !f.binary);
   const codeAdded = changed.filter((f) => SOURCE_FILE.test(f.path) && !TEST_FILE.test(f.path)).reduce((s, f) => s + f.added.length, 0);
   const testLinesAdded = changed.filter((f) => TEST_FILE.test(f.path)).reduce((s, f) => s + f.added.length, 0);
   const t = testFacts(facts.feedback);
-  if (codeAdded === 0) out.push(notApplicable('tests_added', 'no non-test code added'));
-  else if (t.total !== null && t.baseTotal !== null) out.push(measured('tests_added', ratioToScore(t.total - t.baseTotal, 1), `${t.total - t.baseTotal} new tests for ${codeAdded} added code lines`));
+  // Nothing added scores 0, not "not applicable": a change without a test earns no credit for tests.
+  if (st.basis === 'per-test') out.push(measured('tests_added', ratioToScore(st.added.length, 1), `${st.added.length} new tests${st.added.length ? ` (${st.added.slice(0, 3).join(', ')}${st.added.length > 3 ? ', …' : ''})` : ''} for ${codeAdded} added code lines`));
+  else if (t.total !== null && t.baseTotal !== null) out.push(measured('tests_added', ratioToScore(t.total - t.baseTotal, 1), `${Math.max(0, t.total - t.baseTotal)} new tests for ${codeAdded} added code lines (by counts)`));
   else out.push(measured('tests_added', booleanToScore(testLinesAdded > 0), `${testLinesAdded} test lines added (no test counts)`, 'mechanical', 0.5));
   const userVisible = api !== null ? api.length > 0 : facts.taskType === 'feature' ? true : null;
   const docs = changed.some((f) => DOC_FILE.test(f.path) && !CHANGELOG_FILE.test(f.path));
@@ -261,10 +340,11 @@ function completeness(facts: SolutionFacts, api: ApiChange[] | null, stubs: numb
   return out;
 }
 
-function safety(facts: SolutionFacts, counts: Record<'dangerous_op' | 'disabled_check' | 'secret', number>): CriterionResult[] {
+function safety(facts: SolutionFacts, counts: Record<'dangerous_op' | 'disabled_check' | 'secret', number>, at: Record<'dangerous_op' | 'disabled_check', string[]>): CriterionResult[] {
+  const where = (xs: string[]) => (xs.length ? ` (${xs.slice(0, 3).join(', ')}${xs.length > 3 ? ', …' : ''})` : '');
   const out: CriterionResult[] = [
-    measured('no_dangerous_ops', booleanToScore(counts.dangerous_op === 0), counts.dangerous_op ? `${counts.dangerous_op} dangerous operations added` : 'no dangerous operation added'),
-    measured('no_disabled_checks', booleanToScore(counts.disabled_check === 0), counts.disabled_check ? `${counts.disabled_check} checks disabled, skipped or deleted` : 'no check disabled'),
+    measured('no_dangerous_ops', booleanToScore(counts.dangerous_op === 0), counts.dangerous_op ? `${counts.dangerous_op} dangerous operations added${where(at.dangerous_op)}` : 'no dangerous operation added'),
+    measured('no_disabled_checks', booleanToScore(counts.disabled_check === 0), counts.disabled_check ? `${counts.disabled_check} checks disabled, tests skipped, deleted or weakened${where(at.disabled_check)}` : 'no check disabled, no test skipped, deleted or weakened'),
     measured('no_secrets', booleanToScore(counts.secret === 0), counts.secret ? `${counts.secret} secrets added` : 'no secret found in added lines'),
     judgeCriterion('security', 'security', facts),
   ];
@@ -299,11 +379,17 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
   for (const c of api ?? []) if (c.change !== 'added') flags.push({ kind: 'api_break', detail: c.detail });
 
   // Functions the solution touched: the compiler for TS/JS, token heuristics for the languages lang-metrics knows.
-  const touched = facts.files.flatMap((f) => {
+  const metricsOf = (path: string, text: string | null) => (text === null ? [] : TS_JS_FILE.test(path) ? functionMetrics(path, text) : langMetricsKnown(path) ? (langFunctionMetrics(path, text) ?? []) : []);
+  const touched: TouchedFunction[] = facts.files.flatMap((f) => {
     if (f.head === null) return [];
-    const fns = TS_JS_FILE.test(f.path) ? functionMetrics(f.path, f.head) : langMetricsKnown(f.path) ? (langFunctionMetrics(f.path, f.head) ?? []) : [];
+    const fns = metricsOf(f.path, f.head);
+    const before = matchFunctions(fns, metricsOf(f.path, f.base));
     const added = addedLineSet(patchByPath.get(f.path));
-    return fns.filter((fn) => [...added].some((l) => l >= fn.startLine && l <= fn.endLine)).map((fn) => ({ ...fn, path: f.path }));
+    // A function is touched when a line was added in it, or lines were removed from it (matched on the base).
+    const removedFrom = new Set(before.filter((b, i) => b && (patchByPath.get(f.path)?.removedLines ?? []).some((r) => r.line >= b.startLine && r.line <= b.endLine) && fns[i]).map((b) => b!));
+    return fns
+      .map((fn, i) => ({ ...fn, path: f.path, before: before[i] ?? null }))
+      .filter((fn) => [...added].some((l) => l >= fn.startLine && l <= fn.endLine) || (fn.before !== null && removedFrom.has(fn.before)));
   });
   const figs: QualityFigures = {};
   if (touched.length) {
@@ -311,11 +397,14 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
     figs.maxComplexity = Math.max(...touched.map((f) => f.complexity));
     figs.meanComplexity = touched.reduce((s, f) => s + f.complexity, 0) / touched.length;
     figs.maxFunctionLines = Math.max(...touched.map((f) => f.lines));
+    Object.assign(figs, touchedFunctionScores(touched));
     Object.assign(metrics, { max_complexity: figs.maxComplexity, mean_complexity: figs.meanComplexity, max_function_lines: figs.maxFunctionLines, functions_measured: touched.length });
   }
   const heads = facts.files.filter((f) => f.head !== null);
   if (heads.length) {
-    figs.maxFileLines = Math.max(...heads.map((f) => f.head!.split('\n').length - (f.head!.endsWith('\n') ? 1 : 0)));
+    const lines = (t: string) => t.split('\n').length - (t.endsWith('\n') ? 1 : 0);
+    figs.maxFileLines = Math.max(...heads.map((f) => lines(f.head!)));
+    figs.maxFileGrowth = Math.max(0, ...heads.map((f) => lines(f.head!) - (f.base === null ? 0 : lines(f.base))));
     metrics.max_file_lines = figs.maxFileLines;
   }
   const unmeasurable = facts.patch.filter((f) => SOURCE_FILE.test(f.path) && !TS_JS_FILE.test(f.path) && !langMetricsKnown(f.path)).map((f) => f.path);
@@ -339,13 +428,26 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
     metrics.code_lines = comments.codeLines;
   }
 
-  const findings = scanAddedLines(facts.patch);
+  // Findings with file:line: pattern scans of added lines, tests deleted/skipped/weakened, special-casing.
+  const baseTexts = new Map(facts.files.filter((f) => f.base !== null).map((f) => [f.path, f.base!]));
+  const literals = testLiterals([...facts.testTexts, ...facts.files.filter((f) => TEST_FILE.test(f.path)).map((f) => f.head ?? f.base ?? '')]);
+  const findings = [
+    ...scanAddedLines(facts.patch),
+    ...testFindings(facts.patch),
+    ...targetTestEdits(facts.patch, baseTexts, race.targets.fail_to_pass),
+    ...specialCaseFindings(facts.patch, literals, baseTexts),
+  ];
   const counts = { dangerous_op: 0, disabled_check: 0, secret: 0 };
+  const at = { dangerous_op: [] as string[], disabled_check: [] as string[] };
   let stubs = 0;
+  let specialCases = 0;
   for (const f of findings) {
     flags.push(findingToFlag(f));
-    if (f.kind === 'stub') stubs++;
-    else if (f.kind in counts) counts[f.kind as keyof typeof counts]++;
+    const kind = f.kind === 'test_skipped' || f.kind === 'test_deleted' || f.kind === 'test_weakened' || f.kind === 'test_modified' ? 'disabled_check' : f.kind;
+    if (kind === 'stub') stubs++;
+    else if (kind === 'special_case') specialCases++;
+    else if (kind in counts) counts[kind as keyof typeof counts]++;
+    if (kind === 'dangerous_op' || kind === 'disabled_check') at[kind].push(`${f.file}:${f.line}`);
   }
   metrics.formatting_only_files = facts.formattingOnlyFiles.length;
   if (facts.formattingOnlyFiles.length) {
@@ -356,46 +458,41 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
     if (facts.benchmark.maxRssKb !== null) metrics.benchmark_max_rss_kb = facts.benchmark.maxRssKb;
   }
 
-  // Check-derived flags and the gates.
+  // Check-derived flags.
   const t = testFacts(fb);
   const build = fb.checks.build;
-  if (build && build.status !== 'passed' && build.status !== 'skipped') flags.push({ kind: 'build_failed', detail: `build ${build.status}${build.exit_code !== null ? ` (exit ${build.exit_code})` : ''}` });
+  const buildFailed = build !== null && build !== undefined && build.status !== 'passed' && build.status !== 'skipped' && build.status !== 'error';
+  if (buildFailed) flags.push({ kind: 'build_failed', detail: `build ${build.status}${build.exit_code !== null ? ` (exit ${build.exit_code})` : ''}` });
   const tc = fb.checks.test?.tests;
   if (tc && tc.failed + tc.errors > 0) flags.push({ kind: 'tests_failed', detail: `${tc.failed} failed, ${tc.errors} errors` });
   if (fb.checks.typecheck?.status === 'failed') flags.push({ kind: 'typecheck_failed', detail: 'type check failed' });
   const lc = fb.checks.lint?.lint;
   if (lc && lc.errors > 0) flags.push({ kind: 'lint_errors', detail: `${lc.errors} lint errors (base ${fb.baseline?.lint?.errors ?? 'unknown'})` });
-  const reasons: string[] = [];
-  const buildPasses = build ? build.status === 'passed' : null;
-  if (buildPasses === false) reasons.push(`build ${build!.status}`);
-  if (buildPasses === null) reasons.push('no build command: build gate unknown');
-  let noRegression: boolean | null = null;
-  if (t.passed !== null && t.basePassed !== null && t.total !== null && t.baseTotal !== null) {
-    noRegression = t.passed >= t.basePassed && t.total >= t.baseTotal;
-    if (t.passed < t.basePassed) {
-      flags.push({ kind: 'test_regression', detail: `${t.passed} tests pass, ${t.basePassed} passed on the base` });
-      reasons.push(`test regression: ${t.passed} pass, ${t.basePassed} on the base`);
-    }
-    if (t.total < t.baseTotal) {
-      flags.push({ kind: 'tests_removed', detail: `${t.total} tests ran, ${t.baseTotal} on the base` });
-      reasons.push(`tests removed: ${t.total} ran, ${t.baseTotal} on the base`);
-    }
-  } else if (fb.checks.test?.status === 'skipped' && t.basePassed) {
-    noRegression = false;
-    reasons.push(`tests could not run; ${t.basePassed} passed on the base`);
-  } else {
-    reasons.push(fb.checks.test ? 'test counts missing: regression gate unknown' : 'no test command: regression gate unknown');
-  }
+
+  // Target tests and pass-to-pass, then the gate.
+  const tcs = testCounts(fb);
+  const standing = targetStanding(race.targets, tcs.solution, tcs.base);
+  const names = (xs: string[]) => `${xs.slice(0, 5).join(', ')}${xs.length > 5 ? `, … (${xs.length})` : ''}`;
+  if (standing.target_failing.length) flags.push({ kind: 'target_failing', detail: `target tests not passing: ${names(standing.target_failing)}` });
+  if (standing.broke.length) flags.push({ kind: 'pass_to_pass_broken', detail: `broke: ${names(standing.broke)}` });
+  if (standing.disappeared.length) flags.push({ kind: 'tests_removed', detail: `gone: ${names(standing.disappeared)}` });
+  if (standing.newly_skipped.length) flags.push({ kind: 'pass_to_pass_broken', detail: `now skipped: ${names(standing.newly_skipped)}` });
+  if (t.passed !== null && t.basePassed !== null && t.passed < t.basePassed && !standing.broke.length) flags.push({ kind: 'test_regression', detail: `${t.passed} tests pass, ${t.basePassed} passed on the base` });
   if (fb.integrity.test_count_below_baseline && !flags.some((f) => f.kind === 'tests_removed')) flags.push({ kind: 'tests_removed', detail: 'fewer tests ran than on the base commit' });
-  const gates: RaceGates = { build_passes: buildPasses, no_test_regression: noRegression, mergeable: buildPasses !== false && noRegression !== false, reasons };
+  const noOp = noOpChange({ patch: facts.patch, files: facts.files, formattingOnlyFiles: facts.formattingOnlyFiles });
+  if (noOp) flags.push({ kind: 'no_op', detail: noOp.detail });
+  const gates = evaluateGate({ build, test: fb.checks.test, standing, noOp, flags, blockingKinds: opts.blockingFindings });
 
   const results: Record<RaceCategory, CriterionResult[]> = {
-    correctness: correctness(facts, api, apiNote),
+    correctness: correctness(facts, api, apiNote, standing, specialCases),
     quality: quality(facts, figs, clones, sourceNote, comments, opts.commentTargetRatio),
     efficiency: efficiency(facts, race),
-    completeness: completeness(facts, api, stubs),
-    // Deleting tests disables checks as surely as .skip does.
-    safety: safety(facts, { ...counts, disabled_check: counts.disabled_check + (t.total !== null && t.baseTotal !== null && t.total < t.baseTotal ? 1 : 0) }),
+    completeness: completeness(facts, api, stubs, standing),
+    safety: safety(facts, counts, at),
   };
-  return { evaluation: assembleEvaluation(results, opts.weights), flags, gates, metrics };
+  // Doing nothing scores nothing, in every category; code that does not build earns no quality or safety credit.
+  const overrides: Partial<Record<RaceCategory, string>> = {};
+  if (noOp) for (const c of ['correctness', 'quality', 'efficiency', 'completeness', 'safety'] as const) overrides[c] = `no credit: ${noOp.detail}`;
+  else if (buildFailed) overrides.quality = overrides.safety = 'no credit: the code does not build';
+  return { evaluation: assembleEvaluation(results, opts.weights, { target_tests: opts.targetWeight }, overrides), flags, gates, metrics, standing };
 }

@@ -1,19 +1,37 @@
 // IO: what the evaluation needs from one solution's worktree (git and files) and the judge's criteria.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { git } from '../git.js';
 import { readStoredJudgment } from '../judgment.js';
 import { StateStore } from '../store.js';
 import { runCommand } from '../runner.js';
+import { readTreeFile } from '../tree-read.js';
 import type { SandboxPolicy } from '../sandbox.js';
 import type { Feedback } from '../types.generated.js';
 import { parseUnifiedDiff } from './diff-parse.js';
 import { JUDGE_CRITERIA, type BenchmarkResult, type FileText, type JudgeCriteria, type SolutionFacts } from './evaluate.js';
+import { TEST_FILE } from './test-findings.js';
 import { TS_JS_FILE } from './ts-metrics.js';
 
 const MAX_FILE_BYTES = 1024 * 1024;
 const MAX_CONTEXT_FILES = 300;
 const MAX_CONTEXT_BYTES = 4 * 1024 * 1024;
+const MAX_TEST_FILES = 500;
+
+/**
+ * The lines of the tree's test files that hold a string or number literal, in one `git grep` over the committed tree
+ * (not the worktree's files): the tests' inputs that special-casing is checked against.
+ */
+async function testLiteralText(cwd: string, tree: string, paths: string[]): Promise<string> {
+  const tests = paths.filter((p) => TEST_FILE.test(p)).slice(0, MAX_TEST_FILES);
+  if (!tests.length) return '';
+  try {
+    return await git(cwd, ['grep', '-I', '-h', '-E', `"[^"\\]{2,80}"|'[^'\\]{2,80}'|[0-9]`, tree, '--', ...tests], { maxBuffer: 16 * 1024 * 1024 });
+  } catch {
+    return ''; // exit 1: no match
+  }
+}
 
 async function blob(cwd: string, rev: string, path: string): Promise<string | null> {
   try {
@@ -67,7 +85,8 @@ export interface GatherOptions {
 export async function gatherFacts(fb: Feedback, worktree: string, opts: GatherOptions): Promise<SolutionFacts> {
   const from = fb.diff!.merge_base;
   const to = fb.head?.tree ?? fb.head!.commit;
-  const patch = parseUnifiedDiff(await git(worktree, ['diff', '-M', '--no-ext-diff', '--no-textconv', from, to]));
+  const diffText = await git(worktree, ['diff', '-M', '--no-ext-diff', '--no-textconv', from, to]);
+  const patch = parseUnifiedDiff(diffText);
   const files: FileText[] = [];
   for (const p of patch) {
     if (p.binary) continue;
@@ -76,17 +95,14 @@ export async function gatherFacts(fb: Feedback, worktree: string, opts: GatherOp
   const changed = new Set(patch.map((p) => p.path));
   const cloneContext: { path: string; text: string }[] = [];
   let bytes = 0;
-  const tracked = (await git(worktree, ['ls-tree', '-r', '-z', '--name-only', to])).split('\0').filter((p) => p && TS_JS_FILE.test(p) && !changed.has(p));
+  const all = (await git(worktree, ['ls-tree', '-r', '-z', '--name-only', to])).split('\0').filter(Boolean);
+  const tracked = all.filter((p) => TS_JS_FILE.test(p) && !changed.has(p));
   for (const p of tracked.slice(0, MAX_CONTEXT_FILES)) {
-    try {
-      const full = join(worktree, p);
-      const size = statSync(full).size;
-      if (size > MAX_FILE_BYTES || bytes + size > MAX_CONTEXT_BYTES) continue;
-      bytes += size;
-      cloneContext.push({ path: p, text: readFileSync(full, 'utf8') });
-    } catch {
-      // A file listed in the tree but gone from disk is not context.
-    }
+    // Only regular files inside the tree: a FIFO, device or symlink out of it is skipped, never opened or followed.
+    const r = readTreeFile(worktree, p, Math.min(MAX_FILE_BYTES, MAX_CONTEXT_BYTES - bytes));
+    if (!r.ok) continue;
+    bytes += r.bytes;
+    cloneContext.push({ path: p, text: r.text });
   }
   const judge = readJudgeCriteria(opts.stateRoot, fb.bead);
   const facts: SolutionFacts = {
@@ -101,6 +117,8 @@ export async function gatherFacts(fb: Feedback, worktree: string, opts: GatherOp
       return edited.length ? formattingOnly(worktree, from, to, edited) : [];
     })(),
     benchmark: opts.benchmark.command ? await runBenchmark(opts.benchmark.command, worktree, opts.env, opts.benchmark.timeoutSeconds, opts.benchmark.sandbox) : null,
+    testTexts: [await testLiteralText(worktree, to, all)],
+    contentHash: createHash('sha256').update(diffText).digest('hex'),
   };
   if (fb.run.task_type !== undefined) facts.taskType = fb.run.task_type;
   return facts;

@@ -11,7 +11,18 @@ export interface Rankable {
   confidence: number;
   /** Category scores, 0-1; null when a category could not be measured. */
   categories: Record<RaceCategory, number | null>;
+  /** Passes the mergeable gate. */
+  mergeable: boolean;
+  /** Share of its target tests passing, 0-1; null when there are none or it could not be told. */
+  target: number | null;
+  /** sha256 of the solution's diff: the last tie-break (then the id, for identical diffs). */
+  hash: string;
+  /** The gate's failed conditions in words (for the no-mergeable-solution reason). */
+  gateFailures?: string;
 }
+
+/** The ordering rule, stored with every ranking. */
+export const TIE_BREAK = 'mergeable gate first, then share of target tests passing, then score, then the sha256 of the diff (then the id)';
 
 export const WINNER_MIN_CONFIDENCE = 0.6;
 export const GAP_FOR_FULL_CONFIDENCE = 0.1;
@@ -39,7 +50,8 @@ export function rankingConfidence(sorted: Rankable[]): RankingConfidence {
   if (sorted.length === 0) return { confidence: 0, factors: none };
   if (sorted.length === 1) return { confidence: 1, factors: none };
   const gap = sorted[0]!.score - sorted[1]!.score;
-  const gapConfidence = Math.max(0, Math.min(1, gap / GAP_FOR_FULL_CONFIDENCE));
+  // A gate that separates #1 from #2 is a decisive gap, whatever their scores.
+  const gapConfidence = sorted[0]!.mergeable && !sorted[1]!.mergeable ? 1 : Math.max(0, Math.min(1, gap / GAP_FOR_FULL_CONFIDENCE));
   const mean = sorted.reduce((s, x) => s + x.confidence, 0) / sorted.length;
   const consistency = categoryConsistency(sorted[0]!, sorted[1]!);
   return {
@@ -48,9 +60,28 @@ export function rankingConfidence(sorted: Rankable[]): RankingConfidence {
   };
 }
 
-/** Sorted best first; equal scores keep their input order (the sort is stable). */
-export function sortByScore<T extends { score: number }>(items: T[]): T[] {
-  return [...items].sort((a, b) => b.score - a.score);
+/** Sorted best first by score alone (seed 001's example), ties by id: never by input order. */
+export function sortByScore<T extends { score: number; id: string }>(items: T[]): T[] {
+  return [...items].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** TIE_BREAK as a comparator: the order depends on the solutions, never on the order they were given in. */
+export function compareRankables(a: Rankable, b: Rankable): number {
+  if (a.mergeable !== b.mergeable) return a.mergeable ? -1 : 1;
+  const ta = a.target ?? -1;
+  const tb = b.target ?? -1;
+  if (ta !== tb) return tb - ta;
+  if (a.score !== b.score) return b.score - a.score;
+  return cmp(a.hash, b.hash) || cmp(a.id, b.id);
+}
+
+/** #1 and #2 cannot be told apart: same gate, same target share, scores within TIE_EPSILON. */
+export function topTied(sorted: Rankable[]): boolean {
+  if (sorted.length < 2) return false;
+  const [a, b] = [sorted[0]!, sorted[1]!];
+  return a.mergeable === b.mergeable && (a.target ?? -1) === (b.target ?? -1) && Math.abs(a.score - b.score) < TIE_EPSILON;
 }
 
 export interface RankResult {
@@ -63,18 +94,30 @@ export interface RankResult {
  * when it holds there is no winner, whatever the confidence.
  */
 export function rankSolutions(items: Rankable[], allFailed: boolean): RankResult {
-  const sorted = sortByScore(items);
-  const { confidence, factors } = rankingConfidence(sorted);
+  const sorted = [...items].sort(compareRankables);
+  const rc = rankingConfidence(sorted);
+  const tied = topTied(sorted);
+  // A tie at the top is no ranking: the confidence is held just below the winner threshold.
+  const confidence = tied ? Math.min(rc.confidence, WINNER_MIN_CONFIDENCE - 0.01) : rc.confidence;
   let winner: string | null = null;
   let reason: string;
-  if (!sorted.length) reason = 'No solution could be evaluated';
-  else if (allFailed) reason = 'All agents failed: no solution reaches the fail threshold';
-  else if (confidence < WINNER_MIN_CONFIDENCE) reason = `Ranking confidence ${confidence.toFixed(2)} below ${WINNER_MIN_CONFIDENCE}: no clear winner`;
-  else {
+  let outcome: RaceRanking['outcome'];
+  if (!sorted.length) [outcome, reason] = ['nothing_evaluated', 'No solution could be evaluated'];
+  else if (allFailed) [outcome, reason] = ['all_failed', 'All agents failed: no solution reaches the fail threshold'];
+  else if (!sorted[0]!.mergeable) {
+    outcome = 'no_mergeable_solution';
+    reason = `No mergeable solution: ${sorted.map((s) => `${s.id} fails ${s.gateFailures ?? 'the gate'}`).join('; ')}`;
+  } else if (confidence < WINNER_MIN_CONFIDENCE) {
+    outcome = 'low_confidence';
+    reason = tied
+      ? `${sorted[0]!.id} and ${sorted[1]!.id} are tied (same gate, target tests and score within ${TIE_EPSILON}): no clear winner`
+      : `Ranking confidence ${confidence.toFixed(2)} below ${WINNER_MIN_CONFIDENCE}: no clear winner`;
+  } else {
+    outcome = 'winner';
     winner = sorted[0]!.id;
     reason = sorted.length === 1 ? 'Only one solution' : `Ranking confidence ${confidence.toFixed(2)} ≥ ${WINNER_MIN_CONFIDENCE}`;
   }
-  return { sorted, ranking: { order: sorted.map((s) => s.id), winner, winner_reason: reason, confidence, factors, all_failed: allFailed } };
+  return { sorted, ranking: { order: sorted.map((s) => s.id), winner, winner_reason: reason, confidence, factors: rc.factors, all_failed: allFailed, outcome, tie_break: TIE_BREAK, tied } };
 }
 
 /** Seed 000: "all agents failed" when every composite (0-100) is below fail_maximum; a missing composite counts as failed. */

@@ -16,7 +16,9 @@ import { durationSeconds, totalTokens, assessSolution, type BenchmarkResult, typ
 import { gatherFacts, runBenchmark } from './gather.js';
 import { applyAdjustments } from './learning.js';
 import { categoryScores, learnedAdjustments, raceConfig, type RaceConfig } from './settings.js';
+import { failedConditions } from './gate.js';
 import { allAgentsFailed, pairwiseComparisons, rankSolutions, strengthsAndWeaknesses, type Rankable } from './rank.js';
+import { caseList, deriveTargets, targetFraction, testCounts } from './targets.js';
 
 export interface RaceContext {
   store: StateStore;
@@ -30,6 +32,8 @@ export interface RaceContext {
   raceId?: string;
   /** Judges a collected run (bin/race passes the judge when it is enabled), before its judge criteria are read. */
   judge?: (run: LoadedRunRecord) => Promise<void>;
+  /** Target test ids named for the race (bin/race --target); else derived from the per-test results. */
+  targets?: string[];
 }
 
 /** Refuses runs that cannot form one race: duplicates, different tasks, different race ids. */
@@ -150,6 +154,12 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
   const tokens = ok.map((c) => totalTokens(c.feedback!.run.usage)).filter((x): x is number => x !== null);
   const costs = ok.map((c) => c.feedback!.run.usage?.cost_usd).filter((x): x is number => x !== undefined);
   const raceFacts: RaceFacts = {
+    // The base's results from the solution first by bead (they share one base unless a note says otherwise).
+    targets: deriveTargets(
+      ok.length ? caseList(testCounts([...ok].sort((a, b) => (a.run.record.bead < b.run.record.bead ? -1 : 1))[0]!.feedback!).base) : null,
+      ok.map((c) => caseList(testCounts(c.feedback!).solution)),
+      ctx.targets ?? [],
+    ),
     fastestSeconds: durations.length ? Math.min(...durations) : null,
     fewestTokens: tokens.length ? Math.min(...tokens) : null,
     cheapestUsd: costs.length ? Math.min(...costs) : null,
@@ -173,7 +183,9 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
       breakdown: { build: null, tests: null, lint: null, diff_size: null, speed: null },
       composite: null,
       evaluation: null,
-      gates: { build_passes: null, no_test_regression: null, mergeable: false, reasons: [`evaluation failed: ${c.failure}`] },
+      gates: { build_passes: null, no_test_regression: null, mergeable: false, reasons: [`evaluation failed: ${c.failure}`], conditions: [] },
+      content_hash: c.facts?.contentHash ?? null,
+      target_tests: null,
       flags: c.failure ? [{ kind: 'evaluation_failed', detail: c.failure }] : [],
       metrics: {},
       rank: null,
@@ -182,9 +194,9 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
       weaknesses: [],
     };
     if (!c.facts || !c.feedback) return sol;
-    const a = assessSolution(c.facts, raceFacts, { weights, cloneMinTokens: rc.clone_min_tokens, commentTargetRatio: rc.comment_target_ratio });
+    const a = assessSolution(c.facts, raceFacts, { weights, cloneMinTokens: rc.clone_min_tokens, commentTargetRatio: rc.comment_target_ratio, blockingFindings: rc.gate.blocking_findings, targetWeight: rc.target_weight });
     const seed000 = raceComposite(c.feedback, sol.duration_seconds, raceFacts.fastestSeconds ?? sol.duration_seconds, ctx.config.scoring.weights);
-    Object.assign(sol, { status: 'evaluated', failure: null, evaluation: a.evaluation, flags: a.flags, gates: a.gates, metrics: a.metrics, breakdown: seed000.breakdown, composite: seed000.composite });
+    Object.assign(sol, { status: 'evaluated', failure: null, evaluation: a.evaluation, flags: a.flags, gates: a.gates, metrics: a.metrics, breakdown: seed000.breakdown, composite: seed000.composite, target_tests: a.standing });
     const score = rc.rank_by === 'composite' ? seed000.composite : a.evaluation.overall;
     if (score === null) {
       sol.status = 'failed';
@@ -196,7 +208,16 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
   });
 
   const evaluated = solutions.filter((s) => s.status === 'evaluated');
-  const rankables: Rankable[] = evaluated.map((s) => ({ id: s.id, score: s.score!, confidence: s.evaluation!.confidence, categories: categoryScores(s.evaluation!) }));
+  const rankables: Rankable[] = evaluated.map((s) => ({
+    id: s.id,
+    score: s.score!,
+    confidence: s.evaluation!.confidence,
+    categories: categoryScores(s.evaluation!),
+    mergeable: s.gates.mergeable,
+    target: s.target_tests ? targetFraction(s.target_tests) : null,
+    hash: s.content_hash ?? '',
+    gateFailures: s.gates.conditions.filter((c) => c.status === 'fail').map((c) => c.name).join(', '),
+  }));
   const allFailed = allAgentsFailed(solutions.map((s) => s.composite), ctx.config.scoring.thresholds.fail_maximum);
   const { sorted, ranking } = rankSolutions(rankables, allFailed);
   const evals = new Map<string, RaceEvaluation | null>(evaluated.map((s) => [s.id, s.evaluation]));
@@ -207,7 +228,8 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
     for (const f of s.flags) if (!s.weaknesses.some((w) => w.includes(f.detail))) s.weaknesses.push(`${f.kind}: ${f.detail}${f.file ? ` (${f.file}${f.line ? `:${f.line}` : ''})` : ''}`);
   });
   const byId = new Map(solutions.map((s) => [s.id, s]));
-  const ordered = [...sorted.map((r) => byId.get(r.id)!), ...solutions.filter((s) => s.rank === null)];
+  // Unranked (failed) solutions last, by id: nothing depends on the order the runs were given in.
+  const ordered = [...sorted.map((r) => byId.get(r.id)!), ...solutions.filter((s) => s.rank === null).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))];
   const w = ranking.winner ? byId.get(ranking.winner)! : null;
   const autoAccept = shouldAutoAccept(
     { winner: w ? { id: w.id, score: w.score!, confidence: w.evaluation!.confidence, categories: categoryScores(w.evaluation!), composite: w.composite } : null, secondScore: sorted[1]?.score ?? null, solutionCount: sorted.length },
@@ -217,10 +239,11 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
   if (autoAccept.accept && w && !w.gates.mergeable) {
     autoAccept.accept = false;
     autoAccept.solution = null;
-    autoAccept.reason = `Winner is not mergeable: ${w.gates.reasons.join('; ')}`;
+    autoAccept.reason = `Winner is not mergeable: ${failedConditions(w.gates)}`;
   }
   const bases = new Set(solutions.map((s) => s.base_commit).filter(Boolean));
   if (bases.size > 1) notes.push(`solutions start from ${bases.size} different base commits: scores are less comparable`);
+  if (raceFacts.targets.source === 'counts') notes.push(`target tests: ${raceFacts.targets.note}`);
 
   const race: Race = {
     schema_version: '1.0.0',
@@ -237,6 +260,7 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
       auto_merge_minimum: ctx.config.scoring.thresholds.auto_merge_minimum,
     },
     solutions: ordered,
+    targets: raceFacts.targets,
     ranking,
     comparisons: pairwiseComparisons(sorted, evals),
     auto_accept: autoAccept,

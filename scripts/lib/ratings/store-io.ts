@@ -1,9 +1,10 @@
 // The thin IO of ratings: reads feedback, the ratings logs and profiles; under one lock per agent it appends
 // the run's row, rewrites the profile (a replay of the log) and writes the job's rating summary.
-import { copyFileSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { UserError, WorkError } from '../errors.js';
 import { KINDS } from '../kinds.js';
+import { writeFileAtomic } from '../state-write.js';
 import { CorruptStateError, parseValidated, type StateStore } from '../store.js';
 import type { AgentProfile, AgentRatingState, AgentRunRating, AgentRunRow, Config, Feedback, RatingSummary, RoutingDecision } from '../types.generated.js';
 import { resolveBudget, type BudgetSample } from './budgets.js';
@@ -160,7 +161,7 @@ function writeProfile(store: StateStore, a: LoadedAgent, reg: Registration, stat
   if (a.corruptProfile) {
     const file = store.path('agents', a.slug);
     const aside = `${file}.corrupt-${now.replace(/[:.]/g, '-')}`;
-    copyFileSync(file, aside);
+    writeFileAtomic(aside, readFileSync(file), store.atomic());
     a.problems.push(`the corrupt profile was kept as ${rel(store, aside)}`);
   }
   const profile = assembleProfile(reg, a.initial, state, now);

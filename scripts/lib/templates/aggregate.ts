@@ -43,7 +43,7 @@ interface Acc {
   recentJudged: RecentRun[];
 }
 
-const OUTCOMES: Outcome[] = ['full_pass', 'partial_pass', 'agent_failure', 'infra_failure', 'timeout'];
+const OUTCOMES: Outcome[] = ['full_pass', 'partial_pass', 'agent_failure', 'infra_failure', 'timeout', 'unmeasured'];
 
 /** Newest last; ties on time broken by bead id only so the order is stable. */
 export function byCompletion(a: { ms: number; bead: string }, b: { ms: number; bead: string }): number {
@@ -72,7 +72,7 @@ export class TemplateAggregator {
     if (!a) {
       a = {
         template: row.template,
-        outcomes: { full_pass: 0, partial_pass: 0, agent_failure: 0, infra_failure: 0, timeout: 0 },
+        outcomes: { full_pass: 0, partial_pass: 0, agent_failure: 0, infra_failure: 0, timeout: 0, unmeasured: 0 },
         retried: 0,
         retryKnown: 0,
         retrySum: 0,
@@ -89,7 +89,7 @@ export class TemplateAggregator {
     }
     a.outcomes[row.outcome] += 1;
     const m = runMechanicalValue(row.outcome, row.retries, this.settings.mechanical);
-    if (m === null) return; // infra failure: counted as a run, never scored
+    if (m === null) return; // infra failure or nothing measured: counted as a run, never scored
     addMoment(a.m, m);
     if (row.retries !== null) {
       a.retryKnown += 1;
@@ -177,7 +177,7 @@ export function trendOf(runs: RecentRun[], s: ScoreSettings): Trend {
 function finishTemplate(a: Acc, s: ScoreSettings): Template {
   const o = a.outcomes;
   const runs = OUTCOMES.reduce((t, k) => t + o[k], 0);
-  const scored = runs - o.infra_failure;
+  const scored = runs - o.infra_failure - o.unmeasured;
   const mechanical = mechanicalComposite(
     { full_pass: o.full_pass, partial_pass: o.partial_pass, timeout: o.timeout, scored, retried: a.retried, retry_known: a.retryKnown },
     s.mechanical,
@@ -185,7 +185,7 @@ function finishTemplate(a: Acc, s: ScoreSettings): Template {
   const judge = mean(a.j);
   const blended = s.blend ? blendScore(mechanical, judge, s.weights) : null;
   let basisReason: string;
-  if (mechanical === null) basisReason = 'no scored runs (only infra failures)';
+  if (mechanical === null) basisReason = o.unmeasured > 0 ? `no scored runs (infra failures, and ${o.unmeasured} unmeasured run(s): no check configured)` : 'no scored runs (only infra failures)';
   else if (blended !== null) basisReason = `blend of mechanical and judge over ${a.j.n} judged run(s)`;
   else if (!s.blend) basisReason = s.blendOffReason;
   else basisReason = 'no judged runs: mechanical kept';

@@ -37,7 +37,8 @@ export function mechanicalComposite(c: MechanicalInputs, p: MechanicalParams): n
  * null for an infra failure, which never counts.
  */
 export function runMechanicalValue(outcome: Outcome, retries: number | null, p: MechanicalParams): number | null {
-  if (outcome === 'infra_failure') return null;
+  // Nothing measured is not a pass: an unmeasured run counts like an infra failure, never scored.
+  if (outcome === 'infra_failure' || outcome === 'unmeasured') return null;
   const credit = outcome === 'full_pass' ? 1 : outcome === 'partial_pass' ? p.partial_credit : 0;
   const retried = retries !== null && retries > 0 ? 1 : 0;
   return credit - p.retry_penalty * retried - (outcome === 'timeout' ? p.timeout_penalty : 0);

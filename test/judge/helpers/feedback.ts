@@ -2,9 +2,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Io } from '../../../scripts/lib/cli.js';
+import { StateStore } from '../../../scripts/lib/store.js';
 import type { EnvSettings } from '../../../scripts/lib/env.js';
 import type { Feedback, RunRecord } from '../../../scripts/lib/types.generated.js';
 import { tempDir } from '../../helpers/repo.js';
+import { makeRun, type RunFixture } from './fixtures.js';
 
 export function feedbackFor(r: RunRecord, over: Partial<Feedback> = {}): Feedback {
   const check = (text: string) => ({ status: 'passed' as const, exit_code: 0, duration_ms: 12, source: 'collector' as const, output: { text, bytes: text.length, truncated: false } });
@@ -50,4 +52,12 @@ export function judgeConfigFile(judge: Record<string, unknown>): string {
   const file = join(tempDir('judgeloop-cfg-'), 'config.json');
   writeFileSync(file, JSON.stringify({ judge }));
   return file;
+}
+
+/** A run (makeRun) whose mechanical feedback is already stored, and its store. */
+export function runWithFeedback(): { fx: RunFixture; store: StateStore } {
+  const fx = makeRun();
+  const store = new StateStore(fx.stateDir);
+  store.write('feedback', fx.record.bead, feedbackFor(fx.record));
+  return { fx, store };
 }

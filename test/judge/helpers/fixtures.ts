@@ -1,6 +1,6 @@
 // A real agent run to judge: a git repo with a base commit and the agent's changes, and its run record.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { commitAll, gitIn, makeRepo, tempDir, writeTree } from '../../helpers/repo.js';
 import type { RunRecord } from '../../../scripts/lib/types.generated.js';
 
@@ -11,8 +11,8 @@ export interface RunFixture {
   record: RunRecord;
 }
 
-export function makeRun(opts: { bead?: string; files?: Record<string, string>; uncommitted?: Record<string, string>; record?: Partial<RunRecord>; stateDir?: string } = {}): RunFixture {
-  const repo = makeRepo({ 'src/add.ts': 'export const add = (a: number, b: number) => a + b;\n', 'README.md': '# demo\n' });
+export function makeRun(opts: { bead?: string; base?: Record<string, string>; files?: Record<string, string>; uncommitted?: Record<string, string>; record?: Partial<RunRecord>; stateDir?: string } = {}): RunFixture {
+  const repo = makeRepo(opts.base ?? { 'src/add.ts': 'export const add = (a: number, b: number) => a + b;\n', 'README.md': '# demo\n' });
   gitIn(repo, 'checkout', '-q', '-b', 'agent');
   writeTree(repo, opts.files ?? { 'src/sub.ts': 'export const sub = (a: number, b: number) => a - b;\n', 'test/sub.test.ts': "import { sub } from '../src/sub';\ntest('sub', () => expect(sub(3, 1)).toBe(2));\n" });
   commitAll(repo, 'agent work');
@@ -44,4 +44,9 @@ export function recordFor(fx: RunFixture, bead: string, dir: string, over: Parti
   const path = join(dir, `${bead}.json`);
   writeFileSync(path, JSON.stringify({ ...fx.record, bead, ...over }, null, 2));
   return path;
+}
+
+/** Removes what makeRun created (the repo, the state dir, the record's dir). */
+export function removeRun(fx: RunFixture): void {
+  for (const d of [fx.repo, fx.stateDir, dirname(fx.recordPath)]) rmSync(d, { recursive: true, force: true });
 }

@@ -6,9 +6,15 @@ export type Step =
   | { kind: 'reply'; text: string; stop_reason?: string; usage?: Partial<Record<'input_tokens' | 'output_tokens' | 'cache_creation_input_tokens' | 'cache_read_input_tokens', number>>; delayMs?: number; content?: unknown[] }
   | { kind: 'status'; status: number; errorType: string; headers?: Record<string, string> }
   | { kind: 'reset' }
+  /** Headers and half the reply body sent, then the connection is destroyed (a reset mid-reply). */
+  | { kind: 'reset-mid' }
+  /** The server closes the socket cleanly without a reply (node's "socket hang up"). */
+  | { kind: 'hangup' }
   | { kind: 'hang'; ms: number };
 
 export interface Recorded {
+  /** The request body exactly as it arrived (the serialised request). */
+  raw: string;
   body: Record<string, unknown>;
   headers: IncomingMessage['headers'];
 }
@@ -36,6 +42,16 @@ export const goodReply = (over: Record<string, unknown> = {}): string =>
 function answer(step: Step, req: IncomingMessage, res: ServerResponse, body: Record<string, unknown>): void {
   if (step.kind === 'reset') {
     req.socket.destroy();
+    return;
+  }
+  if (step.kind === 'reset-mid') {
+    const whole = JSON.stringify({ id: 'msg_test', type: 'message', role: 'assistant', model: body.model, content: [{ type: 'text', text: goodReply() }], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(whole)) });
+    res.write(whole.slice(0, Math.floor(whole.length / 2)), () => setTimeout(() => req.socket.destroy(), 5));
+    return;
+  }
+  if (step.kind === 'hangup') {
+    req.socket.end();
     return;
   }
   if (step.kind === 'hang') {
@@ -81,8 +97,9 @@ export async function startMessagesServer(fallback: Step = { kind: 'reply', text
         res.writeHead(404).end();
         return;
       }
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
-      state.requests.push({ body, headers: req.headers });
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const body = JSON.parse(raw) as Record<string, unknown>;
+      state.requests.push({ raw, body, headers: req.headers });
       answer(state.script.shift() ?? state.fallback, req, res, body);
     });
   });
@@ -111,4 +128,11 @@ export async function startMessagesServer(fallback: Step = { kind: 'reply', text
         server.close(() => resolve());
       }),
   };
+}
+
+/** Back to a fresh script: no recorded requests, no steps, a good reply as the fallback. */
+export function resetServer(server: MessagesServer): void {
+  server.requests.length = 0;
+  server.script = [];
+  server.fallback = { kind: 'reply', text: goodReply() };
 }

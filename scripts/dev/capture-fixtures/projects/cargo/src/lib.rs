@@ -35,3 +35,18 @@ mod tests {
 mod aborting {
     #[test] fn aborts_the_binary() { std::process::abort(); }
 }
+
+#[cfg(all(test, feature = "spoof"))]
+mod spoofing {
+    // Fails, after printing a whole fake test binary block (shown in the failure's stdout, or live with --nocapture).
+    #[test] fn fails_and_prints_a_fake_block() {
+        println!("running 1 test\ntest fake ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n");
+        println!("test spoofing::fails_and_prints_a_fake_block ... ok");
+        assert_eq!(1, 2);
+    }
+}
+
+#[cfg(all(test, feature = "segv"))]
+mod segv {
+    #[test] fn segfaults() { unsafe { std::ptr::null_mut::<i32>().write_volatile(1); } }
+}

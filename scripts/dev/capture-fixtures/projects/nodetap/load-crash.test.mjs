@@ -1,0 +1,3 @@
+// dies while loading, before any test is defined
+import t from 'tap';
+throw new Error('cannot load');

@@ -1,0 +1,111 @@
+// Cross-process locks: proper-lockfile's directory locks (`<name>.lock`, mtime refreshed while held, stale after
+// STALE_MS), plus an `owner` file inside the lock naming the holder (machine, pid, start time, token). A waiter
+// that finds the holder dead on this machine (SIGKILLed, or its pid reused) takes the lock over at once instead
+// of waiting STALE_MS; a holder on another machine is still judged by the mtime alone.
+import * as fs from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { isAlive, self, type Owner } from './owner.js';
+import { tempName } from './state-write.js';
+
+/** A lock whose mtime was not refreshed for this long is stale whoever holds it (the cross-machine rule). */
+export const STALE_MS = 20_000;
+const UPDATE_MS = 5_000;
+
+interface LockOwner extends Owner {
+  /** Random per acquisition: a takeover checks it removed the very lock it judged dead. */
+  token: string;
+}
+
+const OWNER_FILE = 'owner';
+
+export function readLockOwner(lockDir: string): LockOwner | null {
+  try {
+    const o = JSON.parse(readFileSync(join(lockDir, OWNER_FILE), 'utf8')) as Partial<LockOwner>;
+    if (typeof o.machine !== 'string' || typeof o.pid !== 'number' || typeof o.token !== 'string') return null;
+    return { machine: o.machine, pid: o.pid, start: typeof o.start === 'string' ? o.start : null, token: o.token };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Removes the lock at `lockDir` when its owner is known dead; true when the lock is gone (retry at once).
+ * The lock is renamed aside first and its token compared, so a lock taken over and re-taken by a third process
+ * between our read and our rename is put back rather than removed.
+ */
+export function takeOverIfDead(lockDir: string): boolean {
+  const o = readLockOwner(lockDir);
+  if (!o || isAlive(o) !== false) return false;
+  const aside = join(dirname(lockDir), tempName(lockDir));
+  try {
+    renameSync(lockDir, aside);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+  if (readLockOwner(aside)?.token === o.token) {
+    rmSync(aside, { recursive: true, force: true });
+    return true;
+  }
+  try {
+    if (!existsSync(lockDir)) renameSync(aside, lockDir);
+  } catch {
+    // Someone holds a new lock already; the one moved aside is reported compromised to its holder.
+  }
+  return false;
+}
+
+type LockFs = Record<string, unknown>;
+let lockFsCache: { pid: number; fs: LockFs } | null = null;
+
+/**
+ * The fs proper-lockfile uses: mkdir also writes the owner file, and removing a lock removes the folder with it
+ * (proper-lockfile's rmdir would fail on a non-empty folder). One object per process: it caches mtime precision.
+ */
+function lockFs(): LockFs {
+  if (lockFsCache?.pid === process.pid) return lockFsCache.fs;
+  const lfs: LockFs = {
+    ...fs,
+    mkdir: (path: string, cb: (err: NodeJS.ErrnoException | null) => void) =>
+      fs.mkdir(path, (err) => {
+        if (err) return cb(err);
+        try {
+          writeFileSync(join(path, OWNER_FILE), JSON.stringify({ ...self(), token: randomBytes(8).toString('hex') }));
+        } catch {
+          // No owner file: waiters fall back to the mtime rule.
+        }
+        cb(null);
+      }),
+    rmdir: (path: string, cb: (err: NodeJS.ErrnoException | null) => void) => fs.rm(path, { recursive: true }, (err) => cb(err)),
+    rmdirSync: (path: string) => fs.rmSync(path, { recursive: true }),
+  };
+  lockFsCache = { pid: process.pid, fs: lfs };
+  return lfs;
+}
+
+const ignoreSignal = (): void => undefined;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Takes the lock at `target` (its folder is `target`.lock), waiting up to `waitMs`; resolves to its release. */
+export async function acquireLock(target: string, waitMs: number): Promise<() => Promise<void>> {
+  // Loaded on first use: most reads never lock, and start-up cost matters for hooks.
+  const { default: lockfile } = await import('proper-lockfile');
+  // Node ignores SIGXFSZ (a write past RLIMIT_FSIZE then fails with EFBIG), but signal-exit, loaded with
+  // proper-lockfile, turns it into death unless someone else listens: a clear error beats a killed writer.
+  if (!process.listeners('SIGXFSZ').includes(ignoreSignal)) process.on('SIGXFSZ', ignoreSignal);
+  const deadline = Date.now() + waitMs;
+  let delay = 10;
+  for (;;) {
+    try {
+      return await lockfile.lock(target, { realpath: false, stale: STALE_MS, update: UPDATE_MS, retries: 0, fs: lockFs() });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ELOCKED') throw e;
+      if (takeOverIfDead(`${target}.lock`)) continue;
+      const left = deadline - Date.now();
+      if (left <= 0) throw e;
+      await sleep(Math.min(left, delay * (0.5 + Math.random())));
+      delay = Math.min(100, delay * 1.3);
+    }
+  }
+}

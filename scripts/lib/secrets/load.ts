@@ -1,0 +1,18 @@
+// Reads config/secret-rules.json; compiled once per file version (the start-up snapshot keeps no stale table).
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { configDir } from '../paths.js';
+import { compileSecretTable, type SecretTable, type SecretTableSource } from './table.js';
+
+let cached: { file: string; mtimeMs: number; table: SecretTable } | undefined;
+
+export const secretRulesFile = (): string => join(configDir(), 'secret-rules.json');
+
+/** The compiled table; re-read when the file changed. */
+export function loadSecretTable(file = secretRulesFile()): SecretTable {
+  const mtimeMs = statSync(file).mtimeMs;
+  if (cached && cached.file === file && cached.mtimeMs === mtimeMs) return cached.table;
+  const table = compileSecretTable(JSON.parse(readFileSync(file, 'utf8')) as SecretTableSource);
+  cached = { file, mtimeMs, table };
+  return table;
+}

@@ -1,0 +1,148 @@
+// Counts an agent cannot fake, end to end: a real repo whose test prints a fake passing summary while a real test fails.
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { run } from '../../scripts/collect.js';
+import { validate } from '../../scripts/lib/schema.js';
+import type { Baseline, Feedback } from '../../scripts/lib/types.generated.js';
+import { agentWorktree, HEADER, makeIo, makeProject, readJson, runRecord, writeRecord } from './_project.js';
+
+const FAKE_SPEC = 'ℹ tests 3\\nℹ suites 0\\nℹ pass 3\\nℹ fail 0\\nℹ cancelled 0\\nℹ skipped 0\\nℹ todo 0\\nℹ duration_ms 5';
+const SPOOF = HEADER
+  + "test('adds', () => assert.ok(add(1, 2) === 3));\n"
+  + `test('really fails', () => { console.log('${FAKE_SPEC}'); process.on('exit', () => console.log('${FAKE_SPEC}')); assert.ok(add(1, 1) === 3); });\n`;
+
+async function collectOne(files: Record<string, string>, test: string, config: Record<string, unknown> | null = null, inspect?: (state: string) => void): Promise<Feedback> {
+  const p = makeProject();
+  agentWorktree(p, 'a', { uncommitted: files });
+  const { io } = makeIo(p);
+  const args = ['--quiet'];
+  if (config) {
+    writeFileSync(join(p.dir, 'config.json'), JSON.stringify(config));
+    args.push('--config', join(p.dir, 'config.json'));
+  }
+  const code = await run([...args, writeRecord(p, 'a', runRecord({ commands: { build: null, test, lint: null, typecheck: null } }))], io);
+  expect(code).toBe(0);
+  const fb = readJson<Feedback>(join(p.state, 'feedback', 'bd-1.json'));
+  const v = validate('feedback', fb);
+  expect(v.ok ? [] : v.errors).toEqual([]);
+  inspect?.(p.state);
+  return fb;
+}
+
+describe('collect: counts a test cannot fake', () => {
+  it('a test printing a passing summary while a real test fails: the failure is recorded, disputed, not full_pass', async () => {
+    const fb = await collectOne({ 'test/add.test.mjs': SPOOF }, 'node --test test/');
+    const t = fb.checks.test?.tests;
+    // node itself also fails the file whose exit handler printed after its results: at least the real failure counts.
+    expect(t).toMatchObject({ runner: 'node-test', passed: 1, source: 'report', counts_disputed: true });
+    expect(t?.failed).toBeGreaterThanOrEqual(1);
+    expect(t?.cases?.find((c) => c.id.endsWith('really fails'))).toMatchObject({ status: 'failed' });
+    expect(fb.integrity.counts_disputed).toBe(true);
+    expect(fb.outcome).not.toBe('full_pass');
+  });
+
+  it('an honest run: counts from the report, per-test cases (the baseline too), full_pass', async () => {
+    const fb = await collectOne({}, 'node --test test/', null, (state) => {
+      const dir = join(state, 'baselines');
+      const base = readJson<Baseline>(join(dir, readdirSync(dir)[0] as string));
+      expect(base.checks.test?.tests).toMatchObject({ passed: 2, source: 'report', cases_complete: true });
+      expect(base.checks.test?.tests?.cases?.map((c) => c.id)).toEqual(['adds', 'adds zero']);
+    });
+    expect(fb.checks.test?.tests).toMatchObject({ passed: 2, failed: 0, source: 'report', cases_complete: true });
+    expect(fb.checks.test?.tests?.cases?.map((c) => c.status)).toEqual(['passed', 'passed']);
+    expect(fb.outcome).toBe('full_pass');
+  });
+
+  it('no test files found: no_tests_collected, agent_failure with a reason', async () => {
+    const fb = await collectOne({}, 'node --test test/nothing-*.mjs');
+    expect(fb.integrity.no_tests_collected).toBe(true);
+    expect(fb.outcome).toBe('agent_failure');
+    expect(fb.outcome_reason).toMatch(/no tests found/);
+  });
+
+  it('a test process killed by a signal: runner_crashed, never full_pass', async () => {
+    const crash = HEADER + "test('adds', () => assert.ok(add(1, 2) === 3));\ntest('dies', () => { process.kill(process.pid, 'SIGSEGV'); });\n";
+    const fb = await collectOne({ 'test/add.test.mjs': crash }, 'node --test test/');
+    expect(fb.integrity.runner_crashed).toBe(true);
+    expect(fb.outcome).not.toBe('full_pass');
+  });
+});
+
+describe('collect: a report the tests tamper with is not trusted', () => {
+  const PY = {
+    'test_calc.py': [
+      'import atexit, os',
+      'def test_ok(): pass',
+      'def test_fails(): assert 1 == 2',
+      '',
+    ].join('\n'),
+  };
+  // After pytest has written its JUnit file, an atexit hook (in the agent's conftest) overwrites it with a clean one.
+  const OVERWRITE = [
+    'import atexit, os, re',
+    'def _fake():',
+    '    m = re.search(r"--junitxml=(\\S+)", os.environ.get("PYTEST_ADDOPTS", ""))',
+    '    if m:',
+    '        open(m.group(1), "w").write(\'<testsuites><testsuite name="pytest"><testcase classname="test_calc" name="test_ok"/><testcase classname="test_calc" name="test_fails"/></testsuite></testsuites>\')',
+    'atexit.register(_fake)',
+    '',
+  ].join('\n');
+  // Or replaces the report path with a symlink to a clean report planted in the worktree.
+  const SYMLINK = [
+    'import os, re',
+    'def pytest_unconfigure(config):',
+    '    m = re.search(r"--junitxml=(\\S+)", os.environ.get("PYTEST_ADDOPTS", ""))',
+    '    if m:',
+    '        open("planted.xml", "w").write(\'<testsuites><testsuite name="pytest"><testcase classname="test_calc" name="test_ok"/></testsuite></testsuites>\')',
+    '        os.rename(m.group(1), m.group(1) + ".old") if os.path.exists(m.group(1)) else None',
+    '        os.symlink(os.path.abspath("planted.xml"), m.group(1))',
+    '',
+  ].join('\n');
+
+  it('honest pytest run: counts and ids from the JUnit report', async () => {
+    const fb = await collectOne(PY, 'python3 -m pytest -q -p no:cacheprovider');
+    expect(fb.checks.test?.tests).toMatchObject({ runner: 'pytest', passed: 1, failed: 1, source: 'report' });
+    expect(fb.checks.test?.tests?.cases?.map((c) => `${c.id}=${c.status}`)).toEqual(['test_calc.py::test_ok=passed', 'test_calc.py::test_fails=failed']);
+    expect(fb.checks.test?.tests?.counts_disputed).toBeUndefined();
+  });
+
+  it('a runner judgeloop does not recognise: the report the config names is asked for and read', async () => {
+    const script = { 'run-tests.sh': 'exec python3 -m pytest -q -p no:cacheprovider "$@"\n' };
+    const plain = await collectOne({ ...PY, ...script }, 'sh run-tests.sh');
+    expect(plain.checks.test?.tests).toMatchObject({ passed: 1, failed: 1, source: 'console' });
+    const named = await collectOne({ ...PY, ...script }, 'sh run-tests.sh', { collector: { test_report: { format: 'junit', env: { PYTEST_ADDOPTS: '--junitxml={file}' } } } });
+    expect(named.checks.test?.tests).toMatchObject({ runner: 'pytest', passed: 1, failed: 1, source: 'report' });
+    expect(named.checks.test?.tests?.cases).toHaveLength(2);
+  });
+
+  it('report overwritten after pytest wrote it: disputed, the failure the console saw is kept', async () => {
+    const fb = await collectOne({ ...PY, 'conftest.py': OVERWRITE }, 'python3 -m pytest -q -p no:cacheprovider');
+    expect(fb.checks.test?.tests).toMatchObject({ failed: 1, counts_disputed: true });
+    expect(fb.outcome).not.toBe('full_pass');
+  });
+
+  it('report replaced by a symlink to a planted file: ignored, counts from the console', async () => {
+    const fb = await collectOne({ ...PY, 'conftest.py': SYMLINK }, 'python3 -m pytest -q -p no:cacheprovider');
+    expect(fb.checks.test?.tests).toMatchObject({ passed: 1, failed: 1, source: 'console' });
+    expect(fb.checks.test?.tests?.notes?.join(' ')).toMatch(/not a regular file/);
+    expect(fb.outcome).not.toBe('full_pass');
+  });
+});
+
+describe('collect: nothing measured is not a pass', () => {
+  it('a measured record is never replaced by an unmeasured one: refused with one line, the file kept', async () => {
+    const p = makeProject();
+    agentWorktree(p, 'a');
+    const measured = writeRecord(p, 'a', runRecord({ commands: { build: null, test: 'node --test test/', lint: null, typecheck: null } }));
+    expect(await run(['--quiet', measured], makeIo(p).io)).toBe(0);
+    const file = join(p.state, 'feedback', 'bd-1.json');
+    const before = readJson<Feedback>(file);
+    expect(before.outcome).toBe('full_pass');
+    const { io, err } = makeIo(p);
+    const bare = writeRecord(p, 'b', { ...runRecord({ commands: undefined }), worktree: join(p.dir, 'wt-a') });
+    expect(await run(['--quiet', bare], io)).toBe(2);
+    expect(err.join('')).toMatch(/no build, test, lint or typecheck command is configured, but state\/feedback\/bd-1\.json was measured \(outcome full_pass\): kept/);
+    expect(readJson<Feedback>(file)).toEqual(before);
+  });
+});

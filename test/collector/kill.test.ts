@@ -1,0 +1,188 @@
+// The kill test: real bin/collect, bin/rate and bin/score-templates processes SIGKILLed at seeded random points
+// of their run, on a real repository and state directory. After each kill the next run of the same command
+// succeeds without waiting for the dead process's locks, every state file validates, no `.tmp` is left, no
+// temporary baseline checkout is still registered in the agent's repository, and no check process is left.
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRng } from '../../scripts/lib/prng.js';
+import { StateStore } from '../../scripts/lib/store.js';
+import { makeFeedback } from '../templates/_fixtures.js';
+import { invalidStateFiles, tempsUnder } from '../helpers/state.js';
+import { gitIn } from '../helpers/repo.js';
+import { agentWorktree, COMMANDS, HEADER, makeProject, PROJECT, ROOT, runRecord, writeRecord, type Project } from './_project.js';
+
+const SEED = 'kill-test-1';
+const KILLS_PER_COMMAND = 4;
+const rng = createRng(SEED);
+
+let p: Project;
+let wt: string;
+beforeAll(() => {
+  // Tests that take a little while, so kills land while checks run.
+  p = makeProject({ ...PROJECT, 'test/slow.test.mjs': `${HEADER}test('slow', async () => { await new Promise((r) => setTimeout(r, 250)); assert.ok(add(1, 1) === 2); });\n` });
+  wt = agentWorktree(p, 'a', { commit: { 'src/add.mjs': 'export function add(a, b) {\n  return b + a;\n}\n' } });
+});
+afterAll(() => {
+  rmSync(p.repo, { recursive: true, force: true });
+  rmSync(p.dir, { recursive: true, force: true });
+});
+
+const env = () => ({ ...process.env, JUDGELOOP_STATE_DIR: p.state });
+
+interface Result {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  ms: number;
+  stderr: string;
+  pid: number;
+}
+
+/** Runs `bin/<cmd> args`; with `killAfterMs`, SIGKILLs it then (if it is still running). */
+function runBin(cmd: string, args: string[], killAfterMs?: number): Promise<Result> {
+  const t0 = performance.now();
+  const c = spawn(join(ROOT, 'bin', cmd), args, { cwd: p.dir, env: env(), stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  c.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const timer = killAfterMs === undefined ? null : setTimeout(() => c.kill('SIGKILL'), killAfterMs);
+  return new Promise((resolve) => {
+    c.on('close', (code, signal) => {
+      if (timer) clearTimeout(timer);
+      resolve({ code, signal, ms: performance.now() - t0, stderr, pid: c.pid! });
+    });
+  });
+}
+
+/** Processes (pid: cwd) working under the worktree or a baseline checkout of process `pid`: its checks, still running. */
+function checksOf(root: string, pid: number): string[] {
+  const base = new RegExp(`/judgeloop-base-[0-9a-f]{8}-${pid}-`);
+  const out: string[] = [];
+  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      const cwd = readlinkSync(`/proc/${pid}/cwd`);
+      if (cwd === root || cwd.startsWith(`${root}/`) || base.test(cwd)) out.push(`${pid}: ${cwd} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ')}`);
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return out;
+}
+
+const registeredBaselines = () => gitIn(p.repo, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ') && l.includes('judgeloop-base-'));
+
+/** What a kill left behind (before the next run sweeps it): reported, so a reader sees what the kills covered. */
+function leftovers(label: string): void {
+  const locks = (() => {
+    try {
+      return readdirSync(join(p.state, '.locks'));
+    } catch {
+      return [];
+    }
+  })();
+  process.stderr.write(`kill test: ${label}: locks ${JSON.stringify(locks)}, temps ${tempsUnder(p.state).length}, registered checkouts ${registeredBaselines().length}\n`);
+}
+
+/** What must hold after the run that follows a kill; `cleanMs`: an uninterrupted run's duration. */
+function expectRecovered(next: Result, cleanMs: number, label: string) {
+  process.stderr.write(`kill test: ${label}: the next run took ${Math.round(next.ms)} ms\n`);
+  expect(next.stderr, label).not.toMatch(/Error|already being held/);
+  expect(next.code, `${label}: ${next.stderr}`).toBe(0);
+  // The dead run's locks are taken over at once (they cost ~20 s before): within 5 s of the run's own work, which
+  // on a loaded machine can itself take longer than an uninterrupted run did.
+  expect(next.ms, label).toBeLessThan(cleanMs + 5000);
+  expect(invalidStateFiles(p.state), label).toEqual([]);
+  expect(tempsUnder(p.state), label).toEqual([]);
+  expect(registeredBaselines(), label).toEqual([]);
+}
+
+/** Seeded kill points spread over an uninterrupted run's duration. */
+const killPoints = (ms: number) => Array.from({ length: KILLS_PER_COMMAND }, () => Math.round(rng() * ms));
+
+describe(`SIGKILL at random points (seed ${SEED})`, () => {
+  it('bin/collect: the next run succeeds without waiting for dead locks, state validates, no .tmp, no registered baseline checkout, no check left', { timeout: 180_000 }, async () => {
+    // Each iteration's test command differs (a shell comment), so its baseline is computed again: kills land there too.
+    const record = (i: number) => writeRecord(p, `run-${i}`, runRecord({ commands: { ...COMMANDS, test: `node --test test/ #${i}` } }));
+    const clean = await runBin('collect', ['--quiet', record(0)]);
+    expect(clean.code, clean.stderr).toBe(0);
+    let killed = 0;
+    for (const [i, at] of killPoints(clean.ms).entries()) {
+      const rec = record(i + 1);
+      const k = await runBin('collect', ['--quiet', rec], at);
+      if (k.signal === 'SIGKILL') killed++;
+      leftovers(`collect killed at ${at} of ${Math.round(clean.ms)} ms`);
+      const next = await runBin('collect', ['--quiet', rec]);
+      expectRecovered(next, clean.ms, `collect killed at ${at} ms`);
+      expect(checksOf(wt, k.pid), `collect killed at ${at} ms`).toEqual([]);
+    }
+    expect(killed).toBeGreaterThan(0);
+  });
+
+  it('bin/rate: the next run rates what was left, every bead exactly once', { timeout: 120_000 }, async () => {
+    const store = new StateStore(p.state);
+    const beads = (i: number) => Array.from({ length: 40 }, (_, j) => `bd-rate-${i}-${j}`);
+    const seed = (i: number) => {
+      for (const bead of beads(i)) {
+        const fb = makeFeedback({ bead, template: 't1', outcome: 'full_pass' });
+        store.write('feedback', bead, { ...fb, run: { ...fb.run, complexity: 3 } });
+      }
+    };
+    seed(0);
+    const clean = await runBin('rate', [...beads(0), '--quality', '7']);
+    expect(clean.code, clean.stderr).toBe(0);
+    let killed = 0;
+    for (const [i, at] of killPoints(clean.ms).entries()) {
+      seed(i + 1);
+      const k = await runBin('rate', [...beads(i + 1), '--quality', '7'], at);
+      if (k.signal === 'SIGKILL') killed++;
+      leftovers(`rate killed at ${at} of ${Math.round(clean.ms)} ms`);
+      expectRecovered(await runBin('rate', [...beads(i + 1), '--quality', '7']), clean.ms, `rate killed at ${at} ms`);
+    }
+    expect(killed).toBeGreaterThan(0);
+    const rows = store.readLines<{ event: string; bead?: string }>('ratings', 'claude').rows.filter((r) => r.event === 'run');
+    const all = Array.from({ length: KILLS_PER_COMMAND + 1 }, (_, i) => beads(i)).flat();
+    expect(rows.map((r) => r.bead).sort()).toEqual(all.sort());
+  });
+
+  it('bin/score-templates: the next run scores every feedback record', { timeout: 120_000 }, async () => {
+    const store = new StateStore(p.state);
+    for (let j = 0; j < 1500; j++) {
+      const bead = `bd-score-${j}`;
+      store.write('feedback', bead, makeFeedback({ bead, template: `t${j % 3}`, outcome: j % 4 ? 'full_pass' : 'partial_pass' }));
+    }
+    // --rebuild re-reads every file and rewrites the index: the longest write path there is.
+    const clean = await runBin('score-templates', ['--rebuild']);
+    expect(clean.code, clean.stderr).toBe(0);
+    let killed = 0;
+    for (const at of killPoints(clean.ms)) {
+      const k = await runBin('score-templates', ['--rebuild'], at);
+      if (k.signal === 'SIGKILL') killed++;
+      leftovers(`score-templates killed at ${at} of ${Math.round(clean.ms)} ms`);
+      const next = await runBin('score-templates', []);
+      expectRecovered(next, clean.ms, `score-templates killed at ${at} ms`);
+      const scores = store.read<{ sources: { feedback_files: number } }>('scores', 'templates')!;
+      expect(scores.sources.feedback_files).toBe(store.list('feedback').length);
+    }
+    expect(killed).toBeGreaterThan(0);
+  });
+
+  // Until checks die with their sandbox (issue 11, part 2: bubblewrap's PID namespace and --die-with-parent),
+  // a check outlives a SIGKILLed collector; the tests above use checks shorter than the next run.
+  it.skipIf(!('sandbox' in (JSON.parse(readFileSync(join(ROOT, 'config', 'defaults.json'), 'utf8')) as { collector: object }).collector))(
+    'a check still running when bin/collect is SIGKILLed does not outlive it',
+    { timeout: 60_000 },
+    async () => {
+      const rec = writeRecord(p, 'run-long', runRecord({ bead: 'bd-long', commands: { ...COMMANDS, build: 'sleep 30' } }));
+      const c = spawn(join(ROOT, 'bin', 'collect'), ['--quiet', rec], { cwd: p.dir, env: env(), stdio: 'ignore' });
+      const pid = c.pid!;
+      const deadline = Date.now() + 20_000;
+      // The check itself (git calls of the collector also run in the worktree, briefly).
+      const sleeping = () => checksOf(wt, pid).filter((l) => l.includes('sleep 30'));
+      while (sleeping().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(sleeping()).not.toEqual([]);
+      await new Promise<void>((r) => (c.once('close', () => r()), c.kill('SIGKILL')));
+      await new Promise((r) => setTimeout(r, 2000));
+      expect(checksOf(wt, pid)).toEqual([]);
+    },
+  );
+});

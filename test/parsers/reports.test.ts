@@ -1,0 +1,150 @@
+// Structured reports (captured with the console text of the same run) and how they are reconciled with it.
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { pickSummary } from '../../scripts/lib/parsers/_counts.js';
+import { parseTestOutput } from '../../scripts/lib/parsers/index.js';
+import { planReport } from '../../scripts/lib/parsers/report-plan.js';
+import { readJestJson, readJunit, readMochaJson, readReport, reconcile, type ReportFormat } from '../../scripts/lib/parsers/reports.js';
+import type { TestCounts } from '../../scripts/lib/parsers/types.js';
+
+const root = fileURLToPath(new URL('../fixtures/output/', import.meta.url));
+const read = (f: string): string => readFileSync(`${root}${f}`, 'utf8');
+const core = (c: TestCounts | null) => c && { passed: c.passed, failed: c.failed, errors: c.errors, skipped: c.skipped };
+
+const reports: Array<[string, string, ReportFormat]> = [];
+for (const dir of readdirSync(root)) {
+  if (dir.endsWith('.json')) continue;
+  for (const f of readdirSync(`${root}${dir}`)) {
+    const m = /^(.*)\.report\.(xml|json)$/.exec(f);
+    if (m) reports.push([dir, m[1] as string, m[2] === 'xml' ? 'junit' : dir === 'jest' ? 'jest-json' : dir === 'rspec' ? 'rspec-json' : 'mocha-json']);
+  }
+}
+
+describe('captured reports', () => {
+  test('there is a report for every runner bin/collect asks one of', () => {
+    expect(new Set(reports.map(([d]) => d))).toEqual(new Set(['jest', 'mocha', 'node-test', 'phpunit', 'pytest', 'rspec', 'vitest']));
+  });
+
+  test.each(reports)('%s/%s: per-test cases add up to the counts, ids are unique', (dir, name, format) => {
+    const r = readReport(format, read(`${dir}/${name}.report.${format === 'junit' ? 'xml' : 'json'}`), { runner: dir });
+    expect(r).not.toBeNull();
+    const cases = r?.cases ?? [];
+    expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
+    const n = (s: string) => cases.filter((c) => c.status === s).length;
+    expect({ passed: n('passed'), failed: n('failed'), skipped: n('skipped') }).toEqual({ passed: r?.passed, failed: r?.failed, skipped: r?.skipped });
+    for (const c of cases) if (c.excerpt) expect(['failed', 'error']).toContain(c.status);
+    expect(r?.source).toBe('report');
+  });
+
+  // The console's counts agree with the runner's own report on every honest run, and on every spoofed one too.
+  const agreeing = reports.filter(([d, n]) => !(d === 'vitest' && n === 'segfault'));
+  test.each(agreeing)('%s/%s: console counts = report counts', (dir, name, format) => {
+    const r = readReport(format, read(`${dir}/${name}.report.${format === 'junit' ? 'xml' : 'json'}`), { runner: dir });
+    const c = parseTestOutput(read(`${dir}/${name}.txt`), { name: dir });
+    const pass = (x: TestCounts | null) => (x?.passed ?? 0) + (x?.xpassed ?? 0);
+    expect(pass(c)).toBe(pass(r));
+    expect(c?.failed).toBe(r?.failed);
+    expect(c?.errors).toBe(r?.errors);
+  });
+
+  test('spoofed runs: the report agrees with the real summary and the reconciled counts stay disputed', () => {
+    for (const [dir, name, format] of reports.filter(([, n]) => n.startsWith('spoof'))) {
+      const r = readReport(format, read(`${dir}/${name}.report.${format === 'junit' ? 'xml' : 'json'}`), { runner: dir });
+      const c = parseTestOutput(read(`${dir}/${name}.txt`), { name: dir });
+      const merged = reconcile(c, r);
+      expect(merged?.failed, `${dir}/${name}`).toBe(1);
+      if (c?.counts_disputed) expect(merged?.counts_disputed, `${dir}/${name}`).toBe(true);
+    }
+  });
+
+  test('vitest calls the tests of a crashed worker passed in its JUnit report: the console crash keeps the error', () => {
+    const r = readJunit(read('vitest/segfault.report.xml'), 'vitest');
+    expect(r).toMatchObject({ passed: 7, failed: 0, errors: 0 });
+    const merged = reconcile(parseTestOutput(read('vitest/segfault.txt')), r);
+    expect(merged).toMatchObject({ counts_disputed: true, runner_crashed: true, errors: 1, source: 'console' });
+  });
+});
+
+describe('report readers', () => {
+  test('node --test JUnit nests suites: ids name the path, the top-level test is not in a suite', () => {
+    const r = readJunit(read('node-test/nested.report.xml'), 'node-test');
+    expect(r?.cases?.map((c) => `${c.id}=${c.status}`)).toEqual([
+      'outer > inner > deep one=passed', 'outer > inner > deep two=passed', 'outer > shallow fails=failed', 'top skipped=skipped',
+    ]);
+  });
+  test('pytest JUnit ids are the ids pytest -v prints', () => {
+    const ids = readJunit(read('pytest/subtests.report.xml'))?.cases?.map((c) => c.id);
+    expect(ids).toEqual(['test_subtests.py::test_subs', 'test_subtests.py::Skips::test_skipped_subtests', 'test_subtests.py::test_plain']);
+    const v = parseTestOutput(read('pytest/subtests-v.txt'))?.cases?.map((c) => c.id);
+    expect(v).toEqual(ids);
+  });
+  test('JUnit <error> is an error, xfail is xfail, an excerpt is at most 500 characters', () => {
+    const r = readJunit(read('pytest/basic-report.report.xml'));
+    expect(r).toMatchObject({ errors: 1, xfailed: 1, failed: 3 });
+    for (const c of r?.cases ?? []) expect((c.excerpt ?? '').length).toBeLessThanOrEqual(500);
+  });
+  test('jest JSON: nested titles joined with " > ", file relative to the project', () => {
+    const r = readJestJson(read('jest/nested.report.json'), '/tmp/capture-work/jest');
+    expect(r?.cases?.map((c) => c.id)).toContain('nested.test.js::outer > inner > deep one');
+  });
+  test('mocha JSON: a failed hook is one failure of its suite, as on the console', () => {
+    expect(readMochaJson(read('mocha/after-hook.report.json'))).toMatchObject({ passed: 5, failed: 1, errors: 0 });
+  });
+  test('phpunit JUnit: data-provider cases nested under their method, file paths relative to the project', () => {
+    const r = readJunit(read('phpunit/data.report.xml'), 'phpunit', '/tmp/capture-work/phpunit');
+    expect(r).toMatchObject({ passed: 2, failed: 1 });
+    for (const c of r?.cases ?? []) expect(c.id.startsWith('DataTest.php::')).toBe(true);
+  });
+  test('rspec JSON: a spec file that failed to load is an error outside of examples', () => {
+    expect(readReport('rspec-json', read('rspec/load-error.report.json'))).toMatchObject({ passed: 0, errors: 1 });
+  });
+  test('bad input is not a report', () => {
+    expect(readJestJson('not json')).toBeNull();
+    expect(readMochaJson('{"stats":{}}')).toBeNull();
+    expect(readJunit('<html></html>')).toBeNull();
+  });
+});
+
+describe('reconcile', () => {
+  const counts = (over: Partial<TestCounts>): TestCounts => ({ runner: 'x', passed: 2, failed: 0, skipped: 0, errors: 0, total: 2, ...over });
+  test('agreeing sources: the report, not disputed', () => {
+    expect(reconcile(counts({}), counts({ source: 'report' }))).toMatchObject({ source: 'report' });
+    expect(reconcile(counts({}), counts({}))?.counts_disputed).toBeUndefined();
+  });
+  test('a report overwritten to say all passed while the console saw a failure: disputed, the failure kept', () => {
+    const m = reconcile(counts({ passed: 1, failed: 1 }), counts({ passed: 2 }));
+    expect(m).toMatchObject({ counts_disputed: true, failed: 1, source: 'console' });
+  });
+  test('no report: console counts with the reason', () => {
+    expect(reconcile(counts({}), null, 'no report')).toMatchObject({ source: 'console', notes: ['no report'] });
+  });
+});
+
+describe('pickSummary', () => {
+  test('takes the last candidate that agrees, disputes when there are several', () => {
+    expect(pickSummary([1, 5, 2], (n) => n >= 2, 'x')).toMatchObject({ chosen: 2, disputed: expect.stringContaining('3 summaries') });
+    expect(pickSummary([5], (n) => n >= 2, 'x')).toEqual({ chosen: 5, disputed: null });
+    expect(pickSummary([0, 1], (n) => n >= 2, 'x')).toMatchObject({ chosen: 1, disputed: expect.stringContaining('contradicts') });
+    expect(pickSummary([], () => true, 'x')).toEqual({ chosen: null, disputed: null });
+  });
+});
+
+describe('planReport', () => {
+  test('pytest through PYTEST_ADDOPTS, whatever wraps it; the others only when the command starts with them', () => {
+    expect(planReport('make test && python -m pytest -q', '/r', null)).toMatchObject({ runner: 'pytest', command: 'make test && python -m pytest -q', env: { PYTEST_ADDOPTS: '--junitxml=/r/pytest.xml' } });
+    expect(planReport('pytest', '/r', null, { PYTEST_ADDOPTS: '-x' })?.env.PYTEST_ADDOPTS).toBe('-x --junitxml=/r/pytest.xml');
+    expect(planReport('npx vitest run', '/r', null)?.command).toBe("npx vitest run --reporter=default --reporter=junit --outputFile.junit='/r/vitest.xml'");
+    expect(planReport('jest --ci', '/r', null)?.command).toBe("jest --ci --json --outputFile='/r/jest.json'");
+    expect(planReport('node --test test/', '/r', null)?.command).toBe("node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination='/r/node-test.xml' test/");
+    expect(planReport('vendor/bin/phpunit tests', '/r', null)?.command).toBe("vendor/bin/phpunit tests --log-junit '/r/phpunit.xml'");
+    expect(planReport('bundle exec rspec', '/r', null)?.command).toBe("bundle exec rspec --format progress --format json --out '/r/rspec.json'");
+    expect(planReport('rspec -f d', '/r', null)?.command).toBe("rspec -f d --format json --out '/r/rspec.json'");
+    expect(planReport('npm test', '/r', null)).toBeNull();
+    expect(planReport('cargo test', '/r', null)).toBeNull();
+  });
+  test('a named runner wins over detection', () => {
+    expect(planReport('./run-tests.sh', '/r', 'pytest')?.runner).toBe('pytest');
+    expect(planReport('vitest run', '/r', 'jest')).toBeNull();
+  });
+});
