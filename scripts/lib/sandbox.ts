@@ -122,6 +122,18 @@ export function sandboxPolicy(i: PolicyInputs): SandboxPolicy {
   return { mode: i.mode, network: i.network, hide, expose: [...expose], mask, writable: (i.writable ?? []).map(tilde) };
 }
 
+let setpriv: string | null | undefined;
+
+/**
+ * `file args` started through `setpriv --pdeathsig KILL` (util-linux) when it is there: the child is killed when
+ * judgeloop dies, even by SIGKILL. bubblewrap's own --die-with-parent covers only the sandboxed command (relative
+ * to bwrap), not bwrap itself (0.8.0: a SIGKILLed collector left bwrap and its check running).
+ */
+function dieWithUs(file: string, args: string[]): { file: string; args: string[] } {
+  if (setpriv === undefined) setpriv = findOnPath('setpriv');
+  return setpriv ? { file: setpriv, args: ['--pdeathsig', 'KILL', '--', file, ...args] } : { file, args };
+}
+
 /** For a linked worktree's `.git` file: its admin folder and the repository's common dir (empty otherwise). */
 function linkedGitDirs(dotGit: string): string[] {
   try {
@@ -166,7 +178,7 @@ export interface SandboxRequest {
 
 /** `sh -c command`, wrapped in bubblewrap when the policy and the machine allow it. */
 export function sandboxed(req: SandboxRequest, policy: SandboxPolicy | undefined): SandboxedCommand {
-  const plain = (note?: string): SandboxedCommand => ({ file: 'sh', args: ['-c', req.command], env: req.env, isolation: { sandbox: 'none', network: true, ...(note ? { note } : {}) } });
+  const plain = (note?: string): SandboxedCommand => ({ ...dieWithUs('sh', ['-c', req.command]), env: req.env, isolation: { sandbox: 'none', network: true, ...(note ? { note } : {}) } });
   if (!policy || policy.mode === 'off') return plain(policy ? 'collector.sandbox is "off"' : undefined);
   const b = bubblewrap();
   if (!b.ok) {
@@ -201,7 +213,7 @@ export function sandboxed(req: SandboxRequest, policy: SandboxPolicy | undefined
   }
   args.push('--chdir', real(req.cwd), '--', 'sh', '-c', req.command);
   const env = { ...req.env, TMPDIR: '/tmp' };
-  return { file: b.path, args, env, isolation: { sandbox: 'bubblewrap', network } };
+  return { ...dieWithUs(b.path, args), env, isolation: { sandbox: 'bubblewrap', network } };
 }
 
 /** The policy for the collector's checks: judgeloop's state directory and checkout are among the hidden paths. */
