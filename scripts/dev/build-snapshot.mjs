@@ -29,7 +29,7 @@ const COMMANDS = {
     // Not proper-lockfile's dependencies either: graceful-fs replaces process.cwd with a caching one, which would
     // keep the build's directory if anything asked for it while building.
     modules: ['scripts/lib/collect.js', 'scripts/lib/baseline.js', 'scripts/lib/parsers/index.js', 'scripts/lib/feedback-index.js'],
-    validators: ['run-record', 'config', 'baseline', 'feedback', 'feedback-index', 'race-run', 'judgment'],
+    validators: ['run-record', 'config', 'baseline', 'feedback', 'feedback-index', 'race-run', 'judgment', 'secret-rules'],
     // Runs while building (scripts/lib/snapshot-warmup.ts): real collections, so the blob holds compiled code.
     warmUp: 'warmUpCollect',
   },
