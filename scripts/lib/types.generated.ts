@@ -2492,9 +2492,9 @@ notes?: string[]
  */
 targets: {
 /**
- * explicit: named (--target); derived: failing on the base and passing in at least one solution (per-test results); counts: per-test results absent, the counts stand in; none: per-test results but no test goes from failing to passing.
+ * explicit: named (--target); derived: failing on the base and passing in at least one solution (per-test results); base_failing: no solution makes a base failure pass, so every test failing on the base is a target; counts: per-test results absent, the counts stand in; none: nothing fails on the base (each solution's targets are the tests it adds).
  */
-source: ("explicit" | "derived" | "counts" | "none")
+source: ("explicit" | "derived" | "base_failing" | "counts" | "none")
 /**
  * Test ids every solution must make pass, sorted.
  */
