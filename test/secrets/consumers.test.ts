@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { scanAddedLines } from '../../scripts/lib/race/scan.js';
 import type { FilePatch } from '../../scripts/lib/race/diff-parse.js';
 import { scrubEnv } from '../../scripts/lib/runner.js';
-import { redactRequest } from '../../scripts/lib/judge/redact.js';
+import { knownSecretValues, redactRequest } from '../../scripts/lib/judge/redact.js';
 import { loadSecretTable } from '../../scripts/lib/secrets/index.js';
 import { ALNUM, HEX, LETTERS, URLSAFE, rnd } from './tokens.js';
 
@@ -30,6 +30,15 @@ describe('collector: the env scrub uses the table', () => {
   it('drops secret-looking names and token-format values under innocent names; keeps PATH, HOME, PWD', () => {
     const env = { PATH: '/usr/bin:/bin', HOME: '/home/u', PWD: '/work', SOMEVENDOR_KEY: rnd(ALNUM, 20), CI_NOTE: `ghp_${rnd(ALNUM, 36)}`, DB_PASS: 'x' };
     expect(scrubEnv(env, ['^AWS_'])).toEqual({ PATH: '/usr/bin:/bin', HOME: '/home/u', PWD: '/work' });
+  });
+});
+
+describe("judge: judgeloop's own secrets", () => {
+  it('random values under secret names and token-format values are cut; names, words and paths under such names are not', () => {
+    const dd = rnd(HEX, 32);
+    const gh = `ghp_${rnd(ALNUM, 36)}`;
+    const known = knownSecretValues({ DATADOG_API_KEY: dd, NOTE: gh, GIT_AUTHOR_NAME: 'Jane Doe', AUTH_MODE: 'password', SSH_AUTH_SOCK: '/tmp/ssh-abc/agent.1', PATH: '/usr/bin' }, loadSecretTable());
+    expect(known.sort()).toEqual([dd, gh].sort());
   });
 });
 

@@ -1,5 +1,6 @@
 // Redaction of what leaves the machine, through the one secret matcher (pure: the table is passed in).
 import { isSecretName, isSecretValue, mergeRedactions, redactSecrets, type Redaction } from '../secrets/match.js';
+import { entropy } from '../secrets/entropy.js';
 import type { SecretTable } from '../secrets/table.js';
 import type { CallRequest } from './backend.js';
 
@@ -30,9 +31,14 @@ export function redactRequest(req: CallRequest, table: SecretTable, known: strin
   return { request, redacted };
 }
 
+// A value under a secret-looking name is cut only when it looks random: `GIT_AUTHOR_NAME=Jane Doe` or
+// `AUTH_MODE=password` must not blank every "Jane Doe" or "password" the judge would read.
+const looksRandom = (v: string): boolean => !/\s/.test(v) && !v.startsWith('/') && entropy(v) >= 3;
+
 /** Secret values judgeloop itself holds (its environment): redacted wherever they appear, whatever their format. */
 export function knownSecretValues(env: NodeJS.ProcessEnv, table: SecretTable): string[] {
-  const values = Object.entries(env).flatMap(([k, v]) => (v !== undefined && v.length >= 8 && (isSecretName(k, table) || isSecretValue(v, table)) ? [v] : []));
+  const secret = (k: string, v: string): boolean => v.length >= 8 && ((isSecretName(k, table) && looksRandom(v)) || isSecretValue(v, table));
+  const values = Object.entries(env).flatMap(([k, v]) => (v !== undefined && secret(k, v) ? [v] : []));
   return [...new Set(values)].sort((a, b) => b.length - a.length);
 }
 

@@ -1,4 +1,4 @@
-// Reads config/secret-rules.json; compiled once per file version (the start-up snapshot keeps no stale table).
+// Reads config/secret-rules.json, validated against its schema; compiled once per file version (mtime).
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
