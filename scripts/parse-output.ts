@@ -1,8 +1,9 @@
-// bin/parse-output: run the test or lint output parsers on a file or stdin and print the counts as JSON.
+// bin/parse-output: run the test or lint output parsers on a file or stdin (and a runner's report) and print the counts as JSON.
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { LINTERS, TEST_RUNNERS, parseLintOutput, parseTestOutput } from './lib/parsers/index.js';
+import { LINTERS, TEST_RUNNERS, explainTestOutput, parseLintOutput, parseTestOutput, type TestCounts } from './lib/parsers/index.js';
+import { REPORT_FORMATS, readReport, reconcile, type ReportFormat } from './lib/parsers/reports.js';
 
 export interface Io {
   stdout: (text: string) => void;
@@ -10,7 +11,35 @@ export interface Io {
   readStdin: () => string;
 }
 
-const USAGE = 'usage: parse-output tests|lint [--runner NAME] [FILE|-]';
+const USAGE = 'usage: parse-output tests|lint [--runner NAME] [--report FILE [--format junit|jest-json|mocha-json|rspec-json]] [--explain] [FILE|-]';
+
+/** The report's format from --format, else from its content (XML is JUnit; Jest's JSON has testResults). */
+function sniff(text: string): ReportFormat | null {
+  const t = text.trimStart();
+  if (t.startsWith('<')) return 'junit';
+  if (/"testResults"\s*:/.test(t)) return 'jest-json';
+  if (/"summary_line"\s*:/.test(t)) return 'rspec-json';
+  if (/"stats"\s*:/.test(t)) return 'mocha-json';
+  return null;
+}
+
+function readText(file: string, io: Io): string | { error: string } {
+  try {
+    return file === '-' ? io.readStdin() : readFileSync(file, 'utf8');
+  } catch (err) {
+    return { error: `parse-output: ${file === '-' ? 'stdin' : file}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n` };
+  }
+}
+
+function explainLines(counts: TestCounts, text: string | null): string {
+  const out: string[] = [];
+  if (counts.source === 'report' && counts.cases) {
+    for (const c of counts.cases) out.push(`# report: ${c.status.padEnd(7)} ${c.id}${c.excerpt ? `  — ${c.excerpt.split('\n')[0]?.slice(0, 120)}` : ''}`);
+  }
+  if (text !== null) for (const e of explainTestOutput(text, counts)) out.push(`# ${e.line ? `line ${e.line}` : '...'}: ${e.role}: ${e.text}`);
+  for (const n of counts.notes ?? []) out.push(`# note: ${n}`);
+  return out.length ? `${out.join('\n')}\n` : '';
+}
 
 /**
  * Exit codes: 0 counts printed; 1 the output was not recognised as any known runner's or linter's
@@ -19,38 +48,63 @@ const USAGE = 'usage: parse-output tests|lint [--runner NAME] [FILE|-]';
 export function run(argv: readonly string[], io: Io): number {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, options: { runner: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: { runner: { type: 'string' }, report: { type: 'string' }, format: { type: 'string' }, explain: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    });
   } catch (err) {
     io.stderr(`parse-output: ${(err as Error).message}\n${USAGE}\n`);
     return 2;
   }
-  if (parsed.values.help) { io.stdout(`${USAGE}\n`); return 0; }
-  const [kind, file = '-', ...extra] = parsed.positionals;
+  const v = parsed.values;
+  if (v.help) { io.stdout(`${USAGE}\n`); return 0; }
+  const [kind, fileArg, ...extra] = parsed.positionals;
   if ((kind !== 'tests' && kind !== 'lint') || extra.length > 0) {
     io.stderr(`parse-output: expected "tests" or "lint" and at most one FILE\n${USAGE}\n`);
     return 2;
   }
-  const name = parsed.values.runner;
+  if ((v.report !== undefined || v.format !== undefined) && kind !== 'tests') {
+    io.stderr('parse-output: --report and --format apply to tests only\n');
+    return 2;
+  }
+  if (v.format !== undefined && !(REPORT_FORMATS as readonly string[]).includes(v.format)) {
+    io.stderr(`parse-output: --format: unknown report format "${v.format}"; expected one of: ${REPORT_FORMATS.join(', ')}\n`);
+    return 2;
+  }
+  const name = v.runner;
   const known = kind === 'tests' ? TEST_RUNNERS : LINTERS;
   if (name !== undefined && !known.includes(name)) {
     io.stderr(`parse-output: --runner: unknown ${kind === 'tests' ? 'test runner' : 'linter'} "${name}"; expected one of: ${known.join(', ')}\n`);
     return 2;
   }
-  let text: string;
-  try {
-    text = file === '-' ? io.readStdin() : readFileSync(file, 'utf8');
-  } catch (err) {
-    io.stderr(`parse-output: ${file === '-' ? 'stdin' : file}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
-    return 2;
-  }
+  // With --report alone the console text is optional; without it, FILE defaults to stdin.
+  const file = fileArg ?? (v.report !== undefined ? null : '-');
+  const text = file === null ? null : readText(file, io);
+  if (text !== null && typeof text !== 'string') { io.stderr(text.error); return 2; }
   const opts = name === undefined ? {} : { name };
-  const counts = kind === 'tests' ? parseTestOutput(text, opts) : parseLintOutput(text, opts);
+  if (kind === 'lint') {
+    const counts = parseLintOutput(text as string, opts);
+    if (!counts) { io.stderr(`parse-output: ${file === '-' ? 'stdin' : file}: output not recognised as ${name ?? 'any known linter'}\n`); return 1; }
+    io.stdout(`${JSON.stringify(counts)}\n`);
+    return 0;
+  }
+  const consoleCounts = text === null ? null : parseTestOutput(text, opts);
+  let counts = consoleCounts;
+  if (v.report !== undefined) {
+    const reportText = readText(v.report, io);
+    if (typeof reportText !== 'string') { io.stderr(reportText.error); return 2; }
+    const format = (v.format as ReportFormat | undefined) ?? sniff(reportText);
+    const report = format ? readReport(format, reportText, name ? { runner: name } : {}) : null;
+    if (!report) { io.stderr(`parse-output: ${v.report}: not a ${format ?? 'JUnit XML, Jest JSON or Mocha JSON'} report\n`); return 1; }
+    counts = reconcile(consoleCounts, report);
+  }
   if (!counts) {
-    const what = name ?? (kind === 'tests' ? 'any known test runner' : 'any known linter');
-    io.stderr(`parse-output: ${file === '-' ? 'stdin' : file}: output not recognised as ${what}\n`);
+    io.stderr(`parse-output: ${file === '-' ? 'stdin' : file}: output not recognised as ${name ?? 'any known test runner'}\n`);
     return 1;
   }
   io.stdout(`${JSON.stringify(counts)}\n`);
+  if (v.explain) io.stdout(explainLines(counts, typeof text === 'string' ? text : null));
   return 0;
 }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { main, parseFlags, type Io } from './lib/cli.js';
 import { clockFromEnv } from './lib/clock.js';
 import { loadConfig, type Config } from './lib/config.js';
-import { UserError } from './lib/errors.js';
+import { errorMessage, UserError } from './lib/errors.js';
 import { assertSafeId } from './lib/bead.js';
 import { present } from './lib/race/present.js';
 import { runRace } from './lib/race/run-race.js';
@@ -80,7 +80,13 @@ export async function run(argv: string[], io: Io): Promise<number> {
       if (set !== undefined && set !== false) throw new UserError(`${flag} re-evaluates: add --recollect (bin/race --race ${values.race} --recollect ${flag} …)`);
     }
     assertSafeId(values.race, '--race');
-    const stored = StateStore.fromEnv(io.env, io.cwd).read<Race>('races', values.race);
+    let stored: Race | null;
+    try {
+      stored = StateStore.fromEnv(io.env, io.cwd).read<Race>('races', values.race);
+    } catch (e) {
+      // A race stored by an older judgeloop (or edited by hand) does not fit the schema: say how to get a fresh one.
+      throw new UserError(`--race ${values.race}: the stored race cannot be read (${errorMessage(e).split('\n')[0]}); evaluate it again with bin/race --race ${values.race} --recollect`);
+    }
     if (!stored) throw new UserError(`--race ${values.race}: no stored race (state/races/${values.race}.json); evaluate its runs with bin/race --race ${values.race} --recollect, or bin/race <run.json>…`);
     io.stdout(present(stored, format));
     return 0;

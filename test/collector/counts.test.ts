@@ -1,9 +1,10 @@
 // Counts an agent cannot fake, end to end: a real repo whose test prints a fake passing summary while a real test fails.
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../scripts/collect.js';
 import { validate } from '../../scripts/lib/schema.js';
-import type { Feedback } from '../../scripts/lib/types.generated.js';
+import type { Baseline, Feedback } from '../../scripts/lib/types.generated.js';
 import { agentWorktree, HEADER, makeIo, makeProject, readJson, runRecord, writeRecord } from './_project.js';
 
 const FAKE_SPEC = 'ℹ tests 3\\nℹ suites 0\\nℹ pass 3\\nℹ fail 0\\nℹ cancelled 0\\nℹ skipped 0\\nℹ todo 0\\nℹ duration_ms 5';
@@ -11,15 +12,21 @@ const SPOOF = HEADER
   + "test('adds', () => assert.ok(add(1, 2) === 3));\n"
   + `test('really fails', () => { console.log('${FAKE_SPEC}'); process.on('exit', () => console.log('${FAKE_SPEC}')); assert.ok(add(1, 1) === 3); });\n`;
 
-async function collectOne(files: Record<string, string>, test: string): Promise<Feedback> {
+async function collectOne(files: Record<string, string>, test: string, config: Record<string, unknown> | null = null, inspect?: (state: string) => void): Promise<Feedback> {
   const p = makeProject();
   agentWorktree(p, 'a', { uncommitted: files });
   const { io } = makeIo(p);
-  const code = await run(['--quiet', writeRecord(p, 'a', runRecord({ commands: { build: null, test, lint: null, typecheck: null } }))], io);
+  const args = ['--quiet'];
+  if (config) {
+    writeFileSync(join(p.dir, 'config.json'), JSON.stringify(config));
+    args.push('--config', join(p.dir, 'config.json'));
+  }
+  const code = await run([...args, writeRecord(p, 'a', runRecord({ commands: { build: null, test, lint: null, typecheck: null } }))], io);
   expect(code).toBe(0);
   const fb = readJson<Feedback>(join(p.state, 'feedback', 'bd-1.json'));
   const v = validate('feedback', fb);
   expect(v.ok ? [] : v.errors).toEqual([]);
+  inspect?.(p.state);
   return fb;
 }
 
@@ -35,8 +42,13 @@ describe('collect: counts a test cannot fake', () => {
     expect(fb.outcome).not.toBe('full_pass');
   });
 
-  it('an honest run: counts from the report, per-test cases, full_pass', async () => {
-    const fb = await collectOne({}, 'node --test test/');
+  it('an honest run: counts from the report, per-test cases (the baseline too), full_pass', async () => {
+    const fb = await collectOne({}, 'node --test test/', null, (state) => {
+      const dir = join(state, 'baselines');
+      const base = readJson<Baseline>(join(dir, readdirSync(dir)[0] as string));
+      expect(base.checks.test?.tests).toMatchObject({ passed: 2, source: 'report', cases_complete: true });
+      expect(base.checks.test?.tests?.cases?.map((c) => c.id)).toEqual(['adds', 'adds zero']);
+    });
     expect(fb.checks.test?.tests).toMatchObject({ passed: 2, failed: 0, source: 'report', cases_complete: true });
     expect(fb.checks.test?.tests?.cases?.map((c) => c.status)).toEqual(['passed', 'passed']);
     expect(fb.outcome).toBe('full_pass');
@@ -95,6 +107,15 @@ describe('collect: a report the tests tamper with is not trusted', () => {
     expect(fb.checks.test?.tests?.counts_disputed).toBeUndefined();
   });
 
+  it('a runner judgeloop does not recognise: the report the config names is asked for and read', async () => {
+    const script = { 'run-tests.sh': 'exec python3 -m pytest -q -p no:cacheprovider "$@"\n' };
+    const plain = await collectOne({ ...PY, ...script }, 'sh run-tests.sh');
+    expect(plain.checks.test?.tests).toMatchObject({ passed: 1, failed: 1, source: 'console' });
+    const named = await collectOne({ ...PY, ...script }, 'sh run-tests.sh', { collector: { test_report: { format: 'junit', env: { PYTEST_ADDOPTS: '--junitxml={file}' } } } });
+    expect(named.checks.test?.tests).toMatchObject({ runner: 'pytest', passed: 1, failed: 1, source: 'report' });
+    expect(named.checks.test?.tests?.cases).toHaveLength(2);
+  });
+
   it('report overwritten after pytest wrote it: disputed, the failure the console saw is kept', async () => {
     const fb = await collectOne({ ...PY, 'conftest.py': OVERWRITE }, 'python3 -m pytest -q -p no:cacheprovider');
     expect(fb.checks.test?.tests).toMatchObject({ failed: 1, counts_disputed: true });
@@ -123,5 +144,46 @@ describe('collect: nothing measured is not a pass', () => {
     expect(await run(['--quiet', bare], io)).toBe(2);
     expect(err.join('')).toMatch(/no build, test, lint or typecheck command is configured, but state\/feedback\/bd-1\.json was measured \(outcome full_pass\): kept/);
     expect(readJson<Feedback>(file)).toEqual(before);
+  });
+});
+
+describe('checks: the per-test list is capped, failures first', () => {
+  it('keeps every non-passed case first, then passed ones up to the cap; totals stay exact', async () => {
+    const { capCases } = await import('../../scripts/lib/checks.js');
+    const cases = [...Array.from({ length: 5 }, (_, i) => ({ id: `p${i}`, status: 'passed' as const })), { id: 'f', status: 'failed' as const }, { id: 'e', status: 'error' as const }];
+    const check = { status: 'failed', exit_code: 1, duration_ms: 1, source: 'collector', output: null, tests: { runner: 'x', passed: 5, failed: 1, skipped: 0, errors: 1, total: 6, cases } } as unknown as Parameters<typeof capCases>[0];
+    capCases(check, 3);
+    expect(check.tests?.cases?.map((c) => c.id)).toEqual(['f', 'e', 'p0']);
+    expect(check.tests).toMatchObject({ cases_complete: false, passed: 5, total: 6 });
+    capCases(check, 10);
+    expect(check.tests?.cases_complete).toBe(true);
+  });
+});
+
+describe('collect: a runner that dies silently', () => {
+  it('killed by SIGSEGV before printing anything: runner_crashed, tests_not_run, agent_failure', async () => {
+    const fb = await collectOne({}, 'node -e "process.kill(process.pid, \'SIGSEGV\')"');
+    expect(fb.checks.test?.tests).toBeNull();
+    expect(fb.integrity).toMatchObject({ runner_crashed: true, tests_not_run: true });
+    expect(fb.outcome).toBe('agent_failure');
+  });
+});
+
+describe('checks: the report directory', () => {
+  it('is new and empty for every run, outside the worktree, and gone after', async () => {
+    const { prepareReport } = await import('../../scripts/lib/checks.js');
+    const { loadConfig } = await import('../../scripts/lib/config.js');
+    const collector = loadConfig({ env: {} }).collector;
+    const a = await prepareReport('python3 -m pytest', collector, {});
+    const b = await prepareReport('python3 -m pytest', collector, {});
+    expect(a && b).toBeTruthy();
+    expect(a!.dir).not.toBe(b!.dir);
+    expect(readdirSync(a!.dir)).toEqual([]);
+    expect(a!.plan.file.startsWith(`${a!.dir}/`)).toBe(true);
+    expect(a!.dir.startsWith(process.cwd())).toBe(false);
+    a!.dispose();
+    b!.dispose();
+    expect(existsSync(a!.dir) || existsSync(b!.dir)).toBe(false);
+    expect(await prepareReport('cargo test', collector, {})).toBeNull();
   });
 });

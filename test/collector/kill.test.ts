@@ -30,7 +30,7 @@ afterAll(() => {
   rmSync(p.dir, { recursive: true, force: true });
 });
 
-const env = () => ({ ...process.env, JUDGELOOP_STATE_DIR: p.state, JUDGELOOP_NO_SNAPSHOT: '' });
+const env = () => ({ ...process.env, JUDGELOOP_STATE_DIR: p.state });
 
 interface Result {
   code: number | null;

@@ -10,10 +10,12 @@ import { run } from '../../scripts/judge.js';
 import { StateStore } from '../../scripts/lib/store.js';
 import type { Judgment } from '../../scripts/lib/types.generated.js';
 import { gitIn, tempDir } from '../helpers/repo.js';
-import { makeRun, removeRun, type RunFixture } from './helpers/fixtures.js';
+import { makeRun, removeRun, type RunFixture, removeRuns } from './helpers/fixtures.js';
 import { ALNUM, B64, HEX, LETTERS, URLSAFE, pemBody, rnd } from '../secrets/tokens.js';
 import { captureIo, judgeConfigFile } from './helpers/feedback.js';
 import { goodReply, startMessagesServer, type MessagesServer } from './helpers/messages-server.js';
+
+afterAll(removeRuns);
 
 const an = (n: number) => rnd(ALNUM, n);
 const S = {
@@ -32,6 +34,8 @@ const S = {
   prompt: `AKIA${rnd('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}`,
   base64Secret: rnd(B64, 40),
   inCodeNamedLikeSecrets: `gsk_${an(52)}`,
+  // No known format: only judgeloop's own environment says it is a secret (DATADOG_API_KEY below).
+  ownEnvValue: rnd(HEX, 32),
 };
 const key = pemBody(20);
 
@@ -73,7 +77,7 @@ beforeAll(async () => {
     record: {
       task: { id: 'task-leak', prompt: `Wire the client. The old key ${S.prompt} is revoked.` },
       checks: {
-        test: { exit_code: 1, output: ` ✓ test/a.test.ts (1 test)\n FAIL test/b.test.ts > calls the API\n   request headers: { Authorization: 'Bearer ${S.testBearer}' }\n   slack: ${S.testSlack}\n Tests  1 failed | 1 passed (2)\n` },
+        test: { exit_code: 1, output: ` ✓ test/a.test.ts (1 test)\n FAIL test/b.test.ts > calls the API\n   request headers: { Authorization: 'Bearer ${S.testBearer}' }\n   slack: ${S.testSlack}\n   dd: ${S.ownEnvValue}\n Tests  1 failed | 1 passed (2)\n` },
         lint: { exit_code: 1, output: `src/client.ts:3:3  error  hard-coded key ${S.lint}  no-secrets\n` },
       },
     },
@@ -130,7 +134,7 @@ describe.each(['sdk', 'claude-cli'] as const)('%s backend', (backend) => {
   beforeAll(async () => {
     server.requests.length = 0;
     writeFileSync(log, '');
-    const procEnv = { ...process.env, PATH: `${stand}:${process.env.PATH}` };
+    const procEnv = { ...process.env, PATH: `${stand}:${process.env.PATH}`, DATADOG_API_KEY: S.ownEnvValue };
     const env = envFor(backend);
     const io = captureIo(env, procEnv);
     expect(await run([recordPath], io)).toBe(0);

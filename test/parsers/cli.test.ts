@@ -11,7 +11,7 @@ const fixture = (f: string): string => `${repo}test/fixtures/output/${f}`;
 const cli = (args: string[], input?: string) => spawnSync(bin, args, { encoding: 'utf8', input, cwd: repo });
 
 // Needs `npm run build` first, as `npm test` does. Compiling here would rewrite dist/ under the other test files'
-// running processes (and leave dist/snapshot older than the code, which bin/collect then refuses).
+// running processes (and leave dist/bundle older than the code, which the bin/ shims then pass over).
 beforeAll(() => {
   if (!existsSync(`${repo}dist/scripts/parse-output.js`)) throw new Error('run `npm run build` first: these tests spawn bin/parse-output');
 });
@@ -51,5 +51,28 @@ describe('bin/parse-output', () => {
     const code = run(['lint', '--runner', 'eslint', '-'], { stdout: (t) => out.push(t), stderr: () => {}, readStdin: () => '' });
     expect(code).toBe(0);
     expect(JSON.parse(out.join(''))).toMatchObject({ linter: 'eslint', errors: 0, warnings: 0 });
+  });
+  test('--report FILE: per-test counts from the report, reconciled with the console; the format is sniffed', () => {
+    const r = cli(['tests', '--report', fixture('pytest/spoof.report.xml'), fixture('pytest/spoof.txt')]);
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(out).toMatchObject({ runner: 'pytest', passed: 1, failed: 1, source: 'report', counts_disputed: true });
+    expect((out.cases as unknown[]).length).toBe(2);
+    const alone = cli(['tests', '--report', fixture('jest/nested.report.json')]);
+    expect(JSON.parse(alone.stdout)).toMatchObject({ runner: 'jest', passed: 2, failed: 1, skipped: 1 });
+  });
+  test('--report with a file that is no report: exit 1; a bad --format: exit 2', () => {
+    expect(cli(['tests', '--report', fixture('jest/basic.txt')]).status).toBe(1);
+    expect(cli(['tests', '--report', fixture('jest/nested.report.json'), '--format', 'xml']).status).toBe(2);
+    expect(cli(['lint', '--report', fixture('jest/nested.report.json')]).status).toBe(2);
+  });
+  test('--explain names the summary used, the summaries passed over and the failure marks, by line', () => {
+    const r = cli(['tests', '--explain', fixture('pytest/spoof.txt')]);
+    expect(r.status).toBe(0);
+    const [json, ...lines] = r.stdout.trim().split('\n');
+    expect(JSON.parse(json as string)).toMatchObject({ failed: 1, counts_disputed: true });
+    expect(lines).toContain('# line 27: summary (used): ========================= 1 failed, 1 passed in 0.49s ==========================');
+    expect(lines.filter((l) => l.includes('summary-shaped line'))).toHaveLength(3);
+    expect(lines.some((l) => /failure mark: FAILED test_spoof.py::test_fails/.test(l))).toBe(true);
   });
 });

@@ -17,13 +17,13 @@ for (const dir of readdirSync(root)) {
   if (dir.endsWith('.json')) continue;
   for (const f of readdirSync(`${root}${dir}`)) {
     const m = /^(.*)\.report\.(xml|json)$/.exec(f);
-    if (m) reports.push([dir, m[1] as string, m[2] === 'xml' ? 'junit' : dir === 'jest' ? 'jest-json' : 'mocha-json']);
+    if (m) reports.push([dir, m[1] as string, m[2] === 'xml' ? 'junit' : dir === 'jest' ? 'jest-json' : dir === 'rspec' ? 'rspec-json' : 'mocha-json']);
   }
 }
 
 describe('captured reports', () => {
   test('there is a report for every runner bin/collect asks one of', () => {
-    expect(new Set(reports.map(([d]) => d))).toEqual(new Set(['jest', 'mocha', 'node-test', 'pytest', 'vitest']));
+    expect(new Set(reports.map(([d]) => d))).toEqual(new Set(['jest', 'mocha', 'node-test', 'phpunit', 'pytest', 'rspec', 'vitest']));
   });
 
   test.each(reports)('%s/%s: per-test cases add up to the counts, ids are unique', (dir, name, format) => {
@@ -38,13 +38,14 @@ describe('captured reports', () => {
   });
 
   // The console's counts agree with the runner's own report on every honest run, and on every spoofed one too.
-  const agreeing = reports.filter(([d, n]) => !(d === 'vitest' && n === 'segfault') && !(d === 'vitest' && n === 'hook'));
+  const agreeing = reports.filter(([d, n]) => !(d === 'vitest' && n === 'segfault'));
   test.each(agreeing)('%s/%s: console counts = report counts', (dir, name, format) => {
     const r = readReport(format, read(`${dir}/${name}.report.${format === 'junit' ? 'xml' : 'json'}`), { runner: dir });
     const c = parseTestOutput(read(`${dir}/${name}.txt`), { name: dir });
     const pass = (x: TestCounts | null) => (x?.passed ?? 0) + (x?.xpassed ?? 0);
     expect(pass(c)).toBe(pass(r));
     expect(c?.failed).toBe(r?.failed);
+    expect(c?.errors).toBe(r?.errors);
   });
 
   test('spoofed runs: the report agrees with the real summary and the reconciled counts stay disputed', () => {
@@ -57,11 +58,11 @@ describe('captured reports', () => {
     }
   });
 
-  test('vitest calls the tests of a crashed worker passed in its JUnit report: the console crash keeps the failure', () => {
+  test('vitest calls the tests of a crashed worker passed in its JUnit report: the console crash keeps the error', () => {
     const r = readJunit(read('vitest/segfault.report.xml'), 'vitest');
-    expect(r).toMatchObject({ passed: 7, failed: 0 });
+    expect(r).toMatchObject({ passed: 7, failed: 0, errors: 0 });
     const merged = reconcile(parseTestOutput(read('vitest/segfault.txt')), r);
-    expect(merged).toMatchObject({ counts_disputed: true, runner_crashed: true, failed: 1, source: 'console' });
+    expect(merged).toMatchObject({ counts_disputed: true, runner_crashed: true, errors: 1, source: 'console' });
   });
 });
 
@@ -87,8 +88,16 @@ describe('report readers', () => {
     const r = readJestJson(read('jest/nested.report.json'), '/tmp/capture-work/jest');
     expect(r?.cases?.map((c) => c.id)).toContain('nested.test.js::outer > inner > deep one');
   });
-  test('mocha JSON: a failed hook is an error, not a failed test', () => {
-    expect(readMochaJson(read('mocha/after-hook.report.json'))).toMatchObject({ passed: 5, failed: 0, errors: 1 });
+  test('mocha JSON: a failed hook is one failure of its suite, as on the console', () => {
+    expect(readMochaJson(read('mocha/after-hook.report.json'))).toMatchObject({ passed: 5, failed: 1, errors: 0 });
+  });
+  test('phpunit JUnit: data-provider cases nested under their method, file paths relative to the project', () => {
+    const r = readJunit(read('phpunit/data.report.xml'), 'phpunit', '/tmp/capture-work/phpunit');
+    expect(r).toMatchObject({ passed: 2, failed: 1 });
+    expect(r?.cases?.map((c) => c.id)).toEqual(['one', 'two', 'three'].map((n) => `DataTest.php::DataTest::testSmall with data set "${n}"`));
+  });
+  test('rspec JSON: a spec file that failed to load is an error outside of examples', () => {
+    expect(readReport('rspec-json', read('rspec/load-error.report.json'))).toMatchObject({ passed: 0, errors: 1 });
   });
   test('bad input is not a report', () => {
     expect(readJestJson('not json')).toBeNull();
@@ -128,6 +137,9 @@ describe('planReport', () => {
     expect(planReport('npx vitest run', '/r', null)?.command).toBe("npx vitest run --reporter=default --reporter=junit --outputFile.junit='/r/vitest.xml'");
     expect(planReport('jest --ci', '/r', null)?.command).toBe("jest --ci --json --outputFile='/r/jest.json'");
     expect(planReport('node --test test/', '/r', null)?.command).toBe("node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination='/r/node-test.xml' test/");
+    expect(planReport('vendor/bin/phpunit tests', '/r', null)?.command).toBe("vendor/bin/phpunit tests --log-junit '/r/phpunit.xml'");
+    expect(planReport('bundle exec rspec', '/r', null)?.command).toBe("bundle exec rspec --format progress --format json --out '/r/rspec.json'");
+    expect(planReport('rspec -f d', '/r', null)?.command).toBe("rspec -f d --format json --out '/r/rspec.json'");
     expect(planReport('npm test', '/r', null)).toBeNull();
     expect(planReport('cargo test', '/r', null)).toBeNull();
   });

@@ -1,5 +1,6 @@
 // bin/race and bin/accept as real processes (needs `npm run build`), merging for real in a test repository.
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { StateStore } from '../../scripts/lib/store.js';
@@ -13,6 +14,25 @@ function bin(name: string, args: string[], p: RaceProject) {
   const r = spawnSync(join(ROOT, 'bin', name), args, { cwd: p.dir, encoding: 'utf8', env: { ...process.env, JUDGELOOP_STATE_DIR: p.state, NO_COLOR: '1' } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
+
+describe('a race with no mergeable solution', () => {
+  it('says so, names each solution\'s failed conditions and prints the next command; accept refuses without --force', () => {
+    const p = makeRaceProject();
+    addSolution(p, 'stub', SOLUTIONS.stub!);
+    addSolution(p, 'nobuild', SOLUTIONS.nobuild!);
+    const r = bin('race', ['--quiet', 'stub.json', 'nobuild.json'], p);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    // Neither makes the base's failing test pass: it stays the target, and both leave it failing.
+    expect(r.stdout).toContain('No mergeable solution: every ranked solution fails the gate (bd-stub: target_tests_pass, substantive_change; bd-nobuild: builds, target_tests_pass, pass_to_pass_kept).\n');
+    expect(r.stdout).toMatch(/\nTarget tests \(base_failing\): .*above\.\n/);
+    expect(r.stdout).toContain('Next: re-run the agents on the task, or inspect one with `bin/race --race race-clamp --markdown`; after new work, `bin/race --race race-clamp --recollect`.\n');
+    const race = new StateStore(p.state).read<Race>('races', 'race-clamp')!;
+    expect(race.ranking).toMatchObject({ winner: null, outcome: 'no_mergeable_solution' });
+    const dry = bin('accept', ['race-clamp', '--solution', 'bd-stub', '--merge', '--dry-run'], p);
+    expect(dry.code).toBe(1);
+    expect(dry.stderr).toMatch(/^accept: bd-stub fails the mergeable gate: target_tests_pass \(failing: .*above\); substantive_change \(changes no code: only 1 files in whitespace or comments only\); --force merges anyway\n$/);
+  });
+});
 
 describe('bin/race then bin/accept --merge', () => {
   let p: RaceProject;
@@ -116,6 +136,12 @@ describe('bin/race then bin/accept --merge', () => {
     expect(bin('accept', ['race-clamp', '--solution', 'bd-x'], p)).toMatchObject({ code: 2, stderr: '--solution bd-x: not a solution of race race-clamp (bd-clean, bd-nobuild)\n' });
     expect(bin('accept', ['race-clamp', '--reject-all', '--merge'], p).code).toBe(2);
     expect(bin('race', ['--race', 'nothing-here'], p).code).toBe(2);
+    // A stored race that does not fit the schema (older judgeloop, hand edit): one line, how to get a fresh one.
+    const file = join(p.state, 'races', 'old-race.json');
+    writeFileSync(file, JSON.stringify({ schema_version: '1.0.0', race_id: 'old-race' }));
+    const old = bin('race', ['--race', 'old-race'], p);
+    expect(old.code).toBe(2);
+    expect(old.stderr).toMatch(/^--race old-race: the stored race cannot be read \(.*\); evaluate it again with bin\/race --race old-race --recollect\n$/);
   });
 
   it('shows the learned adjustments (from the override above) without applying them', () => {

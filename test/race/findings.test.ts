@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseUnifiedDiff, type FilePatch } from '../../scripts/lib/race/diff-parse.js';
 import { scanAddedLines } from '../../scripts/lib/race/scan.js';
 import { codeShape, noOpChange } from '../../scripts/lib/race/substance.js';
-import { specialCaseFindings, testFindings, testLiterals } from '../../scripts/lib/race/test-findings.js';
+import { specialCaseFindings, targetTestEdits, testFindings, testIdName, testLiterals } from '../../scripts/lib/race/test-findings.js';
 import { commitAll, gitIn, makeRepo, writeTree } from '../helpers/repo.js';
 
 const repos: string[] = [];
@@ -76,19 +76,48 @@ describe('deleted and weakened tests', () => {
   });
 });
 
+describe('a target test rewritten instead of the code', () => {
+  const PY = 'def test_seconds():\n    assert parse("5s") == 5\n\n\ndef test_hours():\n    assert parse("1h") == 3600\n';
+  const JS = "test('seconds', () => assert.equal(parse('5s'), 5));\ntest('hours', () => assert.equal(parse('1h'), 3600));\n";
+
+  it('finds the changed assertion of a target test, with its line on the base', () => {
+    const py = patchOf({ 'tests/test_d.py': PY }, { 'tests/test_d.py': PY.replace('== 3600', '== 1') });
+    expect(where(targetTestEdits(py, new Map([['tests/test_d.py', PY]]), ['tests/test_d.py::test_hours']))).toEqual(['test_modified tests/test_d.py:6']);
+    const js = patchOf({ 'test/d.test.mjs': JS }, { 'test/d.test.mjs': JS.replace('3600', '1') });
+    expect(where(targetTestEdits(js, new Map([['test/d.test.mjs', JS]]), ['test/d.test.mjs::hours']))).toEqual(['test_modified test/d.test.mjs:2']);
+  });
+
+  it('leaves tests that are not targets, and races without named targets, alone', () => {
+    const py = patchOf({ 'tests/test_d.py': PY }, { 'tests/test_d.py': PY.replace('== 5', '== 5.0') });
+    expect(targetTestEdits(py, new Map([['tests/test_d.py', PY]]), ['tests/test_d.py::test_hours'])).toEqual([]);
+    expect(targetTestEdits(py, new Map([['tests/test_d.py', PY]]), [])).toEqual([]);
+  });
+
+  it('reads the test name at the end of each runner\'s id', () => {
+    expect(['tests/t.py::C::test_x[1-2]', 'pkg.mod.C.test_x (n=1)', 'test/a.test.mjs::suite > test_x', 'pkg/path::TestX/test_x', 'bin::mod::test_x'].map(testIdName)).toEqual(['test_x', 'test_x', 'test_x', 'test_x', 'test_x']);
+  });
+});
+
 describe('special-casing the tests’ literal inputs', () => {
-  const TESTS = 'def test_hours():\n    assert parse("1h") == 3600\n\ndef test_big():\n    assert parse("250m") == 15000\n';
+  const TESTS = 'def test_hours():\n    assert parse("1h") == 3600\n\n\ndef test_big():\n    self.assertEqual(scale(250), 15000)\n\n\n@pytest.mark.parametrize("text,want", [("90s", 90), ("3m", 180)])\ndef test_many(text, want):\n    assert parse(text) == want\n';
   const CODE = 'UNITS = {"s": 1, "m": 60}\n\n\ndef parse(text):\n    return int(text[:-1]) * UNITS[text[-1]]\n';
   const literals = testLiterals([TESTS]);
   const find = (after: string) => specialCaseFindings(patchOf({ 'd.py': CODE }, { 'd.py': after }), literals, new Map([['d.py', CODE]]));
 
-  it('finds code that answers a test input', () => {
-    expect(where(find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if text == "1h":\n        return 3600\n')))).toEqual(['special_case d.py:5']);
-    expect(where(find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if 15000 == compute(text):\n        pass\n')))).toEqual(['special_case d.py:5']);
+  it('reads the inputs of the tests, not their expected values or names', () => {
+    expect([...literals].sort()).toEqual(['n:180', 'n:250', 'n:90', 's:1h', 's:3m', 's:90s', 's:text,want']);
+    expect(testLiterals(["test('hours', { skip: 'flaky' }, () => assert.strictEqual(parseDuration('1h'), 3600));"])).toEqual(new Set(['s:1h']));
   });
 
-  it('does not flag the real fix, common numbers, or a literal the file already had', () => {
+  it('finds code that answers a test input', () => {
+    expect(where(find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if text == "1h":\n        return 3600\n')))).toEqual(['special_case d.py:5']);
+    expect(where(find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if 250 == compute(text):\n        pass\n')))).toEqual(['special_case d.py:5']);
+    expect(where(find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if text in ("90s", "3m"):\n        pass\n')))).toEqual(['special_case d.py:5']);
+  });
+
+  it('does not flag the real fix, expected values, common numbers, or a literal the file already had', () => {
     expect(find(CODE.replace('"m": 60}', '"m": 60, "h": 3600}'))).toEqual([]);
+    expect(find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if total == 3600:\n        pass\n'))).toEqual([]);
     expect(find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if len(text) == 1:\n        return 0\n'))).toEqual([]);
     expect(find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if text[-1] == "m":\n        pass\n'))).toEqual([]);
   });
@@ -155,6 +184,16 @@ describe('doing nothing', () => {
     expect(noop({ 'a.mjs': "export const s = 'a';\n" }, { 'a.mjs': "export const s = 'b';\n" })).toBeNull();
     expect(noop({ 'a.py': 'def f(x):\n    for y in x:\n        g(y)\n    h()\n' }, { 'a.py': 'def f(x):\n    for y in x:\n        g(y)\n        h()\n' })).toBeNull();
     expect(noop({ 'conf.json': '{"limit": 1}\n' }, { 'conf.json': '{"limit": 2}\n' })).toBeNull();
+  });
+
+  it("a docs task's documents and a test task's tests are its work", () => {
+    const docs = patchOf({ 'a.py': PY }, { 'README.md': '# about\n' });
+    const files = docs.map((p) => ({ path: p.path, base: null, head: '# about\n' }));
+    expect(noOpChange({ patch: docs, files, formattingOnlyFiles: [], taskType: 'docs' })).toBeNull();
+    expect(noOpChange({ patch: docs, files, formattingOnlyFiles: [], taskType: 'bugfix' })?.kind).toBe('no_code');
+    const tests = patchOf({ 'a.py': PY }, { 'tests/test_a.py': 'def test_f():\n    assert f(1) == 1\n' });
+    expect(noOpChange({ patch: tests, files: [], formattingOnlyFiles: [], taskType: 'tests' })).toBeNull();
+    expect(noOpChange({ patch: tests, files: [], formattingOnlyFiles: [] })?.kind).toBe('tests_only');
   });
 
   it('codeShape keeps string contents and drops comments', () => {

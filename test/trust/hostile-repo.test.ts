@@ -85,14 +85,21 @@ function ran(markers: string): string[] {
   return readdirSync(markers);
 }
 
-describe('a repository with planted programs', () => {
+describe('a repository with planted programs (and a calling hook\'s GIT_* pointing at another planted one)', () => {
   let p: Project;
   let markers: string;
+  let decoyEnv: Record<string, string>;
   beforeAll(() => {
     p = makeProject();
     temps.push(p.repo, p.dir);
     markers = tempDir('judgeloop-markers-');
     temps.push(markers);
+    // GIT_DIR / GIT_WORK_TREE / GIT_INDEX_FILE as a git hook that calls judgeloop would leave them: a repository
+    // with its own planted programs, which judgeloop must neither measure nor touch.
+    const decoy = makeProject();
+    temps.push(decoy.repo, decoy.dir);
+    plant(decoy.repo, markers);
+    decoyEnv = { GIT_DIR: join(decoy.repo, '.git'), GIT_WORK_TREE: decoy.repo, GIT_INDEX_FILE: join(decoy.repo, '.git', 'index'), GIT_CONFIG_PARAMETERS: "'core.fsmonitor'='true'" };
     // Two solutions of one task, one with a committed and an uncommitted change, both edit a file under the filter.
     agentWorktree(p, 'a', { commit: { 'src/add.mjs': 'export function add(a, b) {\n  return a + b; // fixed\n}\n' }, uncommitted: { 'src/extra.mjs': 'export const x = 1;\n' } });
     agentWorktree(p, 'b', { uncommitted: { 'src/add.mjs': 'export function add(a, b) {\n  return b + a;\n}\n' } });
@@ -106,7 +113,7 @@ describe('a repository with planted programs', () => {
 
   it('bin/collect runs none of them (baseline checkout included) and still measures the change', () => {
     const rec = writeRecord(p, 'a', runRecord({ bead: 'bd-a', worktree: 'wt-a', head_ref: 'agent/a', race_id: 'race-h', task: { id: 'task-h', prompt: 'fix add', complexity: 2 } }));
-    const r = bin('collect', ['--quiet', rec], p);
+    const r = bin('collect', ['--quiet', rec], p, decoyEnv);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(ran(markers)).toEqual([]);
@@ -117,7 +124,7 @@ describe('a repository with planted programs', () => {
   });
 
   it('bin/judge --dry-run runs none of them and its context holds the same change', () => {
-    const r = bin('judge', ['--dry-run', join(p.dir, 'a.json')], p, { JUDGE_ENABLED: 'true' });
+    const r = bin('judge', ['--dry-run', join(p.dir, 'a.json')], p, { JUDGE_ENABLED: 'true', ...decoyEnv });
     expect(r.code).toBe(0);
     expect(ran(markers)).toEqual([]);
     expect(r.stdout).toContain('return a + b; // fixed');
@@ -126,11 +133,11 @@ describe('a repository with planted programs', () => {
 
   it('bin/race and bin/accept (--dry-run, then a real --merge) run none of them', () => {
     const rec = writeRecord(p, 'b', runRecord({ bead: 'bd-b', worktree: 'wt-b', race_id: 'race-h', task: { id: 'task-h', prompt: 'fix add', complexity: 2 } }));
-    const race = bin('race', ['--json', '--quiet', join(p.dir, 'a.json'), rec], p);
+    const race = bin('race', ['--json', '--quiet', join(p.dir, 'a.json'), rec], p, decoyEnv);
     expect(race.stderr).toBe('');
     expect(race.code).toBe(0);
     expect(ran(markers)).toEqual([]);
-    const dry = bin('accept', ['race-h', '--solution', 'bd-a', '--merge', '--dry-run'], p);
+    const dry = bin('accept', ['race-h', '--solution', 'bd-a', '--merge', '--dry-run'], p, decoyEnv);
     expect(dry.stderr).toBe('');
     expect(dry.code).toBe(0);
     expect(ran(markers)).toEqual([]);
@@ -139,7 +146,7 @@ describe('a repository with planted programs', () => {
     safeGit(join(p.dir, 'wt-a'), '-c', 'filter.evil.clean=', '-c', 'filter.evil.required=false', 'commit', '-q', '-m', 'extra');
     rmSync(markers, { recursive: true, force: true });
     mkdirSync(markers);
-    const merge = bin('accept', ['race-h', '--solution', 'bd-a', '--merge', '--force'], p);
+    const merge = bin('accept', ['race-h', '--solution', 'bd-a', '--merge', '--force'], p, decoyEnv);
     expect(ran(markers)).toEqual([]);
     expect(merge.stdout).toMatch(/merge: merged: agent\/a merged into main/);
     expect(safeGit(p.repo, 'log', '-1', '--format=%s', 'main')).toMatch(/^Merge agent\/a/);
@@ -243,5 +250,33 @@ describe('edits hidden from git are measured', () => {
     const j = bin('judge', ['--dry-run', rec], p, { JUDGE_ENABLED: 'true' });
     expect(j.code).toBe(0);
     for (const text of ['return 42;', 'keep = 2', 'hidden = true', 'same = 9']) expect(j.stdout).toContain(text);
+  });
+});
+
+describe('history rewritten to move the merge base', () => {
+  // main advanced to B1 after the agent branched at B0; the agent's C1 holds its big change, C2 a small one. Making
+  // C1 a parent of B1 (a graft, or a replace ref) moves the merge base to C1, hiding C1 from the diff.
+  it.each(['graft', 'replace'] as const)('a %s cannot hide committed changes from the diff', (how) => {
+    const p = makeProject();
+    temps.push(p.repo, p.dir);
+    const b0 = gitIn(p.repo, 'rev-parse', 'HEAD');
+    const wt = agentWorktree(p, 'a', { commit: { 'src/big.mjs': 'export const big = 1;\n' } });
+    const c1 = gitIn(wt, 'rev-parse', 'HEAD');
+    writeFileSync(join(wt, 'src/small.mjs'), 'export const small = 1;\n');
+    gitIn(wt, 'add', '-A');
+    gitIn(wt, 'commit', '-q', '-m', 'small');
+    writeFileSync(join(p.repo, 'later.txt'), 'main moved on\n');
+    gitIn(p.repo, 'add', '-A');
+    gitIn(p.repo, 'commit', '-q', '-m', 'B1');
+    const b1 = gitIn(p.repo, 'rev-parse', 'HEAD');
+    if (how === 'graft') writeFileSync(join(p.repo, '.git', 'info', 'grafts'), `${b1} ${b0} ${c1}\n`);
+    else gitIn(p.repo, 'replace', '--graft', b1, b0, c1);
+    // For plain git the base has moved (the rewrite works).
+    expect(spawnSync('git', ['merge-base', 'main', 'HEAD'], { cwd: wt, encoding: 'utf8' }).stdout.trim()).toBe(c1);
+    const rec = writeRecord(p, 'a', runRecord({ commands: { build: null, test: null, lint: null, typecheck: null } }));
+    expect(bin('collect', ['--quiet', rec], p).code).toBe(0);
+    const fb = readJson<Feedback>(join(p.state, 'feedback', 'bd-1.json'));
+    expect(fb.diff!.merge_base).toBe(b0);
+    expect(fb.diff!.files.map((f) => f.path).sort()).toEqual(['src/big.mjs', 'src/small.mjs']);
   });
 });

@@ -223,6 +223,23 @@ if want tap; then
   cap tap perl-basic-prove-verbose prove -v basic.t
   cap tap perl-spoof perl spoof.t
 fi
+if want phpunit; then
+  fresh phpunit
+  capr phpunit basic xml phpunit --log-junit @REPORT@ BasicTest.php
+  capr phpunit spoof xml phpunit --log-junit @REPORT@ SpoofTest.php
+  capr phpunit data xml phpunit --log-junit @REPORT@ DataTest.php
+  capr phpunit all-pass xml phpunit --log-junit @REPORT@ --filter 'testAdds|testSubtracts' BasicTest.php
+  capr phpunit no-tests xml phpunit --log-junit @REPORT@ --filter nothing_matches BasicTest.php
+fi
+if want rspec; then
+  fresh rspec
+  capr rspec basic json rspec --no-color --format progress --format json --out @REPORT@ basic_spec.rb
+  capr rspec documentation json rspec --no-color --format documentation --format json --out @REPORT@ basic_spec.rb
+  capr rspec spoof json rspec --no-color --format progress --format json --out @REPORT@ spoof_spec.rb
+  capr rspec hook json rspec --no-color --format progress --format json --out @REPORT@ hook_spec.rb
+  capr rspec load-error json rspec --no-color --format progress --format json --out @REPORT@ basic_spec.rb broken_spec.rb
+  capr rspec no-tests json rspec --no-color --format progress --format json --out @REPORT@ --example nothing_matches basic_spec.rb
+fi
 if want lint; then
   fresh lint/js
   cap eslint stylish eslint bad.js other.js clean.js

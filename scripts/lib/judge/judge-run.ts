@@ -19,7 +19,7 @@ import { assembleContext, type AssembledContext } from './context.js';
 import { addUsage, costUsd, judgmentCacheKey, resolveModel, zeroUsage, type Usage } from './cost.js';
 import { parseJudgePrompt, type JudgePrompt } from './prompt.js';
 import { apiReplySchema, checkReplyText, checkReplyValue, retryMessage, type ReplyCheck } from './reply.js';
-import { redactRequest } from './redact.js';
+import { knownSecretValues, redactRequest } from './redact.js';
 import { enqueue, LEDGER_ID, reserveOrQueue, type ThrottleOptions } from './throttle.js';
 import { aggregateReplies, judgeComposite, judgeVerdict } from './verdict.js';
 
@@ -100,8 +100,8 @@ export function backendFromConfig(cfg: Config, env: EnvSettings, processEnv: Nod
 }
 
 /** Every request goes through the matcher as the last step before it is sent (the retry's conversation too). */
-function redacting(backend: Backend): Backend {
-  return { name: backend.name, call: (req) => backend.call(redactRequest(req, loadSecretTable()).request) };
+function redacting(backend: Backend, known: string[]): Backend {
+  return { name: backend.name, call: (req) => backend.call(redactRequest(req, loadSecretTable(), known).request) };
 }
 
 function readFeedback(store: StateStore, bead: string, log: (m: string) => void): Feedback | null {
@@ -201,7 +201,7 @@ async function gather(loaded: LoadedRunRecord, deps: JudgeDeps, feedback: Feedba
  * The request exactly as it will be sent, redacted as the last step, and its cache key: what the judge sees
  * (the redacted context), the rubric's and the reply schema's versions, the model (and effort, when set).
  */
-export function buildRequest(context: AssembledContext, prompt: JudgePrompt, cfg: Config, model: string): { request: CallRequest; key: string } {
+export function buildRequest(context: AssembledContext, prompt: JudgePrompt, cfg: Config, model: string, known: string[] = []): { request: CallRequest; key: string } {
   const j = cfg.judge;
   const schema = replyApiSchema();
   const raw: CallRequest = {
@@ -216,7 +216,7 @@ export function buildRequest(context: AssembledContext, prompt: JudgePrompt, cfg
     retryBackoffMs: j.retry_backoff_seconds * 1000,
     retryBackoffMaxMs: j.retry_backoff_max_seconds * 1000,
   };
-  const { request, redacted } = redactRequest(raw, loadSecretTable());
+  const { request, redacted } = redactRequest(raw, loadSecretTable(), known);
   // What the final pass caught on top of the parts' own redaction is counted with it.
   const total = context.stats.secrets_redacted;
   total.count += redacted.count;
@@ -321,7 +321,8 @@ export async function judgeRun(loaded: LoadedRunRecord, deps: JudgeDeps, opts: J
   const prompt = deps.prompt ?? loadJudgePrompt();
   const model = resolveModel(cfg.judge);
   const g = await gather(loaded, deps, feedback, sources);
-  const { request: req, key } = buildRequest(g.context, prompt, cfg, model);
+  const known = knownSecretValues(deps.processEnv, loadSecretTable());
+  const { request: req, key } = buildRequest(g.context, prompt, cfg, model, known);
 
   if (opts.dryRun) {
     const p = cfg.judge.prices_per_million[model];
@@ -335,7 +336,7 @@ export async function judgeRun(loaded: LoadedRunRecord, deps: JudgeDeps, opts: J
     };
   }
 
-  const backend = redacting(deps.backend ?? backendFromConfig(cfg, deps.env, deps.processEnv));
+  const backend = redacting(deps.backend ?? backendFromConfig(cfg, deps.env, deps.processEnv), known);
   const throttle: ThrottleOptions = { store: deps.store, limit: cfg.judge.max_per_hour, now: deps.now, lockWaitSeconds: cfg.judge.lock_wait_seconds };
 
   return deps.store.withLock(

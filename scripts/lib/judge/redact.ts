@@ -1,5 +1,5 @@
 // Redaction of what leaves the machine, through the one secret matcher (pure: the table is passed in).
-import { mergeRedactions, redactSecrets, type Redaction } from '../secrets/match.js';
+import { isSecretName, isSecretValue, mergeRedactions, redactSecrets, type Redaction } from '../secrets/match.js';
 import type { SecretTable } from '../secrets/table.js';
 import type { CallRequest } from './backend.js';
 
@@ -16,16 +16,34 @@ export const redactText = (text: string, table: SecretTable): Redaction => redac
 
 /**
  * The last step before a request is sent: every string in it (system prompt, every message) goes through the
- * matcher, whatever assembled it. What the parts' own redaction missed (text git prints after a hunk header,
+ * matcher, whatever assembled it, after the secret values of judgeloop's own environment (`known`) are cut. What the parts' own redaction missed (text git prints after a hunk header,
  * a file list, a file name, a key cut by the budget) is caught here.
  */
-export function redactRequest(req: CallRequest, table: SecretTable): { request: CallRequest; redacted: RedactionCount } {
+export function redactRequest(req: CallRequest, table: SecretTable, known: string[] = []): { request: CallRequest; redacted: RedactionCount } {
   const redacted: RedactionCount = { count: 0, kinds: {} };
   const clean = (text: string): string => {
-    const r = redactSecrets(text, table);
+    const r = redactSecrets(redactKnown(text, known, redacted), table);
     mergeRedactions(redacted, r);
     return r.text;
   };
   const request: CallRequest = { ...req, system: clean(req.system), messages: req.messages.map((m) => ({ ...m, content: clean(m.content) })) };
   return { request, redacted };
+}
+
+/** Secret values judgeloop itself holds (its environment): redacted wherever they appear, whatever their format. */
+export function knownSecretValues(env: NodeJS.ProcessEnv, table: SecretTable): string[] {
+  const values = Object.entries(env).flatMap(([k, v]) => (v !== undefined && v.length >= 8 && (isSecretName(k, table) || isSecretValue(v, table)) ? [v] : []));
+  return [...new Set(values)].sort((a, b) => b.length - a.length);
+}
+
+function redactKnown(text: string, known: string[], count: RedactionCount): string {
+  let out = text;
+  for (const v of known) {
+    if (!out.includes(v)) continue;
+    const parts = out.split(v);
+    count.count += parts.length - 1;
+    count.kinds.env_secret = (count.kinds.env_secret ?? 0) + parts.length - 1;
+    out = parts.join('[REDACTED:env_secret]');
+  }
+  return out;
 }

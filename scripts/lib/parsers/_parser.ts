@@ -7,6 +7,8 @@ export interface TestParser {
   detect(lines: readonly string[]): boolean;
   /** Counts, or null when nothing of this runner's output is recognised. */
   parse(lines: readonly string[]): TestCounts | null;
+  /** For bin/parse-output --explain: the lines that can be the runner's summary, and the per-test failure marks. */
+  explain?: { summary: RegExp; marks: RegExp };
 }
 
 export interface LintParser {

@@ -18,6 +18,7 @@ const RANK: Record<CaseStatus, number> = { passed: 0, skipped: 1, xfail: 1, xpas
 
 export const cargo: TestParser = {
   name: 'cargo',
+  explain: { summary: /^test result: |^running \d+ tests?\s*$/, marks: /^test .+ \.\.\. FAILED|process didn't exit successfully|^error(?:\[E\d+\])?: / },
   detect: (lines) => lines.some((l) => RESULT.test(l) || /^error: could not compile `[^`]+` \((?:lib|bin|test|example|bench)/.test(l)),
   parse(lines) {
     const blocks: Block[] = [];
@@ -55,7 +56,7 @@ export const cargo: TestParser = {
       if (/^error: could not compile /.test(line)) { couldNotCompile++; current = null; }
     }
     if (blocks.length === 0 && couldNotCompile === 0) return null;
-    let passed = 0, failed = 0, skipped = 0;
+    let passed = 0, failed = 0, skipped = 0, crashErrors = 0;
     const notes: string[] = [];
     const disputes: string[] = [];
     let crashed: string | null = null;
@@ -76,13 +77,13 @@ export const cargo: TestParser = {
       passed += tally.ok; failed += tally.failed; skipped += tally.ignored;
       const missing = b.announced - tally.ok - tally.failed - tally.ignored;
       if (missing > 0) {
-        failed++;
-        crashed = `a test binary (${b.binary}) announced ${b.announced} tests but ended without its result line: ${missing} unreported, 1 counted as failed`;
+        crashErrors++;
+        crashed = `a test binary (${b.binary}) announced ${b.announced} tests but ended without its result line: ${missing} unreported, counted as an error`;
       }
     }
     if (stray > 0) disputes.push(`${stray} "running N tests" line(s) outside cargo's per-binary structure (printed by a test?)`);
     if (signals > 0 && crashed === null) crashed = 'a test binary was killed by a signal';
-    const errors = diagnostics > 0 ? diagnostics : couldNotCompile > 0 ? 1 : 0;
+    const errors = (diagnostics > 0 ? diagnostics : couldNotCompile > 0 ? 1 : 0) + crashErrors;
     if (couldNotCompile > 0) notes.push('compilation failed: tests of the targets that did not build never ran');
     const counts = makeCounts('cargo', { passed, failed, skipped, errors, notes });
     if (cases.length > 0) counts.cases = cases;

@@ -12,7 +12,7 @@ const CRASH = /^(?:panic: |fatal error: |SIG[A-Z]+: |signal: )/;
 type Outcome = 'pass' | 'fail' | 'skip';
 const STATUS: Record<Outcome, CaseStatus> = { pass: 'passed', fail: 'failed', skip: 'skipped' };
 
-interface Leaves { passed: number; failed: number; skipped: number; cases: TestCase[]; unfinished: number }
+interface Leaves { passed: number; failed: number; skipped: number; errors: number; cases: TestCase[]; unfinished: number }
 
 /**
  * Counts leaf tests only: a parent whose subtests are reported is a group, not one more test
@@ -20,7 +20,7 @@ interface Leaves { passed: number; failed: number; skipped: number; cases: TestC
  * results: package → test name → outcome (null: started, no result).
  */
 function countLeaves(results: Map<string, Map<string, Outcome | null>>, crashed: boolean): Leaves {
-  const out: Leaves = { passed: 0, failed: 0, skipped: 0, cases: [], unfinished: 0 };
+  const out: Leaves = { passed: 0, failed: 0, skipped: 0, errors: 0, cases: [], unfinished: 0 };
   for (const [pkg, tests] of results) {
     const parents = new Set<string>();
     for (const name of tests.keys()) {
@@ -31,7 +31,8 @@ function countLeaves(results: Map<string, Map<string, Outcome | null>>, crashed:
       const id = pkg ? `${pkg}::${name}` : name;
       if (outcome === null) {
         out.unfinished++;
-        if (crashed) { out.failed++; out.cases.push({ id, status: 'failed', excerpt: 'running when the test binary crashed or timed out' }); }
+        // The binary died under it (panic elsewhere, timeout, signal): the process crashed, an error, not a failed assertion.
+        if (crashed) { out.errors++; out.cases.push({ id, status: 'error', excerpt: 'running when the test binary crashed or timed out' }); }
         continue;
       }
       out[outcome === 'pass' ? 'passed' : outcome === 'fail' ? 'failed' : 'skipped']++;
@@ -43,9 +44,9 @@ function countLeaves(results: Map<string, Map<string, Outcome | null>>, crashed:
 
 function leavesCounts(l: Leaves, errors: number, crashed: boolean, notes: string[]): TestCounts {
   if (l.unfinished > 0) {
-    notes.push(crashed ? `${l.unfinished} test(s) were running when the test binary panicked or timed out: counted as failed` : `${l.unfinished} test(s) started without a reported result (output cut?): not counted`);
+    notes.push(crashed ? `${l.unfinished} test(s) were running when the test binary panicked or timed out: counted as errors` : `${l.unfinished} test(s) started without a reported result (output cut?): not counted`);
   }
-  const counts = makeCounts('go', { passed: l.passed, failed: l.failed, skipped: l.skipped, errors, notes });
+  const counts = makeCounts('go', { passed: l.passed, failed: l.failed, skipped: l.skipped, errors: errors + l.errors, notes });
   if (l.cases.length > 0) counts.cases = l.cases;
   return counts;
 }
@@ -104,10 +105,10 @@ function parseJson(lines: readonly string[]): TestCounts | null {
   if (twice > 0) disputes.push(`${twice} test(s) reported two results (a test printed a "--- PASS:" line?)`);
   let crashNote: string | null = crashed ? 'a test binary panicked, crashed or timed out' : null;
   for (const [pkg, outcomes] of pkgOutcome) {
-    const failedLeaves = leaves.cases.filter((c) => c.id.startsWith(`${pkg}::`) && c.status === 'failed').length;
+    const failedLeaves = leaves.cases.filter((c) => c.id.startsWith(`${pkg}::`) && (c.status === 'failed' || c.status === 'error')).length;
     if (outcomes.includes('fail') && failedLeaves === 0 && errors === 0) {
-      leaves.failed++;
-      crashNote = `package ${pkg} failed with no failed test reported (the binary died): counted as 1 failed`;
+      leaves.errors++;
+      crashNote = `package ${pkg} failed with no failed test reported (the binary died): counted as an error`;
     }
     if (new Set(outcomes).size > 1) disputes.push(`package ${pkg} reported both pass and fail`);
   }
@@ -183,23 +184,24 @@ function parseText(lines: readonly string[]): TestCounts | null {
     return flag(makeCounts('go', { passed: 0, errors, notes: ['no package had test files'] }), { noTests: 'no package had test files' });
   }
   notes.push('plain go test does not list passing or skipped tests: passed and total unknown, skipped not shown');
-  let failed = leaves.failed;
+  let crashErrors = 0;
   if (timeouts > 0) {
-    failed += timeouts;
-    notes.push(`${timeouts} test binary timeout(s): the test that was running counted as 1 failed each`);
+    crashErrors += timeouts;
+    notes.push(`${timeouts} test binary timeout(s): counted as an error each (the test that was running never finished)`);
   }
   const signalled = Math.max(0, crashedPackages - timeouts);
   if (signalled > 0) {
-    failed += signalled;
-    notes.push(`${signalled} package(s) failed with no failed test listed (the binary died): counted as 1 failed each`);
+    crashErrors += signalled;
+    notes.push(`${signalled} package(s) failed with no failed test listed (the binary died): counted as an error each`);
   }
-  const counts = makeCounts('go', { passed: null, failed, skipped: 0, errors, notes });
+  const counts = makeCounts('go', { passed: null, failed: leaves.failed, skipped: 0, errors: errors + crashErrors, notes });
   if (leaves.cases.length > 0) counts.cases = leaves.cases.filter((c) => c.status !== 'passed');
   return flag(counts, { disputed, crashed: crashNote });
 }
 
 export const go: TestParser = {
   name: 'go',
+  explain: { summary: /^(?:ok|FAIL)\s+\S+\s+(?:\(cached\)|[\d.]+s|\[)|"Action":"(?:pass|fail)","Package":"[^"]+","Elapsed"/, marks: /^\s*--- FAIL: |"Action":"fail","Package":"[^"]+","Test"|^panic: |^SIG[A-Z]+: / },
   detect: (lines) => lines.some((l) => (PACKAGE.test(l) && /\t/.test(l)) || RUN.test(l) || /^\{"Time":"[^"]+","Action":"/.test(l)),
   parse(lines) {
     const json = lines.some((l) => /^\{"(?:Time|Action)":/.test(l));

@@ -7,6 +7,7 @@ const TESTS = /^Tests:\s+(.*\d+ total)\s*$/;
 
 export const jest: TestParser = {
   name: 'jest',
+  explain: { summary: /^Tests:\s+|^No tests found/, marks: /^  ● \S|^FAIL / },
   detect: (lines) => lastIndex(lines, /^(Tests|Test Suites):\s+\d|^No tests found, exiting with code/) >= 0,
   parse(lines) {
     let suiteErrors = 0, headers = 0;

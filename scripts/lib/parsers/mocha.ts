@@ -5,7 +5,7 @@ import { parseTapLines } from './tap.js';
 import type { TestCounts } from './types.js';
 
 const PASSING = /^\s*(\d+) passing \(\d+(?:\.\d+)?(?:ms|s|m)\)\s*$/;
-// A failed hook is listed as `"before all" hook for "a":`; mocha counts it as a failure, judgeloop as a setup error.
+// A failed hook is listed as `"before all" hook for "a":`; mocha counts it as one failure (of the suite), and so does judgeloop.
 const HOOK = /^\s+\d*\)?\s*"(?:before|after) (?:all|each)" hook\b/;
 
 function parseJson(lines: readonly string[]): TestCounts | null {
@@ -19,14 +19,15 @@ function parseJson(lines: readonly string[]): TestCounts | null {
   const hooks = failures.filter((f) => typeof f.title === 'string' && /^"(before|after) (all|each)" hook/.test(f.title)).length;
   return makeCounts('mocha', {
     passed: stats.passes,
-    failed: Number(stats.failures ?? 0) - hooks,
+    failed: Number(stats.failures ?? 0),
     skipped: Number(stats.pending ?? 0),
-    errors: hooks,
+    notes: hooks > 0 ? [`${hooks} failed hook(s): one failure of the suite each; the tests they guard did not run`] : [],
   });
 }
 
 export const mocha: TestParser = {
   name: 'mocha',
+  explain: { summary: /^\s*\d+ (?:passing \(|pending\s*$|failing\s*$)/, marks: /^\s+\d+\) \S/ },
   detect: (lines) => lastIndex(lines, PASSING) >= 0 || lines.some((l) => /^\s*Exception during run:/.test(l) || /^\s*"stats": \{/.test(l)),
   parse(lines) {
     const candidates: number[] = [];
@@ -63,10 +64,9 @@ export const mocha: TestParser = {
     for (let j = i + 1; j < lines.length; j++) if (HOOK.test(lines[j] as string) && /:\s*$/.test(lines[j] as string)) hooks++;
     const counts = makeCounts('mocha', {
       passed: Number(PASSING.exec(lines[i] as string)?.[1]),
-      failed: Math.max(0, failing - hooks),
+      failed: failing,
       skipped: pending,
-      errors: hooks,
-      notes: hooks > 0 ? [`${hooks} failed hook(s) counted as errors; the tests they guard did not run`] : [],
+      notes: hooks > 0 ? [`${hooks} failed hook(s): one failure of the suite each; the tests they guard did not run`] : [],
     });
     return flag(counts, { disputed: picked.disputed, noTests: counts.total === 0 && hooks === 0 ? 'mocha ran no tests' : null });
   },

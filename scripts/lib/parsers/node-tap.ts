@@ -18,6 +18,7 @@ function filesThatNeverRan(lines: readonly string[]): number {
 
 export const nodeTap: TestParser = {
   name: 'node-tap',
+  explain: { summary: SUMMARY, marks: /^not ok \d+ / },
   detect: (lines) => lastIndex(lines, SUMMARY) >= 0,
   parse(lines) {
     const candidates: number[] = [];

@@ -52,6 +52,7 @@ function loadFailures(lines: readonly string[]): { load: number; files: number }
 
 export const nodeTest: TestParser = {
   name: 'node-test',
+  explain: { summary: /^(?:ℹ|#) (?:tests|pass|fail|cancelled) \d+\s*$|^Could not find/, marks: /^\s*(?:✖ |not ok \d+ )/ },
   detect: (lines) => (closingBlock(lines) !== null && lines.some((l) => /^(?:ℹ|#) suites \d+\s*$/.test(l))) || NOT_FOUND.test(lines[0] ?? ''),
   parse(lines) {
     if (closingBlock(lines) === null && lines.some((l) => NOT_FOUND.test(l))) {
@@ -64,8 +65,9 @@ export const nodeTest: TestParser = {
     if (!block) return null;
     const notes: string[] = [];
     const { load: loadErrors, files } = loadFailures(lines);
-    // node counts a file that failed to load as one failed test; it is an error in judgeloop's terms.
-    const fail = (block.get('fail') ?? 0) - loadErrors;
+    // node counts a file that failed to load, or whose process died, as one failed test: both are errors here.
+    const died = files - loadErrors;
+    const fail = (block.get('fail') ?? 0) - loadErrors - died;
     if (loadErrors > 0) notes.push(`${loadErrors} test file(s) failed to load: counted as errors, not failed tests`);
     const cancelled = block.get('cancelled') ?? 0;
     if (cancelled > 0) notes.push(`${cancelled} cancelled test(s) (timeouts) counted as failed`);
@@ -73,11 +75,9 @@ export const nodeTest: TestParser = {
       passed: block.get('pass') ?? 0,
       failed: Math.max(0, fail) + cancelled,
       skipped: (block.get('skipped') ?? 0) + (block.get('todo') ?? 0),
-      errors: loadErrors,
+      errors: loadErrors + died,
       notes,
     });
-    // A whole file reported failed without a load error: its process died (exit, signal) mid-run.
-    const died = files - loadErrors;
-    return flag(counts, { disputed, crashed: died > 0 ? `${died} test file process(es) died mid-run: counted as 1 failed each` : null, noTests: (block.get('tests') ?? 0) === 0 && loadErrors === 0 ? 'node --test ran no tests' : null });
+    return flag(counts, { disputed, crashed: died > 0 ? `${died} test file process(es) died mid-run: counted as an error each` : null, noTests: (block.get('tests') ?? 0) === 0 && loadErrors === 0 ? 'node --test ran no tests' : null });
   },
 };

@@ -113,8 +113,8 @@ function fromProgress(ev: Evidence): TestCounts | null {
   const notes: string[] = [];
   let crashed: string | null = null;
   if (ev.pending !== null) {
-    c.failed++;
-    crashed = `${ev.pending} started but never reported a result (the process died): counted as failed`;
+    c.errors++;
+    crashed = `${ev.pending} started but never reported a result (the process died): counted as an error`;
   }
   notes.push('no pytest summary line (quiet -qq, or the run was cut short): counts read from per-test progress');
   const counts = makeCounts('pytest', { ...c, notes });
@@ -123,6 +123,7 @@ function fromProgress(ev: Evidence): TestCounts | null {
 
 export const pytest: TestParser = {
   name: 'pytest',
+  explain: { summary: SUMMARY, marks: /^(?:FAILED|ERROR|SUBFAILED)\b|^\S+::\S.* (?:FAILED|ERROR)\b|^(?:\S+\.py )?[.sxX]*[FE][.FEsxX]*\s*(?:\[|$)|^Fatal Python error/ },
   detect(lines) {
     for (let i = lines.length - 1; i >= 0; i--) {
       const l = lines[i] as string;

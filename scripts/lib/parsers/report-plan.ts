@@ -16,6 +16,22 @@ const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 // The runner as the command's first word (after env assignments and npx/pnpm/yarn exec wrappers).
 const LEAD = String.raw`^\s*(?:\w+=\S*\s+)*(?:(?:npx|pnpm(?:\s+exec)?|yarn|bunx)\s+)?`;
 
+/** The report the config names (collector.test_report): its args appended, its env added, `{file}` filled in. */
+export interface ReportOverride {
+  format: ReportFormat;
+  file?: string;
+  args?: string;
+  env?: Record<string, string>;
+}
+
+export function planConfiguredReport(command: string, dir: string, named: string | null, o: ReportOverride): ReportPlan {
+  const file = `${dir}/${o.file ?? (o.format === 'junit' ? 'report.xml' : 'report.json')}`;
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(o.env ?? {})) env[k] = v.replaceAll('{file}', file);
+  const runner = named ?? { junit: 'junit', 'jest-json': 'jest', 'mocha-json': 'mocha', 'rspec-json': 'rspec' }[o.format];
+  return { runner, format: o.format, file, command: o.args ? `${command} ${o.args.replaceAll('{file}', quote(file))}` : command, env };
+}
+
 /**
  * pytest is reached through PYTEST_ADDOPTS, so `make test` or `npm test` that end in pytest still write the report;
  * vitest, jest and node --test get flags only when the command starts with them (a wrapper would not pass them on).
@@ -33,6 +49,16 @@ export function planReport(command: string, dir: string, named: string | null, e
   if (new RegExp(`${LEAD}jest\\b`).test(command) && (named === null || named === 'jest')) {
     const file = `${dir}/jest.json`;
     return { runner: 'jest', format: 'jest-json', file, command: `${command} --json --outputFile=${quote(file)}`, env: {} };
+  }
+  if (new RegExp(`${LEAD}(?:\\S*/)?phpunit\\b`).test(command) && (named === null || named === 'phpunit')) {
+    const file = `${dir}/phpunit.xml`;
+    return { runner: 'phpunit', format: 'junit', file, command: `${command} --log-junit ${quote(file)}`, env: {} };
+  }
+  if (new RegExp(`${LEAD}(?:bundle\\s+exec\\s+)?rspec\\b`).test(command) && (named === null || named === 'rspec')) {
+    const file = `${dir}/rspec.json`;
+    // Any --format replaces rspec's default console formatter: keep progress on the console when none was given.
+    const console = /\s(?:--format|-f)\b/.test(command) ? '' : ' --format progress';
+    return { runner: 'rspec', format: 'rspec-json', file, command: `${command}${console} --format json --out ${quote(file)}`, env: {} };
   }
   const node = /^(\s*node\s+(?:--[\w-]+(?:=\S+)?\s+)*--test\b)/.exec(command);
   if (node && (named === null || named === 'node-test')) {

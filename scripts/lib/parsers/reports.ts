@@ -3,7 +3,7 @@
 import { flag, makeCounts } from './_counts.js';
 import type { CaseStatus, TestCase, TestCounts } from './types.js';
 
-export const REPORT_FORMATS = ['junit', 'jest-json', 'mocha-json'] as const;
+export const REPORT_FORMATS = ['junit', 'jest-json', 'mocha-json', 'rspec-json'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 const EXCERPT = 500;
@@ -44,13 +44,14 @@ function countsFromCases(runner: string, cases: TestCase[], extraErrors = 0, not
 const TAG = /<(\/?)(testsuites|testsuite|testcase|failure|error|skipped)\b([^>]*?)(\/?)>/g;
 
 /** JUnit XML: one case per <testcase>, nested <testsuite>s named in the id (node --test nests them). */
-export function readJunit(xml: string, runner = 'junit'): TestCounts | null {
+export function readJunit(xml: string, runner = 'junit', cwd?: string): TestCounts | null {
+  const rel = (f: string | null): string | null => (f && cwd && f.startsWith(`${cwd}/`) ? f.slice(cwd.length + 1) : f);
   if (!/<testsuites?\b/.test(xml)) return null;
   const cases: TestCase[] = [];
   const suites: string[] = [];
   const pytest = /<testsuite[^>]*\bname="pytest"/.test(xml);
   const prefixes = new Map<string, string>();
-  let open: { id: string; status: CaseStatus; excerpt?: string; textFrom: number; skips: number } | null = null;
+  let open: { id: string; status: CaseStatus; excerpt?: string; textFrom: number; skips: number; fileLevel: boolean } | null = null;
   const close = (end: number): void => {
     if (!open) return;
     // pytest writes one <skipped> per skipped subtest into a test it reports PASSED: more than one is not a skipped test.
@@ -73,32 +74,42 @@ export function readJunit(xml: string, runner = 'junit'): TestCounts | null {
     if (tag === 'testsuites') continue;
     if (tag === 'testcase') {
       if (slash) { close(m.index); continue; }
-      const name = attr(attrs, 'name') ?? '';
+      const name = rel(attr(attrs, 'name')) ?? '';
       const classname = attr(attrs, 'classname') ?? '';
-      const file = attr(attrs, 'file');
+      const file = rel(attr(attrs, 'file'));
       // A suite named like the file (vitest, phpunit) is the prefix already; pytest's one suite is a label. Others nest (node).
-      const path = [...(pytest ? [] : suites.filter((s) => s !== classname && s !== file)), name].filter((s) => s !== '').join(' > ');
-      const prefix = pytest ? (prefixes.get(classname) ?? prefixes.set(classname, pytestPrefix(classname)).get(classname) as string) : file ?? (classname && classname !== 'test' ? classname : '');
+      // phpunit nests a data provider's cases in a suite named `Class::method`: the case name says it already.
+      const path = [...(pytest ? [] : suites.filter((s) => s !== classname && s !== file && !s.startsWith(`${classname}::`))), name].filter((s) => s !== '').join(' > ');
+      const cls = classname && classname !== 'test' && classname !== file ? classname : '';
+      const prefix = pytest ? (prefixes.get(classname) ?? prefixes.set(classname, pytestPrefix(classname)).get(classname) as string) : [file, cls].filter(Boolean).join('::');
       const id = prefix ? `${prefix}::${path}` : path;
-      open = { id, status: 'passed', textFrom: m.index + m[0].length, skips: 0 };
+      open = { id, status: 'passed', textFrom: m.index + m[0].length, skips: 0, fileLevel: /^\/\S+\.(?:[cm]?[jt]s|tsx|jsx)$/.test(name) };
       if (selfClose) close(m.index);
       continue;
     }
-    const current = open as { status: CaseStatus; excerpt?: string; skips: number } | null;
+    const current = open as { status: CaseStatus; excerpt?: string; skips: number; fileLevel: boolean } | null;
     if (!current || slash) continue;
     const message = attr(attrs, 'message');
-    if (tag === 'failure') { if (current.status !== 'error') current.status = 'failed'; if (message && !current.excerpt) current.excerpt = message; }
+    if (tag === 'failure') {
+      // node --test names a whole test file's failure (load error, dead process) by its path: an error, not a test.
+      if (current.status !== 'error') current.status = current.fileLevel ? 'error' : 'failed';
+      if (message && !current.excerpt) current.excerpt = message;
+    }
     else if (tag === 'error') { current.status = 'error'; if (message) current.excerpt = message; }
     else if ((current.skips += 1) && (current.status === 'passed' || current.status === 'skipped')) current.status = /type="pytest\.xfail"/.test(attrs) ? 'xfail' : 'skipped';
   }
-  // Case ids must be unique: a repeated id (parametrised names clash) gets its position appended.
+  return countsFromCases(runner, uniqueIds(cases));
+}
+
+/** Case ids must be unique: a repeated id (parametrised names clash) gets its position appended. */
+function uniqueIds(cases: TestCase[]): TestCase[] {
   const seen = new Map<string, number>();
   for (const c of cases) {
     const n = seen.get(c.id) ?? 0;
     seen.set(c.id, n + 1);
     if (n > 0) c.id = `${c.id} #${n + 1}`;
   }
-  return countsFromCases(runner, cases);
+  return cases;
 }
 
 interface JestAssertion { ancestorTitles?: string[]; title?: string; status?: string; failureMessages?: string[] }
@@ -124,12 +135,12 @@ export function readJestJson(text: string, cwd?: string): TestCounts | null {
       cases.push(c);
     }
   }
-  return countsFromCases('jest', cases, suiteErrors, suiteErrors ? [`${suiteErrors} test file(s) failed to run: counted as errors`] : []);
+  return countsFromCases('jest', uniqueIds(cases), suiteErrors, suiteErrors ? [`${suiteErrors} test file(s) failed to run: counted as errors`] : []);
 }
 
 interface MochaTest { fullTitle?: string; title?: string; file?: string; err?: { message?: string } }
 
-/** Mocha's JSON reporter: tests, failures (a failed hook is titled `"before all" hook…`: an error), pending. */
+/** Mocha's JSON reporter: tests, failures (a failed hook, titled `"before all" hook…`, is one failure of its suite), pending. */
 export function readMochaJson(text: string, cwd?: string): TestCounts | null {
   let data: { tests?: MochaTest[]; failures?: MochaTest[]; pending?: MochaTest[] };
   try { data = JSON.parse(text.slice(text.indexOf('{'))) as typeof data; } catch { return null; }
@@ -143,16 +154,31 @@ export function readMochaJson(text: string, cwd?: string): TestCounts | null {
   for (const t of data.tests) status.set(idOf(t), { id: idOf(t), status: 'passed' });
   for (const t of data.pending ?? []) status.set(idOf(t), { id: idOf(t), status: 'skipped' });
   for (const t of data.failures ?? []) {
-    const hook = /^"(?:before|after) (?:all|each)" hook/.test(t.title ?? '');
-    const c: TestCase = { id: idOf(t), status: hook ? 'error' : 'failed' };
+    const c: TestCase = { id: idOf(t), status: 'failed' };
     if (t.err?.message) c.excerpt = t.err.message.slice(0, EXCERPT);
     status.set(c.id, c);
   }
   return countsFromCases('mocha', [...status.values()]);
 }
 
+interface RspecExample { id?: string; full_description?: string; status?: string; file_path?: string; exception?: { message?: string } }
+
+/** RSpec's JSON formatter: one entry per example; errors outside of examples (a spec file that failed to load) are errors. */
+export function readRspecJson(text: string): TestCounts | null {
+  let data: { examples?: RspecExample[]; summary?: { errors_outside_of_examples_count?: number } };
+  try { data = JSON.parse(text) as typeof data; } catch { return null; }
+  if (!Array.isArray(data.examples)) return null;
+  const cases = data.examples.map((e): TestCase => {
+    const c: TestCase = { id: `${(e.file_path ?? '').replace(/^\.\//, '')}::${e.full_description ?? e.id ?? ''}`, status: e.status === 'passed' ? 'passed' : e.status === 'pending' ? 'skipped' : 'failed' };
+    if (c.status === 'failed' && e.exception?.message) c.excerpt = e.exception.message.slice(0, EXCERPT);
+    return c;
+  });
+  const outside = Number(data.summary?.errors_outside_of_examples_count ?? 0);
+  return countsFromCases('rspec', uniqueIds(cases), outside, outside ? [`${outside} error(s) outside of examples (a spec file failed to load)`] : []);
+}
+
 export function readReport(format: ReportFormat, text: string, opts: { runner?: string; cwd?: string } = {}): TestCounts | null {
-  const counts = format === 'junit' ? readJunit(text, opts.runner) : format === 'jest-json' ? readJestJson(text, opts.cwd) : readMochaJson(text, opts.cwd);
+  const counts = format === 'junit' ? readJunit(text, opts.runner, opts.cwd) : format === 'jest-json' ? readJestJson(text, opts.cwd) : format === 'rspec-json' ? readRspecJson(text) : readMochaJson(text, opts.cwd);
   if (counts && opts.runner) counts.runner = opts.runner;
   return counts;
 }
@@ -168,7 +194,8 @@ export function reconcile(consoleCounts: TestCounts | null, report: TestCounts |
     if (consoleCounts) consoleCounts.source = 'console';
     return consoleCounts;
   }
-  const out: TestCounts = { ...report, notes: [...(report.notes ?? [])], source: 'report' };
+  // The console names the runner when the report's format alone cannot (JUnit is written by many).
+  const out: TestCounts = { ...report, runner: report.runner === 'junit' && consoleCounts ? consoleCounts.runner : report.runner, notes: [...(report.notes ?? [])], source: 'report' };
   if (!consoleCounts) {
     out.notes?.push('the console output was not recognised: counts from the report alone');
     return out;
@@ -179,7 +206,7 @@ export function reconcile(consoleCounts: TestCounts | null, report: TestCounts |
   if (consoleCounts.passed !== null && consoleCounts.passed + (consoleCounts.xpassed ?? 0) !== (report.passed ?? 0) + (report.xpassed ?? 0)) {
     disagreements.push(`the console counts ${consoleCounts.passed} passed, the report ${report.passed}`);
   }
-  if (consoleCounts.counts_disputed) disagreements.push('the console text itself is disputed');
+  if (consoleCounts.counts_disputed) disagreements.push('the console text holds more than one summary or contradicts its per-test lines');
   // A test can add failures to what the runner prints, never remove real ones: of two disagreeing sources the one
   // with more failures and errors is kept (a report overwritten after the run cannot hide a failure the console saw).
   let base = out;

@@ -31,9 +31,9 @@ export function parseTapLines(lines: readonly string[], runner: string): TestCou
   if (points === 0 && planned === null) return null;
   let crashed: string | null = null;
   if (planned !== null && planned > points && errors === 0) {
-    // The producer stopped before its plan without bailing out: it died, and the test it was in counts as failed.
-    failed++;
-    crashed = `plan said ${planned} tests, output shows ${points}: the producer died, 1 counted as failed`;
+    // The producer stopped before its plan without bailing out: it died, which counts as an error.
+    errors++;
+    crashed = `plan said ${planned} tests, output shows ${points}: the producer died, counted as an error`;
   } else if (planned !== null && planned !== points) notes.push(`plan said ${planned} tests, output shows ${points}`);
   // A test printing "ok N" lines adds test points: a number seen twice, or more points than planned, is a dispute.
   const disputed = duplicate ? 'a test point number appears twice (a test printed TAP lines?)' : planned !== null && points > planned ? `${points} test points against a plan of ${planned}` : null;
@@ -42,6 +42,7 @@ export function parseTapLines(lines: readonly string[], runner: string): TestCou
 
 export const tap: TestParser = {
   name: 'tap',
+  explain: { summary: /^1\.\.\d+/, marks: /^not ok\b|^Bail out!/ },
   detect: (lines) => lines.some((l) => /^TAP version \d+/.test(l)) || (lines.some((l) => /^1\.\.\d+/.test(l)) && lines.some((l) => /^(not )?ok\b/.test(l))),
   parse: (lines) => parseTapLines(lines, 'tap'),
 };

@@ -63,6 +63,7 @@ function verboseCases(lines: readonly string[]): TestCase[] | null {
 
 export const unittest: TestParser = {
   name: 'unittest',
+  explain: { summary: /^Ran \d+ tests? in |^(?:OK|FAILED)(?: \(.*\))?\s*$/, marks: /^(?:FAIL|ERROR): / },
   detect: (lines) => lines.some((l) => RAN.test(l)),
   parse(lines) {
     const all = summaries(lines);

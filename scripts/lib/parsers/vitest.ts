@@ -7,12 +7,18 @@ const NO_TESTS = /^\s*Tests\s+no tests\s*$/;
 
 export const vitest: TestParser = {
   name: 'vitest',
+  explain: { summary: /^\s*Tests\s+\d|^\s*Tests\s+no tests|^No test files found/, marks: /⎯ Failed (?:Tests|Suites) \d+ ⎯|^ ❯ \S.*\| \d+ failed|Worker exited unexpectedly|Worker \w+ emitted error/ },
   detect: (lines) => lastIndex(lines, /^\s*Test Files\s+(\d|no )|^\s*RUN\s+v\d+\.\d+\.\d+ |^No test files found, exiting with code/) >= 0,
   parse(lines) {
-    let errors = 0;
+    // Under "Failed Suites": ` FAIL  file [ file ]` is a file that failed to load (an error), ` FAIL  file > suite`
+    // a suite whose hook threw (one failure of the suite; its tests are reported skipped).
+    let errors = 0, suiteFailures = 0, inSuites = false;
     for (const line of lines) {
-      const suites = /⎯ Failed Suites (\d+) ⎯/.exec(line);
-      if (suites) errors += Number(suites[1]);
+      if (/⎯ Failed Suites \d+ ⎯/.test(line)) { inSuites = true; continue; }
+      if (/⎯ (?:Failed Tests|Unhandled Errors?) /.test(line) || /^\s*Test Files\s/.test(line)) inSuites = false;
+      if (!inSuites) continue;
+      if (/^ FAIL  \S+ > /.test(line)) suiteFailures++;
+      else if (/^ FAIL  \S+/.test(line)) errors++;
     }
     // Unhandled errors outside any test (e.g. a worker that died) are printed as `Errors  N error(s)` in the summary.
     const unhandled = lastIndex(lines, /^\s*Errors\s+\d+ errors?\b/);
@@ -39,13 +45,14 @@ export const vitest: TestParser = {
     const m = TESTS.exec(lines[i as number] as string);
     const w = wordCounts((m?.[1] ?? '').replace(/ \| /g, ', '));
     const notes: string[] = [];
-    let failed = get(w, 'failed');
+    let failed = get(w, 'failed') + suiteFailures;
+    if (suiteFailures > 0) notes.push(`${suiteFailures} suite(s) failed in a hook: one failure each, their tests reported skipped`);
     let crashed: string | null = null;
     // A killed worker takes its file's tests with it: vitest's own total still counts them, its outcomes do not.
     if (lines.some((l) => /Worker exited unexpectedly|Worker (?:forks|threads|vmForks|vmThreads) emitted error/.test(l))) {
-      failed++;
-      if (unhandled >= 0) errors = Math.max(0, errors - 1);
-      crashed = 'a test worker died: 1 test counted as failed for the crash (instead of as an unhandled error)';
+      // vitest reports the death as an unhandled error (already counted); without that line it is one error more.
+      if (unhandled < 0) errors++;
+      crashed = 'a test worker died: counted as an error, the tests it was running never reported';
     }
     const reported = get(w, 'passed', 'failed', 'skipped', 'todo');
     const announced = Number(m?.[2] ?? reported);

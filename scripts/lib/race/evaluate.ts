@@ -12,7 +12,7 @@ import { langFunctionMetrics, langMetricsKnown } from './lang-metrics.js';
 import { compareApi, functionMetrics, TS_JS_FILE, type ApiChange, type FunctionMetric } from './ts-metrics.js';
 import { evaluateGate } from './gate.js';
 import { noOpChange } from './substance.js';
-import { TEST_FILE, specialCaseFindings, testFindings, testLiterals } from './test-findings.js';
+import { TEST_FILE, specialCaseFindings, targetTestEdits, testFindings, testLiterals } from './test-findings.js';
 import { targetFraction, targetStanding, testCounts, type RaceTargets, type TargetStanding } from './targets.js';
 
 /** The judge's optional per-criterion assessments (state/judgments/<bead>.json `criteria`), each 0-1. */
@@ -55,7 +55,7 @@ export interface SolutionFacts {
   formattingOnlyFiles: string[];
   benchmark: BenchmarkResult | null;
   taskType?: string;
-  /** Texts of the tree's test files, or their literals one per line (special-casing is checked against them). */
+  /** Texts of the tree's test files, or their lines that hold literals (special-casing is checked against them). */
   testTexts: string[];
   /** sha256 (hex) of the diff text: the ranking's last tie-break. */
   contentHash?: string;
@@ -431,14 +431,19 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
   // Findings with file:line: pattern scans of added lines, tests deleted/skipped/weakened, special-casing.
   const baseTexts = new Map(facts.files.filter((f) => f.base !== null).map((f) => [f.path, f.base!]));
   const literals = testLiterals([...facts.testTexts, ...facts.files.filter((f) => TEST_FILE.test(f.path)).map((f) => f.head ?? f.base ?? '')]);
-  const findings = [...scanAddedLines(facts.patch), ...testFindings(facts.patch), ...specialCaseFindings(facts.patch, literals, baseTexts)];
+  const findings = [
+    ...scanAddedLines(facts.patch),
+    ...testFindings(facts.patch),
+    ...targetTestEdits(facts.patch, baseTexts, race.targets.fail_to_pass),
+    ...specialCaseFindings(facts.patch, literals, baseTexts),
+  ];
   const counts = { dangerous_op: 0, disabled_check: 0, secret: 0 };
   const at = { dangerous_op: [] as string[], disabled_check: [] as string[] };
   let stubs = 0;
   let specialCases = 0;
   for (const f of findings) {
     flags.push(findingToFlag(f));
-    const kind = f.kind === 'test_skipped' || f.kind === 'test_deleted' || f.kind === 'test_weakened' ? 'disabled_check' : f.kind;
+    const kind = f.kind === 'test_skipped' || f.kind === 'test_deleted' || f.kind === 'test_weakened' || f.kind === 'test_modified' ? 'disabled_check' : f.kind;
     if (kind === 'stub') stubs++;
     else if (kind === 'special_case') specialCases++;
     else if (kind in counts) counts[kind as keyof typeof counts]++;
@@ -474,7 +479,7 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
   if (standing.newly_skipped.length) flags.push({ kind: 'pass_to_pass_broken', detail: `now skipped: ${names(standing.newly_skipped)}` });
   if (t.passed !== null && t.basePassed !== null && t.passed < t.basePassed && !standing.broke.length) flags.push({ kind: 'test_regression', detail: `${t.passed} tests pass, ${t.basePassed} passed on the base` });
   if (fb.integrity.test_count_below_baseline && !flags.some((f) => f.kind === 'tests_removed')) flags.push({ kind: 'tests_removed', detail: 'fewer tests ran than on the base commit' });
-  const noOp = noOpChange({ patch: facts.patch, files: facts.files, formattingOnlyFiles: facts.formattingOnlyFiles });
+  const noOp = noOpChange({ patch: facts.patch, files: facts.files, formattingOnlyFiles: facts.formattingOnlyFiles, ...(facts.taskType !== undefined ? { taskType: facts.taskType } : {}) });
   if (noOp) flags.push({ kind: 'no_op', detail: noOp.detail });
   const gates = evaluateGate({ build, test: fb.checks.test, standing, noOp, flags, blockingKinds: opts.blockingFindings });
 
@@ -489,5 +494,9 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
   const overrides: Partial<Record<RaceCategory, string>> = {};
   if (noOp) for (const c of ['correctness', 'quality', 'efficiency', 'completeness', 'safety'] as const) overrides[c] = `no credit: ${noOp.detail}`;
   else if (buildFailed) overrides.quality = overrides.safety = 'no credit: the code does not build';
+  // Code that moves none of the race's failing tests to passing did not reach them: nothing done for the task.
+  const raceTargets = race.targets.fail_to_pass.length ? race.targets.fail_to_pass.length : standing.basis === 'counts' ? (standing.target_total ?? 0) : 0;
+  const reached = standing.basis === 'counts' ? (standing.target_passed ?? 0) : race.targets.fail_to_pass.filter((id) => !standing.target_failing.includes(id)).length;
+  if (!noOp && raceTargets > 0 && reached === 0 && standing.basis !== 'none') overrides.correctness = `no credit: none of the ${raceTargets} target tests passes (the change does not reach them)`;
   return { evaluation: assembleEvaluation(results, opts.weights, { target_tests: opts.targetWeight }, overrides), flags, gates, metrics, standing };
 }

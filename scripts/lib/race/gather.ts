@@ -20,14 +20,14 @@ const MAX_CONTEXT_BYTES = 4 * 1024 * 1024;
 const MAX_TEST_FILES = 500;
 
 /**
- * The string and number literals of the tree's test files, one per line, in one `git grep` over the committed tree
- * (not the worktree's files): what special-casing is checked against.
+ * The lines of the tree's test files that hold a string or number literal, in one `git grep` over the committed tree
+ * (not the worktree's files): the tests' inputs that special-casing is checked against.
  */
 async function testLiteralText(cwd: string, tree: string, paths: string[]): Promise<string> {
   const tests = paths.filter((p) => TEST_FILE.test(p)).slice(0, MAX_TEST_FILES);
   if (!tests.length) return '';
   try {
-    return await git(cwd, ['grep', '-I', '-h', '-o', '-E', `"[^"\\]{2,80}"|'[^'\\]{2,80}'|-?[0-9]+(\.[0-9]+)?`, tree, '--', ...tests], { maxBuffer: 16 * 1024 * 1024 });
+    return await git(cwd, ['grep', '-I', '-h', '-E', `"[^"\\]{2,80}"|'[^'\\]{2,80}'|[0-9]`, tree, '--', ...tests], { maxBuffer: 64 * 1024 * 1024 });
   } catch {
     return ''; // exit 1: no match
   }
