@@ -67,16 +67,25 @@ function lockFs(): LockFs {
   if (lockFsCache?.pid === process.pid) return lockFsCache.fs;
   const lfs: LockFs = {
     ...fs,
-    mkdir: (path: string, cb: (err: NodeJS.ErrnoException | null) => void) =>
-      fs.mkdir(path, (err) => {
+    // The lock appears with its owner file inside: made aside, then renamed into place (atomic; a lock folder
+    // that exists is never empty, so the rename fails on it). A holder killed at any point leaves either no lock,
+    // or one that names it, or a temporary folder the sweep removes.
+    mkdir: (path: string, cb: (err: NodeJS.ErrnoException | null) => void) => {
+      const aside = join(dirname(path), tempName(path));
+      fs.mkdir(aside, (err) => {
         if (err) return cb(err);
         try {
-          writeFileSync(join(path, OWNER_FILE), JSON.stringify({ ...self(), token: randomBytes(8).toString('hex') }));
+          writeFileSync(join(aside, OWNER_FILE), JSON.stringify({ ...self(), token: randomBytes(8).toString('hex') }));
         } catch {
           // No owner file: waiters fall back to the mtime rule.
         }
-        cb(null);
-      }),
+        fs.rename(aside, path, (e) => {
+          if (!e) return cb(null);
+          const code = e.code === 'ENOTEMPTY' || e.code === 'EEXIST' ? 'EEXIST' : e.code;
+          fs.rm(aside, { recursive: true, force: true }, () => cb(Object.assign(e, { code })));
+        });
+      });
+    },
     rmdir: (path: string, cb: (err: NodeJS.ErrnoException | null) => void) => fs.rm(path, { recursive: true }, (err) => cb(err)),
     rmdirSync: (path: string) => fs.rmSync(path, { recursive: true }),
   };
