@@ -525,7 +525,7 @@ export async function scanFeedback(store: StateStore, onRow: (row: FeedbackIndex
       const flush = async () => {
         const rows = fresh;
         fresh = [];
-        if (rows.length) await store.withLock(LOCK, () => rows.forEach((row) => store.appendLine('feedback-index', TAIL_ID, row)));
+        if (rows.length) await store.withLock(LOCK, () => store.appendLines('feedback-index', TAIL_ID, rows));
       };
       const reread = (bead: string) => {
         const r = readFeedback(store, bead, now);

@@ -67,29 +67,24 @@ function lockFs(): LockFs {
   if (lockFsCache?.pid === process.pid) return lockFsCache.fs;
   const lfs: LockFs = {
     ...fs,
-    // The lock appears with its owner file already inside (made under a temporary name, then renamed): a holder
-    // SIGKILLed between mkdir and writing the owner would otherwise leave an anonymous lock waited on for STALE_MS.
+    // The lock appears with its owner file inside: made aside, then renamed into place (atomic; a lock folder
+    // that exists is never empty, so the rename fails on it). A holder killed at any point leaves either no lock,
+    // or one that names it, or a temporary folder the sweep removes.
     mkdir: (path: string, cb: (err: NodeJS.ErrnoException | null) => void) => {
-      const tmp = join(dirname(path), tempName(path));
-      try {
-        fs.mkdirSync(tmp);
+      const aside = join(dirname(path), tempName(path));
+      fs.mkdir(aside, (err) => {
+        if (err) return cb(err);
         try {
-          writeFileSync(join(tmp, OWNER_FILE), JSON.stringify({ ...self(), token: randomBytes(8).toString('hex') }));
+          writeFileSync(join(aside, OWNER_FILE), JSON.stringify({ ...self(), token: randomBytes(8).toString('hex') }));
         } catch {
-          // No room for the owner file (a full disk): a plain lock, judged by the mtime rule, as before.
-          rmSync(tmp, { recursive: true, force: true });
-          fs.mkdir(path, (err) => cb(err));
-          return;
+          // No owner file: waiters fall back to the mtime rule.
         }
-        // rename(2) would replace an empty folder: an existing lock is refused first (every lock holds its owner).
-        if (existsSync(path)) throw Object.assign(new Error(`EEXIST: ${path}`), { code: 'EEXIST' });
-        renameSync(tmp, path);
-        cb(null);
-      } catch (e) {
-        rmSync(tmp, { recursive: true, force: true });
-        const code = (e as NodeJS.ErrnoException).code;
-        cb(code === 'ENOTEMPTY' ? Object.assign(new Error(`EEXIST: ${path}`), { code: 'EEXIST' }) : (e as NodeJS.ErrnoException));
-      }
+        fs.rename(aside, path, (e) => {
+          if (!e) return cb(null);
+          const code = e.code === 'ENOTEMPTY' || e.code === 'EEXIST' ? 'EEXIST' : e.code;
+          fs.rm(aside, { recursive: true, force: true }, () => cb(Object.assign(e, { code })));
+        });
+      });
     },
     rmdir: (path: string, cb: (err: NodeJS.ErrnoException | null) => void) => fs.rm(path, { recursive: true }, (err) => cb(err)),
     rmdirSync: (path: string) => fs.rmSync(path, { recursive: true }),

@@ -39,7 +39,7 @@ export function machineTag(): string {
   return self().machine;
 }
 
-/** This process as an owner; recomputed when the pid changes (a start-up snapshot was built by another process). */
+/** This process as an owner; recomputed when the pid changes (a forked or snapshotted process is another one). */
 export function self(): Owner {
   if (selfCache?.pid === process.pid) return selfCache.owner;
   let ns = '';

@@ -165,7 +165,7 @@ function lastByteOf(fd: number, size: number): number | null {
 }
 
 /**
- * Appends one line (`line` ends in "\n") with O_APPEND: a half-written last line left by a killed appender is
+ * Appends one line, or several (`line` ends in "\n"), with O_APPEND: a half-written last line left by a killed appender is
  * closed first, so it cannot swallow this row. Every byte is written and fdatasynced, or the file is cut back to
  * its old length and a StateWriteError thrown: no half row is left for a reader. Appenders hold the file's lock.
  */

@@ -164,11 +164,19 @@ export class StateStore {
 
   /** Appends one validated row to a .jsonl kind; callers hold the lock when order matters. */
   appendLine<T>(kind: Kind, id: string, row: T): void {
+    this.appendLines(kind, id, [row]);
+  }
+
+  /** Appends validated rows all or none, with one write and one fdatasync (a batch costs what one row does). */
+  appendLines<T>(kind: Kind, id: string, rows: readonly T[]): void {
     const file = this.path(kind, id);
-    const v = validate(KINDS[kind].schema, row);
-    if (!v.ok) throw new Error(`refusing to append an invalid ${kind} row to ${file}: ${v.errors.join('; ')}`);
+    for (const row of rows) {
+      const v = validate(KINDS[kind].schema, row);
+      if (!v.ok) throw new Error(`refusing to append an invalid ${kind} row to ${file}: ${v.errors.join('; ')}`);
+    }
+    if (rows.length === 0) return;
     this.sweepOnce();
-    appendLineDurable(file, JSON.stringify(row) + '\n');
+    appendLineDurable(file, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
   }
 
   /** Reads a .jsonl kind: valid rows in order, and the lines that are not (e.g. a half-written last line). */

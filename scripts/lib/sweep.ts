@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { git } from './git.js';
 import { takeOverIfDead } from './lock.js';
-import { isAlive, ownerTag, parseOwnerTag, type Owner } from './owner.js';
+import { isAlive, machineTag, ownerTag, parseOwnerTag, type Owner } from './owner.js';
 
 /** A temporary file with no live owner that can be told is removed once this old (no write takes an hour). */
 export const TEMP_MAX_AGE_MS = 3600_000;
@@ -74,30 +74,35 @@ async function worktreePaths(repoDir: string): Promise<string[]> {
 /**
  * Removes temporary baseline checkouts of killed runs still registered in the repository: a worktree at
  * `<tmpdir>/judgeloop-base-…/tree` whose folder is gone, or whose owner is dead (old names: older than a day),
- * then `git worktree prune`. Only a real folder directly in tmpdir is removed (the paths come from the
+ * and its registration. Only a real folder directly in tmpdir is removed (the paths come from the
  * agent's repository: a symlink or any other path is left alone). Returns the checkouts removed.
  */
 export async function sweepBaselineCheckouts(repoDir: string, now = Date.now()): Promise<string[]> {
   const tmp = tmpdir();
-  let prune = false;
+  const stale: string[] = [];
   const removed: string[] = [];
   for (const path of await worktreePaths(repoDir)) {
     const parent = dirname(path);
     const name = basename(parent);
     if (dirname(parent) !== tmp || !name.startsWith(BASE_PREFIX) || basename(path) !== 'tree') continue;
+    const owner = parseOwnerTag(name.slice(BASE_PREFIX.length), 'prefix');
     let st;
     try {
       st = lstatSync(parent);
     } catch {
-      prune = true; // the folder is gone: only the registration is left
+      // The folder is gone here: only the registration is left — unless it is another machine's live checkout
+      // (a repository on a shared disk), whose folder is in that machine's tmpdir.
+      if (owner === null || owner.machine === machineTag()) stale.push(path);
       continue;
     }
     if (!st.isDirectory() || (typeof process.getuid === 'function' && st.uid !== process.getuid())) continue;
-    if (!abandoned(parseOwnerTag(name.slice(BASE_PREFIX.length), 'prefix'), parent, now, CHECKOUT_MAX_AGE_MS)) continue;
+    if (!abandoned(owner, parent, now, CHECKOUT_MAX_AGE_MS)) continue;
     rmSync(parent, { recursive: true, force: true });
     removed.push(path);
-    prune = true;
+    stale.push(path);
   }
-  if (prune) await git(repoDir, ['worktree', 'prune']);
+  // Each registration on its own (its folder is gone by now, so nothing is deleted): `git worktree prune` would
+  // also drop the agent's own worktrees whose folders are missing, and another machine's.
+  for (const path of stale) await git(repoDir, ['worktree', 'remove', '--force', '--force', path]);
   return removed;
 }

@@ -71,6 +71,30 @@ describe.each(systems.map((s) => [s.mode, s] as const))('on a full file system (
     expect(invalidStateFiles(state)).toEqual([]);
   });
 
+  it('bin/score-templates keeps the previous scores byte-identical and exits 1 with one line', () => {
+    const state = join(fs.dir, 'state-scores');
+    expect(child(fs, 'index', state, '0', '6').code).toBe(0);
+    const bin = join(import.meta.dirname, '..', '..', 'bin', 'score-templates');
+    const env = { JUDGELOOP_STATE_DIR: state };
+    expect(run(fs, [bin], env).code).toBe(0);
+    const scores = join(state, 'scores', 'templates.json');
+    const was = bytesOf([scores]);
+    expect(child(fs, 'index', state, '6', '2').code).toBe(0);
+    fs.fill(fs.mode === 'tmpfs' ? 0 : 1024);
+    try {
+      const r = run(fs, [bin], env);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`^cannot write ${state}/\\S+: ${causeLine(fs)}; [^\\n]*\\n$`));
+      expect(bytesOf([scores])).toEqual(was);
+      expect(tempsUnder(state)).toEqual([]);
+    } finally {
+      fs.free();
+    }
+    expect(run(fs, [bin], env).code).toBe(0);
+    expect(bytesOf([scores])).not.toEqual(was);
+    expect(invalidStateFiles(state)).toEqual([]);
+  });
+
   it('a ledger append that does not fit leaves the log byte-identical (no half row) and reports the file', () => {
     const state = join(fs.dir, 'state-ledger');
     const store = new StateStore(state);

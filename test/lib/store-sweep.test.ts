@@ -128,7 +128,7 @@ describe('temporary files', () => {
 });
 
 describe('baseline checkouts', () => {
-  it('registered checkouts of dead runs are removed and pruned; a live run\'s, a foreign path and a symlink are left alone', async () => {
+  it('registered checkouts of dead runs are removed and pruned; a live run\'s, another machine\'s, the agent\'s own worktrees and a symlink are left alone', async () => {
     const repo = makeRepo({ 'a.txt': 'a\n' });
     dirs.push(repo);
     const me = self();
@@ -141,7 +141,13 @@ describe('baseline checkouts', () => {
     const live = add(mkdtempSync(baselineTempPrefix()));
     const gone = add(mkdtempSync(join(tmpdir(), `judgeloop-base-${ownerTag({ ...me, pid: deadPid() })}-`)));
     rmSync(join(gone, '..'), { recursive: true, force: true });
+    // Another machine's checkout (the repository is on a shared disk): its folder is not here, it is not pruned.
+    const elsewhere = add(mkdtempSync(join(tmpdir(), 'judgeloop-base-00000000-1-1-')));
+    rmSync(join(elsewhere, '..'), { recursive: true, force: true });
     const foreign = add(temp('not-judgeloop-'));
+    // The agent's own worktree whose folder is missing is the agent's business: no global `git worktree prune`.
+    const foreignGone = add(temp('not-judgeloop-'));
+    rmSync(join(foreignGone, '..'), { recursive: true, force: true });
     // The agent's repository may register anything: a symlinked "checkout" pointing at a folder worth keeping.
     const precious = temp('precious-');
     writeFileSync(join(precious, 'keep.txt'), 'keep\n');
@@ -155,7 +161,7 @@ describe('baseline checkouts', () => {
     const removed = await sweepBaselineCheckouts(repo);
     expect(removed).toEqual([dead]);
     const registered = gitIn(repo, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).map((l) => l.slice(9));
-    expect(registered.sort()).toEqual([repo, live, foreign, join(link, 'tree')].sort());
+    expect(registered.sort()).toEqual([repo, live, foreign, foreignGone, join(link, 'tree'), elsewhere].sort());
     expect(existsSync(join(dead, '..'))).toBe(false);
     expect(existsSync(live)).toBe(true);
     expect(existsSync(join(precious, 'keep.txt'))).toBe(true);

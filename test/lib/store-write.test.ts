@@ -57,6 +57,15 @@ describe('state writes', () => {
     expect(tempsUnder(fs.dir)).toEqual([]);
   });
 
+  it('appendLines appends a batch all or none: one invalid row and nothing is written', () => {
+    const store = new StateStore(temp());
+    store.appendLines('judge-ledger', 'judge', [row, { ...row, bead: 'bd-2' }]);
+    const before = readFileSync(store.path('judge-ledger', 'judge'), 'utf8');
+    expect(() => store.appendLines('judge-ledger', 'judge', [{ ...row, bead: 'bd-3' }, { ...row, type: 'nope' }])).toThrow(/refusing to append an invalid judge-ledger row/);
+    expect(readFileSync(store.path('judge-ledger', 'judge'), 'utf8')).toBe(before);
+    expect(store.readLines<{ bead: string }>('judge-ledger', 'judge').rows.map((r) => r.bead)).toEqual(['bd-1', 'bd-2']);
+  });
+
   it('appendLine closes a half-written last line before its row and fsyncs a new file into its folder', () => {
     const root = temp();
     const store = new StateStore(root);
