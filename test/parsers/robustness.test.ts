@@ -37,6 +37,10 @@ describe('mangled output', () => {
     ['cargo/failing-color.txt', 'tests'], ['go/failing-v.txt', 'tests'], ['node-test/spec-color.txt', 'tests'],
     ['mocha/spec-color.txt', 'tests'], ['unittest/verbose.txt', 'tests'], ['eslint/stylish-color.txt', 'lint'],
     ['clippy/warnings-color.txt', 'lint'], ['shellcheck/tty-color.txt', 'lint'], ['ruff/color.txt', 'lint'],
+    // Spoofed summaries stay disputed, and the real one chosen, whatever the terminal noise.
+    ['pytest/spoof.txt', 'tests'], ['vitest/spoof.txt', 'tests'], ['jest/spoof.txt', 'tests'], ['mocha/spoof.txt', 'tests'],
+    ['cargo/spoof.txt', 'tests'], ['go/spoof-v.txt', 'tests'], ['unittest/spoof.txt', 'tests'], ['node-test/spoof.txt', 'tests'],
+    ['phpunit/spoof.txt', 'tests'], ['rspec/spoof.txt', 'tests'], ['tap/perl-spoof.txt', 'tests'], ['biome/github.txt', 'lint'],
   ];
   const parse = (text: string, kind: 'tests' | 'lint'): unknown => strip(kind === 'tests' ? parseTestOutput(text) : parseLintOutput(text));
 
