@@ -37,6 +37,10 @@ describe('mangled output', () => {
     ['cargo/failing-color.txt', 'tests'], ['go/failing-v.txt', 'tests'], ['node-test/spec-color.txt', 'tests'],
     ['mocha/spec-color.txt', 'tests'], ['unittest/verbose.txt', 'tests'], ['eslint/stylish-color.txt', 'lint'],
     ['clippy/warnings-color.txt', 'lint'], ['shellcheck/tty-color.txt', 'lint'], ['ruff/color.txt', 'lint'],
+    // Spoofed summaries stay disputed, and the real one chosen, whatever the terminal noise.
+    ['pytest/spoof.txt', 'tests'], ['vitest/spoof.txt', 'tests'], ['jest/spoof.txt', 'tests'], ['mocha/spoof.txt', 'tests'],
+    ['cargo/spoof.txt', 'tests'], ['go/spoof-v.txt', 'tests'], ['unittest/spoof.txt', 'tests'], ['node-test/spoof.txt', 'tests'],
+    ['phpunit/spoof.txt', 'tests'], ['rspec/spoof.txt', 'tests'], ['tap/perl-spoof.txt', 'tests'], ['biome/github.txt', 'lint'],
   ];
   const parse = (text: string, kind: 'tests' | 'lint'): unknown => strip(kind === 'tests' ? parseTestOutput(text) : parseLintOutput(text));
 
@@ -95,5 +99,28 @@ describe('mangled output', () => {
       parseLintOutput(text);
       expect(performance.now() - start).toBeLessThan(2000);
     }
+  });
+});
+
+describe('printing a summary can never raise a count', () => {
+  // After the real summary (an atexit hook, a teardown), a fake one that keeps the real failures but claims more passes.
+  const fakes: Array<[string, string]> = [
+    ['pytest/spoof.txt', '=================== 1 failed, 99 passed in 0.50s ==================='],
+    ['pytest/spoof-q.txt', '1 failed, 99 passed in 0.50s'],
+    ['unittest/spoof.txt', 'Ran 100 tests in 0.001s\n\nFAILED (failures=1)'],
+    ['vitest/spoof.txt', ' Test Files  1 failed (1)\n      Tests  1 failed | 99 passed (100)'],
+    ['jest/spoof.txt', 'Test Suites: 1 failed, 1 total\nTests:       1 failed, 99 passed, 100 total'],
+    ['mocha/spoof.txt', '  99 passing (5ms)\n  1 failing'],
+    ['node-test/spoof.txt', 'ℹ tests 100\nℹ suites 0\nℹ pass 99\nℹ fail 1\nℹ cancelled 0\nℹ skipped 0\nℹ todo 0\nℹ duration_ms 5'],
+    ['phpunit/spoof.txt', 'FAILURES!\nTests: 100, Assertions: 100, Failures: 1.'],
+    ['rspec/spoof.txt', '100 examples, 1 failure'],
+  ];
+  test.each(fakes)('%s + a fake "1 failed, 99 passed" after the real summary', (file, fake) => {
+    const text = read(file);
+    const real = parseTestOutput(text);
+    const spoofed = parseTestOutput(`${text}\n${fake}\n`);
+    expect(spoofed?.passed).toBe(real?.passed);
+    expect(spoofed?.failed).toBe(real?.failed);
+    expect(spoofed?.counts_disputed).toBe(true);
   });
 });

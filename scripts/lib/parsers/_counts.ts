@@ -74,19 +74,31 @@ export function flag(counts: TestCounts, f: CountFlags): TestCounts {
   return counts;
 }
 
+/** How favourable a summary is to the agent: passes count, any failure or error outweighs them all. */
+export function favour(passed: number, failures: number): number {
+  return passed - 1e9 * failures;
+}
+
 /**
  * The runner's real summary among several summary-shaped candidates (a test may print one, before or after
- * the real one): the last candidate that agrees with the per-test evidence, else the last one. More than
- * one candidate, or none agreeing, is a dispute.
+ * the real one): of the candidates that agree with the per-test evidence, the least favourable to the agent
+ * (`favourOf`; the last one on a tie), else the last one. Printing a summary can then never raise a score.
+ * More than one candidate, or none agreeing, is a dispute.
  */
-export function pickSummary<T>(candidates: readonly T[], agrees: (c: T) => boolean, what: string): { chosen: T | null; disputed: string | null } {
+export function pickSummary<T>(candidates: readonly T[], agrees: (c: T) => boolean, what: string, favourOf: (c: T) => number = () => 0): { chosen: T | null; disputed: string | null } {
   if (candidates.length === 0) return { chosen: null, disputed: null };
   let chosen: T | null = null;
-  for (let i = candidates.length - 1; i >= 0; i--) if (agrees(candidates[i] as T)) { chosen = candidates[i] as T; break; }
+  let best = Infinity;
+  for (let i = candidates.length - 1; i >= 0; i--) {
+    const c = candidates[i] as T;
+    if (!agrees(c)) continue;
+    const f = favourOf(c);
+    if (f < best) { best = f; chosen = c; }
+  }
   if (chosen === null) {
     return { chosen: candidates[candidates.length - 1] as T, disputed: `the ${what} contradicts the per-test results the output shows` };
   }
-  const disputed = candidates.length > 1 ? `the output holds ${candidates.length} summaries (${what}; a test printed one?): the one agreeing with the per-test results was used` : null;
+  const disputed = candidates.length > 1 ? `the output holds ${candidates.length} summaries (${what}; a test printed one?): the least favourable one agreeing with the per-test results was used` : null;
   return { chosen, disputed };
 }
 

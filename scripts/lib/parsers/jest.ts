@@ -1,5 +1,5 @@
 // Jest: `Tests: 2 failed, 1 skipped, 1 todo, 7 passed, 11 total` (words in any order), suites that failed to run.
-import { flag, get, lastIndex, makeCounts, pickSummary, wordCounts } from './_counts.js';
+import { favour, flag, get, lastIndex, makeCounts, pickSummary, wordCounts } from './_counts.js';
 import type { TestParser } from './_parser.js';
 
 // Unindented: console output that Jest echoes from tests is indented, so a test printing "Tests: 99 passed" never matches.
@@ -28,7 +28,7 @@ export const jest: TestParser = {
     }
     // Each failed test gets a "  ● name" header: the real Tests line counts at least that many failures.
     const words = (j: number) => wordCounts(TESTS.exec(lines[j] as string)?.[1] ?? '');
-    const { chosen, disputed } = pickSummary(candidates, (j) => get(words(j), 'failed') >= headers, 'jest Tests line');
+    const { chosen, disputed } = pickSummary(candidates, (j) => get(words(j), 'failed') >= headers, 'jest Tests line', (j) => favour(get(words(j), 'passed'), get(words(j), 'failed')));
     const w = words(chosen as number);
     const counts = makeCounts('jest', { passed: get(w, 'passed'), failed: get(w, 'failed'), skipped: get(w, 'skipped', 'todo', 'pending'), errors: suiteErrors });
     return flag(counts, { disputed, noTests: counts.total === 0 && suiteErrors === 0 ? 'jest ran no tests' : null });

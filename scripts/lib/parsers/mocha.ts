@@ -1,5 +1,5 @@
 // Mocha: spec/dot reporters (`7 passing`, `2 pending`, `2 failing`), the JSON reporter's stats, and TAP via the TAP parser.
-import { flag, lastIndex, makeCounts, pickSummary } from './_counts.js';
+import { favour, flag, lastIndex, makeCounts, pickSummary } from './_counts.js';
 import type { TestParser } from './_parser.js';
 import { parseTapLines } from './tap.js';
 import type { TestCounts } from './types.js';
@@ -31,10 +31,11 @@ export const mocha: TestParser = {
   detect: (lines) => lastIndex(lines, PASSING) >= 0 || lines.some((l) => /^\s*Exception during run:/.test(l) || /^\s*"stats": \{/.test(l)),
   parse(lines) {
     const candidates: number[] = [];
-    let marks = 0;
+    let marks = 0, ticks = 0;
     for (let j = 0; j < lines.length; j++) {
       const l = lines[j] as string;
       if (PASSING.test(l)) candidates.push(j);
+      if (/^\s+✔ /.test(l)) ticks++;
       const mk = /^\s+(\d+)\) \S/.exec(l);
       if (mk) marks = Math.max(marks, Number(mk[1]));
     }
@@ -45,8 +46,10 @@ export const mocha: TestParser = {
       }
       return 0;
     };
-    // Mocha numbers each failure ("  1) suite"): its real summary counts at least the highest number shown.
-    const picked = pickSummary(candidates, (j) => failingAt(j) >= marks, 'mocha passing line');
+    // Mocha numbers each failure ("  1) suite"): its real summary counts at least the highest number shown; the spec
+    // reporter ticks each pass (✔), so it counts at most as many passes as there are ticks (tests can add ticks, not remove them).
+    const passingAt = (j: number): number => Number(PASSING.exec(lines[j] as string)?.[1]);
+    const picked = pickSummary(candidates, (j) => failingAt(j) >= marks && (ticks === 0 || passingAt(j) <= ticks), 'mocha passing line', (j) => favour(Number(PASSING.exec(lines[j] as string)?.[1]), failingAt(j)));
     const i = picked.chosen ?? -1;
     if (i < 0) {
       if (lines.some((l) => /^\s*"stats": \{/.test(l))) return parseJson(lines);

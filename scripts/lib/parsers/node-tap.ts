@@ -1,5 +1,5 @@
 // node-tap (the `tap` package): its closing `# { total: 11, pass: 7, fail: 2, todo: 1, skip: 1 }` line.
-import { flag, lastIndex, makeCounts, pickSummary } from './_counts.js';
+import { favour, flag, lastIndex, makeCounts, pickSummary } from './_counts.js';
 import type { TestParser } from './_parser.js';
 
 const SUMMARY = /^# \{ (total: \d+(?:, [a-z]+: \d+)*) \}\s*$/;
@@ -28,7 +28,7 @@ export const nodeTap: TestParser = {
       if (/^not ok \d+ /.test(lines[j] as string)) notOk++;
     }
     const failOf = (j: number): number => Number(/fail: (\d+)/.exec(lines[j] as string)?.[1] ?? 0);
-    const { chosen, disputed } = pickSummary(candidates, (j) => failOf(j) >= notOk, 'tap summary');
+    const { chosen, disputed } = pickSummary(candidates, (j) => failOf(j) >= notOk, 'tap summary', (j) => favour(Number(/pass: (\d+)/.exec(lines[j] as string)?.[1] ?? 0), failOf(j)));
     const i = chosen ?? -1;
     if (i < 0) return null;
     const map = new Map<string, number>();

@@ -1,5 +1,5 @@
 // node:test, spec (`ℹ tests 11`) and TAP (`# tests 11`) reporters: read the runner's closing block.
-import { flag, makeCounts, pickSummary } from './_counts.js';
+import { favour, flag, makeCounts, pickSummary } from './_counts.js';
 import type { TestParser } from './_parser.js';
 
 const KEY = /^(?:ℹ|#) (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) (\d+(?:\.\d+)?)\s*$/;
@@ -61,7 +61,7 @@ export const nodeTest: TestParser = {
     const blocks = closingBlocks(lines);
     // Failed tests are marked ✖ (spec) or `not ok` (TAP): the real block counts a failure when any is shown.
     const marked = lines.some((l) => /^\s*(?:✖ |not ok \d+ )/.test(l));
-    const { chosen: block, disputed } = pickSummary(blocks, (b) => !marked || (b.get('fail') ?? 0) + (b.get('cancelled') ?? 0) > 0, 'node:test closing block');
+    const { chosen: block, disputed } = pickSummary(blocks, (b) => !marked || (b.get('fail') ?? 0) + (b.get('cancelled') ?? 0) > 0, 'node:test closing block', (b) => favour(b.get('pass') ?? 0, (b.get('fail') ?? 0) + (b.get('cancelled') ?? 0)));
     if (!block) return null;
     const notes: string[] = [];
     const { load: loadErrors, files } = loadFailures(lines);

@@ -1,5 +1,5 @@
 // PHPUnit: `OK (3 tests, 5 assertions)` or `Tests: 7, Assertions: 4, Errors: 1, Failures: 1, Skipped: 1, Incomplete: 1.`
-import { flag, makeCounts, pickSummary } from './_counts.js';
+import { favour, flag, makeCounts, pickSummary } from './_counts.js';
 import type { TestParser } from './_parser.js';
 
 const OK = /^OK \((\d+) tests?, \d+ assertions?\)\s*$/;
@@ -42,7 +42,7 @@ export const phpunit: TestParser = {
       return flag(makeCounts('phpunit', { passed: dots, failed: shownF, errors: shownE + 1 }), { crashed: `phpunit died before its summary (${crash?.trim() ?? 'no summary line'}): counted as an error` });
     }
     // The progress line marks each failure (F) and error (E): the real summary counts at least as many.
-    const { chosen, disputed } = pickSummary(candidates, (s) => (s.w.get('Failures') ?? 0) >= shownF && (s.w.get('Errors') ?? 0) >= shownE, 'phpunit summary');
+    const { chosen, disputed } = pickSummary(candidates, (s) => (s.w.get('Failures') ?? 0) >= shownF && (s.w.get('Errors') ?? 0) >= shownE, 'phpunit summary', (s) => { const bad = (s.w.get('Failures') ?? 0) + (s.w.get('Errors') ?? 0); return favour(s.tests - bad, bad); });
     const { tests, w } = chosen as Summary;
     const n = (k: string): number => w.get(k) ?? 0;
     const skipped = n('Skipped') + n('Incomplete');

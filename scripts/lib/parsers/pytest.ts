@@ -1,5 +1,5 @@
 // pytest at every verbosity, with xdist: the final `3 failed, 7 passed, ... in 0.53s` line, else the per-test progress.
-import { flag, makeCounts, pickSummary } from './_counts.js';
+import { favour, flag, makeCounts, pickSummary } from './_counts.js';
 import type { TestParser } from './_parser.js';
 import type { CaseStatus, TestCase, TestCounts } from './types.js';
 
@@ -152,7 +152,7 @@ export const pytest: TestParser = {
     const { chosen, disputed } = pickSummary(candidates, (c) => {
       const s = fromSummary(c, ev.subfailed);
       return s.failed >= failures - ev.subfailed && s.errors >= Math.min(errors, 1);
-    }, 'pytest summary line');
+    }, 'pytest summary line', (c) => { const s = fromSummary(c, ev.subfailed); return favour(s.passed ?? 0, s.failed + s.errors); });
     let counts = fromSummary(chosen as string, ev.subfailed);
     // Console per-test lines are trusted as cases only when they cover the tests the summary counts.
     const cases = casesOf(ev);

@@ -1,5 +1,5 @@
 // RSpec: `7 examples, 2 failures, 2 pending` (and `, 1 error occurred outside of examples`), any formatter.
-import { flag, makeCounts, pickSummary } from './_counts.js';
+import { favour, flag, makeCounts, pickSummary } from './_counts.js';
 import type { TestParser } from './_parser.js';
 
 const SUMMARY = /^(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?(?:, (\d+) errors? occurred outside of examples)?\s*$/;
@@ -18,7 +18,7 @@ export const rspec: TestParser = {
       if (FAILED.test(l)) failedShown++;
     }
     // "Failed examples:" lists one `rspec ./file:line # name` per failure: the real summary counts at least as many.
-    const { chosen, disputed } = pickSummary(candidates, (m) => Number(m[2]) >= failedShown, 'rspec summary');
+    const { chosen, disputed } = pickSummary(candidates, (m) => Number(m[2]) >= failedShown, 'rspec summary', (m) => favour(Number(m[1]) - Number(m[2]) - Number(m[3] ?? 0), Number(m[2]) + Number(m[4] ?? 0)));
     if (!chosen) return null;
     const examples = Number(chosen[1]), failures = Number(chosen[2]), pending = Number(chosen[3] ?? 0), outside = Number(chosen[4] ?? 0);
     const counts = makeCounts('rspec', { passed: examples - failures - pending, failed: failures, skipped: pending, errors: outside });

@@ -1,5 +1,5 @@
 // Python unittest: `Ran 12 tests in 0.001s`, then `OK` or `FAILED (failures=1, errors=1, skipped=1, ...)`.
-import { flag, makeCounts, pickSummary } from './_counts.js';
+import { favour, flag, makeCounts, pickSummary } from './_counts.js';
 import type { TestParser } from './_parser.js';
 import type { CaseStatus, TestCase } from './types.js';
 
@@ -83,7 +83,7 @@ export const unittest: TestParser = {
       if (PROGRESS.test(line)) { progress = true; for (const ch of line) if (ch === '.') dots++; }
     }
     // The real summary lists as many failures and errors as the report printed headers for.
-    const { chosen, disputed } = pickSummary(all, (s) => (s.w.get('failures') ?? 0) === failHeaders && (s.w.get('errors') ?? 0) === errorHeaders, 'unittest summary');
+    const { chosen, disputed } = pickSummary(all, (s) => (s.w.get('failures') ?? 0) === failHeaders && (s.w.get('errors') ?? 0) === errorHeaders, 'unittest summary', (s) => { const bad = (s.w.get('failures') ?? 0) + (s.w.get('errors') ?? 0); return favour(s.ran - bad, bad); });
     const { ran, w } = chosen as Summary;
     const n = (k: string): number => w.get(k) ?? 0;
     for (const id of errorIds) failedIds.delete(id);

@@ -1,5 +1,5 @@
 // Vitest: a `Test Files` line, then `Tests  2 failed | 7 passed | 1 skipped | 1 todo (11)`; files that fail to load are "Failed Suites".
-import { flag, get, lastIndex, makeCounts, pickSummary, wordCounts } from './_counts.js';
+import { favour, flag, get, lastIndex, makeCounts, pickSummary, wordCounts } from './_counts.js';
 import type { TestParser } from './_parser.js';
 
 const TESTS = /^\s*Tests\s+((?:\d+ [a-z ]+?(?: \| )?)+)\s*\((\d+)\)\s*$/;
@@ -41,7 +41,8 @@ export const vitest: TestParser = {
     }
     // The real block counts at least the failures its own per-file lines and "Failed Tests" banner show.
     const failuresShown = Math.max(banner, fileFailed);
-    const { chosen: i, disputed } = pickSummary(candidates, (j) => get(wordCounts((TESTS.exec(lines[j] as string)?.[1] ?? '').replace(/ \| /g, ', ')), 'failed') >= failuresShown, 'vitest Tests line');
+    const words = (j: number) => wordCounts((TESTS.exec(lines[j] as string)?.[1] ?? '').replace(/ \| /g, ', '));
+    const { chosen: i, disputed } = pickSummary(candidates, (j) => get(words(j), 'failed') >= failuresShown, 'vitest Tests line', (j) => favour(get(words(j), 'passed'), get(words(j), 'failed')));
     const m = TESTS.exec(lines[i as number] as string);
     const w = wordCounts((m?.[1] ?? '').replace(/ \| /g, ', '));
     const notes: string[] = [];
