@@ -11,7 +11,7 @@ import type { SandboxPolicy } from '../sandbox.js';
 import type { Feedback } from '../types.generated.js';
 import { parseUnifiedDiff } from './diff-parse.js';
 import { JUDGE_CRITERIA, type BenchmarkResult, type FileText, type JudgeCriteria, type SolutionFacts } from './evaluate.js';
-import { TEST_FILE } from './test-findings.js';
+import { literalComparisons, TEST_FILE } from './test-findings.js';
 import { TS_JS_FILE } from './ts-metrics.js';
 
 const MAX_FILE_BYTES = 1024 * 1024;
@@ -33,11 +33,10 @@ async function testLiteralText(cwd: string, tree: string, paths: string[]): Prom
   }
 }
 
+/** A blob's text in one git call: null when it is over MAX_FILE_BYTES (the output cap stops it), binary or absent. */
 async function blob(cwd: string, rev: string, path: string): Promise<string | null> {
   try {
-    const size = Number((await git(cwd, ['cat-file', '-s', `${rev}:${path}`])).trim());
-    if (size > MAX_FILE_BYTES) return null;
-    const text = await git(cwd, ['cat-file', 'blob', `${rev}:${path}`]);
+    const text = await git(cwd, ['cat-file', 'blob', `${rev}:${path}`], { maxBuffer: MAX_FILE_BYTES });
     return text.includes('\u0000') ? null : text;
   } catch {
     return null;
@@ -87,11 +86,15 @@ export async function gatherFacts(fb: Feedback, worktree: string, opts: GatherOp
   const to = fb.head?.tree ?? fb.head!.commit;
   const diffText = await git(worktree, ['diff', '-M', '--no-ext-diff', '--no-textconv', from, to]);
   const patch = parseUnifiedDiff(diffText);
-  const files: FileText[] = [];
-  for (const p of patch) {
-    if (p.binary) continue;
-    files.push({ path: p.path, head: p.deleted ? null : await blob(worktree, to, p.path), base: p.created ? null : await blob(worktree, from, p.oldPath ?? p.path) });
-  }
+  // Both versions of every changed text file, all at once (one git call each).
+  const files: FileText[] = await Promise.all(
+    patch
+      .filter((p) => !p.binary)
+      .map(async (p) => {
+        const [head, base] = await Promise.all([p.deleted ? null : blob(worktree, to, p.path), p.created ? null : blob(worktree, from, p.oldPath ?? p.path)]);
+        return { path: p.path, head, base };
+      }),
+  );
   const changed = new Set(patch.map((p) => p.path));
   const cloneContext: { path: string; text: string }[] = [];
   let bytes = 0;
@@ -117,7 +120,8 @@ export async function gatherFacts(fb: Feedback, worktree: string, opts: GatherOp
       return edited.length ? formattingOnly(worktree, from, to, edited) : [];
     })(),
     benchmark: opts.benchmark.command ? await runBenchmark(opts.benchmark.command, worktree, opts.env, opts.benchmark.timeoutSeconds, opts.benchmark.sandbox) : null,
-    testTexts: [await testLiteralText(worktree, to, all)],
+    // Only a change that compares something against a literal can special-case the tests' inputs.
+    testTexts: literalComparisons(patch) ? [await testLiteralText(worktree, to, all)] : [],
     contentHash: createHash('sha256').update(diffText).digest('hex'),
   };
   if (fb.run.task_type !== undefined) facts.taskType = fb.run.task_type;

@@ -156,6 +156,11 @@ export function testLiterals(texts: string[]): Set<string> {
 /** A comparison against a literal: `x == 9`, `9 === x`, `case 'abc':`, `x in ('a', 'b')`, `if (s === "…")`. */
 const COMPARISON = /(===?|!==?|\bis\b|\bin\b|\bcase\b|\bwhen\b)\s*\(?\s*((['"`])(?:\\.|(?!\3).)*\3|-?\d+(?:\.\d+)?)|((['"`])(?:\\.|(?!\5).)*\5|(?<![\w.])-?\d+(?:\.\d+)?)\s*(===?|!==?)/g;
 
+/** Whether any added line of non-test code compares against a literal (else special-casing cannot be there). */
+export function literalComparisons(patch: FilePatch[]): boolean {
+  return patch.some((f) => !f.binary && !TEST_FILE.test(f.path) && f.added.some((a) => new RegExp(COMPARISON.source).test(a.text)));
+}
+
 /**
  * Added lines of non-test code that compare a value against a literal taken from the tests, when that literal is
  * not already in the base version of the file: the signature of a solution that answers the tests' inputs instead
