@@ -1,18 +1,17 @@
-// Reads config/secret-rules.json; compiled once per file version (the start-up snapshot keeps no stale table).
-import { readFileSync, statSync } from 'node:fs';
+// Reads config/secret-rules.json; compiled once per process (commands are short-lived).
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir } from '../paths.js';
 import { compileSecretTable, type SecretTable, type SecretTableSource } from './table.js';
 
-let cached: { file: string; mtimeMs: number; table: SecretTable } | undefined;
+let cached: { file: string; table: SecretTable } | undefined;
 
 export const secretRulesFile = (): string => join(configDir(), 'secret-rules.json');
 
-/** The compiled table; re-read when the file changed. */
+/** The compiled table, read at the first call (per file). */
 export function loadSecretTable(file = secretRulesFile()): SecretTable {
-  const mtimeMs = statSync(file).mtimeMs;
-  if (cached && cached.file === file && cached.mtimeMs === mtimeMs) return cached.table;
+  if (cached?.file === file) return cached.table;
   const table = compileSecretTable(JSON.parse(readFileSync(file, 'utf8')) as SecretTableSource);
-  cached = { file, mtimeMs, table };
+  cached = { file, table };
   return table;
 }
