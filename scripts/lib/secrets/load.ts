@@ -1,7 +1,9 @@
 // Reads config/secret-rules.json; compiled once per process (commands are short-lived).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { UserError } from '../errors.js';
 import { configDir } from '../paths.js';
+import { validate } from '../schema.js';
 import { compileSecretTable, type SecretTable, type SecretTableSource } from './table.js';
 
 let cached: { file: string; table: SecretTable } | undefined;
@@ -11,7 +13,15 @@ export const secretRulesFile = (): string => join(configDir(), 'secret-rules.jso
 /** The compiled table, read at the first call (per file). */
 export function loadSecretTable(file = secretRulesFile()): SecretTable {
   if (cached?.file === file) return cached.table;
-  const table = compileSecretTable(JSON.parse(readFileSync(file, 'utf8')) as SecretTableSource);
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new UserError(`${file}: not valid JSON (${(e as Error).message})`);
+  }
+  const v = validate<SecretTableSource>('secret-rules', data);
+  if (!v.ok) throw new UserError(`${file}: ${v.errors.slice(0, 3).join('; ')}`);
+  const table = compileSecretTable(v.value);
   cached = { file, table };
   return table;
 }
