@@ -4,7 +4,7 @@
 // what the shim runs when the bundle is absent).
 // Target: bin/collect ≤ 4× node's bare start-up. Run: npm run build && node --import tsx bench/collect.ts
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,15 +18,45 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-function timeIt(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): number {
+const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim() || 100);
+
+/** CPU time (user + system, ms) of this process's waited-for children and theirs: /proc/self/stat cutime + cstime. */
+function childCpuMs(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields[0] is field 3 (state)
+  return (Number(fields[13]) + Number(fields[14])) * TICK_MS;
+}
+
+/** Wall time, ms, of one run; its process tree's CPU time is added to `cpu` (ms; clock-tick resolution, so summed, not a median). */
+function timeIt(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }, cpu?: { ms: number }): number {
+  const c = childCpuMs();
   const t = performance.now();
   const r = spawnSync(cmd, args, { ...opts, stdio: ['ignore', 'ignore', 'pipe'] });
   const ms = performance.now() - t;
+  if (cpu) cpu.ms += childCpuMs() - c;
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr.toString()}`);
   return ms;
 }
 
-export function benchCollect(n = Number(process.env.BENCH_N ?? 15)): { collectMs: number; nodeMs: number; ratio: number; modulesMs: number; bundle: boolean } {
+export interface CollectBench {
+  /** Medians, ms: bin/collect (the bundle through the shim), the plain modules, bare `node -e 0`. */
+  collectMs: number;
+  modulesMs: number;
+  nodeMs: number;
+  /** collectMs / nodeMs: the target is <= 4. */
+  ratio: number;
+  /** Medians, ms, of `--version` alone (start-up without a collection): through the shim, and the plain modules. */
+  versionMs: number;
+  versionModulesMs: number;
+  /** Median, ms, of bin/collect on the same run with `collector.sandbox: off` (the checks without bubblewrap). */
+  noSandboxMs: number;
+  /** Mean CPU time (user + system) of the whole process tree per run, ms: bin/collect, the plain modules, `node -e 0`. */
+  cpu: { collectMs: number; modulesMs: number; nodeMs: number };
+  /** bin/collect ran the bundle (false: no bundle was built, the shim ran the plain modules). */
+  bundle: boolean;
+}
+
+export function benchCollect(n = Number(process.env.BENCH_N ?? 15)): CollectBench {
   const bin = process.env.BENCH_BIN ?? BIN; // another build's bin/collect, for A/B comparisons
   const dir = mkdtempSync(join(tmpdir(), 'judgeloop-bench-'));
   try {
@@ -46,20 +76,27 @@ export function benchCollect(n = Number(process.env.BENCH_N ?? 15)): { collectMs
       commands: { build: 'true', test: 'true', lint: 'true', typecheck: 'true' },
     }));
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, JUDGELOOP_STATE_DIR: join(dir, 'state') };
-    timeIt(bin, ['--quiet', record], { cwd: dir, env }); // computes and caches the baseline
-    const bundle = execFileSync(bin, ['--version'], { cwd: dir, env, encoding: 'utf8' }).includes('(bundle ');
+    const unsandboxed = join(dir, 'no-sandbox.json');
+    writeFileSync(unsandboxed, JSON.stringify({ collector: { sandbox: 'off' } }));
+    const opts = { cwd: dir, env };
+    timeIt(bin, ['--quiet', record], opts); // computes and caches the baseline
+    const bundle = execFileSync(bin, ['--version'], { ...opts, encoding: 'utf8' }).includes('(bundle ');
     const modulesEntry = join(bin, '..', '..', 'dist', 'scripts', 'collect.js');
-    const collect: number[] = [];
-    const node: number[] = [];
-    const modules: number[] = [];
+    const t = { collect: [] as number[], modules: [] as number[], node: [] as number[], version: [] as number[], versionModules: [] as number[], noSandbox: [] as number[] };
+    const cpu = { collect: { ms: 0 }, modules: { ms: 0 }, node: { ms: 0 } };
+    // Interleaved, so a change of load on the machine hits all alike.
     for (let i = 0; i < n; i++) {
-      node.push(timeIt(process.execPath, ['-e', '0'], { cwd: dir, env }));
-      collect.push(timeIt(bin, ['--quiet', record], { cwd: dir, env }));
-      modules.push(timeIt(process.execPath, [modulesEntry, '--quiet', record], { cwd: dir, env }));
+      t.node.push(timeIt(process.execPath, ['-e', '0'], opts, cpu.node));
+      t.collect.push(timeIt(bin, ['--quiet', record], opts, cpu.collect));
+      t.modules.push(timeIt(process.execPath, [modulesEntry, '--quiet', record], opts, cpu.modules));
+      t.version.push(timeIt(bin, ['--version'], opts));
+      t.versionModules.push(timeIt(process.execPath, [modulesEntry, '--version'], opts));
+      t.noSandbox.push(timeIt(bin, ['--quiet', '--config', unsandboxed, record], opts));
     }
-    const collectMs = median(collect);
-    const nodeMs = median(node);
-    return { collectMs, nodeMs, ratio: collectMs / nodeMs, modulesMs: median(modules), bundle };
+    const nodeMs = median(t.node);
+    const collectMs = median(t.collect);
+    return { collectMs, modulesMs: median(t.modules), nodeMs, ratio: collectMs / nodeMs, versionMs: median(t.version), versionModulesMs: median(t.versionModules), noSandboxMs: median(t.noSandbox),
+      cpu: { collectMs: cpu.collect.ms / n, modulesMs: cpu.modules.ms / n, nodeMs: cpu.node.ms / n }, bundle };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -67,9 +104,17 @@ export function benchCollect(n = Number(process.env.BENCH_N ?? 15)): { collectMs
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const r = benchCollect();
-  console.log(`bin/collect (commands: true, baseline cached): median ${r.collectMs.toFixed(1)} ms${r.bundle ? ' (bundle dist/bundle/collect.mjs)' : ' (no bundle built: plain modules)'}`);
-  console.log(`node -e 0:                                  median ${r.nodeMs.toFixed(1)} ms`);
-  console.log(`bin/collect start-up ratio to node -e 0: ${r.ratio.toFixed(2)}x wall (target <= 4x)${r.ratio <= 4 ? '' : ' ABOVE TARGET'}`);
-  console.log(`plain modules (node dist/scripts/collect.js): median ${r.modulesMs.toFixed(1)} ms, ${(r.modulesMs / r.nodeMs).toFixed(2)}x`);
+  const x = (ms: number) => `${ms.toFixed(1)} ms, ${(ms / r.nodeMs).toFixed(2)}x`;
+  console.log(`node -e 0 (bare Node start-up):                   median ${r.nodeMs.toFixed(1)} ms`);
+  console.log(`bin/collect, a run whose commands are \`true\` (baseline cached; checks sandboxed as configured):`);
+  console.log(`  ${r.bundle ? 'bundle (dist/bundle/collect.mjs via bin/collect)' : 'bin/collect (NO BUNDLE BUILT: plain modules)  '}    median ${x(r.collectMs)}`);
+  console.log(`  plain modules (node dist/scripts/collect.js):    median ${x(r.modulesMs)}`);
+  console.log(`  bundle, collector.sandbox off:                   median ${x(r.noSandboxMs)}`);
+  console.log(`bin/collect --version (start-up, no collection):`);
+  console.log(`  bundle via bin/collect:                          median ${x(r.versionMs)}`);
+  console.log(`  plain modules:                                   median ${x(r.versionModulesMs)}`);
+  const c = r.cpu;
+  console.log(`CPU time of the process tree (user + system, mean): bin/collect ${c.collectMs.toFixed(0)} ms (${(c.collectMs / c.nodeMs).toFixed(2)}x), plain modules ${c.modulesMs.toFixed(0)} ms (${(c.modulesMs / c.nodeMs).toFixed(2)}x), node -e 0 ${c.nodeMs.toFixed(0)} ms`);
+  console.log(`bin/collect ratio to node -e 0: ${r.ratio.toFixed(2)}x wall for the run (target <= 4x)${r.ratio <= 4 ? '' : ' ABOVE TARGET'}; start-up alone (--version) ${(r.versionMs / r.nodeMs).toFixed(2)}x`);
   console.log(`load average: ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} CPUs (wall times are noisy under load)`);
 }

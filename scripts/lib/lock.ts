@@ -57,14 +57,14 @@ export function takeOverIfDead(lockDir: string): boolean {
 }
 
 type LockFs = Record<string, unknown>;
-let lockFsCache: { pid: number; fs: LockFs } | null = null;
+let lockFsCache: LockFs | undefined;
 
 /**
  * The fs proper-lockfile uses: mkdir also writes the owner file, and removing a lock removes the folder with it
  * (proper-lockfile's rmdir would fail on a non-empty folder). One object per process: it caches mtime precision.
  */
 function lockFs(): LockFs {
-  if (lockFsCache?.pid === process.pid) return lockFsCache.fs;
+  if (lockFsCache) return lockFsCache;
   const lfs: LockFs = {
     ...fs,
     // The lock appears with its owner file inside: made aside, then renamed into place (atomic; a lock folder
@@ -89,7 +89,7 @@ function lockFs(): LockFs {
     rmdir: (path: string, cb: (err: NodeJS.ErrnoException | null) => void) => fs.rm(path, { recursive: true }, (err) => cb(err)),
     rmdirSync: (path: string) => fs.rmSync(path, { recursive: true }),
   };
-  lockFsCache = { pid: process.pid, fs: lfs };
+  lockFsCache = lfs;
   return lfs;
 }
 

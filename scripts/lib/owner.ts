@@ -32,16 +32,16 @@ function procStat(pid: number): { state: string; start: string } | null | 'no-pr
   return { state: fields[0] ?? '?', start: fields[19] ?? '?' };
 }
 
-let selfCache: { pid: number; owner: Owner } | null = null;
+let selfOwner: Owner | undefined;
 
 /** 8 hex digits naming this host and PID namespace (pids mean nothing across either). */
 export function machineTag(): string {
   return self().machine;
 }
 
-/** This process as an owner; recomputed when the pid changes (a forked or snapshotted process is another one). */
+/** This process as an owner (computed once). */
 export function self(): Owner {
-  if (selfCache?.pid === process.pid) return selfCache.owner;
+  if (selfOwner) return selfOwner;
   let ns = '';
   try {
     ns = readlinkSync('/proc/self/ns/pid');
@@ -54,7 +54,7 @@ export function self(): Owner {
     pid: process.pid,
     start: st !== null && st !== 'no-proc' ? st.start : null,
   };
-  selfCache = { pid: process.pid, owner };
+  selfOwner = owner;
   return owner;
 }
 
