@@ -823,21 +823,29 @@ mechanical: number
 judge: number
 }
 /**
- * The mechanical composite: full rate + partial_credit x partial rate - retry_penalty x retry rate - timeout_penalty x timeout rate, clamped to 0-1.
+ * The mechanical composite: full rate + partial_credit x partial rate - retry_penalty x retry rate - timeout_penalty x timeout rate, clamped to 0-1. Default: the learning-loop's set (0.4/0.2/0.3); any other set needs its own name and reason (docs/design/templates.md).
  */
 mechanical: {
 /**
- * Credit of a partial_pass run, 0-1 (a full_pass earns 1).
+ * Name of the coefficient set: learning-loop (the default, which must keep 0.4/0.2/0.3) or another name for another set.
+ */
+name: string
+/**
+ * Credit of a partial_pass run, 0-1 (a full_pass earns 1); learning-loop 0.4.
  */
 partial_credit: number
 /**
- * Subtracted per unit of retry rate, 0-1.
+ * Subtracted per unit of retry rate, 0-1; learning-loop 0.2.
  */
 retry_penalty: number
 /**
- * Subtracted per unit of timeout rate, 0-1 (on top of a timeout earning no credit).
+ * Subtracted per unit of timeout rate, 0-1 (on top of a timeout earning no credit); learning-loop 0.3.
  */
 timeout_penalty: number
+/**
+ * Why this set is used, one sentence (recorded in the scores file).
+ */
+reason: string
 }
 /**
  * Last N runs (by completion time) in a template's trend.
@@ -848,17 +856,47 @@ trend_window: number
  */
 exploration_share: number
 /**
- * When a refinement trigger fires (phase 4).
+ * When a refinement trigger fires and closes (phase 4).
  */
 triggers: {
 /**
- * Fire when the trend's newer half scores this much below the older half, 0-1.
+ * score_drop: the newest window_runs scored runs against the baseline_runs before them, same template.
  */
-score_drop: number
+drop: {
 /**
- * Runs the trend window must hold before a drop counts.
+ * interval_separation: the window's 95% t interval of per-run values lies wholly below the baseline's (the intervals score-templates reports).
+ */
+test: "interval_separation"
+/**
+ * Recent window, scored runs by completion time.
+ */
+window_runs: number
+/**
+ * Baseline: at most this many scored runs just before the window.
+ */
+baseline_runs: number
+/**
+ * No drop is tested before the baseline holds this many runs.
+ */
+min_baseline_runs: number
+/**
+ * The baseline mean minus the window mean must also be at least this, 0-1 (an effect size, not only significance).
+ */
+min_drop: number
+}
+/**
+ * low_full_pass: the learning-loop's refine trigger, full_pass_rate < full_pass_below over at least min_runs scored runs.
+ */
+level: {
+/**
+ * Fire while the template's full-pass rate (all scored runs) is below this, 0-1 (learning-loop 0.5).
+ */
+full_pass_below: number
+/**
+ * Scored runs needed before the level counts (learning-loop 10).
  */
 min_runs: number
+}
 /**
  * Fire when one judge issue appears in at least this many of the recent judged runs.
  */
@@ -867,6 +905,19 @@ recurring_min_runs: number
  * Recent judged runs (by completion time) searched for recurring issues.
  */
 recurring_window: number
+}
+/**
+ * When select-template leaves the incumbent (the template it last chose by score for the task type) for a better-scoring challenger.
+ */
+selection: {
+/**
+ * interval: the challenger's 95% interval lies wholly above the incumbent's; min_gap: the challenger's score is at least min_gap higher (the learning-loop's A/B promotion); interval_or_gap: either.
+ */
+rule: ("interval" | "min_gap" | "interval_or_gap")
+/**
+ * Score gap for min_gap, 0-1 (learning-loop A/B promotion: 0.1).
+ */
+min_gap: number
 }
 }
 /**
@@ -1022,6 +1073,27 @@ time: number
  * w_i, multiplies iter_norm 0-1.
  */
 iterations: number
+}
+/**
+ * Seed 002 §9 'If QA fails, the reviewer must downgrade quality_score': the highest quality (0-10) a run can be rated with, by its mechanical outcome (docs/design/ratings.md).
+ */
+qa_caps: {
+/**
+ * Cap, 0-10, when the run broke what passed on the base commit (more failing tests, a passing test now failing, fewer tests, a build that passed).
+ */
+regressed: number
+/**
+ * Cap, 0-10, when the checks failed (agent_failure, timeout, or the runner crashed, collected no test or its counts are disputed).
+ */
+failed: number
+/**
+ * Cap, 0-10, for a partial_pass.
+ */
+partial: number
+/**
+ * Cap, 0-10, when no check is configured: nothing confirms the work, so it never counts as a pass.
+ */
+unmeasured: number
 }
 /**
  * N of the EMA; alpha = 2/(N+1).
@@ -3563,21 +3635,29 @@ mechanical: number
 judge: number
 }
 /**
- * The mechanical composite: full rate + partial_credit x partial rate - retry_penalty x retry rate - timeout_penalty x timeout rate, clamped to 0-1.
+ * The mechanical composite: full rate + partial_credit x partial rate - retry_penalty x retry rate - timeout_penalty x timeout rate, clamped to 0-1. Default: the learning-loop's set (0.4/0.2/0.3); any other set needs its own name and reason (docs/design/templates.md).
  */
 export interface Mechanical {
 /**
- * Credit of a partial_pass run, 0-1 (a full_pass earns 1).
+ * Name of the coefficient set: learning-loop (the default, which must keep 0.4/0.2/0.3) or another name for another set.
+ */
+name: string
+/**
+ * Credit of a partial_pass run, 0-1 (a full_pass earns 1); learning-loop 0.4.
  */
 partial_credit: number
 /**
- * Subtracted per unit of retry rate, 0-1.
+ * Subtracted per unit of retry rate, 0-1; learning-loop 0.2.
  */
 retry_penalty: number
 /**
- * Subtracted per unit of timeout rate, 0-1 (on top of a timeout earning no credit).
+ * Subtracted per unit of timeout rate, 0-1 (on top of a timeout earning no credit); learning-loop 0.3.
  */
 timeout_penalty: number
+/**
+ * Why this set is used, one sentence (recorded in the scores file).
+ */
+reason: string
 }
 export interface Template {
 /**

@@ -2,6 +2,7 @@
 import type { Config } from '../types.generated.js';
 import { UserError } from '../errors.js';
 import type { ScoreSettings } from './aggregate.js';
+import { mechanicalSetProblem } from './formula.js';
 
 export type TemplatesConfig = Config['templates'];
 
@@ -9,6 +10,8 @@ export function templatesConfig(cfg: Config): TemplatesConfig {
   if (!(cfg.templates.weights.mechanical + cfg.templates.weights.judge > 0)) {
     throw new UserError('configuration: /templates/weights: mechanical + judge must be above 0');
   }
+  const problem = mechanicalSetProblem(cfg.templates.mechanical);
+  if (problem) throw new UserError(`configuration: /templates/mechanical (${JSON.stringify(cfg.templates.mechanical.name)}): ${problem}`);
   return cfg.templates;
 }
 
