@@ -77,6 +77,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   };
 
   let fired: Trigger[] = [];
+  const closed: Trigger[] = [];
   if (taskType === undefined) {
     store.write('scores', 'templates', scores);
     if (cfg.judge.phase >= 4) {
@@ -88,23 +89,31 @@ export async function run(argv: string[], io: Io): Promise<number> {
         }
         const d = decideTriggers({
           templates,
+          recent: (t) => agg.recent(t),
           recentJudged: (t) => (cfg.judge.enabled ? agg.recentJudged(t) : []),
           open,
           settings: tcfg.triggers,
+          blend: settings.blend ? tcfg.weights : null,
           now,
         });
         for (const t of d.fire) store.write('triggers', t.id, t);
-        for (const id of d.clear) {
+        for (const id of d.keep) {
           const t = open.find((x) => x.id === id)!;
-          store.write('triggers', id, { ...t, cleared_at: now });
+          store.write('triggers', id, { ...t, checked_at: now });
+        }
+        for (const c of d.close) {
+          const t = open.find((x) => x.id === c.id)!;
+          store.write('triggers', c.id, { ...t, checked_at: now, cleared_at: now, closed_reason: c.reason });
+          closed.push({ ...t, cleared_at: now, closed_reason: c.reason });
         }
         return d.fire;
       });
       for (const t of fired) io.stderr(`score-templates: trigger ${store.path('triggers', t.id)}: ${t.summary}\n`);
+      for (const t of closed) io.stderr(`score-templates: closed ${store.path('triggers', t.id)}: ${t.closed_reason}\n`);
     }
   }
 
-  if (values.json) io.stdout(JSON.stringify({ ...scores, triggers_fired: fired.map((t) => t.id) }, null, 2) + '\n');
+  if (values.json) io.stdout(JSON.stringify({ ...scores, triggers_fired: fired.map((t) => t.id), triggers_closed: closed.map((t) => t.id) }, null, 2) + '\n');
   else io.stdout(renderScores(scores, fired));
   return scan.skipped.length ? 1 : 0;
 }

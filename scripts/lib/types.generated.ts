@@ -889,6 +889,10 @@ min_drop: number
  */
 level: {
 /**
+ * interval: fire when the 95% Wilson interval of the full-pass rate lies wholly below full_pass_below (close when the rate itself is no longer below); point: the learning-loop's bare rate < full_pass_below.
+ */
+test: ("interval" | "point")
+/**
  * Fire while the template's full-pass rate (all scored runs) is below this, 0-1 (learning-loop 0.5).
  */
 full_pass_below: number
@@ -3893,7 +3897,7 @@ templates: string[]
 }[]
 }
 /**
- * A refinement trigger: state/triggers/<id>.json, written once when a template's score drops or an issue keeps recurring, for whoever rewrites templates.
+ * A refinement trigger: state/triggers/<id>.json, written when a template's score drops significantly, its full-pass rate is low, or an issue keeps recurring; it stays open (cleared_at null) while the condition holds and closes with a recorded reason.
  */
 export interface Trigger {
 /**
@@ -3909,15 +3913,15 @@ id: string
  */
 template: string
 /**
- * score_drop: the score fell by more than the threshold over the recent runs; recurring_issue: the judge reported the same issue in several recent runs.
+ * score_drop: the recent window's interval lies below the baseline's (templates.triggers.drop); low_full_pass: full-pass rate below templates.triggers.level.full_pass_below over at least level.min_runs runs; recurring_issue: the judge reported the same issue in several recent judged runs.
  */
-kind: ("score_drop" | "recurring_issue")
+kind: ("score_drop" | "low_full_pass" | "recurring_issue")
 /**
  * When it fired, ISO 8601.
  */
 fired_at: string
 /**
- * When score-templates first saw the condition gone (the trigger can fire again after that), ISO 8601; null while it holds.
+ * When score-templates closed it (condition gone; the trigger can fire again after that), ISO 8601; null while open.
  */
 cleared_at: (string | null)
 /**
@@ -3925,11 +3929,11 @@ cleared_at: (string | null)
  */
 summary: string
 /**
- * What made the trigger fire: the runs, the recurring judge issues and the score trend.
+ * What the trigger rests on: its runs, the statistics of its test, recurring judge issues and the score trend.
  */
 evidence: {
 /**
- * Bead ids of the runs behind the trigger, oldest first by completion time.
+ * Bead ids of the runs behind the trigger, oldest first by completion time (score_drop: window then baseline order by time; low_full_pass: the newest runs kept, up to window + baseline; recurring_issue: the judged runs reporting the issues).
  */
 beads: string[]
 /**
@@ -3954,7 +3958,162 @@ beads: string[]
 example: string
 }[]
 trend: Trend
+/**
+ * score_drop only: the test at fire time (the baseline stays this one while the trigger is open).
+ */
+drop?: {
+/**
+ * The significance test (templates.triggers.drop.test).
+ */
+test: "interval_separation"
+/**
+ * Per-run value tested: mechanical, or blended (judged runs w_m x mechanical + w_j x judge) when the blend is active.
+ */
+series: ("mechanical" | "blended")
+/**
+ * A run of consecutive scored runs of the template (by completion time) and the 95% t interval of their per-run values.
+ */
+window: {
+/**
+ * Runs.
+ */
+n: number
+/**
+ * Mean per-run value, 0-1 scale (per-run values may be below 0 by their penalties); null with no run.
+ */
+mean: (number | null)
+/**
+ * 95% interval; null when the sample is too small to estimate one (fewer than 2 runs for a mean, none for a proportion).
+ */
+interval: ({
+/**
+ * Lower bound, 0-1.
+ */
+low: number
+/**
+ * Upper bound, 0-1.
+ */
+high: number
+/**
+ * wilson: Wilson score interval of a proportion; t: Student t interval of a mean; delta_t: t interval of the blend with the variance of a weighted sum of two means (covariance included).
+ */
+method: ("wilson" | "t" | "delta_t")
+} | null)
+/**
+ * run.completed_at of the oldest run, as written.
+ */
+first_completed_at: (string | null)
+/**
+ * run.completed_at of the newest run, as written.
+ */
+last_completed_at: (string | null)
+/**
+ * Bead ids, oldest first.
+ */
+beads: string[]
 }
+/**
+ * A run of consecutive scored runs of the template (by completion time) and the 95% t interval of their per-run values.
+ */
+baseline: {
+/**
+ * Runs.
+ */
+n: number
+/**
+ * Mean per-run value, 0-1 scale (per-run values may be below 0 by their penalties); null with no run.
+ */
+mean: (number | null)
+/**
+ * 95% interval; null when the sample is too small to estimate one (fewer than 2 runs for a mean, none for a proportion).
+ */
+interval: ({
+/**
+ * Lower bound, 0-1.
+ */
+low: number
+/**
+ * Upper bound, 0-1.
+ */
+high: number
+/**
+ * wilson: Wilson score interval of a proportion; t: Student t interval of a mean; delta_t: t interval of the blend with the variance of a weighted sum of two means (covariance included).
+ */
+method: ("wilson" | "t" | "delta_t")
+} | null)
+/**
+ * run.completed_at of the oldest run, as written.
+ */
+first_completed_at: (string | null)
+/**
+ * run.completed_at of the newest run, as written.
+ */
+last_completed_at: (string | null)
+/**
+ * Bead ids, oldest first.
+ */
+beads: string[]
+}
+/**
+ * baseline mean - window mean, 0-1 scale.
+ */
+drop: number
+/**
+ * Configured minimum drop, 0-1.
+ */
+min_drop: number
+}
+/**
+ * low_full_pass only: the template's full-pass rate over all its scored runs at fire time.
+ */
+level?: {
+/**
+ * The level test in force (templates.triggers.level.test).
+ */
+test: ("interval" | "point")
+/**
+ * full_pass runs / scored runs, 0-1.
+ */
+full_pass_rate: number
+/**
+ * Scored runs (infra failures and unmeasured runs left out).
+ */
+n: number
+/**
+ * 95% interval; null when the sample is too small to estimate one (fewer than 2 runs for a mean, none for a proportion).
+ */
+interval: ({
+/**
+ * Lower bound, 0-1.
+ */
+low: number
+/**
+ * Upper bound, 0-1.
+ */
+high: number
+/**
+ * wilson: Wilson score interval of a proportion; t: Student t interval of a mean; delta_t: t interval of the blend with the variance of a weighted sum of two means (covariance included).
+ */
+method: ("wilson" | "t" | "delta_t")
+} | null)
+/**
+ * Configured threshold, 0-1.
+ */
+below: number
+/**
+ * Configured minimum runs.
+ */
+min_runs: number
+}
+}
+/**
+ * Last time score-templates found the condition still holding (or the closing time), ISO 8601.
+ */
+checked_at: string
+/**
+ * Why it closed, one sentence with the numbers; null while open.
+ */
+closed_reason: (string | null)
 }
 /**
  * The template's last runs (infra failures left out) ordered by run.completed_at, never by bead id; the score formula applied to the older and the newer half.

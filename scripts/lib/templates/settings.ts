@@ -22,6 +22,6 @@ export function scoreSettings(cfg: Config, fromPhase: 3 | 4): ScoreSettings {
   const blendOffReason = !cfg.judge.enabled
     ? 'judge disabled (JUDGE_ENABLED=false): mechanical only'
     : `phase ${cfg.judge.phase} (blend from phase ${fromPhase}): mechanical only`;
-  return { weights: t.weights, mechanical: t.mechanical, trendWindow: t.trend_window, recurringWindow: t.triggers.recurring_window, blend, blendOffReason };
+  return { weights: t.weights, mechanical: t.mechanical, trendWindow: t.trend_window, recurringWindow: t.triggers.recurring_window, recentSize: t.triggers.drop.window_runs + t.triggers.drop.baseline_runs, blend, blendOffReason };
 }
 
