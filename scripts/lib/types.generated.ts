@@ -3492,7 +3492,7 @@ draw: (number | null)
  */
 exploration_share: number
 /**
- * exploit: best score; explore: uniform among the others; only_candidate: nothing to choose; cold_start: no candidate has a score yet.
+ * exploit: the choice by score (the incumbent unless a challenger clears it, see margin); explore: uniform among the others; only_candidate: nothing to choose; cold_start: no candidate has a score yet.
  */
 mode: ("exploit" | "explore" | "only_candidate" | "cold_start")
 /**
@@ -3523,7 +3523,57 @@ score: (number | null)
  * Runs of this task type the score rests on (infra failures excluded).
  */
 scored_runs: number
+/**
+ * 95% interval; null when the sample is too small to estimate one (fewer than 2 runs for a mean, none for a proportion).
+ */
+interval: ({
+/**
+ * Lower bound, 0-1.
+ */
+low: number
+/**
+ * Upper bound, 0-1.
+ */
+high: number
+/**
+ * wilson: Wilson score interval of a proportion; t: Student t interval of a mean; delta_t: t interval of the blend with the variance of a weighted sum of two means (covariance included).
+ */
+method: ("wilson" | "t" | "delta_t")
+} | null)
 }[]
+/**
+ * The template chosen by score (not by exploration) last time for this task type, from this log; null when none.
+ */
+incumbent: (string | null)
+/**
+ * How the choice by score was made (templates.selection); null for only_candidate and cold_start.
+ */
+margin: ({
+/**
+ * The switching rule in force.
+ */
+rule: ("interval" | "min_gap" | "interval_or_gap")
+/**
+ * Configured minimum score gap, 0-1.
+ */
+min_gap: number
+/**
+ * The incumbent when it is a candidate with a score; else null.
+ */
+incumbent: (string | null)
+/**
+ * The best-scoring other candidate when it outscored the incumbent; else null.
+ */
+challenger: (string | null)
+/**
+ * no_incumbent: best score taken; incumbent_best: the incumbent scores best; kept: the challenger did not clear the margin; switched: it did.
+ */
+decision: ("no_incumbent" | "incumbent_best" | "kept" | "switched")
+/**
+ * The comparison in words with its numbers.
+ */
+detail: string
+} | null)
 }
 /**
  * 95% interval; null when the sample is too small to estimate one (fewer than 2 runs for a mean, none for a proportion).

@@ -76,7 +76,10 @@ describe('bin/select-template', () => {
     expect(a.code).toBe(0);
     const ra = JSON.parse(a.out) as SelectionLogRow;
     const rb = JSON.parse(b.out) as SelectionLogRow;
-    expect({ ...rb, at: '' }).toEqual({ ...ra, at: '' });
+    // The second decision has the first as its incumbent; the draw and the choice are the same.
+    const same = (r: typeof ra) => ({ ...r, at: '', incumbent: null, margin: null, reason: '' });
+    expect(same(rb)).toEqual(same(ra));
+    expect(rb.incumbent).toBe(ra.chosen);
     expect(ra.candidates.map((c) => c.template).sort()).toEqual(['good', 'meh']);
     expect(ra.basis).toBe('blended');
     const log = readFileSync(join(st.root, 'selections', 'log.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as SelectionLogRow);
