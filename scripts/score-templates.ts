@@ -1,5 +1,6 @@
 // bin/score-templates: per-template scores from every feedback record, the A/B report, refinement triggers.
-import { main, parseFlags, type Io } from './lib/cli.js';
+import { main, type Io } from './lib/cli.js';
+import { parseFlagsSigned } from './lib/ratings/_cli.js';
 import { loadConfig } from './lib/config.js';
 import { UserError } from './lib/errors.js';
 import { scanFeedback } from './lib/feedback-index.js';
@@ -21,8 +22,7 @@ const USAGE = `usage: score-templates [--json] [--task-type T] [--phase N] [--re
 Exit: 0 scored; 1 some feedback file was skipped (named on stderr) or state could not be written; 2 usage or config.`;
 
 export async function run(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlags(
-    argv,
+  const { values, positionals } = parseFlagsSigned(argv,
     {
       json: { type: 'boolean' },
       'task-type': { type: 'string' },

@@ -1,6 +1,7 @@
 // bin/select-template: picks the prompt template for the next run (seed 003 phase 4), logging why.
 import { randomBytes } from 'node:crypto';
-import { main, parseFlags, type Io } from './lib/cli.js';
+import { main, type Io } from './lib/cli.js';
+import { parseFlagsSigned } from './lib/ratings/_cli.js';
 import { loadConfig } from './lib/config.js';
 import { UserError } from './lib/errors.js';
 import { scanFeedback } from './lib/feedback-index.js';
@@ -21,8 +22,7 @@ const USAGE = `usage: select-template [--task-type T] [--candidates a,b,...] [--
 Exit: 0 chosen; 1 state could not be read or written; 2 usage, config, or no candidate.`;
 
 export async function run(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlags(
-    argv,
+  const { values, positionals } = parseFlagsSigned(argv,
     {
       'task-type': { type: 'string' },
       candidates: { type: 'string' },

@@ -145,7 +145,7 @@ discipline: (string | null)
  */
 complexity: number
 /**
- * Quality, 0-10: the judge's 0-1 score × 10, or a reviewer's score.
+ * Quality the run score used, 0-10: the judge's 0-1 score × 10 or a reviewer's score, capped by the mechanical outcome (see qa).
  */
 quality_score: number
 /**
@@ -303,6 +303,27 @@ reason: string
  * When the run was rated, ISO 8601 UTC.
  */
 created_at: string
+/**
+ * Seed 002 §9 'If QA fails, the reviewer must downgrade quality_score': the mechanical outcome and the cap it put on quality (absent in rows from before this rule).
+ */
+qa?: {
+/**
+ * regressed: broke what passed on the base commit; failed: agent_failure, timeout or untrustworthy tests; partial: partial_pass; unmeasured: no check configured; clean: full_pass.
+ */
+status: ("clean" | "unmeasured" | "partial" | "failed" | "regressed")
+/**
+ * Highest quality allowed, 0-10 (ratings.qa_caps); null when clean.
+ */
+cap: (number | null)
+/**
+ * The judge's or reviewer's quality before the cap, 0-10.
+ */
+reviewed_quality: number
+/**
+ * What the checks showed, one sentence.
+ */
+reason: string
+}
 }
 /**
  * The update parameters in force, so a replay reproduces the profile even after the config changes.
@@ -3163,7 +3184,7 @@ job_id: (string | null)
  */
 agent: string
 /**
- * Quality, 0-10.
+ * Quality the run score used, 0-10 (capped by the mechanical outcome, see qa_status).
  */
 quality_score: number
 /**
@@ -3218,6 +3239,14 @@ row: number
  * When, ISO 8601 UTC.
  */
 rated_at: string
+/**
+ * The mechanical outcome that capped the quality (agent-run-rating qa.status).
+ */
+qa_status?: ("clean" | "unmeasured" | "partial" | "failed" | "regressed")
+/**
+ * The judge's or reviewer's quality before the cap, 0-10.
+ */
+reviewed_quality?: number
 }
 /**
  * One line of state/routing/decisions.jsonl: a routing decision by bin/route, with its reason and mode.
