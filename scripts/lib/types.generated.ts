@@ -4186,13 +4186,13 @@ min_runs: number
 }
 }
 /**
- * Last time score-templates found the condition still holding (or the closing time), ISO 8601.
+ * Last time score-templates found the condition still holding (or the closing time), ISO 8601. Absent in triggers written before issue 17 (read as fired_at).
  */
-checked_at: string
+checked_at?: string
 /**
- * Why it closed, one sentence with the numbers; null while open.
+ * Why it closed, one sentence with the numbers; null while open. Absent in triggers written before issue 17.
  */
-closed_reason: (string | null)
+closed_reason?: (string | null)
 }
 /**
  * The template's last runs (infra failures left out) ordered by run.completed_at, never by bead id; the score formula applied to the older and the newer half.

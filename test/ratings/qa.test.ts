@@ -19,7 +19,7 @@ const store = () => {
   return s;
 };
 
-const counts = (passed: number, failed: number, cases?: { id: string; status: 'passed' | 'failed' }[]): TestCounts => ({
+const counts = (passed: number, failed: number, cases?: NonNullable<TestCounts['cases']>): TestCounts => ({
   runner: 'vitest', passed, failed, skipped: 0, errors: 0, total: passed + failed, ...(cases ? { cases } : {}),
 });
 

@@ -117,6 +117,22 @@ describe('refinement triggers', () => {
   });
 });
 
+describe('triggers written before issue 17', () => {
+  it('an open score_drop without a baseline is read, and closed with its reason instead of staying open forever', async () => {
+    await writeRuns(st.store, Array.from({ length: 8 }, (_, i) => good(i, i)));
+    const old = {
+      schema_version: '1.0.0', id: 'tpl-score_drop-old', template: 'tpl', kind: 'score_drop', fired_at: '2026-02-01T00:00:00.000Z', cleared_at: null,
+      summary: 'tpl: blended score fell from 0.960 to 0.120 over its last 6 runs (threshold 0.15).',
+      evidence: { beads: ['x-90'], issues: [], trend: { window: 6, runs: [], earlier: null, later: null, change: null } },
+    };
+    st.store.write('triggers', old.id, old);
+    const r = await score('2026-03-01T00:00:00Z');
+    expect(r.code).toBe(0);
+    const t = triggers().find((x) => x.id === old.id)!;
+    expect(t).toMatchObject({ cleared_at: '2026-03-01T00:00:00.000Z', closed_reason: expect.stringMatching(/^replaced by the window-against-baseline test/) });
+  });
+});
+
 describe('trigger helpers', () => {
   it('ids are safe file names even for odd template ids', () => {
     const id = triggerId('../prompts/fix bug.md', 'score_drop', '2026-03-01T00:00:00.000Z', ['a']);

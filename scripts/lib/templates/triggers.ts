@@ -168,12 +168,17 @@ export function decideTriggers(input: TriggerInput): TriggerDecision {
     } else {
       for (const o of openDrop) {
         const ref = o.evidence.drop;
+        if (!ref) {
+          // Written by the halves-of-20 rule before issue 17: no baseline to hold it against.
+          out.close.push({ id: o.id, reason: 'replaced by the window-against-baseline test: this trigger (two halves of the last runs) has no baseline to stay open against' });
+          continue;
+        }
         const windowRuns = [...recent].sort(byCompletion).slice(-s.drop.window_runs);
         const now_ = sampleOf(windowRuns, input.blend);
-        const low = ref?.baseline.interval?.low ?? ref?.baseline.mean ?? null;
+        const low = ref.baseline.interval?.low ?? ref.baseline.mean;
         if (low === null || now_.mean === null) out.keep.push(o.id);
         else if (now_.mean >= low) {
-          out.close.push({ id: o.id, reason: `recovered: the last ${now_.n} runs average ${fmt(now_.mean)}, back inside the baseline interval ${ref ? fmtI(ref.baseline) : ''} it fired against` });
+          out.close.push({ id: o.id, reason: `recovered: the last ${now_.n} runs average ${fmt(now_.mean)}, back inside the baseline interval ${fmtI(ref.baseline)} it fired against` });
         } else out.keep.push(o.id);
       }
     }
