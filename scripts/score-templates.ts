@@ -114,7 +114,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   }
 
   if (values.json) io.stdout(JSON.stringify({ ...scores, triggers_fired: fired.map((t) => t.id), triggers_closed: closed.map((t) => t.id) }, null, 2) + '\n');
-  else io.stdout(renderScores(scores, fired));
+  else io.stdout(renderScores(scores, fired, closed));
   return scan.skipped.length ? 1 : 0;
 }
 
