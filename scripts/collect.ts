@@ -1,6 +1,7 @@
 // bin/collect <run.json|->…: measures each agent run and writes state/feedback/<bead>.json.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { installAbortHandlers } from './lib/cleanup.js';
 import { isMain, main, parseFlags, type Io } from './lib/cli.js';
 import { clockFromEnv } from './lib/clock.js';
@@ -8,7 +9,6 @@ import { loadConfig } from './lib/config.js';
 import { errorMessage, isUserError, UserError, WorkError } from './lib/errors.js';
 import { projectRoot } from './lib/paths.js';
 import { loadRunRecord, parseRunRecord, type LoadedRunRecord } from './lib/run-record.js';
-import { realBlob, snapshotBlob } from './lib/snapshot.js';
 import { StateStore } from './lib/store.js';
 import type { RacePeer } from './lib/collect.js';
 import { durationSeconds } from './lib/scoring.js';
@@ -46,10 +46,8 @@ export async function run(argv: string[], io: CollectIo): Promise<number> {
     return 0;
   }
   if (values.version) {
-    // How this process started (a start-up snapshot or the plain modules): the bin/ shim chooses silently.
-    const given = snapshotBlob(process.execArgv, io.cwd);
-    const blob = given === null ? null : realBlob(given);
-    io.stdout(`collect ${version() ?? 'unknown'} (${blob ? `start-up snapshot ${blob}` : 'modules'})\n`);
+    // What runs (dist/bundle/collect.mjs or the plain modules): the bin/ shim chooses silently.
+    io.stdout(`collect ${version() ?? 'unknown'} (${import.meta.url.endsWith('.mjs') ? `bundle ${fileURLToPath(import.meta.url)}` : 'modules'})\n`);
     return 0;
   }
   if (positionals.length === 0) {

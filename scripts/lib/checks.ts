@@ -2,6 +2,7 @@
 import { lstatSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { onAbort } from './cleanup.js';
 import type { ChecksSet } from './outcome.js';
 import { HeadTailBuffer, runCommand, type RunResult } from './runner.js';
 import { collectorCheckEnv, type SandboxPolicy } from './sandbox.js';
@@ -93,20 +94,24 @@ function stripUndefined<T extends object>(v: T | null): T | null {
 }
 
 /** The test report asked of a recognised runner: written to a fresh directory outside the worktree. */
-interface ReportRun {
+export interface ReportRun {
   dir: string;
   plan: import('./parsers/report-plan.js').ReportPlan;
   startedMs: number;
+  /** Removes the directory (also on SIGINT/TERM/HUP while the check runs). */
+  dispose: () => void;
 }
 
-async function prepareReport(command: string, collector: Config['collector'], env: NodeJS.ProcessEnv): Promise<ReportRun | null> {
+export async function prepareReport(command: string, collector: Config['collector'], env: NodeJS.ProcessEnv): Promise<ReportRun | null> {
   const { planConfiguredReport, planReport } = await import('./parsers/report-plan.js');
   const runner = collector.runners.test ?? null;
   // A new empty directory per run, never inside the worktree: nothing in it can have been planted beforehand.
   const dir = mkdtempSync(join(tmpdir(), 'judgeloop-report-'));
   const plan = collector.test_report ? planConfiguredReport(command, dir, runner, collector.test_report) : planReport(command, dir, runner, env);
-  if (!plan) { rmSync(dir, { recursive: true, force: true }); return null; }
-  return { dir, plan, startedMs: Date.now() };
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  if (!plan) { remove(); return null; }
+  const off = onAbort(remove);
+  return { dir, plan, startedMs: Date.now(), dispose: () => { off(); remove(); } };
 }
 
 /** Reads the runner's report (a regular file written during this run), reconciles it with the console counts. */
@@ -125,7 +130,7 @@ async function readReportInto(check: Check, rr: ReportRun, cwd: string): Promise
   } catch {
     note = `the ${rr.plan.runner} runner wrote no report: counts from the console text`;
   } finally {
-    rmSync(rr.dir, { recursive: true, force: true });
+    rr.dispose();
   }
   check.tests = stripUndefined(reconcile(check.tests ?? null, report, note));
 }
@@ -171,7 +176,7 @@ export async function runChecks(opts: ChecksOptions): Promise<ChecksSet> {
         capBytes: opts.collector.output_cap_bytes,
         sandbox: opts.sandbox,
         ...(report ? { writableDirs: [report.dir] } : {}),
-      });
+      }).catch((e: unknown) => { report?.dispose(); throw e; });
       check = fromRun(r);
       if (r.spawnError) check.skipped_reason = `could not start: ${r.spawnError}`;
     }

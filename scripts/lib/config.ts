@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { markPrivate } from './private-paths.js';
 import { join, resolve } from 'node:path';
 import type { EnvSettings } from './env.js';
 import { UserError } from './errors.js';
@@ -75,7 +76,12 @@ export function loadConfig(opts: LoadConfigOptions): Config {
   let defaultsText = '';
   let cfg = readJsonFile(join(configDir(), 'defaults.json'), 'config defaults', (t) => (defaultsText = t)) as Config;
   const file = opts.configFile ?? opts.env.JUDGELOOP_CONFIG;
-  if (file) cfg = deepMerge(cfg, readJsonFile(resolve(opts.cwd ?? process.cwd(), file), 'config file'));
+  if (file) {
+    const path = resolve(opts.cwd ?? process.cwd(), file);
+    // A config file may hold endpoints and settings a check has no business reading: hidden in the sandbox.
+    markPrivate(path);
+    cfg = deepMerge(cfg, readJsonFile(path, 'config file'));
+  }
   const env = envOverlay(opts.env);
   cfg = deepMerge(cfg, env);
   if (opts.overrides) cfg = deepMerge(cfg, opts.overrides);

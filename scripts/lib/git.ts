@@ -46,6 +46,8 @@ export function gitEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     GIT_PROTOCOL_FROM_USER: '0',
     GIT_NO_LAZY_FETCH: '1',
     GIT_NO_REPLACE_OBJECTS: '1',
+    // Grafts rewrite parents: a graft could move the merge base and hide committed changes from the diff.
+    GIT_GRAFT_FILE: '/dev/null',
     GIT_TERMINAL_PROMPT: '0',
     GIT_OPTIONAL_LOCKS: '0',
     GIT_PAGER: 'cat',
@@ -97,14 +99,15 @@ export function driverOverrides(configList: string): string[] {
   const seen = new Set<string>();
   for (const entry of configList.split('\0')) {
     const key = entry.split('\n', 1)[0]!.toLowerCase();
-    const m = /^(filter|diff|merge)\.(.+)\.(clean|smudge|process|required|textconv|command|driver)$/s.exec(key);
+    const m = /^(filter|diff|merge)\.(.+)\.(clean|smudge|process|required|textconv|command|driver|xfuncname|funcname)$/s.exec(key);
     if (!m) continue;
     const [, section, name] = m;
     const id = `${section}.${name}`;
     if (seen.has(id)) continue;
     seen.add(id);
     if (section === 'filter') out.push(`${id}.clean=`, `${id}.smudge=`, `${id}.process=`, `${id}.required=false`);
-    else if (section === 'diff') out.push(`${id}.textconv=`, `${id}.command=`);
+    // A hunk-header regex is no program, but a catastrophic one hangs git: empty, like the rest.
+    else if (section === 'diff') out.push(`${id}.textconv=`, `${id}.command=`, `${id}.xfuncname=`, `${id}.funcname=`);
     else out.push(`${id}.driver=false %A`);
   }
   return out.flatMap((c) => ['-c', c]);

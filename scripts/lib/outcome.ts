@@ -27,9 +27,12 @@ function ranCount(c: TestCounts): number | null {
 }
 
 /** The parser's dispute, crash and empty-run flags, carried into the record's integrity with one note each. */
-function countFlags(counts: TestCounts | null, out: Integrity): void {
+function countFlags(test: Check, counts: TestCounts | null, out: Integrity): void {
+  const code = test.exit_code;
+  // A runner killed by a signal (sh reports 128+N) crashed even when nothing could be parsed (jest dies silently).
+  const bySignal = Boolean(test.signal) || (code !== null && code > 128 && code < 160);
   out.counts_disputed = counts?.counts_disputed === true;
-  out.runner_crashed = counts?.runner_crashed === true;
+  out.runner_crashed = counts?.runner_crashed === true || (test.status !== 'timeout' && bySignal);
   out.no_tests_collected = counts?.no_tests_collected === true;
   if (out.counts_disputed) out.notes.push('test counts disputed: more than one summary, or the summary, per-test lines and report disagree');
   if (out.runner_crashed) out.notes.push('the test runner or a test process crashed: some results are missing');
@@ -41,7 +44,7 @@ function countFlags(counts: TestCounts | null, out: Integrity): void {
 
 /** The three integrity flags for a test check, with a note per raised flag. */
 export function integrityFlags(test: Check | null, baseline: TestCounts | null): Integrity {
-  const out: Integrity = { tests_not_run: false, exit_code_contradicts_counts: false, test_count_below_baseline: false, notes: [] };
+  const out: Integrity = { tests_not_run: false, exit_code_contradicts_counts: false, test_count_below_baseline: false, counts_disputed: false, runner_crashed: false, no_tests_collected: false, notes: [] };
   // Not configured, or skipped on purpose (the build failed): nothing to distrust.
   if (!test || test.status === 'skipped') return out;
   const counts = test.tests ?? null;
@@ -56,7 +59,7 @@ export function integrityFlags(test: Check | null, baseline: TestCounts | null):
   else if (counts === null) notRun('no test counts could be parsed from the output');
   else if (ranCount(counts) === 0) notRun(counts.errors > 0 ? `zero tests ran (${counts.errors} error(s) before any test)` : 'zero tests ran');
   else if (NO_TESTS.test(text)) notRun('the runner reported that no tests were found');
-  countFlags(counts, out);
+  countFlags(test, counts, out);
 
   if (counts && test.exit_code !== null && test.status !== 'timeout') {
     const failures = counts.failed + counts.errors;

@@ -17,13 +17,5 @@ export function projectRoot(): string {
   return dir;
 }
 
-/**
- * Fixes the root when it cannot be derived from this module's location: code restored from a V8 start-up
- * snapshot (dist/snapshot/) was loaded at build time, so import.meta.url names where it was built.
- */
-export function setProjectRoot(dir: string): void {
-  root = dir;
-}
-
 export const schemasDir = (): string => join(projectRoot(), 'schemas');
 export const configDir = (): string => join(projectRoot(), 'config');

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UserError } from './errors.js';
 import { projectRoot } from './paths.js';
+import { privatePaths } from './private-paths.js';
 import { scrubEnv } from './runner.js';
 import type { Config } from './types.generated.js';
 
@@ -209,7 +210,7 @@ export function collectorSandbox(collector: Config['collector'], env: NodeJS.Pro
     mode: collector.sandbox ?? 'auto',
     network: collector.sandbox_network ?? false,
     env,
-    private: [stateRoot, projectRoot()],
+    private: [stateRoot, projectRoot(), ...privatePaths()],
     expose: collector.sandbox_expose ?? [],
     writable: collector.sandbox_writable ?? [],
   });

@@ -29,29 +29,11 @@ export function schemasHash(): string {
 // Validators precompiled by `npm run build` (dist/validators/<name>.cjs): start-up without ajv's compile cost,
 // each required only when first used. Used only when built from exactly the schemas on disk; otherwise every
 // schema compiles at run time with ajv.
-// Resolved at first use, not at load: code restored from a start-up snapshot was loaded where it was built.
 let req: NodeJS.Require | undefined;
 const requireHere = (id: string): unknown => (req ??= createRequire(join(projectRoot(), 'package.json')))(id);
 const precompiledDir = (): string => join(projectRoot(), 'dist', 'validators');
 let precompiledOk: boolean | undefined;
 let buildInfo: { schemasHash?: string; stats?: Record<string, { size: number; mtimeMs: number }>; defaultsSha256?: string } = {};
-// Validators bundled into a start-up snapshot (scripts/dev/build-snapshot.mjs) with the schemasHash they were
-// generated from; used in place of dist/validators/<name>.cjs only while that hash is still the build's.
-let bundled: { schemasHash: string; validators: Record<string, ValidateFunction> } | undefined;
-
-/** Registers validators bundled with the code (a start-up snapshot); see `bundled`. */
-export function registerBundledValidators(schemasHash: string, validators: Record<string, ValidateFunction>): void {
-  bundled = { schemasHash, validators };
-}
-
-/** Forgets what was read from disk about the build (a snapshot's build-time reads must not outlive it). */
-export function resetSchemaCache(): void {
-  precompiledOk = undefined;
-  buildInfo = {};
-  compiled.clear();
-  ajv = undefined;
-  req = undefined;
-}
 
 /**
  * True when the files in schemas/ are those the build hashed: the same names with the same size and mtime
@@ -109,10 +91,7 @@ function instance(): Ajv {
 function validator(name: SchemaName): ValidateFunction {
   let fn = compiled.get(name);
   if (fn) return fn;
-  const fromBundle = bundled?.validators[name];
-  if (fromBundle && precompiledFresh() && buildInfo.schemasHash === bundled?.schemasHash) {
-    fn = fromBundle;
-  } else if (precompiledFresh() && /^[a-z0-9-]+$/.test(name) && existsSync(join(precompiledDir(), `${name}.cjs`))) {
+  if (precompiledFresh() && /^[a-z0-9-]+$/.test(name) && existsSync(join(precompiledDir(), `${name}.cjs`))) {
     const mod = requireHere(join(precompiledDir(), `${name}.cjs`)) as ValidateFunction & { default?: ValidateFunction };
     fn = mod.default ?? mod;
   } else {

@@ -2589,9 +2589,9 @@ notes?: string[]
  */
 targets: {
 /**
- * explicit: named (--target); derived: failing on the base and passing in at least one solution (per-test results); counts: per-test results absent, the counts stand in; none: per-test results but no test goes from failing to passing.
+ * explicit: named (--target); derived: failing on the base and passing in at least one solution (per-test results); base_failing: no solution makes a base failure pass, so every test failing on the base is a target; counts: per-test results absent, the counts stand in; none: nothing fails on the base (each solution's targets are the tests it adds).
  */
-source: ("explicit" | "derived" | "counts" | "none")
+source: ("explicit" | "derived" | "base_failing" | "counts" | "none")
 /**
  * Test ids every solution must make pass, sorted.
  */
@@ -3495,6 +3495,134 @@ timed_out?: boolean
  * Test runner or linter name to parse the output with, instead of detecting it.
  */
 runner?: string
+}
+/**
+ * config/secret-rules.json: the one secret-rule table. The judge's redaction, the race's secret finding and the collector's env scrub read it through scripts/lib/secrets. Regexes are JavaScript syntax with bounded quantifiers.
+ */
+export interface SecretRules {
+/**
+ * What the file is, for people.
+ */
+$comment?: string
+/**
+ * Version of the table (free text; bump on a change of meaning).
+ */
+version: string
+/**
+ * Token formats with a fixed prefix or shape, tried in this order.
+ * 
+ * Items: One token format.
+ */
+token_rules: {
+/**
+ * Rule id: the kind in [REDACTED:<id>] and in counts.
+ */
+id: string
+/**
+ * Who issues the token, for people and race findings.
+ */
+vendor: string
+/**
+ * JavaScript regex; a named group `secret` marks the part to redact, else the whole match. Quantifiers bounded.
+ */
+regex: string
+/**
+ * Lower-case substrings: the regex runs only when the text holds one of them.
+ * 
+ * @minItems 1
+ */
+keywords: [string, ...(string)[]]
+/**
+ * Extra regex flags (g is always set).
+ */
+flags?: string
+/**
+ * Minimum Shannon entropy of the secret, bits per character (0 or absent: none).
+ */
+min_entropy?: number
+/**
+ * Skip a secret that matches a placeholder pattern.
+ */
+placeholders?: boolean
+}[]
+/**
+ * The generic rule: a secret-looking name assigned a literal (env, YAML, JSON, INI, shell, code).
+ */
+assignment: {
+/**
+ * Rule id of its matches.
+ */
+id: string
+/**
+ * What the rule finds, for people.
+ */
+description?: string
+/**
+ * Words that make a name secret-looking (also used for environment variable names).
+ */
+name_regex: string
+/**
+ * Names whose literals are secrets at a lower bar (password, secret).
+ */
+strong_name_regex: string
+/**
+ * Shortest literal taken as a secret, characters.
+ */
+min_length: number
+/**
+ * Lowest Shannon entropy of such a literal, bits per character.
+ */
+min_entropy: number
+/**
+ * min_length for strong names, characters.
+ */
+strong_min_length: number
+/**
+ * min_entropy for strong names, bits per character.
+ */
+strong_min_entropy: number
+}
+/**
+ * Private keys, whole or cut.
+ */
+private_key: {
+/**
+ * Rule id of its matches.
+ */
+id: string
+/**
+ * Regex of a BEGIN … PRIVATE KEY marker.
+ */
+begin: string
+/**
+ * Regex of an END … PRIVATE KEY marker.
+ */
+end: string
+/**
+ * Adjacent base64 lines taken as key body without a marker, a count.
+ */
+body_min_lines: number
+/**
+ * Regex one body line (without prefix and quotes) must match.
+ */
+body_line_regex: string
+/**
+ * Lowest Shannon entropy of a body line, bits per character.
+ */
+body_min_entropy: number
+}
+/**
+ * Regexes (case-insensitive) of values that are not secrets: ${VAR}, {{ x }}, <key>, changeme, …
+ */
+placeholders: string[]
+/**
+ * Regexes (case-insensitive) of paths whose files hold secrets: named, never shown.
+ */
+secret_files: string[]
+/**
+ * Regex (case-insensitive) of source-code paths never treated as secret files whatever their name.
+ */
+secret_files_except: string
 }
 /**
  * One row of state/selections/log.jsonl: a template choice made by bin/select-template and why.

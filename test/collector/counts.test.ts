@@ -1,5 +1,5 @@
 // Counts an agent cannot fake, end to end: a real repo whose test prints a fake passing summary while a real test fails.
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../scripts/collect.js';
@@ -144,5 +144,46 @@ describe('collect: nothing measured is not a pass', () => {
     expect(await run(['--quiet', bare], io)).toBe(2);
     expect(err.join('')).toMatch(/no build, test, lint or typecheck command is configured, but state\/feedback\/bd-1\.json was measured \(outcome full_pass\): kept/);
     expect(readJson<Feedback>(file)).toEqual(before);
+  });
+});
+
+describe('checks: the per-test list is capped, failures first', () => {
+  it('keeps every non-passed case first, then passed ones up to the cap; totals stay exact', async () => {
+    const { capCases } = await import('../../scripts/lib/checks.js');
+    const cases = [...Array.from({ length: 5 }, (_, i) => ({ id: `p${i}`, status: 'passed' as const })), { id: 'f', status: 'failed' as const }, { id: 'e', status: 'error' as const }];
+    const check = { status: 'failed', exit_code: 1, duration_ms: 1, source: 'collector', output: null, tests: { runner: 'x', passed: 5, failed: 1, skipped: 0, errors: 1, total: 6, cases } } as unknown as Parameters<typeof capCases>[0];
+    capCases(check, 3);
+    expect(check.tests?.cases?.map((c) => c.id)).toEqual(['f', 'e', 'p0']);
+    expect(check.tests).toMatchObject({ cases_complete: false, passed: 5, total: 6 });
+    capCases(check, 10);
+    expect(check.tests?.cases_complete).toBe(true);
+  });
+});
+
+describe('collect: a runner that dies silently', () => {
+  it('killed by SIGSEGV before printing anything: runner_crashed, tests_not_run, agent_failure', async () => {
+    const fb = await collectOne({}, 'node -e "process.kill(process.pid, \'SIGSEGV\')"');
+    expect(fb.checks.test?.tests).toBeNull();
+    expect(fb.integrity).toMatchObject({ runner_crashed: true, tests_not_run: true });
+    expect(fb.outcome).toBe('agent_failure');
+  });
+});
+
+describe('checks: the report directory', () => {
+  it('is new and empty for every run, outside the worktree, and gone after', async () => {
+    const { prepareReport } = await import('../../scripts/lib/checks.js');
+    const { loadConfig } = await import('../../scripts/lib/config.js');
+    const collector = loadConfig({ env: {} }).collector;
+    const a = await prepareReport('python3 -m pytest', collector, {});
+    const b = await prepareReport('python3 -m pytest', collector, {});
+    expect(a && b).toBeTruthy();
+    expect(a!.dir).not.toBe(b!.dir);
+    expect(readdirSync(a!.dir)).toEqual([]);
+    expect(a!.plan.file.startsWith(`${a!.dir}/`)).toBe(true);
+    expect(a!.dir.startsWith(process.cwd())).toBe(false);
+    a!.dispose();
+    b!.dispose();
+    expect(existsSync(a!.dir) || existsSync(b!.dir)).toBe(false);
+    expect(await prepareReport('cargo test', collector, {})).toBeNull();
   });
 });

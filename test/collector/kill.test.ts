@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STALE_MS } from '../../scripts/lib/lock.js';
 import { createRng } from '../../scripts/lib/prng.js';
 import { StateStore } from '../../scripts/lib/store.js';
 import { makeFeedback } from '../templates/_fixtures.js';
@@ -29,7 +30,7 @@ afterAll(() => {
   rmSync(p.dir, { recursive: true, force: true });
 });
 
-const env = () => ({ ...process.env, JUDGELOOP_STATE_DIR: p.state, JUDGELOOP_NO_SNAPSHOT: '' });
+const env = () => ({ ...process.env, JUDGELOOP_STATE_DIR: p.state });
 
 interface Result {
   code: number | null;
@@ -83,14 +84,15 @@ function leftovers(label: string): void {
   process.stderr.write(`kill test: ${label}: locks ${JSON.stringify(locks)}, temps ${tempsUnder(p.state).length}, registered checkouts ${registeredBaselines().length}\n`);
 }
 
-/** What must hold after the run that follows a kill; `cleanMs`: an uninterrupted run's duration. */
-function expectRecovered(next: Result, cleanMs: number, label: string) {
+/** What must hold after the run that follows a kill. */
+function expectRecovered(next: Result, label: string) {
   process.stderr.write(`kill test: ${label}: the next run took ${Math.round(next.ms)} ms\n`);
   expect(next.stderr, label).not.toMatch(/Error|already being held/);
   expect(next.code, `${label}: ${next.stderr}`).toBe(0);
-  // The dead run's locks are taken over at once (they cost ~20 s before): within 5 s of the run's own work, which
-  // on a loaded machine can itself take longer than an uninterrupted run did.
-  expect(next.ms, label).toBeLessThan(cleanMs + 5000);
+  // The dead run's locks are taken over at once. Before, the next run waited for them to go stale (STALE_MS, 20 s):
+  // by construction never sooner, so this bound fails without the takeover and does not flake on a loaded machine.
+  // The durations are printed above (1-3.4 s for collect, under 1 s for rate and score-templates here).
+  expect(next.ms, label).toBeLessThan(STALE_MS);
   expect(invalidStateFiles(p.state), label).toEqual([]);
   expect(tempsUnder(p.state), label).toEqual([]);
   expect(registeredBaselines(), label).toEqual([]);
@@ -112,7 +114,7 @@ describe(`SIGKILL at random points (seed ${SEED})`, () => {
       if (k.signal === 'SIGKILL') killed++;
       leftovers(`collect killed at ${at} of ${Math.round(clean.ms)} ms`);
       const next = await runBin('collect', ['--quiet', rec]);
-      expectRecovered(next, clean.ms, `collect killed at ${at} ms`);
+      expectRecovered(next, `collect killed at ${at} ms`);
       expect(checksOf(wt, k.pid), `collect killed at ${at} ms`).toEqual([]);
     }
     expect(killed).toBeGreaterThan(0);
@@ -136,7 +138,7 @@ describe(`SIGKILL at random points (seed ${SEED})`, () => {
       const k = await runBin('rate', [...beads(i + 1), '--quality', '7'], at);
       if (k.signal === 'SIGKILL') killed++;
       leftovers(`rate killed at ${at} of ${Math.round(clean.ms)} ms`);
-      expectRecovered(await runBin('rate', [...beads(i + 1), '--quality', '7']), clean.ms, `rate killed at ${at} ms`);
+      expectRecovered(await runBin('rate', [...beads(i + 1), '--quality', '7']), `rate killed at ${at} ms`);
     }
     expect(killed).toBeGreaterThan(0);
     const rows = store.readLines<{ event: string; bead?: string }>('ratings', 'claude').rows.filter((r) => r.event === 'run');
@@ -159,7 +161,7 @@ describe(`SIGKILL at random points (seed ${SEED})`, () => {
       if (k.signal === 'SIGKILL') killed++;
       leftovers(`score-templates killed at ${at} of ${Math.round(clean.ms)} ms`);
       const next = await runBin('score-templates', []);
-      expectRecovered(next, clean.ms, `score-templates killed at ${at} ms`);
+      expectRecovered(next, `score-templates killed at ${at} ms`);
       const scores = store.read<{ sources: { feedback_files: number } }>('scores', 'templates')!;
       expect(scores.sources.feedback_files).toBe(store.list('feedback').length);
     }

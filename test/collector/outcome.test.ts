@@ -6,7 +6,7 @@ import type { Check, TestCounts } from '../../scripts/lib/types.generated.js';
 const ran = (status: Check['status'], exit: number | null, extra: Partial<Check> = {}): Check => ({ status, exit_code: exit, signal: null, duration_ms: 5, source: 'collector', output: { text: '', bytes: 0, truncated: false }, ...extra });
 const counts = (passed: number | null, failed = 0, total: number | null = (passed ?? 0) + failed, more: Partial<TestCounts> = {}): TestCounts => ({ runner: 'x', passed, failed, skipped: 0, errors: 0, total, ...more });
 const none: ChecksSet = { build: null, test: null, lint: null, typecheck: null };
-const clean = { tests_not_run: false, exit_code_contradicts_counts: false, test_count_below_baseline: false, notes: [] };
+const clean = { tests_not_run: false, exit_code_contradicts_counts: false, test_count_below_baseline: false, counts_disputed: false, runner_crashed: false, no_tests_collected: false, notes: [] };
 
 function classify(checks: Partial<ChecksSet>, over: Partial<Parameters<typeof classifyOutcome>[0]> = {}) {
   const all = { ...none, ...checks };
@@ -75,5 +75,28 @@ describe('integrityFlags', () => {
     expect(integrityFlags(ran('passed', 0, { tests: counts(3, 0, 5, { skipped: 2 }) }), counts(5)).test_count_below_baseline).toBe(true);
     expect(integrityFlags(ran('passed', 0, { tests: counts(6) }), counts(5)).test_count_below_baseline).toBe(false);
     expect(integrityFlags(ran('passed', 0, { tests: counts(6) }), null).test_count_below_baseline).toBe(false);
+  });
+});
+
+describe('the count flags (issue 12): never full_pass', () => {
+  const green = (more: Partial<TestCounts>) => ran('passed', 0, { tests: counts(3, 0, 3, more) });
+  it('disputed counts: partial_pass, flagged, with the reason', () => {
+    const r = classify({ test: green({ counts_disputed: true }) });
+    expect(r.outcome).toBe('partial_pass');
+    expect(r.reason).toMatch(/disputed/);
+    expect(integrityFlags(green({ counts_disputed: true }), null).counts_disputed).toBe(true);
+  });
+  it('a crashed runner: partial_pass even when every counted test passed', () => {
+    expect(classify({ test: green({ runner_crashed: true }) }).outcome).toBe('partial_pass');
+    expect(integrityFlags(ran('failed', 139, { tests: null }), null).runner_crashed).toBe(true);
+    expect(integrityFlags(ran('timeout', null, { signal: 'SIGTERM', tests: null }), null).runner_crashed).toBe(false);
+  });
+  it('no tests collected: agent_failure, "no tests found"', () => {
+    const r = classify({ test: ran('passed', 0, { tests: counts(0, 0, 0, { no_tests_collected: true }) }) });
+    expect(r).toEqual({ outcome: 'agent_failure', reason: 'no tests found: the test runner collected no test' });
+  });
+  it('no check configured at all: unmeasured, never full_pass', () => {
+    expect(classify({}).outcome).toBe('unmeasured');
+    expect(classify({}, { status: 'failed' }).outcome).toBe('agent_failure');
   });
 });

@@ -1,15 +1,33 @@
-// bin/collect's start-up snapshot (dist/snapshot/collect.blob, scripts/dev/build-snapshot.mjs): the shim uses it
-// only with the node that built it, the result is the same as from the plain modules, and a copied checkout
-// runs from its own files. Needs `npm run build` first, as `npm test` does.
+// The bin/ shims and the command bundles (dist/bundle/<command>.mjs, scripts/dev/build-bundles.mjs): every shim runs
+// its bundle, which answers as the plain modules do, finds its checkout through symlinks and from a path with a
+// space, and falls back to dist/scripts when the bundle is absent or older. Needs `npm run build` first, as `npm test` does.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { rootOfBlob, snapshotBlob } from '../../scripts/lib/snapshot.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/repo.js';
-import { agentWorktree, BIN, makeProject, readJson, ROOT, runRecord, writeRecord } from './_project.js';
+import { agentWorktree, BIN, makeProject, readJson, ROOT, runRecord, writeRecord, type Project } from './_project.js';
 
-const BLOB = join(ROOT, 'dist', 'snapshot', 'collect.blob');
+const COMMANDS = Object.keys(readJson<{ bin: Record<string, string> }>(join(ROOT, 'package.json')).bin);
+const bundleOf = (root: string, command: string): string => join(root, 'dist', 'bundle', `${command}.mjs`);
+const VERSION = readJson(join(ROOT, 'package.json')).version as string;
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function temp(prefix: string): string {
+  const dir = tempDir(prefix);
+  made.push(dir);
+  return dir;
+}
+
+function project(): Project {
+  const p = makeProject();
+  made.push(p.dir, p.repo);
+  return p;
+}
 
 function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, HOME: process.env.HOME, ...extra };
@@ -20,29 +38,53 @@ function run(bin: string, args: string[], opts: { cwd?: string; env?: NodeJS.Pro
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** The parts of a checkout bin/collect needs, copied with their timestamps (cp -a); node_modules linked. A space in the path, as users' checkouts may have. */
+/** The file a shim runs: its last `exec node FILE` as traced by `sh -x` (the command itself runs too). */
+function chosen(shim: string, args: string[] = ['--version']): string {
+  const r = spawnSync('sh', ['-x', shim, ...args], { cwd: ROOT, env: env(), encoding: 'utf8' });
+  const line = r.stderr.split('\n').filter((l) => l.startsWith('+ exec node ')).pop();
+  if (!line) throw new Error(`no exec traced for ${shim}: ${r.stderr}`);
+  // sh -x quotes a word with a space in it.
+  return line.slice('+ exec node '.length).split(' ' + args[0])[0]!.replace(/^'(.*)'$/, '$1');
+}
+
+/** The parts of a checkout the commands need, copied with their timestamps (cp -a); node_modules linked. A space in the path, as users' checkouts may have. */
 function copyCheckout(): string {
-  const dir = join(tempDir('judgeloop-copy-'), 'judge loop');
-  execFileSync('mkdir', ['-p', dir]);
+  const dir = join(temp('judgeloop-copy-'), 'judge loop');
+  mkdirSync(dir);
   execFileSync('cp', ['-a', join(ROOT, 'bin'), join(ROOT, 'dist'), join(ROOT, 'schemas'), join(ROOT, 'config'), join(ROOT, 'package.json'), dir]);
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
   return dir;
 }
 
-/** Feedback without what differs between two collections of the same run: check durations and the captured output (node --test prints timings); the counts parsed from it stay. */
+/**
+ * Feedback without what differs between two collections of the same run: check durations, the captured output
+ * (node --test prints timings; the counts parsed from it stay) and escaped_processes (the sandbox's process
+ * sweep can, under load, catch a check's process still exiting: seen once in one of the two runs here).
+ */
+const UNSTABLE = new Set(['duration_ms', 'output', 'escaped_processes']);
 function stable(fb: Record<string, unknown>): unknown {
-  return JSON.parse(JSON.stringify(fb), (k, v: unknown) => (k === 'duration_ms' || k === 'output' ? undefined : v));
+  return JSON.parse(JSON.stringify(fb), (k, v: unknown) => (UNSTABLE.has(k) ? undefined : v));
 }
 
-describe('start-up snapshot', () => {
-  it('is built by npm run build and used by the shim; JUDGELOOP_NO_SNAPSHOT=1 runs the plain modules', () => {
-    expect(existsSync(BLOB), 'npm run build made no dist/snapshot/collect.blob (see its build-snapshot message)').toBe(true);
-    expect(run(BIN, ['--version']).stdout).toBe(`collect ${readJson(join(ROOT, 'package.json')).version} (start-up snapshot ${BLOB})\n`);
-    expect(run(BIN, ['--version'], { env: env({ JUDGELOOP_NO_SNAPSHOT: '1' }) }).stdout).toMatch(/\(modules\)\n$/);
+describe('command bundles and bin/ shims', () => {
+  it('npm run build bundles every command; each shim runs its bundle, which answers --help and a bad flag as the modules do', () => {
+    expect(COMMANDS.length).toBeGreaterThanOrEqual(11);
+    for (const c of COMMANDS) {
+      expect(existsSync(bundleOf(ROOT, c)), `npm run build made no dist/bundle/${c}.mjs (see its build-bundles message)`).toBe(true);
+      expect(chosen(join(ROOT, 'bin', c), ['--help'])).toBe(bundleOf(ROOT, c));
+      for (const args of [['--help'], ['--no-such-flag']]) {
+        const viaShim = run(join(ROOT, 'bin', c), args);
+        const modules = run(process.execPath, [join(ROOT, 'dist', 'scripts', `${c}.js`), ...args]);
+        expect(viaShim, `bin/${c} ${args[0]}`).toEqual(modules);
+        expect(viaShim.stdout + viaShim.stderr, `bin/${c} ${args[0]} says nothing`).not.toBe('');
+      }
+    }
+    expect(run(BIN, ['--version']).stdout).toBe(`collect ${VERSION} (bundle ${bundleOf(ROOT, 'collect')})\n`);
+    expect(run(process.execPath, [join(ROOT, 'dist', 'scripts', 'collect.js'), '--version']).stdout).toBe(`collect ${VERSION} (modules)\n`);
   });
 
-  it('writes to a file and reads a redirected stdin as well as through pipes (the build saw only pipes)', () => {
-    const p = makeProject();
+  it('writes to a file and reads a redirected stdin as well as through pipes', () => {
+    const p = project();
     agentWorktree(p, 'a');
     writeRecord(p, 'run', runRecord({ commands: { build: 'true' } }));
     const r = spawnSync('sh', ['-c', `"${BIN}" --json --quiet - < run.json > out.json 2> err.txt`], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: p.state }), encoding: 'utf8' });
@@ -52,20 +94,19 @@ describe('start-up snapshot', () => {
   });
 
   it('found through PATH and through a symlink, the shim still finds its checkout', () => {
-    const dir = tempDir('judgeloop-link-');
+    const dir = temp('judgeloop-link-');
     symlinkSync(BIN, join(dir, 'collect'));
-    expect(run(join(dir, 'collect'), ['--version']).stdout).toContain(`start-up snapshot ${BLOB}`);
+    expect(run(join(dir, 'collect'), ['--version']).stdout).toContain(`bundle ${bundleOf(ROOT, 'collect')}`);
     const viaPath = spawnSync('sh', ['-c', 'collect --version'], { cwd: dir, env: { ...env(), PATH: `${dir}:${process.env.PATH}` }, encoding: 'utf8' });
-    expect(viaPath.stdout).toContain(`start-up snapshot ${BLOB}`);
+    expect(viaPath.stdout).toContain(`bundle ${bundleOf(ROOT, 'collect')}`);
   });
 
-  it('the same run collected from the snapshot and from the modules gives the same feedback', () => {
-    const p = makeProject();
+  it('the same run collected by the bundle and by the plain modules gives the same feedback', () => {
+    const p = project();
     agentWorktree(p, 'a', { commit: { 'src/add.mjs': 'export function add(a, b) {\n  console.log(a);\n  return a + b;\n}\n' } });
     const rec = writeRecord(p, 'run', runRecord());
-    const modes: Record<string, string>[] = [{}, { JUDGELOOP_NO_SNAPSHOT: '1' }];
-    const both = modes.map((extra) => {
-      const r = run(BIN, ['--json', '--quiet', rec], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: p.state, JUDGELOOP_NOW: '2026-02-01T00:00:00Z', ...extra }) });
+    const both = [[BIN], [process.execPath, join(ROOT, 'dist', 'scripts', 'collect.js')]].map(([cmd, ...pre]) => {
+      const r = run(cmd!, [...pre, '--json', '--quiet', rec], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: p.state, JUDGELOOP_NOW: '2026-02-01T00:00:00Z' }) });
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       return JSON.parse(r.stdout) as Record<string, unknown>;
@@ -74,8 +115,8 @@ describe('start-up snapshot', () => {
     expect(stable(both[0]!)).toEqual(stable(both[1]!));
   });
 
-  it('relative paths resolve against the directory it runs in, not the one the snapshot was built in', () => {
-    const p = makeProject();
+  it('relative paths resolve against the directory it runs in; a judgeloop look-alike there (schemas, config, package.json) is not its checkout', () => {
+    const p = project();
     agentWorktree(p, 'a');
     writeRecord(p, 'run', runRecord({ commands: { build: 'true' } }));
     writeFileSync(join(p.dir, 'cfg.json'), JSON.stringify({ collector: { time_budget_seconds: 777 } }));
@@ -86,86 +127,72 @@ describe('start-up snapshot', () => {
     expect(fb.run.worktree).toBe(join(p.dir, 'wt-a'));
     expect(fb.speed.reference_seconds).toBe(777);
     expect(existsSync(join(p.dir, 'state', 'feedback', 'bd-1.json'))).toBe(true);
+    // A look-alike checkout in the working directory, with its own defaults: the bundle keeps to its own.
+    for (const d of ['schemas', 'config']) mkdirSync(join(p.dir, d));
+    writeFileSync(join(p.dir, 'package.json'), JSON.stringify({ name: 'judgeloop', version: '9.9.9' }));
+    writeFileSync(join(p.dir, 'config', 'defaults.json'), JSON.stringify({ collector: { time_budget_seconds: 1 } }));
+    const again = run(BIN, ['--json', '--quiet', 'run.json'], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: 'state' }) });
+    expect(again.stderr).toBe('');
+    expect(JSON.parse(again.stdout).speed.reference_seconds).toBe(readJson(join(ROOT, 'config', 'defaults.json')).collector.time_budget_seconds);
+    expect(run(BIN, ['--version'], { cwd: p.dir }).stdout).toBe(`collect ${VERSION} (bundle ${bundleOf(ROOT, 'collect')})\n`);
   });
 
-  it('a copied checkout runs from its own files (config, schemas), not from where the snapshot was built', () => {
+  it('a copied checkout runs from its own files (config, schemas), also through a symlinked bin directory', () => {
     const copy = copyCheckout();
     const bin = join(copy, 'bin', 'collect');
-    expect(run(bin, ['--version']).stdout).toContain(`start-up snapshot ${join(copy, 'dist', 'snapshot', 'collect.blob')}`);
+    expect(run(bin, ['--version']).stdout).toContain(`bundle ${bundleOf(copy, 'collect')}`);
     const defaults = readJson(join(copy, 'config', 'defaults.json'));
     defaults.collector.time_budget_seconds = 1234;
     writeFileSync(join(copy, 'config', 'defaults.json'), JSON.stringify(defaults));
-    const p = makeProject();
+    const p = project();
     agentWorktree(p, 'a');
     const rec = writeRecord(p, 'run', runRecord({ commands: { build: 'true' } }));
     const r = run(bin, ['--json', '--quiet', rec], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: p.state }) });
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout).speed.reference_seconds).toBe(1234);
     // Reached through a symlinked bin directory: `bin/..` is the checkout (the link's target's parent), not the link's.
-    const links = tempDir('judgeloop-links-');
+    const links = temp('judgeloop-links-');
     symlinkSync(join(copy, 'bin'), join(links, 'tools'));
-    expect(run(join(links, 'tools', 'collect'), ['--version']).stdout).toContain(`start-up snapshot ${join(copy, 'dist', 'snapshot', 'collect.blob')}`);
+    expect(run(join(links, 'tools', 'collect'), ['--version']).stdout).toContain(`bundle ${bundleOf(copy, 'collect')}`);
     const viaLink = run(join(links, 'tools', 'collect'), ['--json', '--quiet', rec], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: p.state }) });
     expect(viaLink.stderr).toBe('');
     expect(JSON.parse(viaLink.stdout).speed.reference_seconds).toBe(1234);
-    const plainViaLink = run(join(links, 'tools', 'collect'), ['--json', '--quiet', rec], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: p.state, JUDGELOOP_NO_SNAPSHOT: '1' }) });
-    expect(plainViaLink.stderr).toBe('');
-    expect(JSON.parse(plainViaLink.stdout).speed.reference_seconds).toBe(1234);
   });
 
-  it('a node other than the one that built it (another mtime) gets the plain modules, and the run still works', () => {
+  it('with no bundle (built without esbuild) every shim runs the plain modules, through a symlinked bin directory too, and a run still works', () => {
     const copy = copyCheckout();
-    const stamp = join(copy, 'dist', 'snapshot', 'node.stamp');
-    utimesSync(stamp, new Date('2001-01-01T00:00:00Z'), new Date('2001-01-01T00:00:00Z'));
-    const bin = join(copy, 'bin', 'collect');
-    expect(run(bin, ['--version']).stdout).toMatch(/\(modules\)\n$/);
-    const p = makeProject();
+    rmSync(join(copy, 'dist', 'bundle'), { recursive: true });
+    const links = temp('judgeloop-links-');
+    symlinkSync(join(copy, 'bin'), join(links, 'tools'));
+    for (const c of COMMANDS) expect(chosen(join(links, 'tools', c), ['--help'])).toBe(join(copy, 'dist', 'scripts', `${c}.js`));
+    expect(run(join(copy, 'bin', 'collect'), ['--version']).stdout).toBe(`collect ${VERSION} (modules)\n`);
+    const p = project();
     agentWorktree(p, 'a');
     const rec = writeRecord(p, 'run', runRecord({ commands: { build: 'true' } }));
-    expect(run(bin, ['--quiet', rec], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: p.state }) }).code).toBe(0);
+    expect(run(join(links, 'tools', 'collect'), ['--quiet', rec], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: p.state }) }).code).toBe(0);
     expect(readJson(join(p.state, 'feedback', 'bd-1.json')).bead).toBe('bd-1');
   });
 
-  it('dist/scripts compiled again after the snapshot was built (tsc alone): the plain modules, not the stale blob', () => {
+  it('dist/scripts compiled again after the bundles were built (tsc alone): the plain modules, not the stale bundle', () => {
     const copy = copyCheckout();
     const later = new Date(Date.now() + 60_000);
     utimesSync(join(copy, 'dist', 'scripts', 'collect.js'), later, later);
-    expect(run(join(copy, 'bin', 'collect'), ['--version']).stdout).toMatch(/\(modules\)\n$/);
+    expect(run(join(copy, 'bin', 'collect'), ['--version']).stdout).toBe(`collect ${VERSION} (modules)\n`);
+    expect(chosen(join(copy, 'bin', 'judge'), ['--help'])).toBe(bundleOf(copy, 'judge'));
   });
 
-  it('with NODE_OPTIONS set (V8 flags would make node refuse the blob, exit 14) the shim runs the plain modules', () => {
-    const r = run(BIN, ['--version'], { env: env({ NODE_OPTIONS: '--max-old-space-size=512' }) });
-    expect(r.stderr).toBe('');
-    expect(r.stdout).toMatch(/\(modules\)\n$/);
-    expect(r.code).toBe(0);
-  });
-
-  it('with no blob the shim runs the plain modules', () => {
-    const copy = copyCheckout();
-    execFileSync('rm', ['-r', join(copy, 'dist', 'snapshot')]);
-    expect(run(join(copy, 'bin', 'collect'), ['--version']).stdout).toMatch(/\(modules\)\n$/);
-  });
-
-  it('a blob whose schemas changed since the build validates with the current schemas, not its bundled validators', () => {
+  it('schemas changed since the build: the bundle validates with the current schemas (ajv at run time), not the precompiled validators', () => {
     const copy = copyCheckout();
     // Narrow one field of the run record: a record the build's validators accept must now be refused.
     const file = join(copy, 'schemas', 'run-record.schema.json');
     const schema = JSON.parse(readFileSync(file, 'utf8'));
     schema.properties.template.maxLength = 3;
     writeFileSync(file, JSON.stringify(schema, null, 2));
-    const p = makeProject();
+    const p = project();
     agentWorktree(p, 'a');
     const rec = writeRecord(p, 'run', runRecord({ commands: { build: 'true' } }));
     const r = run(join(copy, 'bin', 'collect'), ['--quiet', rec], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: p.state }) });
     expect(r.stderr).toMatch(/\/template: .*3/);
     expect(r.code).toBe(2);
-  });
-
-  it('finds the blob and the checkout from node options', () => {
-    expect(snapshotBlob(['--snapshot-blob', 'dist/snapshot/collect.blob'], '/x/y')).toBe('/x/y/dist/snapshot/collect.blob');
-    expect(snapshotBlob(['--snapshot-blob', '/l/bin/../dist/snapshot/collect.blob'], '/')).toBe('/l/bin/../dist/snapshot/collect.blob');
-    expect(snapshotBlob(['--max-old-space-size=100', '--snapshot-blob=/a/dist/snapshot/c.blob'], '/')).toBe('/a/dist/snapshot/c.blob');
-    expect(snapshotBlob(['--no-warnings'], '/')).toBeNull();
-    expect(rootOfBlob('/a/b/dist/snapshot/collect.blob')).toBe('/a/b');
   });
 });

@@ -1,18 +1,19 @@
 // The claude-cli backend against a stand-in `claude` on PATH that prints the result shapes Claude Code prints.
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/judge.js';
 import { claudeArgs, parseClaudeResult } from '../../scripts/lib/judge/cli-backend.js';
 import { validate } from '../../scripts/lib/schema.js';
 import { StateStore } from '../../scripts/lib/store.js';
 import type { Feedback, Judgment } from '../../scripts/lib/types.generated.js';
-import { tempDir } from '../helpers/repo.js';
 import { captureIo, feedbackFor, judgeConfigFile } from './helpers/feedback.js';
-import { makeRun, type RunFixture } from './helpers/fixtures.js';
+import { makeRun, type RunFixture, removeRuns, scratchDir } from './helpers/fixtures.js';
 import { goodReply } from './helpers/messages-server.js';
 
-const bin = tempDir('judgeloop-fake-claude-');
+afterAll(removeRuns);
+
+const bin = scratchDir('judgeloop-fake-claude-');
 const log = join(bin, 'calls.jsonl');
 // The stand-in prints, in turn, each scripted stdout (one per call) and logs its argv and stdin.
 writeFileSync(
@@ -50,7 +51,7 @@ beforeEach(() => {
 });
 
 async function judgeWith(steps: { stdout: string; exit?: number; stderr?: string }[], path = `${bin}:${process.env.PATH}`) {
-  const scriptFile = join(tempDir(), 'script.json');
+  const scriptFile = join(scratchDir(), 'script.json');
   writeFileSync(scriptFile, JSON.stringify(steps));
   const before = store.read<Feedback>('feedback', fx.record.bead)!;
   const io = captureIo({ JUDGE_ENABLED: 'true', JUDGELOOP_STATE_DIR: fx.stateDir, JUDGELOOP_CONFIG: config }, { ...process.env, PATH: path, FAKE_CLAUDE_SCRIPT: scriptFile });
@@ -106,13 +107,33 @@ describe('claude-cli backend', () => {
   });
 
   it('non-JSON output with a non-zero exit: cli_error quoting stderr', async () => {
-    const { j } = await judgeWith([{ stdout: '', stderr: 'Error: Invalid API key · Please run /login\n', exit: 1 }]);
+    const { j } = await judgeWith([{ stdout: '', stderr: 'Error: something unexpected happened\n', exit: 1 }]);
     expect(j.failure).toMatchObject({ reason: 'cli_error' });
-    expect(j.failure!.message).toContain('Invalid API key');
+    expect(j.failure!.message).toContain('something unexpected');
+  });
+
+  it('a rejected key: a configuration error (exit 2) naming the login, no judgment written', async () => {
+    const scriptFile = join(scratchDir(), 'script.json');
+    writeFileSync(scriptFile, JSON.stringify([{ stdout: '', stderr: 'Error: Invalid API key · Please run /login\n', exit: 1 }]));
+    const io = captureIo({ JUDGE_ENABLED: 'true', JUDGELOOP_STATE_DIR: fx.stateDir, JUDGELOOP_CONFIG: config }, { ...process.env, PATH: `${bin}:${process.env.PATH}`, FAKE_CLAUDE_SCRIPT: scriptFile });
+    expect(await run([fx.recordPath], io)).toBe(2);
+    expect(io.err.join('')).toContain('claude login');
+    expect(store.read('judgments', fx.record.bead)).toBeNull();
+  });
+
+  it.each([
+    ['API Error: 529 {"type":"error","error":{"type":"overloaded_error"}}', 'overloaded', 529],
+    ['API Error: 500 Internal server error', 'api_error', 500],
+    ['API Error: 429 rate_limit_error', 'rate_limited', 429],
+    ['API Error: Connection error. (ECONNRESET)', 'connection', null],
+  ])('an outage reported by claude (%s) is transient: recorded, and the run queued for the next drain', async (text, reason, status) => {
+    const { j } = await judgeWith([{ stdout: error('error_during_execution', { errors: [text] }) }]);
+    expect(j.failure).toMatchObject({ reason, http_status: status });
+    expect(store.read('queue', fx.record.bead)).toMatchObject({ bead: fx.record.bead });
   });
 
   it('claude not on PATH: a configuration error, exit 2 naming judge.cli_command, no judgment written', async () => {
-    const empty = tempDir();
+    const empty = scratchDir();
     const io = captureIo({ JUDGE_ENABLED: 'true', JUDGELOOP_STATE_DIR: fx.stateDir, JUDGELOOP_CONFIG: config }, { ...process.env, PATH: empty });
     expect(await run([fx.recordPath], io)).toBe(2);
     expect(io.err.join('')).toMatch(/cannot run claude.*judge\.cli_command/);

@@ -1,5 +1,5 @@
 // Context assembly on real diffs: injection fenced, secrets redacted, a 5 MB diff fitted to the budget.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/judge.js';
 import { assembleContext, fenceData, type ContextBudget } from '../../scripts/lib/judge/context.js';
 import { parseUnifiedDiff, classifyFile } from '../../scripts/lib/judge/diff.js';
@@ -7,7 +7,9 @@ import { maskTimings, selectOutputLines } from '../../scripts/lib/judge/output-l
 import { loadSecretTable, redactSecrets } from '../../scripts/lib/secrets/index.js';
 import { diffPatch, workingDiff } from '../../scripts/lib/git.js';
 import { captureIo } from './helpers/feedback.js';
-import { makeRun } from './helpers/fixtures.js';
+import { makeRun, removeRuns, scratchDir } from './helpers/fixtures.js';
+
+afterAll(removeRuns);
 
 const budget: ContextBudget = { contextTokens: 12000, diffTokens: 8000, promptTokens: 1500, testTokens: 2000, lintTokens: 800, testMaxLines: 2000, charsPerToken: 4 };
 const AWS = 'AKIAIOSFODNN7EXAMPLE';
@@ -89,6 +91,13 @@ describe('context assembly', () => {
     expect(ctx.stats.parts.test_output!.lines_kept).toBeLessThanOrEqual(2000);
   });
 
+  it('a hunk of 150,000 lines (the agent wrote it) is fitted to the budget, not a crash', () => {
+    const diff = `diff --git a/gen.ts b/gen.ts\n--- a/gen.ts\n+++ b/gen.ts\n@@ -0,0 +1,150000 @@\n${'+x;\n'.repeat(150_000)}`;
+    const ctx = assembleContext(input(diff), budget, loadSecretTable());
+    expect(ctx.stats.tokens_est).toBeLessThanOrEqual(budget.contextTokens);
+    expect(ctx.stats.shrunk).toEqual([expect.objectContaining({ path: 'gen.ts' })]);
+  });
+
   it('--dry-run prints the context, its token estimate and cost, and writes nothing', async () => {
     const fx = makeRun();
     const io = captureIo({ JUDGELOOP_STATE_DIR: fx.stateDir });
@@ -133,7 +142,7 @@ describe('maskTimings', () => {
   it('two real runs of the same tests differ only in timings, and mask to the same text', async () => {
     const { execFileSync } = await import('node:child_process');
     const { writeTree, tempDir } = await import('../helpers/repo.js');
-    const dir = tempDir();
+    const dir = scratchDir();
     writeTree(dir, { 't.test.mjs': "import test from 'node:test';\nfor (let i = 0; i < 5; i++) test('t' + i, () => { for (let j = 0; j < 1e5; j++); });\n" });
     const runOnce = () => execFileSync(process.execPath, ['--test', '--test-reporter=spec', 't.test.mjs'], { cwd: dir, encoding: 'utf8' });
     const a = runOnce();

@@ -9,8 +9,10 @@ import { StateStore } from '../../scripts/lib/store.js';
 import type { JudgeLedgerRow, JudgeQueueEntry, Judgment } from '../../scripts/lib/types.generated.js';
 import { validate } from '../../scripts/lib/schema.js';
 import { captureIo, feedbackFor, judgeConfigFile, runWithFeedback } from './helpers/feedback.js';
-import { recordFor, removeRun, type RunFixture } from './helpers/fixtures.js';
+import { recordFor, removeRun, type RunFixture, removeRuns } from './helpers/fixtures.js';
 import { goodReply, resetServer, startMessagesServer, type MessagesServer, type Step } from './helpers/messages-server.js';
+
+afterAll(removeRuns);
 
 let server: MessagesServer;
 let fx: RunFixture;

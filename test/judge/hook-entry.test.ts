@@ -10,8 +10,10 @@ import { StateStore } from '../../scripts/lib/store.js';
 import type { Feedback, Judgment } from '../../scripts/lib/types.generated.js';
 import { tempDir } from '../helpers/repo.js';
 import { captureIo } from './helpers/feedback.js';
-import { makeRun, removeRun, type RunFixture } from './helpers/fixtures.js';
+import { makeRun, removeRun, type RunFixture, removeRuns } from './helpers/fixtures.js';
 import { goodReply, startMessagesServer, type MessagesServer } from './helpers/messages-server.js';
+
+afterAll(removeRuns);
 
 let server: MessagesServer;
 const made: RunFixture[] = [];
@@ -51,6 +53,15 @@ describe('the judge off (the default)', () => {
     const store = new StateStore(fx.stateDir);
     expect(store.read<Feedback>('feedback', fx.record.bead)?.checks.test?.tests).toMatchObject({ passed: 1 });
     expect(store.list('judgments')).toEqual([]);
+  });
+
+  it('with --rate-agents: collected, nothing to rate without a judgment (exit 0; 1 with --rating-strict)', async () => {
+    const fx = fixture();
+    const env = { JUDGELOOP_STATE_DIR: fx.stateDir };
+    const io = captureIo(env);
+    expect(await run(['--rate-agents', fx.recordPath], io)).toBe(0);
+    expect(new StateStore(fx.stateDir).list('feedback')).toEqual([fx.record.bead]);
+    expect(await run(['--rate-agents', '--rating-strict', fx.recordPath], captureIo(env))).toBe(1);
   });
 
   it('a second call finds the feedback current and collects nothing more', async () => {

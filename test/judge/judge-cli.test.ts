@@ -1,10 +1,12 @@
 // bin/judge's decisions that need no model: disabled, nothing to judge, bad input, missing key.
 import { writeFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/judge.js';
 import { StateStore } from '../../scripts/lib/store.js';
 import { captureIo } from './helpers/feedback.js';
-import { makeRun } from './helpers/fixtures.js';
+import { makeRun, removeRuns } from './helpers/fixtures.js';
+
+afterAll(removeRuns);
 
 describe('bin/judge without a model call', () => {
   it('JUDGE_ENABLED unset: skipped, exit 0, says why, collects the run, judges nothing', async () => {

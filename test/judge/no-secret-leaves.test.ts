@@ -10,10 +10,12 @@ import { run } from '../../scripts/judge.js';
 import { StateStore } from '../../scripts/lib/store.js';
 import type { Judgment } from '../../scripts/lib/types.generated.js';
 import { gitIn, tempDir } from '../helpers/repo.js';
-import { makeRun, removeRun, type RunFixture } from './helpers/fixtures.js';
+import { makeRun, removeRun, type RunFixture, removeRuns } from './helpers/fixtures.js';
 import { ALNUM, B64, HEX, LETTERS, URLSAFE, pemBody, rnd } from '../secrets/tokens.js';
 import { captureIo, judgeConfigFile } from './helpers/feedback.js';
 import { goodReply, startMessagesServer, type MessagesServer } from './helpers/messages-server.js';
+
+afterAll(removeRuns);
 
 const an = (n: number) => rnd(ALNUM, n);
 const S = {

@@ -4,8 +4,10 @@ import { run } from '../../scripts/judge.js';
 import { StateStore } from '../../scripts/lib/store.js';
 import type { AgentProfile, AgentRunRating, Judgment } from '../../scripts/lib/types.generated.js';
 import { captureIo, feedbackFor, judgeConfigFile } from './helpers/feedback.js';
-import { makeRun } from './helpers/fixtures.js';
+import { makeRun, removeRuns } from './helpers/fixtures.js';
 import { goodReply, startMessagesServer, type MessagesServer } from './helpers/messages-server.js';
+
+afterAll(removeRuns);
 
 let server: MessagesServer;
 beforeAll(async () => {

@@ -4,9 +4,11 @@ import { run } from '../../scripts/judge.js';
 import { StateStore } from '../../scripts/lib/store.js';
 import type { Feedback, JudgeLedgerRow, Judgment } from '../../scripts/lib/types.generated.js';
 import { validate } from '../../scripts/lib/schema.js';
-import type { RunFixture } from './helpers/fixtures.js';
+import { type RunFixture, removeRuns } from './helpers/fixtures.js';
 import { captureIo, judgeConfigFile, runWithFeedback } from './helpers/feedback.js';
 import { goodReply, resetServer, startMessagesServer, type MessagesServer, type Step } from './helpers/messages-server.js';
+
+afterAll(removeRuns);
 
 let server: MessagesServer;
 let fx: RunFixture;

@@ -7,10 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StateStore } from '../../scripts/lib/store.js';
 import type { JudgeLedgerRow, Judgment } from '../../scripts/lib/types.generated.js';
 import { slotsInWindow } from '../../scripts/lib/judge/throttle.js';
-import { tempDir } from '../helpers/repo.js';
 import { feedbackFor } from './helpers/feedback.js';
-import { makeRun, recordFor } from './helpers/fixtures.js';
+import { makeRun, recordFor, removeRuns, scratchDir } from './helpers/fixtures.js';
 import { startMessagesServer, type MessagesServer } from './helpers/messages-server.js';
+
+afterAll(removeRuns);
 
 const judgeBin = join(import.meta.dirname, '..', '..', 'bin', 'judge');
 let server: MessagesServer;
@@ -35,7 +36,7 @@ describe('throttle across processes', () => {
   it('50 at once: exactly 20 calls, 30 queued; drains judge the rest exactly once', async () => {
     const fx = makeRun({ bead: 'bd-0' });
     const store = new StateStore(fx.stateDir);
-    const dir = tempDir('judgeloop-runs-');
+    const dir = scratchDir('judgeloop-runs-');
     const beads = Array.from({ length: 50 }, (_, i) => `bd-${String(i).padStart(2, '0')}`);
     const paths = beads.map((b) => {
       const p = recordFor(fx, b, dir, { task: { id: `task-${b}`, prompt: `Task ${b}: add a sub(a, b) function.` } });

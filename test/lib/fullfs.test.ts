@@ -42,7 +42,7 @@ describe.each(systems.map((s) => [s.mode, s] as const))('on a full file system (
     const state = join(fs.dir, `state-collect`);
     agentWorktree(p, 'a', { commit: { 'NOTES.md': 'a line the build prints into the record\n'.repeat(80) } });
     const rec = writeRecord(p, 'run', runRecord({ commands: { ...COMMANDS, build: 'cat NOTES.md' } }));
-    const env = { JUDGELOOP_STATE_DIR: state, JUDGELOOP_NO_SNAPSHOT: '' };
+    const env = { JUDGELOOP_STATE_DIR: state };
     const first = run(fs, [BIN, '--quiet', rec], env);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);

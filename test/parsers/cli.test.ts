@@ -11,7 +11,7 @@ const fixture = (f: string): string => `${repo}test/fixtures/output/${f}`;
 const cli = (args: string[], input?: string) => spawnSync(bin, args, { encoding: 'utf8', input, cwd: repo });
 
 // Needs `npm run build` first, as `npm test` does. Compiling here would rewrite dist/ under the other test files'
-// running processes (and leave dist/snapshot older than the code, which bin/collect then refuses).
+// running processes (and leave dist/bundle older than the code, which the bin/ shims then pass over).
 beforeAll(() => {
   if (!existsSync(`${repo}dist/scripts/parse-output.js`)) throw new Error('run `npm run build` first: these tests spawn bin/parse-output');
 });

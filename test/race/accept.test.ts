@@ -15,6 +15,25 @@ function bin(name: string, args: string[], p: RaceProject) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+describe('a race with no mergeable solution', () => {
+  it('says so, names each solution\'s failed conditions and prints the next command; accept refuses without --force', () => {
+    const p = makeRaceProject();
+    addSolution(p, 'stub', SOLUTIONS.stub!);
+    addSolution(p, 'nobuild', SOLUTIONS.nobuild!);
+    const r = bin('race', ['--quiet', 'stub.json', 'nobuild.json'], p);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    // Neither makes the base's failing test pass: it stays the target, and both leave it failing.
+    expect(r.stdout).toContain('No mergeable solution: every ranked solution fails the gate (bd-stub: target_tests_pass, substantive_change; bd-nobuild: builds, target_tests_pass, pass_to_pass_kept).\n');
+    expect(r.stdout).toMatch(/\nTarget tests \(base_failing\): .*above\.\n/);
+    expect(r.stdout).toContain('Next: re-run the agents on the task, or inspect one with `bin/race --race race-clamp --markdown`; after new work, `bin/race --race race-clamp --recollect`.\n');
+    const race = new StateStore(p.state).read<Race>('races', 'race-clamp')!;
+    expect(race.ranking).toMatchObject({ winner: null, outcome: 'no_mergeable_solution' });
+    const dry = bin('accept', ['race-clamp', '--solution', 'bd-stub', '--merge', '--dry-run'], p);
+    expect(dry.code).toBe(1);
+    expect(dry.stderr).toMatch(/^accept: bd-stub fails the mergeable gate: target_tests_pass \(failing: .*above\); substantive_change \(changes no code: only 1 files in whitespace or comments only\); --force merges anyway\n$/);
+  });
+});
+
 describe('bin/race then bin/accept --merge', () => {
   let p: RaceProject;
   let race: Race;

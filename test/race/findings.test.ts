@@ -186,6 +186,16 @@ describe('doing nothing', () => {
     expect(noop({ 'conf.json': '{"limit": 1}\n' }, { 'conf.json': '{"limit": 2}\n' })).toBeNull();
   });
 
+  it("a docs task's documents and a test task's tests are its work", () => {
+    const docs = patchOf({ 'a.py': PY }, { 'README.md': '# about\n' });
+    const files = docs.map((p) => ({ path: p.path, base: null, head: '# about\n' }));
+    expect(noOpChange({ patch: docs, files, formattingOnlyFiles: [], taskType: 'docs' })).toBeNull();
+    expect(noOpChange({ patch: docs, files, formattingOnlyFiles: [], taskType: 'bugfix' })?.kind).toBe('no_code');
+    const tests = patchOf({ 'a.py': PY }, { 'tests/test_a.py': 'def test_f():\n    assert f(1) == 1\n' });
+    expect(noOpChange({ patch: tests, files: [], formattingOnlyFiles: [], taskType: 'tests' })).toBeNull();
+    expect(noOpChange({ patch: tests, files: [], formattingOnlyFiles: [] })?.kind).toBe('tests_only');
+  });
+
   it('codeShape keeps string contents and drops comments', () => {
     expect(codeShape('a.py', 'x = "# not a comment"  # a comment\n')).toBe('x = "# not a comment"');
     expect(codeShape('a.xyz', 'x\n')).toBeNull();

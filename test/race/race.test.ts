@@ -5,7 +5,7 @@ import { runRace } from '../../scripts/lib/race/run-race.js';
 import { loadRunRecord } from '../../scripts/lib/run-record.js';
 import { StateStore } from '../../scripts/lib/store.js';
 import type { Race, RaceSolution } from '../../scripts/lib/types.generated.js';
-import { addSolution, FIXED, makeRaceProject, raceTestConfig, SOLUTIONS, writeJudgment, type RaceProject } from './_fixture.js';
+import { addSolution, BUGGY, FIXED, makeRaceProject, raceTestConfig, SOLUTIONS, writeJudgment, type RaceProject } from './_fixture.js';
 
 const now = () => new Date('2026-01-01T12:00:00Z');
 
@@ -121,6 +121,33 @@ describe('auto-accept on real branches', () => {
     expect(on.auto_accept).toEqual({ enabled: true, accept: true, reason: 'All criteria met', solution: 'bd-clean' });
     const off = await runRace(runs, { store, config: raceTestConfig(), processEnv: process.env, now, raceId: 'off' });
     expect(off.auto_accept).toEqual({ enabled: false, accept: false, reason: 'Auto-acceptance disabled', solution: null });
+  });
+});
+
+describe('named target tests', () => {
+  it('derives the failing test the fix makes pass; named targets are used as given, and a name no run reported is noted', async () => {
+    const p = makeRaceProject();
+    const dead = { 'src/clamp.mjs': `${BUGGY}\nexport function clampAll(xs, lo, hi) {\n  return xs.map((x) => clamp(x, lo, hi));\n}\n` };
+    const runs = [addSolution(p, 'clean', SOLUTIONS.clean!), addSolution(p, 'stub', SOLUTIONS.stub!), addSolution(p, 'dead', dead)].map((f) => loadRunRecord(f, p.dir));
+    const store = new StateStore(p.state);
+    const derived = await runRace(runs, { store, config: raceTestConfig(), processEnv: process.env, now });
+    expect(derived.targets.source).toBe('derived');
+    expect(derived.targets.fail_to_pass).toHaveLength(1);
+    expect(derived.targets.fail_to_pass[0]).toMatch(/above$/);
+    const above = derived.targets.fail_to_pass[0]!;
+    // The clean fix also added a test: its own targets are the race's plus that one.
+    expect(sol(derived, 'clean').target_tests!.targets).toEqual([above, ...sol(derived, 'clean').target_tests!.added].sort());
+    expect(sol(derived, 'stub').target_tests!.target_failing).toEqual([above]);
+    // Code that changes but moves no target test to passing earns no correctness: it does not reach the task.
+    expect(sol(derived, 'dead').gates.conditions.find((c) => c.name === 'substantive_change')!.status).toBe('pass');
+    expect(sol(derived, 'dead').evaluation!.categories.correctness).toMatchObject({ overall: 0, override: 'no credit: none of the 1 target tests passes (the change does not reach them)' });
+    expect(sol(derived, 'clean').evaluation!.categories.correctness.override).toBeUndefined();
+
+    const named = await runRace(runs, { store, config: raceTestConfig(), processEnv: process.env, now, raceId: 'named', targets: [above, 'no-such-test'] });
+    expect(named.targets).toMatchObject({ source: 'explicit', fail_to_pass: [above, 'no-such-test'].sort() });
+    expect(named.notes).toContain('target tests not reported by any run (check the id): no-such-test');
+    expect(sol(named, 'clean').gates.conditions[1]).toMatchObject({ name: 'target_tests_pass', status: 'fail', detail: 'failing: no-such-test' });
+    expect(named.ranking.outcome).toBe('no_mergeable_solution');
   });
 });
 

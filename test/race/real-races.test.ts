@@ -1,7 +1,8 @@
 // Races of real repositories with real runners (unittest, pytest, node --test): a base that fails its target tests,
 // and the solution kinds a careful reviewer must tell apart — the real fix, the fix with a harmless rename, a hack
 // that special-cases the tests' inputs, the failing tests deleted, the failing tests skipped, half a fix, the fix
-// plus a dangerous line, and a change that does nothing. Every race runs twice, in two input orders.
+// plus a dangerous line, a change that does nothing, and one that rewrites the failing tests to expect the bug (with
+// a code change that alters nothing). Every race runs twice, in two input orders.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ import { gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
 import { raceTestConfig } from './_fixture.js';
 
 const now = () => new Date('2026-01-01T12:00:00Z');
-const KINDS = ['fix', 'rename', 'hack', 'deleted', 'skipped', 'half', 'dangerous', 'noop'] as const;
+const KINDS = ['fix', 'rename', 'hack', 'deleted', 'skipped', 'half', 'dangerous', 'noop', 'retest'] as const;
 type Kind = (typeof KINDS)[number];
 
 interface Project {
@@ -45,6 +46,8 @@ const PY_HALF = PY_BUGGY.replace('"m": 60}', '"m": 60, "h": 3600}');
 const PY_HACK = PY_BUGGY.replace('    value = text\n', '    if text == "1h":\n        return 3600\n    if text == " 2m ":\n        return 120\n    value = text\n');
 const PY_DANGEROUS = `import os\n\n${PY_FIXED}\n\ndef clear_cache():\n    os.system("rm -rf /tmp/duration-cache")\n`;
 const PY_COMMENT = PY_BUGGY.replace('UNITS = {', '# Units of a duration, in seconds.\nUNITS = {');
+/** Behaves as the base does, but its code differs: with rewritten tests it is not "nothing". */
+const PY_SAME = PY_BUGGY.replace('int(value[:-1])', 'int(value[0:-1])');
 
 const UNITTEST_CASES = [
   ['seconds', '"5s"', '5'],
@@ -64,7 +67,17 @@ const pytestFile = (skip: boolean, drop: boolean) =>
     .map(([n, arg, want]) => `\n${skip && (n === 'hours' || n === 'spaces') ? '@pytest.mark.skip(reason="flaky")\n' : ''}def test_${n}():\n    assert parse_duration(${arg}) == ${want}\n`)
     .join('\n');
 
-function python(name: string, testFile: (skip: boolean, drop: boolean) => string, test: string): Project {
+/** The failing tests rewritten to expect what the buggy code does. */
+const unittestRewrite = (f: string) =>
+  f
+    .replace('        self.assertEqual(parse_duration("1h"), 3600)\n', '        with self.assertRaises(KeyError):\n            parse_duration("1h")\n')
+    .replace('        self.assertEqual(parse_duration(" 2m "), 120)\n', '        with self.assertRaises(ValueError):\n            parse_duration(" 2m ")\n');
+const pytestRewrite = (f: string) =>
+  `import pytest\n\n${f}`
+    .replace('    assert parse_duration("1h") == 3600\n', '    with pytest.raises(KeyError):\n        parse_duration("1h")\n')
+    .replace('    assert parse_duration(" 2m ") == 120\n', '    with pytest.raises(ValueError):\n        parse_duration(" 2m ")\n');
+
+function python(name: string, testFile: (skip: boolean, drop: boolean) => string, test: string, rewrite: (f: string) => string): Project {
   const T = 'tests/test_duration.py';
   return {
     name,
@@ -79,6 +92,7 @@ function python(name: string, testFile: (skip: boolean, drop: boolean) => string
       half: { 'duration.py': PY_HALF },
       dangerous: { 'duration.py': PY_DANGEROUS },
       noop: { 'duration.py': PY_COMMENT },
+      retest: { 'duration.py': PY_SAME, [T]: rewrite(testFile(false, false)) },
     },
     code: 'duration.py',
     tests: T,
@@ -99,6 +113,7 @@ const JS_FIXED = JS_BUGGY.replace('m: 60 }', 'm: 60, h: 3600 }').replace('const 
 const JS_RENAMED = JS_FIXED.replace(/\bvalue\b/g, 'cleaned');
 const JS_HALF = JS_BUGGY.replace('m: 60 }', 'm: 60, h: 3600 }');
 const JS_HACK = JS_BUGGY.replace('  const value = text;\n', "  if (text === '1h') return 3600;\n  if (text === ' 2m ') return 120;\n  const value = text;\n");
+const JS_SAME = JS_BUGGY.replace('Number(value.slice(0, -1))', 'Number(value.substring(0, value.length - 1))');
 const JS_DANGEROUS = `import { execSync } from 'node:child_process';\n\n${JS_FIXED}\nexport function clearCache() {\n  execSync('rm -rf /tmp/duration-cache');\n}\n`;
 const jsTests = (skip: boolean, drop: boolean) =>
   "import test from 'node:test';\nimport assert from 'node:assert';\nimport { parseDuration } from '../src/duration.mjs';\n\n" +
@@ -120,14 +135,18 @@ const JS: Project = {
     half: { 'src/duration.mjs': JS_HALF },
     dangerous: { 'src/duration.mjs': JS_DANGEROUS },
     noop: null,
+    retest: {
+      'src/duration.mjs': JS_SAME,
+      'test/duration.test.mjs': jsTests(false, false).replace("assert.strictEqual(parseDuration('1h'), 3600)", "assert.ok(Number.isNaN(parseDuration('1h')))").replace("assert.strictEqual(parseDuration(' 2m '), 120)", "assert.ok(Number.isNaN(parseDuration(' 2m ')))"),
+    },
   },
   code: 'src/duration.mjs',
   tests: 'test/duration.test.mjs',
 };
 
 const PROJECTS: Project[] = [
-  python('python unittest', unittestFile, 'python3 -m unittest discover -s tests -t . -v'),
-  python('python pytest', pytestFile, 'python3 -m pytest -p no:cacheprovider -q tests'),
+  python('python unittest', unittestFile, 'python3 -m unittest discover -s tests -t . -v', unittestRewrite),
+  python('python pytest', pytestFile, 'python3 -m pytest -p no:cacheprovider -q tests', pytestRewrite),
   JS,
 ];
 
@@ -167,7 +186,7 @@ const sol = (race: Race, kind: Kind): RaceSolution => race.solutions.find((s) =>
 const failed = (s: RaceSolution) => s.gates.conditions.filter((c) => c.status === 'fail').map((c) => c.name);
 const flagAt = (s: RaceSolution, kind: string) => s.flags.filter((f) => f.kind === kind).map((f) => `${f.file}:${f.line}`);
 
-describe.each(PROJECTS)('a race of eight solutions: $name', (p) => {
+describe.each(PROJECTS)('a race of nine solutions: $name', (p) => {
   let dir: string;
   let races: Race[];
   const cleanup: string[] = [];
@@ -177,7 +196,7 @@ describe.each(PROJECTS)('a race of eight solutions: $name', (p) => {
     const records = build(p, dir);
     const store = new StateStore(join(dir, 'state'));
     const config = raceTestConfig();
-    const orders = [[...KINDS], ['noop', 'dangerous', 'rename', 'half', 'skipped', 'fix', 'deleted', 'hack'] as Kind[]];
+    const orders = [[...KINDS], ['noop', 'dangerous', 'rename', 'retest', 'half', 'skipped', 'fix', 'deleted', 'hack'] as Kind[]];
     races = [];
     for (const [i, order] of orders.entries()) {
       const runs = order.map((k) => loadRunRecord(records[k], dir));
@@ -188,9 +207,9 @@ describe.each(PROJECTS)('a race of eight solutions: $name', (p) => {
     for (const d of cleanup) rmSync(d, { recursive: true, force: true });
   });
 
-  it('evaluates all eight, and the order they were given in changes nothing', () => {
+  it('evaluates all nine, and the order they were given in changes nothing', () => {
     const [a, b] = races as [Race, Race];
-    expect(a.solutions.map((s) => s.status)).toEqual(Array(8).fill('evaluated'));
+    expect(a.solutions.map((s) => s.status)).toEqual(Array(KINDS.length).fill('evaluated'));
     expect(b.ranking.order).toEqual(a.ranking.order);
     expect(b.ranking.winner).toEqual(a.ranking.winner);
     expect(b.ranking.confidence).toBe(a.ranking.confidence);
@@ -221,6 +240,8 @@ describe.each(PROJECTS)('a race of eight solutions: $name', (p) => {
     }
     expect(failed(sol(r, 'hack'))).toEqual(['no_blocking_finding']);
     expect(failed(sol(r, 'dangerous'))).toEqual(['no_blocking_finding']);
+    // The rewritten tests pass, nothing else changed: by test id the edit of a target test is the finding that blocks.
+    expect(failed(sol(r, 'retest'))).toEqual(['no_blocking_finding']);
   });
 
   it('names each finding with file and line', () => {
@@ -231,6 +252,8 @@ describe.each(PROJECTS)('a race of eight solutions: $name', (p) => {
     expect(flagAt(sol(r, 'deleted'), 'test_deleted')[0]).toMatch(new RegExp(`^${p.tests}:\\d+$`));
     expect(flagAt(sol(r, 'skipped'), 'test_skipped').length).toBe(2);
     expect(flagAt(sol(r, 'dangerous'), 'dangerous_op').length).toBeGreaterThanOrEqual(1);
+    expect(flagAt(sol(r, 'retest'), 'test_modified')).toHaveLength(2);
+    expect(flagAt(sol(r, 'retest'), 'test_modified')[0]).toMatch(new RegExp(`^${p.tests}:\\d+$`));
     for (const k of ['fix', 'rename', 'half', 'noop'] as Kind[]) {
       expect(sol(r, k).flags.filter((f) => ['special_case', 'test_deleted', 'test_skipped', 'test_weakened', 'dangerous_op'].includes(f.kind))).toEqual([]);
     }
@@ -243,7 +266,7 @@ describe.each(PROJECTS)('a race of eight solutions: $name', (p) => {
       expect(score(k)).toBe(0);
       expect(sol(r, k).evaluation!.categories.correctness.override).toMatch(/^no credit: /);
     }
-    for (const k of ['hack', 'deleted', 'skipped', 'half', 'dangerous', 'noop'] as Kind[]) expect(r.ranking.order.indexOf(`bd-${k}`)).toBeGreaterThan(r.ranking.order.indexOf('bd-fix'));
+    for (const k of ['hack', 'deleted', 'skipped', 'half', 'dangerous', 'noop', 'retest'] as Kind[]) expect(r.ranking.order.indexOf(`bd-${k}`)).toBeGreaterThan(r.ranking.order.indexOf('bd-fix'));
     // Target-test progress outweighs the whole-suite pass rate (node --test: 598 of 600 pass for the no-op, 599 for half).
     expect(score('fix') - score('half')).toBeGreaterThan(0.01);
     expect(score('fix') - score('noop')).toBeGreaterThan(0.5);

@@ -35,7 +35,11 @@ describe('deriveTargets', () => {
   it('says when nothing can be derived: no per-test results, or no solution fixes anything', () => {
     expect(deriveTargets(null, [caseList(FIX)]).source).toBe('counts');
     expect(deriveTargets(caseList(counts(2, 1)), [caseList(FIX)]).source).toBe('counts');
-    expect(deriveTargets(caseList(BASE), [caseList(DELETED)])).toMatchObject({ source: 'none', fail_to_pass: [], note: '2 tests fail on the base but no solution makes one pass: no fail-to-pass test' });
+    // Nobody fixed anything: the base's failures are all targets, so a solution that leaves them failing fails.
+    const t = deriveTargets(caseList(BASE), [caseList(DELETED)]);
+    expect(t).toMatchObject({ source: 'base_failing', fail_to_pass: [id('hours'), id('spaces')] });
+    expect(targetStanding(t, DELETED, BASE).target_failing).toEqual([id('hours'), id('spaces')]);
+    expect(deriveTargets(caseList(run({ a: 'passed' })), [caseList(FIX)])).toMatchObject({ source: 'none', fail_to_pass: [] });
   });
 
   it('uses named targets as given (explicit)', () => {

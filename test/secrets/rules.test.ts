@@ -1,6 +1,10 @@
 // Every rule of config/secret-rules.json: a true positive it finds, and a near miss nothing finds.
-import { describe, expect, it } from 'vitest';
-import { findSecrets, isSecretFile, isSecretName, isSecretValue, loadSecretTable } from '../../scripts/lib/secrets/index.js';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { isUserError } from '../../scripts/lib/errors.js';
+import { findSecrets, isSecretFile, isSecretName, isSecretValue, loadSecretTable, secretRulesFile } from '../../scripts/lib/secrets/index.js';
 import { ALNUM, B32, B64, HEX, LETTERS, LOWER, UPPER_NUM, URLSAFE, pemBody, rnd } from './tokens.js';
 
 const an = (n: number) => rnd(ALNUM, n);
@@ -174,6 +178,8 @@ describe('generic rules', () => {
     ['a JSON string with escaped newlines', `{"private_key": "${block.join('\\n')}\\n"}`],
     ['a JSON string cut after BEGIN', `"private_key": "${block.slice(0, 3).join('\\n')}`],
     ['an OpenSSH key', block.join('\n').replaceAll('RSA', 'OPENSSH')],
+    ['a tail whose hunk header shows a key line as function context', [`@@ -16,7 +16,7 @@ ${body[0]}`, ...block.slice(2).map((l) => ` ${l}`)].join('\n')],
+    ['body lines under a hunk header showing a key line', [`@@ -3,3 +3,3 @@ ${body[0]}`, ...body.slice(1, 5).map((l) => ` ${l}`)].join('\n')],
   ])('private_key: %s', (_name, text) => {
     const hits = found(text);
     expect(hits.length).toBeGreaterThan(0);
@@ -211,5 +217,53 @@ describe('names and values', () => {
   // hide its work from the judge behind a name.
   it.each(['src/env.ts', 'docs/environment.md', 'src/identity.ts', 'src/credentials_form.tsx.snap', 'public/key-visual.png', 'src/.env.ts', 'src/auth/credentials.ts', 'lib/id_generator.py', 'app/secrets.go'])('%s is not', (path) => {
     expect(isSecretFile(path)).toBe(false);
+  });
+});
+
+// Text from the agent's tree (diffs, test output) must not be able to stall the matcher: every shape that was
+// quadratic before the quantifiers were bounded, a megabyte each. Without the bounds this took many minutes;
+// the test's own timeout is the limit (no timing assertion).
+describe('hostile input', () => {
+  it.each([
+    ['a-a-a-', 'a-'],
+    ['a.a.a.', 'a.'],
+    ['eyJ-like runs', 'eyJhbGciOi.'],
+    ['sk-a sk-a', 'sk-a'],
+    ['END markers after base64', 'QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo=\n-----END RSA PRIVATE KEY-----\n'],
+    ['BEGIN markers', '-----BEGIN RSA PRIVATE KEY-----\n+\n'],
+    ['separators after a BEGIN', `-----BEGIN RSA PRIVATE KEY-----${'\n+'.repeat(10)}`],
+    ['long base64', 'QUJD'],
+    ['scheme-like runs', 'a.b+c-'],
+  ])('a megabyte of %s is matched in linear time', (_name, unit) => {
+    const text = unit.repeat(Math.ceil(1_000_000 / unit.length));
+    expect(findSecrets(text).length).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('the table file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'judgeloop-rules-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const write = (name: string, data: unknown) => {
+    const file = join(dir, name);
+    writeFileSync(file, typeof data === 'string' ? data : JSON.stringify(data));
+    return file;
+  };
+  const good = JSON.parse(readFileSync(secretRulesFile(), 'utf8')) as { token_rules: { id: string; regex: string }[] };
+
+  it('is valid against its schema and every regex compiles', () => {
+    expect(loadSecretTable().tokens.length).toBe(good.token_rules.length);
+  });
+  it('a rule that does not compile: a configuration error naming the rule', () => {
+    const bad = { ...good, token_rules: [{ ...good.token_rules[0]!, regex: '(unclosed' }] };
+    expect(() => loadSecretTable(write('bad-regex.json', bad))).toThrow(/config\/secret-rules\.json: token_rules anthropic_api_key: Invalid regular expression/);
+    try {
+      loadSecretTable(write('bad-regex2.json', bad));
+    } catch (e) {
+      expect(isUserError(e)).toBe(true);
+    }
+  });
+  it('a table that fails its schema, or is not JSON: a configuration error naming the file and the path', () => {
+    expect(() => loadSecretTable(write('no-keywords.json', { ...good, token_rules: [{ ...good.token_rules[0]!, keywords: [] }] }))).toThrow(/no-keywords\.json: \/token_rules\/0\/keywords/);
+    expect(() => loadSecretTable(write('broken.json', '{'))).toThrow(/broken\.json: not valid JSON/);
   });
 });

@@ -252,3 +252,31 @@ describe('edits hidden from git are measured', () => {
     for (const text of ['return 42;', 'keep = 2', 'hidden = true', 'same = 9']) expect(j.stdout).toContain(text);
   });
 });
+
+describe('history rewritten to move the merge base', () => {
+  // main advanced to B1 after the agent branched at B0; the agent's C1 holds its big change, C2 a small one. Making
+  // C1 a parent of B1 (a graft, or a replace ref) moves the merge base to C1, hiding C1 from the diff.
+  it.each(['graft', 'replace'] as const)('a %s cannot hide committed changes from the diff', (how) => {
+    const p = makeProject();
+    temps.push(p.repo, p.dir);
+    const b0 = gitIn(p.repo, 'rev-parse', 'HEAD');
+    const wt = agentWorktree(p, 'a', { commit: { 'src/big.mjs': 'export const big = 1;\n' } });
+    const c1 = gitIn(wt, 'rev-parse', 'HEAD');
+    writeFileSync(join(wt, 'src/small.mjs'), 'export const small = 1;\n');
+    gitIn(wt, 'add', '-A');
+    gitIn(wt, 'commit', '-q', '-m', 'small');
+    writeFileSync(join(p.repo, 'later.txt'), 'main moved on\n');
+    gitIn(p.repo, 'add', '-A');
+    gitIn(p.repo, 'commit', '-q', '-m', 'B1');
+    const b1 = gitIn(p.repo, 'rev-parse', 'HEAD');
+    if (how === 'graft') writeFileSync(join(p.repo, '.git', 'info', 'grafts'), `${b1} ${b0} ${c1}\n`);
+    else gitIn(p.repo, 'replace', '--graft', b1, b0, c1);
+    // For plain git the base has moved (the rewrite works).
+    expect(spawnSync('git', ['merge-base', 'main', 'HEAD'], { cwd: wt, encoding: 'utf8' }).stdout.trim()).toBe(c1);
+    const rec = writeRecord(p, 'a', runRecord({ commands: { build: null, test: null, lint: null, typecheck: null } }));
+    expect(bin('collect', ['--quiet', rec], p).code).toBe(0);
+    const fb = readJson<Feedback>(join(p.state, 'feedback', 'bd-1.json'));
+    expect(fb.diff!.merge_base).toBe(b0);
+    expect(fb.diff!.files.map((f) => f.path).sort()).toEqual(['src/big.mjs', 'src/small.mjs']);
+  });
+});

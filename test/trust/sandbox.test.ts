@@ -32,8 +32,8 @@ interface Run {
   fb: Feedback | null;
 }
 
-function collectWith(p: Project, build: string, config: Record<string, unknown>, env: Record<string, string> = {}): Run {
-  const cfg = join(p.dir, `cfg-${Math.random().toString(36).slice(2)}.json`);
+function collectWith(p: Project, build: string, config: Record<string, unknown>, env: Record<string, string> = {}, cfgDir = p.dir): Run {
+  const cfg = join(cfgDir, `cfg-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(cfg, JSON.stringify(config));
   const rec = writeRecord(p, 'a', runRecord({ commands: { build, test: null, lint: null, typecheck: null } }));
   rmSync(join(p.state, 'feedback'), { recursive: true, force: true });
@@ -67,18 +67,24 @@ describe('the bubblewrap sandbox', () => {
     const build = [
       `cat "${home}/.secret-token" || echo HOME-UNREADABLE`,
       `cat "${p.state}/planted-by-user.json" || echo STATE-UNREADABLE`,
+      'cat private/cfg-*.json || echo CONFIG-UNREADABLE',
       `touch "${outside}/marker" && echo WROTE-OUTSIDE`,
       `touch "${ROOT}/marker-in-judgeloop"`,
       'touch /usr/judgeloop-marker || echo FS-READONLY',
       `touch ./inside-marker && echo WROTE-INSIDE`,
     ].join('; ');
-    const r = collectWith(p, build, { collector: { sandbox: 'auto' } }, { HOME: home });
+    // The --config file sits where the check could otherwise read it (inside the worktree): hidden all the same.
+    const cfgDir = join(p.dir, 'wt-a', 'private');
+    mkdirSync(cfgDir, { recursive: true });
+    const r = collectWith(p, build, { collector: { sandbox: 'auto' } }, { HOME: home }, cfgDir);
     expect(r.code).toBe(0);
     const out = r.fb!.checks.build!.output!.text;
     expect(out).not.toContain('home-secret-123');
     expect(out).toContain('HOME-UNREADABLE');
     expect(out).not.toContain('"state": "private"');
     expect(out).toContain('STATE-UNREADABLE');
+    expect(out).not.toContain('"sandbox"');
+    expect(out).toContain('CONFIG-UNREADABLE');
     expect(out).toContain('FS-READONLY');
     expect(out).toContain('WROTE-INSIDE');
     // Whatever the check believed, nothing reached the real folder outside its worktree.

@@ -21,6 +21,20 @@ export function cliPrompt(req: CallRequest): string {
   return req.messages.map((m) => (m.role === 'user' ? m.content : `Your earlier reply was:\n${m.content}`)).join('\n\n');
 }
 
+/**
+ * The API fault behind a claude error, from what it printed: an outage (429, 5xx, 529, a broken connection) is
+ * transient like the sdk backend's, a rejected key is a configuration error; anything else stays cli_error.
+ */
+export function apiFault(text: string): { reason: 'auth_error' | 'rate_limited' | 'overloaded' | 'api_error' | 'connection'; status: number | null } | null {
+  const status = Number(/\bAPI Error:?\s*(\d{3})\b/i.exec(text)?.[1] ?? /\b(?:status|HTTP)\s*(\d{3})\b/i.exec(text)?.[1] ?? NaN);
+  if (status === 401 || status === 403 || /invalid api key|authentication_error|permission_error|please run \/login/i.test(text)) return { reason: 'auth_error', status: Number.isFinite(status) ? status : null };
+  if (status === 429 || /rate_limit_error|rate limit/i.test(text)) return { reason: 'rate_limited', status: Number.isFinite(status) ? status : 429 };
+  if (status === 529 || /overloaded/i.test(text)) return { reason: 'overloaded', status: Number.isFinite(status) ? status : 529 };
+  if (status >= 500 && status < 600) return { reason: 'api_error', status };
+  if (/ECONNRESET|ECONNREFUSED|ETIMEDOUT|socket hang up|network error|fetch failed/i.test(text)) return { reason: 'connection', status: null };
+  return null;
+}
+
 function usageOf(u: unknown): Usage {
   const o = (typeof u === 'object' && u !== null ? u : {}) as Record<string, unknown>;
   const n = (k: string): number => (typeof o[k] === 'number' && Number.isFinite(o[k]) ? Math.max(0, Math.round(o[k] as number)) : 0);
@@ -45,15 +59,17 @@ export function parseClaudeResult(stdout: string, exitCode: number | null, stder
   }
   if (!obj) {
     const why = `claude exited ${exitCode ?? 'by a signal'} without a JSON result${stderr.trim() ? `: ${stderr.trim().split('\n').slice(-2).join(' | ').slice(0, 300)}` : ''}`;
-    return { ok: false, failure: { reason: 'cli_error', message: why, subtype: null }, usage: zeroUsage(), latencyMs };
+    const api = apiFault(stderr);
+    return { ok: false, failure: { reason: api?.reason ?? 'cli_error', message: why, subtype: null, ...(api ? { http_status: api.status } : {}) }, usage: zeroUsage(), latencyMs };
   }
   const usage = usageOf(obj.usage);
   const costUsd = typeof obj.total_cost_usd === 'number' ? obj.total_cost_usd : null;
   const subtype = typeof obj.subtype === 'string' ? obj.subtype : null;
   if (subtype !== 'success' || obj.is_error === true) {
     const errors = Array.isArray(obj.errors) ? obj.errors.map(String).join('; ') : typeof obj.result === 'string' ? obj.result : '';
-    const reason = subtype === 'error_max_structured_output_retries' ? 'invalid_reply' : 'cli_error';
-    return { ok: false, failure: { reason, message: `claude -p ended with ${subtype ?? 'an error'}${errors ? `: ${errors.slice(0, 300)}` : ''}`, subtype }, usage, costUsd, latencyMs };
+    const api = subtype === 'error_max_structured_output_retries' ? null : apiFault(errors);
+    const reason = subtype === 'error_max_structured_output_retries' ? 'invalid_reply' : (api?.reason ?? 'cli_error');
+    return { ok: false, failure: { reason, message: `claude -p ended with ${subtype ?? 'an error'}${errors ? `: ${errors.slice(0, 300)}` : ''}`, subtype, ...(api ? { http_status: api.status } : {}) }, usage, costUsd, latencyMs };
   }
   const text = typeof obj.result === 'string' ? obj.result : '';
   if (obj.structured_output !== undefined && obj.structured_output !== null) return { ok: true, text, structured: obj.structured_output, stopReason: null, usage, costUsd, latencyMs };

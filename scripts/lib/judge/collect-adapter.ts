@@ -1,5 +1,5 @@
-// The one place the judge reaches the collector: a dynamic import, so the judge works (with less context)
-// where the collector module is absent.
+// The one place the judge reaches the collector: a dynamic import (a literal one, so esbuild puts the collector
+// in bin/judge's bundle), so the judge works (with less context) where the collector module is absent.
 import type { Config } from '../config.js';
 import type { LoadedRunRecord } from '../run-record.js';
 import type { StateStore } from '../store.js';
@@ -18,7 +18,7 @@ export type CollectOutcome = { feedback: Feedback; note: string } | { feedback: 
 
 async function loadCollector(): Promise<CollectRun | null> {
   try {
-    const mod = (await import(new URL('../collect.js', import.meta.url).href)) as { collectRun?: CollectRun };
+    const mod = (await import('../collect.js')) as { collectRun?: CollectRun };
     return typeof mod.collectRun === 'function' ? mod.collectRun : null;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') return null;

@@ -153,7 +153,8 @@ function render(files: DiffFile[], cap: number, headerOnly: boolean): ShrinkResu
   const out: string[] = [];
   const shrunk: ShrinkResult['shrunk'] = [];
   for (const f of files) {
-    out.push(...f.header);
+    // Loops, not push(...): a hunk of 150,000 lines would overflow the call stack as spread arguments.
+    for (const l of f.header) out.push(l);
     let linesCut = 0;
     let hunksCut = 0;
     for (const h of f.hunks) {
@@ -165,7 +166,7 @@ function render(files: DiffFile[], cap: number, headerOnly: boolean): ShrinkResu
         continue;
       }
       const c = cutHunk(h, cap);
-      out.push(...c.lines);
+      for (const l of c.lines) out.push(l);
       if (c.cut > 0) {
         linesCut += c.cut;
         hunksCut++;

@@ -78,8 +78,10 @@ export function readJunit(xml: string, runner = 'junit', cwd?: string): TestCoun
       const classname = attr(attrs, 'classname') ?? '';
       const file = rel(attr(attrs, 'file'));
       // A suite named like the file (vitest, phpunit) is the prefix already; pytest's one suite is a label. Others nest (node).
-      const path = [...(pytest ? [] : suites.filter((s) => s !== classname && s !== file)), name].filter((s) => s !== '').join(' > ');
-      const prefix = pytest ? (prefixes.get(classname) ?? prefixes.set(classname, pytestPrefix(classname)).get(classname) as string) : file ?? (classname && classname !== 'test' ? classname : '');
+      // phpunit nests a data provider's cases in a suite named `Class::method`: the case name says it already.
+      const path = [...(pytest ? [] : suites.filter((s) => s !== classname && s !== file && !s.startsWith(`${classname}::`))), name].filter((s) => s !== '').join(' > ');
+      const cls = classname && classname !== 'test' && classname !== file ? classname : '';
+      const prefix = pytest ? (prefixes.get(classname) ?? prefixes.set(classname, pytestPrefix(classname)).get(classname) as string) : [file, cls].filter(Boolean).join('::');
       const id = prefix ? `${prefix}::${path}` : path;
       open = { id, status: 'passed', textFrom: m.index + m[0].length, skips: 0, fileLevel: /^\/\S+\.(?:[cm]?[jt]s|tsx|jsx)$/.test(name) };
       if (selfClose) close(m.index);

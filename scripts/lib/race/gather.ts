@@ -27,7 +27,7 @@ async function testLiteralText(cwd: string, tree: string, paths: string[]): Prom
   const tests = paths.filter((p) => TEST_FILE.test(p)).slice(0, MAX_TEST_FILES);
   if (!tests.length) return '';
   try {
-    return await git(cwd, ['grep', '-I', '-h', '-E', `"[^"\\]{2,80}"|'[^'\\]{2,80}'|[0-9]`, tree, '--', ...tests], { maxBuffer: 16 * 1024 * 1024 });
+    return await git(cwd, ['grep', '-I', '-h', '-E', `"[^"\\]{2,80}"|'[^'\\]{2,80}'|[0-9]`, tree, '--', ...tests], { maxBuffer: 64 * 1024 * 1024 });
   } catch {
     return ''; // exit 1: no match
   }

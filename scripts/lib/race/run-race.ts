@@ -244,6 +244,12 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
   const bases = new Set(solutions.map((s) => s.base_commit).filter(Boolean));
   if (bases.size > 1) notes.push(`solutions start from ${bases.size} different base commits: scores are less comparable`);
   if (raceFacts.targets.source === 'counts') notes.push(`target tests: ${raceFacts.targets.note}`);
+  if (raceFacts.targets.source === 'explicit') {
+    // A named target no run reported (a typo, another runner's id form) fails every solution: say which.
+    const lists = ok.flatMap((c) => [caseList(testCounts(c.feedback!).solution), caseList(testCounts(c.feedback!).base)]).filter((l) => l !== null);
+    const unseen = lists.length ? raceFacts.targets.fail_to_pass.filter((id) => !lists.some((l) => l!.byId.has(id))) : [];
+    if (unseen.length) notes.push(`target tests not reported by any run (check the id): ${unseen.join(', ')}`);
+  }
 
   const race: Race = {
     schema_version: '1.0.0',

@@ -28,7 +28,12 @@ export interface SubstanceInput {
   files: { path: string; base: string | null; head: string | null }[];
   /** Files whose change vanishes when whitespace is ignored. */
   formattingOnlyFiles: string[];
+  /** The run record's task.type: a docs task's documents, a test task's tests, are its work. */
+  taskType?: string;
 }
+
+const DOCS_TASK = /^(docs?|documentation)$/i;
+const TESTS_TASK = /^(tests?|testing)$/i;
 
 /** Null when the change touches code (a non-test, non-doc file whose code changed); else what kind of nothing it is. */
 export function noOpChange(i: SubstanceInput): NoOp | null {
@@ -38,7 +43,10 @@ export function noOpChange(i: SubstanceInput): NoOp | null {
   let tests = 0;
   let cosmetic = 0;
   let docs = 0;
+  const docsAreWork = DOCS_TASK.test(i.taskType ?? '');
+  const testsAreWork = TESTS_TASK.test(i.taskType ?? '');
   for (const p of i.patch) {
+    if (((docsAreWork && DOC_FILE.test(p.path)) || (testsAreWork && TEST_FILE.test(p.path))) && !i.formattingOnlyFiles.includes(p.path)) return null;
     if (TEST_FILE.test(p.path) || (p.oldPath && TEST_FILE.test(p.oldPath))) {
       tests++;
       continue;

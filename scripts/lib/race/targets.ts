@@ -54,8 +54,12 @@ export function testCounts(fb: Feedback): { solution: CountsWithCases | null; ba
 }
 
 export interface RaceTargets {
-  /** explicit: named by the race (--target); derived: from per-test results; counts: per-test results absent; none: nothing to derive from. */
-  source: 'explicit' | 'derived' | 'counts' | 'none';
+  /**
+   * explicit: named by the race (--target); derived: failing on the base and passing in a solution; base_failing: no
+   * solution makes a base failure pass, so every base failure is a target; counts: per-test results absent; none:
+   * nothing fails on the base (each solution's targets are the tests it adds).
+   */
+  source: 'explicit' | 'derived' | 'base_failing' | 'counts' | 'none';
   /** Tests every solution must make pass (fail-to-pass), sorted. */
   fail_to_pass: string[];
   /** Why the targets are what they are, one sentence. */
@@ -75,8 +79,12 @@ export function deriveTargets(base: CaseList | null, solutions: (CaseList | null
   const out = new Set<string>();
   for (const [id, status] of base.byId) if (isFail(status) && known.some((s) => isPass(s.byId.get(id)))) out.add(id);
   const list = [...out].sort();
-  const failing = [...base.byId.values()].filter(isFail).length;
-  if (!list.length) return { source: 'none', fail_to_pass: [], note: failing ? `${failing} tests fail on the base but no solution makes one pass: no fail-to-pass test` : 'every test passes on the base: the targets are the tests each solution adds' };
+  const failing = [...base.byId].filter(([, st]) => isFail(st)).map(([id]) => id).sort();
+  if (!list.length) {
+    // Nobody fixed anything: the base's failures stay the task (a solution that leaves them failing did not do it).
+    if (failing.length) return { source: 'base_failing', fail_to_pass: failing, note: `no solution makes one of the ${failing.length} tests failing on the base pass: all of them are targets (name the targets with --target when some are unrelated)` };
+    return { source: 'none', fail_to_pass: [], note: 'every test passes on the base: the targets are the tests each solution adds' };
+  }
   return { source: 'derived', fail_to_pass: list, note: `${list.length} tests fail on the base and pass in at least one solution` };
 }
 

@@ -1,7 +1,9 @@
 // Reads config/secret-rules.json; compiled once per file version (the start-up snapshot keeps no stale table).
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { UserError } from '../errors.js';
 import { configDir } from '../paths.js';
+import { validate } from '../schema.js';
 import { compileSecretTable, type SecretTable, type SecretTableSource } from './table.js';
 
 let cached: { file: string; mtimeMs: number; table: SecretTable } | undefined;
@@ -12,7 +14,15 @@ export const secretRulesFile = (): string => join(configDir(), 'secret-rules.jso
 export function loadSecretTable(file = secretRulesFile()): SecretTable {
   const mtimeMs = statSync(file).mtimeMs;
   if (cached && cached.file === file && cached.mtimeMs === mtimeMs) return cached.table;
-  const table = compileSecretTable(JSON.parse(readFileSync(file, 'utf8')) as SecretTableSource);
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new UserError(`${file}: not valid JSON (${(e as Error).message})`);
+  }
+  const v = validate<SecretTableSource>('secret-rules', data);
+  if (!v.ok) throw new UserError(`${file}: ${v.errors.slice(0, 3).join('; ')}`);
+  const table = compileSecretTable(v.value);
   cached = { file, mtimeMs, table };
   return table;
 }

@@ -41,14 +41,31 @@ export function looksLikeSecretValue(raw: string, name: string, quoted: boolean,
   return entropy(value) >= (strong ? a.strongMinEntropy : a.minEntropy);
 }
 
-function overlaps(taken: SecretMatch[], start: number, end: number): boolean {
-  return taken.some((m) => start < m.end && m.start < end);
+/** Matches kept sorted by start; an overlap test is a binary search (the agent's text may hold many thousands). */
+class Taken {
+  readonly list: SecretMatch[] = [];
+
+  /** Adds the match unless it overlaps one already taken; says whether it was added. */
+  add(m: SecretMatch): boolean {
+    let lo = 0;
+    let hi = this.list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.list[mid]!.start < m.start) lo = mid + 1;
+      else hi = mid;
+    }
+    const before = this.list[lo - 1];
+    const after = this.list[lo];
+    if ((before && before.end > m.start) || (after && after.start < m.end)) return false;
+    this.list.splice(lo, 0, m);
+    return true;
+  }
 }
 
 /** Every secret in the text, non-overlapping: private keys first, then token formats, then assignments. */
 export function findSecrets(text: string, t: SecretTable): SecretMatch[] {
-  const out: SecretMatch[] = [];
-  for (const s of privateKeySpans(text, t.privateKey)) if (!overlaps(out, s.start, s.end)) out.push({ rule: t.privateKey.id, what: 'private key', ...s });
+  const taken = new Taken();
+  for (const s of privateKeySpans(text, t.privateKey)) taken.add({ rule: t.privateKey.id, what: 'private key', ...s });
   const lower = text.toLowerCase();
   for (const r of t.tokens) {
     if (!r.keywords.some((k) => lower.includes(k))) continue;
@@ -58,8 +75,7 @@ export function findSecrets(text: string, t: SecretTable): SecretMatch[] {
       const end = start + secret.length;
       if (r.minEntropy && entropy(secret) < r.minEntropy) continue;
       if (r.placeholders && isPlaceholder(secret, t)) continue;
-      if (secret.startsWith('[REDACTED') || overlaps(out, start, end)) continue;
-      out.push({ rule: r.id, what: r.vendor, start, end });
+      if (!secret.startsWith('[REDACTED')) taken.add({ rule: r.id, what: r.vendor, start, end });
     }
   }
   for (const m of text.matchAll(t.assignment.re)) {
@@ -69,9 +85,9 @@ export function findSecrets(text: string, t: SecretTable): SecretMatch[] {
     if (!looksLikeSecretValue(value, g.name!, quoted, t)) continue;
     const start = m.index + m[0].length - value.length - (quoted ? 1 : 0);
     const end = start + value.length;
-    if (!overlaps(out, start, end)) out.push({ rule: t.assignment.id, what: `a literal assigned to ${g.name}`, start, end });
+    taken.add({ rule: t.assignment.id, what: `a literal assigned to ${g.name}`, start, end });
   }
-  return out.sort((a, b) => a.start - b.start);
+  return taken.list;
 }
 
 export const redactionMarker = (rule: string): string => `[REDACTED:${rule}]`;

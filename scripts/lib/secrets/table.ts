@@ -1,25 +1,9 @@
 // The secret-rule table (config/secret-rules.json) compiled once: types and compilation, pure.
+import { UserError } from '../errors.js';
+import type { SecretRules } from '../types.generated.js';
 
-export interface TokenRuleSource {
-  id: string;
-  vendor: string;
-  regex: string;
-  keywords: string[];
-  flags?: string;
-  min_entropy?: number;
-  placeholders?: boolean;
-}
-
-export interface SecretTableSource {
-  version: string;
-  token_rules: TokenRuleSource[];
-  assignment: { id: string; name_regex: string; strong_name_regex: string; min_length: number; min_entropy: number; strong_min_length: number; strong_min_entropy: number };
-  private_key: { id: string; begin: string; end: string; body_min_lines: number; body_line_regex: string; body_min_entropy: number };
-  placeholders: string[];
-  secret_files: string[];
-  /** Source code is never a secret file, whatever its name (the judge must read it; its literals are still redacted). */
-  secret_files_except: string;
-}
+/** The table as stored (schemas/secret-rules.schema.json). */
+export type SecretTableSource = SecretRules;
 
 export interface TokenRule {
   id: string;
@@ -54,13 +38,15 @@ function compile(where: string, source: string, flags: string): RegExp {
   try {
     return new RegExp(source, flags);
   } catch (e) {
-    throw new Error(`config/secret-rules.json: ${where}: ${(e as Error).message}`);
+    throw new UserError(`config/secret-rules.json: ${where}: ${(e as Error).message}`);
   }
 }
 
-// name (quote) separator (quoted value | bare value); the value rules live in code (looksLikeSecretValue).
+// name (quote) separator (quoted value | bare value); the value rules live in code (looksLikeSecretValue). The
+// name starts where its run of name characters starts and every quantifier is bounded: the agent's text must
+// not make matching quadratic (a megabyte of `a.a.a.` took minutes with an open-ended name).
 const assignmentRe = (name: string): string =>
-  String.raw`(?<![A-Za-z0-9_])(?<name>[A-Za-z0-9_.-]*${name}[A-Za-z0-9_.-]*)["'\]]?[ \t]*(?::=|=>|\+=|\?=|=|:)[ \t]*(?:(?<q>["'\x60])(?<qv>[^"'\x60\s]*)\k<q>|(?<uv>[^\s"'\x60,;#\[\](){}<>]+))`;
+  String.raw`(?<![A-Za-z0-9_.-])(?<name>[A-Za-z0-9_.-]{0,64}?${name}[A-Za-z0-9_.-]{0,64})["'\]]?[ \t]{0,10}(?::=|=>|\+=|\?=|=|:)[ \t]{0,10}(?:(?<q>["'\x60])(?<qv>[^"'\x60\s]{0,512})\k<q>|(?<uv>[^\s"'\x60,;#\[\](){}<>]{1,512}))`;
 
 export function compileSecretTable(src: SecretTableSource): SecretTable {
   const a = src.assignment;

@@ -5,8 +5,7 @@ import type { Io } from '../../../scripts/lib/cli.js';
 import { StateStore } from '../../../scripts/lib/store.js';
 import type { EnvSettings } from '../../../scripts/lib/env.js';
 import type { Feedback, RunRecord } from '../../../scripts/lib/types.generated.js';
-import { tempDir } from '../../helpers/repo.js';
-import { makeRun, type RunFixture } from './fixtures.js';
+import { makeRun, scratchDir, type RunFixture } from './fixtures.js';
 
 export function feedbackFor(r: RunRecord, over: Partial<Feedback> = {}): Feedback {
   const check = (text: string) => ({ status: 'passed' as const, exit_code: 0, duration_ms: 12, source: 'collector' as const, output: { text, bytes: text.length, truncated: false } });
@@ -49,7 +48,7 @@ export function captureIo(env: EnvSettings, processEnv: NodeJS.ProcessEnv = proc
 
 /** A config file overriding judge keys (short timeouts for tests). */
 export function judgeConfigFile(judge: Record<string, unknown>): string {
-  const file = join(tempDir('judgeloop-cfg-'), 'config.json');
+  const file = join(scratchDir('judgeloop-cfg-'), 'config.json');
   writeFileSync(file, JSON.stringify({ judge }));
   return file;
 }

@@ -11,6 +11,22 @@ export interface RunFixture {
   record: RunRecord;
 }
 
+const made: RunFixture[] = [];
+const scratch: string[] = [];
+
+/** A temporary directory removed by removeRuns(). */
+export function scratchDir(prefix?: string): string {
+  const dir = tempDir(prefix);
+  scratch.push(dir);
+  return dir;
+}
+
+/** Removes every fixture and scratch directory this test file made (call it in afterAll). */
+export function removeRuns(): void {
+  for (const fx of made.splice(0)) removeRun(fx);
+  for (const d of scratch.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
 export function makeRun(opts: { bead?: string; base?: Record<string, string>; files?: Record<string, string>; uncommitted?: Record<string, string>; record?: Partial<RunRecord>; stateDir?: string } = {}): RunFixture {
   const repo = makeRepo(opts.base ?? { 'src/add.ts': 'export const add = (a: number, b: number) => a + b;\n', 'README.md': '# demo\n' });
   gitIn(repo, 'checkout', '-q', '-b', 'agent');
@@ -36,7 +52,9 @@ export function makeRun(opts: { bead?: string; base?: Record<string, string>; fi
   };
   const recordPath = join(tempDir('judgeloop-runs-'), `${bead}.json`);
   writeFileSync(recordPath, JSON.stringify(record, null, 2));
-  return { repo, stateDir, recordPath, record };
+  const fx = { repo, stateDir, recordPath, record };
+  made.push(fx);
+  return fx;
 }
 
 /** Writes another run record for the same repo under a new bead. */
