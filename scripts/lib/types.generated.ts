@@ -4177,90 +4177,8 @@ test: "interval_separation"
  * Per-run value tested: mechanical, or blended (judged runs w_m x mechanical + w_j x judge) when the blend is active.
  */
 series: ("mechanical" | "blended")
-/**
- * A run of consecutive scored runs of the template (by completion time) and the 95% t interval of their per-run values.
- */
-window: {
-/**
- * Runs.
- */
-n: number
-/**
- * Mean per-run value, 0-1 scale (per-run values may be below 0 by their penalties); null with no run.
- */
-mean: (number | null)
-/**
- * 95% interval; null when the sample is too small to estimate one (fewer than 2 runs for a mean, none for a proportion).
- */
-interval: ({
-/**
- * Lower bound, 0-1.
- */
-low: number
-/**
- * Upper bound, 0-1.
- */
-high: number
-/**
- * wilson: Wilson score interval of a proportion; t: Student t interval of a mean; delta_t: t interval of the blend with the variance of a weighted sum of two means (covariance included).
- */
-method: ("wilson" | "t" | "delta_t")
-} | null)
-/**
- * run.completed_at of the oldest run, as written.
- */
-first_completed_at: (string | null)
-/**
- * run.completed_at of the newest run, as written.
- */
-last_completed_at: (string | null)
-/**
- * Bead ids, oldest first.
- */
-beads: string[]
-}
-/**
- * A run of consecutive scored runs of the template (by completion time) and the 95% t interval of their per-run values.
- */
-baseline: {
-/**
- * Runs.
- */
-n: number
-/**
- * Mean per-run value, 0-1 scale (per-run values may be below 0 by their penalties); null with no run.
- */
-mean: (number | null)
-/**
- * 95% interval; null when the sample is too small to estimate one (fewer than 2 runs for a mean, none for a proportion).
- */
-interval: ({
-/**
- * Lower bound, 0-1.
- */
-low: number
-/**
- * Upper bound, 0-1.
- */
-high: number
-/**
- * wilson: Wilson score interval of a proportion; t: Student t interval of a mean; delta_t: t interval of the blend with the variance of a weighted sum of two means (covariance included).
- */
-method: ("wilson" | "t" | "delta_t")
-} | null)
-/**
- * run.completed_at of the oldest run, as written.
- */
-first_completed_at: (string | null)
-/**
- * run.completed_at of the newest run, as written.
- */
-last_completed_at: (string | null)
-/**
- * Bead ids, oldest first.
- */
-beads: string[]
-}
+window: Sample
+baseline: Sample
 /**
  * baseline mean - window mean, 0-1 scale.
  */
@@ -4325,3 +4243,42 @@ closed_reason?: (string | null)
 /**
  * The template's last runs (infra failures left out) ordered by run.completed_at, never by bead id; the score formula applied to the older and the newer half.
  */
+export interface Sample {
+/**
+ * Runs.
+ */
+n: number
+/**
+ * Mean per-run value, 0-1 scale (per-run values may be below 0 by their penalties); null with no run.
+ */
+mean: (number | null)
+/**
+ * 95% interval; null when the sample is too small to estimate one (fewer than 2 runs for a mean, none for a proportion).
+ */
+interval: ({
+/**
+ * Lower bound, 0-1.
+ */
+low: number
+/**
+ * Upper bound, 0-1.
+ */
+high: number
+/**
+ * wilson: Wilson score interval of a proportion; t: Student t interval of a mean; delta_t: t interval of the blend with the variance of a weighted sum of two means (covariance included).
+ */
+method: ("wilson" | "t" | "delta_t")
+} | null)
+/**
+ * run.completed_at of the oldest run, as written.
+ */
+first_completed_at: (string | null)
+/**
+ * run.completed_at of the newest run, as written.
+ */
+last_completed_at: (string | null)
+/**
+ * Bead ids, oldest first.
+ */
+beads: string[]
+}
