@@ -53,6 +53,26 @@ describe('qaVerdict', () => {
     fb.integrity = { ...fb.integrity, runner_crashed: true };
     expect(qaVerdict(fb, caps)).toMatchObject({ status: 'failed', reason: expect.stringMatching(/the test runner crashed/) });
   });
+  // The agent controls its tests and what they print: each way of dodging a failing count is still capped.
+  it.each([
+    ['no_tests_collected', 'no test was collected'],
+    ['counts_disputed', 'the test counts are disputed'],
+    ['exit_code_contradicts_counts', 'the exit code contradicts the counts'],
+    ['tests_not_run', 'the tests did not run'],
+  ] as const)('a run whose tests cannot be trusted (%s) is capped as failed even if its outcome claims a full pass', (flag, words) => {
+    const fb = measured('i', counts(10, 0), counts(10, 0), 'full_pass');
+    fb.integrity = { ...fb.integrity, [flag]: true };
+    expect(qaVerdict(fb, caps)).toMatchObject({ status: 'failed', cap: caps.failed, reason: expect.stringContaining(words) });
+  });
+  it('deleting tests (fewer than on the base) is a regression; so is breaking a build that passed on the base', () => {
+    const fb = measured('j', counts(6, 0), counts(10, 0), 'partial_pass');
+    fb.integrity = { ...fb.integrity, test_count_below_baseline: true };
+    expect(qaVerdict(fb, caps)).toMatchObject({ status: 'regressed', reason: expect.stringContaining('fewer tests than on the base commit') });
+    const b = measured('k', counts(10, 0), counts(10, 0), 'agent_failure');
+    b.baseline = { ...b.baseline!, build_passed: true };
+    b.checks = { ...b.checks, build: { status: 'failed', exit_code: 1, duration_ms: 10, source: 'collector', output: null } };
+    expect(qaVerdict(b, caps)).toMatchObject({ status: 'regressed', reason: expect.stringContaining('the build passed on the base commit') });
+  });
   it('caps are ordered: a worse outcome never allows a higher quality', () => {
     expect(caps.regressed).toBeLessThanOrEqual(caps.failed);
     expect(caps.failed).toBeLessThanOrEqual(caps.partial);
