@@ -3,7 +3,7 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { qaVerdict, regressions } from '../../scripts/lib/ratings/qa.js';
-import { rateBead, readLog } from '../../scripts/lib/ratings/store-io.js';
+import { loadAgent, rateBead, readLog, updateAgent } from '../../scripts/lib/ratings/store-io.js';
 import type { StateStore } from '../../scripts/lib/store.js';
 import type { Feedback, TestCounts } from '../../scripts/lib/types.generated.js';
 import { config, feedback, tempStore } from './helpers.js';
@@ -106,6 +106,17 @@ describe('a run that broke tests never rates above a clean one with the same jud
     expect(r.status).toBe('rated');
     expect(r.problems.join('\n')).toMatch(/added DISABLED for routing .* bin\/agents enable stranger/);
     expect(s.read<{ enabled: boolean }>('agents', 'stranger')!.enabled).toBe(false);
+  });
+
+  it('a profile rebuilt from its log (profile file lost) is not routable until enabled again', async () => {
+    const s = store();
+    s.write('feedback', 'y1', feedback('y1', { agent: 'pro', judgeScore: 0.9 }));
+    await rateBead({ store: s, config: config(), bead: 'y1', quality: { score0to10: 9, source: 'judge', raw: null }, now: '2026-03-01T00:00:00Z' });
+    await updateAgent(s, config(), 'pro', { enabled: true }, '2026-03-01T00:00:01Z');
+    rmSync(s.path('agents', 'pro'));
+    const a = loadAgent(s, 'pro', config().ratings!, '2026-03-01T00:00:02Z');
+    expect(a.registration!.enabled).toBe(false);
+    expect(a.problems.join('\n')).toMatch(/is missing; rebuilt from .* \(disabled for routing until bin\/agents enable pro\)/);
   });
 
   it('a record whose completion is before its start is refused in one line (UserError), nothing written', async () => {

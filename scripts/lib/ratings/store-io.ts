@@ -115,7 +115,8 @@ function salvageRegistration(file: string, slug: string, log: LogRead, now: stri
   const num = (v: unknown) => (typeof v === 'number' && v >= 0 ? v : null);
   return {
     slug,
-    enabled: typeof raw.enabled === 'boolean' ? raw.enabled : true,
+    // Enabled only when the damaged profile still says so: routing is never switched on by a repair.
+    enabled: typeof raw.enabled === 'boolean' ? raw.enabled : false,
     commands: Array.isArray(raw.commands) && raw.commands.every((c) => typeof c === 'string') ? (raw.commands as string[]) : [],
     cost_per_million: num(raw.cost_per_million) ?? lastRun?.cost_per_million ?? null,
     best_usage: typeof raw.best_usage === 'string' ? raw.best_usage : null,
@@ -146,7 +147,7 @@ export function loadAgent(store: StateStore, slug: string, rc: RatingsConfig, no
   }
   if (!registration && log.rows.length > 0) {
     registration = salvageRegistration(profileFile, slug, log, now);
-    problems.push(`${rel(store, profileFile)} is missing; rebuilt from ${logName}`);
+    problems.push(`${rel(store, profileFile)} is missing; rebuilt from ${logName}${registration.enabled ? '' : ` (disabled for routing until bin/agents enable ${slug})`}`);
   }
   const initial = stored?.initial ?? initialFromRows(log.rows.map((r) => r.row), rc.default_max_complexity);
   const { state, mismatches } = replay(initial, log.rows);
