@@ -105,6 +105,19 @@ describe('judge average and blend', () => {
     expect(tpl(data, 'J').blended.value).toBeCloseTo(0.5 * 0.6 + 0.5 * 0.7, 12);
   });
 
+  it('another coefficient set is used only under its own name with a reason, recorded in the scores file', async () => {
+    await writeRuns(st.store, mixed);
+    const cfg = join(st.root, 'cfg.json');
+    const v1 = { name: 'judgeloop-v1', partial_credit: 0.5, retry_penalty: 0.1, timeout_penalty: 0.2, reason: 'reproduce scores from before issue 17' };
+    writeFileSync(cfg, JSON.stringify({ templates: { mechanical: v1 } }));
+    const { data } = await score({ JUDGELOOP_CONFIG: cfg });
+    expect(data.settings.mechanical).toEqual(v1);
+    expect(tpl(data, 'J').mechanical.value).toBeCloseTo((2 + 0.5) / 4, 12);
+    writeFileSync(cfg, JSON.stringify({ templates: { mechanical: { partial_credit: 0.5 } } }));
+    const io = captureIo({ JUDGELOOP_STATE_DIR: st.root, JUDGELOOP_CONFIG: cfg });
+    await expect(run([], io)).rejects.toMatchObject({ name: 'UserError', message: expect.stringMatching(/\/templates\/mechanical \("learning-loop"\): coefficients 0\.5\/0\.2\/0\.3 are not the learning-loop's/) });
+  });
+
   it('phase 2 and JUDGE_ENABLED=false score mechanical only, still reporting the judge average', async () => {
     await writeRuns(st.store, mixed);
     for (const env of [{ JUDGE_ENABLED: 'true', JUDGE_PHASE: '2' }, { JUDGE_ENABLED: 'false', JUDGE_PHASE: '4' }]) {
