@@ -1,19 +1,20 @@
 // bin/agents: register and update agents (state/agents/<slug>.json); rating fields change only through the log.
 import { assertSafeId } from './lib/bead.js';
-import { main, parseFlags, type Io } from './lib/cli.js';
+import { main, type Io } from './lib/cli.js';
 import { UserError } from './lib/errors.js';
-import { fmtRating, openState, parseNumber, table } from './lib/ratings/_cli.js';
+import { fmtRating, openState, parseNumber, table, parseFlagsSigned } from './lib/ratings/_cli.js';
 import { nowIso } from './lib/clock.js';
 import { loadAllAgents, rebuildAgent, registerAgent, updateAgent, type AgentFields, type RatingFields } from './lib/ratings/store-io.js';
 
 const USAGE = `usage: bin/agents add SLUG [--max-complexity 1-10] [--rating 0-10] [--reasoning-rating 0-10] [--cost-per-million USD] [--best-usage TEXT] [--commands a,b] [--disabled]
        bin/agents set SLUG [same flags] [--enabled|--disabled] [--reason TEXT]
+       bin/agents enable SLUG | disable SLUG   (routable or not; an agent first seen in a rated run starts disabled)
        bin/agents list [--json]
        bin/agents rebuild SLUG          (rewrite the profile from state/ratings/SLUG.jsonl)
        all take [--config FILE]`;
 
 export async function run(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlags(argv, {
+  const { values, positionals } = parseFlagsSigned(argv, {
     'max-complexity': { type: 'string' },
     rating: { type: 'string' },
     'reasoning-rating': { type: 'string' },
@@ -27,7 +28,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     config: { type: 'string' },
   }, USAGE);
   const [sub, slug, ...extra] = positionals;
-  if (!sub || !['add', 'set', 'list', 'rebuild'].includes(sub)) throw new UserError(`expected add, set, list or rebuild\n${USAGE}`);
+  if (!sub || !['add', 'set', 'enable', 'disable', 'list', 'rebuild'].includes(sub)) throw new UserError(`expected add, set, enable, disable, list or rebuild\n${USAGE}`);
   if (extra.length) throw new UserError(`unexpected argument ${JSON.stringify(extra[0])}\n${USAGE}`);
   if (values.enabled && values.disabled) throw new UserError('--enabled and --disabled contradict each other');
   const { store, config } = openState(io, values.config);
@@ -50,6 +51,13 @@ export async function run(argv: string[], io: Io): Promise<number> {
     const { profile, problems } = await rebuildAgent(store, config, slug, now);
     for (const p of problems) io.stderr(`warning: ${p}\n`);
     io.stderr(`${slug}: profile rebuilt from ${profile.rating_samples} rated run(s): rating ${fmtRating(profile.rating)}, max_complexity ${profile.max_complexity}\n`);
+    if (values.json) io.stdout(JSON.stringify(profile, null, 2) + '\n');
+    return 0;
+  }
+  if (sub === 'enable' || sub === 'disable') {
+    const { profile, problems } = await updateAgent(store, config, slug, { enabled: sub === 'enable' }, now);
+    for (const p of problems) io.stderr(`warning: ${p}\n`);
+    io.stderr(`${slug}: ${profile.enabled ? 'enabled: routable' : 'disabled: never routed'} (rating ${fmtRating(profile.rating)}, max_complexity ${profile.max_complexity})\n`);
     if (values.json) io.stdout(JSON.stringify(profile, null, 2) + '\n');
     return 0;
   }

@@ -1,16 +1,18 @@
 // bin/rate: rates agent runs from their feedback records (seed 002), with a reviewer's quality or the judge's.
-import { main, parseFlags, type Io } from './lib/cli.js';
+import { main, type Io } from './lib/cli.js';
 import type { Config } from './lib/config.js';
 import { errorMessage, UserError } from './lib/errors.js';
 import { readStoredJudgment } from './lib/judgment.js';
 import { assertSafeId } from './lib/bead.js';
-import { openState, parseNumber } from './lib/ratings/_cli.js';
+import { openState, parseNumber, parseFlagsSigned } from './lib/ratings/_cli.js';
 import { nowIso } from './lib/clock.js';
 import { judgeQuality, rateBead, readFeedback, type QualityInput, type RateResult } from './lib/ratings/store-io.js';
 import type { StateStore } from './lib/store.js';
 
 
-const USAGE = 'usage: bin/rate <bead>... [--quality 0-10] [--reviewer NAME] [--strict] [--json] [--config FILE]';
+const USAGE = `usage: bin/rate <bead>... [--quality 0-10] [--reviewer NAME] [--strict] [--json] [--config FILE]
+  The quality used is capped by the run's checks (ratings.qa_caps): a run that failed or broke tests never rates
+  like a clean one. An agent not registered is added disabled for routing (bin/agents enable SLUG).`;
 
 /** The judge's quality: state/judgments/<bead>.json, else the judgment merged into feedback (0-1 × 10). */
 export function storedQuality(store: StateStore, bead: string, warn: (msg: string) => void): QualityInput | null {
@@ -24,7 +26,8 @@ export function describe(r: RateResult): string {
   const s = r.summary;
   if (r.status === 'rated' && s) {
     const cx = s.max_complexity_after !== s.max_complexity_before ? `, max_complexity ${s.max_complexity_before} → ${s.max_complexity_after} (${s.complexity_action})` : '';
-    return `${r.bead}: rated ${r.agent}: quality ${s.quality_score.toFixed(1)} (${s.quality_source}), run score ${s.run_score.toFixed(2)}, rating ${s.rating_before === null ? '—' : s.rating_before.toFixed(2)} → ${s.rating_after.toFixed(2)} (n=${s.rating_samples})${cx}`;
+    const capped = s.reviewed_quality !== undefined && s.reviewed_quality !== s.quality_score ? ` capped from ${s.reviewed_quality.toFixed(1)} (checks ${s.qa_status})` : '';
+    return `${r.bead}: rated ${r.agent}: quality ${s.quality_score.toFixed(1)}${capped} (${s.quality_source}), run score ${s.run_score.toFixed(2)}, rating ${s.rating_before === null ? '—' : s.rating_before.toFixed(2)} → ${s.rating_after.toFixed(2)} (n=${s.rating_samples})${cx}`;
   }
   return `${r.bead}: ${r.status === 'already_rated' ? 'already rated' : 'not rated'}${r.agent ? ` (${r.agent})` : ''}: ${r.reason}`;
 }
@@ -58,7 +61,7 @@ export async function rateFromStoredJudgment(
 }
 
 export async function run(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlags(argv, {
+  const { values, positionals } = parseFlagsSigned(argv, {
     quality: { type: 'string' },
     reviewer: { type: 'string' },
     strict: { type: 'boolean' },

@@ -1,8 +1,8 @@
 // bin/ratings: agent profiles and their recent rated runs, ordered by time, with samples and movement.
 import { assertSafeId } from './lib/bead.js';
-import { main, parseFlags, type Io } from './lib/cli.js';
+import { main, type Io } from './lib/cli.js';
 import { UserError } from './lib/errors.js';
-import { fmtDelta, fmtRating, openState, parseNumber, table } from './lib/ratings/_cli.js';
+import { fmtDelta, fmtRating, openState, parseNumber, table, parseFlagsSigned } from './lib/ratings/_cli.js';
 import { nowIso } from './lib/clock.js';
 import { loadAllAgents, type LoadedAgent } from './lib/ratings/store-io.js';
 import type { AgentRunRating } from './lib/types.generated.js';
@@ -37,7 +37,7 @@ export function movement(a: LoadedAgent, shown: readonly RecentRow[]) {
 }
 
 export async function run(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlags(argv, {
+  const { values, positionals } = parseFlagsSigned(argv, {
     agent: { type: 'string' },
     last: { type: 'string' },
     json: { type: 'boolean' },

@@ -1,8 +1,8 @@
 // bin/route: picks an agent for a task (seed 002 §7): max_complexity filter, N−1 fallback, epsilon-greedy.
 import { randomBytes } from 'node:crypto';
-import { main, parseFlags, type Io } from './lib/cli.js';
+import { main, type Io } from './lib/cli.js';
 import { UserError } from './lib/errors.js';
-import { openState, parseNumber } from './lib/ratings/_cli.js';
+import { openState, parseNumber, parseFlagsSigned } from './lib/ratings/_cli.js';
 import { nowIso } from './lib/clock.js';
 import { createRng } from './lib/prng.js';
 import { routeTask } from './lib/ratings/routing.js';
@@ -12,7 +12,7 @@ import type { RoutingDecision } from './lib/types.generated.js';
 const USAGE = 'usage: bin/route --command C --complexity 1-10 [--discipline D] [--task-id ID] [--seed S] [--json] [--config FILE]';
 
 export async function run(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlags(argv, {
+  const { values, positionals } = parseFlagsSigned(argv, {
     command: { type: 'string' },
     complexity: { type: 'string' },
     discipline: { type: 'string' },

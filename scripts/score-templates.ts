@@ -1,5 +1,6 @@
 // bin/score-templates: per-template scores from every feedback record, the A/B report, refinement triggers.
-import { main, parseFlags, type Io } from './lib/cli.js';
+import { main, type Io } from './lib/cli.js';
+import { parseFlagsSigned } from './lib/ratings/_cli.js';
 import { loadConfig } from './lib/config.js';
 import { UserError } from './lib/errors.js';
 import { scanFeedback } from './lib/feedback-index.js';
@@ -21,8 +22,7 @@ const USAGE = `usage: score-templates [--json] [--task-type T] [--phase N] [--re
 Exit: 0 scored; 1 some feedback file was skipped (named on stderr) or state could not be written; 2 usage or config.`;
 
 export async function run(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlags(
-    argv,
+  const { values, positionals } = parseFlagsSigned(argv,
     {
       json: { type: 'boolean' },
       'task-type': { type: 'string' },
@@ -77,6 +77,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   };
 
   let fired: Trigger[] = [];
+  const closed: Trigger[] = [];
   if (taskType === undefined) {
     store.write('scores', 'templates', scores);
     if (cfg.judge.phase >= 4) {
@@ -88,24 +89,32 @@ export async function run(argv: string[], io: Io): Promise<number> {
         }
         const d = decideTriggers({
           templates,
+          recent: (t) => agg.recent(t),
           recentJudged: (t) => (cfg.judge.enabled ? agg.recentJudged(t) : []),
           open,
           settings: tcfg.triggers,
+          blend: settings.blend ? tcfg.weights : null,
           now,
         });
         for (const t of d.fire) store.write('triggers', t.id, t);
-        for (const id of d.clear) {
+        for (const id of d.keep) {
           const t = open.find((x) => x.id === id)!;
-          store.write('triggers', id, { ...t, cleared_at: now });
+          store.write('triggers', id, { ...t, checked_at: now });
+        }
+        for (const c of d.close) {
+          const t = open.find((x) => x.id === c.id)!;
+          store.write('triggers', c.id, { ...t, checked_at: now, cleared_at: now, closed_reason: c.reason });
+          closed.push({ ...t, cleared_at: now, closed_reason: c.reason });
         }
         return d.fire;
       });
       for (const t of fired) io.stderr(`score-templates: trigger ${store.path('triggers', t.id)}: ${t.summary}\n`);
+      for (const t of closed) io.stderr(`score-templates: closed ${store.path('triggers', t.id)}: ${t.closed_reason}\n`);
     }
   }
 
-  if (values.json) io.stdout(JSON.stringify({ ...scores, triggers_fired: fired.map((t) => t.id) }, null, 2) + '\n');
-  else io.stdout(renderScores(scores, fired));
+  if (values.json) io.stdout(JSON.stringify({ ...scores, triggers_fired: fired.map((t) => t.id), triggers_closed: closed.map((t) => t.id) }, null, 2) + '\n');
+  else io.stdout(renderScores(scores, fired, closed));
   return scan.skipped.length ? 1 : 0;
 }
 

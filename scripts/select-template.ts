@@ -1,6 +1,7 @@
 // bin/select-template: picks the prompt template for the next run (seed 003 phase 4), logging why.
 import { randomBytes } from 'node:crypto';
-import { main, parseFlags, type Io } from './lib/cli.js';
+import { main, type Io } from './lib/cli.js';
+import { parseFlagsSigned } from './lib/ratings/_cli.js';
 import { loadConfig } from './lib/config.js';
 import { UserError } from './lib/errors.js';
 import { scanFeedback } from './lib/feedback-index.js';
@@ -13,15 +14,15 @@ import { scoreSettings, templatesConfig } from './lib/templates/settings.js';
 import type { SelectionLogRow } from './lib/types.generated.js';
 
 const USAGE = `usage: select-template [--task-type T] [--candidates a,b,...] [--seed S] [--exploration-share X] [--json] [--dry-run] [--config FILE]
-  Prints the template for the next run: the best score (blended from phase 4 with the judge enabled, else
-  mechanical) over runs of task type T, or with probability X another candidate. Candidates: --candidates
+  Prints the template for the next run: the incumbent (last choice by score for T) unless a challenger's score
+  clears it by templates.selection (default: its 95% interval wholly above the incumbent's), scores blended from
+  phase 4 with the judge enabled, else mechanical; with probability X another candidate (logged as explore). Candidates: --candidates
   (new templates allowed), else every template with runs of type T. Same seed and scores, same choice.
   Every decision is appended to state/selections/log.jsonl (not with --dry-run).
 Exit: 0 chosen; 1 state could not be read or written; 2 usage, config, or no candidate.`;
 
 export async function run(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlags(
-    argv,
+  const { values, positionals } = parseFlagsSigned(argv,
     {
       'task-type': { type: 'string' },
       candidates: { type: 'string' },
@@ -68,10 +69,15 @@ export async function run(argv: string[], io: Io): Promise<number> {
   }
   const candidates: Candidate[] = ids.map((id) => {
     const t = scored.get(id);
-    return { template: id, score: t?.score ?? null, scored_runs: t?.scored_runs ?? 0 };
+    const interval = t ? (t.basis === 'blended' ? t.blended.interval : t.mechanical.interval) : null;
+    return { template: id, score: t?.score ?? null, scored_runs: t?.scored_runs ?? 0, interval };
   });
+  // The incumbent: the last choice by score (exploration does not change it) for this task type.
+  const log = store.readLines<SelectionLogRow>('selections', 'log');
+  for (const b of log.bad) io.stderr(`select-template: ${store.path('selections', 'log')} line ${b.line} skipped: ${b.problems.join('; ')}\n`);
+  const incumbent = [...log.rows].reverse().find((r) => r.task_type === taskType && r.mode !== 'explore')?.chosen ?? null;
   const seed = values.seed ?? randomBytes(8).toString('hex');
-  const choice = selectTemplate(candidates, tcfg.exploration_share, seededRandom(seed));
+  const choice = selectTemplate(candidates, tcfg.exploration_share, seededRandom(seed), { settings: tcfg.selection, incumbent });
   const row: SelectionLogRow = {
     at: now,
     task_type: taskType,
@@ -81,8 +87,10 @@ export async function run(argv: string[], io: Io): Promise<number> {
     mode: choice.mode,
     chosen: choice.chosen,
     reason: choice.reason,
+    incumbent,
+    margin: choice.margin,
     basis: settings.blend ? 'blended' : 'mechanical',
-    candidates,
+    candidates: candidates.map((c) => ({ ...c, interval: c.interval ?? null })),
   };
   if (!values['dry-run']) await store.withLock('selections', () => store.appendLine('selections', 'log', row));
   if (values.json) io.stdout(JSON.stringify(row, null, 2) + '\n');

@@ -145,7 +145,7 @@ discipline: (string | null)
  */
 complexity: number
 /**
- * Quality, 0-10: the judge's 0-1 score × 10, or a reviewer's score.
+ * Quality the run score used, 0-10: the judge's 0-1 score × 10 or a reviewer's score, capped by the mechanical outcome (see qa).
  */
 quality_score: number
 /**
@@ -303,6 +303,27 @@ reason: string
  * When the run was rated, ISO 8601 UTC.
  */
 created_at: string
+/**
+ * Seed 002 §9 'If QA fails, the reviewer must downgrade quality_score': the mechanical outcome and the cap it put on quality (absent in rows from before this rule).
+ */
+qa?: {
+/**
+ * regressed: broke what passed on the base commit; failed: agent_failure, timeout or untrustworthy tests; partial: partial_pass; unmeasured: no check configured; clean: full_pass.
+ */
+status: ("clean" | "unmeasured" | "partial" | "failed" | "regressed")
+/**
+ * Highest quality allowed, 0-10 (ratings.qa_caps); null when clean.
+ */
+cap: (number | null)
+/**
+ * The judge's or reviewer's quality before the cap, 0-10.
+ */
+reviewed_quality: number
+/**
+ * What the checks showed, one sentence.
+ */
+reason: string
+}
 }
 /**
  * The update parameters in force, so a replay reproduces the profile even after the config changes.
@@ -823,21 +844,29 @@ mechanical: number
 judge: number
 }
 /**
- * The mechanical composite: full rate + partial_credit x partial rate - retry_penalty x retry rate - timeout_penalty x timeout rate, clamped to 0-1.
+ * The mechanical composite: full rate + partial_credit x partial rate - retry_penalty x retry rate - timeout_penalty x timeout rate, clamped to 0-1. Default: the learning-loop's set (0.4/0.2/0.3); any other set needs its own name and reason (docs/design/templates.md).
  */
 mechanical: {
 /**
- * Credit of a partial_pass run, 0-1 (a full_pass earns 1).
+ * Name of the coefficient set: learning-loop (the default, which must keep 0.4/0.2/0.3) or another name for another set.
+ */
+name: string
+/**
+ * Credit of a partial_pass run, 0-1 (a full_pass earns 1); learning-loop 0.4.
  */
 partial_credit: number
 /**
- * Subtracted per unit of retry rate, 0-1.
+ * Subtracted per unit of retry rate, 0-1; learning-loop 0.2.
  */
 retry_penalty: number
 /**
- * Subtracted per unit of timeout rate, 0-1 (on top of a timeout earning no credit).
+ * Subtracted per unit of timeout rate, 0-1 (on top of a timeout earning no credit); learning-loop 0.3.
  */
 timeout_penalty: number
+/**
+ * Why this set is used, one sentence (recorded in the scores file).
+ */
+reason: string
 }
 /**
  * Last N runs (by completion time) in a template's trend.
@@ -848,17 +877,51 @@ trend_window: number
  */
 exploration_share: number
 /**
- * When a refinement trigger fires (phase 4).
+ * When a refinement trigger fires and closes (phase 4).
  */
 triggers: {
 /**
- * Fire when the trend's newer half scores this much below the older half, 0-1.
+ * score_drop: the newest window_runs scored runs against the baseline_runs before them, same template.
  */
-score_drop: number
+drop: {
 /**
- * Runs the trend window must hold before a drop counts.
+ * interval_separation: the window's 95% t interval of per-run values lies wholly below the baseline's (the intervals score-templates reports).
+ */
+test: "interval_separation"
+/**
+ * Recent window, scored runs by completion time.
+ */
+window_runs: number
+/**
+ * Baseline: at most this many scored runs just before the window.
+ */
+baseline_runs: number
+/**
+ * No drop is tested before the baseline holds this many runs.
+ */
+min_baseline_runs: number
+/**
+ * The baseline mean minus the window mean must also be at least this, 0-1 (an effect size, not only significance).
+ */
+min_drop: number
+}
+/**
+ * low_full_pass: the learning-loop's refine trigger, full_pass_rate < full_pass_below over at least min_runs scored runs.
+ */
+level: {
+/**
+ * interval: fire when the 95% Wilson interval of the full-pass rate lies wholly below full_pass_below (close when the rate itself is no longer below); point: the learning-loop's bare rate < full_pass_below.
+ */
+test: ("interval" | "point")
+/**
+ * Fire while the template's full-pass rate (all scored runs) is below this, 0-1 (learning-loop 0.5).
+ */
+full_pass_below: number
+/**
+ * Scored runs needed before the level counts (learning-loop 10).
  */
 min_runs: number
+}
 /**
  * Fire when one judge issue appears in at least this many of the recent judged runs.
  */
@@ -867,6 +930,19 @@ recurring_min_runs: number
  * Recent judged runs (by completion time) searched for recurring issues.
  */
 recurring_window: number
+}
+/**
+ * When select-template leaves the incumbent (the template it last chose by score for the task type) for a better-scoring challenger.
+ */
+selection: {
+/**
+ * interval: the challenger's 95% interval lies wholly above the incumbent's; min_gap: the challenger's score is at least min_gap higher (the learning-loop's A/B promotion); interval_or_gap: either.
+ */
+rule: ("interval" | "min_gap" | "interval_or_gap")
+/**
+ * Score gap for min_gap, 0-1 (learning-loop A/B promotion: 0.1).
+ */
+min_gap: number
 }
 }
 /**
@@ -1022,6 +1098,27 @@ time: number
  * w_i, multiplies iter_norm 0-1.
  */
 iterations: number
+}
+/**
+ * Seed 002 §9 'If QA fails, the reviewer must downgrade quality_score': the highest quality (0-10) a run can be rated with, by its mechanical outcome (docs/design/ratings.md).
+ */
+qa_caps: {
+/**
+ * Cap, 0-10, when the run broke what passed on the base commit (more failing tests, a passing test now failing, fewer tests, a build that passed).
+ */
+regressed: number
+/**
+ * Cap, 0-10, when the checks failed (agent_failure, timeout, or the runner crashed, collected no test or its counts are disputed).
+ */
+failed: number
+/**
+ * Cap, 0-10, for a partial_pass.
+ */
+partial: number
+/**
+ * Cap, 0-10, when no check is configured: nothing confirms the work, so it never counts as a pass.
+ */
+unmeasured: number
 }
 /**
  * N of the EMA; alpha = 2/(N+1).
@@ -3087,7 +3184,7 @@ job_id: (string | null)
  */
 agent: string
 /**
- * Quality, 0-10.
+ * Quality the run score used, 0-10 (capped by the mechanical outcome, see qa_status).
  */
 quality_score: number
 /**
@@ -3142,6 +3239,14 @@ row: number
  * When, ISO 8601 UTC.
  */
 rated_at: string
+/**
+ * The mechanical outcome that capped the quality (agent-run-rating qa.status).
+ */
+qa_status?: ("clean" | "unmeasured" | "partial" | "failed" | "regressed")
+/**
+ * The judge's or reviewer's quality before the cap, 0-10.
+ */
+reviewed_quality?: number
 }
 /**
  * One line of state/routing/decisions.jsonl: a routing decision by bin/route, with its reason and mode.
@@ -3544,7 +3649,7 @@ draw: (number | null)
  */
 exploration_share: number
 /**
- * exploit: best score; explore: uniform among the others; only_candidate: nothing to choose; cold_start: no candidate has a score yet.
+ * exploit: the choice by score (the incumbent unless a challenger clears it, see margin); explore: uniform among the others; only_candidate: nothing to choose; cold_start: no candidate has a score yet.
  */
 mode: ("exploit" | "explore" | "only_candidate" | "cold_start")
 /**
@@ -3575,7 +3680,57 @@ score: (number | null)
  * Runs of this task type the score rests on (infra failures excluded).
  */
 scored_runs: number
+/**
+ * 95% interval; null when the sample is too small to estimate one (fewer than 2 runs for a mean, none for a proportion).
+ */
+interval: ({
+/**
+ * Lower bound, 0-1.
+ */
+low: number
+/**
+ * Upper bound, 0-1.
+ */
+high: number
+/**
+ * wilson: Wilson score interval of a proportion; t: Student t interval of a mean; delta_t: t interval of the blend with the variance of a weighted sum of two means (covariance included).
+ */
+method: ("wilson" | "t" | "delta_t")
+} | null)
 }[]
+/**
+ * The template chosen by score (not by exploration) last time for this task type, from this log; null when none.
+ */
+incumbent: (string | null)
+/**
+ * How the choice by score was made (templates.selection); null for only_candidate and cold_start.
+ */
+margin: ({
+/**
+ * The switching rule in force.
+ */
+rule: ("interval" | "min_gap" | "interval_or_gap")
+/**
+ * Configured minimum score gap, 0-1.
+ */
+min_gap: number
+/**
+ * The incumbent when it is a candidate with a score; else null.
+ */
+incumbent: (string | null)
+/**
+ * The best-scoring other candidate when it outscored the incumbent; else null.
+ */
+challenger: (string | null)
+/**
+ * no_incumbent: best score taken; incumbent_best: the incumbent scores best; kept: the challenger did not clear the margin; switched: it did.
+ */
+decision: ("no_incumbent" | "incumbent_best" | "kept" | "switched")
+/**
+ * The comparison in words with its numbers.
+ */
+detail: string
+} | null)
 }
 /**
  * 95% interval; null when the sample is too small to estimate one (fewer than 2 runs for a mean, none for a proportion).
@@ -3691,21 +3846,29 @@ mechanical: number
 judge: number
 }
 /**
- * The mechanical composite: full rate + partial_credit x partial rate - retry_penalty x retry rate - timeout_penalty x timeout rate, clamped to 0-1.
+ * The mechanical composite: full rate + partial_credit x partial rate - retry_penalty x retry rate - timeout_penalty x timeout rate, clamped to 0-1. Default: the learning-loop's set (0.4/0.2/0.3); any other set needs its own name and reason (docs/design/templates.md).
  */
 export interface Mechanical {
 /**
- * Credit of a partial_pass run, 0-1 (a full_pass earns 1).
+ * Name of the coefficient set: learning-loop (the default, which must keep 0.4/0.2/0.3) or another name for another set.
+ */
+name: string
+/**
+ * Credit of a partial_pass run, 0-1 (a full_pass earns 1); learning-loop 0.4.
  */
 partial_credit: number
 /**
- * Subtracted per unit of retry rate, 0-1.
+ * Subtracted per unit of retry rate, 0-1; learning-loop 0.2.
  */
 retry_penalty: number
 /**
- * Subtracted per unit of timeout rate, 0-1 (on top of a timeout earning no credit).
+ * Subtracted per unit of timeout rate, 0-1 (on top of a timeout earning no credit); learning-loop 0.3.
  */
 timeout_penalty: number
+/**
+ * Why this set is used, one sentence (recorded in the scores file).
+ */
+reason: string
 }
 export interface Template {
 /**
@@ -3941,7 +4104,7 @@ templates: string[]
 }[]
 }
 /**
- * A refinement trigger: state/triggers/<id>.json, written once when a template's score drops or an issue keeps recurring, for whoever rewrites templates.
+ * A refinement trigger: state/triggers/<id>.json, written when a template's score drops significantly, its full-pass rate is low, or an issue keeps recurring; it stays open (cleared_at null) while the condition holds and closes with a recorded reason.
  */
 export interface Trigger {
 /**
@@ -3957,15 +4120,15 @@ id: string
  */
 template: string
 /**
- * score_drop: the score fell by more than the threshold over the recent runs; recurring_issue: the judge reported the same issue in several recent runs.
+ * score_drop: the recent window's interval lies below the baseline's (templates.triggers.drop); low_full_pass: full-pass rate below templates.triggers.level.full_pass_below over at least level.min_runs runs; recurring_issue: the judge reported the same issue in several recent judged runs.
  */
-kind: ("score_drop" | "recurring_issue")
+kind: ("score_drop" | "low_full_pass" | "recurring_issue")
 /**
  * When it fired, ISO 8601.
  */
 fired_at: string
 /**
- * When score-templates first saw the condition gone (the trigger can fire again after that), ISO 8601; null while it holds.
+ * When score-templates closed it (condition gone; the trigger can fire again after that), ISO 8601; null while open.
  */
 cleared_at: (string | null)
 /**
@@ -3973,11 +4136,11 @@ cleared_at: (string | null)
  */
 summary: string
 /**
- * What made the trigger fire: the runs, the recurring judge issues and the score trend.
+ * What the trigger rests on: its runs, the statistics of its test, recurring judge issues and the score trend.
  */
 evidence: {
 /**
- * Bead ids of the runs behind the trigger, oldest first by completion time.
+ * Bead ids of the runs behind the trigger, oldest first by completion time (score_drop: window then baseline order by time; low_full_pass: the newest runs kept, up to window + baseline; recurring_issue: the judged runs reporting the issues).
  */
 beads: string[]
 /**
@@ -4002,8 +4165,120 @@ beads: string[]
 example: string
 }[]
 trend: Trend
+/**
+ * score_drop only: the test at fire time (the baseline stays this one while the trigger is open).
+ */
+drop?: {
+/**
+ * The significance test (templates.triggers.drop.test).
+ */
+test: "interval_separation"
+/**
+ * Per-run value tested: mechanical, or blended (judged runs w_m x mechanical + w_j x judge) when the blend is active.
+ */
+series: ("mechanical" | "blended")
+window: Sample
+baseline: Sample
+/**
+ * baseline mean - window mean, 0-1 scale.
+ */
+drop: number
+/**
+ * Configured minimum drop, 0-1.
+ */
+min_drop: number
 }
+/**
+ * low_full_pass only: the template's full-pass rate over all its scored runs at fire time.
+ */
+level?: {
+/**
+ * The level test in force (templates.triggers.level.test).
+ */
+test: ("interval" | "point")
+/**
+ * full_pass runs / scored runs, 0-1.
+ */
+full_pass_rate: number
+/**
+ * Scored runs (infra failures and unmeasured runs left out).
+ */
+n: number
+/**
+ * 95% interval; null when the sample is too small to estimate one (fewer than 2 runs for a mean, none for a proportion).
+ */
+interval: ({
+/**
+ * Lower bound, 0-1.
+ */
+low: number
+/**
+ * Upper bound, 0-1.
+ */
+high: number
+/**
+ * wilson: Wilson score interval of a proportion; t: Student t interval of a mean; delta_t: t interval of the blend with the variance of a weighted sum of two means (covariance included).
+ */
+method: ("wilson" | "t" | "delta_t")
+} | null)
+/**
+ * Configured threshold, 0-1.
+ */
+below: number
+/**
+ * Configured minimum runs.
+ */
+min_runs: number
+}
+}
+/**
+ * Last time score-templates found the condition still holding (or the closing time), ISO 8601. Absent in triggers written before issue 17 (read as fired_at).
+ */
+checked_at?: string
+/**
+ * Why it closed, one sentence with the numbers; null while open. Absent in triggers written before issue 17.
+ */
+closed_reason?: (string | null)
 }
 /**
  * The template's last runs (infra failures left out) ordered by run.completed_at, never by bead id; the score formula applied to the older and the newer half.
  */
+export interface Sample {
+/**
+ * Runs.
+ */
+n: number
+/**
+ * Mean per-run value, 0-1 scale (per-run values may be below 0 by their penalties); null with no run.
+ */
+mean: (number | null)
+/**
+ * 95% interval; null when the sample is too small to estimate one (fewer than 2 runs for a mean, none for a proportion).
+ */
+interval: ({
+/**
+ * Lower bound, 0-1.
+ */
+low: number
+/**
+ * Upper bound, 0-1.
+ */
+high: number
+/**
+ * wilson: Wilson score interval of a proportion; t: Student t interval of a mean; delta_t: t interval of the blend with the variance of a weighted sum of two means (covariance included).
+ */
+method: ("wilson" | "t" | "delta_t")
+} | null)
+/**
+ * run.completed_at of the oldest run, as written.
+ */
+first_completed_at: (string | null)
+/**
+ * run.completed_at of the newest run, as written.
+ */
+last_completed_at: (string | null)
+/**
+ * Bead ids, oldest first.
+ */
+beads: string[]
+}

@@ -50,3 +50,36 @@ describe('bin/agents, bin/rate, bin/ratings, bin/route', () => {
     expect(rows.map((r) => [r.mode, r.agent, r.fallback])).toEqual([[d.mode, 'fast', false], [expect.any(String), 'fast', true], ['none', null, true]]);
   });
 });
+
+describe('issue 17: deliberate registration, one-line errors', () => {
+  it('an agent first seen in a rated run (quality 9.5) is not routed until bin/agents enable', () => {
+    const s = tempStore();
+    expect(bin('agents', ['add', 'known', '--rating', '6'], s).code).toBe(0);
+    s.write('feedback', 'u-1', feedback('u-1', { agent: 'stranger', complexity: 3, judgeScore: 0.95 }));
+    const r = bin('rate', ['u-1'], s, { JUDGELOOP_NOW: '2026-03-01T10:00:00Z' });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/agent stranger was not registered: added DISABLED for routing .*bin\/agents enable stranger/);
+    const picks = (n: number) => Array.from({ length: n }, (_, i) => bin('route', ['--command', 'work-on-tasks', '--complexity', '3', '--seed', `s${i}`], s).stdout.trim());
+    expect(picks(20).filter((a) => a === 'stranger')).toEqual([]);
+    expect(bin('agents', ['enable', 'stranger'], s)).toMatchObject({ code: 0, stderr: expect.stringMatching(/stranger: enabled: routable/) });
+    expect(picks(20)).toContain('stranger');
+    expect(bin('agents', ['disable', 'stranger'], s).code).toBe(0);
+    expect(picks(10).filter((a) => a === 'stranger')).toEqual([]);
+  });
+
+  it('completion before start: exit 2, one line, no stack trace; negative numbers get the range message', () => {
+    const s = tempStore();
+    const fb = feedback('neg', { judgeScore: 0.8 });
+    fb.run.completed_at = '2025-12-31T00:00:00.000Z';
+    s.write('feedback', 'neg', fb);
+    const r = bin('rate', ['neg'], s);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^neg: run\.completed_at .* is before run\.started_at/);
+    s.write('feedback', 'ok', feedback('ok'));
+    expect(bin('rate', ['ok', '--quality', '-1'], s)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^--quality "-1": expected a number from 0 to 10\n$/) });
+    expect(bin('agents', ['add', 'a', '--rating', '-0.5'], s)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^--rating "-0\.5": expected a number from 0 to 10\n$/) });
+    expect(bin('route', ['--command', 'c', '--complexity', '-3'], s)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^--complexity "-3": expected a whole number from 1 to 10\n$/) });
+    expect(bin('select-template', ['--candidates', 'a,b', '--exploration-share', '-0.2'], s)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^--exploration-share "-0\.2": expected a number from 0 to 1\n$/) });
+  });
+});

@@ -9,7 +9,7 @@ import type { Template, TemplateScores } from '../../scripts/lib/types.generated
 import { captureIo } from './_io.js';
 import { at, tempState, writeRuns, type RunSpec, type TempState } from './_fixtures.js';
 
-const P = { partial_credit: 0.5, retry_penalty: 0.1, timeout_penalty: 0.2 };
+const P = { partial_credit: 0.4, retry_penalty: 0.2, timeout_penalty: 0.3 }; // the learning-loop's defaults
 let st: TempState;
 beforeEach(() => (st = tempState()));
 afterEach(() => st.cleanup());
@@ -86,9 +86,9 @@ describe('judge average and blend', () => {
     const j = tpl(data, 'J');
     expect(j.judge.n).toBe(3);
     expect(j.judge.value).toBeCloseTo(0.7, 12);
-    // mechanical: (2 + 0.5) / 4 = 0.625
-    expect(j.mechanical.value).toBeCloseTo(0.625, 12);
-    expect(j.blended.value).toBeCloseTo(0.6 * 0.625 + 0.4 * 0.7, 12);
+    // mechanical: (2 + 0.4) / 4 = 0.6 (learning-loop partial credit 0.4)
+    expect(j.mechanical.value).toBeCloseTo(0.6, 12);
+    expect(j.blended.value).toBeCloseTo(0.6 * 0.6 + 0.4 * 0.7, 12);
     expect(j).toMatchObject({ basis: 'blended' });
     expect(j.score).toBe(j.blended.value);
     const u = tpl(data, 'U');
@@ -102,7 +102,20 @@ describe('judge average and blend', () => {
     const cfg = join(st.root, 'cfg.json');
     writeFileSync(cfg, JSON.stringify({ templates: { weights: { mechanical: 0.5, judge: 0.5 } } }));
     const { data } = await score({ JUDGE_ENABLED: 'true', JUDGE_PHASE: '3', JUDGELOOP_CONFIG: cfg });
-    expect(tpl(data, 'J').blended.value).toBeCloseTo(0.5 * 0.625 + 0.5 * 0.7, 12);
+    expect(tpl(data, 'J').blended.value).toBeCloseTo(0.5 * 0.6 + 0.5 * 0.7, 12);
+  });
+
+  it('another coefficient set is used only under its own name with a reason, recorded in the scores file', async () => {
+    await writeRuns(st.store, mixed);
+    const cfg = join(st.root, 'cfg.json');
+    const v1 = { name: 'judgeloop-v1', partial_credit: 0.5, retry_penalty: 0.1, timeout_penalty: 0.2, reason: 'reproduce scores from before issue 17' };
+    writeFileSync(cfg, JSON.stringify({ templates: { mechanical: v1 } }));
+    const { data } = await score({ JUDGELOOP_CONFIG: cfg });
+    expect(data.settings.mechanical).toEqual(v1);
+    expect(tpl(data, 'J').mechanical.value).toBeCloseTo((2 + 0.5) / 4, 12);
+    writeFileSync(cfg, JSON.stringify({ templates: { mechanical: { partial_credit: 0.5 } } }));
+    const io = captureIo({ JUDGELOOP_STATE_DIR: st.root, JUDGELOOP_CONFIG: cfg });
+    await expect(run([], io)).rejects.toMatchObject({ name: 'UserError', message: expect.stringMatching(/\/templates\/mechanical \("learning-loop"\): coefficients 0\.5\/0\.2\/0\.3 are not the learning-loop's/) });
   });
 
   it('phase 2 and JUDGE_ENABLED=false score mechanical only, still reporting the judge average', async () => {
@@ -114,7 +127,7 @@ describe('judge average and blend', () => {
       expect(data.ab).toBeNull();
       const j = tpl(data, 'J');
       expect(j).toMatchObject({ basis: 'mechanical', blended: { value: null } });
-      expect(j.score).toBeCloseTo(0.625, 12);
+      expect(j.score).toBeCloseTo(0.6, 12);
       expect(j.judge.n).toBe(3);
       expect(j.basis_reason).toMatch(env.JUDGE_ENABLED === 'false' ? /judge disabled/ : /phase 2/);
     }

@@ -13,7 +13,7 @@ let cfg: string;
 beforeEach(() => {
   st = tempState();
   cfg = join(st.root, 'cfg.json');
-  writeFileSync(cfg, JSON.stringify({ templates: { trend_window: 6, triggers: { score_drop: 0.15, min_runs: 6, recurring_min_runs: 3, recurring_window: 5 } } }));
+  writeFileSync(cfg, JSON.stringify({ templates: { trend_window: 6, triggers: { drop: { test: 'interval_separation', window_runs: 6, baseline_runs: 20, min_baseline_runs: 6, min_drop: 0.15 }, level: { test: 'interval', full_pass_below: 0.5, min_runs: 10 }, recurring_min_runs: 3, recurring_window: 5 } } }));
 });
 afterEach(() => st.cleanup());
 
@@ -38,40 +38,43 @@ const good = (i: number, minute: number): RunSpec => ({ bead: `x-${90 + i}`, tem
 const bad = (i: number, minute: number): RunSpec => ({ bead: `x-${10 + i}`, template: 'tpl', outcome: 'agent_failure', iterations: 0, judge: 0.3, issues: stub, completed_at: at(minute) });
 
 describe('refinement triggers', () => {
-  it('fire once per change with the evidence, clear when the condition goes, fire again on the next change', async () => {
-    await writeRuns(st.store, [good(0, 0), good(1, 1), good(2, 2), bad(0, 3), bad(1, 4), bad(2, 5)]);
+  it('fire with the evidence, stay open while the condition holds, close with a reason when it goes', async () => {
+    const goods = Array.from({ length: 20 }, (_, i) => good(i, i));
+    const bads = Array.from({ length: 6 }, (_, i) => bad(i, 20 + i));
+    await writeRuns(st.store, [...goods, ...bads]);
     expect((await score('2026-03-01T00:00:00Z')).code).toBe(0);
     let ts = triggers();
     expect(ts.map((t) => t.kind).sort()).toEqual(['recurring_issue', 'score_drop']);
     const drop = ts.find((t) => t.kind === 'score_drop')!;
-    expect(drop.evidence.beads).toEqual(['x-90', 'x-91', 'x-92', 'x-10', 'x-11', 'x-12']);
-    expect(drop.evidence.trend.earlier).toBeCloseTo(0.6 * 1 + 0.4 * 0.9, 12);
-    expect(drop.evidence.trend.later).toBeCloseTo(0.4 * 0.3, 12);
-    expect(drop.cleared_at).toBeNull();
-    expect(drop.summary).toMatch(/tpl: blended score fell from 0\.960 to 0\.120 over its last 6 runs/);
+    const d = drop.evidence.drop!;
+    expect(d.series).toBe('blended');
+    expect(d.window.beads).toEqual(bads.map((b) => b.bead));
+    expect(d.baseline.beads).toEqual(goods.map((b) => b.bead));
+    expect(drop.evidence.beads).toEqual([...goods, ...bads].map((b) => b.bead));
+    expect(d.window.mean).toBeCloseTo(0.4 * 0.3, 9);
+    expect(d.baseline.mean).toBeCloseTo(0.6 + 0.4 * 0.9, 9);
+    expect(d.window.interval!.high).toBeLessThan(d.baseline.interval!.low);
+    expect(drop).toMatchObject({ cleared_at: null, closed_reason: null, checked_at: '2026-03-01T00:00:00.000Z' });
+    expect(drop.summary).toMatch(/^tpl: its last 6 runs average 0\.120 \[.*\] against 0\.960 \[.*\] over the 20 runs before/);
     const rec = ts.find((t) => t.kind === 'recurring_issue')!;
-    expect(rec.evidence.issues).toEqual([{ key: 'stub', runs: 3, beads: ['x-10', 'x-11', 'x-12'], example: 'Left a stub where the parser should be' }]);
-    expect(rec.evidence.beads).toEqual(['x-10', 'x-11', 'x-12']);
+    expect(rec.evidence.issues).toEqual([{ key: 'stub', runs: 5, beads: bads.slice(1).map((b) => b.bead), example: 'Left a stub where the parser should be' }]);
 
-    // Same state, and one more bad run: nothing new fires.
-    expect((await score('2026-03-01T01:00:00Z')).code).toBe(0);
-    await writeRuns(st.store, [bad(3, 6)]);
-    await score('2026-03-01T02:00:00Z');
-    expect(triggers()).toHaveLength(2);
-
-    // Recovery: six good runs; both conditions go, both triggers are marked cleared (and stay on disk).
-    await writeRuns(st.store, Array.from({ length: 6 }, (_, i) => good(10 + i, 10 + i)));
+    // Still broken a day later: nothing new fires, the open trigger is checked again and kept open.
+    await writeRuns(st.store, [bad(6, 26)]);
     await score('2026-03-02T00:00:00Z');
     ts = triggers();
     expect(ts).toHaveLength(2);
-    expect(ts.every((t) => t.cleared_at === '2026-03-02T00:00:00.000Z')).toBe(true);
+    expect(ts.find((t) => t.kind === 'score_drop')).toMatchObject({ cleared_at: null, checked_at: '2026-03-02T00:00:00.000Z' });
 
-    // A new drop is a new change: it fires again.
-    await writeRuns(st.store, Array.from({ length: 3 }, (_, i) => bad(20 + i, 30 + i)));
-    await score('2026-03-03T00:00:00Z');
+    // Recovery: six good runs; both close, each with its reason, and stay on disk.
+    await writeRuns(st.store, Array.from({ length: 6 }, (_, i) => good(30 + i, 40 + i)));
+    const r = await score('2026-03-03T00:00:00Z');
     ts = triggers();
-    expect(ts).toHaveLength(4);
-    expect(ts.filter((t) => t.cleared_at === null).map((t) => t.kind).sort()).toEqual(['recurring_issue', 'score_drop']);
+    expect(ts).toHaveLength(2);
+    expect(ts.every((t) => t.cleared_at === '2026-03-03T00:00:00.000Z')).toBe(true);
+    expect(ts.find((t) => t.kind === 'score_drop')!.closed_reason).toMatch(/^recovered: the last 6 runs average 0\.960, back inside the baseline interval/);
+    expect(ts.find((t) => t.kind === 'recurring_issue')!.closed_reason).toMatch(/no issue recurs/);
+    expect(r.err).toMatch(/closed .*score_drop.*recovered/);
   });
 
   it('a recurring issue the open trigger does not list fires a new one that supersedes it', async () => {
@@ -88,21 +91,45 @@ describe('refinement triggers', () => {
     expect(open[0]!.evidence.issues.map((i) => i.key)).toEqual(['stub', 'scope_creep']);
   });
 
-  it('do not fire before phase 4; with the judge disabled only score drops count', async () => {
-    await writeRuns(st.store, [good(0, 0), good(1, 1), good(2, 2), bad(0, 3), bad(1, 4), bad(2, 5)]);
+  it('do not fire before phase 4; with the judge disabled only score drops count, on mechanical values', async () => {
+    await writeRuns(st.store, [...Array.from({ length: 20 }, (_, i) => good(i, i)), ...Array.from({ length: 6 }, (_, i) => bad(i, 20 + i))]);
     await score('2026-03-01T00:00:00Z', '3');
     expect(triggers()).toHaveLength(0);
     await score('2026-03-01T00:00:00Z', '4', 'false');
     const ts = triggers();
     expect(ts.map((t) => t.kind)).toEqual(['score_drop']);
-    expect(ts[0]!.summary).toMatch(/mechanical score fell from 1\.000 to 0\.000/);
+    expect(ts[0]!.evidence.drop!.series).toBe('mechanical');
+    expect(ts[0]!.summary).toMatch(/its last 6 runs average 0\.000 .* against 1\.000/);
     expect(ts[0]!.evidence.issues).toEqual([]);
   });
 
-  it('a drop below the threshold or with too few runs does not fire', async () => {
-    await writeRuns(st.store, [good(0, 0), good(1, 1), bad(0, 2), bad(1, 3)]); // 4 runs < min_runs 6
+  it('too few runs, or a drop inside the intervals, does not fire', async () => {
+    await writeRuns(st.store, [good(0, 0), good(1, 1), good(2, 2), good(3, 3), good(4, 4), bad(0, 5), bad(1, 6), bad(2, 7), bad(3, 8), bad(4, 9), bad(5, 10)]); // baseline 5 < 6
     await score('2026-03-01T00:00:00Z', '4', 'false');
     expect(triggers()).toHaveLength(0);
+  });
+
+  it('two failures among six recent runs of a good template are inside the intervals: no drop', async () => {
+    const runs = [...Array.from({ length: 20 }, (_, i) => good(i, i)), good(20, 20), bad(0, 21), good(21, 22), bad(1, 23), good(22, 24), good(23, 25)];
+    await writeRuns(st.store, runs);
+    await score('2026-03-01T00:00:00Z', '4', 'false');
+    expect(triggers()).toHaveLength(0);
+  });
+});
+
+describe('triggers written before issue 17', () => {
+  it('an open score_drop without a baseline is read, and closed with its reason instead of staying open forever', async () => {
+    await writeRuns(st.store, Array.from({ length: 8 }, (_, i) => good(i, i)));
+    const old = {
+      schema_version: '1.0.0', id: 'tpl-score_drop-old', template: 'tpl', kind: 'score_drop', fired_at: '2026-02-01T00:00:00.000Z', cleared_at: null,
+      summary: 'tpl: blended score fell from 0.960 to 0.120 over its last 6 runs (threshold 0.15).',
+      evidence: { beads: ['x-90'], issues: [], trend: { window: 6, runs: [], earlier: null, later: null, change: null } },
+    };
+    st.store.write('triggers', old.id, old);
+    const r = await score('2026-03-01T00:00:00Z');
+    expect(r.code).toBe(0);
+    const t = triggers().find((x) => x.id === old.id)!;
+    expect(t).toMatchObject({ cleared_at: '2026-03-01T00:00:00.000Z', closed_reason: expect.stringMatching(/^replaced by the window-against-baseline test/) });
   });
 });
 

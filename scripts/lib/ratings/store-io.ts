@@ -11,6 +11,7 @@ import { resolveBudget, type BudgetSample } from './budgets.js';
 import { emaAlpha } from './ema.js';
 import { applyAdjust, applyRun, assembleProfile, initialFromRows, ratingStateOf, registrationOf, replay, startFold, type FoldState, type Registration } from './profile.js';
 import { computeRunScore, computeTotalCost } from './score.js';
+import { cappedQuality, qaVerdict } from './qa.js';
 
 export const RATING_VERSION = 'seed002-1';
 
@@ -114,7 +115,8 @@ function salvageRegistration(file: string, slug: string, log: LogRead, now: stri
   const num = (v: unknown) => (typeof v === 'number' && v >= 0 ? v : null);
   return {
     slug,
-    enabled: typeof raw.enabled === 'boolean' ? raw.enabled : true,
+    // Enabled only when the damaged profile still says so: routing is never switched on by a repair.
+    enabled: typeof raw.enabled === 'boolean' ? raw.enabled : false,
     commands: Array.isArray(raw.commands) && raw.commands.every((c) => typeof c === 'string') ? (raw.commands as string[]) : [],
     cost_per_million: num(raw.cost_per_million) ?? lastRun?.cost_per_million ?? null,
     best_usage: typeof raw.best_usage === 'string' ? raw.best_usage : null,
@@ -145,7 +147,7 @@ export function loadAgent(store: StateStore, slug: string, rc: RatingsConfig, no
   }
   if (!registration && log.rows.length > 0) {
     registration = salvageRegistration(profileFile, slug, log, now);
-    problems.push(`${rel(store, profileFile)} is missing; rebuilt from ${logName}`);
+    problems.push(`${rel(store, profileFile)} is missing; rebuilt from ${logName}${registration.enabled ? '' : ` (disabled for routing until bin/agents enable ${slug})`}`);
   }
   const initial = stored?.initial ?? initialFromRows(log.rows.map((r) => r.row), rc.default_max_complexity);
   const { state, mismatches } = replay(initial, log.rows);
@@ -195,6 +197,7 @@ function ratingSummary(row: AgentRunRow, line: number, samples: number): RatingS
     max_complexity_after: row.after.max_complexity,
     complexity_action: row.complexity_decision.action,
     complexity_reason: row.complexity_decision.reason,
+    ...(row.qa ? { qa_status: row.qa.status, reviewed_quality: row.qa.reviewed_quality } : {}),
     row: line,
     rated_at: row.created_at,
   };
@@ -252,6 +255,13 @@ export async function rateBead(opts: RateOptions): Promise<RateResult> {
     throw new UserError(`${bead}: quality must be a number from 0 to 10, got ${JSON.stringify(quality.score0to10)}`);
   }
   const complexity = run.complexity;
+  const started = Date.parse(run.started_at);
+  const completed = Date.parse(run.completed_at);
+  if (!(completed >= started)) {
+    throw new UserError(`${bead}: run.completed_at ${run.completed_at} is before run.started_at ${run.started_at}: the duration would be negative (fix the run record; nothing was rated)`);
+  }
+  const qa = qaVerdict(fb, rc.qa_caps);
+  const used = cappedQuality(quality.score0to10, qa);
 
   return store.withLock(lockName(slug), () => {
     const now = typeof opts.now === 'function' ? opts.now() : opts.now;
@@ -266,7 +276,7 @@ export async function rateBead(opts: RateOptions): Promise<RateResult> {
         summary = ratingSummary(existing.row as AgentRunRow, existing.line, samples);
         store.write('rating-jobs', bead, summary);
       }
-      const same = summary && summary.quality_score === quality.score0to10;
+      const same = summary && (summary.reviewed_quality ?? summary.quality_score) === quality.score0to10;
       return {
         bead, status: 'already_rated', agent: slug, summary, problems: a.problems,
         reason: `already rated at ${summary?.rated_at}${same ? '' : ` with quality ${summary?.quality_score}; quality ${quality.score0to10} ignored`}`,
@@ -274,22 +284,23 @@ export async function rateBead(opts: RateOptions): Promise<RateResult> {
     }
     let reg = a.registration;
     if (!reg) {
-      reg = { slug, enabled: true, commands: [], cost_per_million: null, best_usage: null, registered_at: now };
-      a.problems.push(`agent ${slug} was not registered: registered with max_complexity ${rc.default_max_complexity}, no price (bin/agents set ${slug} --cost-per-million USD)`);
+      // A run names its agent; the name alone does not make it routable (issue 17: one run at 9.5 won 42 of 50 routes).
+      reg = { slug, enabled: false, commands: [], cost_per_million: null, best_usage: null, registered_at: now };
+      a.problems.push(`agent ${slug} was not registered: added DISABLED for routing (rated, never routed) with max_complexity ${rc.default_max_complexity} and no price; enable it with bin/agents enable ${slug} (price: bin/agents set ${slug} --cost-per-million USD)`);
     }
     const command = run.command ?? null;
     const tokens = run.usage?.total_tokens ?? null;
     const cost = computeTotalCost(tokens, reg.cost_per_million, run.usage?.cost_usd ?? null);
-    const duration = (Date.parse(run.completed_at) - Date.parse(run.started_at)) / 1000;
+    const duration = (completed - started) / 1000;
     const iterations = run.iterations ?? null;
     const budget = resolveBudget(rc.budgets, command, complexity, budgetHistory(store, a, command, complexity));
-    const scored = computeRunScore({ quality: quality.score0to10, totalCost: cost.total_cost, durationSeconds: duration, iterations, budget, weights: rc.weights });
+    const scored = computeRunScore({ quality: used, totalCost: cost.total_cost, durationSeconds: duration, iterations, budget, weights: rc.weights });
     const params = {
       alpha: emaAlpha(rc.ema_n),
       ...rc.complexity,
       reasoning: run.discipline !== undefined && rc.reasoning_disciplines.includes(run.discipline),
     };
-    const facts = { bead, run_score: scored.score, quality_score: quality.score0to10, complexity, created_at: now, params };
+    const facts = { bead, run_score: scored.score, quality_score: used, complexity, created_at: now, params };
     const { state, decision } = applyRun(a.state, facts);
     const row: AgentRunRow = {
       schema_version: '1.0.0',
@@ -301,8 +312,9 @@ export async function rateBead(opts: RateOptions): Promise<RateResult> {
       command,
       discipline: run.discipline ?? null,
       complexity,
-      quality_score: quality.score0to10,
+      quality_score: used,
       quality_source: quality.source,
+      qa: { status: qa.status, cap: qa.cap, reviewed_quality: quality.score0to10, reason: qa.reason },
       reviewer: quality.reviewer ?? null,
       raw_review: quality.raw ?? null,
       tokens_total: tokens,
@@ -326,7 +338,7 @@ export async function rateBead(opts: RateOptions): Promise<RateResult> {
     writeProfile(store, a, reg, state, now);
     const summary = ratingSummary(row, line, state.rating_samples);
     store.write('rating-jobs', bead, summary);
-    return { bead, status: 'rated', agent: slug, reason: `run score ${scored.score.toFixed(2)}`, summary, problems: a.problems } satisfies RateResult;
+    return { bead, status: 'rated', agent: slug, reason: `run score ${scored.score.toFixed(2)}${used < quality.score0to10 ? ` (quality ${quality.score0to10} capped at ${used}: ${qa.status}, ${qa.reason})` : ''}`, summary, problems: a.problems } satisfies RateResult;
   });
 }
 

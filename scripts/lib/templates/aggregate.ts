@@ -9,6 +9,8 @@ export interface ScoreSettings {
   mechanical: MechanicalParams;
   trendWindow: number;
   recurringWindow: number;
+  /** Newest scored runs kept per template for the triggers (drop window + baseline); at least trendWindow. */
+  recentSize?: number;
   /** Blend judged templates (phase >= 3 with the judge enabled for score-templates; phase 4 for selection). */
   blend: boolean;
   /** Why the blend is off, for basis_reason. */
@@ -65,7 +67,10 @@ function newest(list: RecentRun[], size: number): RecentRun[] {
 
 export class TemplateAggregator {
   private readonly accs = new Map<string, Acc>();
-  constructor(readonly settings: ScoreSettings) {}
+  private readonly keep: number;
+  constructor(readonly settings: ScoreSettings) {
+    this.keep = Math.max(settings.trendWindow, settings.recentSize ?? 0);
+  }
 
   add(row: FeedbackIndexRow): void {
     let a = this.accs.get(row.template);
@@ -113,8 +118,14 @@ export class TemplateAggregator {
       judge,
       issues: row.judge ? row.judge.issues.map((i) => ({ key: i.key, text: i.text })) : [],
     };
-    pushRecent(a.recent, run, this.settings.trendWindow);
+    pushRecent(a.recent, run, this.keep);
     if (judge !== null) pushRecent(a.recentJudged, run, this.settings.recurringWindow);
+  }
+
+  /** The newest scored runs of a template (up to recentSize), oldest first. */
+  recent(template: string): RecentRun[] {
+    const a = this.accs.get(template);
+    return a ? newest(a.recent, this.keep) : [];
   }
 
   templates(): string[] {

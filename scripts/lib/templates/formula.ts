@@ -1,10 +1,36 @@
 // The template score formulas (seed 003, "Integration"): mechanical composite, blend. Pure.
 import type { Config, Outcome } from '../types.generated.js';
 
-export type MechanicalParams = Config['templates']['mechanical'];
+/** A named coefficient set as configured. */
+export type MechanicalSet = Config['templates']['mechanical'];
+/** The coefficients the formulas take. */
+export type MechanicalParams = Pick<MechanicalSet, 'partial_credit' | 'retry_penalty' | 'timeout_penalty'>;
 export type BlendWeights = Config['templates']['weights'];
 
 const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
+
+/**
+ * The learning-loop's composite, which seed 003 builds on ("Current: composite from pass rates + retry + timeout
+ * penalties"): score = full_pass_rate x 1.0 + partial_pass_rate x 0.4 - retry_rate x 0.2 - timeout_rate x 0.3,
+ * clamped to 0-1, infra failures excluded. The default; any other set needs another name and a reason.
+ */
+export const LEARNING_LOOP: Readonly<MechanicalParams & { name: string }> = {
+  name: 'learning-loop',
+  partial_credit: 0.4,
+  retry_penalty: 0.2,
+  timeout_penalty: 0.3,
+};
+
+/** Why a coefficient set cannot be used (null when it can): the learning-loop name is kept for its own numbers. */
+export function mechanicalSetProblem(p: MechanicalSet): string | null {
+  const same = p.partial_credit === LEARNING_LOOP.partial_credit && p.retry_penalty === LEARNING_LOOP.retry_penalty && p.timeout_penalty === LEARNING_LOOP.timeout_penalty;
+  if (p.name === LEARNING_LOOP.name && !same) {
+    return `coefficients ${p.partial_credit}/${p.retry_penalty}/${p.timeout_penalty} are not the learning-loop's (0.4/0.2/0.3): give this set its own name and reason`;
+  }
+  if (p.name !== LEARNING_LOOP.name && same) return `coefficients 0.4/0.2/0.3 are the learning-loop's: name them learning-loop`;
+  if (p.reason.trim() === '') return 'reason: say why this set is used';
+  return null;
+}
 
 /** Outcome counts of a template with infra failures already left out of `scored`. */
 export interface MechanicalInputs {

@@ -2,6 +2,7 @@
 import type { Config } from '../types.generated.js';
 import { UserError } from '../errors.js';
 import type { ScoreSettings } from './aggregate.js';
+import { mechanicalSetProblem } from './formula.js';
 
 export type TemplatesConfig = Config['templates'];
 
@@ -9,6 +10,8 @@ export function templatesConfig(cfg: Config): TemplatesConfig {
   if (!(cfg.templates.weights.mechanical + cfg.templates.weights.judge > 0)) {
     throw new UserError('configuration: /templates/weights: mechanical + judge must be above 0');
   }
+  const problem = mechanicalSetProblem(cfg.templates.mechanical);
+  if (problem) throw new UserError(`configuration: /templates/mechanical (${JSON.stringify(cfg.templates.mechanical.name)}): ${problem}`);
   return cfg.templates;
 }
 
@@ -19,6 +22,6 @@ export function scoreSettings(cfg: Config, fromPhase: 3 | 4): ScoreSettings {
   const blendOffReason = !cfg.judge.enabled
     ? 'judge disabled (JUDGE_ENABLED=false): mechanical only'
     : `phase ${cfg.judge.phase} (blend from phase ${fromPhase}): mechanical only`;
-  return { weights: t.weights, mechanical: t.mechanical, trendWindow: t.trend_window, recurringWindow: t.triggers.recurring_window, blend, blendOffReason };
+  return { weights: t.weights, mechanical: t.mechanical, trendWindow: t.trend_window, recurringWindow: t.triggers.recurring_window, recentSize: t.triggers.drop.window_runs + t.triggers.drop.baseline_runs, blend, blendOffReason };
 }
 

@@ -10,7 +10,7 @@ function table(rows: string[][]): string {
   return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ').trimEnd()).join('\n') + '\n';
 }
 
-export function renderScores(s: TemplateScores, fired: Trigger[]): string {
+export function renderScores(s: TemplateScores, fired: Trigger[], closed: Trigger[] = []): string {
   let out = `Template scores (phase ${s.phase}, judge ${s.judge_enabled ? 'enabled' : 'disabled'}, ${s.blend_active ? `blend ${s.settings.weights.mechanical}/${s.settings.weights.judge}` : 'mechanical only'}${s.task_type ? `, task type ${s.task_type}` : ''}); scores 0-100 with 95% intervals\n`;
   const rows = [['template', 'runs', 'infra', 'pass', 'full', 'retry', 'timeout', 'mechanical', 'judge (n)', 'blended', 'score', 'trend']];
   for (const t of s.templates) {
@@ -38,6 +38,7 @@ export function renderScores(s: TemplateScores, fired: Trigger[]): string {
     for (const sh of s.ab.shared_issues) out += `  shared by templates moving down: ${sh.key} (${sh.templates.join(', ')})\n`;
   }
   for (const t of fired) out += `\ntrigger fired: ${t.id}: ${t.summary}\n`;
+  for (const t of closed) out += `\ntrigger closed: ${t.id}: ${t.closed_reason}\n`;
   if (s.sources.skipped.length) out += `\n${s.sources.skipped.length} feedback file(s) skipped (see stderr)\n`;
   return out;
 }
