@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { gitIn, tempDir, writeTree } from '../helpers/repo.js';
+import { gitIn, initRepo, tempDir, writeTree } from '../helpers/repo.js';
 import { PROJECT } from '../collector/_project.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -25,13 +25,7 @@ export function makeJudging(config: Record<string, unknown> = {}): Judging {
   const top = tempDir('judgeloop-judging-');
   const repo = join(top, 'repo');
   mkdirSync(repo);
-  gitIn(repo, 'init', '-q', '-b', 'main');
-  gitIn(repo, 'config', 'user.email', 'agent@example.com');
-  gitIn(repo, 'config', 'user.name', 'Agent');
-  gitIn(repo, 'config', 'commit.gpgsign', 'false');
-  writeTree(repo, PROJECT);
-  gitIn(repo, 'add', '-A');
-  gitIn(repo, 'commit', '-q', '-m', 'base');
+  initRepo(repo, PROJECT);
   const cfg = { record: { agent: 'claude-code', template: 'default' }, collector: { commands: CHECKS }, ...config };
   writeFileSync(join(top, 'judgeloop.json'), JSON.stringify(cfg, null, 2));
   return { top, repo, state: join(top, 'state'), cleanup: () => rmSync(top, { recursive: true, force: true }) };

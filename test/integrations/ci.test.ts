@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { load as loadYaml } from 'js-yaml';
 import { goodReply, startMessagesServer, type MessagesServer } from '../judge/helpers/messages-server.js';
-import { gitIn, tempDir, writeTree } from '../helpers/repo.js';
+import { gitIn, initRepo, tempDir, writeTree } from '../helpers/repo.js';
 import { PROJECT } from '../collector/_project.js';
 import { BIN, CHECKS, EXAMPLES, runProc } from './_setup.js';
 
@@ -37,12 +37,7 @@ function pullRequest(): { top: string; workspace: string; base: string; head: st
   dirs.push(top);
   const origin = join(top, 'origin');
   mkdirSync(origin);
-  gitIn(origin, 'init', '-q', '-b', 'main');
-  gitIn(origin, 'config', 'user.email', 'dev@example.com');
-  gitIn(origin, 'config', 'user.name', 'Dev');
-  writeTree(origin, { ...PROJECT, 'judgeloop.json': JSON.stringify({ collector: { commands: CHECKS } }) });
-  gitIn(origin, 'add', '-A');
-  gitIn(origin, 'commit', '-q', '-m', 'base');
+  initRepo(origin, { ...PROJECT, 'judgeloop.json': JSON.stringify({ collector: { commands: CHECKS } }) });
   const base = gitIn(origin, 'rev-parse', 'HEAD');
   gitIn(origin, 'checkout', '-q', '-b', 'pr');
   writeTree(origin, {
