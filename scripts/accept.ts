@@ -40,7 +40,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   }
   const config = loadConfig({ env: io.env, configFile: values.config, cwd: io.cwd });
   const rc = raceConfig(config);
-  const store = StateStore.fromEnv(io.env, io.cwd);
+  const store = StateStore.fromEnv(io.env, io.cwd, values.config);
   if (values['show-learning']) {
     const l = learnedAdjustments(store, rc);
     const weights = applyAdjustments(rc.weights, l.adjustments, rc.learning.min_weight);

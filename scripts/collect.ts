@@ -55,7 +55,7 @@ export async function run(argv: string[], io: CollectIo): Promise<number> {
     return 2;
   }
   const config = loadConfig({ env: io.env, configFile: values.config, cwd: io.cwd });
-  const store = StateStore.fromEnv(io.env, io.cwd);
+  const store = StateStore.fromEnv(io.env, io.cwd, values.config);
   const now = clockFromEnv(io.env);
   const log = values.quiet ? undefined : (m: string) => io.stderr(`collect: ${m}\n`);
   let code = 0;

@@ -85,7 +85,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stdout(USAGE + '\n');
     return 0;
   }
-  const store = StateStore.fromEnv(io.env, io.cwd);
+  const store = StateStore.fromEnv(io.env, io.cwd, values.config);
   if (values.spend) {
     const { rows } = store.readLines<JudgeLedgerRow>('judge-ledger', LEDGER_ID);
     const spend = summarizeSpend(rows);

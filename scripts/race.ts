@@ -82,7 +82,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     assertSafeId(values.race, '--race');
     let stored: Race | null;
     try {
-      stored = StateStore.fromEnv(io.env, io.cwd).read<Race>('races', values.race);
+      stored = StateStore.fromEnv(io.env, io.cwd, values.config).read<Race>('races', values.race);
     } catch (e) {
       // A race stored by an older judgeloop (or edited by hand) does not fit the schema: say how to get a fresh one.
       throw new UserError(`--race ${values.race}: the stored race cannot be read (${errorMessage(e).split('\n')[0]}); evaluate it again with bin/race --race ${values.race} --recollect`);
@@ -98,7 +98,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   }
   const now = clockFromEnv(io.env);
   const config = loadConfig({ env: io.env, configFile: values.config, cwd: io.cwd });
-  const store = StateStore.fromEnv(io.env, io.cwd);
+  const store = StateStore.fromEnv(io.env, io.cwd, values.config);
   const runs = values.race ? findRaceRuns(store, values.race, io.cwd) : positionals.map((p) => loadRunRecord(p, io.cwd));
   if (values['rating-strict'] && !values['rate-agents']) throw new UserError('--rating-strict goes with --rate-agents');
   const raceId = values.id ?? values.race;

@@ -47,7 +47,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const cfg = loadConfig({ env: io.env, configFile: values.config, cwd: io.cwd, overrides: phase ? { judge: { phase } } : undefined });
   const tcfg = templatesConfig(cfg);
   const settings = scoreSettings(cfg, 3);
-  const store = StateStore.fromEnv(io.env, io.cwd);
+  const store = StateStore.fromEnv(io.env, io.cwd, values.config);
   const now = nowIso(io.env);
   const taskType = values['task-type'];
 

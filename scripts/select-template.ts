@@ -50,7 +50,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const cfg = loadConfig({ env: io.env, configFile: values.config, cwd: io.cwd, overrides: share !== undefined ? { templates: { exploration_share: share } } : undefined });
   const tcfg = templatesConfig(cfg);
   const settings = scoreSettings(cfg, 4);
-  const store = StateStore.fromEnv(io.env, io.cwd);
+  const store = StateStore.fromEnv(io.env, io.cwd, values.config);
   const now = nowIso(io.env);
   const taskType = values['task-type'] ?? null;
   const named = values.candidates?.split(',').map((s) => s.trim()).filter(Boolean);

@@ -30,8 +30,20 @@ export function defaultIo(): Io {
 
 export type CommandRun = (argv: string[], io: Io) => Promise<number>;
 
-/** parseArgs that turns its errors into one-line usage errors. */
+/** `--help` / `-h` of a command whose flags do not define it: execute() prints the usage on stdout, exit 0. */
+export class HelpRequest extends Error {
+  override readonly name = 'HelpRequest';
+  constructor(readonly usage: string) {
+    super(usage);
+  }
+}
+
+/** parseArgs that turns its errors into one-line usage errors; every command answers --help. */
 export function parseFlags<T extends ParseArgsConfig['options']>(argv: string[], options: T, usage: string) {
+  if (!(options && 'help' in options)) {
+    const end = argv.indexOf('--');
+    if ((end === -1 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h')) throw new HelpRequest(usage);
+  }
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (e) {
@@ -44,6 +56,10 @@ export async function execute(run: CommandRun, argv: string[], io: Io = defaultI
   try {
     return await run(argv, io);
   } catch (e) {
+    if (e instanceof HelpRequest) {
+      io.stdout(`${e.usage}\n`);
+      return 0;
+    }
     if (isUserError(e)) {
       io.stderr(`${e.message}\n`);
       return 2;

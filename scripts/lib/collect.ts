@@ -1,7 +1,7 @@
 // collectRun: one run record in, state/feedback/<bead>.json out (checks, baseline, diff, scores, outcome).
 import { existsSync } from 'node:fs';
 import { resolveCommands, runChecks, emptyChecks } from './checks.js';
-import type { Config } from './config.js';
+import { assertConfigOutside, type Config } from './config.js';
 import { UserError, errorMessage } from './errors.js';
 import { diffSnapshot, resolveCommit, setGitTimeout, snapshotWorking, worktreeInfo, worktreeInfoWithRef, worktreeProblem, type WorkingDiff } from './git.js';
 import { sweepOrphansOnce } from './process.js';
@@ -216,6 +216,7 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
   if (r.status === 'infra_failure') return write(ctx, unmeasured(loaded, ctx, null));
 
   const wt = loaded.worktree;
+  assertConfigOutside(cfg, wt, store.root);
   const commands = resolveCommands(r, cfg.collector);
   setGitTimeout((cfg.collector.git_timeout_seconds ?? 120) * 1000);
   sweepOrphansOnce();

@@ -9,6 +9,7 @@ export interface KindSpec {
 }
 
 export const KINDS = {
+  runs: { dir: 'runs', schema: 'run-record', ext: '.json' },
   feedback: { dir: 'feedback', schema: 'feedback', ext: '.json' },
   baselines: { dir: 'baselines', schema: 'baseline', ext: '.json' },
   'race-runs': { dir: 'race-runs', schema: 'race-run', ext: '.jsonl' },

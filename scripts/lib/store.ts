@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { assertSafeId } from './bead.js';
+import { chooseConfigFile, chooseStateDir } from './config.js';
 import type { EnvSettings } from './env.js';
 import { KINDS, type Kind } from './kinds.js';
 import { acquireLock } from './lock.js';
@@ -24,8 +25,10 @@ export interface LockOptions {
 
 export type ReadResult<T> = { id: string; file: string; value: T } | { id: string; file: string; error: CorruptStateError };
 
-export function stateRoot(env: EnvSettings, cwd = process.cwd()): string {
-  return env.JUDGELOOP_STATE_DIR ? resolve(cwd, env.JUDGELOOP_STATE_DIR) : join(projectRoot(), 'state');
+/** JUDGELOOP_STATE_DIR, else the config file's state_dir, else state/ beside that file, else the checkout's state/. */
+export function stateRoot(env: EnvSettings, cwd = process.cwd(), configFile?: string): string {
+  if (env.JUDGELOOP_STATE_DIR) return resolve(cwd, env.JUDGELOOP_STATE_DIR);
+  return chooseStateDir(env, cwd, chooseConfigFile({ env, configFile, cwd }), join(projectRoot(), 'state')).dir;
 }
 
 /** Parses and validates JSON text against a schema; throws CorruptStateError naming the file. */
@@ -63,8 +66,9 @@ export class StateStore {
     sweepTemps(this.root);
   }
 
-  static fromEnv(env: EnvSettings, cwd?: string): StateStore {
-    return new StateStore(stateRoot(env, cwd));
+  /** The store the environment and config file name (`configFile`: a --config flag, which wins over the search). */
+  static fromEnv(env: EnvSettings, cwd?: string, configFile?: string): StateStore {
+    return new StateStore(stateRoot(env, cwd, configFile));
   }
 
   dir(kind: Kind): string {

@@ -657,9 +657,38 @@ warnings: number
 notes?: string[]
 }
 /**
- * judgeloop configuration: config/defaults.json, overridden by a file named by JUDGELOOP_CONFIG or --config, then JUDGE_* variables, then flags.
+ * judgeloop configuration: config/defaults.json, overridden by a file (--config, JUDGELOOP_CONFIG, or the first judgeloop.json / .judgeloop.json found from the current directory upwards), then JUDGE_* variables, then flags.
  */
 export interface Config {
+/**
+ * Where the state store is; a relative path resolves against the folder of the config file that sets it. Default: state/ beside the config file found or named, else judgeloop's own checkout. JUDGELOOP_STATE_DIR wins over it.
+ */
+state_dir?: string
+/**
+ * Defaults of bin/record for facts a hook cannot find itself; flags and JUDGELOOP_* variables win over them.
+ */
+record?: {
+/**
+ * Agent slug written into run records (e.g. claude-code).
+ */
+agent?: string
+/**
+ * Model id the agent runs on, written into run records.
+ */
+model?: string
+/**
+ * Prompt template id written into run records.
+ */
+template?: string
+/**
+ * Git ref the agent's work is measured against (e.g. main, origin/main); bin/record stores the commit where HEAD's history meets it (their merge base) as the run's base.
+ */
+base_ref?: string
+/**
+ * Task type written into run records (used for template selection).
+ */
+task_type?: string
+}
 /**
  * How checks are run.
  */

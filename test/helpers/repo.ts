@@ -26,7 +26,11 @@ export function writeTree(root: string, files: Record<string, string>): void {
 
 /** A real git repository with one commit of `files` on branch main. */
 export function makeRepo(files: Record<string, string>): string {
-  const dir = tempDir('judgeloop-repo-');
+  return initRepo(tempDir('judgeloop-repo-'), files);
+}
+
+/** `git init` in an existing folder, then one commit of `files` on branch main. */
+export function initRepo(dir: string, files: Record<string, string>): string {
   gitIn(dir, 'init', '-q', '-b', 'main');
   gitIn(dir, 'config', 'user.email', 'test@example.com');
   gitIn(dir, 'config', 'user.name', 'Test');

@@ -44,7 +44,7 @@ export function parseNumber(flag: string, v: string | undefined, min: number, ma
 
 export function openState(io: Io, configFile: string | undefined): { store: StateStore; config: Config } {
   const config = loadConfig({ env: io.env, configFile, cwd: io.cwd });
-  return { store: StateStore.fromEnv(io.env, io.cwd), config };
+  return { store: StateStore.fromEnv(io.env, io.cwd, configFile), config };
 }
 
 export const fmtRating = (r: number | null | undefined): string => (r === null || r === undefined ? '—' : r.toFixed(2));

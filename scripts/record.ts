@@ -1,0 +1,228 @@
+// bin/record: writes a run record from what the worktree, a commit or a Claude Code hook tells, plus flags; validates
+// it, prints its path, and with --collect / --judge hands it on (in the background with --background).
+import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { isSafeId } from './lib/bead.js';
+import { main, parseFlags, type Io } from './lib/cli.js';
+import { nowIso } from './lib/clock.js';
+import { assertConfigOutside, chooseConfigFile, loadConfig, type Config } from './lib/config.js';
+import { UserError } from './lib/errors.js';
+import { parseRunRecord } from './lib/run-record.js';
+import { assembleRunRecord, beadFrom, type RecordFacts } from './lib/record/assemble.js';
+import { parseClaudeHookInput, summarizeTranscript, type TranscriptFacts } from './lib/record/claude-hook.js';
+import { baseCommit, commitFacts, worktreeFacts, type CommitFacts } from './lib/record/git-facts.js';
+import { handOnBackground, handOnForeground } from './lib/record/hand-on.js';
+import { StateStore } from './lib/store.js';
+import { writeFileAtomic } from './lib/state-write.js';
+import type { RunRecord } from './lib/types.generated.js';
+
+const USAGE = `usage: record [--worktree DIR] [--bead ID] [--base REF] [--agent SLUG] [--model ID] [--template ID]
+              [--task ID] [--task-type T] [--complexity 1-10] [--prompt TEXT | --prompt-file FILE|-]
+              [--started-at TIME] [--completed-at TIME] [--exit-code N] [--status S] [--failure-reason TEXT]
+              [--input-tokens N] [--output-tokens N] [--cost-usd X] [--iterations N] [--race-id ID] [--job-id ID]
+              [--from-commit | --claude-hook] [--out FILE] [--collect | --judge [--background]]
+              [--config FILE] [--json] [--quiet]
+  --from-commit   the run is HEAD's commit: base = its parent, task = the branch, prompt = the message,
+                  started/completed = the parent's and the commit's times (a git post-commit hook)
+  --claude-hook   reads a Claude Code hook's JSON on stdin (session_id, cwd, transcript_path): the worktree
+                  holding cwd, bead = task = the session, prompt, model, tokens and times from the transcript
+  Writes <state>/runs/<bead>.json (or --out) and prints its path. Missing required facts: one line each, exit 2.`;
+
+const FLAGS = {
+  worktree: { type: 'string' },
+  bead: { type: 'string' },
+  base: { type: 'string' },
+  agent: { type: 'string' },
+  model: { type: 'string' },
+  template: { type: 'string' },
+  task: { type: 'string' },
+  'task-type': { type: 'string' },
+  complexity: { type: 'string' },
+  prompt: { type: 'string' },
+  'prompt-file': { type: 'string' },
+  'started-at': { type: 'string' },
+  'completed-at': { type: 'string' },
+  'exit-code': { type: 'string' },
+  status: { type: 'string' },
+  'failure-reason': { type: 'string' },
+  'input-tokens': { type: 'string' },
+  'output-tokens': { type: 'string' },
+  'cost-usd': { type: 'string' },
+  iterations: { type: 'string' },
+  'race-id': { type: 'string' },
+  'job-id': { type: 'string' },
+  'from-commit': { type: 'boolean' },
+  'claude-hook': { type: 'boolean' },
+  out: { type: 'string' },
+  collect: { type: 'boolean' },
+  judge: { type: 'boolean' },
+  background: { type: 'boolean' },
+  config: { type: 'string' },
+  json: { type: 'boolean' },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export interface RecordIo extends Io {
+  /** Reads all of stdin (--claude-hook, --prompt-file -). */
+  readStdin?: () => string;
+}
+
+// A transcript past this is not read (its facts are then missing, never guessed).
+const TRANSCRIPT_MAX_BYTES = 256 * 1024 * 1024;
+
+function wholeNumber(flag: string, v: string | undefined, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v) || Number(v) > max) throw new UserError(`--${flag} ${JSON.stringify(v)}: expected a whole number from 0${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''}`);
+  return Number(v);
+}
+
+function isoTime(what: string, v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  const t = Date.parse(v);
+  if (Number.isNaN(t) || !/\d{4}-\d{2}-\d{2}/.test(v)) throw new UserError(`${what} ${JSON.stringify(v)}: expected an ISO 8601 time, e.g. 2026-11-24T10:00:00Z`);
+  return new Date(t).toISOString();
+}
+
+function exitCode(v: string | undefined): number | null {
+  if (v === undefined) return 0;
+  if (v === 'signal' || v === 'null') return null;
+  if (!/^-?\d+$/.test(v)) throw new UserError(`--exit-code ${JSON.stringify(v)}: expected a whole number (or "signal")`);
+  return Number(v);
+}
+
+const STATUSES = ['completed', 'failed', 'timeout', 'infra_failure'] as const;
+
+function readText(file: string, io: RecordIo, what: string): string {
+  if (file === '-') return (io.readStdin ?? (() => readFileSync(0, 'utf8')))();
+  try {
+    return readFileSync(resolve(io.cwd, file), 'utf8');
+  } catch (e) {
+    throw new UserError(`${what} ${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+}
+
+function readTranscript(path: string | null, io: RecordIo): TranscriptFacts | null {
+  if (!path) return null;
+  try {
+    if (statSync(path).size > TRANSCRIPT_MAX_BYTES) {
+      io.stderr(`record: transcript ${path} is over ${TRANSCRIPT_MAX_BYTES} bytes; not read\n`);
+      return null;
+    }
+    return summarizeTranscript(readFileSync(path, 'utf8'));
+  } catch (e) {
+    io.stderr(`record: transcript ${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); its facts are missing\n`);
+    return null;
+  }
+}
+
+const first = <T>(...xs: (T | undefined | null)[]): T | undefined => xs.find((x) => x !== undefined && x !== null && x !== '') ?? undefined;
+
+export async function run(argv: string[], io: RecordIo): Promise<number> {
+  const { values: v, positionals } = parseFlags(argv, FLAGS, USAGE);
+  if (v.help) {
+    io.stdout(`${USAGE}\n`);
+    return 0;
+  }
+  if (positionals.length > 0) throw new UserError(`unexpected argument ${JSON.stringify(positionals[0])}\n${USAGE}`);
+  if (v['from-commit'] && v['claude-hook']) throw new UserError(`--from-commit and --claude-hook are two different sources; give one\n${USAGE}`);
+  if (v.collect && v.judge) throw new UserError(`--collect or --judge, not both (--judge collects first when needed)\n${USAGE}`);
+  if (v.background && !v.collect && !v.judge) throw new UserError(`--background goes with --collect or --judge\n${USAGE}`);
+  if (v.prompt !== undefined && v['prompt-file'] !== undefined) throw new UserError(`--prompt or --prompt-file, not both\n${USAGE}`);
+  if (v.status !== undefined && !(STATUSES as readonly string[]).includes(v.status)) throw new UserError(`--status ${JSON.stringify(v.status)}: expected one of ${STATUSES.join(', ')}`);
+  const env = io.env;
+  const config: Config = loadConfig({ env, configFile: v.config, cwd: io.cwd });
+  const rc = config.record ?? {};
+
+  const hook = v['claude-hook'] ? parseClaudeHookInput((io.readStdin ?? (() => readFileSync(0, 'utf8')))()) : null;
+  const start = resolve(io.cwd, v.worktree ?? hook?.cwd ?? '.');
+  const wt = await worktreeFacts(start);
+  const transcript = hook ? readTranscript(hook.transcript_path, io) : null;
+  const commit: CommitFacts | null = v['from-commit'] ? await commitFacts(wt.top, wt.head) : null;
+
+  const baseRef = first(v.base, env.JUDGELOOP_BASE_REF, commit ? undefined : rc.base_ref);
+  let base: string | undefined;
+  if (baseRef !== undefined) base = await baseCommit(wt.top, baseRef);
+  else if (commit) {
+    if (!commit.parent) throw new UserError(`${wt.top}: HEAD (${wt.head.slice(0, 12)}) is a root commit: there is no parent to measure it against (give --base REF)`);
+    base = commit.parent;
+  }
+  const promptFile = first(v['prompt-file'], env.JUDGELOOP_PROMPT_FILE);
+  const prompt = first(v.prompt, promptFile !== undefined ? readText(promptFile, io, 'prompt file') : undefined, commit?.message, transcript?.prompt);
+  const usage: RunRecord['usage'] = {
+    ...(transcript?.usage ?? {}),
+    ...defined({ input_tokens: wholeNumber('input-tokens', v['input-tokens']), output_tokens: wholeNumber('output-tokens', v['output-tokens']) }),
+  };
+  if (v['input-tokens'] !== undefined || v['output-tokens'] !== undefined) {
+    if (usage.input_tokens !== undefined && usage.output_tokens !== undefined) usage.total_tokens = usage.input_tokens + usage.output_tokens;
+    else delete usage.total_tokens;
+  }
+  if (v['cost-usd'] !== undefined) {
+    const c = Number(v['cost-usd']);
+    if (v['cost-usd'].trim() === '' || !Number.isFinite(c) || c < 0) throw new UserError(`--cost-usd ${JSON.stringify(v['cost-usd'])}: expected a number of US dollars, 0 or more`);
+    usage.cost_usd = c;
+  }
+  const bead = first(v.bead, hook ? beadFrom('claude', hook.session_id) : undefined, beadFrom(wt.top.split('/').pop() ?? 'run', wt.head.slice(0, 12)))!;
+  if (!isSafeId(bead)) throw new UserError(`--bead ${JSON.stringify(bead)}: letters, digits, '.', '_' and '-' only, no leading dot, at most 128`);
+  const facts: RecordFacts = {
+    bead,
+    worktree: wt.top,
+    base_ref: base,
+    head_ref: wt.branch ?? wt.head,
+    agent: first(v.agent, env.JUDGELOOP_AGENT, rc.agent, hook ? 'claude-code' : undefined),
+    model: first(v.model, env.JUDGELOOP_MODEL, transcript?.model, rc.model),
+    template: first(v.template, env.JUDGELOOP_TEMPLATE, rc.template),
+    task_id: first(v.task, env.JUDGELOOP_TASK, commit ? (wt.branch ?? wt.head.slice(0, 12)) : undefined, hook?.session_id),
+    task_type: first(v['task-type'], rc.task_type),
+    complexity: wholeNumber('complexity', v.complexity, 10),
+    prompt,
+    started_at: first(isoTime('--started-at', v['started-at']), isoTime('JUDGELOOP_STARTED_AT', env.JUDGELOOP_STARTED_AT), commit?.parent_committed_at, transcript?.started_at),
+    completed_at: first(isoTime('--completed-at', v['completed-at']), commit?.committed_at) ?? nowIso(env),
+    exit_code: exitCode(v['exit-code']),
+    status: v.status as RecordFacts['status'],
+    failure_reason: v['failure-reason'],
+    usage,
+    iterations: wholeNumber('iterations', v.iterations),
+    race_id: v['race-id'],
+    job_id: v['job-id'],
+  };
+  if (facts.complexity === 0) throw new UserError('--complexity 0: expected a whole number from 1 to 10');
+  const assembled = assembleRunRecord(facts);
+  if (!assembled.ok) {
+    for (const line of assembled.missing) io.stderr(`record: ${line}\n`);
+    return 2;
+  }
+  const store = StateStore.fromEnv(env, io.cwd, v.config);
+  // The same refusal as the collector's, before anything is written: the agent must not choose judgeloop's config.
+  assertConfigOutside(config, wt.top, store.root);
+  const text = JSON.stringify(assembled.record, null, 2) + '\n';
+  // The collector's own reader decides: a record it would refuse is never written.
+  parseRunRecord(text, v.out ?? `runs/${bead}.json`);
+  let path: string;
+  if (v.out) {
+    path = isAbsolute(v.out) ? v.out : resolve(io.cwd, v.out);
+    writeFileAtomic(path, text);
+  } else path = store.write('runs', bead, assembled.record);
+  io.stdout(v.json ? `${JSON.stringify(assembled.record)}\n` : `${path}\n`);
+  if (!v.collect && !v.judge) return 0;
+
+  const command = v.judge ? 'judge' : 'collect';
+  const configChoice = chooseConfigFile({ env, configFile: v.config, cwd: io.cwd });
+  // The hand-off runs from this folder; the config file in use is named so a different cwd cannot change it.
+  const args = [...(configChoice.file ? ['--config', configChoice.file] : []), path];
+  if (v.background) {
+    const log = join(store.root, 'logs', 'record.log');
+    mkdirSync(dirname(log), { recursive: true });
+    appendFileSync(log, `${nowIso(env)} record: ${bead}: wrote ${path}; ${command} started\n`);
+    const pid = handOnBackground(command, args, io.processEnv, io.cwd, log);
+    if (!v.quiet) io.stderr(`record: ${bead}: ${command} runs in the background (pid ${pid}); log: ${log}\n`);
+    return 0;
+  }
+  return handOnForeground(command, args, io.processEnv, io.cwd);
+}
+
+function defined<T extends Record<string, unknown>>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, x]) => x !== undefined)) as Partial<T>;
+}
+
+main(import.meta.url, run);

@@ -1,0 +1,127 @@
+// The git post-commit hook and the Claude Code Stop hook of examples/, installed verbatim on real temporary
+// repositories and fired for real: the records land in the configured state and nowhere else, and the commit
+// does not wait for the judge.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { chmodSync, copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startMessagesServer, type MessagesServer } from '../judge/helpers/messages-server.js';
+import { goodReply } from '../judge/helpers/messages-server.js';
+import { gitIn, writeTree } from '../helpers/repo.js';
+import { cleanEnv, EXAMPLES, filesUnder, makeJudging, runProc, waitFor, type Judging } from './_setup.js';
+
+let server: MessagesServer;
+// The judge's reply is held back long enough that a commit waiting for it could not return first.
+const JUDGE_DELAY_MS = 4000;
+beforeAll(async () => {
+  server = await startMessagesServer({ kind: 'reply', text: goodReply(), delayMs: JUDGE_DELAY_MS });
+});
+afterAll(async () => server.close());
+let made: Judging[] = [];
+afterEach(() => {
+  for (const j of made) j.cleanup();
+  made = [];
+});
+
+const outsideState = (j: Judging) => filesUnder(j.top, (rel) => rel === 'state' || rel === 'repo/.git');
+
+describe('examples/git/post-commit', () => {
+  it('records the commit and judges it in the background; the commit returns before the judge answers', async () => {
+    const j = makeJudging({ judge: { enabled: true } });
+    made.push(j);
+    copyFileSync(join(EXAMPLES, 'git', 'post-commit'), join(j.repo, '.git', 'hooks', 'post-commit'));
+    chmodSync(join(j.repo, '.git', 'hooks', 'post-commit'), 0o755);
+    writeTree(j.repo, {
+      'src/sub.mjs': 'export function sub(a, b) {\n  return a - b;\n}\n',
+      'test/sub.test.mjs': "import test from 'node:test';\nimport assert from 'node:assert';\nimport { sub } from '../src/sub.mjs';\ntest('subs', () => assert.equal(sub(3, 1), 2));\n",
+    });
+    gitIn(j.repo, 'add', '-A');
+    const before = outsideState(j);
+    const env = cleanEnv(j.top, { ANTHROPIC_API_KEY: 'sk-ant-test-key', ANTHROPIC_BASE_URL: server.url });
+    const requestsBefore = server.requests.length;
+    const commit = await runProc('git', ['commit', '-q', '-m', 'Add sub() with a test'], { cwd: j.repo, env });
+    // Back from `git commit` (its output pipes closed too): the judge has not answered yet.
+    const judgedAtReturn = existsSync(join(j.state, 'judgments'));
+    expect(commit.code, commit.stderr).toBe(0);
+    expect(judgedAtReturn).toBe(false);
+    const head = gitIn(j.repo, 'rev-parse', 'HEAD');
+    const bead = `repo-${head.slice(0, 12)}`;
+    const log = join(j.state, 'logs', 'record.log');
+    // The hook says where it wrote: the record's path and the log.
+    expect(commit.stderr).toContain(join(j.state, 'runs', `${bead}.json`));
+    expect(commit.stderr).toContain(`record: ${bead}: judge runs in the background (pid `);
+    expect(commit.stderr).toContain(`log: ${log}`);
+    expect(await waitFor(() => existsSync(join(j.state, 'judgments', `${bead}.json`)), 90_000)).toBe(true);
+    const judgment = JSON.parse(readFileSync(join(j.state, 'judgments', `${bead}.json`), 'utf8'));
+    expect(judgment.status).toBe('judged');
+    expect(server.requests.length).toBe(requestsBefore + 1);
+    const fb = JSON.parse(readFileSync(join(j.state, 'feedback', `${bead}.json`), 'utf8'));
+    expect(fb.outcome).toBe('full_pass');
+    expect(fb.run.record_path).toBe(join(j.state, 'runs', `${bead}.json`));
+    expect(JSON.parse(readFileSync(fb.run.record_path, 'utf8')).task.prompt).toBe('Add sub() with a test');
+    expect(readFileSync(log, 'utf8')).toContain(`record: ${bead}: wrote ${join(j.state, 'runs', `${bead}.json`)}; judge started`);
+    // Nothing written outside the configured state: not in the judging folder, not in the worktree.
+    expect(outsideState(j)).toEqual(before);
+    expect(gitIn(j.repo, 'status', '--porcelain', '--ignored')).toBe('');
+  }, 120_000);
+
+  it('never fails the commit: without a usable config the hook prints why and git commit still succeeds', async () => {
+    const j = makeJudging({ record: {} });
+    made.push(j);
+    copyFileSync(join(EXAMPLES, 'git', 'post-commit'), join(j.repo, '.git', 'hooks', 'post-commit'));
+    chmodSync(join(j.repo, '.git', 'hooks', 'post-commit'), 0o755);
+    writeFileSync(join(j.repo, 'NOTES.md'), 'x\n');
+    gitIn(j.repo, 'add', '-A');
+    const commit = await runProc('git', ['commit', '-q', '-m', 'notes'], { cwd: j.repo, env: cleanEnv(j.top) });
+    expect(commit.code).toBe(0);
+    expect(commit.stderr).toContain('record: no agent: give --agent SLUG');
+    expect(commit.stderr).toContain('judgeloop: post-commit: nothing recorded (exit 2)');
+    expect(gitIn(j.repo, 'log', '-1', '--format=%s')).toBe('notes');
+    expect(existsSync(j.state)).toBe(false);
+  });
+});
+
+describe('examples/claude-code/settings.json (Stop hook)', () => {
+  const stopCommand = (): string => {
+    const s = JSON.parse(readFileSync(join(EXAMPLES, 'claude-code', 'settings.json'), 'utf8'));
+    return s.hooks.Stop[0].hooks[0].command as string;
+  };
+
+  it('records the session\'s worktree (commits and uncommitted work) as a run and collects it', async () => {
+    const j = makeJudging({ record: { agent: 'claude-code', template: 'default', base_ref: 'main' } });
+    made.push(j);
+    gitIn(j.repo, 'checkout', '-q', '-b', 'claude/session');
+    writeTree(j.repo, { 'src/sub.mjs': 'export function sub(a, b) {\n  return a - b;\n}\n' });
+    gitIn(j.repo, 'add', '-A');
+    gitIn(j.repo, 'commit', '-q', '-m', 'wip');
+    // Work left uncommitted when the turn ended is part of the run.
+    writeTree(j.repo, { 'test/sub.test.mjs': "import test from 'node:test';\nimport assert from 'node:assert';\nimport { sub } from '../src/sub.mjs';\ntest('subs', () => assert.equal(sub(3, 1), 2));\n" });
+    const transcript = join(j.top, 'session.jsonl');
+    writeFileSync(transcript, [
+      { type: 'user', timestamp: '2026-11-24T10:00:00.000Z', sessionId: 'sess-1', cwd: j.repo, message: { role: 'user', content: 'Add sub() and test it' } },
+      { type: 'assistant', timestamp: '2026-11-24T10:04:00.000Z', sessionId: 'sess-1', message: { id: 'msg_a', model: 'claude-opus-4-5', content: [{ type: 'text', text: 'Done.' }], usage: { input_tokens: 900, output_tokens: 120 } } },
+    ].map((x) => JSON.stringify(x)).join('\n') + '\n');
+    const before = outsideState(j);
+    const input = JSON.stringify({ session_id: 'sess-1', transcript_path: transcript, cwd: j.repo, permission_mode: 'default', hook_event_name: 'Stop', stop_hook_active: false });
+    // Claude Code runs the command through a shell in the project folder, the hook's JSON on stdin.
+    const hook = await runProc('sh', ['-c', stopCommand()], { cwd: j.repo, env: cleanEnv(j.top), input });
+    expect(hook.code, hook.stderr).toBe(0);
+    expect(hook.stdout).toBe('');
+    expect(await waitFor(() => existsSync(join(j.state, 'feedback', 'claude-sess-1.json')), 90_000)).toBe(true);
+    const fb = JSON.parse(readFileSync(join(j.state, 'feedback', 'claude-sess-1.json'), 'utf8'));
+    expect(fb.outcome).toBe('full_pass');
+    expect(fb.checks.test.tests.passed).toBe(3);
+    expect(fb.run.record_path).toBe(join(j.state, 'runs', 'claude-sess-1.json'));
+    expect(JSON.parse(readFileSync(fb.run.record_path, 'utf8'))).toMatchObject({ agent: { slug: 'claude-code', model: 'claude-opus-4-5' }, task: { id: 'sess-1', prompt: 'Add sub() and test it' }, usage: { input_tokens: 900, output_tokens: 120 } });
+    expect(outsideState(j)).toEqual(before);
+  }, 120_000);
+
+  it('a failure exits 1 (shown to the user), never 2 (which would keep Claude working on our message)', async () => {
+    const j = makeJudging({ record: { agent: 'claude-code' } });
+    made.push(j);
+    const input = JSON.stringify({ session_id: 'sess-2', transcript_path: join(j.top, 'missing.jsonl'), cwd: j.repo, hook_event_name: 'Stop' });
+    const hook = await runProc('sh', ['-c', stopCommand()], { cwd: j.repo, env: cleanEnv(j.top), input });
+    expect(hook.code).toBe(1);
+    expect(hook.stderr).toContain('record: no template');
+    expect(existsSync(join(j.state, 'runs'))).toBe(false);
+  });
+});
