@@ -1,12 +1,11 @@
 // The base commit's own check results, computed in a temporary detached worktree (never the agent's),
 // once per (commit, commands, runners), cached in state/baselines/<key>.json under a cross-process lock.
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHECK_NAMES, fromRun, runChecks, skipped } from './checks.js';
 import { onAbort } from './cleanup.js';
-import { git } from './git.js';
+import { git, removeWorktree, removeWorktreeSync } from './git.js';
 import { runCommand } from './runner.js';
 import { collectorCheckEnv, type SandboxPolicy } from './sandbox.js';
 import type { StateStore } from './store.js';
@@ -48,9 +47,10 @@ async function computeBaseline(o: BaselineOptions, key: string): Promise<Baselin
   const tree = join(tmp, 'tree');
   let added = false;
   // Interrupted mid-way: remove the checkout and its admin entry synchronously before the process ends.
+  // Through the git recipe (a plain `git worktree prune` here ran with the agent's config and our environment).
   const offAbort = onAbort(() => {
+    removeWorktreeSync(o.repoDir, tree);
     rmSync(tmp, { recursive: true, force: true });
-    spawnSync('git', ['worktree', 'prune'], { cwd: o.repoDir, stdio: 'ignore' });
   });
   try {
     await git(o.repoDir, ['worktree', 'add', '--detach', '--quiet', tree, o.commit]);
@@ -94,10 +94,10 @@ async function computeBaseline(o: BaselineOptions, key: string): Promise<Baselin
     };
   } finally {
     offAbort();
-    if (added) await git(o.repoDir, ['worktree', 'remove', '--force', tree]).catch(() => undefined);
+    // Only our own registration is removed (a global prune would drop the agent's worktrees whose folder is
+    // missing); one that survives a failure here is the next run's to sweep (sweep.ts).
+    if (added) await removeWorktree(o.repoDir, tree);
     rmSync(tmp, { recursive: true, force: true });
-    // Drops the admin entry if `remove` failed half-way (the folder is gone by now).
-    if (added) await git(o.repoDir, ['worktree', 'prune']).catch(() => undefined);
   }
 }
 

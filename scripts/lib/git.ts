@@ -126,6 +126,20 @@ function driversFor(cwd: string, timeoutMs: number): Promise<string[]> {
   return p;
 }
 
+/**
+ * Removes a temporary worktree judgeloop added (its folder and its registration), synchronously, for abort
+ * handlers; the same recipe without the per-repository driver list (removing runs no filter). Never a global
+ * `git worktree prune`: that would drop the agent's own worktrees whose folders are missing.
+ */
+export function removeWorktreeSync(repoDir: string, tree: string): void {
+  spawnSync('git', [...SAFE_CONFIG.flatMap((c) => ['-c', c]), 'worktree', 'remove', '-f', '-f', tree], { cwd: repoDir, env: gitEnv(), stdio: 'ignore', timeout: 10_000 });
+}
+
+/** Removes a temporary worktree judgeloop added; a failure is left to the next run's sweep (sweep.ts). */
+export async function removeWorktree(repoDir: string, tree: string): Promise<void> {
+  await git(repoDir, ['worktree', 'remove', '-f', '-f', tree]).catch(() => undefined);
+}
+
 /** Forgets what was read of a repository's config (a test that changes it, a long-running process). */
 export function forgetRepoConfig(): void {
   driverCache.clear();

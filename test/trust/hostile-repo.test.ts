@@ -218,6 +218,21 @@ describe('repositories that would make judgeloop measure something else', () => 
   });
 });
 
+describe("the agent's repository is left as it was", () => {
+  it('its own worktrees, even one whose folder is missing, stay registered after a baseline was computed', () => {
+    const p = makeProject();
+    temps.push(p.repo, p.dir);
+    agentWorktree(p, 'a');
+    const gone = agentWorktree(p, 'gone');
+    rmSync(gone, { recursive: true, force: true });
+    const before = gitIn(p.repo, 'worktree', 'list', '--porcelain');
+    const rec = writeRecord(p, 'a', runRecord());
+    expect(bin('collect', ['--quiet', rec], p).code).toBe(0);
+    expect(readJson<Feedback>(join(p.state, 'feedback', 'bd-1.json')).baseline).not.toBeNull();
+    expect(gitIn(p.repo, 'worktree', 'list', '--porcelain')).toBe(before);
+  });
+});
+
 describe('edits hidden from git are measured', () => {
   it('skip-worktree, assume-unchanged, .git/info/exclude and a forged stat cache: in the collector diff and the judge context alike', () => {
     const p = makeProject({

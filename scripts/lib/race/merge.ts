@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { commitIdentityEnv, git, GitError, resolveCommit } from '../git.js';
+import { commitIdentityEnv, git, GitError, removeWorktree, resolveCommit } from '../git.js';
 import type { RaceChoice } from '../types.generated.js';
 
 export type MergeOutcome = NonNullable<RaceChoice['merge']>;
@@ -66,9 +66,8 @@ export async function mergeBranch(o: MergeOptions): Promise<MergeOutcome> {
     return { ...base, status: 'merged', commit, detail: `${o.branch} merged into ${o.into} at ${commit.slice(0, 12)}` };
   } finally {
     if (temp) {
-      await git(o.repoDir, ['worktree', 'remove', '--force', dir]).catch(() => undefined);
+      await removeWorktree(o.repoDir, dir);
       rmSync(temp, { recursive: true, force: true });
-      await git(o.repoDir, ['worktree', 'prune']).catch(() => undefined);
     }
   }
 }

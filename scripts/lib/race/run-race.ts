@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
 import { errorMessage, UserError } from '../errors.js';
-import { git, isWorkTree, resolveCommit } from '../git.js';
+import { git, isWorkTree, removeWorktree, resolveCommit } from '../git.js';
 import type { LoadedRunRecord } from '../run-record.js';
 import { collectorCheckEnv, collectorSandbox, type SandboxPolicy } from '../sandbox.js';
 import type { StateStore } from '../store.js';
@@ -113,9 +113,8 @@ async function baseBenchmark(runs: LoadedRunRecord[], command: string, rc: RaceC
     await git(r.worktree, ['worktree', 'add', '--detach', '--quiet', tree, commit]);
     return await runBenchmark(command, tree, env, rc.benchmark.timeout_seconds, sandbox);
   } finally {
-    await git(r.worktree, ['worktree', 'remove', '--force', tree]).catch(() => undefined);
+    await removeWorktree(r.worktree, tree);
     rmSync(tmp, { recursive: true, force: true });
-    await git(r.worktree, ['worktree', 'prune']).catch(() => undefined);
   }
 }
 
