@@ -113,14 +113,30 @@ export function driverOverrides(configList: string): string[] {
   return out.flatMap((c) => ['-c', c]);
 }
 
-const driverCache = new Map<string, Promise<string[]>>();
+interface RepoConfig {
+  overrides: string[];
+  /** core.sparseCheckout is on. */
+  sparse: boolean;
+}
 
-/** The overrides for the repository at `cwd`, read once per process (its config is read as data, never run). */
-function driversFor(cwd: string, timeoutMs: number): Promise<string[]> {
+const driverCache = new Map<string, Promise<RepoConfig>>();
+
+/** What judgeloop needs of a `git config -z --list`: the driver overrides and whether the checkout is sparse. */
+export function repoConfigFacts(configList: string): RepoConfig {
+  let sparse = false;
+  for (const entry of configList.split('\0')) {
+    const [key, value] = entry.split('\n', 2);
+    if (key?.toLowerCase() === 'core.sparsecheckout') sparse = ['true', 'yes', 'on', '1'].includes((value ?? 'true').trim().toLowerCase());
+  }
+  return { overrides: driverOverrides(configList), sparse };
+}
+
+/** The repository's config at `cwd`, read once per process (as data, never run). */
+function repoConfig(cwd: string, timeoutMs: number): Promise<RepoConfig> {
   let p = driverCache.get(cwd);
   if (!p) {
     // Fails closed: a config git cannot list (or that hangs, e.g. an include of a FIFO) means no git call here.
-    p = rawGit(cwd, ['config', '-z', '--list'], { timeoutMs }).then(driverOverrides);
+    p = rawGit(cwd, ['config', '-z', '--list'], { timeoutMs }).then(repoConfigFacts);
     driverCache.set(cwd, p);
   }
   return p;
@@ -184,7 +200,7 @@ async function rawGit(cwd: string, args: string[], opts: GitOptions & { prefix?:
  * diff and merge drivers, pager, transports, lazy fetch), a timeout that kills its process group, capped output.
  */
 export async function git(cwd: string, args: string[], opts: GitOptions = {}): Promise<string> {
-  const prefix = await driversFor(cwd, opts.timeoutMs ?? defaultTimeoutMs);
+  const prefix = (await repoConfig(cwd, opts.timeoutMs ?? defaultTimeoutMs)).overrides;
   // Commands that render content never run a textconv or external diff program, whatever the caller passed.
   const safeArgs = ['diff', 'log', 'show'].includes(args[0] ?? '') ? [args[0]!, '--no-ext-diff', '--no-textconv', ...args.slice(1)] : args;
   return rawGit(cwd, safeArgs, { ...opts, prefix });
@@ -295,6 +311,8 @@ export interface WorktreeInfo {
   headTree?: string;
   /** Absolute path of the worktree's own index file. */
   indexFile: string;
+  /** Absolute path of the repository's info/exclude. */
+  excludeFile?: string;
 }
 
 const OID = /^[0-9a-f]{40,64}$/;
@@ -307,9 +325,9 @@ function isTop(dir: string, top: string | undefined): boolean {
 /** HEAD and the index file of a git worktree in one git call; null when `dir` is not the top of a worktree with a commit. */
 export async function worktreeInfo(dir: string): Promise<WorktreeInfo | null> {
   try {
-    const [top, indexPath, head, headTree] = (await git(dir, ['rev-parse', '--show-toplevel', '--git-path', 'index', 'HEAD', 'HEAD^{tree}'])).trim().split('\n');
-    if (!isTop(dir, top) || !indexPath || !head || !OID.test(head) || !headTree || !OID.test(headTree)) return null;
-    return { headCommit: head, headTree, indexFile: resolve(dir, indexPath) };
+    const [top, indexPath, excludePath, head, headTree] = (await git(dir, ['rev-parse', '--show-toplevel', '--git-path', 'index', '--git-path', 'info/exclude', 'HEAD', 'HEAD^{tree}'])).trim().split('\n');
+    if (!isTop(dir, top) || !indexPath || !excludePath || !head || !OID.test(head) || !headTree || !OID.test(headTree)) return null;
+    return { headCommit: head, headTree, indexFile: resolve(dir, indexPath), excludeFile: resolve(dir, excludePath) };
   } catch {
     return null;
   }
@@ -326,9 +344,10 @@ export async function worktreeInfoWithRef(dir: string, ref: string): Promise<(Wo
   // exactly one (otherwise snapshotWorking asks `git merge-base`, which picks among several).
   const withMb = !ref.includes('..');
   try {
-    const all = (await git(dir, ['rev-parse', '--show-toplevel', '--git-path', 'index', 'HEAD', 'HEAD^{tree}', `${ref}^{commit}`, ...(withMb ? [`${ref}...HEAD`] : []), '--'])).trim().split('\n');
-    if (!isTop(dir, all[0])) return null;
-    const lines = all.slice(1);
+    const all = (await git(dir, ['rev-parse', '--show-toplevel', '--git-path', 'info/exclude', '--git-path', 'index', 'HEAD', 'HEAD^{tree}', `${ref}^{commit}`, ...(withMb ? [`${ref}...HEAD`] : []), '--'])).trim().split('\n');
+    if (!isTop(dir, all[0]) || !all[1]) return null;
+    const excludeFile = resolve(dir, all[1]);
+    const lines = all.slice(2);
     const [indexPath, head, headTree, refCommit] = lines;
     const rest = lines.slice(4);
     if (rest[rest.length - 1] !== '--' || !indexPath || !head || !headTree || !refCommit || ![head, headTree, refCommit].every((x) => OID.test(x))) return null;
@@ -336,7 +355,7 @@ export async function worktreeInfoWithRef(dir: string, ref: string): Promise<(Wo
     if (!withMb && sym.length !== 0) return null;
     if (withMb && (sym.length < 2 || !sym.slice(0, 2).every((x) => OID.test(x)) || !sym.slice(2).every((x) => x.startsWith('^') && OID.test(x.slice(1))))) return null;
     const bases = sym.slice(2).map((x) => x.slice(1));
-    return { headCommit: head, headTree, indexFile: resolve(dir, indexPath), refCommit, ...(bases.length === 1 ? { mergeBase: bases[0] } : {}) };
+    return { headCommit: head, headTree, indexFile: resolve(dir, indexPath), excludeFile, refCommit, ...(bases.length === 1 ? { mergeBase: bases[0] } : {}) };
   } catch {
     return null;
   }
@@ -350,18 +369,19 @@ export async function worktreeInfoWithRef(dir: string, ref: string): Promise<(Wo
  * core.excludesFile, which the diff would not show). Sparse checkouts (core.sparseCheckout): entries the
  * agent's index marks skip-worktree and that are absent on disk are kept as they are in HEAD.
  */
-export async function snapshotTree(worktree: string, indexFile?: string): Promise<string> {
+export async function snapshotTree(worktree: string, indexFile?: string, excludeFile?: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'judgeloop-index-'));
   const env = { GIT_INDEX_FILE: join(dir, 'index') };
   try {
     await git(worktree, ['read-tree', 'HEAD'], { env });
-    if (indexFile && existsSync(indexFile) && (await sparseCheckout(worktree))) {
+    if (indexFile && existsSync(indexFile) && (await repoConfig(worktree, defaultTimeoutMs)).sparse) {
       const listed = await git(worktree, ['ls-files', '-t', '-z'], { env: { GIT_INDEX_FILE: indexFile } });
       const absent = listed.split('\0').filter((e) => e.startsWith('S ') && !existsSync(join(worktree, e.slice(2)))).map((e) => e.slice(2));
       if (absent.length) await git(worktree, ['update-index', '--skip-worktree', '-z', '--stdin'], { env, input: absent.join('\0') + '\0' });
     }
     await addAll(worktree, env);
-    const hidden = (await git(worktree, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore'], { env })).split('\0').filter((p) => p && !p.endsWith('/') && indexable(join(worktree, p)));
+    // Untracked files hidden by .git/info/exclude (core.excludesFile is off): asked only when it has a pattern.
+    const hidden = !mayExclude(excludeFile) ? [] : (await git(worktree, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore'], { env })).split('\0').filter((p) => p && !p.endsWith('/') && indexable(join(worktree, p)));
     if (hidden.length) await git(worktree, ['update-index', '--add', '-z', '--stdin'], { env, input: hidden.join('\0') + '\0' });
     return (await git(worktree, ['write-tree'], { env })).trim();
   } finally {
@@ -399,11 +419,15 @@ function indexable(file: string): boolean {
   }
 }
 
-async function sparseCheckout(worktree: string): Promise<boolean> {
+/** Whether .git/info/exclude may exclude anything: unknown (no path), not a small regular file, or a pattern in it. */
+function mayExclude(file: string | undefined): boolean {
+  if (!file) return true;
   try {
-    return (await git(worktree, ['config', '--type=bool', '--get', 'core.sparseCheckout'])).trim() === 'true';
-  } catch {
-    return false;
+    const st = lstatSync(file);
+    if (!st.isFile() || st.size > 1 << 20) return true;
+    return readFileSync(file, 'utf8').split('\n').some((l) => l.trim() !== '' && !l.startsWith('#'));
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code !== 'ENOENT';
   }
 }
 
@@ -480,7 +504,7 @@ export async function snapshotWorking(worktree: string, baseCommit: string, info
     onMergeBase?.(m);
     return m;
   });
-  const [mb, tree] = await Promise.all([mbP, snapshotTree(worktree, info?.indexFile)]);
+  const [mb, tree] = await Promise.all([mbP, snapshotTree(worktree, info?.indexFile, info?.excludeFile)]);
   return { baseCommit, headCommit, mergeBase: mb, tree };
 }
 

@@ -64,8 +64,13 @@ export interface SpawnOptions {
   onStdout: (chunk: Buffer) => void;
   onStderr: (chunk: Buffer) => void;
   /**
-   * Marks the child's environment (JUDGELOOP_RUN_MARK) so processes that left its group (setsid daemons) are
-   * found through /proc and killed when it ends. Off for git (it runs nothing of the agent's).
+   * Marks the child's environment (JUDGELOOP_RUN_MARK=<our pid>-<random>): what a SIGKILLed judgeloop leaves is
+   * found by the next run (sweepOrphans). Off for git (it runs nothing of the agent's).
+   */
+  mark?: boolean;
+  /**
+   * With mark: when the child ends, processes carrying its mark that left its group (setsid daemons) are found
+   * through /proc and killed. Not needed inside bubblewrap, whose PID namespace dies with the command.
    */
   sweepEscaped?: boolean;
 }
@@ -190,7 +195,7 @@ function alive(pid: number): boolean {
 export function spawnGroup(file: string, args: string[], o: SpawnOptions): Promise<SpawnResult> {
   const started = performance.now();
   // The owner's pid leads the mark: a later run sweeps what a killed judgeloop left (sweepOrphans).
-  const mark = o.sweepEscaped ? `${process.pid}-${randomBytes(8).toString('hex')}` : null;
+  const mark = o.mark || o.sweepEscaped ? `${process.pid}-${randomBytes(8).toString('hex')}` : null;
   const env = mark ? { ...o.env, [RUN_MARK_VAR]: mark } : o.env;
   return new Promise((resolvePromise) => {
     let timedOut = false;
@@ -205,7 +210,7 @@ export function spawnGroup(file: string, args: string[], o: SpawnOptions): Promi
     const pid = child.pid;
     let escaped = 0;
     const sweep = () => {
-      if (mark) escaped += killMarked(mark, pid);
+      if (mark && o.sweepEscaped) escaped += killMarked(mark, pid);
     };
     // judgeloop interrupted: end the group (and its escaped daemons) rather than leave it running.
     const offAbort = onAbort(() => {
@@ -249,8 +254,11 @@ export function spawnGroup(file: string, args: string[], o: SpawnOptions): Promi
       exit = { code, signal };
       // What the group left behind (a server a test started) would hold the pipes: end it, and its daemons.
       killGroup(pid, 'SIGKILL');
-      sweep();
-      // Whatever still holds the pipes (a daemon in another session we could not see) is not waited for.
+      // Pipes still open a moment later are held by a daemon that left the group: find it by its mark. (In the
+      // common case they close at once and finish() sweeps once.) Whatever still holds them is not waited for.
+      setTimeout(() => {
+        if (!settled) sweep();
+      }, 50).unref();
       drainTimer = setTimeout(settle, o.drainMs ?? 1000);
     });
     child.on('close', () => {

@@ -72,7 +72,9 @@ export async function runCommand(command: string, opts: RunOptions): Promise<Run
     input: opts.input,
     onStdout: push,
     onStderr: push,
-    sweepEscaped: true,
+    mark: true,
+    // Inside bubblewrap the PID namespace ends with the command: no /proc scan needed.
+    sweepEscaped: cmd.isolation.sandbox === 'none',
   });
   let { exitCode, signal } = r;
   // bubblewrap reports a command killed by signal N as exit 128+N (as sh does): read it back as the signal.
