@@ -7,7 +7,7 @@
 // bundle's own import.meta.url to the folder holding schemas/ and package.json): config/, schemas/, the
 // precompiled validators dist/validators/*.cjs, ajv (required only when those are stale) and typescript (a
 // 9 MB compiler already in one file, imported only by the race's code metrics).
-import { readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -43,11 +43,4 @@ await esbuild.build({
   logLevel: 'error',
 }).catch((e) => skip(`esbuild failed: ${e instanceof Error ? e.message : String(e)}`));
 
-// The shims run a bundle only when it is newer than its compiled entry (a later tsc alone leaves it stale): on a
-// file system with coarse timestamps, make sure it is.
-for (const c of commands) {
-  const entry = statSync(join(root, 'dist', 'scripts', `${c}.js`)).mtimeMs;
-  const bundle = join(out, `${c}.mjs`);
-  if (statSync(bundle).mtimeMs <= entry) utimesSync(bundle, new Date(), new Date(entry + 2000));
-}
 console.log(`build-bundles: dist/bundle/{${commands.join(',')}}.mjs`);

@@ -181,6 +181,13 @@ describe('command bundles and bin/ shims', () => {
     expect(chosen(join(copy, 'bin', 'judge'), ['--help'])).toBe(bundleOf(copy, 'judge'));
   });
 
+  it('the same mtime on the bundle and the modules (npm gives the files of a tarball one fixed time): the bundle', () => {
+    const copy = copyCheckout();
+    const npmTime = new Date('1985-10-26T08:15:00Z');
+    for (const f of [bundleOf(copy, 'collect'), join(copy, 'dist', 'scripts', 'collect.js')]) utimesSync(f, npmTime, npmTime);
+    expect(run(join(copy, 'bin', 'collect'), ['--version']).stdout).toBe(`collect ${VERSION} (bundle ${bundleOf(copy, 'collect')})\n`);
+  });
+
   it('schemas changed since the build: the bundle validates with the current schemas (ajv at run time), not the precompiled validators', () => {
     const copy = copyCheckout();
     // Narrow one field of the run record: a record the build's validators accept must now be refused.
