@@ -2,7 +2,7 @@
 // write outside its worktree or into the repository's metadata, cannot reach the network unless configured,
 // and the record says how it ran. `required` without bubblewrap is a clear error. Needs `npm run build`.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Feedback } from '../../scripts/lib/types.generated.js';
@@ -64,18 +64,19 @@ describe('the bubblewrap sandbox', () => {
   it('$HOME and the state directory are invisible, the rest of the filesystem is read-only', () => {
     mkdirSync(join(p.state, 'feedback'), { recursive: true });
     writeFileSync(join(p.state, 'planted-by-user.json'), '{"state": "private"}');
+    // The --config file sits where the check could otherwise read it (/run is neither $HOME nor a scratch tmpfs
+    // in the sandbox; a config inside the measured tree is refused outright): hidden all the same.
+    const cfgDir = mkdtempSync('/run/judgeloop-cfg-');
+    temps.push(cfgDir);
     const build = [
       `cat "${home}/.secret-token" || echo HOME-UNREADABLE`,
       `cat "${p.state}/planted-by-user.json" || echo STATE-UNREADABLE`,
-      'cat private/cfg-*.json || echo CONFIG-UNREADABLE',
+      `cat ${cfgDir}/cfg-*.json || echo CONFIG-UNREADABLE`,
       `touch "${outside}/marker" && echo WROTE-OUTSIDE`,
       `touch "${ROOT}/marker-in-judgeloop"`,
       'touch /usr/judgeloop-marker || echo FS-READONLY',
       `touch ./inside-marker && echo WROTE-INSIDE`,
     ].join('; ');
-    // The --config file sits where the check could otherwise read it (inside the worktree): hidden all the same.
-    const cfgDir = join(p.dir, 'wt-a', 'private');
-    mkdirSync(cfgDir, { recursive: true });
     const r = collectWith(p, build, { collector: { sandbox: 'auto' } }, { HOME: home }, cfgDir);
     expect(r.code).toBe(0);
     const out = r.fb!.checks.build!.output!.text;
