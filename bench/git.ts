@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { forgetRepoConfig, git, snapshotTree } from '../scripts/lib/git.js';
+import { forgetRepoConfig, git, snapshotTree } from '../lib/git/git.js';
 
 function plainGit(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): string {
   return execFileSync('git', args, { cwd, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 28 });

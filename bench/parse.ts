@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseTestOutput } from '../scripts/lib/parsers/index.js';
-import { readJunit } from '../scripts/lib/parsers/reports.js';
+import { parseTestOutput } from '../lib/collector/parsers/index.js';
+import { readJunit } from '../lib/collector/parsers/reports.js';
 
 const TESTS = 20_000;
 const RUNS = 9;

@@ -1,9 +1,9 @@
 // npm run bench -- race: wall time of a race of 4 solutions whose checks take a known time (build, test and lint
 // each `sleep 1`), beside the sum of the same 4 evaluated one by one. Baseline computed once in both.
 import { join } from 'node:path';
-import { loadRunRecord } from '../scripts/lib/run-record.js';
-import { runRace } from '../scripts/lib/race/run-race.js';
-import { StateStore } from '../scripts/lib/store.js';
+import { loadRunRecord } from '../lib/collector/run-record.js';
+import { runRace } from '../lib/race/run-race.js';
+import { StateStore } from '../lib/store/store.js';
 import { addSolution, makeRaceProject, raceTestConfig, SOLUTIONS } from '../test/race/_fixture.js';
 
 const SLEEP = { build: 'sleep 1', test: 'sleep 1', lint: 'sleep 1', typecheck: null };

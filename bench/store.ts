@@ -5,8 +5,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appendLineDurable, writeFileAtomic } from '../scripts/lib/state-write.js';
-import { STALE_MS } from '../scripts/lib/lock.js';
+import { appendLineDurable, writeFileAtomic } from '../lib/store/state-write.js';
+import { STALE_MS } from '../lib/store/lock.js';
 
 const args = process.argv.slice(2);
 const n = Number(args.includes('--writes') ? args[args.indexOf('--writes') + 1] : 300);

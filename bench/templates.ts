@@ -5,11 +5,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { compactIndex, indexFeedback, summarizeFeedback } from '../scripts/lib/feedback-index.js';
-import { validate } from '../scripts/lib/schema.js';
-import { StateStore } from '../scripts/lib/store.js';
-import { createRng as seededRandom } from '../scripts/lib/prng.js';
-import type { Feedback, Outcome } from '../scripts/lib/types.generated.js';
+import { compactIndex, indexFeedback, summarizeFeedback } from '../lib/store/feedback-index.js';
+import { validate } from '../lib/store/schema.js';
+import { StateStore } from '../lib/store/store.js';
+import { createRng as seededRandom } from '../lib/stats/prng.js';
+import type { Feedback, Outcome } from '../lib/store/types.generated.js';
 
 const root = join(import.meta.dirname, '..');
 const args = process.argv.slice(2);

@@ -2,17 +2,17 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { installAbortHandlers } from './lib/cleanup.js';
-import { isMain, main, parseFlags, type Io } from './lib/cli.js';
-import { clockFromEnv } from './lib/clock.js';
-import { loadConfig } from './lib/config.js';
-import { errorMessage, isUserError, UserError, WorkError } from './lib/errors.js';
-import { projectRoot } from './lib/paths.js';
-import { loadRunRecord, parseRunRecord, type LoadedRunRecord } from './lib/run-record.js';
-import { StateStore } from './lib/store.js';
-import type { RacePeer } from './lib/collect.js';
-import { durationSeconds } from './lib/scoring.js';
-import type { Feedback } from './lib/types.generated.js';
+import { installAbortHandlers } from '../lib/cli/cleanup.js';
+import { isMain, main, parseFlags, type Io } from '../lib/cli/cli.js';
+import { clockFromEnv } from '../lib/cli/clock.js';
+import { loadConfig } from '../lib/config/config.js';
+import { errorMessage, isUserError, UserError, WorkError } from '../lib/cli/errors.js';
+import { projectRoot } from '../lib/store/paths.js';
+import { loadRunRecord, parseRunRecord, type LoadedRunRecord } from '../lib/collector/run-record.js';
+import { StateStore } from '../lib/store/store.js';
+import type { RacePeer } from '../lib/collector/collect.js';
+import { durationSeconds } from '../lib/collector/scoring.js';
+import type { Feedback } from '../lib/store/types.generated.js';
 
 const USAGE = 'usage: collect [--json] [--config FILE] [--quiet] <run.json|->...\n       collect --version';
 
@@ -74,7 +74,7 @@ export async function run(argv: string[], io: CollectIo): Promise<number> {
       } else {
         loaded = loadRunRecord(arg, io.cwd);
       }
-      const fb = await (await import('./lib/collect.js')).collectRun(loaded, { store, config, processEnv: io.processEnv, now, log, version: version(), racePeers });
+      const fb = await (await import('../lib/collector/collect.js')).collectRun(loaded, { store, config, processEnv: io.processEnv, now, log, version: version(), racePeers });
       if (values.json) io.stdout(`${JSON.stringify(fb)}\n`);
       else io.stdout(`${formatLine(fb)}\n`);
       if (fb.outcome === 'infra_failure' && fb.run.status !== 'infra_failure') io.stderr(`${arg}: recorded infra_failure: ${fb.outcome_reason}\n`);

@@ -1,9 +1,9 @@
 // bin/config: the configuration every command in this folder would use, and where each value came from.
-import { main, parseFlags, type Io } from './lib/cli.js';
-import { chooseConfigFile, chooseStateDir, loadConfig, readConfigLayers } from './lib/config.js';
-import { configSources } from './lib/config-sources.js';
-import { UserError } from './lib/errors.js';
-import { projectRoot } from './lib/paths.js';
+import { main, parseFlags, type Io } from '../lib/cli/cli.js';
+import { chooseConfigFile, chooseStateDir, loadConfig, readConfigLayers } from '../lib/config/config.js';
+import { configSources } from '../lib/config/config-sources.js';
+import { UserError } from '../lib/cli/errors.js';
+import { projectRoot } from '../lib/store/paths.js';
 import { join } from 'node:path';
 
 const USAGE = `usage: config --show [--json] [--config FILE]   every value and where it came from

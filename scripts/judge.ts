@@ -1,17 +1,17 @@
 // bin/judge <run.json>… | --drain | --spend: the Opus judge of agent runs (seed 003).
-import { main, parseFlags, type Io } from './lib/cli.js';
-import { loadConfig } from './lib/config.js';
-import { errorMessage, isUserError, UserError } from './lib/errors.js';
-import { loadRunRecord } from './lib/run-record.js';
-import { StateStore } from './lib/store.js';
-import type { JudgeLedgerRow } from './lib/types.generated.js';
-import { clockFromEnv } from './lib/clock.js';
-import { summarizeSpend, type SpendRow } from './lib/judge/cost.js';
-import { JudgeConfigError, judgeRun, type JudgeDeps, type JudgeOutcome } from './lib/judge/judge-run.js';
-import { sdkRequestBody } from './lib/judge/backend.js';
-import { claudeArgs, cliPrompt } from './lib/judge/cli-backend.js';
-import type { EnvSettings } from './lib/env.js';
-import { claimNext, LEDGER_ID, releaseClaim, removeQueued, type ThrottleOptions } from './lib/judge/throttle.js';
+import { main, parseFlags, type Io } from '../lib/cli/cli.js';
+import { loadConfig } from '../lib/config/config.js';
+import { errorMessage, isUserError, UserError } from '../lib/cli/errors.js';
+import { loadRunRecord } from '../lib/collector/run-record.js';
+import { StateStore } from '../lib/store/store.js';
+import type { JudgeLedgerRow } from '../lib/store/types.generated.js';
+import { clockFromEnv } from '../lib/cli/clock.js';
+import { summarizeSpend, type SpendRow } from '../lib/judge/cost.js';
+import { JudgeConfigError, judgeRun, type JudgeDeps, type JudgeOutcome } from '../lib/judge/judge-run.js';
+import { sdkRequestBody } from '../lib/judge/backend.js';
+import { claudeArgs, cliPrompt } from '../lib/judge/cli-backend.js';
+import type { EnvSettings } from '../lib/cli/env.js';
+import { claimNext, LEDGER_ID, releaseClaim, removeQueued, type ThrottleOptions } from '../lib/judge/throttle.js';
 
 const USAGE = `usage: bin/judge [--json] [--dry-run [--show-request]] [--config FILE] [--rate-agents [--rating-agent MODEL] [--rating-strict]] <run.json>…
        bin/judge --drain [--json] [--config FILE]

@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { LINTERS, TEST_RUNNERS, explainTestOutput, parseLintOutput, parseTestOutput, type TestCounts } from './lib/parsers/index.js';
-import { REPORT_FORMATS, readReport, reconcile, type ReportFormat } from './lib/parsers/reports.js';
+import { LINTERS, TEST_RUNNERS, explainTestOutput, parseLintOutput, parseTestOutput, type TestCounts } from '../lib/collector/parsers/index.js';
+import { REPORT_FORMATS, readReport, reconcile, type ReportFormat } from '../lib/collector/parsers/reports.js';
 
 export interface Io {
   stdout: (text: string) => void;

@@ -2,16 +2,16 @@
 // writes state/races/<id>.json and prints seed 000's "Race Results" (or --markdown, or --json).
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { main, parseFlags, type Io } from './lib/cli.js';
-import { clockFromEnv } from './lib/clock.js';
-import { loadConfig, type Config } from './lib/config.js';
-import { errorMessage, UserError } from './lib/errors.js';
-import { assertSafeId } from './lib/bead.js';
-import { present } from './lib/race/present.js';
-import { runRace } from './lib/race/run-race.js';
-import { loadRunRecord, type LoadedRunRecord } from './lib/run-record.js';
-import { StateStore } from './lib/store.js';
-import type { Feedback, Race } from './lib/types.generated.js';
+import { main, parseFlags, type Io } from '../lib/cli/cli.js';
+import { clockFromEnv } from '../lib/cli/clock.js';
+import { loadConfig, type Config } from '../lib/config/config.js';
+import { errorMessage, UserError } from '../lib/cli/errors.js';
+import { assertSafeId } from '../lib/store/bead.js';
+import { present } from '../lib/race/present.js';
+import { runRace } from '../lib/race/run-race.js';
+import { loadRunRecord, type LoadedRunRecord } from '../lib/collector/run-record.js';
+import { StateStore } from '../lib/store/store.js';
+import type { Feedback, Race } from '../lib/store/types.generated.js';
 
 const USAGE =
   'usage: race [--json | --markdown] [--config FILE] [--id RACE] [--concurrency N] [--target TEST]... [--quiet] [--rate-agents [--rating-strict]] <run.json>...\n' +
@@ -126,7 +126,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
 
 /** With JUDGE_ENABLED=true every solution is judged (throttled, cached) before its judge criteria are read. */
 async function raceJudge(io: Io, store: StateStore, config: Config, now: () => Date): Promise<(run: LoadedRunRecord) => Promise<void>> {
-  const { judgeRun } = await import('./lib/judge/judge-run.js');
+  const { judgeRun } = await import('../lib/judge/judge-run.js');
   const log = (m: string) => io.stderr(`race: judge: ${m}\n`);
   return async (run) => {
     const o = await judgeRun(run, { store, config, env: io.env, processEnv: io.processEnv, now, log });

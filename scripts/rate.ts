@@ -1,13 +1,13 @@
 // bin/rate: rates agent runs from their feedback records (seed 002), with a reviewer's quality or the judge's.
-import { main, type Io } from './lib/cli.js';
-import type { Config } from './lib/config.js';
-import { errorMessage, UserError } from './lib/errors.js';
-import { readStoredJudgment } from './lib/judgment.js';
-import { assertSafeId } from './lib/bead.js';
-import { openState, parseNumber, parseFlagsSigned } from './lib/ratings/_cli.js';
-import { nowIso } from './lib/clock.js';
-import { judgeQuality, rateBead, readFeedback, type QualityInput, type RateResult } from './lib/ratings/store-io.js';
-import type { StateStore } from './lib/store.js';
+import { main, type Io } from '../lib/cli/cli.js';
+import type { Config } from '../lib/config/config.js';
+import { errorMessage, UserError } from '../lib/cli/errors.js';
+import { readStoredJudgment } from '../lib/store/judgment.js';
+import { assertSafeId } from '../lib/store/bead.js';
+import { openState, parseNumber, parseFlagsSigned } from '../lib/ratings/_cli.js';
+import { nowIso } from '../lib/cli/clock.js';
+import { judgeQuality, rateBead, readFeedback, type QualityInput, type RateResult } from '../lib/ratings/store-io.js';
+import type { StateStore } from '../lib/store/store.js';
 
 
 const USAGE = `usage: bin/rate <bead>... [--quality 0-10] [--reviewer NAME] [--strict] [--json] [--config FILE]

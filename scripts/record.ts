@@ -2,19 +2,19 @@
 // it, prints its path, and with --collect / --judge hands it on (in the background with --background).
 import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { isSafeId } from './lib/bead.js';
-import { main, parseFlags, type Io } from './lib/cli.js';
-import { nowIso } from './lib/clock.js';
-import { assertConfigOutside, chooseConfigFile, loadConfig, type Config } from './lib/config.js';
-import { UserError } from './lib/errors.js';
-import { parseRunRecord } from './lib/run-record.js';
-import { assembleRunRecord, beadFrom, type RecordFacts } from './lib/record/assemble.js';
-import { parseClaudeHookInput, summarizeTranscript, type TranscriptFacts } from './lib/record/claude-hook.js';
-import { baseCommit, commitFacts, worktreeFacts, type CommitFacts } from './lib/record/git-facts.js';
-import { handOnBackground, handOnForeground } from './lib/record/hand-on.js';
-import { StateStore } from './lib/store.js';
-import { writeFileAtomic } from './lib/state-write.js';
-import type { RunRecord } from './lib/types.generated.js';
+import { isSafeId } from '../lib/store/bead.js';
+import { main, parseFlags, type Io } from '../lib/cli/cli.js';
+import { nowIso } from '../lib/cli/clock.js';
+import { assertConfigOutside, chooseConfigFile, loadConfig, type Config } from '../lib/config/config.js';
+import { UserError } from '../lib/cli/errors.js';
+import { parseRunRecord } from '../lib/collector/run-record.js';
+import { assembleRunRecord, beadFrom, type RecordFacts } from '../lib/record/assemble.js';
+import { parseClaudeHookInput, summarizeTranscript, type TranscriptFacts } from '../lib/record/claude-hook.js';
+import { baseCommit, commitFacts, worktreeFacts, type CommitFacts } from '../lib/record/git-facts.js';
+import { handOnBackground, handOnForeground } from '../lib/record/hand-on.js';
+import { StateStore } from '../lib/store/store.js';
+import { writeFileAtomic } from '../lib/store/state-write.js';
+import type { RunRecord } from '../lib/store/types.generated.js';
 
 const USAGE = `usage: record [--worktree DIR] [--bead ID] [--base REF] [--agent SLUG] [--model ID] [--template ID]
               [--task ID] [--task-type T] [--complexity 1-10] [--prompt TEXT | --prompt-file FILE|-]

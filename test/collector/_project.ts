@@ -3,8 +3,8 @@ import { expect } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Io } from '../../scripts/lib/cli.js';
-import { readEnv } from '../../scripts/lib/env.js';
+import type { Io } from '../../lib/cli/cli.js';
+import { readEnv } from '../../lib/cli/env.js';
 import { gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');

@@ -3,8 +3,8 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../scripts/collect.js';
-import { validate } from '../../scripts/lib/schema.js';
-import type { Baseline, Feedback } from '../../scripts/lib/types.generated.js';
+import { validate } from '../../lib/store/schema.js';
+import type { Baseline, Feedback } from '../../lib/store/types.generated.js';
 import { agentWorktree, HEADER, makeIo, makeProject, readJson, runRecord, writeRecord } from './_project.js';
 
 const FAKE_SPEC = 'ℹ tests 3\\nℹ suites 0\\nℹ pass 3\\nℹ fail 0\\nℹ cancelled 0\\nℹ skipped 0\\nℹ todo 0\\nℹ duration_ms 5';
@@ -149,7 +149,7 @@ describe('collect: nothing measured is not a pass', () => {
 
 describe('checks: the per-test list is capped, failures first', () => {
   it('keeps every non-passed case first, then passed ones up to the cap; totals stay exact', async () => {
-    const { capCases } = await import('../../scripts/lib/checks.js');
+    const { capCases } = await import('../../lib/collector/checks.js');
     const cases = [...Array.from({ length: 5 }, (_, i) => ({ id: `p${i}`, status: 'passed' as const })), { id: 'f', status: 'failed' as const }, { id: 'e', status: 'error' as const }];
     const check = { status: 'failed', exit_code: 1, duration_ms: 1, source: 'collector', output: null, tests: { runner: 'x', passed: 5, failed: 1, skipped: 0, errors: 1, total: 6, cases } } as unknown as Parameters<typeof capCases>[0];
     capCases(check, 3);
@@ -171,8 +171,8 @@ describe('collect: a runner that dies silently', () => {
 
 describe('checks: the report directory', () => {
   it('is new and empty for every run, outside the worktree, and gone after', async () => {
-    const { prepareReport } = await import('../../scripts/lib/checks.js');
-    const { loadConfig } = await import('../../scripts/lib/config.js');
+    const { prepareReport } = await import('../../lib/collector/checks.js');
+    const { loadConfig } = await import('../../lib/config/config.js');
     const collector = loadConfig({ env: {} }).collector;
     const a = await prepareReport('python3 -m pytest', collector, {});
     const b = await prepareReport('python3 -m pytest', collector, {});

@@ -3,9 +3,9 @@ import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../scripts/collect.js';
-import { parseRunRecord } from '../../scripts/lib/run-record.js';
-import { validate } from '../../scripts/lib/schema.js';
-import type { Feedback } from '../../scripts/lib/types.generated.js';
+import { parseRunRecord } from '../../lib/collector/run-record.js';
+import { validate } from '../../lib/store/schema.js';
+import type { Feedback } from '../../lib/store/types.generated.js';
 import { makeIo, makeProject, readJson, ROOT } from './_project.js';
 
 const DIR = join(ROOT, 'examples', 'runs');

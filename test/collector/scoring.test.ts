@@ -13,7 +13,7 @@ import {
   tallyTests,
   type Scores,
   type Weights,
-} from '../../scripts/lib/scoring.js';
+} from '../../lib/collector/scoring.js';
 
 const W: Weights = { build: 30, tests: 30, lint: 15, diff_size: 15, speed: 10 };
 

@@ -2,7 +2,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git, resolveCommit, snapshotTree, workingDiff, worktreeInfo, worktreeInfoWithRef } from '../../scripts/lib/git.js';
+import { git, resolveCommit, snapshotTree, workingDiff, worktreeInfo, worktreeInfoWithRef } from '../../lib/git/git.js';
 import { commitAll, gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
 
 describe('worktreeInfo + snapshotTree from the index copy', () => {

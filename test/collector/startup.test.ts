@@ -1,4 +1,4 @@
-// The bin/ shims and the command bundles (dist/bundle/<command>.mjs, scripts/dev/build-bundles.mjs): every shim runs
+// The bin/ shims and the command bundles (dist/bundle/<command>.mjs, dev/build-bundles.mjs): every shim runs
 // its bundle, which answers as the plain modules do, finds its checkout through symlinks and from a path with a
 // space, and falls back to dist/scripts when the bundle is absent or older. Needs `npm run build` first, as `npm test` does.
 import { execFileSync, spawnSync } from 'node:child_process';

@@ -3,8 +3,8 @@
 // store, so every variant is schema-valid.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { StateStore } from '../../scripts/lib/store.js';
-import type { Judgment } from '../../scripts/lib/types.generated.js';
+import { StateStore } from '../../lib/store/store.js';
+import type { Judgment } from '../../lib/store/types.generated.js';
 
 const BASE = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'judgment.json'), 'utf8')) as Judgment;
 

@@ -1,8 +1,8 @@
 // Assertions over a whole state directory: every file of every kind validates, and no temporary file is left.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { KINDS, type Kind } from '../../scripts/lib/kinds.js';
-import { StateStore } from '../../scripts/lib/store.js';
+import { KINDS, type Kind } from '../../lib/store/kinds.js';
+import { StateStore } from '../../lib/store/store.js';
 
 /** Problems of every state file of every kind (corrupt files, bad .jsonl lines); [] when all validate. */
 export function invalidStateFiles(root: string): string[] {

@@ -3,11 +3,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chooseConfigFile, chooseStateDir, findConfigFile, isInside, loadConfig, readConfigLayers } from '../../scripts/lib/config.js';
-import { configSources } from '../../scripts/lib/config-sources.js';
-import { readEnv } from '../../scripts/lib/env.js';
-import { stateRoot } from '../../scripts/lib/store.js';
-import { projectRoot } from '../../scripts/lib/paths.js';
+import { chooseConfigFile, chooseStateDir, findConfigFile, isInside, loadConfig, readConfigLayers } from '../../lib/config/config.js';
+import { configSources } from '../../lib/config/config-sources.js';
+import { readEnv } from '../../lib/cli/env.js';
+import { stateRoot } from '../../lib/store/store.js';
+import { projectRoot } from '../../lib/store/paths.js';
 import { tempDir } from '../helpers/repo.js';
 import { BIN, cleanEnv, runProc } from './_setup.js';
 

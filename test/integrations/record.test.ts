@@ -3,8 +3,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assembleRunRecord, beadFrom, MISSING, type RecordFacts } from '../../scripts/lib/record/assemble.js';
-import { summarizeTranscript } from '../../scripts/lib/record/claude-hook.js';
+import { assembleRunRecord, beadFrom, MISSING, type RecordFacts } from '../../lib/record/assemble.js';
+import { summarizeTranscript } from '../../lib/record/claude-hook.js';
 import { gitIn, makeRepo } from '../helpers/repo.js';
 import { agentCommit, BIN, cleanEnv, filesUnder, makeJudging, runProc, type Judging } from './_setup.js';
 

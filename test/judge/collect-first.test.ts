@@ -1,8 +1,8 @@
 // bin/judge on a run with no feedback record: the real collector runs first, then the judge, then the merge.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/judge.js';
-import { StateStore } from '../../scripts/lib/store.js';
-import type { Feedback, FeedbackIndexRow, Judgment } from '../../scripts/lib/types.generated.js';
+import { StateStore } from '../../lib/store/store.js';
+import type { Feedback, FeedbackIndexRow, Judgment } from '../../lib/store/types.generated.js';
 import { captureIo, judgeConfigFile } from './helpers/feedback.js';
 import { makeRun, removeRuns } from './helpers/fixtures.js';
 import { goodReply, startMessagesServer, type MessagesServer } from './helpers/messages-server.js';

@@ -1,11 +1,11 @@
 // Context assembly on real diffs: injection fenced, secrets redacted, a 5 MB diff fitted to the budget.
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/judge.js';
-import { assembleContext, fenceData, type ContextBudget } from '../../scripts/lib/judge/context.js';
-import { parseUnifiedDiff, classifyFile } from '../../scripts/lib/judge/diff.js';
-import { maskTimings, selectOutputLines } from '../../scripts/lib/judge/output-lines.js';
-import { loadSecretTable, redactSecrets } from '../../scripts/lib/secrets/index.js';
-import { diffPatch, workingDiff } from '../../scripts/lib/git.js';
+import { assembleContext, fenceData, type ContextBudget } from '../../lib/judge/context.js';
+import { parseUnifiedDiff, classifyFile } from '../../lib/judge/diff.js';
+import { maskTimings, selectOutputLines } from '../../lib/judge/output-lines.js';
+import { loadSecretTable, redactSecrets } from '../../lib/secrets/index.js';
+import { diffPatch, workingDiff } from '../../lib/git/git.js';
 import { captureIo } from './helpers/feedback.js';
 import { makeRun, removeRuns, scratchDir } from './helpers/fixtures.js';
 

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/judge.js';
-import { StateStore } from '../../scripts/lib/store.js';
+import { StateStore } from '../../lib/store/store.js';
 import { captureIo } from './helpers/feedback.js';
 import { makeRun, removeRuns } from './helpers/fixtures.js';
 

@@ -1,8 +1,8 @@
 // bin/judge --rate-agents: the judgment just made becomes the agent's rated quality, once per bead.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/judge.js';
-import { StateStore } from '../../scripts/lib/store.js';
-import type { AgentProfile, AgentRunRating, Judgment } from '../../scripts/lib/types.generated.js';
+import { StateStore } from '../../lib/store/store.js';
+import type { AgentProfile, AgentRunRating, Judgment } from '../../lib/store/types.generated.js';
 import { captureIo, feedbackFor, judgeConfigFile } from './helpers/feedback.js';
 import { makeRun, removeRuns } from './helpers/fixtures.js';
 import { goodReply, startMessagesServer, type MessagesServer } from './helpers/messages-server.js';

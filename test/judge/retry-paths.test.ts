@@ -1,9 +1,9 @@
 // Pure parts of fault handling and file-name handling: retry delays, what is transient, git's path quoting.
 import { describe, expect, it } from 'vitest';
-import { isTransient } from '../../scripts/lib/judge/backend.js';
-import { classifyFile, parseUnifiedDiff, unquoteGitPath } from '../../scripts/lib/judge/diff.js';
-import { isBrokenConnection, isTransientStatus, retryDelayMs } from '../../scripts/lib/judge/retry.js';
-import { isSecretFile } from '../../scripts/lib/secrets/index.js';
+import { isTransient } from '../../lib/judge/backend.js';
+import { classifyFile, parseUnifiedDiff, unquoteGitPath } from '../../lib/judge/diff.js';
+import { isBrokenConnection, isTransientStatus, retryDelayMs } from '../../lib/judge/retry.js';
+import { isSecretFile } from '../../lib/secrets/index.js';
 
 const headers = (h: Record<string, string>) => (name: string) => h[name];
 

@@ -1,9 +1,9 @@
 // The real SDK against a scripted loopback Messages API: every reply shape ends in a judgment or a recorded failure.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/judge.js';
-import { StateStore } from '../../scripts/lib/store.js';
-import type { Feedback, JudgeLedgerRow, Judgment } from '../../scripts/lib/types.generated.js';
-import { validate } from '../../scripts/lib/schema.js';
+import { StateStore } from '../../lib/store/store.js';
+import type { Feedback, JudgeLedgerRow, Judgment } from '../../lib/store/types.generated.js';
+import { validate } from '../../lib/store/schema.js';
 import { type RunFixture, removeRuns } from './helpers/fixtures.js';
 import { captureIo, judgeConfigFile, runWithFeedback } from './helpers/feedback.js';
 import { goodReply, resetServer, startMessagesServer, type MessagesServer, type Step } from './helpers/messages-server.js';

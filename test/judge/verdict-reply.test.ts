@@ -1,10 +1,10 @@
 // Seed 003's composite and verdict rule, and reply parsing, as pure functions.
 import { describe, expect, it } from 'vitest';
-import { aggregateReplies, judgeComposite, judgeVerdict } from '../../scripts/lib/judge/verdict.js';
-import { apiReplySchema, checkReplyText, jsonCandidates } from '../../scripts/lib/judge/reply.js';
-import { costUsd, judgmentCacheKey, summarizeSpend } from '../../scripts/lib/judge/cost.js';
-import { parseJudgePrompt } from '../../scripts/lib/judge/prompt.js';
-import { loadConfig } from '../../scripts/lib/config.js';
+import { aggregateReplies, judgeComposite, judgeVerdict } from '../../lib/judge/verdict.js';
+import { apiReplySchema, checkReplyText, jsonCandidates } from '../../lib/judge/reply.js';
+import { costUsd, judgmentCacheKey, summarizeSpend } from '../../lib/judge/cost.js';
+import { parseJudgePrompt } from '../../lib/judge/prompt.js';
+import { loadConfig } from '../../lib/config/config.js';
 import { goodReply } from './helpers/messages-server.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,9 +1,9 @@
 // A real process that writes state as the commands do, for the full-file-system and kill tests:
 //   node --import tsx test/lib/_store-child.ts <scenario> <state dir> [args…]
 // Exit codes as the commands': a StateWriteError is one line on stderr and exit 1.
-import { execute } from '../../scripts/lib/cli.js';
-import { compactIndex, indexFeedback } from '../../scripts/lib/feedback-index.js';
-import { StateStore } from '../../scripts/lib/store.js';
+import { execute } from '../../lib/cli/cli.js';
+import { compactIndex, indexFeedback } from '../../lib/store/feedback-index.js';
+import { StateStore } from '../../lib/store/store.js';
 import { makeFeedback } from '../templates/_fixtures.js';
 
 const [scenario, root, ...args] = process.argv.slice(2);

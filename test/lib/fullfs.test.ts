@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { StateStore } from '../../scripts/lib/store.js';
+import { StateStore } from '../../lib/store/store.js';
 import { agentWorktree, BIN, COMMANDS, makeProject, runRecord, writeRecord } from '../collector/_project.js';
 import { fullFileSystems, type FullFs } from '../helpers/fullfs.js';
 import { invalidStateFiles, tempsUnder } from '../helpers/state.js';

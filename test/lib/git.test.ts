@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveCommit, workingDiff, isWorkTree, parseNumstatZ, worktreeInfoWithRef } from '../../scripts/lib/git.js';
+import { resolveCommit, workingDiff, isWorkTree, parseNumstatZ, worktreeInfoWithRef } from '../../lib/git/git.js';
 import { commitAll, gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
 
 describe('workingDiff', () => {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../scripts/lib/paths.js';
+import { projectRoot } from '../../lib/store/paths.js';
 
 const dir = join(projectRoot(), 'schemas');
 const files = readdirSync(dir).filter((f) => f.endsWith('.schema.json'));
@@ -43,6 +43,6 @@ describe('schemas', () => {
   });
 
   it('the generated types are up to date with the schemas', () => {
-    expect(() => execFileSync(process.execPath, [join(projectRoot(), 'scripts/dev/gen-types.mjs'), '--check'], { stdio: 'pipe' })).not.toThrow();
+    expect(() => execFileSync(process.execPath, [join(projectRoot(), 'dev/gen-types.mjs'), '--check'], { stdio: 'pipe' })).not.toThrow();
   });
 });

@@ -5,10 +5,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, u
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readLockOwner } from '../../scripts/lib/lock.js';
-import { ownerTag, self } from '../../scripts/lib/owner.js';
-import { StateStore } from '../../scripts/lib/store.js';
-import { baselineTempPrefix, sweepBaselineCheckouts } from '../../scripts/lib/sweep.js';
+import { readLockOwner } from '../../lib/store/lock.js';
+import { ownerTag, self } from '../../lib/store/owner.js';
+import { StateStore } from '../../lib/store/store.js';
+import { baselineTempPrefix, sweepBaselineCheckouts } from '../../lib/store/sweep.js';
 import { gitIn, makeRepo, tempDir } from '../helpers/repo.js';
 
 const CHILD = join(import.meta.dirname, '_store-child.ts');
@@ -111,7 +111,7 @@ describe('temporary files', () => {
     const root = temp();
     // A real writer that dies after creating its temporary file: killed while it holds a lock, temp in place.
     const c = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `
-      import { AtomicFile } from ${JSON.stringify(join(import.meta.dirname, '../../scripts/lib/state-write.ts'))};
+      import { AtomicFile } from ${JSON.stringify(join(import.meta.dirname, '../../lib/store/state-write.ts'))};
       const f = new AtomicFile(${JSON.stringify(join(root, 'scores', 'templates.json'))}, { tmpDir: ${JSON.stringify(join(root, '.tmp'))} });
       f.write('{"half":');
       console.log('written');

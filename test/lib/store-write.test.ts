@@ -1,10 +1,10 @@
-// The one writer (scripts/lib/state-write.ts) on real files: errors are one line naming the file, a kind folder
+// The one writer (lib/store/state-write.ts) on real files: errors are one line naming the file, a kind folder
 // on another file system is still written atomically, and the temporary file never outlives a write.
 import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { StateWriteError, writeFileAtomic } from '../../scripts/lib/state-write.js';
-import { StateStore } from '../../scripts/lib/store.js';
+import { StateWriteError, writeFileAtomic } from '../../lib/store/state-write.js';
+import { StateStore } from '../../lib/store/store.js';
 import { tmpfsFullFs } from '../helpers/fullfs.js';
 import { tempDir } from '../helpers/repo.js';
 import { tempsUnder } from '../helpers/state.js';

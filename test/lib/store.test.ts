@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CorruptStateError, StateStore } from '../../scripts/lib/store.js';
+import { CorruptStateError, StateStore } from '../../lib/store/store.js';
 import { tempDir } from '../helpers/repo.js';
 
 const baseline = (key: string) => ({
@@ -57,7 +57,7 @@ describe('StateStore', () => {
   it('serialises read-modify-write across real processes (no lost update)', async () => {
     const root = tempDir();
     const script = `
-      import { StateStore } from ${JSON.stringify(new URL('../../scripts/lib/store.ts', import.meta.url).pathname)};
+      import { StateStore } from ${JSON.stringify(new URL('../../lib/store/store.ts', import.meta.url).pathname)};
       const store = new StateStore(${JSON.stringify(root)});
       await store.withLock('counter', async () => {
         const fs = await import('node:fs');

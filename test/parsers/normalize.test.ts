@@ -1,6 +1,6 @@
 // ANSI, CR/CRLF and progress overwrites are removed before any parser sees a line.
 import { describe, expect, test } from 'vitest';
-import { normalizeLines, omittedBytes, stripAnsi } from '../../scripts/lib/parsers/normalize.js';
+import { normalizeLines, omittedBytes, stripAnsi } from '../../lib/collector/parsers/normalize.js';
 
 describe('normalize', () => {
   test('strips SGR, charset selection (tput sgr0) and OSC hyperlinks', () => {

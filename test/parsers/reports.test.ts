@@ -2,11 +2,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { pickSummary } from '../../scripts/lib/parsers/_counts.js';
-import { parseTestOutput } from '../../scripts/lib/parsers/index.js';
-import { planReport } from '../../scripts/lib/parsers/report-plan.js';
-import { readJestJson, readJunit, readMochaJson, readReport, reconcile, type ReportFormat } from '../../scripts/lib/parsers/reports.js';
-import type { TestCounts } from '../../scripts/lib/parsers/types.js';
+import { pickSummary } from '../../lib/collector/parsers/_counts.js';
+import { parseTestOutput } from '../../lib/collector/parsers/index.js';
+import { planReport } from '../../lib/collector/parsers/report-plan.js';
+import { readJestJson, readJunit, readMochaJson, readReport, reconcile, type ReportFormat } from '../../lib/collector/parsers/reports.js';
+import type { TestCounts } from '../../lib/collector/parsers/types.js';
 
 const root = fileURLToPath(new URL('../fixtures/output/', import.meta.url));
 const read = (f: string): string => readFileSync(`${root}${f}`, 'utf8');

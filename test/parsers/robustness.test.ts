@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { parseLintOutput, parseTestOutput } from '../../scripts/lib/parsers/index.js';
+import { parseLintOutput, parseTestOutput } from '../../lib/collector/parsers/index.js';
 
 const root = fileURLToPath(new URL('../fixtures/output/', import.meta.url));
 const read = (f: string): string => readFileSync(`${root}${f}`, 'utf8');

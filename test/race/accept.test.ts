@@ -3,8 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { StateStore } from '../../scripts/lib/store.js';
-import type { Race, RaceChoice } from '../../scripts/lib/types.generated.js';
+import { StateStore } from '../../lib/store/store.js';
+import type { Race, RaceChoice } from '../../lib/store/types.generated.js';
 import { gitIn } from '../helpers/repo.js';
 import { addSolution, FIXED, BUGGY, makeRaceProject, SOLUTIONS, type RaceProject } from './_fixture.js';
 

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { langFunctionMetrics, langMetricsKnown } from '../../scripts/lib/race/lang-metrics.js';
+import { langFunctionMetrics, langMetricsKnown } from '../../lib/race/lang-metrics.js';
 
 const dir = join(import.meta.dirname, '..', 'fixtures', 'lang-metrics');
 const metrics = (file: string) => langFunctionMetrics(file, readFileSync(join(dir, file), 'utf8'))!.map(({ name, startLine, endLine, lines, complexity }) => ({ name, startLine, endLine, lines, complexity }));
@@ -133,7 +133,7 @@ describe('function metrics beyond TS/JS', () => {
     expect(sameComplexity / total).toBeGreaterThanOrEqual(0.99);
   });
 
-  it("Go: agrees with go/ast on six files of Go's standard library (captured by scripts/dev/capture-lang-metrics)", () => {
+  it("Go: agrees with go/ast on six files of Go's standard library (captured by dev/capture-lang-metrics)", () => {
     const goDir = join(dir, 'go');
     const ref = JSON.parse(readFileSync(join(goDir, 'expected.json'), 'utf8')) as Record<string, { name: string; startLine: number; endLine: number; complexity: number }[]>;
     let total = 0;

@@ -1,11 +1,11 @@
 // Deterministic ranking (gate, target tests, score, content hash), ties, "no mergeable solution", and change-local
 // quality (touched functions before vs after; clones that mirror the surrounding file are not clones).
 import { describe, expect, it } from 'vitest';
-import { detectClones } from '../../scripts/lib/race/clones.js';
-import { matchFunctions, touchedFunctionScores, type TouchedFunction } from '../../scripts/lib/race/evaluate.js';
-import { compareRankables, rankSolutions, TIE_BREAK, WINNER_MIN_CONFIDENCE, type Rankable } from '../../scripts/lib/race/rank.js';
-import { functionMetrics } from '../../scripts/lib/race/ts-metrics.js';
-import { langFunctionMetrics } from '../../scripts/lib/race/lang-metrics.js';
+import { detectClones } from '../../lib/race/clones.js';
+import { matchFunctions, touchedFunctionScores, type TouchedFunction } from '../../lib/race/evaluate.js';
+import { compareRankables, rankSolutions, TIE_BREAK, WINNER_MIN_CONFIDENCE, type Rankable } from '../../lib/race/rank.js';
+import { functionMetrics } from '../../lib/race/ts-metrics.js';
+import { langFunctionMetrics } from '../../lib/race/lang-metrics.js';
 
 const cats = (x: number) => ({ correctness: x, quality: x, efficiency: x, completeness: x, safety: x });
 const r = (id: string, score: number, over: Partial<Rankable> = {}): Rankable => ({ id, score, confidence: 0.9, categories: cats(score), mergeable: true, target: 1, hash: `h-${id}`, ...over });

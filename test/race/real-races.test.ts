@@ -6,11 +6,11 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { present } from '../../scripts/lib/race/present.js';
-import { runRace } from '../../scripts/lib/race/run-race.js';
-import { loadRunRecord } from '../../scripts/lib/run-record.js';
-import { StateStore } from '../../scripts/lib/store.js';
-import type { Race, RaceSolution } from '../../scripts/lib/types.generated.js';
+import { present } from '../../lib/race/present.js';
+import { runRace } from '../../lib/race/run-race.js';
+import { loadRunRecord } from '../../lib/collector/run-record.js';
+import { StateStore } from '../../lib/store/store.js';
+import type { Race, RaceSolution } from '../../lib/store/types.generated.js';
 import { gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
 import { raceTestConfig } from './_fixture.js';
 

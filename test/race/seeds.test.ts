@@ -1,13 +1,13 @@
 // The seed documents' own examples and rules, through the race's pure functions.
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../scripts/lib/config.js';
-import { shouldAutoAccept, type AutoAcceptConfig } from '../../scripts/lib/race/auto-accept.js';
-import { assembleCategory, DEFAULT_CATEGORY_WEIGHTS, measured, overallScore } from '../../scripts/lib/race/categories.js';
-import { seed000Composite } from '../../scripts/lib/race/collector-adapter.js';
-import { applyAdjustments, learnAdjustments } from '../../scripts/lib/race/learning.js';
-import { allAgentsFailed, categoryConsistency, rankingConfidence, rankSolutions, type Rankable } from '../../scripts/lib/race/rank.js';
-import { inverseScore, ratioToScore } from '../../scripts/lib/race/rubric.js';
-import type { RaceCategory, RaceChoice } from '../../scripts/lib/types.generated.js';
+import { loadConfig } from '../../lib/config/config.js';
+import { shouldAutoAccept, type AutoAcceptConfig } from '../../lib/race/auto-accept.js';
+import { assembleCategory, DEFAULT_CATEGORY_WEIGHTS, measured, overallScore } from '../../lib/race/categories.js';
+import { seed000Composite } from '../../lib/race/collector-adapter.js';
+import { applyAdjustments, learnAdjustments } from '../../lib/race/learning.js';
+import { allAgentsFailed, categoryConsistency, rankingConfidence, rankSolutions, type Rankable } from '../../lib/race/rank.js';
+import { inverseScore, ratioToScore } from '../../lib/race/rubric.js';
+import type { RaceCategory, RaceChoice } from '../../lib/store/types.generated.js';
 
 const W000 = { build: 30, tests: 30, lint: 15, diff_size: 15, speed: 10 };
 const cats = (c: number | null, q: number | null, e: number | null, m: number | null, s: number | null): Record<RaceCategory, number | null> => ({ correctness: c, quality: q, efficiency: e, completeness: m, safety: s });

@@ -1,8 +1,8 @@
 // Target tests and the mergeable gate over the per-test contract (tests.cases) and the counts fallback.
 import { describe, expect, it } from 'vitest';
-import { evaluateGate, type GateInput } from '../../scripts/lib/race/gate.js';
-import { caseList, deriveTargets, targetFraction, targetStanding, type CaseStatus, type CountsWithCases } from '../../scripts/lib/race/targets.js';
-import type { Feedback } from '../../scripts/lib/types.generated.js';
+import { evaluateGate, type GateInput } from '../../lib/race/gate.js';
+import { caseList, deriveTargets, targetFraction, targetStanding, type CaseStatus, type CountsWithCases } from '../../lib/race/targets.js';
+import type { Feedback } from '../../lib/store/types.generated.js';
 
 /** Counts with per-test cases, as the counts work's contract gives them (ids of pytest's shape). */
 function run(cases: Record<string, CaseStatus>, complete = true): CountsWithCases {

@@ -2,8 +2,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readLog } from '../../scripts/lib/ratings/store-io.js';
-import type { RoutingDecision } from '../../scripts/lib/types.generated.js';
+import { readLog } from '../../lib/ratings/store-io.js';
+import type { RoutingDecision } from '../../lib/store/types.generated.js';
 import { bin, feedback, ROOT, tempStore } from './helpers.js';
 
 beforeAll(() => {

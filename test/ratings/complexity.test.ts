@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideComplexity, type ComplexityParams } from '../../scripts/lib/ratings/complexity.js';
+import { decideComplexity, type ComplexityParams } from '../../lib/ratings/complexity.js';
 import { config } from './helpers.js';
 
 const P: ComplexityParams = config().ratings!.complexity;

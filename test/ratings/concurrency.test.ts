@@ -4,9 +4,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { replay } from '../../scripts/lib/ratings/profile.js';
-import { rateBead, readLog, registerAgent } from '../../scripts/lib/ratings/store-io.js';
-import type { AgentProfile, AgentRunRow } from '../../scripts/lib/types.generated.js';
+import { replay } from '../../lib/ratings/profile.js';
+import { rateBead, readLog, registerAgent } from '../../lib/ratings/store-io.js';
+import type { AgentProfile, AgentRunRow } from '../../lib/store/types.generated.js';
 import { config, feedback, ROOT, tempStore } from './helpers.js';
 
 const N = 100;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { configBudget, median, resolveBudget, type BudgetConfig, type BudgetSample } from '../../scripts/lib/ratings/budgets.js';
-import { emaAlpha, emaUpdate } from '../../scripts/lib/ratings/ema.js';
-import { computeRunScore, computeTotalCost, normalise } from '../../scripts/lib/ratings/score.js';
+import { configBudget, median, resolveBudget, type BudgetConfig, type BudgetSample } from '../../lib/ratings/budgets.js';
+import { emaAlpha, emaUpdate } from '../../lib/ratings/ema.js';
+import { computeRunScore, computeTotalCost, normalise } from '../../lib/ratings/score.js';
 import { config } from './helpers.js';
 
 const rc = config().ratings!;

@@ -3,9 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../scripts/lib/config.js';
-import { StateStore } from '../../scripts/lib/store.js';
-import type { Config, Feedback } from '../../scripts/lib/types.generated.js';
+import { loadConfig } from '../../lib/config/config.js';
+import { StateStore } from '../../lib/store/store.js';
+import type { Config, Feedback } from '../../lib/store/types.generated.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 

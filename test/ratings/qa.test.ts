@@ -2,10 +2,10 @@
 // fails, the reviewer must downgrade quality_score"); unknown agents are rated but not routable until enabled.
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { qaVerdict, regressions } from '../../scripts/lib/ratings/qa.js';
-import { loadAgent, rateBead, readLog, updateAgent } from '../../scripts/lib/ratings/store-io.js';
-import type { StateStore } from '../../scripts/lib/store.js';
-import type { Feedback, TestCounts } from '../../scripts/lib/types.generated.js';
+import { qaVerdict, regressions } from '../../lib/ratings/qa.js';
+import { loadAgent, rateBead, readLog, updateAgent } from '../../lib/ratings/store-io.js';
+import type { StateStore } from '../../lib/store/store.js';
+import type { Feedback, TestCounts } from '../../lib/store/types.generated.js';
 import { config, feedback, tempStore } from './helpers.js';
 
 const caps = config().ratings!.qa_caps;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createRng, hashSeed } from '../../scripts/lib/prng.js';
-import { routeTask, type RoutableAgent, type RoutingParams } from '../../scripts/lib/ratings/routing.js';
+import { createRng, hashSeed } from '../../lib/stats/prng.js';
+import { routeTask, type RoutableAgent, type RoutingParams } from '../../lib/ratings/routing.js';
 import { config } from './helpers.js';
 
 const P: RoutingParams = config().ratings!.routing;

@@ -1,10 +1,10 @@
 // The three users of the one table: the race's secret finding, the collector's env scrub, the judge's redaction.
 import { describe, expect, it } from 'vitest';
-import { scanAddedLines } from '../../scripts/lib/race/scan.js';
-import type { FilePatch } from '../../scripts/lib/race/diff-parse.js';
-import { scrubEnv } from '../../scripts/lib/runner.js';
-import { knownSecretValues, redactRequest } from '../../scripts/lib/judge/redact.js';
-import { loadSecretTable } from '../../scripts/lib/secrets/index.js';
+import { scanAddedLines } from '../../lib/race/scan.js';
+import type { FilePatch } from '../../lib/race/diff-parse.js';
+import { scrubEnv } from '../../lib/process/runner.js';
+import { knownSecretValues, redactRequest } from '../../lib/judge/redact.js';
+import { loadSecretTable } from '../../lib/secrets/index.js';
 import { ALNUM, HEX, LETTERS, URLSAFE, rnd } from './tokens.js';
 
 const patch = (path: string, lines: string[]): FilePatch => ({ path, oldPath: null, created: true, deleted: false, binary: false, added: lines.map((text, i) => ({ line: i + 1, text })) }) as FilePatch;

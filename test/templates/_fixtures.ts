@@ -2,9 +2,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { indexFeedback } from '../../scripts/lib/feedback-index.js';
-import { StateStore } from '../../scripts/lib/store.js';
-import type { Feedback, JudgmentSummary, Outcome } from '../../scripts/lib/types.generated.js';
+import { indexFeedback } from '../../lib/store/feedback-index.js';
+import { StateStore } from '../../lib/store/store.js';
+import type { Feedback, JudgmentSummary, Outcome } from '../../lib/store/types.generated.js';
 
 export interface RunSpec {
   bead: string;

@@ -1,5 +1,5 @@
-import type { Io } from '../../scripts/lib/cli.js';
-import type { EnvSettings } from '../../scripts/lib/env.js';
+import type { Io } from '../../lib/cli/cli.js';
+import type { EnvSettings } from '../../lib/cli/env.js';
 
 export interface Captured extends Io {
   out: () => string;

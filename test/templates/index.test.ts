@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BeadFingerprint, compactIndex, indexFeedback, scanFeedback, summarizeFeedback, type IndexLimits } from '../../scripts/lib/feedback-index.js';
+import { BeadFingerprint, compactIndex, indexFeedback, scanFeedback, summarizeFeedback, type IndexLimits } from '../../lib/store/feedback-index.js';
 import { run } from '../../scripts/score-templates.js';
-import type { FeedbackIndexRow, TemplateScores } from '../../scripts/lib/types.generated.js';
+import type { FeedbackIndexRow, TemplateScores } from '../../lib/store/types.generated.js';
 import { captureIo } from './_io.js';
 import { makeFeedback, tempState, writeRuns, type TempState } from './_fixtures.js';
 
@@ -159,9 +159,9 @@ describe('compacted index + bounded tail', () => {
     const per = 25;
     const mod = (f: string) => JSON.stringify(new URL(f, import.meta.url).href);
     const writer = `
-      import { indexFeedback } from ${mod('../../scripts/lib/feedback-index.ts')};
+      import { indexFeedback } from ${mod('../../lib/store/feedback-index.ts')};
       import { makeFeedback } from ${mod('./_fixtures.ts')};
-      import { StateStore } from ${mod('../../scripts/lib/store.ts')};
+      import { StateStore } from ${mod('../../lib/store/store.ts')};
       const store = new StateStore(process.argv[1]);
       const w = process.argv[2];
       for (let i = 0; i < ${per}; i++) {
@@ -172,8 +172,8 @@ describe('compacted index + bounded tail', () => {
         }
       }`;
     const compactor = `
-      import { compactIndex } from ${mod('../../scripts/lib/feedback-index.ts')};
-      import { StateStore } from ${mod('../../scripts/lib/store.ts')};
+      import { compactIndex } from ${mod('../../lib/store/feedback-index.ts')};
+      import { StateStore } from ${mod('../../lib/store/store.ts')};
       const store = new StateStore(process.argv[1]);
       for (let i = 0; i < 40; i++) { await compactIndex(store, { runRows: 4 }); await new Promise((r) => setTimeout(r, 5)); }`;
     const spawnTsx = (script: string, ...args: string[]) =>
@@ -233,9 +233,9 @@ describe('concurrent writers', () => {
     const n = 4;
     const per = 15;
     const script = `
-      import { indexFeedback } from ${JSON.stringify(new URL('../../scripts/lib/feedback-index.ts', import.meta.url).href)};
+      import { indexFeedback } from ${JSON.stringify(new URL('../../lib/store/feedback-index.ts', import.meta.url).href)};
       import { makeFeedback } from ${JSON.stringify(new URL('./_fixtures.ts', import.meta.url).href)};
-      import { StateStore } from ${JSON.stringify(new URL('../../scripts/lib/store.ts', import.meta.url).href)};
+      import { StateStore } from ${JSON.stringify(new URL('../../lib/store/store.ts', import.meta.url).href)};
       const store = new StateStore(process.argv[1]);
       const w = process.argv[2];
       for (let i = 0; i < ${per}; i++) {

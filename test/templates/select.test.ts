@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createRng as seededRandom } from '../../scripts/lib/prng.js';
-import { selectTemplate, type Candidate } from '../../scripts/lib/templates/select.js';
+import { createRng as seededRandom } from '../../lib/stats/prng.js';
+import { selectTemplate, type Candidate } from '../../lib/templates/select.js';
 
 const cands: Candidate[] = [
   { template: 'tpl-good', score: 0.9, scored_runs: 40 },

@@ -2,9 +2,9 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/score-templates.js';
-import { recurringIssues, triggerId } from '../../scripts/lib/templates/triggers.js';
-import { isSafeId } from '../../scripts/lib/bead.js';
-import type { Trigger } from '../../scripts/lib/types.generated.js';
+import { recurringIssues, triggerId } from '../../lib/templates/triggers.js';
+import { isSafeId } from '../../lib/store/bead.js';
+import type { Trigger } from '../../lib/store/types.generated.js';
 import { captureIo } from './_io.js';
 import { at, tempState, writeRuns, type RunSpec, type TempState } from './_fixtures.js';
 

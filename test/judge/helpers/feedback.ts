@@ -1,10 +1,10 @@
 // A valid mechanical feedback record for a run (what the collector writes), and an in-process Io.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Io } from '../../../scripts/lib/cli.js';
-import { StateStore } from '../../../scripts/lib/store.js';
-import type { EnvSettings } from '../../../scripts/lib/env.js';
-import type { Feedback, RunRecord } from '../../../scripts/lib/types.generated.js';
+import type { Io } from '../../../lib/cli/cli.js';
+import { StateStore } from '../../../lib/store/store.js';
+import type { EnvSettings } from '../../../lib/cli/env.js';
+import type { Feedback, RunRecord } from '../../../lib/store/types.generated.js';
 import { makeRun, scratchDir, type RunFixture } from './fixtures.js';
 
 export function feedbackFor(r: RunRecord, over: Partial<Feedback> = {}): Feedback {

@@ -1,0 +1,182 @@
+// npm run demo: a real temporary git repo, three agent branches, their run records, bin/collect on each, a table.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { projectRoot } from '../lib/store/paths.js';
+import type { Feedback } from '../lib/store/types.generated.js';
+
+const root = projectRoot();
+const work = mkdtempSync(join(tmpdir(), 'judgeloop-demo-'));
+const repo = join(work, 'repo');
+const state = join(work, 'state');
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}
+
+function write(dir: string, files: Record<string, string>): void {
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+}
+
+// The project: a tiny library whose `median` is wrong for even-length input (the task).
+const base = {
+  'package.json': JSON.stringify({ name: 'stats', type: 'module', private: true }, null, 2) + '\n',
+  'src/stats.js': [
+    '// @ts-check',
+    '/** @param {number[]} xs */',
+    'export function mean(xs) {',
+    '  return xs.reduce((a, b) => a + b, 0) / xs.length;',
+    '}',
+    '',
+    '/** @param {number[]} xs */',
+    'export function median(xs) {',
+    '  const s = [...xs].sort((a, b) => a - b);',
+    '  return s[Math.floor(s.length / 2)];',
+    '}',
+    '',
+  ].join('\n'),
+  'build.mjs': "// The build: every module must load.\nimport('./src/stats.js').then(() => console.log('build ok'));\n",
+  'test/stats.test.js': [
+    "import { test } from 'node:test';",
+    "import assert from 'node:assert/strict';",
+    "import { mean, median } from '../src/stats.js';",
+    '',
+    "test('mean', () => assert.equal(mean([1, 2, 3]), 2));",
+    "test('median odd', () => assert.equal(median([3, 1, 2]), 2));",
+    "test('median single', () => assert.equal(median([5]), 5));",
+    '',
+  ].join('\n'),
+};
+
+const fixedMedian = [
+  '/** @param {number[]} xs */',
+  'export function median(xs) {',
+  '  const s = [...xs].sort((a, b) => a - b);',
+  '  const mid = Math.floor(s.length / 2);',
+  '  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;',
+  '}',
+  '',
+].join('\n');
+
+const agents: { slug: string; model: string; bead: string; seconds: number; files: Record<string, string>; note: string }[] = [
+  {
+    slug: 'claude-code',
+    model: 'claude-opus-4-1',
+    bead: 'demo-clean-fix',
+    seconds: 45,
+    note: 'fixes median and adds a test',
+    files: {
+      'src/stats.js': base['src/stats.js'].replace(/\/\*\* @param \{number\[\]\} xs \*\/\nexport function median[\s\S]*$/, fixedMedian),
+      'test/stats.test.js': base['test/stats.test.js'] + "test('median even', () => assert.equal(median([4, 1, 3, 2]), 2.5));\n",
+    },
+  },
+  {
+    slug: 'codex-cli',
+    model: 'gpt-5-codex',
+    bead: 'demo-breaks-test',
+    seconds: 36,
+    note: 'changes mean by mistake: a test fails',
+    files: {
+      'src/stats.js': base['src/stats.js'].replace('/ xs.length', '/ (xs.length + 1)').replace(/\/\*\* @param \{number\[\]\} xs \*\/\nexport function median[\s\S]*$/, fixedMedian),
+    },
+  },
+  {
+    slug: 'cursor-cli',
+    model: 'cursor-large',
+    bead: 'demo-no-build',
+    seconds: 51,
+    note: 'leaves a syntax error: does not build',
+    files: { 'src/stats.js': base['src/stats.js'].replace('export function median(xs) {', 'export function median(xs) {{') },
+  },
+];
+
+mkdirSync(repo, { recursive: true });
+git(repo, 'init', '-q', '-b', 'main');
+git(repo, 'config', 'user.email', 'demo@judgeloop.invalid');
+git(repo, 'config', 'user.name', 'judgeloop demo');
+write(repo, base);
+git(repo, 'add', '-A');
+git(repo, 'commit', '-q', '-m', 'stats library');
+
+const tsc = join(root, 'node_modules', '.bin', 'tsc');
+const config = {
+  collector: {
+    commands: {
+      build: 'node build.mjs',
+      test: 'node --test test/',
+      lint: `${tsc} --noEmit --allowJs --checkJs --strict --target es2022 --module nodenext src/*.js`,
+    },
+  },
+};
+writeFileSync(join(work, 'judgeloop.json'), JSON.stringify(config, null, 2));
+
+const t0 = Date.parse('2026-11-21T09:00:00Z');
+const records: string[] = [];
+for (const a of agents) {
+  const wt = join(work, 'worktrees', a.bead);
+  git(repo, 'worktree', 'add', '-q', '-b', `agent/${a.bead}`, wt, 'main');
+  write(wt, a.files);
+  git(wt, 'add', '-A');
+  git(wt, 'commit', '-q', '-m', a.note);
+  const record = {
+    schema_version: '1.0.0',
+    bead: a.bead,
+    task: { id: 'task-median', prompt: 'Fix median() for even-length input and add a test.', complexity: 3, command: 'work-on-tasks', discipline: 'backend', type: 'bugfix' },
+    agent: { slug: a.slug, model: a.model },
+    template: a.slug === 'codex-cli' ? 'bugfix-terse-v1' : 'bugfix-v2',
+    race_id: 'demo-race',
+    job_id: `job-${a.bead}`,
+    worktree: wt,
+    base_ref: 'main',
+    head_ref: `agent/${a.bead}`,
+    started_at: new Date(t0).toISOString(),
+    completed_at: new Date(t0 + a.seconds * 1000).toISOString(),
+    exit_code: 0,
+    status: 'completed',
+    usage: { input_tokens: 20_000 + a.seconds * 100, output_tokens: 3_000, total_tokens: 23_000 + a.seconds * 100, cost_usd: 0.05 },
+    iterations: 0,
+  };
+  const file = join(work, 'runs', `${a.bead}.json`);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(record, null, 2) + '\n');
+  records.push(file);
+}
+
+process.stderr.write(`demo: repository ${repo}, state ${state}\n`);
+const collect = spawnSync(join(root, 'bin', 'collect'), records, {
+  env: { ...process.env, JUDGELOOP_STATE_DIR: state, JUDGELOOP_CONFIG: join(work, 'judgeloop.json') },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+if (collect.status !== 0) {
+  process.stderr.write(`demo: bin/collect exited ${collect.status}\n`);
+  process.exitCode = 1;
+}
+
+const pct = (x: number | null | undefined) => (x === null || x === undefined ? '--' : (x * 100).toFixed(1));
+const rows = agents.map((a) => JSON.parse(readFileSync(join(state, 'feedback', `${a.bead}.json`), 'utf8')) as Feedback);
+const header = ['bead', 'agent', 'outcome', 'build', 'tests', 'lint', 'diff', 'speed', 'score /100'];
+const table = rows.map((f) => {
+  const t = f.checks.test?.tests;
+  return [
+    f.bead,
+    f.run.agent,
+    f.outcome,
+    f.checks.build?.status === 'passed' ? '✓' : '✗',
+    t ? `${t.passed ?? '?'}/${t.total ?? '?'} ${pct(f.scores.tests)}` : pct(f.scores.tests),
+    pct(f.scores.lint),
+    `${f.diff ? `+${f.diff.lines_added}/-${f.diff.lines_removed}` : '--'} ${pct(f.scores.diff_size)}`,
+    pct(f.scores.speed),
+    pct(f.composite),
+  ];
+});
+const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => [...r[i]!].length)));
+const line = (cells: string[]) => cells.map((c, i) => c + ' '.repeat(widths[i]! - [...c].length)).join('  ');
+console.log(`\nTask: "Fix median() for even-length input and add a test."  (race demo-race, baseline: 3 tests on main)\n`);
+console.log(line(header));
+console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+for (const r of table) console.log(line(r));
+console.log(`\nFeedback records: ${join(state, 'feedback')}  (try: cat ${join(state, 'feedback')}/*.json | jq '{bead, outcome, composite}')`);

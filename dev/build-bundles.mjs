@@ -1,0 +1,46 @@
+// Bundles every command (package.json "bin") into one ESM file, dist/bundle/<command>.mjs, from its compiled
+// entry dist/scripts/<command>.js: a start reads one file instead of resolving and reading ~60 modules. Run by
+// `npm run build`, after tsc and gen-validators. Optional: without esbuild (e.g. `npm ci --omit=dev`) the build
+// removes dist/bundle and the bin/ shims run dist/scripts/<command>.js.
+//
+// What stays outside the bundle, found at run time from the checkout (lib/store/paths.ts walks up from the
+// bundle's own import.meta.url to the folder holding schemas/ and package.json): config/, schemas/, the
+// precompiled validators dist/validators/*.cjs, ajv (required only when those are stale) and typescript (a
+// 9 MB compiler already in one file, imported only by the race's code metrics).
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = join(root, 'dist', 'bundle');
+
+function skip(why) {
+  rmSync(out, { recursive: true, force: true });
+  console.error(`build-bundles: skipped (${why}); the bin/ shims run dist/scripts/<command>.js`);
+  process.exit(0);
+}
+
+let esbuild;
+try {
+  esbuild = await import('esbuild');
+} catch {
+  skip('esbuild is not installed');
+}
+
+const commands = Object.keys(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).bin);
+rmSync(out, { recursive: true, force: true });
+await esbuild.build({
+  entryPoints: Object.fromEntries(commands.map((c) => [c, join(root, 'dist', 'scripts', `${c}.js`)])),
+  outdir: out,
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external: ['typescript'],
+  // CommonJS dependencies (proper-lockfile, graceful-fs) call require() for Node's own modules.
+  banner: { js: "import { createRequire as __judgeloopRequire } from 'node:module';\nconst require = __judgeloopRequire(import.meta.url);" },
+  logLevel: 'error',
+}).catch((e) => skip(`esbuild failed: ${e instanceof Error ? e.message : String(e)}`));
+
+console.log(`build-bundles: dist/bundle/{${commands.join(',')}}.mjs`);

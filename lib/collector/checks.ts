@@ -1,0 +1,202 @@
+// Runs (or reads from the run record) build → test → lint → typecheck in one directory and parses their output.
+import { lstatSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { onAbort } from '../cli/cleanup.js';
+import type { ChecksSet } from './outcome.js';
+import { HeadTailBuffer, runCommand, type RunResult } from '../process/runner.js';
+import { collectorCheckEnv, type SandboxPolicy } from '../process/sandbox.js';
+import type { Check, CommandsUsed, Config, ReportedCheck, RunRecord } from '../store/types.generated.js';
+
+export const CHECK_NAMES = ['build', 'test', 'lint', 'typecheck'] as const;
+export type CheckName = (typeof CHECK_NAMES)[number];
+
+/** Record commands win over config; a record's explicit null disables a check; absent falls back to config. */
+export function resolveCommands(record: Pick<RunRecord, 'commands'>, config: Config['collector']): CommandsUsed {
+  const out = {} as CommandsUsed;
+  for (const k of CHECK_NAMES) {
+    const fromRecord = record.commands?.[k];
+    out[k] = fromRecord !== undefined ? fromRecord : (config.commands[k] ?? null);
+  }
+  return out;
+}
+
+export interface ChecksOptions {
+  cwd: string;
+  commands: CommandsUsed;
+  /** Results the orchestrator already has; parsed instead of running the command. */
+  reported?: RunRecord['checks'];
+  collector: Config['collector'];
+  /** The full environment; secrets are scrubbed here before any check sees it. */
+  env: NodeJS.ProcessEnv;
+  /** Where the checks run (bubblewrap per collector.sandbox); see sandbox.ts. */
+  sandbox: SandboxPolicy;
+  /** Skip test, lint and typecheck after a failed build (the agent's worktree); off for the baseline. */
+  shortCircuit: boolean;
+  log?: (msg: string) => void;
+}
+
+export function emptyChecks(): ChecksSet {
+  return { build: null, test: null, lint: null, typecheck: null };
+}
+
+function statusOf(r: { spawnError: string | null; timedOut: boolean; exitCode: number | null }): Check['status'] {
+  if (r.spawnError) return 'error';
+  if (r.timedOut) return 'timeout';
+  return r.exitCode === 0 ? 'passed' : 'failed';
+}
+
+export function fromRun(r: RunResult): Check {
+  const isolation: NonNullable<Check['isolation']> = { ...r.isolation };
+  if (r.escaped > 0) isolation.escaped_processes = r.escaped;
+  return { status: statusOf(r), exit_code: r.exitCode, signal: r.signal, duration_ms: Math.round(r.durationMs), source: 'collector', isolation, output: r.output };
+}
+
+/** The orchestrator's own result, its output capped like the collector's. */
+function fromReported(rc: ReportedCheck, capBytes: number): Check {
+  const buf = new HeadTailBuffer(Math.floor(capBytes / 2), Math.ceil(capBytes / 2));
+  buf.push(Buffer.from(rc.output, 'utf8'));
+  const timedOut = rc.timed_out === true;
+  return {
+    status: statusOf({ spawnError: null, timedOut, exitCode: rc.exit_code }),
+    exit_code: timedOut ? null : rc.exit_code,
+    signal: null,
+    duration_ms: rc.duration_ms ?? null,
+    source: 'run_record',
+    output: buf.result(),
+  };
+}
+
+export function skipped(reason: string): Check {
+  return { status: 'skipped', exit_code: null, signal: null, duration_ms: null, source: 'none', skipped_reason: reason, output: null };
+}
+
+type Parsers = typeof import('./parsers/index.js');
+
+function parse(name: CheckName, check: Check, parsers: Parsers, runner: string | undefined): void {
+  const text = check.output?.text;
+  if (text === undefined || check.status === 'error') return;
+  const opts = runner ? { name: runner } : {};
+  if (name === 'test') check.tests = stripUndefined(parsers.parseTestOutput(text, opts));
+  if (name === 'lint') {
+    check.lint = stripUndefined(parsers.parseLintOutput(text, opts));
+    // Linters print nothing when clean (eslint, ruff, tsc…): exit 0 with blank output means no issue, not "unknown".
+    if (check.lint === null && check.status === 'passed' && text.trim() === '') {
+      check.lint = { linter: runner ?? 'unknown', errors: 0, warnings: 0, notes: ['no output and exit 0: no issues'] };
+    }
+  }
+}
+
+/** Drops keys whose value is undefined (the schema's additionalProperties/required see them otherwise). */
+function stripUndefined<T extends object>(v: T | null): T | null {
+  if (v === null) return null;
+  return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined)) as T;
+}
+
+/** The test report asked of a recognised runner: written to a fresh directory outside the worktree. */
+export interface ReportRun {
+  dir: string;
+  plan: import('./parsers/report-plan.js').ReportPlan;
+  startedMs: number;
+  /** Removes the directory (also on SIGINT/TERM/HUP while the check runs). */
+  dispose: () => void;
+}
+
+export async function prepareReport(command: string, collector: Config['collector'], env: NodeJS.ProcessEnv): Promise<ReportRun | null> {
+  const { planConfiguredReport, planReport } = await import('./parsers/report-plan.js');
+  const runner = collector.runners.test ?? null;
+  // A new empty directory per run, never inside the worktree: nothing in it can have been planted beforehand.
+  const dir = mkdtempSync(join(tmpdir(), 'judgeloop-report-'));
+  const plan = collector.test_report ? planConfiguredReport(command, dir, runner, collector.test_report) : planReport(command, dir, runner, env);
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  if (!plan) { remove(); return null; }
+  const off = onAbort(remove);
+  return { dir, plan, startedMs: Date.now(), dispose: () => { off(); remove(); } };
+}
+
+/** Reads the runner's report (a regular file written during this run), reconciles it with the console counts. */
+async function readReportInto(check: Check, rr: ReportRun, cwd: string): Promise<void> {
+  const { readReport, reconcile } = await import('./parsers/reports.js');
+  let report = null;
+  let note: string | null = null;
+  try {
+    const st = lstatSync(rr.plan.file);
+    if (!st.isFile()) note = `the ${rr.plan.runner} report is not a regular file: ignored`;
+    else if (st.mtimeMs + 1000 < rr.startedMs) note = `the ${rr.plan.runner} report predates the run: ignored`;
+    else {
+      report = readReport(rr.plan.format, readFileSync(rr.plan.file, 'utf8'), { runner: rr.plan.runner, cwd });
+      if (!report) note = `the ${rr.plan.runner} report could not be read (${rr.plan.format})`;
+    }
+  } catch {
+    note = `the ${rr.plan.runner} runner wrote no report: counts from the console text`;
+  } finally {
+    rr.dispose();
+  }
+  check.tests = stripUndefined(reconcile(check.tests ?? null, report, note));
+}
+
+/** A process ended by a signal (or sh's 128+N for one) crashed, whatever the parsed counts say. */
+function markCrash(check: Check): void {
+  const t = check.tests;
+  if (!t || t.runner_crashed) return;
+  const code = check.exit_code;
+  if (check.signal || (code !== null && code > 128 && code < 160)) {
+    t.runner_crashed = true;
+    t.notes = [...(t.notes ?? []), `runner crashed: the test command ended with ${check.signal ?? `exit ${code} (a signal)`}`];
+  }
+}
+
+export async function runChecks(opts: ChecksOptions): Promise<ChecksSet> {
+  const out = emptyChecks();
+  const env = collectorCheckEnv(opts.collector, opts.env);
+  const needParsers = opts.commands.test !== null || opts.commands.lint !== null || opts.reported?.test !== undefined || opts.reported?.lint !== undefined;
+  // Loaded only when a test or lint output has to be read: bin/collect's start-up stays lean.
+  const parsers: Parsers | null = needParsers ? await import('./parsers/index.js') : null;
+  let buildFailed = false;
+  for (const name of CHECK_NAMES) {
+    let report: ReportRun | null = null;
+    const reported = opts.reported?.[name];
+    const command = opts.commands[name];
+    if (!reported && command === null) continue;
+    if (buildFailed && name !== 'build') {
+      out[name] = skipped('the build failed');
+      continue;
+    }
+    let check: Check;
+    if (reported) {
+      check = fromReported(reported, opts.collector.output_cap_bytes);
+    } else {
+      opts.log?.(`${name}: ${command}`);
+      report = name === 'test' && parsers ? await prepareReport(command!, opts.collector, env) : null;
+      const r = await runCommand(report?.plan.command ?? command!, {
+        cwd: opts.cwd,
+        env: report ? { ...env, ...report.plan.env } : env,
+        timeoutMs: opts.collector.timeouts_seconds[name] * 1000,
+        killGraceMs: opts.collector.kill_grace_seconds * 1000,
+        capBytes: opts.collector.output_cap_bytes,
+        sandbox: opts.sandbox,
+        ...(report ? { writableDirs: [report.dir] } : {}),
+      }).catch((e: unknown) => { report?.dispose(); throw e; });
+      check = fromRun(r);
+      if (r.spawnError) check.skipped_reason = `could not start: ${r.spawnError}`;
+    }
+    if (parsers) parse(name, check, parsers, reported?.runner ?? (name === 'test' ? opts.collector.runners.test : name === 'lint' ? opts.collector.runners.lint : null) ?? undefined);
+    if (report) await readReportInto(check, report, opts.cwd);
+    else if (name === 'test' && check.tests) check.tests.source = 'console';
+    if (name === 'test') { markCrash(check); capCases(check, opts.collector.max_test_cases ?? 10000); }
+    out[name] = check;
+    if (name === 'build' && check.status !== 'passed' && opts.shortCircuit) buildFailed = true;
+  }
+  return out;
+}
+
+/** Caps the per-test list: every non-passed case first, then passed ones up to the cap; totals stay exact. */
+export function capCases(check: Check, max: number): void {
+  const t = check.tests;
+  if (!t?.cases) return;
+  if (t.cases.length <= max) { t.cases_complete = true; return; }
+  const bad = t.cases.filter((c) => c.status !== 'passed');
+  const good = t.cases.filter((c) => c.status === 'passed');
+  t.cases = [...bad.slice(0, max), ...good.slice(0, Math.max(0, max - bad.length))];
+  t.cases_complete = false;
+}

@@ -1,0 +1,208 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep, isAbsolute } from 'node:path';
+import { markPrivate } from '../process/private-paths.js';
+import type { EnvSettings } from '../cli/env.js';
+import { UserError } from '../cli/errors.js';
+import { configDir } from '../store/paths.js';
+import { validate, validatedDefaultsSha256 } from '../store/schema.js';
+import type { Config } from '../store/types.generated.js';
+
+export type { Config };
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? (T[K] extends unknown[] ? T[K] : DeepPartial<T[K]>) : T[K] };
+
+function isPlainObject(v: unknown): v is Record<string, Json> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Objects merge key by key; arrays and scalars replace. */
+export function deepMerge<T>(base: T, over: unknown): T {
+  if (!isPlainObject(base) || !isPlainObject(over)) return (over === undefined ? base : over) as T;
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = k in out ? deepMerge(out[k], v) : v;
+  return out as T;
+}
+
+function readJsonFile(file: string, what: string, onText?: (text: string) => void): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+    onText?.(text);
+  } catch (e) {
+    throw new UserError(`${what} ${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new UserError(`${what} ${file}: not valid JSON (${(e as Error).message})`);
+  }
+}
+
+function parseBool(name: string, v: string): boolean {
+  if (/^(1|true|yes|on)$/i.test(v)) return true;
+  if (/^(0|false|no|off)$/i.test(v)) return false;
+  throw new UserError(`${name}=${JSON.stringify(v)}: expected true or false`);
+}
+
+function parseInteger(name: string, v: string): number {
+  if (!/^\d+$/.test(v)) throw new UserError(`${name}=${JSON.stringify(v)}: expected a whole number`);
+  return Number(v);
+}
+
+/** The JUDGE_* toggles as a config overlay. */
+export function envOverlay(env: EnvSettings): DeepPartial<Config> {
+  const judge: DeepPartial<Config['judge']> = {};
+  if (env.JUDGE_ENABLED !== undefined) judge.enabled = parseBool('JUDGE_ENABLED', env.JUDGE_ENABLED);
+  if (env.JUDGE_MODEL !== undefined) judge.model = env.JUDGE_MODEL;
+  if (env.JUDGE_PHASE !== undefined) judge.phase = parseInteger('JUDGE_PHASE', env.JUDGE_PHASE);
+  if (env.JUDGE_BACKEND !== undefined) judge.backend = env.JUDGE_BACKEND as Config['judge']['backend'];
+  if (env.JUDGE_MAX_PER_HOUR !== undefined) judge.max_per_hour = parseInteger('JUDGE_MAX_PER_HOUR', env.JUDGE_MAX_PER_HOUR);
+  return Object.keys(judge).length ? { judge } : {};
+}
+
+/** The names a project config file may have, looked up from the current directory upwards (first folder wins). */
+export const CONFIG_NAMES = ['judgeloop.json', '.judgeloop.json'] as const;
+
+/** Where the config file in use came from: a flag, JUDGELOOP_CONFIG, found by the upward search, or none. */
+export interface ConfigFileChoice {
+  file: string | null;
+  via: 'flag' | 'env' | 'found' | 'none';
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The first judgeloop.json or .judgeloop.json in `cwd` or a folder above it; both in one folder is ambiguous. */
+export function findConfigFile(cwd: string): string | null {
+  let dir = resolve(cwd);
+  for (;;) {
+    const here = CONFIG_NAMES.map((n) => join(dir, n)).filter(isFile);
+    if (here.length > 1) throw new UserError(`${here.join(' and ')}: two config files in one folder; keep one`);
+    if (here.length === 1) return here[0]!;
+    const up = dirname(dir);
+    if (up === dir) return null;
+    dir = up;
+  }
+}
+
+/** The config file in use: --config, else JUDGELOOP_CONFIG, else the upward search from cwd. */
+export function chooseConfigFile(opts: { env: EnvSettings; configFile?: string | undefined; cwd?: string }): ConfigFileChoice {
+  const cwd = opts.cwd ?? process.cwd();
+  if (opts.configFile) return { file: resolve(cwd, opts.configFile), via: 'flag' };
+  if (opts.env.JUDGELOOP_CONFIG) return { file: resolve(cwd, opts.env.JUDGELOOP_CONFIG), via: 'env' };
+  const found = findConfigFile(cwd);
+  return found ? { file: found, via: 'found' } : { file: null, via: 'none' };
+}
+
+/** Where state/ is and why, first that applies: JUDGELOOP_STATE_DIR, the file's state_dir, state/ beside the file, the checkout's state/. */
+export interface StateDirChoice {
+  dir: string;
+  via: 'env' | 'file' | 'beside-file' | 'checkout';
+  file: string | null;
+}
+
+/** The state folder for a config file choice (pure but for reading that file). */
+export function chooseStateDir(env: EnvSettings, cwd: string, choice: ConfigFileChoice, checkoutState: string): StateDirChoice {
+  if (env.JUDGELOOP_STATE_DIR) return { dir: resolve(cwd, env.JUDGELOOP_STATE_DIR), via: 'env', file: choice.file };
+  if (!choice.file) return { dir: checkoutState, via: 'checkout', file: null };
+  const data = readJsonFile(choice.file, 'config file') as { state_dir?: unknown } | null;
+  const sd = data && typeof data === 'object' ? data.state_dir : undefined;
+  if (sd !== undefined && (typeof sd !== 'string' || sd === '')) throw new UserError(`config file ${choice.file}: /state_dir: must be a non-empty string`);
+  if (typeof sd === 'string') return { dir: resolve(dirname(choice.file), sd), via: 'file', file: choice.file };
+  return { dir: join(dirname(choice.file), 'state'), via: 'beside-file', file: choice.file };
+}
+
+export interface LoadConfigOptions {
+  env: EnvSettings;
+  /** A config file from a flag; wins over JUDGELOOP_CONFIG and the upward search. */
+  configFile?: string | undefined;
+  /** Overrides from flags, applied last. */
+  overrides?: DeepPartial<Config> | undefined;
+  cwd?: string;
+}
+
+// Which file each loaded configuration came from, so the collector can refuse one that lies in the tree it measures.
+const origins = new WeakMap<object, string>();
+
+/** The config file a configuration from loadConfig was read from, or null (defaults and env only). */
+export function configFileOf(config: Config): string | null {
+  return origins.get(config) ?? null;
+}
+
+/** The configuration as layers, for loadConfig and for `bin/config --show` (which names the layer of every value). */
+export interface ConfigLayers {
+  defaults: Config;
+  file: { path: string; via: ConfigFileChoice['via']; data: unknown } | null;
+  env: DeepPartial<Config>;
+  flags: DeepPartial<Config>;
+  defaultsText: string;
+}
+
+export function readConfigLayers(opts: LoadConfigOptions): ConfigLayers {
+  let defaultsText = '';
+  const defaults = readJsonFile(join(configDir(), 'defaults.json'), 'config defaults', (t) => (defaultsText = t)) as Config;
+  const choice = chooseConfigFile(opts);
+  // A config file may hold endpoints and settings a check has no business reading: hidden in the sandbox.
+  if (choice.file) markPrivate(choice.file);
+  const file = choice.file ? { path: choice.file, via: choice.via, data: readJsonFile(choice.file, 'config file') } : null;
+  return { defaults, file, env: envOverlay(opts.env), flags: opts.overrides ?? {}, defaultsText };
+}
+
+/** defaults < config file (flag, JUDGELOOP_CONFIG or found upwards) < JUDGE_* env < flags, validated as a whole. */
+export function loadConfig(opts: LoadConfigOptions): Config {
+  const layers = readConfigLayers(opts);
+  let cfg = layers.defaults;
+  if (layers.file) cfg = deepMerge(cfg, layers.file.data);
+  cfg = deepMerge(cfg, layers.env);
+  cfg = deepMerge(cfg, layers.flags);
+  // Nothing merged over the defaults, and they are the very bytes the build validated against these schemas:
+  // known valid without loading the (large) config validator. Anything else is validated as a whole.
+  const untouched = !layers.file && Object.keys(layers.env).length === 0 && Object.keys(layers.flags).length === 0;
+  if (untouched) {
+    const sha = validatedDefaultsSha256();
+    if (sha !== null && createHash('sha256').update(layers.defaultsText, 'utf8').digest('hex') === sha) return cfg;
+  }
+  const v = validate<Config>('config', cfg);
+  const file = layers.file?.path;
+  if (!v.ok) throw new UserError(`configuration${file ? ` (${file})` : ''}: ${v.errors.join('; ')}`);
+  if (file) origins.set(v.value, file);
+  return v.value;
+}
+
+function realOrResolved(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    // A path that does not exist yet (a state folder): its nearest existing parent decides.
+    const up = dirname(p);
+    return up === p ? p : join(realOrResolved(up), relative(up, p));
+  }
+}
+
+/** True when `inner` is `outer` or lies below it, after resolving symlinks. */
+export function isInside(inner: string, outer: string): boolean {
+  const rel = relative(realOrResolved(outer), realOrResolved(inner));
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+/**
+ * The agent writes everything in the worktree it is judged on: a config file there could switch the sandbox off or
+ * name the checks, and a state folder there is writable by the checks. Either is refused (exit 2) before anything runs.
+ */
+export function assertConfigOutside(config: Config, worktree: string, stateDir: string): void {
+  if (!existsSync(worktree)) return;
+  const file = configFileOf(config);
+  if (file && isInside(file, worktree)) {
+    throw new UserError(`config file ${file} lies inside the worktree being measured (${worktree}), which the agent controls; keep judgeloop.json outside it (e.g. the folder above) or name one with --config / JUDGELOOP_CONFIG`);
+  }
+  if (isInside(stateDir, worktree)) {
+    throw new UserError(`state folder ${stateDir} lies inside the worktree being measured (${worktree}), where the checks may write; set state_dir or JUDGELOOP_STATE_DIR outside it`);
+  }
+}

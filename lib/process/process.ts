@@ -1,0 +1,268 @@
+// The one process primitive: a child in its own process group, a timeout that kills the whole group, a run
+// that ends when the child exits (not when every pipe closes: a daemon may hold them), bounded capture.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { onAbort } from '../cli/cleanup.js';
+
+/** Output kept from a command: the first and last halves of the cap, with a marker where the middle was cut. */
+export interface CapturedOutput {
+  text: string;
+  bytes: number;
+  truncated: boolean;
+}
+
+/** Keeps the head and a rolling tail of a byte stream in bounded memory. */
+export class HeadTailBuffer {
+  private head: Buffer[] = [];
+  private headLen = 0;
+  private tail: Buffer[] = [];
+  private tailLen = 0;
+  total = 0;
+  constructor(private readonly headCap: number, private readonly tailCap: number) {}
+
+  push(chunk: Buffer): void {
+    this.total += chunk.length;
+    if (this.headLen < this.headCap) {
+      const take = Math.min(this.headCap - this.headLen, chunk.length);
+      this.head.push(chunk.subarray(0, take));
+      this.headLen += take;
+      chunk = chunk.subarray(take);
+      if (chunk.length === 0) return;
+    }
+    this.tail.push(chunk);
+    this.tailLen += chunk.length;
+    // Drop whole chunks from the front while the rest still covers the tail cap.
+    while (this.tail.length > 1 && this.tailLen - this.tail[0]!.length >= this.tailCap) {
+      this.tailLen -= this.tail.shift()!.length;
+    }
+  }
+
+  result(): CapturedOutput {
+    const head = Buffer.concat(this.head);
+    let tail = Buffer.concat(this.tail);
+    const truncated = tail.length > this.tailCap;
+    if (truncated) tail = tail.subarray(tail.length - this.tailCap);
+    const omitted = this.total - head.length - tail.length;
+    // Invalid UTF-8 becomes U+FFFD: output is data to parse and show, never bytes to round-trip.
+    const decode = (b: Buffer) => new TextDecoder('utf-8', { fatal: false }).decode(b);
+    const text = omitted > 0 ? `${decode(head)}\n[... ${omitted} bytes omitted ...]\n${decode(tail)}` : decode(Buffer.concat([head, tail]));
+    return { text, bytes: this.total, truncated: omitted > 0 };
+  }
+}
+
+export interface SpawnOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  /** Time between SIGTERM and SIGKILL of the group at the timeout. */
+  killGraceMs?: number;
+  /** How long to read what is still in the pipes after the child exited; then they are closed. */
+  drainMs?: number;
+  /** Input for stdin (closed after); default none. */
+  input?: string | Buffer;
+  onStdout: (chunk: Buffer) => void;
+  onStderr: (chunk: Buffer) => void;
+  /**
+   * Marks the child's environment (JUDGELOOP_RUN_MARK=<our pid>-<random>): what a SIGKILLed judgeloop leaves is
+   * found by the next run (sweepOrphans). Off for git (it runs nothing of the agent's).
+   */
+  mark?: boolean;
+  /**
+   * With mark: when the child ends, processes carrying its mark that left its group (setsid daemons) are found
+   * through /proc and killed. Not needed inside bubblewrap, whose PID namespace dies with the command.
+   */
+  sweepEscaped?: boolean;
+}
+
+export interface SpawnResult {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  /** The process could not be started (missing program or cwd). */
+  spawnError: string | null;
+  durationMs: number;
+  /** Processes found outside the group after the run (daemons) and killed. */
+  escaped: number;
+}
+
+export const RUN_MARK_VAR = 'JUDGELOOP_RUN_MARK';
+
+export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (!pid) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+/** The process group of a pid (Linux /proc), or null. */
+function groupOf(pid: string): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Kills every process whose environment carries `VAR=mark` (Linux /proc); returns how many of them were
+ * outside the group `pgid` (escaped: setsid daemons and the like).
+ */
+export function killMarked(mark: string, pgid?: number): number {
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return 0;
+  }
+  const needle = Buffer.from(`\0${RUN_MARK_VAR}=${mark}\0`);
+  let found = 0;
+  for (const n of names) {
+    if (!/^\d+$/.test(n) || Number(n) === process.pid) continue;
+    let env: Buffer;
+    try {
+      env = Buffer.concat([Buffer.from([0]), readFileSync(`/proc/${n}/environ`), Buffer.from([0])]);
+    } catch {
+      continue;
+    }
+    if (env.indexOf(needle) === -1) continue;
+    if (groupOf(n) !== pgid) found++;
+    try {
+      process.kill(Number(n), 'SIGKILL');
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return found;
+}
+
+/**
+ * Kills processes a judgeloop killed with SIGKILL left behind (checks run without the sandbox: with it, the
+ * sandbox dies with its parent): those whose JUDGELOOP_RUN_MARK names an owner pid that no longer runs.
+ * Returns how many. Linux /proc; elsewhere nothing.
+ */
+export function sweepOrphans(): number {
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return 0;
+  }
+  const re = new RegExp(String.raw`(?:^|\0)` + RUN_MARK_VAR + String.raw`=(\d+)-[0-9a-f]+(?:\0|$)`);
+  let killed = 0;
+  for (const n of names) {
+    if (!/^\d+$/.test(n) || Number(n) === process.pid) continue;
+    let env: string;
+    try {
+      env = readFileSync(`/proc/${n}/environ`, 'latin1');
+    } catch {
+      continue;
+    }
+    const m = re.exec(env);
+    if (!m || alive(Number(m[1]))) continue;
+    try {
+      process.kill(Number(n), 'SIGKILL');
+      killed++;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return killed;
+}
+
+let swept = false;
+
+/** sweepOrphans once per process (a batch of records sweeps before the first). */
+export function sweepOrphansOnce(): void {
+  if (swept) return;
+  swept = true;
+  sweepOrphans();
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Runs `file args` in a new process group; resolves once it exited (and the pipes drained or were cut). */
+export function spawnGroup(file: string, args: string[], o: SpawnOptions): Promise<SpawnResult> {
+  const started = performance.now();
+  // The owner's pid leads the mark: a later run sweeps what a killed judgeloop left (sweepOrphans).
+  const mark = o.mark || o.sweepEscaped ? `${process.pid}-${randomBytes(8).toString('hex')}` : null;
+  const env = mark ? { ...o.env, [RUN_MARK_VAR]: mark } : o.env;
+  return new Promise((resolvePromise) => {
+    let timedOut = false;
+    let settled = false;
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(file, args, { cwd: o.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    } catch (e) {
+      resolvePromise({ exitCode: null, signal: null, timedOut: false, spawnError: (e as Error).message, durationMs: 0, escaped: 0 });
+      return;
+    }
+    const pid = child.pid;
+    let escaped = 0;
+    const sweep = () => {
+      if (mark && o.sweepEscaped) escaped += killMarked(mark, pid);
+    };
+    // judgeloop interrupted: end the group (and its escaped daemons) rather than leave it running.
+    const offAbort = onAbort(() => {
+      killGroup(pid, 'SIGKILL');
+      sweep();
+    });
+    let killTimer: NodeJS.Timeout | undefined;
+    let drainTimer: NodeJS.Timeout | undefined;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(pid, 'SIGTERM');
+      killTimer = setTimeout(() => {
+        killGroup(pid, 'SIGKILL');
+        sweep();
+      }, o.killGraceMs ?? 2000);
+    }, o.timeoutMs);
+    const finish = (r: Omit<SpawnResult, 'durationMs' | 'escaped'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(killTimer);
+      clearTimeout(drainTimer);
+      killGroup(pid, 'SIGKILL');
+      sweep();
+      offAbort();
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      resolvePromise({ ...r, durationMs: performance.now() - started, escaped });
+    };
+    child.stdout!.on('data', o.onStdout);
+    child.stderr!.on('data', o.onStderr);
+    child.stdin!.on('error', () => undefined);
+    child.stdin!.end(o.input ?? '');
+    child.on('error', (e) => finish({ exitCode: null, signal: null, timedOut, spawnError: e.message }));
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    const settle = () => {
+      const e = exit!;
+      finish({ exitCode: timedOut ? null : e.code, signal: e.signal, timedOut, spawnError: null });
+    };
+    child.on('exit', (code, signal) => {
+      exit = { code, signal };
+      // What the group left behind (a server a test started) would hold the pipes: end it, and its daemons.
+      killGroup(pid, 'SIGKILL');
+      // Pipes still open a moment later are held by a daemon that left the group: find it by its mark. (In the
+      // common case they close at once and finish() sweeps once.) Whatever still holds them is not waited for.
+      setTimeout(() => {
+        if (!settled) sweep();
+      }, 50).unref();
+      drainTimer = setTimeout(settle, o.drainMs ?? 1000);
+    });
+    child.on('close', () => {
+      if (exit) settle();
+    });
+  });
+}

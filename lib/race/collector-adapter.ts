@@ -1,0 +1,26 @@
+// The one place the race calls the collector: its check runner, baseline cache and seed 000 formulas (0-100).
+import { getBaseline } from '../collector/baseline.js';
+import { resolveCommands } from '../collector/checks.js';
+import { collectRun, type CollectContext } from '../collector/collect.js';
+import { compositeScore, DIMENSIONS, normaliseWeights, scoreSpeed, type Scores, type Weights } from '../collector/scoring.js';
+import type { Feedback, RaceBreakdown } from '../store/types.generated.js';
+
+export { collectRun, getBaseline, resolveCommands, type CollectContext };
+
+/**
+ * Seed 000 breakdown and composite for a race: the collector's build/tests/lint/diff-size scores, speed re-scored
+ * against the race's fastest run (the collector's own speed may have seen only the runs collected before it).
+ */
+export function raceComposite(fb: Feedback, durationSeconds: number, fastestSeconds: number, weights: Weights): { breakdown: RaceBreakdown; composite: number | null; weightsUsed: Partial<Weights> } {
+  const scores: Scores = { build: null, tests: null, lint: null, diff_size: null, speed: null };
+  for (const d of DIMENSIONS) if (d !== 'speed') scores[d] = fb.scores[d] === null ? null : fb.scores[d]! * 100;
+  scores.speed = scoreSpeed(durationSeconds, fastestSeconds);
+  const composite = compositeScore(scores, weights);
+  const breakdown = Object.fromEntries(DIMENSIONS.map((d) => [d, scores[d] === null ? null : scores[d]! / 100])) as unknown as RaceBreakdown;
+  return { breakdown, composite: composite === null ? null : composite / 100, weightsUsed: normaliseWeights(weights, scores) };
+}
+
+/** Seed 000's composite on its own scale (0-100), for the worked example. */
+export function seed000Composite(scores: Scores, weights: Weights): number | null {
+  return compositeScore(scores, weights);
+}

@@ -1,0 +1,129 @@
+// IO: what the evaluation needs from one solution's worktree (git and files) and the judge's criteria.
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { git } from '../git/git.js';
+import { readStoredJudgment } from '../store/judgment.js';
+import { StateStore } from '../store/store.js';
+import { runCommand } from '../process/runner.js';
+import { readTreeFile } from '../git/tree-read.js';
+import type { SandboxPolicy } from '../process/sandbox.js';
+import type { Feedback } from '../store/types.generated.js';
+import { parseUnifiedDiff } from './diff-parse.js';
+import { JUDGE_CRITERIA, type BenchmarkResult, type FileText, type JudgeCriteria, type SolutionFacts } from './evaluate.js';
+import { literalComparisons, TEST_FILE } from './test-findings.js';
+import { TS_JS_FILE } from './ts-metrics.js';
+
+const MAX_FILE_BYTES = 1024 * 1024;
+const MAX_CONTEXT_FILES = 300;
+const MAX_CONTEXT_BYTES = 4 * 1024 * 1024;
+const MAX_TEST_FILES = 500;
+
+/**
+ * The lines of the tree's test files that hold a string or number literal, in one `git grep` over the committed tree
+ * (not the worktree's files): the tests' inputs that special-casing is checked against.
+ */
+async function testLiteralText(cwd: string, tree: string, paths: string[]): Promise<string> {
+  const tests = paths.filter((p) => TEST_FILE.test(p)).slice(0, MAX_TEST_FILES);
+  if (!tests.length) return '';
+  try {
+    return await git(cwd, ['grep', '-I', '-h', '-E', `"[^"\\]{2,80}"|'[^'\\]{2,80}'|[0-9]`, tree, '--', ...tests], { maxBuffer: 64 * 1024 * 1024 });
+  } catch {
+    return ''; // exit 1: no match
+  }
+}
+
+/** A blob's text in one git call: null when it is over MAX_FILE_BYTES (the output cap stops it), binary or absent. */
+async function blob(cwd: string, rev: string, path: string): Promise<string | null> {
+  try {
+    const text = await git(cwd, ['cat-file', 'blob', `${rev}:${path}`], { maxBuffer: MAX_FILE_BYTES });
+    return text.includes('\u0000') ? null : text;
+  } catch {
+    return null;
+  }
+}
+
+/** Files whose change disappears when whitespace (and blank lines) are ignored. */
+async function formattingOnly(cwd: string, from: string, to: string, changed: string[]): Promise<string[]> {
+  const out = await git(cwd, ['diff', '-w', '--ignore-blank-lines', '-U0', '--no-renames', '--no-ext-diff', from, to, '--', ...changed]);
+  const substantive = new Set(parseUnifiedDiff(out).filter((f) => f.added.length || f.removed.length).map((f) => f.path));
+  return changed.filter((p) => !substantive.has(p));
+}
+
+/** The judge's optional criteria from state/judgments/<bead>.json (validated against the judgment schema). */
+export function readJudgeCriteria(stateRoot: string, bead: string): { criteria: JudgeCriteria | null; note: string } {
+  const { judgment: j, note } = readStoredJudgment(new StateStore(stateRoot), bead);
+  if (note) return { criteria: null, note };
+  if (!j) return { criteria: null, note: 'no judgment for this run (judge disabled or not run)' };
+  if (j.status !== 'judged') return { criteria: null, note: 'the judgment failed' };
+  const criteria: JudgeCriteria = {};
+  for (const k of JUDGE_CRITERIA) {
+    const c = j.criteria?.[k];
+    if (c) criteria[k] = { score: c.score, confidence: c.confidence, reasoning: c.reasoning };
+  }
+  return { criteria: Object.keys(criteria).length ? criteria : null, note: 'the judgment has no criteria' };
+}
+
+/** Runs the benchmark command with GNU time for peak memory when it is there. */
+export async function runBenchmark(command: string, cwd: string, env: NodeJS.ProcessEnv, timeoutSeconds: number, sandbox?: SandboxPolicy): Promise<BenchmarkResult> {
+  const gnuTime = existsSync('/usr/bin/time');
+  const wrapped = gnuTime ? `/usr/bin/time -f 'JUDGELOOP_MAXRSS_KB=%M' sh -c "$JUDGELOOP_BENCH"` : command;
+  const res = await runCommand(wrapped, { cwd, env: { ...env, JUDGELOOP_BENCH: command }, timeoutMs: timeoutSeconds * 1000, capBytes: 64 * 1024, sandbox });
+  const m = /JUDGELOOP_MAXRSS_KB=(\d+)/.exec(res.output.text);
+  const ok = res.exitCode === 0 && !res.timedOut;
+  return { ok, ms: res.durationMs, maxRssKb: m ? Number(m[1]) : null, detail: ok ? `${Math.round(res.durationMs)} ms` : res.timedOut ? 'timed out' : `exit ${res.exitCode ?? res.signal}` };
+}
+
+export interface GatherOptions {
+  stateRoot: string;
+  benchmark: { command: string | null; timeoutSeconds: number; sandbox?: SandboxPolicy };
+  env: NodeJS.ProcessEnv;
+}
+
+/** Everything but the feedback's own figures: the patch, both versions of changed files, clone context, judge criteria. */
+export async function gatherFacts(fb: Feedback, worktree: string, opts: GatherOptions): Promise<SolutionFacts> {
+  const from = fb.diff!.merge_base;
+  const to = fb.head?.tree ?? fb.head!.commit;
+  const diffText = await git(worktree, ['diff', '-M', '--no-ext-diff', '--no-textconv', from, to]);
+  const patch = parseUnifiedDiff(diffText);
+  // Both versions of every changed text file, all at once (one git call each).
+  const files: FileText[] = await Promise.all(
+    patch
+      .filter((p) => !p.binary)
+      .map(async (p) => {
+        const [head, base] = await Promise.all([p.deleted ? null : blob(worktree, to, p.path), p.created ? null : blob(worktree, from, p.oldPath ?? p.path)]);
+        return { path: p.path, head, base };
+      }),
+  );
+  const changed = new Set(patch.map((p) => p.path));
+  const cloneContext: { path: string; text: string }[] = [];
+  let bytes = 0;
+  const all = (await git(worktree, ['ls-tree', '-r', '-z', '--name-only', to])).split('\0').filter(Boolean);
+  const tracked = all.filter((p) => TS_JS_FILE.test(p) && !changed.has(p));
+  for (const p of tracked.slice(0, MAX_CONTEXT_FILES)) {
+    // Only regular files inside the tree: a FIFO, device or symlink out of it is skipped, never opened or followed.
+    const r = readTreeFile(worktree, p, Math.min(MAX_FILE_BYTES, MAX_CONTEXT_BYTES - bytes));
+    if (!r.ok) continue;
+    bytes += r.bytes;
+    cloneContext.push({ path: p, text: r.text });
+  }
+  const judge = readJudgeCriteria(opts.stateRoot, fb.bead);
+  const facts: SolutionFacts = {
+    feedback: fb,
+    judgment: judge.criteria,
+    judgmentNote: judge.note,
+    patch,
+    files,
+    cloneContext,
+    formattingOnlyFiles: await (async () => {
+      const edited = patch.filter((p) => !p.binary && !p.created && !p.deleted).map((p) => p.path);
+      return edited.length ? formattingOnly(worktree, from, to, edited) : [];
+    })(),
+    benchmark: opts.benchmark.command ? await runBenchmark(opts.benchmark.command, worktree, opts.env, opts.benchmark.timeoutSeconds, opts.benchmark.sandbox) : null,
+    // Only a change that compares something against a literal can special-case the tests' inputs.
+    testTexts: literalComparisons(patch) ? [await testLiteralText(worktree, to, all)] : [],
+    contentHash: createHash('sha256').update(diffText).digest('hex'),
+  };
+  if (fb.run.task_type !== undefined) facts.taskType = fb.run.task_type;
+  return facts;
+}

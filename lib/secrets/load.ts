@@ -1,0 +1,28 @@
+// Reads config/secret-rules.json, validated against its schema; compiled once per file version (mtime).
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { UserError } from '../cli/errors.js';
+import { configDir } from '../store/paths.js';
+import { validate } from '../store/schema.js';
+import { compileSecretTable, type SecretTable, type SecretTableSource } from './table.js';
+
+let cached: { file: string; mtimeMs: number; table: SecretTable } | undefined;
+
+export const secretRulesFile = (): string => join(configDir(), 'secret-rules.json');
+
+/** The compiled table; re-read when the file changed. */
+export function loadSecretTable(file = secretRulesFile()): SecretTable {
+  const mtimeMs = statSync(file).mtimeMs;
+  if (cached && cached.file === file && cached.mtimeMs === mtimeMs) return cached.table;
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new UserError(`${file}: not valid JSON (${(e as Error).message})`);
+  }
+  const v = validate<SecretTableSource>('secret-rules', data);
+  if (!v.ok) throw new UserError(`${file}: ${v.errors.slice(0, 3).join('; ')}`);
+  const table = compileSecretTable(v.value);
+  cached = { file, mtimeMs, table };
+  return table;
+}

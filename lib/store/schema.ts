@@ -1,0 +1,157 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { projectRoot, schemasDir } from './paths.js';
+
+
+export type SchemaName =
+  | 'run-record'
+  | 'feedback'
+  | 'baseline'
+  | (string & {});
+
+export type Validation<T> = { ok: true; value: T } | { ok: false; errors: string[] };
+
+let ajv: Ajv | undefined;
+const compiled = new Map<string, ValidateFunction>();
+
+/** sha256 over schema file names and contents, sorted by name (same as dev/gen-validators.mjs). */
+export function schemasHash(): string {
+  const h = createHash('sha256');
+  for (const f of readdirSync(schemasDir()).filter((f) => f.endsWith('.schema.json')).sort()) {
+    h.update(f).update('\0').update(readFileSync(join(schemasDir(), f))).update('\0');
+  }
+  return h.digest('hex');
+}
+
+// Validators precompiled by `npm run build` (dist/validators/<name>.cjs): start-up without ajv's compile cost,
+// each required only when first used. Used only when built from exactly the schemas on disk; otherwise every
+// schema compiles at run time with ajv.
+let req: NodeJS.Require | undefined;
+const requireHere = (id: string): unknown => (req ??= createRequire(join(projectRoot(), 'package.json')))(id);
+const precompiledDir = (): string => join(projectRoot(), 'dist', 'validators');
+let precompiledOk: boolean | undefined;
+let buildInfo: { schemasHash?: string; stats?: Record<string, { size: number; mtimeMs: number }>; defaultsSha256?: string } = {};
+
+/**
+ * True when the files in schemas/ are those the build hashed: the same names with the same size and mtime
+ * (stat only, no reads), or else the same contents (sha256, as the build computes it).
+ */
+function precompiledFresh(): boolean {
+  if (precompiledOk === undefined) {
+    try {
+      buildInfo = JSON.parse(readFileSync(join(precompiledDir(), 'hash.json'), 'utf8')) as typeof buildInfo;
+      precompiledOk = statsMatch(buildInfo.stats) || buildInfo.schemasHash === schemasHash();
+    } catch {
+      precompiledOk = false;
+    }
+  }
+  return precompiledOk;
+}
+
+function statsMatch(stats: Record<string, { size: number; mtimeMs: number }> | undefined): boolean {
+  if (!stats) return false;
+  const files = readdirSync(schemasDir()).filter((f) => f.endsWith('.schema.json'));
+  if (files.length !== Object.keys(stats).length) return false;
+  return files.every((f) => {
+    const want = stats[f];
+    if (!want) return false;
+    const st = statSync(join(schemasDir(), f));
+    return st.size === want.size && st.mtimeMs === want.mtimeMs;
+  });
+}
+
+/**
+ * sha256 of config/defaults.json as `npm run build` validated it against these schemas (null when the
+ * precompiled validators are stale or absent): a config that is exactly those bytes is known valid.
+ */
+export function validatedDefaultsSha256(): string | null {
+  return precompiledFresh() ? (buildInfo.defaultsSha256 ?? null) : null;
+}
+
+type AddFormats = (ajv: Ajv, formats: string[]) => Ajv;
+
+function instance(): Ajv {
+  if (ajv) return ajv;
+  // ajv itself (~30 ms to load) is only needed when there is no up-to-date precompiled validator.
+  const { Ajv: AjvClass } = requireHere('ajv') as { Ajv: new (opts: object) => Ajv };
+  const af = requireHere('ajv-formats') as { default?: AddFormats } & AddFormats;
+  const addFormats = af.default ?? af;
+  ajv = new AjvClass({ allErrors: true, strict: true, allowUnionTypes: true });
+  addFormats(ajv, ['date-time']);
+  // Every schema is registered by its $id so cross-file $refs resolve; each compiles on first use.
+  for (const file of readdirSync(schemasDir()).filter((f) => f.endsWith('.schema.json')).sort()) {
+    ajv.addSchema(JSON.parse(readFileSync(join(schemasDir(), file), 'utf8')) as object);
+  }
+  return ajv;
+}
+
+function validator(name: SchemaName): ValidateFunction {
+  let fn = compiled.get(name);
+  if (fn) return fn;
+  if (precompiledFresh() && /^[a-z0-9-]+$/.test(name) && existsSync(join(precompiledDir(), `${name}.cjs`))) {
+    const mod = requireHere(join(precompiledDir(), `${name}.cjs`)) as ValidateFunction & { default?: ValidateFunction };
+    fn = mod.default ?? mod;
+  } else {
+    fn = instance().getSchema(`${name}.schema.json`);
+    if (!fn) throw new Error(`no schema named ${name} in ${schemasDir()}`);
+  }
+  compiled.set(name, fn);
+  return fn;
+}
+
+/** Renders ajv errors as `/json/path: what is wrong`, most specific first, oneOf noise dropped. */
+export function formatErrors(errors: ErrorObject[] | null | undefined): string[] {
+  if (!errors?.length) return [];
+  const specific = errors.filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'anyOf' && e.keyword !== 'if');
+  // A oneOf against [X, null] reports both branches; "must be null" is noise once X's errors are there.
+  const useful = specific.filter((e) => !(e.keyword === 'type' && (e.params as { type?: string }).type === 'null' && specific.length > 1));
+  const out: string[] = [];
+  for (const e of useful.length ? useful : errors) {
+    let path = e.instancePath || '/';
+    let msg = e.message ?? 'is invalid';
+    const p = e.params as Record<string, unknown>;
+    if (e.keyword === 'required') {
+      path = `${e.instancePath}/${String(p.missingProperty)}`;
+      msg = 'is required';
+    } else if (e.keyword === 'additionalProperties') {
+      path = `${e.instancePath}/${String(p.additionalProperty)}`;
+      msg = 'is not allowed here';
+    } else if (e.keyword === 'enum') {
+      msg = `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    } else if (e.keyword === 'pattern' && /bead|race_id|slug/.test(e.instancePath)) {
+      msg = 'must be safe as a file name (letters, digits, ".", "_", "-"; no leading dot, no "/")';
+    }
+    const line = `${path}: ${msg}`;
+    if (!out.includes(line)) out.push(line);
+  }
+  return out;
+}
+
+/**
+ * Loads and compiles validators ahead of use (e.g. while a child process runs, so this overlaps the wait).
+ * Only precompiled ones: a stale build compiles on first use as before. Never throws.
+ */
+export function preloadValidators(names: SchemaName[]): void {
+  if (!precompiledFresh()) return;
+  for (const n of names) {
+    try {
+      // One call (rejecting null at once) makes V8 compile the validator's body now rather than at first real use.
+      validator(n)(null);
+    } catch {
+      // Reported by validate() when the validator is really needed.
+    }
+  }
+}
+
+export function validate<T>(name: SchemaName, data: unknown): Validation<T> {
+  const fn = validator(name);
+  if (fn(data)) return { ok: true, value: data as T };
+  return { ok: false, errors: formatErrors(fn.errors) };
+}
+
+export function schemaNames(): string[] {
+  return readdirSync(schemasDir()).filter((f) => f.endsWith('.schema.json')).map((f) => f.replace(/\.schema\.json$/, '')).sort();
+}

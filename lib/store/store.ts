@@ -1,0 +1,209 @@
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { assertSafeId } from './bead.js';
+import { chooseConfigFile, chooseStateDir } from '../config/config.js';
+import type { EnvSettings } from '../cli/env.js';
+import { KINDS, type Kind } from './kinds.js';
+import { acquireLock } from './lock.js';
+import { projectRoot } from './paths.js';
+import { validate } from './schema.js';
+import { appendLineDurable, causeOf, StateWriteError, writeFileAtomic, type AtomicOptions } from './state-write.js';
+import { sweepTemps } from './sweep.js';
+
+/** A state file that exists but is not valid JSON or fails its schema. */
+export class CorruptStateError extends Error {
+  override readonly name = 'CorruptStateError';
+  constructor(readonly file: string, readonly problems: string[]) {
+    super(`${file}: ${problems.join('; ')}`);
+  }
+}
+
+export interface LockOptions {
+  /** How long to wait for the lock before failing, seconds. */
+  waitSeconds?: number;
+}
+
+export type ReadResult<T> = { id: string; file: string; value: T } | { id: string; file: string; error: CorruptStateError };
+
+/** JUDGELOOP_STATE_DIR, else the config file's state_dir, else state/ beside that file, else the checkout's state/. */
+export function stateRoot(env: EnvSettings, cwd = process.cwd(), configFile?: string): string {
+  if (env.JUDGELOOP_STATE_DIR) return resolve(cwd, env.JUDGELOOP_STATE_DIR);
+  return chooseStateDir(env, cwd, chooseConfigFile({ env, configFile, cwd }), join(projectRoot(), 'state')).dir;
+}
+
+/** Parses and validates JSON text against a schema; throws CorruptStateError naming the file. */
+export function parseValidated<T>(file: string, text: string, schema: string): T {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new CorruptStateError(file, [`not valid JSON (${(e as Error).message})`]);
+  }
+  const v = validate<T>(schema, data);
+  if (!v.ok) throw new CorruptStateError(file, v.errors);
+  return v.value;
+}
+
+export class StateStore {
+  private swept = false;
+  constructor(readonly root: string) {}
+
+  /** Where temporary files are written before their rename (swept at the next start once their writer is dead). */
+  tmpDir(): string {
+    return join(this.root, '.tmp');
+  }
+
+  /** Options for writeFileAtomic / AtomicFile of a file in this store. */
+  atomic(): AtomicOptions {
+    this.sweepOnce();
+    return { tmpDir: this.tmpDir() };
+  }
+
+  /** Leftovers of killed runs (temporary files, locks of dead holders) go before this process first writes. */
+  sweepOnce(): void {
+    if (this.swept) return;
+    this.swept = true;
+    sweepTemps(this.root);
+  }
+
+  /** The store the environment and config file name (`configFile`: a --config flag, which wins over the search). */
+  static fromEnv(env: EnvSettings, cwd?: string, configFile?: string): StateStore {
+    return new StateStore(stateRoot(env, cwd, configFile));
+  }
+
+  dir(kind: Kind): string {
+    return join(this.root, KINDS[kind].dir);
+  }
+
+  path(kind: Kind, id: string): string {
+    assertSafeId(id, `${kind} id`);
+    return join(this.dir(kind), id + KINDS[kind].ext);
+  }
+
+  /** The validated file, or null when it does not exist. */
+  read<T>(kind: Kind, id: string): T | null {
+    const file = this.path(kind, id);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw e;
+    }
+    return parseValidated<T>(file, text, KINDS[kind].schema);
+  }
+
+  /** Validates, then writes atomically. Invalid data here is a bug in judgeloop, so it throws. */
+  write<T>(kind: Kind, id: string, data: T): string {
+    const file = this.path(kind, id);
+    const v = validate(KINDS[kind].schema, data);
+    if (!v.ok) throw new Error(`refusing to write invalid ${kind} ${file}: ${v.errors.join('; ')}`);
+    writeFileAtomic(file, JSON.stringify(data, null, 2) + '\n', this.atomic());
+    return file;
+  }
+
+  /** Ids of the kind's files, sorted; temporary and hidden files are not listed. */
+  list(kind: Kind): string[] {
+    const ext = KINDS[kind].ext;
+    let names: string[];
+    try {
+      names = readdirSync(this.dir(kind));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw e;
+    }
+    return names.filter((n) => n.endsWith(ext) && !n.startsWith('.')).map((n) => n.slice(0, -ext.length)).sort();
+  }
+
+  /** Reads every file of a kind; a corrupt one is returned as an error, not thrown, so the others still count. */
+  readAll<T>(kind: Kind): ReadResult<T>[] {
+    return this.list(kind).map((id) => {
+      const file = this.path(kind, id);
+      try {
+        return { id, file, value: parseValidated<T>(file, readFileSync(file, 'utf8'), KINDS[kind].schema) };
+      } catch (e) {
+        if (e instanceof CorruptStateError) return { id, file, error: e };
+        throw e;
+      }
+    });
+  }
+
+  /** Starts loading the lock library without waiting (e.g. while a child process runs); errors surface in withLock. */
+  prefetchLock(): void {
+    import('proper-lockfile').catch(() => undefined);
+  }
+
+  /** Runs `fn` holding a cross-process lock named `name` (a file under state/.locks). */
+  async withLock<R>(name: string, fn: () => Promise<R> | R, opts: LockOptions = {}): Promise<R> {
+    assertSafeId(name, 'lock name');
+    this.sweepOnce();
+    const dir = join(this.root, '.locks');
+    const target = join(dir, name);
+    let release: () => Promise<void>;
+    try {
+      mkdirSync(dir, { recursive: true });
+      release = await acquireLock(target, (opts.waitSeconds ?? 120) * 1000);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === undefined || code === 'ELOCKED') throw e;
+      throw new StateWriteError(`${target}.lock`, code, `cannot take the lock ${target}.lock: ${causeOf(e)}`);
+    }
+    try {
+      return await fn();
+    } finally {
+      await release().catch(() => undefined);
+    }
+  }
+
+  /** Read-modify-write of one file under its lock; `fn` returning undefined leaves the file as it is. */
+  async update<T>(kind: Kind, id: string, fn: (current: T | null) => T | undefined | Promise<T | undefined>): Promise<T | null> {
+    return this.withLock(`${kind}-${id}`, async () => {
+      const current = this.read<T>(kind, id);
+      const next = await fn(current);
+      if (next === undefined) return current;
+      this.write(kind, id, next);
+      return next;
+    });
+  }
+
+  /** Appends one validated row to a .jsonl kind; callers hold the lock when order matters. */
+  appendLine<T>(kind: Kind, id: string, row: T): void {
+    this.appendLines(kind, id, [row]);
+  }
+
+  /** Appends validated rows all or none, with one write and one fdatasync (a batch costs what one row does). */
+  appendLines<T>(kind: Kind, id: string, rows: readonly T[]): void {
+    const file = this.path(kind, id);
+    for (const row of rows) {
+      const v = validate(KINDS[kind].schema, row);
+      if (!v.ok) throw new Error(`refusing to append an invalid ${kind} row to ${file}: ${v.errors.join('; ')}`);
+    }
+    if (rows.length === 0) return;
+    this.sweepOnce();
+    appendLineDurable(file, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  }
+
+  /** Reads a .jsonl kind: valid rows in order, and the lines that are not (e.g. a half-written last line). */
+  readLines<T>(kind: Kind, id: string): { rows: T[]; bad: { line: number; problems: string[] }[] } {
+    const file = this.path(kind, id);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { rows: [], bad: [] };
+      throw e;
+    }
+    const rows: T[] = [];
+    const bad: { line: number; problems: string[] }[] = [];
+    text.split('\n').forEach((line, i) => {
+      if (line.trim() === '') return;
+      try {
+        rows.push(parseValidated<T>(file, line, KINDS[kind].schema));
+      } catch (e) {
+        if (!(e instanceof CorruptStateError)) throw e;
+        bad.push({ line: i + 1, problems: e.problems });
+      }
+    });
+    return { rows, bad };
+  }
+}

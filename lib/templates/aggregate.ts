@@ -1,0 +1,227 @@
+// Streams feedback summary rows into per-template statistics and finishes them into the scores file's entries.
+// Pure: memory per template is bounded by the trend and recurring windows, not by the number of runs.
+import type { FeedbackIndexRow, Interval, Outcome, Template, Trend } from '../store/types.generated.js';
+import { blendScore, mechanicalComposite, normaliseWeights, runMechanicalValue, type BlendWeights, type MechanicalParams } from './formula.js';
+import { addMoment, emptyMoments, mean, sampleVariance, t95, tInterval, wilsonInterval, type Moments } from './stats.js';
+
+export interface ScoreSettings {
+  weights: BlendWeights;
+  mechanical: MechanicalParams;
+  trendWindow: number;
+  recurringWindow: number;
+  /** Newest scored runs kept per template for the triggers (drop window + baseline); at least trendWindow. */
+  recentSize?: number;
+  /** Blend judged templates (phase >= 3 with the judge enabled for score-templates; phase 4 for selection). */
+  blend: boolean;
+  /** Why the blend is off, for basis_reason. */
+  blendOffReason: string;
+}
+
+/** One scored run as kept in the recent windows. */
+export interface RecentRun {
+  bead: string;
+  completed_at: string;
+  ms: number;
+  outcome: Outcome;
+  mechanical: number;
+  judge: number | null;
+  issues: { key: string; text: string }[];
+}
+
+interface Acc {
+  template: string;
+  outcomes: Record<Outcome, number>;
+  retried: number;
+  retryKnown: number;
+  retrySum: number;
+  m: Moments;
+  composite: Moments;
+  j: Moments;
+  /** Over judged runs: sum of their mechanical values and of mechanical x judge, for the blend's covariance. */
+  mJudged: Moments;
+  sumMJ: number;
+  issues: Map<string, number>;
+  recent: RecentRun[];
+  recentJudged: RecentRun[];
+}
+
+const OUTCOMES: Outcome[] = ['full_pass', 'partial_pass', 'agent_failure', 'infra_failure', 'timeout', 'unmeasured'];
+
+/** Newest last; ties on time broken by bead id only so the order is stable. */
+export function byCompletion(a: { ms: number; bead: string }, b: { ms: number; bead: string }): number {
+  return a.ms - b.ms || (a.bead < b.bead ? -1 : a.bead > b.bead ? 1 : 0);
+}
+
+/** Keeps the newest `size` runs by completion time; trims lazily so each push is O(1) amortised. */
+function pushRecent(list: RecentRun[], run: RecentRun, size: number): void {
+  list.push(run);
+  if (list.length >= size * 2) {
+    list.sort(byCompletion);
+    list.splice(0, list.length - size);
+  }
+}
+
+function newest(list: RecentRun[], size: number): RecentRun[] {
+  return [...list].sort(byCompletion).slice(-size);
+}
+
+export class TemplateAggregator {
+  private readonly accs = new Map<string, Acc>();
+  private readonly keep: number;
+  constructor(readonly settings: ScoreSettings) {
+    this.keep = Math.max(settings.trendWindow, settings.recentSize ?? 0);
+  }
+
+  add(row: FeedbackIndexRow): void {
+    let a = this.accs.get(row.template);
+    if (!a) {
+      a = {
+        template: row.template,
+        outcomes: { full_pass: 0, partial_pass: 0, agent_failure: 0, infra_failure: 0, timeout: 0, unmeasured: 0 },
+        retried: 0,
+        retryKnown: 0,
+        retrySum: 0,
+        m: emptyMoments(),
+        composite: emptyMoments(),
+        j: emptyMoments(),
+        mJudged: emptyMoments(),
+        sumMJ: 0,
+        issues: new Map(),
+        recent: [],
+        recentJudged: [],
+      };
+      this.accs.set(row.template, a);
+    }
+    a.outcomes[row.outcome] += 1;
+    const m = runMechanicalValue(row.outcome, row.retries, this.settings.mechanical);
+    if (m === null) return; // infra failure or nothing measured: counted as a run, never scored
+    addMoment(a.m, m);
+    if (row.retries !== null) {
+      a.retryKnown += 1;
+      a.retrySum += row.retries;
+      if (row.retries > 0) a.retried += 1;
+    }
+    if (row.composite !== null) addMoment(a.composite, row.composite);
+    const judge = row.judge?.score ?? null;
+    if (judge !== null) {
+      addMoment(a.j, judge);
+      addMoment(a.mJudged, m);
+      a.sumMJ += m * judge;
+      for (const key of new Set(row.judge!.issues.map((i) => i.key))) a.issues.set(key, (a.issues.get(key) ?? 0) + 1);
+    }
+    const run: RecentRun = {
+      bead: row.bead,
+      completed_at: row.completed_at,
+      ms: Date.parse(row.completed_at),
+      outcome: row.outcome,
+      mechanical: m,
+      judge,
+      issues: row.judge ? row.judge.issues.map((i) => ({ key: i.key, text: i.text })) : [],
+    };
+    pushRecent(a.recent, run, this.keep);
+    if (judge !== null) pushRecent(a.recentJudged, run, this.settings.recurringWindow);
+  }
+
+  /** The newest scored runs of a template (up to recentSize), oldest first. */
+  recent(template: string): RecentRun[] {
+    const a = this.accs.get(template);
+    return a ? newest(a.recent, this.keep) : [];
+  }
+
+  templates(): string[] {
+    return [...this.accs.keys()].sort();
+  }
+
+  /** The newest judged runs of a template (for recurring-issue triggers), oldest first. */
+  recentJudged(template: string): RecentRun[] {
+    const a = this.accs.get(template);
+    return a ? newest(a.recentJudged, this.settings.recurringWindow) : [];
+  }
+
+  /** Every template's entry, best score first (null scores last), ties by name. */
+  finish(): Template[] {
+    const out = [...this.accs.values()].map((a) => finishTemplate(a, this.settings));
+    return out.sort((x, y) => (y.score ?? -1) - (x.score ?? -1) || (x.template < y.template ? -1 : 1));
+  }
+}
+
+function rate(k: number, n: number) {
+  return { value: n > 0 ? k / n : null, n, interval: wilsonInterval(k, n) };
+}
+
+/** Interval of w_m x mean(m) + w_j x mean(j) where the judged runs are a subset of the scored ones. */
+export function blendInterval(center: number, m: Moments, j: Moments, mJudged: Moments, sumMJ: number, w: BlendWeights): Interval {
+  const vm = sampleVariance(m);
+  const vj = sampleVariance(j);
+  if (vm === null || vj === null) return null;
+  const nw = normaliseWeights(w);
+  // Cov(mean m, mean j) = Cov(m_i, j_i) / n_m over the shared (judged) runs.
+  const cov = (sumMJ - (mJudged.sum * j.sum) / j.n) / (j.n - 1);
+  const variance = Math.max(0, nw.mechanical ** 2 * (vm / m.n) + nw.judge ** 2 * (vj / j.n) + (2 * nw.mechanical * nw.judge * cov) / m.n);
+  const half = t95(Math.min(m.n, j.n) - 1) * Math.sqrt(variance);
+  return { low: Math.max(0, center - half), high: Math.min(1, center + half), method: 'delta_t' };
+}
+
+/** The score formula over a handful of runs (a trend half): blend of the mean values when judged, else mechanical. */
+export function scoreOfRuns(runs: RecentRun[], s: ScoreSettings): number | null {
+  if (runs.length === 0) return null;
+  const mech = Math.min(1, Math.max(0, runs.reduce((t, r) => t + r.mechanical, 0) / runs.length));
+  const judged = runs.filter((r) => r.judge !== null);
+  if (!s.blend || judged.length === 0) return mech;
+  return blendScore(mech, judged.reduce((t, r) => t + r.judge!, 0) / judged.length, s.weights);
+}
+
+export function trendOf(runs: RecentRun[], s: ScoreSettings): Trend {
+  const half = Math.floor(runs.length / 2);
+  const earlier = half > 0 ? scoreOfRuns(runs.slice(0, half), s) : null;
+  const later = half > 0 ? scoreOfRuns(runs.slice(runs.length - half), s) : null;
+  const round = (x: number) => Math.round(x * 1e9) / 1e9;
+  return {
+    window: s.trendWindow,
+    runs: runs.map((r) => ({ bead: r.bead, completed_at: r.completed_at, outcome: r.outcome, mechanical: round(r.mechanical), judge: r.judge })),
+    earlier,
+    later,
+    change: earlier !== null && later !== null ? round(later - earlier) : null,
+  };
+}
+
+function finishTemplate(a: Acc, s: ScoreSettings): Template {
+  const o = a.outcomes;
+  const runs = OUTCOMES.reduce((t, k) => t + o[k], 0);
+  const scored = runs - o.infra_failure - o.unmeasured;
+  const mechanical = mechanicalComposite(
+    { full_pass: o.full_pass, partial_pass: o.partial_pass, timeout: o.timeout, scored, retried: a.retried, retry_known: a.retryKnown },
+    s.mechanical,
+  );
+  const judge = mean(a.j);
+  const blended = s.blend ? blendScore(mechanical, judge, s.weights) : null;
+  let basisReason: string;
+  if (mechanical === null) basisReason = o.unmeasured > 0 ? `no scored runs (infra failures, and ${o.unmeasured} unmeasured run(s): no check configured)` : 'no scored runs (only infra failures)';
+  else if (blended !== null) basisReason = `blend of mechanical and judge over ${a.j.n} judged run(s)`;
+  else if (!s.blend) basisReason = s.blendOffReason;
+  else basisReason = 'no judged runs: mechanical kept';
+  const topIssues = [...a.issues.entries()]
+    .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
+    .slice(0, 5)
+    .map(([key, n]) => ({ key, runs: n, share: n / a.j.n }));
+  return {
+    template: a.template,
+    runs,
+    outcomes: { ...o },
+    scored_runs: scored,
+    full_pass_rate: rate(o.full_pass, scored),
+    pass_rate: rate(o.full_pass + o.partial_pass, scored),
+    retry_rate: rate(a.retried, a.retryKnown),
+    timeout_rate: rate(o.timeout, scored),
+    mean_retries: a.retryKnown > 0 ? a.retrySum / a.retryKnown : null,
+    run_composite: { value: mean(a.composite), n: a.composite.n, interval: tInterval(a.composite) },
+    mechanical: { value: mechanical, n: scored, interval: tInterval(a.m, mechanical) },
+    judge: { value: judge, n: a.j.n, interval: tInterval(a.j) },
+    blended: { value: blended, interval: blended === null ? null : blendInterval(blended, a.m, a.j, a.mJudged, a.sumMJ, s.weights) },
+    score: blended ?? mechanical,
+    basis: blended !== null ? 'blended' : 'mechanical',
+    basis_reason: basisReason,
+    top_issues: topIssues,
+    trend: trendOf(newest(a.recent, s.trendWindow), s),
+  };
+}
