@@ -6,10 +6,10 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync
 import os from 'node:os';
 import { join } from 'node:path';
 import { compactIndex, indexFeedback, summarizeFeedback } from '../lib/store/feedback-index.js';
-import { validate } from '../lib/store/schema.js';
+import { validate } from '../lib/schema/schema.js';
 import { StateStore } from '../lib/store/store.js';
 import { createRng as seededRandom } from '../lib/stats/prng.js';
-import type { Feedback, Outcome } from '../lib/store/types.generated.js';
+import type { Feedback, Outcome } from '../lib/schema/types.generated.js';
 
 const root = join(import.meta.dirname, '..');
 const args = process.argv.slice(2);

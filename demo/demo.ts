@@ -3,8 +3,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { projectRoot } from '../lib/store/paths.js';
-import type { Feedback } from '../lib/store/types.generated.js';
+import { projectRoot } from '../lib/base/paths.js';
+import type { Feedback } from '../lib/schema/types.generated.js';
 
 const root = projectRoot();
 const work = mkdtempSync(join(tmpdir(), 'judgeloop-demo-'));

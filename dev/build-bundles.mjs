@@ -3,7 +3,7 @@
 // `npm run build`, after tsc and gen-validators. Optional: without esbuild (e.g. `npm ci --omit=dev`) the build
 // removes dist/bundle and the bin/ shims run dist/scripts/<command>.js.
 //
-// What stays outside the bundle, found at run time from the checkout (lib/store/paths.ts walks up from the
+// What stays outside the bundle, found at run time from the checkout (lib/base/paths.ts walks up from the
 // bundle's own import.meta.url to the folder holding schemas/ and package.json): config/, schemas/, the
 // precompiled validators dist/validators/*.cjs, ajv (required only when those are stale) and typescript (a
 // 9 MB compiler already in one file, imported only by the race's code metrics).

@@ -1,4 +1,4 @@
-// Generates lib/store/types.generated.ts from schemas/*.schema.json: the schemas are the one source of types.
+// Generates lib/schema/types.generated.ts from schemas/*.schema.json: the schemas are the one source of types.
 // `node dev/gen-types.mjs --check` fails when the committed file is stale (run by the tests).
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -7,7 +7,7 @@ import { compile } from 'json-schema-to-typescript';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dir = join(root, 'schemas');
-const out = join(root, 'lib', 'store', 'types.generated.ts');
+const out = join(root, 'lib', 'schema', 'types.generated.ts');
 
 const schemas = Object.fromEntries(
   readdirSync(dir).filter((f) => f.endsWith('.schema.json')).sort().map((f) => [f, JSON.parse(readFileSync(join(dir, f), 'utf8'))]),
@@ -38,7 +38,7 @@ for (const [file, schema] of Object.entries(schemas)) {
 if (process.argv.includes('--check')) {
   const current = readFileSync(out, 'utf8');
   if (current !== text) {
-    console.error('lib/store/types.generated.ts is stale: run `npm run gen:types`');
+    console.error('lib/schema/types.generated.ts is stale: run `npm run gen:types`');
     process.exit(1);
   }
 } else {

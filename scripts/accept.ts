@@ -1,9 +1,9 @@
 // bin/accept <race> --solution ID | --reject-all | --manual-edit [--merge [--force] [--dry-run]]: records the
 // user's choice (seed 001's EvaluationFeedback) in state/race-choices/<race>.json and optionally merges.
 import { main, parseFlags, type Io } from '../lib/cli/cli.js';
-import { nowIso } from '../lib/cli/clock.js';
+import { nowIso } from '../lib/base/clock.js';
 import { loadConfig } from '../lib/config/config.js';
-import { UserError } from '../lib/cli/errors.js';
+import { UserError } from '../lib/base/errors.js';
 import { CATEGORIES } from '../lib/race/categories.js';
 import { failedConditions } from '../lib/race/gate.js';
 import { applyAdjustments } from '../lib/race/learning.js';
@@ -11,7 +11,7 @@ import { mergeBranch } from '../lib/race/merge.js';
 import { categoryScores, learnedAdjustments, raceConfig } from '../lib/race/settings.js';
 import { loadRunRecord } from '../lib/collector/run-record.js';
 import { StateStore } from '../lib/store/store.js';
-import type { Race, RaceChoice } from '../lib/store/types.generated.js';
+import type { Race, RaceChoice } from '../lib/schema/types.generated.js';
 
 const USAGE = 'usage: accept <race> (--solution ID | --reject-all | --manual-edit [--solution ID]) [--notes TEXT] [--merge [--into BRANCH] [--force] [--dry-run]] [--json]\n       accept --show-learning [--json]';
 

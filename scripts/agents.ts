@@ -1,9 +1,9 @@
 // bin/agents: register and update agents (state/agents/<slug>.json); rating fields change only through the log.
 import { assertSafeId } from '../lib/store/bead.js';
 import { main, type Io } from '../lib/cli/cli.js';
-import { UserError } from '../lib/cli/errors.js';
+import { UserError } from '../lib/base/errors.js';
 import { fmtRating, openState, parseNumber, table, parseFlagsSigned } from '../lib/ratings/_cli.js';
-import { nowIso } from '../lib/cli/clock.js';
+import { nowIso } from '../lib/base/clock.js';
 import { loadAllAgents, rebuildAgent, registerAgent, updateAgent, type AgentFields, type RatingFields } from '../lib/ratings/store-io.js';
 
 const USAGE = `usage: bin/agents add SLUG [--max-complexity 1-10] [--rating 0-10] [--reasoning-rating 0-10] [--cost-per-million USD] [--best-usage TEXT] [--commands a,b] [--disabled]

@@ -2,17 +2,17 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { installAbortHandlers } from '../lib/cli/cleanup.js';
+import { installAbortHandlers } from '../lib/base/cleanup.js';
 import { isMain, main, parseFlags, type Io } from '../lib/cli/cli.js';
-import { clockFromEnv } from '../lib/cli/clock.js';
+import { clockFromEnv } from '../lib/base/clock.js';
 import { loadConfig } from '../lib/config/config.js';
-import { errorMessage, isUserError, UserError, WorkError } from '../lib/cli/errors.js';
-import { projectRoot } from '../lib/store/paths.js';
+import { errorMessage, isUserError, UserError, WorkError } from '../lib/base/errors.js';
+import { projectRoot } from '../lib/base/paths.js';
 import { loadRunRecord, parseRunRecord, type LoadedRunRecord } from '../lib/collector/run-record.js';
 import { StateStore } from '../lib/store/store.js';
 import type { RacePeer } from '../lib/collector/collect.js';
 import { durationSeconds } from '../lib/collector/scoring.js';
-import type { Feedback } from '../lib/store/types.generated.js';
+import type { Feedback } from '../lib/schema/types.generated.js';
 
 const USAGE = 'usage: collect [--json] [--config FILE] [--quiet] <run.json|->...\n       collect --version';
 

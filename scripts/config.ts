@@ -2,8 +2,8 @@
 import { main, parseFlags, type Io } from '../lib/cli/cli.js';
 import { chooseConfigFile, chooseStateDir, loadConfig, readConfigLayers } from '../lib/config/config.js';
 import { configSources } from '../lib/config/config-sources.js';
-import { UserError } from '../lib/cli/errors.js';
-import { projectRoot } from '../lib/store/paths.js';
+import { UserError } from '../lib/base/errors.js';
+import { projectRoot } from '../lib/base/paths.js';
 import { join } from 'node:path';
 
 const USAGE = `usage: config --show [--json] [--config FILE]   every value and where it came from

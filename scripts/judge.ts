@@ -1,16 +1,16 @@
 // bin/judge <run.json>… | --drain | --spend: the Opus judge of agent runs (seed 003).
 import { main, parseFlags, type Io } from '../lib/cli/cli.js';
 import { loadConfig } from '../lib/config/config.js';
-import { errorMessage, isUserError, UserError } from '../lib/cli/errors.js';
+import { errorMessage, isUserError, UserError } from '../lib/base/errors.js';
 import { loadRunRecord } from '../lib/collector/run-record.js';
 import { StateStore } from '../lib/store/store.js';
-import type { JudgeLedgerRow } from '../lib/store/types.generated.js';
-import { clockFromEnv } from '../lib/cli/clock.js';
+import type { JudgeLedgerRow } from '../lib/schema/types.generated.js';
+import { clockFromEnv } from '../lib/base/clock.js';
 import { summarizeSpend, type SpendRow } from '../lib/judge/cost.js';
 import { JudgeConfigError, judgeRun, type JudgeDeps, type JudgeOutcome } from '../lib/judge/judge-run.js';
 import { sdkRequestBody } from '../lib/judge/backend.js';
 import { claudeArgs, cliPrompt } from '../lib/judge/cli-backend.js';
-import type { EnvSettings } from '../lib/cli/env.js';
+import type { EnvSettings } from '../lib/base/env.js';
 import { claimNext, LEDGER_ID, releaseClaim, removeQueued, type ThrottleOptions } from '../lib/judge/throttle.js';
 
 const USAGE = `usage: bin/judge [--json] [--dry-run [--show-request]] [--config FILE] [--rate-agents [--rating-agent MODEL] [--rating-strict]] <run.json>…
@@ -117,7 +117,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       const outcome = await judgeRun(loaded, deps, { dryRun: Boolean(values['dry-run']) });
       report(io, json, outcome, values['show-request'] ? config.judge.cli_command : undefined);
       if (values['rate-agents'] && !values['dry-run'] && outcome.status !== 'deferred') {
-        const { rateFromStoredJudgment } = await import('./rate.js');
+        const { rateFromStoredJudgment } = await import('../lib/ratings/rate-stored.js');
         code = Math.max(code, await rateFromStoredJudgment(io, { store, config, now: () => now().toISOString() }, loaded.record.bead, { reviewer: values['rating-agent'], strict: Boolean(values['rating-strict']) }));
       }
     } catch (e) {

@@ -3,15 +3,15 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { main, parseFlags, type Io } from '../lib/cli/cli.js';
-import { clockFromEnv } from '../lib/cli/clock.js';
+import { clockFromEnv } from '../lib/base/clock.js';
 import { loadConfig, type Config } from '../lib/config/config.js';
-import { errorMessage, UserError } from '../lib/cli/errors.js';
+import { errorMessage, UserError } from '../lib/base/errors.js';
 import { assertSafeId } from '../lib/store/bead.js';
 import { present } from '../lib/race/present.js';
 import { runRace } from '../lib/race/run-race.js';
 import { loadRunRecord, type LoadedRunRecord } from '../lib/collector/run-record.js';
 import { StateStore } from '../lib/store/store.js';
-import type { Feedback, Race } from '../lib/store/types.generated.js';
+import type { Feedback, Race } from '../lib/schema/types.generated.js';
 
 const USAGE =
   'usage: race [--json | --markdown] [--config FILE] [--id RACE] [--concurrency N] [--target TEST]... [--quiet] [--rate-agents [--rating-strict]] <run.json>...\n' +
@@ -118,7 +118,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   for (const s of race.solutions) if (s.status === 'failed') io.stderr(`race: ${s.id}: evaluation failed: ${s.failure}\n`);
   let code = race.solutions.every((s) => s.status === 'failed') ? 1 : 0;
   if (values['rate-agents']) {
-    const { rateFromStoredJudgment } = await import('./rate.js');
+    const { rateFromStoredJudgment } = await import('../lib/ratings/rate-stored.js');
     for (const r of runs) code = Math.max(code, await rateFromStoredJudgment(io, { store, config, now: () => now().toISOString() }, r.record.bead, { strict: Boolean(values['rating-strict']) }));
   }
   return code;

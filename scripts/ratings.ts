@@ -1,11 +1,11 @@
 // bin/ratings: agent profiles and their recent rated runs, ordered by time, with samples and movement.
 import { assertSafeId } from '../lib/store/bead.js';
 import { main, type Io } from '../lib/cli/cli.js';
-import { UserError } from '../lib/cli/errors.js';
+import { UserError } from '../lib/base/errors.js';
 import { fmtDelta, fmtRating, openState, parseNumber, table, parseFlagsSigned } from '../lib/ratings/_cli.js';
-import { nowIso } from '../lib/cli/clock.js';
+import { nowIso } from '../lib/base/clock.js';
 import { loadAllAgents, type LoadedAgent } from '../lib/ratings/store-io.js';
-import type { AgentRunRating } from '../lib/store/types.generated.js';
+import type { AgentRunRating } from '../lib/schema/types.generated.js';
 
 const USAGE = 'usage: bin/ratings [--agent SLUG] [--last 50] [--json] [--config FILE]';
 

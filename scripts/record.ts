@@ -4,9 +4,9 @@ import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { isSafeId } from '../lib/store/bead.js';
 import { main, parseFlags, type Io } from '../lib/cli/cli.js';
-import { nowIso } from '../lib/cli/clock.js';
+import { nowIso } from '../lib/base/clock.js';
 import { assertConfigOutside, chooseConfigFile, loadConfig, type Config } from '../lib/config/config.js';
-import { UserError } from '../lib/cli/errors.js';
+import { UserError } from '../lib/base/errors.js';
 import { parseRunRecord } from '../lib/collector/run-record.js';
 import { assembleRunRecord, beadFrom, type RecordFacts } from '../lib/record/assemble.js';
 import { parseClaudeHookInput, summarizeTranscript, type TranscriptFacts } from '../lib/record/claude-hook.js';
@@ -14,7 +14,7 @@ import { baseCommit, commitFacts, worktreeFacts, type CommitFacts } from '../lib
 import { handOnBackground, handOnForeground } from '../lib/record/hand-on.js';
 import { StateStore } from '../lib/store/store.js';
 import { writeFileAtomic } from '../lib/store/state-write.js';
-import type { RunRecord } from '../lib/store/types.generated.js';
+import type { RunRecord } from '../lib/schema/types.generated.js';
 
 const USAGE = `usage: record [--worktree DIR] [--bead ID] [--base REF] [--agent SLUG] [--model ID] [--template ID]
               [--task ID] [--task-type T] [--complexity 1-10] [--prompt TEXT | --prompt-file FILE|-]

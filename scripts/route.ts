@@ -1,13 +1,13 @@
 // bin/route: picks an agent for a task (seed 002 §7): max_complexity filter, N−1 fallback, epsilon-greedy.
 import { randomBytes } from 'node:crypto';
 import { main, type Io } from '../lib/cli/cli.js';
-import { UserError } from '../lib/cli/errors.js';
+import { UserError } from '../lib/base/errors.js';
 import { openState, parseNumber, parseFlagsSigned } from '../lib/ratings/_cli.js';
-import { nowIso } from '../lib/cli/clock.js';
+import { nowIso } from '../lib/base/clock.js';
 import { createRng } from '../lib/stats/prng.js';
 import { routeTask } from '../lib/ratings/routing.js';
 import { loadAllAgents, logRouting, ratingsConfig } from '../lib/ratings/store-io.js';
-import type { RoutingDecision } from '../lib/store/types.generated.js';
+import type { RoutingDecision } from '../lib/schema/types.generated.js';
 
 const USAGE = 'usage: bin/route --command C --complexity 1-10 [--discipline D] [--task-id ID] [--seed S] [--json] [--config FILE]';
 

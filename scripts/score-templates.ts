@@ -2,16 +2,16 @@
 import { main, type Io } from '../lib/cli/cli.js';
 import { parseFlagsSigned } from '../lib/ratings/_cli.js';
 import { loadConfig } from '../lib/config/config.js';
-import { UserError } from '../lib/cli/errors.js';
+import { UserError } from '../lib/base/errors.js';
 import { scanFeedback } from '../lib/store/feedback-index.js';
 import { StateStore } from '../lib/store/store.js';
 import { abReport } from '../lib/templates/ab.js';
 import { TemplateAggregator } from '../lib/templates/aggregate.js';
-import { nowIso } from '../lib/cli/clock.js';
+import { nowIso } from '../lib/base/clock.js';
 import { scoreSettings, templatesConfig } from '../lib/templates/settings.js';
 import { renderScores } from '../lib/templates/table.js';
 import { decideTriggers } from '../lib/templates/triggers.js';
-import type { TemplateScores, Trigger } from '../lib/store/types.generated.js';
+import type { TemplateScores, Trigger } from '../lib/schema/types.generated.js';
 
 
 const USAGE = `usage: score-templates [--json] [--task-type T] [--phase N] [--rebuild] [--verify] [--config FILE]

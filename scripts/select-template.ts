@@ -3,15 +3,15 @@ import { randomBytes } from 'node:crypto';
 import { main, type Io } from '../lib/cli/cli.js';
 import { parseFlagsSigned } from '../lib/ratings/_cli.js';
 import { loadConfig } from '../lib/config/config.js';
-import { UserError } from '../lib/cli/errors.js';
+import { UserError } from '../lib/base/errors.js';
 import { scanFeedback } from '../lib/store/feedback-index.js';
 import { StateStore } from '../lib/store/store.js';
 import { TemplateAggregator } from '../lib/templates/aggregate.js';
 import { createRng as seededRandom } from '../lib/stats/prng.js';
 import { selectTemplate, type Candidate } from '../lib/templates/select.js';
-import { nowIso } from '../lib/cli/clock.js';
+import { nowIso } from '../lib/base/clock.js';
 import { scoreSettings, templatesConfig } from '../lib/templates/settings.js';
-import type { SelectionLogRow } from '../lib/store/types.generated.js';
+import type { SelectionLogRow } from '../lib/schema/types.generated.js';
 
 const USAGE = `usage: select-template [--task-type T] [--candidates a,b,...] [--seed S] [--exploration-share X] [--json] [--dry-run] [--config FILE]
   Prints the template for the next run: the incumbent (last choice by score for T) unless a challenger's score

@@ -1,8 +1,8 @@
 import { realpathSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { readEnv, type EnvSettings } from './env.js';
-import { errorMessage, isUserError, UserError } from './errors.js';
+import { readEnv, type EnvSettings } from '../base/env.js';
+import { errorMessage, isUserError, UserError } from '../base/errors.js';
 
 /** What a command touches of the outside world; tests pass their own. */
 export interface Io {

@@ -4,13 +4,13 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHECK_NAMES, fromRun, runChecks, skipped } from './checks.js';
-import { onAbort } from '../cli/cleanup.js';
+import { onAbort } from '../base/cleanup.js';
 import { git, removeWorktree, removeWorktreeSync } from '../git/git.js';
 import { runCommand } from '../process/runner.js';
 import { collectorCheckEnv, type SandboxPolicy } from '../process/sandbox.js';
 import type { StateStore } from '../store/store.js';
 import { baselineTempPrefix, sweepBaselineCheckouts } from '../store/sweep.js';
-import type { Baseline, CommandsUsed, Config } from '../store/types.generated.js';
+import type { Baseline, CommandsUsed, Config } from '../schema/types.generated.js';
 
 /** The cache key; a setup command is part of it (only when configured, so keys without one are unchanged). */
 export function baselineKey(commit: string, commands: CommandsUsed, runners: Config['collector']['runners'], setup: string | null = null): string {

@@ -2,11 +2,11 @@
 import { lstatSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { onAbort } from '../cli/cleanup.js';
+import { onAbort } from '../base/cleanup.js';
 import type { ChecksSet } from './outcome.js';
 import { HeadTailBuffer, runCommand, type RunResult } from '../process/runner.js';
 import { collectorCheckEnv, type SandboxPolicy } from '../process/sandbox.js';
-import type { Check, CommandsUsed, Config, ReportedCheck, RunRecord } from '../store/types.generated.js';
+import type { Check, CommandsUsed, Config, ReportedCheck, RunRecord } from '../schema/types.generated.js';
 
 export const CHECK_NAMES = ['build', 'test', 'lint', 'typecheck'] as const;
 export type CheckName = (typeof CHECK_NAMES)[number];

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { resolveCommands, runChecks, emptyChecks } from './checks.js';
 import { assertConfigOutside, type Config } from '../config/config.js';
-import { UserError, errorMessage } from '../cli/errors.js';
+import { UserError, errorMessage } from '../base/errors.js';
 import { diffSnapshot, resolveCommit, setGitTimeout, snapshotWorking, worktreeInfo, worktreeInfoWithRef, worktreeProblem, type WorkingDiff } from '../git/git.js';
 import { sweepOrphansOnce } from '../process/process.js';
 import { assertSandboxAvailable, collectorSandbox } from '../process/sandbox.js';
@@ -23,9 +23,9 @@ import {
   toUnit,
   type Scores,
 } from './scoring.js';
-import { preloadValidators } from '../store/schema.js';
+import { preloadValidators } from '../schema/schema.js';
 import type { StateStore } from '../store/store.js';
-import type { Baseline, BaselineSummary, Check, Feedback, JudgmentSummary, RaceRun } from '../store/types.generated.js';
+import type { Baseline, BaselineSummary, Check, Feedback, JudgmentSummary, RaceRun } from '../schema/types.generated.js';
 
 export interface CollectContext {
   store: StateStore;

@@ -1,5 +1,5 @@
 // Outcome class and integrity flags of one run (definitions: docs/notes/collector.md). Pure.
-import type { Check, LintCounts, Outcome, RunRecord, TestCounts } from '../store/types.generated.js';
+import type { Check, LintCounts, Outcome, RunRecord, TestCounts } from '../schema/types.generated.js';
 
 export interface ChecksSet {
   build: Check | null;

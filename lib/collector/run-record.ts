@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { UserError } from '../cli/errors.js';
-import { validate } from '../store/schema.js';
-import type { RunRecord } from '../store/types.generated.js';
+import { UserError } from '../base/errors.js';
+import { validate } from '../schema/schema.js';
+import type { RunRecord } from '../schema/types.generated.js';
 
 export type { RunRecord };
 

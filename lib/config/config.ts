@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep, isAbsolute } from 'node:path';
-import { markPrivate } from '../process/private-paths.js';
-import type { EnvSettings } from '../cli/env.js';
-import { UserError } from '../cli/errors.js';
-import { configDir } from '../store/paths.js';
-import { validate, validatedDefaultsSha256 } from '../store/schema.js';
-import type { Config } from '../store/types.generated.js';
+import { markPrivate } from '../base/private-paths.js';
+import type { EnvSettings } from '../base/env.js';
+import { UserError } from '../base/errors.js';
+import { configDir } from '../base/paths.js';
+import { validate, validatedDefaultsSha256 } from '../schema/schema.js';
+import type { Config } from '../schema/types.generated.js';
 
 export type { Config };
 

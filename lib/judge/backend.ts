@@ -1,5 +1,5 @@
 // What a judge backend does: send the system prompt and the conversation, return the reply or a failure.
-import type { Judgment } from '../store/types.generated.js';
+import type { Judgment } from '../schema/types.generated.js';
 import type { Usage } from './cost.js';
 
 export type Failure = NonNullable<Judgment['failure']>;

@@ -3,7 +3,7 @@
 import type { Config } from '../config/config.js';
 import type { LoadedRunRecord } from '../collector/run-record.js';
 import type { StateStore } from '../store/store.js';
-import type { Feedback } from '../store/types.generated.js';
+import type { Feedback } from '../schema/types.generated.js';
 
 export interface CollectCtx {
   store: StateStore;

@@ -1,6 +1,6 @@
 // Assembles the judge's user message from the run's parts within a token budget. Pure: data in, data out.
 import { createHash } from 'node:crypto';
-import type { Judgment } from '../store/types.generated.js';
+import type { Judgment } from '../schema/types.generated.js';
 import { classifyFile, parseUnifiedDiff, shrinkDiff, type LeftOutReason } from './diff.js';
 import { maskTimings, selectOutputLines } from './output-lines.js';
 import { isSecretFile } from '../secrets/match.js';

@@ -1,7 +1,7 @@
 // Model aliases, prices and cost; the cache key; spend summaries. Pure.
 import { createHash } from 'node:crypto';
 import type { Config } from '../config/config.js';
-import type { JudgeLedgerRow } from '../store/types.generated.js';
+import type { JudgeLedgerRow } from '../schema/types.generated.js';
 
 export interface Usage {
   input_tokens: number;

@@ -1,6 +1,6 @@
 // Reading the judge's reply: JSON, JSON in prose, fenced JSON; schema check; the retry message. Pure.
-import { validate } from '../store/schema.js';
-import type { JudgeReply } from '../store/types.generated.js';
+import { validate } from '../schema/schema.js';
+import type { JudgeReply } from '../schema/types.generated.js';
 
 export type ReplyCheck = { ok: true; reply: JudgeReply } | { ok: false; reason: 'invalid_json' | 'schema_invalid'; errors: string[] };
 

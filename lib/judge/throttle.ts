@@ -1,7 +1,7 @@
 // The hourly limit across processes: slot rows in the ledger, read and appended under one StateStore lock.
 import { rmSync } from 'node:fs';
 import type { StateStore } from '../store/store.js';
-import type { JudgeLedgerRow, JudgeQueueEntry } from '../store/types.generated.js';
+import type { JudgeLedgerRow, JudgeQueueEntry } from '../schema/types.generated.js';
 
 export const LEDGER_ID = 'judge';
 const THROTTLE_LOCK = 'judge-throttle';

@@ -1,5 +1,5 @@
 // Seed 003's composite and verdict rule, computed from the dimensions (never trusted from the model). Pure.
-import type { JudgeReply } from '../store/types.generated.js';
+import type { JudgeReply } from '../schema/types.generated.js';
 
 export type Dimensions = JudgeReply['dimensions'];
 export type Verdict = JudgeReply['verdict'];

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { onAbort } from '../cli/cleanup.js';
+import { onAbort } from '../base/cleanup.js';
 
 /** Output kept from a command: the first and last halves of the cap, with a marker where the middle was cut. */
 export interface CapturedOutput {

@@ -1,8 +1,6 @@
 import { constants } from 'node:os';
 import { HeadTailBuffer, spawnGroup, type CapturedOutput } from './process.js';
 import { sandboxed, type Isolation, type SandboxPolicy } from './sandbox.js';
-import { loadSecretTable } from '../secrets/load.js';
-import { isSecretName, isSecretValue } from '../secrets/match.js';
 
 export type { CapturedOutput };
 
@@ -39,20 +37,6 @@ export interface RunOptions {
 }
 
 export { HeadTailBuffer };
-
-/** Environment variable names matching any pattern (case-insensitive) are dropped. */
-export function scrubEnv(env: NodeJS.ProcessEnv, patterns: string[]): NodeJS.ProcessEnv {
-  // Dropped: names the config patterns match, names the secret table calls secret-looking, and values in a
-  // known token format or holding key material, whatever their name (one matcher: lib/secrets).
-  const res = patterns.map((p) => new RegExp(p, 'i'));
-  const table = loadSecretTable();
-  const out: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(env)) {
-    if (v === undefined || res.some((r) => r.test(k)) || isSecretName(k, table) || isSecretValue(v, table)) continue;
-    out[k] = v;
-  }
-  return out;
-}
 
 /**
  * Runs `sh -c command` in its own process group (inside the sandbox when a policy is given), stdout and

@@ -5,11 +5,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { UserError } from '../cli/errors.js';
-import { projectRoot } from '../store/paths.js';
-import { privatePaths } from './private-paths.js';
-import { scrubEnv } from './runner.js';
-import type { Config } from '../store/types.generated.js';
+import { UserError } from '../base/errors.js';
+import { projectRoot } from '../base/paths.js';
+import { privatePaths } from '../base/private-paths.js';
+import { scrubEnv } from './env-scrub.js';
+import type { Config } from '../schema/types.generated.js';
 
 export type SandboxMode = 'auto' | 'required' | 'off';
 

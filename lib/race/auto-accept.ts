@@ -1,5 +1,5 @@
 // Seed 001's shouldAutoAccept, rule for rule and in its order, then seed 000's auto_merge_minimum (pure).
-import type { Config, RaceAutoAcceptDecision, RaceCategory } from '../store/types.generated.js';
+import type { Config, RaceAutoAcceptDecision, RaceCategory } from '../schema/types.generated.js';
 import { CATEGORIES } from './categories.js';
 
 export type AutoAcceptConfig = NonNullable<Config['race']>['auto_accept'];

@@ -1,5 +1,5 @@
 // Seed 001's five categories: criteria → category overall → weighted overall and the evaluation's confidence.
-import type { RaceAbsentCriterion, RaceCategory, RaceCategoryScore, RaceCategoryWeights, RaceCriterion, RaceEvaluation } from '../store/types.generated.js';
+import type { RaceAbsentCriterion, RaceCategory, RaceCategoryScore, RaceCategoryWeights, RaceCriterion, RaceEvaluation } from '../schema/types.generated.js';
 
 export const CATEGORIES: readonly RaceCategory[] = ['correctness', 'quality', 'efficiency', 'completeness', 'safety'];
 

@@ -3,7 +3,7 @@ import { getBaseline } from '../collector/baseline.js';
 import { resolveCommands } from '../collector/checks.js';
 import { collectRun, type CollectContext } from '../collector/collect.js';
 import { compositeScore, DIMENSIONS, normaliseWeights, scoreSpeed, type Scores, type Weights } from '../collector/scoring.js';
-import type { Feedback, RaceBreakdown } from '../store/types.generated.js';
+import type { Feedback, RaceBreakdown } from '../schema/types.generated.js';
 
 export { collectRun, getBaseline, resolveCommands, type CollectContext };
 

@@ -1,5 +1,5 @@
 // One solution's measurements → seed 001's criteria, the five categories, flags, gates and raw metrics (pure).
-import type { Feedback, RaceCategory, RaceCategoryWeights, RaceEvaluation, RaceFlag, RaceGates, RaceSolution } from '../store/types.generated.js';
+import type { Feedback, RaceCategory, RaceCategoryWeights, RaceEvaluation, RaceFlag, RaceGates, RaceSolution } from '../schema/types.generated.js';
 import { assembleEvaluation, measured, notApplicable, unmeasured, type CriterionResult } from './categories.js';
 import { detectClones } from './clones.js';
 import { commentFigures, commentScore, MIN_CODE_LINES, type CommentFigures } from './comments.js';

@@ -1,5 +1,5 @@
 // The mergeable gate (pure): five named conditions per solution; any failed one blocks winning, auto-accept and merge.
-import type { Feedback, RaceFlag, RaceGateCondition, RaceGates } from '../store/types.generated.js';
+import type { Feedback, RaceFlag, RaceGateCondition, RaceGates } from '../schema/types.generated.js';
 import type { TargetStanding } from './targets.js';
 
 export type GateConditionName = RaceGateCondition['name'];

@@ -1,5 +1,5 @@
 // Learning from the user's choices (seed 001's EvaluationLearning.categoryWeightAdjustments), bounded (pure).
-import type { RaceCategoryAdjustments, RaceCategoryWeights, RaceChoice } from '../store/types.generated.js';
+import type { RaceCategoryAdjustments, RaceCategoryWeights, RaceChoice } from '../schema/types.generated.js';
 import { CATEGORIES } from './categories.js';
 
 export interface LearningOptions {

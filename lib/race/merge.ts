@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commitIdentityEnv, git, GitError, removeWorktree, resolveCommit } from '../git/git.js';
-import type { RaceChoice } from '../store/types.generated.js';
+import type { RaceChoice } from '../schema/types.generated.js';
 
 export type MergeOutcome = NonNullable<RaceChoice['merge']>;
 

@@ -1,5 +1,5 @@
 // Presentation: seed 000's "Race Results" terminal table and seed 001's markdown comparison (pure).
-import type { Race, RaceSolution } from '../store/types.generated.js';
+import type { Race, RaceSolution } from '../schema/types.generated.js';
 import { CATEGORIES } from './categories.js';
 
 const pct = (x: number | null) => (x === null ? '--' : String(Math.round(x * 100)));

@@ -1,6 +1,6 @@
 // Seed 001's ranking: order, ranking confidence, winner (confidence ≥ 0.6), pairwise comparisons,
 // strengths and weaknesses; seed 000's "all agents failed" (pure).
-import type { RaceCategory, RaceComparison, RaceEvaluation, RaceRanking } from '../store/types.generated.js';
+import type { RaceCategory, RaceComparison, RaceEvaluation, RaceRanking } from '../schema/types.generated.js';
 import { CATEGORIES } from './categories.js';
 
 export interface Rankable {

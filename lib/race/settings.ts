@@ -1,8 +1,8 @@
 // The race's configuration section and stored choices, kept light (no parser, no collector) for bin/accept.
 import type { Config } from '../config/config.js';
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../base/errors.js';
 import type { StateStore } from '../store/store.js';
-import type { RaceCategory, RaceChoice, RaceEvaluation } from '../store/types.generated.js';
+import type { RaceCategory, RaceChoice, RaceEvaluation } from '../schema/types.generated.js';
 import { CATEGORIES } from './categories.js';
 import { learnAdjustments } from './learning.js';
 

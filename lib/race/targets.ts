@@ -1,7 +1,7 @@
 // Target tests of a race and each solution's standing against them (pure). Per-test identities come from the
 // feedback record's `tests.cases` (the counts work's contract, docs/design/race.md "Target tests"); when a side
 // has none, the decisions fall back to the counts and say so.
-import type { Feedback } from '../store/types.generated.js';
+import type { Feedback } from '../schema/types.generated.js';
 
 export type CaseStatus = 'passed' | 'failed' | 'error' | 'skipped' | 'xfail' | 'xpass';
 

@@ -1,5 +1,5 @@
 // The profile's rating fields as a fold over the ratings log: live updates and replays share applyRow.
-import type { AgentAdjustRow, AgentProfile, AgentRatingParams, AgentRatingState, AgentRunRating } from '../store/types.generated.js';
+import type { AgentAdjustRow, AgentProfile, AgentRatingParams, AgentRatingState, AgentRunRating } from '../schema/types.generated.js';
 import { decideComplexity, type ComplexityDecision } from './complexity.js';
 import { emaUpdate } from './ema.js';
 

@@ -1,6 +1,6 @@
 // Ratings see the tests (seed 002 §9: "If QA fails, the reviewer must downgrade quality_score"): the mechanical
 // outcome of a run caps the quality its rating may use. Pure.
-import type { Config, Feedback } from '../store/types.generated.js';
+import type { Config, Feedback } from '../schema/types.generated.js';
 
 export type QaCaps = NonNullable<Config['ratings']>['qa_caps'];
 export type QaStatus = 'clean' | 'unmeasured' | 'partial' | 'failed' | 'regressed';

@@ -1,4 +1,4 @@
-import type { RatingsBudget } from '../store/types.generated.js';
+import type { RatingsBudget } from '../schema/types.generated.js';
 
 // Seed 002 §6: the run score from quality and the cost, time and iteration penalties against budgets.
 

@@ -2,11 +2,11 @@
 // the run's row, rewrites the profile (a replay of the log) and writes the job's rating summary.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { UserError, WorkError } from '../cli/errors.js';
+import { UserError, WorkError } from '../base/errors.js';
 import { KINDS } from '../store/kinds.js';
 import { writeFileAtomic } from '../store/state-write.js';
 import { CorruptStateError, parseValidated, type StateStore } from '../store/store.js';
-import type { AgentProfile, AgentRatingState, AgentRunRating, AgentRunRow, Config, Feedback, RatingSummary, RoutingDecision } from '../store/types.generated.js';
+import type { AgentProfile, AgentRatingState, AgentRunRating, AgentRunRow, Config, Feedback, RatingSummary, RoutingDecision } from '../schema/types.generated.js';
 import { resolveBudget, type BudgetSample } from './budgets.js';
 import { emaAlpha } from './ema.js';
 import { applyAdjust, applyRun, assembleProfile, initialFromRows, ratingStateOf, registrationOf, replay, startFold, type FoldState, type Registration } from './profile.js';

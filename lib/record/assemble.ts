@@ -1,5 +1,5 @@
 // The run record from the facts gathered, or one line per required fact that is missing (pure).
-import type { RunRecord } from '../store/types.generated.js';
+import type { RunRecord } from '../schema/types.generated.js';
 
 /** Every fact bin/record may know; a required one left undefined is reported, never defaulted. */
 export interface RecordFacts {

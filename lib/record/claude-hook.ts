@@ -1,5 +1,5 @@
 // Claude Code hook input and transcript, read into run-record facts (pure: text in, facts out).
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../base/errors.js';
 
 /** The fields of a Claude Code hook's JSON on stdin that bin/record uses (Stop, SubagentStop, SessionEnd). */
 export interface ClaudeHookInput {

@@ -1,5 +1,5 @@
 // What a worktree tells about a run, through the one safe git recipe (the repository is the agent's).
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../base/errors.js';
 import { git, mergeBase, resolveCommit } from '../git/git.js';
 
 export interface WorktreeFacts {

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { projectRoot } from '../store/paths.js';
+import { projectRoot } from '../base/paths.js';
 
 /** The caller's environment without what a git hook sets (GIT_DIR, GIT_INDEX_FILE, …): judgeloop finds its repositories itself. */
 export function handOnEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {

@@ -1,9 +1,9 @@
 // Reads config/secret-rules.json, validated against its schema; compiled once per file version (mtime).
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { UserError } from '../cli/errors.js';
-import { configDir } from '../store/paths.js';
-import { validate } from '../store/schema.js';
+import { UserError } from '../base/errors.js';
+import { configDir } from '../base/paths.js';
+import { validate } from '../schema/schema.js';
 import { compileSecretTable, type SecretTable, type SecretTableSource } from './table.js';
 
 let cached: { file: string; mtimeMs: number; table: SecretTable } | undefined;

@@ -1,6 +1,6 @@
 // The secret-rule table (config/secret-rules.json) compiled once: types and compilation, pure.
-import { UserError } from '../cli/errors.js';
-import type { SecretRules } from '../store/types.generated.js';
+import { UserError } from '../base/errors.js';
+import type { SecretRules } from '../schema/types.generated.js';
 
 /** The table as stored (schemas/secret-rules.schema.json). */
 export type SecretTableSource = SecretRules;

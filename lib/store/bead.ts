@@ -1,4 +1,4 @@
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../base/errors.js';
 
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 

@@ -8,11 +8,11 @@ import { closeSync, constants, fstatSync, mkdirSync, openSync, opendirSync, read
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { KINDS } from './kinds.js';
-import { validate } from './schema.js';
+import { validate } from '../schema/schema.js';
 import { AtomicFile, causeOf, StateWriteError, tempName, writeAll, writeFileAtomic } from './state-write.js';
 import { CorruptStateError, parseValidated, type StateStore } from './store.js';
-import { issueKey } from '../templates/issues.js';
-import type { Feedback, FeedbackIndexRow } from './types.generated.js';
+import { issueKey } from './issue-key.js';
+import type { Feedback, FeedbackIndexRow } from '../schema/types.generated.js';
 
 const TAIL_ID = 'feedback';
 const COMPACTED_ID = 'feedback.compacted';

@@ -2,7 +2,7 @@
 // state file, a corrupt file reported as a note (never thrown, never half-carried), and the summary that goes
 // into feedback derived in one place.
 import { CorruptStateError, type StateStore } from './store.js';
-import type { Judgment, JudgmentSummary } from './types.generated.js';
+import type { Judgment, JudgmentSummary } from '../schema/types.generated.js';
 
 export interface StoredJudgment {
   /** The validated judgment, or null when there is none or it is corrupt. */

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { WorkError } from '../cli/errors.js';
+import { WorkError } from '../base/errors.js';
 import { ownerTag } from './owner.js';
 
 const CAUSES: Record<string, string> = {

@@ -2,11 +2,11 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { assertSafeId } from './bead.js';
 import { chooseConfigFile, chooseStateDir } from '../config/config.js';
-import type { EnvSettings } from '../cli/env.js';
+import type { EnvSettings } from '../base/env.js';
 import { KINDS, type Kind } from './kinds.js';
 import { acquireLock } from './lock.js';
-import { projectRoot } from './paths.js';
-import { validate } from './schema.js';
+import { projectRoot } from '../base/paths.js';
+import { validate } from '../schema/schema.js';
 import { appendLineDurable, causeOf, StateWriteError, writeFileAtomic, type AtomicOptions } from './state-write.js';
 import { sweepTemps } from './sweep.js';
 

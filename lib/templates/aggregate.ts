@@ -1,6 +1,6 @@
 // Streams feedback summary rows into per-template statistics and finishes them into the scores file's entries.
 // Pure: memory per template is bounded by the trend and recurring windows, not by the number of runs.
-import type { FeedbackIndexRow, Interval, Outcome, Template, Trend } from '../store/types.generated.js';
+import type { FeedbackIndexRow, Interval, Outcome, Template, Trend } from '../schema/types.generated.js';
 import { blendScore, mechanicalComposite, normaliseWeights, runMechanicalValue, type BlendWeights, type MechanicalParams } from './formula.js';
 import { addMoment, emptyMoments, mean, sampleVariance, t95, tInterval, wilsonInterval, type Moments } from './stats.js';
 

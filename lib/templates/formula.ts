@@ -1,5 +1,5 @@
 // The template score formulas (seed 003, "Integration"): mechanical composite, blend. Pure.
-import type { Config, Outcome } from '../store/types.generated.js';
+import type { Config, Outcome } from '../schema/types.generated.js';
 
 /** A named coefficient set as configured. */
 export type MechanicalSet = Config['templates']['mechanical'];

@@ -1,6 +1,6 @@
 // Phase 4 template selection: keep the incumbent unless a challenger clearly beats it, a configured share of
 // exploration. Pure (the draw comes in).
-import type { Config, Interval } from '../store/types.generated.js';
+import type { Config, Interval } from '../schema/types.generated.js';
 
 export interface Candidate {
   template: string;

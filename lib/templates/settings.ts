@@ -1,6 +1,6 @@
 // From configuration to the settings the template modules take. Pure.
-import type { Config } from '../store/types.generated.js';
-import { UserError } from '../cli/errors.js';
+import type { Config } from '../schema/types.generated.js';
+import { UserError } from '../base/errors.js';
 import type { ScoreSettings } from './aggregate.js';
 import { mechanicalSetProblem } from './formula.js';
 

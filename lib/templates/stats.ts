@@ -1,5 +1,5 @@
 // Pure statistics for template scoring: intervals and rank correlations. No IO.
-import type { Interval } from '../store/types.generated.js';
+import type { Interval } from '../schema/types.generated.js';
 
 const Z95 = 1.959963984540054;
 // Two-sided 95% Student t quantiles for 1..30 degrees of freedom.

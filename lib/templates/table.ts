@@ -1,5 +1,5 @@
 // The tables for people (0-100 where it reads better). Pure.
-import type { Interval, TemplateScores, Trigger } from '../store/types.generated.js';
+import type { Interval, TemplateScores, Trigger } from '../schema/types.generated.js';
 
 const pct = (x: number | null): string => (x === null ? '-' : (x * 100).toFixed(0) + '%');
 const num = (x: number | null): string => (x === null ? '-' : (x * 100).toFixed(1));

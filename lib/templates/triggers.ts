@@ -1,7 +1,7 @@
 // Refinement triggers (seed 003 phase 4): decide which fire, which stay open and which close, with their evidence.
 // Pure: state comes in, decisions go out.
 import { createHash } from 'node:crypto';
-import type { Config, Template, Trigger } from '../store/types.generated.js';
+import type { Config, Template, Trigger } from '../schema/types.generated.js';
 import { byCompletion, type RecentRun } from './aggregate.js';
 import { normaliseWeights, type BlendWeights } from './formula.js';
 import { addMoment, emptyMoments, mean, sampleVariance, t95, tInterval, type Moments } from './stats.js';

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Io } from '../../lib/cli/cli.js';
-import { readEnv } from '../../lib/cli/env.js';
+import { readEnv } from '../../lib/base/env.js';
 import { gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');

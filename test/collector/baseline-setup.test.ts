@@ -3,8 +3,8 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../scripts/collect.js';
-import { validate } from '../../lib/store/schema.js';
-import type { Baseline, Feedback } from '../../lib/store/types.generated.js';
+import { validate } from '../../lib/schema/schema.js';
+import type { Baseline, Feedback } from '../../lib/schema/types.generated.js';
 import { agentWorktree, makeIo, makeProject, readJson, runRecord, writeRecord, type Project } from './_project.js';
 
 // The tests need deps/helper.mjs, which is not in git (ignored, like node_modules): the agent's worktree has it

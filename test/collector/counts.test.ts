@@ -3,8 +3,8 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../scripts/collect.js';
-import { validate } from '../../lib/store/schema.js';
-import type { Baseline, Feedback } from '../../lib/store/types.generated.js';
+import { validate } from '../../lib/schema/schema.js';
+import type { Baseline, Feedback } from '../../lib/schema/types.generated.js';
 import { agentWorktree, HEADER, makeIo, makeProject, readJson, runRecord, writeRecord } from './_project.js';
 
 const FAKE_SPEC = 'ℹ tests 3\\nℹ suites 0\\nℹ pass 3\\nℹ fail 0\\nℹ cancelled 0\\nℹ skipped 0\\nℹ todo 0\\nℹ duration_ms 5';

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../scripts/collect.js';
 import { parseRunRecord } from '../../lib/collector/run-record.js';
-import { validate } from '../../lib/store/schema.js';
-import type { Feedback } from '../../lib/store/types.generated.js';
+import { validate } from '../../lib/schema/schema.js';
+import type { Feedback } from '../../lib/schema/types.generated.js';
 import { makeIo, makeProject, readJson, ROOT } from './_project.js';
 
 const DIR = join(ROOT, 'examples', 'runs');

@@ -1,7 +1,7 @@
 // Outcome precedence and integrity flag rules, one case per rule (the end-to-end tests produce them from real runs).
 import { describe, expect, it } from 'vitest';
 import { classifyOutcome, integrityFlags, type ChecksSet } from '../../lib/collector/outcome.js';
-import type { Check, TestCounts } from '../../lib/store/types.generated.js';
+import type { Check, TestCounts } from '../../lib/schema/types.generated.js';
 
 const ran = (status: Check['status'], exit: number | null, extra: Partial<Check> = {}): Check => ({ status, exit_code: exit, signal: null, duration_ms: 5, source: 'collector', output: { text: '', bytes: 0, truncated: false }, ...extra });
 const counts = (passed: number | null, failed = 0, total: number | null = (passed ?? 0) + failed, more: Partial<TestCounts> = {}): TestCounts => ({ runner: 'x', passed, failed, skipped: 0, errors: 0, total, ...more });

@@ -4,8 +4,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { validate } from '../../lib/store/schema.js';
-import type { Feedback } from '../../lib/store/types.generated.js';
+import { validate } from '../../lib/schema/schema.js';
+import type { Feedback } from '../../lib/schema/types.generated.js';
 import { gitIn, tempDir } from '../helpers/repo.js';
 import { agentWorktree, BIN, makeProject, readJson, ROOT, runBin, runRecord, snapshot, writeRecord } from './_project.js';
 

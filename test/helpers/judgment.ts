@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { StateStore } from '../../lib/store/store.js';
-import type { Judgment } from '../../lib/store/types.generated.js';
+import type { Judgment } from '../../lib/schema/types.generated.js';
 
 const BASE = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'judgment.json'), 'utf8')) as Judgment;
 

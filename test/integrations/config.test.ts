@@ -5,9 +5,9 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chooseConfigFile, chooseStateDir, findConfigFile, isInside, loadConfig, readConfigLayers } from '../../lib/config/config.js';
 import { configSources } from '../../lib/config/config-sources.js';
-import { readEnv } from '../../lib/cli/env.js';
+import { readEnv } from '../../lib/base/env.js';
 import { stateRoot } from '../../lib/store/store.js';
-import { projectRoot } from '../../lib/store/paths.js';
+import { projectRoot } from '../../lib/base/paths.js';
 import { tempDir } from '../helpers/repo.js';
 import { BIN, cleanEnv, runProc } from './_setup.js';
 

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/judge.js';
 import { StateStore } from '../../lib/store/store.js';
-import type { Feedback, FeedbackIndexRow, Judgment } from '../../lib/store/types.generated.js';
+import type { Feedback, FeedbackIndexRow, Judgment } from '../../lib/schema/types.generated.js';
 import { captureIo, judgeConfigFile } from './helpers/feedback.js';
 import { makeRun, removeRuns } from './helpers/fixtures.js';
 import { goodReply, startMessagesServer, type MessagesServer } from './helpers/messages-server.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/judge.js';
 import { StateStore } from '../../lib/store/store.js';
-import type { Feedback, Judgment } from '../../lib/store/types.generated.js';
+import type { Feedback, Judgment } from '../../lib/schema/types.generated.js';
 import { tempDir } from '../helpers/repo.js';
 import { captureIo } from './helpers/feedback.js';
 import { makeRun, removeRun, type RunFixture, removeRuns } from './helpers/fixtures.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/judge.js';
 import { StateStore } from '../../lib/store/store.js';
-import type { Judgment } from '../../lib/store/types.generated.js';
+import type { Judgment } from '../../lib/schema/types.generated.js';
 import { gitIn, tempDir } from '../helpers/repo.js';
 import { makeRun, removeRun, type RunFixture, removeRuns } from './helpers/fixtures.js';
 import { ALNUM, B64, HEX, LETTERS, URLSAFE, pemBody, rnd } from '../secrets/tokens.js';

@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/judge.js';
 import { StateStore } from '../../lib/store/store.js';
-import type { Feedback, JudgeLedgerRow, Judgment } from '../../lib/store/types.generated.js';
-import { validate } from '../../lib/store/schema.js';
+import type { Feedback, JudgeLedgerRow, Judgment } from '../../lib/schema/types.generated.js';
+import { validate } from '../../lib/schema/schema.js';
 import { type RunFixture, removeRuns } from './helpers/fixtures.js';
 import { captureIo, judgeConfigFile, runWithFeedback } from './helpers/feedback.js';
 import { goodReply, resetServer, startMessagesServer, type MessagesServer, type Step } from './helpers/messages-server.js';

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StateStore } from '../../lib/store/store.js';
-import type { JudgeLedgerRow, Judgment } from '../../lib/store/types.generated.js';
+import type { JudgeLedgerRow, Judgment } from '../../lib/schema/types.generated.js';
 import { slotsInWindow } from '../../lib/judge/throttle.js';
 import { feedbackFor } from './helpers/feedback.js';
 import { makeRun, recordFor, removeRuns, scratchDir } from './helpers/fixtures.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { execute, type Io } from '../../lib/cli/cli.js';
-import { clockFromEnv, nowIso } from '../../lib/cli/clock.js';
+import { clockFromEnv, nowIso } from '../../lib/base/clock.js';
 import { run as collect } from '../../scripts/collect.js';
 import { run as race } from '../../scripts/race.js';
 import { tempDir } from '../helpers/repo.js';

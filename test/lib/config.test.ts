@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { deepMerge, loadConfig } from '../../lib/config/config.js';
-import { readEnv } from '../../lib/cli/env.js';
+import { readEnv } from '../../lib/base/env.js';
 import { tempDir } from '../helpers/repo.js';
 
 describe('loadConfig', () => {
@@ -46,7 +46,7 @@ describe('loadConfig start-up shortcut', () => {
   it('untouched defaults are the bytes the build validated; anything merged over them is validated', async () => {
     const { createHash } = await import('node:crypto');
     const { readFileSync } = await import('node:fs');
-    const { validate, validatedDefaultsSha256 } = await import('../../lib/store/schema.js');
+    const { validate, validatedDefaultsSha256 } = await import('../../lib/schema/schema.js');
     const text = readFileSync(join(import.meta.dirname, '..', '..', 'config', 'defaults.json'));
     // Needs `npm run build` from the current schemas and defaults (as the tests spawning bin/* do).
     expect(validatedDefaultsSha256()).toBe(createHash('sha256').update(text).digest('hex'));

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HeadTailBuffer, runCommand, scrubEnv } from '../../lib/process/runner.js';
+import { scrubEnv } from '../../lib/process/env-scrub.js';
+import { HeadTailBuffer, runCommand } from '../../lib/process/runner.js';
 import { tempDir } from '../helpers/repo.js';
 
 /** 'gone', or the state letter from /proc (Z = dead, waiting to be reaped by an init that may never reap). */

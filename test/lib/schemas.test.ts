@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../lib/store/paths.js';
+import { projectRoot } from '../../lib/base/paths.js';
 
 const dir = join(projectRoot(), 'schemas');
 const files = readdirSync(dir).filter((f) => f.endsWith('.schema.json'));

@@ -3,7 +3,7 @@ import { judgmentFor, writeJudgmentFile } from '../helpers/judgment.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, type DeepPartial } from '../../lib/config/config.js';
-import type { Config } from '../../lib/store/types.generated.js';
+import type { Config } from '../../lib/schema/types.generated.js';
 import { gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
 
 const t = (name: string, expr: string) => `test(${JSON.stringify(name)}, () => assert.ok(${expr}));\n`;

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { StateStore } from '../../lib/store/store.js';
-import type { Race, RaceChoice } from '../../lib/store/types.generated.js';
+import type { Race, RaceChoice } from '../../lib/schema/types.generated.js';
 import { gitIn } from '../helpers/repo.js';
 import { addSolution, FIXED, BUGGY, makeRaceProject, SOLUTIONS, type RaceProject } from './_fixture.js';
 

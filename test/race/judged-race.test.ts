@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StateStore } from '../../lib/store/store.js';
-import type { AgentRunRating, Judgment, Race } from '../../lib/store/types.generated.js';
+import type { AgentRunRating, Judgment, Race } from '../../lib/schema/types.generated.js';
 import { goodReply, startMessagesServer, type MessagesServer } from '../judge/helpers/messages-server.js';
 import { addSolution, makeRaceProject, SOLUTIONS } from './_fixture.js';
 

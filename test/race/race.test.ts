@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { errorMessage } from '../../lib/cli/errors.js';
+import { errorMessage } from '../../lib/base/errors.js';
 import { runRace } from '../../lib/race/run-race.js';
 import { loadRunRecord } from '../../lib/collector/run-record.js';
 import { StateStore } from '../../lib/store/store.js';
-import type { Race, RaceSolution } from '../../lib/store/types.generated.js';
+import type { Race, RaceSolution } from '../../lib/schema/types.generated.js';
 import { addSolution, BUGGY, FIXED, makeRaceProject, raceTestConfig, SOLUTIONS, writeJudgment, type RaceProject } from './_fixture.js';
 
 const now = () => new Date('2026-01-01T12:00:00Z');

@@ -10,7 +10,7 @@ import { present } from '../../lib/race/present.js';
 import { runRace } from '../../lib/race/run-race.js';
 import { loadRunRecord } from '../../lib/collector/run-record.js';
 import { StateStore } from '../../lib/store/store.js';
-import type { Race, RaceSolution } from '../../lib/store/types.generated.js';
+import type { Race, RaceSolution } from '../../lib/schema/types.generated.js';
 import { gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
 import { raceTestConfig } from './_fixture.js';
 

@@ -7,7 +7,7 @@ import { seed000Composite } from '../../lib/race/collector-adapter.js';
 import { applyAdjustments, learnAdjustments } from '../../lib/race/learning.js';
 import { allAgentsFailed, categoryConsistency, rankingConfidence, rankSolutions, type Rankable } from '../../lib/race/rank.js';
 import { inverseScore, ratioToScore } from '../../lib/race/rubric.js';
-import type { RaceCategory, RaceChoice } from '../../lib/store/types.generated.js';
+import type { RaceCategory, RaceChoice } from '../../lib/schema/types.generated.js';
 
 const W000 = { build: 30, tests: 30, lint: 15, diff_size: 15, speed: 10 };
 const cats = (c: number | null, q: number | null, e: number | null, m: number | null, s: number | null): Record<RaceCategory, number | null> => ({ correctness: c, quality: q, efficiency: e, completeness: m, safety: s });

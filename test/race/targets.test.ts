@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateGate, type GateInput } from '../../lib/race/gate.js';
 import { caseList, deriveTargets, targetFraction, targetStanding, type CaseStatus, type CountsWithCases } from '../../lib/race/targets.js';
-import type { Feedback } from '../../lib/store/types.generated.js';
+import type { Feedback } from '../../lib/schema/types.generated.js';
 
 /** Counts with per-test cases, as the counts work's contract gives them (ids of pytest's shape). */
 function run(cases: Record<string, CaseStatus>, complete = true): CountsWithCases {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { replay } from '../../lib/ratings/profile.js';
 import { rateBead, readLog, registerAgent } from '../../lib/ratings/store-io.js';
-import type { AgentProfile, AgentRunRow } from '../../lib/store/types.generated.js';
+import type { AgentProfile, AgentRunRow } from '../../lib/schema/types.generated.js';
 import { config, feedback, ROOT, tempStore } from './helpers.js';
 
 const N = 100;

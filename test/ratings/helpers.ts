@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../lib/config/config.js';
 import { StateStore } from '../../lib/store/store.js';
-import type { Config, Feedback } from '../../lib/store/types.generated.js';
+import type { Config, Feedback } from '../../lib/schema/types.generated.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { qaVerdict, regressions } from '../../lib/ratings/qa.js';
 import { loadAgent, rateBead, readLog, updateAgent } from '../../lib/ratings/store-io.js';
 import type { StateStore } from '../../lib/store/store.js';
-import type { Feedback, TestCounts } from '../../lib/store/types.generated.js';
+import type { Feedback, TestCounts } from '../../lib/schema/types.generated.js';
 import { config, feedback, tempStore } from './helpers.js';
 
 const caps = config().ratings!.qa_caps;

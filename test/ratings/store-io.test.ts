@@ -1,11 +1,11 @@
 import { readFileSync, writeFileSync, appendFileSync, readdirSync, existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { deepMerge } from '../../lib/config/config.js';
-import { WorkError, UserError } from '../../lib/cli/errors.js';
+import { WorkError, UserError } from '../../lib/base/errors.js';
 import { replay } from '../../lib/ratings/profile.js';
 import { loadAgent, rateBead, readLog, registerAgent, updateAgent, type QualityInput } from '../../lib/ratings/store-io.js';
 import type { StateStore } from '../../lib/store/store.js';
-import type { AgentProfile, Config, RatingSummary } from '../../lib/store/types.generated.js';
+import type { AgentProfile, Config, RatingSummary } from '../../lib/schema/types.generated.js';
 import { config, feedback, tempStore, type RunFacts } from './helpers.js';
 
 const cfg = config();

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { scanAddedLines } from '../../lib/race/scan.js';
 import type { FilePatch } from '../../lib/race/diff-parse.js';
-import { scrubEnv } from '../../lib/process/runner.js';
+import { scrubEnv } from '../../lib/process/env-scrub.js';
 import { knownSecretValues, redactRequest } from '../../lib/judge/redact.js';
 import { loadSecretTable } from '../../lib/secrets/index.js';
 import { ALNUM, HEX, LETTERS, URLSAFE, rnd } from './tokens.js';

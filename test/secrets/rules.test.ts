@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isUserError } from '../../lib/cli/errors.js';
+import { isUserError } from '../../lib/base/errors.js';
 import { findSecrets, isSecretFile, isSecretName, isSecretValue, loadSecretTable, secretRulesFile } from '../../lib/secrets/index.js';
 import { ALNUM, B32, B64, HEX, LETTERS, LOWER, UPPER_NUM, URLSAFE, pemBody, rnd } from './tokens.js';
 

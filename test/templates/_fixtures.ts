@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { indexFeedback } from '../../lib/store/feedback-index.js';
 import { StateStore } from '../../lib/store/store.js';
-import type { Feedback, JudgmentSummary, Outcome } from '../../lib/store/types.generated.js';
+import type { Feedback, JudgmentSummary, Outcome } from '../../lib/schema/types.generated.js';
 
 export interface RunSpec {
   bead: string;

@@ -1,5 +1,5 @@
 import type { Io } from '../../lib/cli/cli.js';
-import type { EnvSettings } from '../../lib/cli/env.js';
+import type { EnvSettings } from '../../lib/base/env.js';
 
 export interface Captured extends Io {
   out: () => string;

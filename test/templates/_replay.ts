@@ -1,7 +1,7 @@
 // A month of generated daily runs for the trigger replay: steady templates, an improving one, one that collapses
 // late and one whose level is low. Seeded, so a failure can be replayed.
 import { createRng } from '../../lib/stats/prng.js';
-import type { Outcome } from '../../lib/store/types.generated.js';
+import type { Outcome } from '../../lib/schema/types.generated.js';
 import type { RunSpec } from './_fixtures.js';
 
 export const DAYS = 30;

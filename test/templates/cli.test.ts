@@ -3,7 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SelectionLogRow, TemplateScores } from '../../lib/store/types.generated.js';
+import type { SelectionLogRow, TemplateScores } from '../../lib/schema/types.generated.js';
 import { at, tempState, writeRuns, type RunSpec, type TempState } from './_fixtures.js';
 
 const root = join(import.meta.dirname, '..', '..');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { blendScore, LEARNING_LOOP, mechanicalComposite, mechanicalSetProblem, normaliseWeights, runMechanicalValue } from '../../lib/templates/formula.js';
-import type { Outcome } from '../../lib/store/types.generated.js';
+import type { Outcome } from '../../lib/schema/types.generated.js';
 
 const P = { partial_credit: 0.5, retry_penalty: 0.1, timeout_penalty: 0.2 };
 const base = { full_pass: 0, partial_pass: 0, timeout: 0, scored: 0, retried: 0, retry_known: 0 };

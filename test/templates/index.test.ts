@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BeadFingerprint, compactIndex, indexFeedback, scanFeedback, summarizeFeedback, type IndexLimits } from '../../lib/store/feedback-index.js';
 import { run } from '../../scripts/score-templates.js';
-import type { FeedbackIndexRow, TemplateScores } from '../../lib/store/types.generated.js';
+import type { FeedbackIndexRow, TemplateScores } from '../../lib/schema/types.generated.js';
 import { captureIo } from './_io.js';
 import { makeFeedback, tempState, writeRuns, type TempState } from './_fixtures.js';
 

@@ -2,7 +2,7 @@
 // intervals and gives way to a challenger whose interval clears it.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/select-template.js';
-import type { SelectionLogRow } from '../../lib/store/types.generated.js';
+import type { SelectionLogRow } from '../../lib/schema/types.generated.js';
 import { captureIo } from './_io.js';
 import { at, tempState, writeRuns, type RunSpec, type TempState } from './_fixtures.js';
 

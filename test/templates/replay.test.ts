@@ -8,7 +8,7 @@ import defaults from '../../config/defaults.json' with { type: 'json' };
 import { summarizeFeedback } from '../../lib/store/feedback-index.js';
 import { TemplateAggregator } from '../../lib/templates/aggregate.js';
 import { decideTriggers } from '../../lib/templates/triggers.js';
-import type { Config, Trigger } from '../../lib/store/types.generated.js';
+import type { Config, Trigger } from '../../lib/schema/types.generated.js';
 import { captureIo } from './_io.js';
 import { makeFeedback, tempState, writeRuns, type TempState } from './_fixtures.js';
 import { COLLAPSE_DAY, DAYS, endOfDay, runsOfDay } from './_replay.js';

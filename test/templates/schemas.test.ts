@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { validate } from '../../lib/store/schema.js';
+import { validate } from '../../lib/schema/schema.js';
 
 const schema = (name: string) => JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'schemas', `${name}.schema.json`), 'utf8'));
 

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/score-templates.js';
 import { recurringIssues, triggerId } from '../../lib/templates/triggers.js';
 import { isSafeId } from '../../lib/store/bead.js';
-import type { Trigger } from '../../lib/store/types.generated.js';
+import type { Trigger } from '../../lib/schema/types.generated.js';
 import { captureIo } from './_io.js';
 import { at, tempState, writeRuns, type RunSpec, type TempState } from './_fixtures.js';
 

@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Feedback } from '../../lib/store/types.generated.js';
+import type { Feedback } from '../../lib/schema/types.generated.js';
 import { gitIn } from '../helpers/repo.js';
 import { agentWorktree, makeProject, PROJECT, type Project, readJson, runRecord, writeRecord } from '../collector/_project.js';
 

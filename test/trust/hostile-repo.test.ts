@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Feedback } from '../../lib/store/types.generated.js';
+import type { Feedback } from '../../lib/schema/types.generated.js';
 import { gitIn, tempDir } from '../helpers/repo.js';
 import { agentWorktree, makeProject, type Project, readJson, runRecord, writeRecord } from '../collector/_project.js';
 

@@ -5,7 +5,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Feedback } from '../../lib/store/types.generated.js';
+import type { Feedback } from '../../lib/schema/types.generated.js';
 import { tempDir } from '../helpers/repo.js';
 import { agentWorktree, makeProject, type Project, readJson, runRecord, writeRecord } from '../collector/_project.js';
 

@@ -3,8 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Io } from '../../../lib/cli/cli.js';
 import { StateStore } from '../../../lib/store/store.js';
-import type { EnvSettings } from '../../../lib/cli/env.js';
-import type { Feedback, RunRecord } from '../../../lib/store/types.generated.js';
+import type { EnvSettings } from '../../../lib/base/env.js';
+import type { Feedback, RunRecord } from '../../../lib/schema/types.generated.js';
 import { makeRun, scratchDir, type RunFixture } from './fixtures.js';
 
 export function feedbackFor(r: RunRecord, over: Partial<Feedback> = {}): Feedback {

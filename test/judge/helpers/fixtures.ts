@@ -2,7 +2,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { commitAll, gitIn, makeRepo, tempDir, writeTree } from '../../helpers/repo.js';
-import type { RunRecord } from '../../../lib/store/types.generated.js';
+import type { RunRecord } from '../../../lib/schema/types.generated.js';
 
 export interface RunFixture {
   repo: string;

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
-import { projectRoot, schemasDir } from './paths.js';
+import { projectRoot, schemasDir } from '../base/paths.js';
 
 
 export type SchemaName =
