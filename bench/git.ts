@@ -6,7 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { forgetRepoConfig, git, snapshotTree } from '../lib/git/git.js';
+import { forgetRepoConfig, git } from '../lib/git/git.js';
+import { snapshotTree } from '../lib/git/snapshot.js';
 
 function plainGit(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): string {
   return execFileSync('git', args, { cwd, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 28 });

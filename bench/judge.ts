@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../lib/config/config.js';
-import { diffPatch, workingDiff } from '../lib/git/git.js';
+import { diffPatch, workingDiff } from '../lib/git/snapshot.js';
 import { assembleContext } from '../lib/judge/context.js';
 import { loadSecretTable } from '../lib/secrets/load.js';
 import { redactSecrets } from '../lib/secrets/match.js';

@@ -2,7 +2,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { commitIdentityEnv, git, GitError, removeWorktree, resolveCommit } from '../git/git.js';
+import { commitIdentityEnv, git, GitError, removeWorktree } from '../git/git.js';
+import { resolveCommit } from '../git/worktree.js';
 import type { RaceChoice } from '../schema/types.generated.js';
 
 export type MergeOutcome = NonNullable<RaceChoice['merge']>;

@@ -1,6 +1,7 @@
 // What a worktree tells about a run, through the one safe git recipe (the repository is the agent's).
 import { UserError } from '../base/errors.js';
-import { git, mergeBase, resolveCommit } from '../git/git.js';
+import { git } from '../git/git.js';
+import { mergeBase, resolveCommit } from '../git/worktree.js';
 
 export interface WorktreeFacts {
   /** The worktree's top level, as git reports it. */

@@ -2,7 +2,9 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git, resolveCommit, snapshotTree, workingDiff, worktreeInfo, worktreeInfoWithRef } from '../../lib/git/git.js';
+import { git } from '../../lib/git/git.js';
+import { snapshotTree, workingDiff } from '../../lib/git/snapshot.js';
+import { resolveCommit, worktreeInfo, worktreeInfoWithRef } from '../../lib/git/worktree.js';
 import { commitAll, gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
 
 describe('worktreeInfo + snapshotTree from the index copy', () => {

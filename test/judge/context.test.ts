@@ -5,7 +5,7 @@ import { assembleContext, fenceData, type ContextBudget } from '../../lib/judge/
 import { parseUnifiedDiff, classifyFile } from '../../lib/judge/diff.js';
 import { maskTimings, selectOutputLines } from '../../lib/judge/output-lines.js';
 import { loadSecretTable, redactSecrets } from '../../lib/secrets/index.js';
-import { diffPatch, workingDiff } from '../../lib/git/git.js';
+import { diffPatch, workingDiff } from '../../lib/git/snapshot.js';
 import { captureIo } from './helpers/feedback.js';
 import { makeRun, removeRuns, scratchDir } from './helpers/fixtures.js';
 

@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveCommit, workingDiff, isWorkTree, parseNumstatZ, worktreeInfoWithRef } from '../../lib/git/git.js';
+import { workingDiff, parseNumstatZ } from '../../lib/git/snapshot.js';
+import { resolveCommit, isWorkTree, worktreeInfoWithRef } from '../../lib/git/worktree.js';
 import { commitAll, gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
 
 describe('workingDiff', () => {

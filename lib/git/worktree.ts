@@ -1,0 +1,158 @@
+// Which folder is a worktree judgeloop may measure, and what git says of it (HEAD, index, refs, merge base).
+import { existsSync, lstatSync, readFileSync, realpathSync, } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { git } from './git.js';
+export async function isWorkTree(dir: string): Promise<boolean> {
+  try {
+    return (await git(dir, ['rev-parse', '--is-inside-work-tree'])).trim() === 'true';
+  } catch {
+    return false;
+  }
+}
+
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p);
+  }
+}
+
+/**
+ * Why `dir` cannot be measured as the top of a git worktree, from the filesystem alone, or null: its `.git` must
+ * be a folder, or the file of a linked worktree whose gitdir points back at it (`git worktree add`); a `.git`
+ * file naming some other repository's gitdir, a `.git` symlink, or no `.git` at all (a plain folder inside
+ * another repository) is refused.
+ */
+export function dotGitProblem(dir: string): string | null {
+  const top = realOrSelf(dir);
+  const dotGit = join(top, '.git');
+  let st;
+  try {
+    st = lstatSync(dotGit);
+  } catch {
+    return `${dir} is not the top level of a git worktree (it has no .git)`;
+  }
+  if (st.isDirectory()) return null;
+  if (!st.isFile()) return `${dir}/.git is neither a folder nor a file (a symlink or special file is not followed)`;
+  if (st.size > 4096) return `${dir}/.git is a file of ${st.size} bytes, not a gitdir pointer`;
+  const text = readFileSync(dotGit, 'utf8');
+  const m = /^gitdir: (.+?)\r?\n?$/.exec(text);
+  if (!m) return `${dir}/.git is a file but not a "gitdir:" pointer`;
+  const gitdir = resolve(top, m[1]!);
+  let back: string;
+  try {
+    // A linked worktree's admin folder names the worktree's .git file it belongs to, and its common dir.
+    if (!lstatSync(join(gitdir, 'commondir')).isFile()) throw new Error('no commondir');
+    back = readFileSync(join(gitdir, 'gitdir'), 'utf8').trim();
+  } catch {
+    return `${dir}/.git points at ${gitdir}, which is not a linked worktree of a repository (a .git file may only name its own worktree's admin folder)`;
+  }
+  if (realOrSelf(resolve(gitdir, back)) !== realOrSelf(dotGit)) {
+    return `${dir}/.git points at ${gitdir}, which belongs to another worktree (${back})`;
+  }
+  return null;
+}
+
+/** dotGitProblem, then git's own view: the top level git reports must be `dir` itself (core.worktree cannot move it). */
+export async function worktreeProblem(dir: string): Promise<string | null> {
+  if (!existsSync(dir)) return `worktree ${dir} does not exist`;
+  const fsProblem = dotGitProblem(dir);
+  if (fsProblem) return fsProblem;
+  let top: string;
+  try {
+    top = (await git(dir, ['rev-parse', '--show-toplevel'])).trim();
+  } catch (e) {
+    return `${dir} is not a git worktree (${(e as Error).message})`;
+  }
+  if (realOrSelf(top) !== realOrSelf(dir)) return `${dir} is not the top level of its git worktree (git says ${top})`;
+  try {
+    await git(dir, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+  } catch {
+    return `worktree ${dir} has no commit (HEAD)`;
+  }
+  return null;
+}
+
+/** Resolves when `dir` can be measured; throws a GitError-free Error naming the problem otherwise. */
+export async function assertWorktree(dir: string): Promise<void> {
+  const p = await worktreeProblem(dir);
+  if (p) throw new WorktreeError(p);
+}
+
+export class WorktreeError extends Error {
+  override readonly name = 'WorktreeError';
+}
+
+/** The commit a ref names, or null when it names none. */
+export async function resolveCommit(cwd: string, ref: string): Promise<string | null> {
+  try {
+    return (await git(cwd, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`])).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+export async function mergeBase(cwd: string, a: string, b: string): Promise<string | null> {
+  try {
+    return (await git(cwd, ['merge-base', a, b])).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+export interface WorktreeInfo {
+  headCommit: string;
+  /** Tree of the HEAD commit (equal to the snapshot tree when nothing is uncommitted). */
+  headTree?: string;
+  /** Absolute path of the worktree's own index file. */
+  indexFile: string;
+  /** Absolute path of the repository's info/exclude. */
+  excludeFile?: string;
+}
+
+const OID = /^[0-9a-f]{40,64}$/;
+
+/** The top level git reports is `dir` itself (and `.git` passes dotGitProblem). */
+function isTop(dir: string, top: string | undefined): boolean {
+  return top !== undefined && realOrSelf(top) === realOrSelf(dir) && dotGitProblem(dir) === null;
+}
+
+/** HEAD and the index file of a git worktree in one git call; null when `dir` is not the top of a worktree with a commit. */
+export async function worktreeInfo(dir: string): Promise<WorktreeInfo | null> {
+  try {
+    const [top, indexPath, excludePath, head, headTree] = (await git(dir, ['rev-parse', '--show-toplevel', '--git-path', 'index', '--git-path', 'info/exclude', 'HEAD', 'HEAD^{tree}'])).trim().split('\n');
+    if (!isTop(dir, top) || !indexPath || !excludePath || !head || !OID.test(head) || !headTree || !OID.test(headTree)) return null;
+    return { headCommit: head, headTree, indexFile: resolve(dir, indexPath), excludeFile: resolve(dir, excludePath) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * worktreeInfo and the commit `ref` names, in one git call when all goes well (start-up cost matters);
+ * null when that fast path does not apply — callers then ask worktreeInfo and resolveCommit one by one.
+ */
+export async function worktreeInfoWithRef(dir: string, ref: string): Promise<(WorktreeInfo & { refCommit: string; mergeBase?: string }) | null> {
+  // An option-like ref goes through resolveCommit's --end-of-options instead.
+  if (ref.startsWith('-')) return null;
+  // `<ref>...HEAD` makes rev-parse print the merge base(s) as `^<oid>` lines: one git call fewer when there is
+  // exactly one (otherwise snapshotWorking asks `git merge-base`, which picks among several).
+  const withMb = !ref.includes('..');
+  try {
+    const all = (await git(dir, ['rev-parse', '--show-toplevel', '--git-path', 'info/exclude', '--git-path', 'index', 'HEAD', 'HEAD^{tree}', `${ref}^{commit}`, ...(withMb ? [`${ref}...HEAD`] : []), '--'])).trim().split('\n');
+    if (!isTop(dir, all[0]) || !all[1]) return null;
+    const excludeFile = resolve(dir, all[1]);
+    const lines = all.slice(2);
+    const [indexPath, head, headTree, refCommit] = lines;
+    const rest = lines.slice(4);
+    if (rest[rest.length - 1] !== '--' || !indexPath || !head || !headTree || !refCommit || ![head, headTree, refCommit].every((x) => OID.test(x))) return null;
+    const sym = rest.slice(0, -1);
+    if (!withMb && sym.length !== 0) return null;
+    if (withMb && (sym.length < 2 || !sym.slice(0, 2).every((x) => OID.test(x)) || !sym.slice(2).every((x) => x.startsWith('^') && OID.test(x.slice(1))))) return null;
+    const bases = sym.slice(2).map((x) => x.slice(1));
+    return { headCommit: head, headTree, indexFile: resolve(dir, indexPath), excludeFile, refCommit, ...(bases.length === 1 ? { mergeBase: bases[0] } : {}) };
+  } catch {
+    return null;
+  }
+}
