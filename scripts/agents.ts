@@ -4,7 +4,8 @@ import { main, type Io } from '../lib/cli/cli.js';
 import { UserError } from '../lib/base/errors.js';
 import { fmtRating, openState, parseNumber, table, parseFlagsSigned } from '../lib/ratings/_cli.js';
 import { nowIso } from '../lib/base/clock.js';
-import { loadAllAgents, rebuildAgent, registerAgent, updateAgent, type AgentFields, type RatingFields } from '../lib/ratings/store-io.js';
+import { loadAllAgents } from '../lib/ratings/agent-log.js';
+import { rebuildAgent, registerAgent, updateAgent, type AgentFields, type RatingFields } from '../lib/ratings/agents-io.js';
 
 const USAGE = `usage: bin/agents add SLUG [--max-complexity 1-10] [--rating 0-10] [--reasoning-rating 0-10] [--cost-per-million USD] [--best-usage TEXT] [--commands a,b] [--disabled]
        bin/agents set SLUG [same flags] [--enabled|--disabled] [--reason TEXT]

@@ -5,7 +5,7 @@ import { assertSafeId } from '../lib/store/bead.js';
 import { openState, parseNumber, parseFlagsSigned } from '../lib/ratings/_cli.js';
 import { nowIso } from '../lib/base/clock.js';
 import { describe, storedQuality } from '../lib/ratings/rate-stored.js';
-import { rateBead, type QualityInput, type RateResult } from '../lib/ratings/store-io.js';
+import { rateBead, type QualityInput, type RateResult } from '../lib/ratings/rate-run.js';
 
 
 const USAGE = `usage: bin/rate <bead>... [--quality 0-10] [--reviewer NAME] [--strict] [--json] [--config FILE]

@@ -4,7 +4,7 @@ import { main, type Io } from '../lib/cli/cli.js';
 import { UserError } from '../lib/base/errors.js';
 import { fmtDelta, fmtRating, openState, parseNumber, table, parseFlagsSigned } from '../lib/ratings/_cli.js';
 import { nowIso } from '../lib/base/clock.js';
-import { loadAllAgents, type LoadedAgent } from '../lib/ratings/store-io.js';
+import { loadAllAgents, type LoadedAgent } from '../lib/ratings/agent-log.js';
 import type { AgentRunRating } from '../lib/schema/types.generated.js';
 
 const USAGE = 'usage: bin/ratings [--agent SLUG] [--last 50] [--json] [--config FILE]';

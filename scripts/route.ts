@@ -6,7 +6,8 @@ import { openState, parseNumber, parseFlagsSigned } from '../lib/ratings/_cli.js
 import { nowIso } from '../lib/base/clock.js';
 import { createRng } from '../lib/stats/prng.js';
 import { routeTask } from '../lib/ratings/routing.js';
-import { loadAllAgents, logRouting, ratingsConfig } from '../lib/ratings/store-io.js';
+import { loadAllAgents, ratingsConfig } from '../lib/ratings/agent-log.js';
+import { logRouting } from '../lib/ratings/agents-io.js';
 import type { RoutingDecision } from '../lib/schema/types.generated.js';
 
 const USAGE = 'usage: bin/route --command C --complexity 1-10 [--discipline D] [--task-id ID] [--seed S] [--json] [--config FILE]';

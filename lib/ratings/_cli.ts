@@ -2,7 +2,6 @@
 import type { ParseArgsConfig } from 'node:util';
 import { parseFlags, type Io } from '../cli/cli.js';
 import { loadConfig, type Config } from '../config/config.js';
-import type { EnvSettings } from '../base/env.js';
 import { UserError } from '../base/errors.js';
 import { StateStore } from '../store/store.js';
 

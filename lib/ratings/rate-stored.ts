@@ -3,7 +3,7 @@
 import type { Config } from '../config/config.js';
 import { errorMessage } from '../base/errors.js';
 import { readStoredJudgment } from '../store/judgment.js';
-import { judgeQuality, rateBead, readFeedback, type QualityInput, type RateResult } from './store-io.js';
+import { judgeQuality, rateBead, readFeedback, type QualityInput, type RateResult } from './rate-run.js';
 import type { StateStore } from '../store/store.js';
 
 /** The judge's quality: state/judgments/<bead>.json, else the judgment merged into feedback (0-1 × 10). */

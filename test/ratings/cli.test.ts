@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readLog } from '../../lib/ratings/store-io.js';
+import { readLog } from '../../lib/ratings/agent-log.js';
 import type { RoutingDecision } from '../../lib/schema/types.generated.js';
 import { bin, feedback, ROOT, tempStore } from './helpers.js';
 

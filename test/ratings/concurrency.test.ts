@@ -5,7 +5,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { replay } from '../../lib/ratings/profile.js';
-import { rateBead, readLog, registerAgent } from '../../lib/ratings/store-io.js';
+import { readLog } from '../../lib/ratings/agent-log.js';
+import { registerAgent } from '../../lib/ratings/agents-io.js';
+import { rateBead } from '../../lib/ratings/rate-run.js';
 import type { AgentProfile, AgentRunRow } from '../../lib/schema/types.generated.js';
 import { config, feedback, ROOT, tempStore } from './helpers.js';
 

@@ -3,7 +3,9 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { qaVerdict, regressions } from '../../lib/ratings/qa.js';
-import { loadAgent, rateBead, readLog, updateAgent } from '../../lib/ratings/store-io.js';
+import { loadAgent, readLog } from '../../lib/ratings/agent-log.js';
+import { updateAgent } from '../../lib/ratings/agents-io.js';
+import { rateBead } from '../../lib/ratings/rate-run.js';
 import type { StateStore } from '../../lib/store/store.js';
 import type { Feedback, TestCounts } from '../../lib/schema/types.generated.js';
 import { config, feedback, tempStore } from './helpers.js';
