@@ -1,0 +1,105 @@
+// What the judge is shown of a run: its worktree's diff against the base (the collector's snapshot when it is
+// still there), the test and lint output, and run facts without ids or clock times (so identical work shares a key).
+import type { Config } from '../config/config.js';
+import { UserError } from '../base/errors.js';
+import { diffPatch, measuredOrFreshDiff } from '../git/snapshot.js';
+import { resolveCommit, worktreeProblem } from '../git/worktree.js';
+import type { LoadedRunRecord } from '../collector/run-record.js';
+import { CorruptStateError, type StateStore } from '../store/store.js';
+import type { Feedback, Judgment } from '../schema/types.generated.js';
+import { loadSecretTable } from '../secrets/load.js';
+import { readStoredJudgment, } from '../store/judgment.js';
+import { assembleContext, type AssembledContext } from './context.js';
+
+export function readFeedback(store: StateStore, bead: string, log: (m: string) => void): Feedback | null {
+  try {
+    return store.read<Feedback>('feedback', bead);
+  } catch (e) {
+    if (e instanceof CorruptStateError) {
+      log(`warning: ${e.message}; judging without it`);
+      return null;
+    }
+    throw e;
+  }
+}
+
+export function readJudgment(store: StateStore, bead: string): Judgment | null {
+  return readStoredJudgment(store, bead).judgment;
+}
+
+export const isCurrent = (fb: Feedback, loaded: LoadedRunRecord): boolean =>
+  fb.run.completed_at === loaded.record.completed_at && fb.run.started_at === loaded.record.started_at;
+
+/** Run facts for the judge (no bead id and no clock times, so identical work shares a cache key). */
+function runMetadata(loaded: LoadedRunRecord, fb: Feedback | null): Record<string, unknown> {
+  const r = loaded.record;
+  const duration = (Date.parse(r.completed_at) - Date.parse(r.started_at)) / 1000;
+  const meta: Record<string, unknown> = {
+    agent: r.agent.slug,
+    agent_model: r.agent.model ?? null,
+    template: r.template,
+    task_id: r.task.id,
+    task_type: r.task.type ?? null,
+    complexity: r.task.complexity ?? null,
+    duration_seconds: duration,
+    exit_code: r.exit_code,
+    status: r.status,
+    failure_reason: r.failure_reason ?? null,
+    iterations: r.iterations ?? null,
+  };
+  // Measured facts only: derived scores (composite, speed) change when the run is re-collected (the race's
+  // fastest run moves), and what changes the context changes the cache key.
+  if (fb) {
+    meta.mechanical = {
+      outcome: fb.outcome,
+      outcome_reason: fb.outcome_reason,
+      build: fb.checks.build?.status ?? null,
+      tests: fb.checks.test?.tests ?? null,
+      lint: fb.checks.lint?.lint ?? null,
+      integrity: { tests_not_run: fb.integrity.tests_not_run, exit_code_contradicts_counts: fb.integrity.exit_code_contradicts_counts, test_count_below_baseline: fb.integrity.test_count_below_baseline },
+    };
+  }
+  return meta;
+}
+
+export interface Gathered {
+  context: AssembledContext;
+  feedback: Feedback | null;
+  headTree?: string;
+}
+
+export async function gather(loaded: LoadedRunRecord, config: Config, feedback: Feedback | null, sources: string[]): Promise<Gathered> {
+  const r = loaded.record;
+  const wt = loaded.worktree;
+  const problem = await worktreeProblem(wt);
+  if (problem) throw new UserError(`${loaded.file}: /worktree: refused: ${problem}`);
+  const base = await resolveCommit(wt, r.base_ref);
+  if (!base) throw new UserError(`${loaded.file}: /base_ref: ${JSON.stringify(r.base_ref)} does not name a commit in ${wt}`);
+  // The judge sees exactly what the collector measured (its snapshot tree) when that tree is still there;
+  // otherwise the same snapshot function makes one now.
+  const wd = await measuredOrFreshDiff(wt, base, feedback);
+  const diff = await diffPatch(wt, wd.mergeBase, wd.tree);
+  const testOut = feedback?.checks.test?.output?.text ?? r.checks?.test?.output ?? null;
+  const lintOut = feedback?.checks.lint?.output?.text ?? r.checks?.lint?.output ?? null;
+  if (feedback?.checks.test?.output) sources.push('test output: captured by the collector');
+  else if (r.checks?.test) sources.push('test output: reported in the run record');
+  else sources.push('test output: none (no test command ran)');
+  if (feedback?.checks.lint?.output) sources.push('lint output: captured by the collector');
+  else if (r.checks?.lint) sources.push('lint output: reported in the run record');
+  else sources.push('lint output: none (no lint command ran)');
+  const j = config.judge;
+  const context = assembleContext(
+    { prompt: r.task.prompt, diff, testOutput: testOut, lintOutput: lintOut, metadata: runMetadata(loaded, feedback), sources },
+    {
+      contextTokens: j.context_budget_tokens,
+      diffTokens: j.diff_budget_tokens,
+      promptTokens: j.prompt_budget_tokens,
+      testTokens: j.test_output_budget_tokens,
+      lintTokens: j.lint_output_budget_tokens,
+      testMaxLines: j.test_output_max_lines,
+      charsPerToken: j.chars_per_token,
+    },
+    loadSecretTable(),
+  );
+  return { context, feedback, headTree: wd.tree };
+}
