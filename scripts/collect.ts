@@ -10,7 +10,7 @@ import { errorMessage, isUserError, UserError, WorkError } from '../lib/base/err
 import { projectRoot } from '../lib/base/paths.js';
 import { loadRunRecord, parseRunRecord, type LoadedRunRecord } from '../lib/collector/run-record.js';
 import { StateStore } from '../lib/store/store.js';
-import type { RacePeer } from '../lib/collector/collect.js';
+import type { RacePeer } from '../lib/collector/context.js';
 import { durationSeconds } from '../lib/collector/scoring.js';
 import type { Feedback } from '../lib/schema/types.generated.js';
 

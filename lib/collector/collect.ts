@@ -1,195 +1,30 @@
 // collectRun: one run record in, state/feedback/<bead>.json out (checks, baseline, diff, scores, outcome).
 import { existsSync } from 'node:fs';
-import { resolveCommands, runChecks, emptyChecks } from './checks.js';
-import { assertConfigOutside, type Config } from '../config/config.js';
+import { resolveCommands, runChecks, } from './checks.js';
+import { assertConfigOutside, } from '../config/config.js';
 import { UserError, errorMessage } from '../base/errors.js';
 import { setGitTimeout } from '../git/git.js';
-import { diffSnapshot, snapshotWorking, type WorkingDiff } from '../git/snapshot.js';
+import { diffSnapshot, snapshotWorking, } from '../git/snapshot.js';
 import { resolveCommit, worktreeInfo, worktreeInfoWithRef, worktreeProblem } from '../git/worktree.js';
 import { sweepOrphansOnce } from '../process/process.js';
 import { assertSandboxAvailable, collectorSandbox } from '../process/sandbox.js';
-import { classifyOutcome, integrityFlags, type ChecksSet, type Integrity } from './outcome.js';
-import { readStoredJudgment, summarizeJudgment } from '../store/judgment.js';
+import { classifyOutcome, integrityFlags, } from './outcome.js';
 import type { LoadedRunRecord } from './run-record.js';
+import { base, diffSummary, fastestInRace, scoreChecks, summariseBaseline, unmeasured } from './feedback-parts.js';
+import type { CollectContext } from './context.js';
 import {
   compositeScore,
   durationSeconds,
   normaliseWeights,
-  scoreBuild,
   scoreDiffSize,
-  scoreLint,
   scoreSpeed,
-  scoreTests,
-  scoreTestsByExitCode,
-  tallyTests,
   toUnit,
   type Scores,
 } from './scoring.js';
 import { preloadValidators } from '../schema/schema.js';
 import type { StateStore } from '../store/store.js';
-import type { Baseline, BaselineSummary, Check, Feedback, JudgmentSummary, RaceRun } from '../schema/types.generated.js';
+import type { Baseline, BaselineSummary, Feedback, RaceRun } from '../schema/types.generated.js';
 
-export interface CollectContext {
-  store: StateStore;
-  config: Config;
-  /** The full environment for checks (scrubbed of secrets before any check runs). */
-  processEnv: NodeJS.ProcessEnv;
-  now: () => Date;
-  log?: (msg: string) => void;
-  version?: string;
-  /** Other runs of the same races given in this call, so a batch is scored against its own fastest run. */
-  racePeers?: RacePeer[];
-}
-
-function runFacts(loaded: LoadedRunRecord): Feedback['run'] {
-  const r = loaded.record;
-  const run: Feedback['run'] = {
-    task_id: r.task.id,
-    template: r.template,
-    agent: r.agent.slug,
-    started_at: r.started_at,
-    completed_at: r.completed_at,
-    status: r.status,
-    failure_reason: r.failure_reason ?? null,
-    exit_code: r.exit_code,
-    record_path: loaded.file,
-    worktree: loaded.worktree,
-  };
-  if (r.task.type !== undefined) run.task_type = r.task.type;
-  if (r.task.complexity !== undefined) run.complexity = r.task.complexity;
-  if (r.task.command !== undefined) run.command = r.task.command;
-  if (r.task.discipline !== undefined) run.discipline = r.task.discipline;
-  if (r.agent.model !== undefined) run.model = r.agent.model;
-  if (r.race_id !== undefined) run.race_id = r.race_id;
-  if (r.job_id !== undefined) run.job_id = r.job_id;
-  if (r.iterations !== undefined) run.iterations = r.iterations;
-  if (r.usage !== undefined) run.usage = r.usage;
-  return run;
-}
-
-
-/** A run of the same race known before its feedback exists (e.g. given to the same bin/collect call). */
-export interface RacePeer {
-  raceId: string;
-  bead: string;
-  seconds: number;
-}
-
-/**
- * The fastest known duration among the other runs of the race: the race's run log (last row per bead,
- * infra failures left out) and the peers of this call. Reads one small file, not every feedback record.
- */
-function fastestInRace(store: StateStore, raceId: string, bead: string, peers: RacePeer[] = []): number | null {
-  const byBead = new Map<string, number | null>();
-  for (const row of store.readLines<RaceRun>('race-runs', raceId).rows) byBead.set(row.bead, row.outcome === 'infra_failure' ? null : row.duration_seconds);
-  for (const p of peers) if (p.raceId === raceId && !byBead.has(p.bead)) byBead.set(p.bead, p.seconds);
-  byBead.delete(bead);
-  const known = [...byBead.values()].filter((d): d is number => d !== null);
-  return known.length ? Math.min(...known) : null;
-}
-
-/** The judge's verdict from state/judgments/<bead>.json (validated); a failed or corrupt judgment is not carried. */
-export function readJudgment(store: StateStore, bead: string, notes: string[]): JudgmentSummary | null {
-  const { judgment, note } = readStoredJudgment(store, bead);
-  if (note) notes.push(note);
-  return judgment ? summarizeJudgment(judgment) : null;
-}
-
-function summariseBaseline(b: Baseline, notes: string[]): BaselineSummary {
-  if (b.setup && b.setup.result.status !== 'passed') {
-    const r = b.setup.result;
-    const how = r.status === 'timeout' ? 'timed out' : r.status === 'error' ? `could not start (${r.skipped_reason ?? 'spawn error'})` : `failed (exit ${r.exit_code ?? `signal ${r.signal}`})`;
-    notes.push(`baseline setup \`${b.setup.command}\` ${how} in the base checkout (state/baselines/${b.key}.json): base checks not run; scored without a baseline`);
-    return { key: b.key, commit: b.commit, build_passed: null, tests: null, lint: null, setup_failed: true };
-  }
-  return {
-    key: b.key,
-    commit: b.commit,
-    build_passed: b.checks.build ? b.checks.build.status === 'passed' : null,
-    tests: b.checks.test?.tests ?? null,
-    lint: b.checks.lint?.lint ?? null,
-  };
-}
-
-/** Seed 000's five dimensions (0-100) from the checks; notes say where a fallback was used. */
-export function scoreChecks(checks: ChecksSet, baseline: BaselineSummary | null, notes: string[]): Pick<Scores, 'build' | 'tests' | 'lint'> {
-  const buildFailed = checks.build !== null && checks.build.status !== 'passed';
-  const broken = (c: Check) => c.status === 'timeout' || c.status === 'error' || c.status === 'skipped';
-  let tests: number | null = null;
-  const t = checks.test;
-  if (t) {
-    if (buildFailed) tests = 0;
-    else if (broken(t)) tests = 0;
-    else {
-      const tally = t.tests ? tallyTests(t.tests) : null;
-      if (tally) {
-        const baseTally = baseline?.tests ? tallyTests(baseline.tests) : null;
-        if (!baseTally) notes.push('tests scored without a baseline: no new-test bonus, no regression penalty');
-        tests = scoreTests(tally, baseTally);
-      } else {
-        tests = scoreTestsByExitCode(t.exit_code);
-        notes.push(`tests scored by exit code alone (${t.exit_code}): the output gave no pass count`);
-      }
-    }
-  }
-  let lint: number | null = null;
-  const l = checks.lint;
-  if (l) {
-    if (buildFailed || broken(l)) lint = 0;
-    else if (l.lint) {
-      if (!baseline?.lint) notes.push('lint scored without a baseline: every issue counts as new');
-      lint = scoreLint(l.lint, baseline?.lint ?? null);
-    } else {
-      lint = scoreTestsByExitCode(l.exit_code);
-      notes.push(`lint scored by exit code alone (${l.exit_code}): no counts could be parsed from its output`);
-    }
-  }
-  return { build: checks.build ? scoreBuild(!buildFailed) : null, tests, lint };
-}
-
-function unmeasured(loaded: LoadedRunRecord, ctx: CollectContext, reason: string | null): Feedback {
-  const commands = resolveCommands(loaded.record, ctx.config.collector);
-  const integrity: Integrity = { tests_not_run: false, exit_code_contradicts_counts: false, test_count_below_baseline: false, notes: [] };
-  if (reason) integrity.notes.push(reason);
-  const { outcome, reason: why } = classifyOutcome({ status: loaded.record.status, failureReason: loaded.record.failure_reason ?? null, infraReason: reason, checks: emptyChecks(), integrity, baselineLint: null });
-  return base(loaded, ctx, {
-    commands,
-    checks: emptyChecks(),
-    baseline: null,
-    diff: null,
-    scores: { build: null, tests: null, lint: null, diff_size: null, speed: null },
-    weights_used: {},
-    composite: null,
-    speed: { basis: 'none', duration_seconds: durationSeconds(loaded.record), reference_seconds: null },
-    outcome,
-    outcome_reason: why,
-    integrity,
-  });
-}
-
-function base(loaded: LoadedRunRecord, ctx: CollectContext, rest: Omit<Feedback, 'schema_version' | 'bead' | 'run' | 'collected_at' | 'judgment'>): Feedback {
-  const fb: Feedback = {
-    schema_version: '1.0.0',
-    bead: loaded.record.bead,
-    run: runFacts(loaded),
-    collected_at: ctx.now().toISOString(),
-    ...rest,
-    judgment: null,
-  };
-  if (ctx.version) fb.collector_version = ctx.version;
-  if (ctx.config.judge.phase >= 2) fb.judgment = readJudgment(ctx.store, loaded.record.bead, fb.integrity.notes);
-  return fb;
-}
-
-function diffSummary(d: WorkingDiff): NonNullable<Feedback['diff']> {
-  return {
-    merge_base: d.mergeBase,
-    files_changed: d.files.length,
-    lines_added: d.files.reduce((s, f) => s + f.added, 0),
-    lines_removed: d.files.reduce((s, f) => s + f.removed, 0),
-    files: d.files.map((f) => ({ path: f.path, ...(f.oldPath ? { old_path: f.oldPath } : {}), added: f.added, removed: f.removed, binary: f.binary, untracked: f.untracked })),
-  };
-}
 
 /**
  * Starts loading, without waiting, what a measured run needs later: the parsers, the feedback index, the

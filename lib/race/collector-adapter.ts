@@ -1,7 +1,8 @@
 // The one place the race calls the collector: its check runner, baseline cache and seed 000 formulas (0-100).
 import { getBaseline } from '../collector/baseline.js';
 import { resolveCommands } from '../collector/checks.js';
-import { collectRun, type CollectContext } from '../collector/collect.js';
+import { collectRun } from '../collector/collect.js';
+import type { CollectContext } from '../collector/context.js';
 import { compositeScore, DIMENSIONS, normaliseWeights, scoreSpeed, type Scores, type Weights } from '../collector/scoring.js';
 import type { Feedback, RaceBreakdown } from '../schema/types.generated.js';
 
