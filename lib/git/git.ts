@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { onAbort } from '../cli/cleanup.js';
 import { HeadTailBuffer, spawnGroup } from '../process/process.js';
 
 export class GitError extends Error {
@@ -371,6 +372,8 @@ export async function worktreeInfoWithRef(dir: string, ref: string): Promise<(Wo
  */
 export async function snapshotTree(worktree: string, indexFile?: string, excludeFile?: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'judgeloop-index-'));
+  // Interrupted (SIGINT/TERM/HUP) mid-snapshot: the throwaway index goes too.
+  const offAbort = onAbort(() => rmSync(dir, { recursive: true, force: true }));
   const env = { GIT_INDEX_FILE: join(dir, 'index') };
   try {
     await git(worktree, ['read-tree', 'HEAD'], { env });
@@ -385,6 +388,7 @@ export async function snapshotTree(worktree: string, indexFile?: string, exclude
     if (hidden.length) await git(worktree, ['update-index', '--add', '-z', '--stdin'], { env, input: hidden.join('\0') + '\0' });
     return (await git(worktree, ['write-tree'], { env })).trim();
   } finally {
+    offAbort();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { HeadTailBuffer, runCommand, scrubEnv } from '../../lib/process/runner.js';
 import { tempDir } from '../helpers/repo.js';
@@ -13,7 +14,7 @@ function processState(pid: number): string {
   }
 }
 
-const base = { env: { PATH: process.env.PATH }, timeoutMs: 20_000, capBytes: 64 * 1024, killGraceMs: 500 };
+const base = { env: { PATH: process.env.PATH, TMPDIR: tmpdir() }, timeoutMs: 20_000, capBytes: 64 * 1024, killGraceMs: 500 };
 
 describe('runCommand', () => {
   it('captures stdout and stderr together and the exit code, in the given directory', async () => {
