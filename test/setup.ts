@@ -19,6 +19,8 @@ afterAll(({}, suite) => {
   removeTempDirs();
   let left: string[];
   try {
+    // tsx's compile cache (tmpdir()/tsx-<uid>), made by the children a test starts with `node --import tsx`: a cache, not a leak.
+    rmSync(join(mine, `tsx-${process.getuid?.() ?? ''}`), { recursive: true, force: true });
     left = listLeftovers(mine);
   } finally {
     rmSync(mine, { recursive: true, force: true, maxRetries: 3 });

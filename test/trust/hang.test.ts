@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Feedback } from '../../lib/store/types.generated.js';
 import { gitIn } from '../helpers/repo.js';
+import { removeLeftTemps, tempEntries } from '../helpers/temp.js';
 import { agentWorktree, makeProject, PROJECT, type Project, readJson, runRecord, writeRecord } from '../collector/_project.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -103,6 +104,7 @@ describe('a collector killed with SIGKILL mid-check leaves nothing running', () 
     const cfg = join(p.dir, 'cfg.json');
     writeFileSync(cfg, JSON.stringify({ collector: { sandbox } }));
     const rec = writeRecord(p, 'a', runRecord({ commands: cmds(`setsid sleep ${token} & sleep ${token}1`) }));
+    const before = tempEntries();
     const child = spawn(join(ROOT, 'bin', 'collect'), ['--quiet', '--config', cfg, rec], { cwd: p.dir, stdio: 'ignore', env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmpdir(), JUDGELOOP_STATE_DIR: p.state } });
     for (let i = 0; i < 200 && running(`sleep ${token}1`).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(running(`sleep ${token}1`).length).toBeGreaterThan(0);
@@ -118,6 +120,9 @@ describe('a collector killed with SIGKILL mid-check leaves nothing running', () 
     }
     for (let i = 0; i < 40 && running(`sleep ${token}`).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(running(`sleep ${token}`)).toEqual([]);
+    // The killed run's temporary folders (its baseline checkout, report folder; with sandbox off the next run has
+    // swept the checkout already): a SIGKILL runs no cleanup, so the test that killed it removes them.
+    removeLeftTemps(before);
   });
 });
 
