@@ -6,5 +6,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Checks dist/ is built and fresh, and gives the run a TMPDIR that must be empty at the end.
+    globalSetup: ['test/global-setup.ts'],
+    // A TMPDIR per test file; the folders tempDir() made are removed and nothing else may be left there.
+    setupFiles: ['test/setup.ts'],
   },
 });

@@ -2,6 +2,7 @@
 import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, } from 'node:path';
+import { onAbort } from '../base/cleanup.js';
 import { git, GitError, repoConfigAt } from './git.js';
 import { mergeBase, type WorktreeInfo } from './worktree.js';
 /**
@@ -14,6 +15,8 @@ import { mergeBase, type WorktreeInfo } from './worktree.js';
  */
 export async function snapshotTree(worktree: string, indexFile?: string, excludeFile?: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'judgeloop-index-'));
+  // Interrupted (SIGINT/TERM/HUP) mid-snapshot: the throwaway index goes too.
+  const offAbort = onAbort(() => rmSync(dir, { recursive: true, force: true }));
   const env = { GIT_INDEX_FILE: join(dir, 'index') };
   try {
     await git(worktree, ['read-tree', 'HEAD'], { env });
@@ -28,6 +31,7 @@ export async function snapshotTree(worktree: string, indexFile?: string, exclude
     if (hidden.length) await git(worktree, ['update-index', '--add', '-z', '--stdin'], { env, input: hidden.join('\0') + '\0' });
     return (await git(worktree, ['write-tree'], { env })).trim();
   } finally {
+    offAbort();
     rmSync(dir, { recursive: true, force: true });
   }
 }

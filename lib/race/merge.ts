@@ -54,7 +54,10 @@ export async function mergeBranch(o: MergeOptions): Promise<MergeOutcome> {
   } else {
     temp = mkdtempSync(join(tmpdir(), 'judgeloop-merge-'));
     dir = join(temp, 'tree');
-    await git(o.repoDir, ['worktree', 'add', '--quiet', dir, o.into]);
+    await git(o.repoDir, ['worktree', 'add', '--quiet', dir, o.into]).catch((e: unknown) => {
+      rmSync(temp!, { recursive: true, force: true });
+      throw e;
+    });
   }
   try {
     try {

@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import type { Io } from '../../lib/cli/cli.js';
 import { readEnv } from '../../lib/base/env.js';
 import { gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
@@ -83,7 +84,7 @@ export function writeRecord(p: Project, name: string, rec: Record<string, unknow
 export function makeIo(p: Project, extraEnv: Record<string, string> = {}): { io: Io; out: string[]; err: string[] } {
   const out: string[] = [];
   const err: string[] = [];
-  const processEnv = { PATH: process.env.PATH, HOME: process.env.HOME, JUDGELOOP_STATE_DIR: p.state, ...extraEnv };
+  const processEnv = { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmpdir(), JUDGELOOP_STATE_DIR: p.state, ...extraEnv };
   return { io: { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env: readEnv(processEnv), processEnv, cwd: p.dir, color: false }, out, err };
 }
 

@@ -12,6 +12,7 @@ import { StateStore } from '../../lib/store/store.js';
 import { makeFeedback } from '../templates/_fixtures.js';
 import { invalidStateFiles, tempsUnder } from '../helpers/state.js';
 import { gitIn } from '../helpers/repo.js';
+import { removeLeftTemps, tempEntries } from '../helpers/temp.js';
 import { agentWorktree, COMMANDS, HEADER, makeProject, PROJECT, ROOT, runRecord, writeRecord, type Project } from './_project.js';
 
 const SEED = 'kill-test-1';
@@ -84,6 +85,16 @@ function leftovers(label: string): void {
   process.stderr.write(`kill test: ${label}: locks ${JSON.stringify(locks)}, temps ${tempsUnder(p.state).length}, registered checkouts ${registeredBaselines().length}\n`);
 }
 
+/**
+ * After the run that follows a kill: the killed run's temporary folders still in TMPDIR (a SIGKILL runs no
+ * cleanup) are removed here. Its baseline checkout is not among them: the next run sweeps that (lib/store/sweep.ts).
+ */
+function removeKilledTemps(before: Set<string>, label: string): void {
+  const left = removeLeftTemps(before);
+  if (left.length) process.stderr.write(`kill test: ${label}: removed the killed run's ${left.join(', ')}\n`);
+  expect(left.filter((n) => n.startsWith('judgeloop-base-')), label).toEqual([]);
+}
+
 /** What must hold after the run that follows a kill. */
 function expectRecovered(next: Result, label: string) {
   process.stderr.write(`kill test: ${label}: the next run took ${Math.round(next.ms)} ms\n`);
@@ -110,12 +121,14 @@ describe(`SIGKILL at random points (seed ${SEED})`, () => {
     let killed = 0;
     for (const [i, at] of killPoints(clean.ms).entries()) {
       const rec = record(i + 1);
+      const before = tempEntries();
       const k = await runBin('collect', ['--quiet', rec], at);
       if (k.signal === 'SIGKILL') killed++;
       leftovers(`collect killed at ${at} of ${Math.round(clean.ms)} ms`);
       const next = await runBin('collect', ['--quiet', rec]);
       expectRecovered(next, `collect killed at ${at} ms`);
       expect(checksOf(wt, k.pid), `collect killed at ${at} ms`).toEqual([]);
+      removeKilledTemps(before, `collect killed at ${at} ms`);
     }
     expect(killed).toBeGreaterThan(0);
   });
@@ -176,6 +189,7 @@ describe(`SIGKILL at random points (seed ${SEED})`, () => {
     { timeout: 60_000 },
     async () => {
       const rec = writeRecord(p, 'run-long', runRecord({ bead: 'bd-long', commands: { ...COMMANDS, build: 'sleep 30' } }));
+      const before = tempEntries();
       const c = spawn(join(ROOT, 'bin', 'collect'), ['--quiet', rec], { cwd: p.dir, env: env(), stdio: 'ignore' });
       const pid = c.pid!;
       const deadline = Date.now() + 20_000;
@@ -191,6 +205,7 @@ describe(`SIGKILL at random points (seed ${SEED})`, () => {
       expect(next.status, next.stderr).toBe(0);
       for (let i = 0; i < 20 && checksOf(wt, pid).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
       expect(checksOf(wt, pid)).toEqual([]);
+      removeKilledTemps(before, 'collect killed mid-check');
     },
   );
 });

@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '../../lib/schema/schema.js';
 import type { Feedback } from '../../lib/schema/types.generated.js';
@@ -14,7 +15,7 @@ beforeAll(() => {
 });
 
 function envFor(state: string): Record<string, string | undefined> {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, JUDGELOOP_STATE_DIR: state };
+  return { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmpdir(), JUDGELOOP_STATE_DIR: state };
 }
 
 describe('bin/collect processes', () => {

@@ -4,6 +4,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/repo.js';
 import { agentWorktree, BIN, makeProject, readJson, ROOT, runRecord, writeRecord, type Project } from './_project.js';
@@ -30,7 +31,7 @@ function project(): Project {
 }
 
 function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, ...extra };
+  return { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmpdir(), ...extra };
 }
 
 function run(bin: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): { code: number | null; stdout: string; stderr: string } {

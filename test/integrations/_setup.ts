@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { tmpdir } from 'node:os';
 import { gitIn, initRepo, tempDir, writeTree } from '../helpers/repo.js';
 import { PROJECT } from '../collector/_project.js';
 
@@ -63,7 +64,7 @@ export function runProc(cmd: string, args: string[], o: { cwd: string; env: Node
 
 /** A minimal environment: judgeloop's bin/ and node on PATH, a HOME of its own, none of the caller's JUDGE* settings. */
 export function cleanEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return { PATH: `${BIN}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: home, LANG: 'C.UTF-8', ...extra };
+  return { PATH: `${BIN}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: home, LANG: 'C.UTF-8', TMPDIR: tmpdir(), ...extra };
 }
 
 /** Every file under `dir`, relative to it (for "nothing written outside the state" checks). */

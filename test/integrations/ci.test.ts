@@ -3,6 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { load as loadYaml } from 'js-yaml';
 import { goodReply, startMessagesServer, type MessagesServer } from '../judge/helpers/messages-server.js';
 import { gitIn, initRepo, tempDir, writeTree } from '../helpers/repo.js';
@@ -74,7 +75,7 @@ async function runStep(withKey: boolean) {
   standInGh(stub);
   const runnerTemp = join(pr.top, 'runner-temp');
   mkdirSync(runnerTemp);
-  const env = { PATH: `${stub}:${BIN}:/usr/bin:/bin`, HOME: pr.top, RUNNER_TEMP: runnerTemp, GITHUB_WORKSPACE: pr.workspace, GITHUB_SHA: pr.head, GH_STUB_OUT: stub, ANTHROPIC_BASE_URL: server.url, ...stepEnv };
+  const env = { PATH: `${stub}:${BIN}:/usr/bin:/bin`, HOME: pr.top, TMPDIR: tmpdir(), RUNNER_TEMP: runnerTemp, GITHUB_WORKSPACE: pr.workspace, GITHUB_SHA: pr.head, GH_STUB_OUT: stub, ANTHROPIC_BASE_URL: server.url, ...stepEnv };
   writeFileSync(join(pr.top, 'step.sh'), step.run!);
   // The runner's default shell for `run:`.
   const r = await runProc('bash', ['--noprofile', '--norc', '-eo', 'pipefail', join(pr.top, 'step.sh')], { cwd: pr.workspace, env });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { tempDir } from '../helpers/repo.js';
 import { agentCommit, makeJudging, ROOT, runProc, type Judging } from './_setup.js';
 
@@ -23,7 +24,7 @@ beforeAll(() => {
   execFileSync('npm', ['install', '-g', '--prefix', prefix, tarball], { cwd: tmp, encoding: 'utf8', env: npmEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   judging = makeJudging();
   // Only the installed commands and node: nothing of the checkout is on PATH.
-  env = { PATH: `${join(prefix, 'bin')}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: tmp, LANG: 'C.UTF-8' };
+  env = { PATH: `${join(prefix, 'bin')}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: tmp, LANG: 'C.UTF-8', TMPDIR: tmpdir() };
 }, 300_000);
 afterAll(() => {
   judging?.cleanup();

@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/judge.js';
 import { StateStore } from '../../lib/store/store.js';
@@ -42,7 +43,7 @@ function configFile(cfg: Record<string, unknown>): string {
 }
 
 const judgeBin = (args: string[], env: Record<string, string>) =>
-  spawnSync(join(import.meta.dirname, '..', '..', 'bin', 'judge'), args, { env: { PATH: process.env.PATH!, ...env }, encoding: 'utf8' });
+  spawnSync(join(import.meta.dirname, '..', '..', 'bin', 'judge'), args, { env: { PATH: process.env.PATH!, TMPDIR: tmpdir(), ...env }, encoding: 'utf8' });
 
 describe('the judge off (the default)', () => {
   it('bin/judge run.json (the real command) collects the run, says so, exits 0, calls nothing', () => {

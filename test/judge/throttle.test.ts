@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StateStore } from '../../lib/store/store.js';
 import type { JudgeLedgerRow, Judgment } from '../../lib/schema/types.generated.js';
@@ -23,7 +24,7 @@ afterAll(() => server.close());
 
 function judgeProc(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(judgeBin, args, { env: { PATH: process.env.PATH!, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(judgeBin, args, { env: { PATH: process.env.PATH!, TMPDIR: tmpdir(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d));

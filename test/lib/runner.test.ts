@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { scrubEnv } from '../../lib/process/env-scrub.js';
 import { HeadTailBuffer, runCommand } from '../../lib/process/runner.js';
@@ -14,7 +15,7 @@ function processState(pid: number): string {
   }
 }
 
-const base = { env: { PATH: process.env.PATH }, timeoutMs: 20_000, capBytes: 64 * 1024, killGraceMs: 500 };
+const base = { env: { PATH: process.env.PATH, TMPDIR: tmpdir() }, timeoutMs: 20_000, capBytes: 64 * 1024, killGraceMs: 500 };
 
 describe('runCommand', () => {
   it('captures stdout and stderr together and the exit code, in the given directory', async () => {

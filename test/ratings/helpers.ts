@@ -1,16 +1,15 @@
 // Test helpers: a temp state dir, a valid feedback record for a bead, and the bin runner.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../lib/config/config.js';
 import { StateStore } from '../../lib/store/store.js';
 import type { Config, Feedback } from '../../lib/schema/types.generated.js';
+import { tempDir } from '../helpers/temp.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 
 export function tempStore(): StateStore {
-  return new StateStore(mkdtempSync(join(tmpdir(), 'jl-ratings-')));
+  return new StateStore(tempDir('jl-ratings-'));
 }
 
 export const config = (): Config => loadConfig({ env: {} });

@@ -1,10 +1,8 @@
 // Hand-built state directories: feedback records written through the real StateStore (so they are schema-valid).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { indexFeedback } from '../../lib/store/feedback-index.js';
 import { StateStore } from '../../lib/store/store.js';
 import type { Feedback, JudgmentSummary, Outcome } from '../../lib/schema/types.generated.js';
+import { removeTempDir, tempDir } from '../helpers/temp.js';
 
 export interface RunSpec {
   bead: string;
@@ -68,8 +66,8 @@ export interface TempState {
 }
 
 export function tempState(): TempState {
-  const root = mkdtempSync(join(tmpdir(), 'jl-templates-'));
-  return { root, store: new StateStore(root), cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  const root = tempDir('jl-templates-');
+  return { root, store: new StateStore(root), cleanup: () => removeTempDir(root) };
 }
 
 /** Writes feedback files as the collector does; `index` also appends their index rows (the collector's call). */

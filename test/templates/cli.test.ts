@@ -1,7 +1,9 @@
-// End to end: the real bin shims (after `npm run build`) over a hand-built state directory.
-import { execFileSync, spawnSync } from 'node:child_process';
+// End to end: the real bin shims over a hand-built state directory. Needs `npm run build` first, as `npm test`
+// does (test/global-setup.ts checks dist/ is fresh; rebuilding here would rewrite dist/ under the other files' processes).
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SelectionLogRow, TemplateScores } from '../../lib/schema/types.generated.js';
 import { at, tempState, writeRuns, type RunSpec, type TempState } from './_fixtures.js';
@@ -10,7 +12,6 @@ const root = join(import.meta.dirname, '..', '..');
 let st: TempState;
 
 beforeAll(async () => {
-  execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'ignore' });
   st = tempState();
   const runs: RunSpec[] = [];
   for (let i = 0; i < 12; i++) {
@@ -27,7 +28,7 @@ afterAll(() => st.cleanup());
 function bin(cmd: string, args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(join(root, 'bin', cmd), args, {
     encoding: 'utf8',
-    env: { PATH: process.env.PATH, JUDGELOOP_STATE_DIR: st.root, JUDGE_ENABLED: 'true', JUDGE_PHASE: '4', ...env },
+    env: { PATH: process.env.PATH, TMPDIR: tmpdir(), JUDGELOOP_STATE_DIR: st.root, JUDGE_ENABLED: 'true', JUDGE_PHASE: '4', ...env },
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }

@@ -4,9 +4,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Feedback } from '../../lib/schema/types.generated.js';
 import { gitIn } from '../helpers/repo.js';
+import { removeLeftTemps, tempEntries } from '../helpers/temp.js';
 import { agentWorktree, makeProject, PROJECT, type Project, readJson, runRecord, writeRecord } from '../collector/_project.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -29,7 +31,7 @@ function collect(p: Project, rec: string, config: Record<string, unknown>): { co
     cwd: p.dir,
     encoding: 'utf8',
     timeout: 60_000,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, JUDGELOOP_STATE_DIR: p.state },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmpdir(), JUDGELOOP_STATE_DIR: p.state },
   });
   return { code: r.status, seconds: (Date.now() - t0) / 1000, stderr: r.stderr };
 }
@@ -102,7 +104,8 @@ describe('a collector killed with SIGKILL mid-check leaves nothing running', () 
     const cfg = join(p.dir, 'cfg.json');
     writeFileSync(cfg, JSON.stringify({ collector: { sandbox } }));
     const rec = writeRecord(p, 'a', runRecord({ commands: cmds(`setsid sleep ${token} & sleep ${token}1`) }));
-    const child = spawn(join(ROOT, 'bin', 'collect'), ['--quiet', '--config', cfg, rec], { cwd: p.dir, stdio: 'ignore', env: { PATH: process.env.PATH, HOME: process.env.HOME, JUDGELOOP_STATE_DIR: p.state } });
+    const before = tempEntries();
+    const child = spawn(join(ROOT, 'bin', 'collect'), ['--quiet', '--config', cfg, rec], { cwd: p.dir, stdio: 'ignore', env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmpdir(), JUDGELOOP_STATE_DIR: p.state } });
     for (let i = 0; i < 200 && running(`sleep ${token}1`).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(running(`sleep ${token}1`).length).toBeGreaterThan(0);
     const exited = new Promise((r) => child.on('exit', r));
@@ -112,11 +115,14 @@ describe('a collector killed with SIGKILL mid-check leaves nothing running', () 
       // Nothing could clean up after SIGKILL: the check and its daemon are still there until the next run.
       expect(running(`sleep ${token}`).length).toBeGreaterThan(0);
       const next = writeRecord(p, 'b', runRecord({ bead: 'bd-2', commands: cmds('true') }));
-      const n = spawnSync(join(ROOT, 'bin', 'collect'), ['--quiet', '--config', cfg, next], { cwd: p.dir, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME, JUDGELOOP_STATE_DIR: p.state } });
+      const n = spawnSync(join(ROOT, 'bin', 'collect'), ['--quiet', '--config', cfg, next], { cwd: p.dir, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmpdir(), JUDGELOOP_STATE_DIR: p.state } });
       expect(n.status).toBe(0);
     }
     for (let i = 0; i < 40 && running(`sleep ${token}`).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(running(`sleep ${token}`)).toEqual([]);
+    // The killed run's temporary folders (its baseline checkout, report folder; with sandbox off the next run has
+    // swept the checkout already): a SIGKILL runs no cleanup, so the test that killed it removes them.
+    removeLeftTemps(before);
   });
 });
 
@@ -157,7 +163,7 @@ describe('git on a repository that would hang it', () => {
       cwd: p.dir,
       encoding: 'utf8',
       timeout: 90_000,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, JUDGELOOP_STATE_DIR: p.state },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmpdir(), JUDGELOOP_STATE_DIR: p.state },
     });
     expect(r.status).toBe(0);
     expect((Date.now() - t0) / 1000).toBeLessThan(60);

@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Feedback } from '../../lib/schema/types.generated.js';
 import { gitIn, tempDir } from '../helpers/repo.js';
@@ -31,7 +32,7 @@ function bin(name: string, args: string[], p: Project, env: Record<string, strin
     cwd: p.dir,
     encoding: 'utf8',
     timeout: 120_000,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, JUDGELOOP_STATE_DIR: p.state, NO_COLOR: '1', ANTHROPIC_API_KEY: CANARY, ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmpdir(), JUDGELOOP_STATE_DIR: p.state, NO_COLOR: '1', ANTHROPIC_API_KEY: CANARY, ...env },
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }

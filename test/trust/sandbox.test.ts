@@ -4,6 +4,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Feedback } from '../../lib/schema/types.generated.js';
 import { tempDir } from '../helpers/repo.js';
@@ -41,7 +42,7 @@ function collectWith(p: Project, build: string, config: Record<string, unknown>,
     cwd: p.dir,
     encoding: 'utf8',
     timeout: 60_000,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, JUDGELOOP_STATE_DIR: p.state, ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmpdir(), JUDGELOOP_STATE_DIR: p.state, ...env },
   });
   const file = join(p.state, 'feedback', 'bd-1.json');
   return { code: r.status, stderr: r.stderr, fb: existsSync(file) ? readJson<Feedback>(file) : null };

@@ -1,0 +1,78 @@
+// vitest globalSetup (vitest.config.ts), once per run, in the main process:
+// 1. dist/ must be built and fresh: tests spawn bin/<cmd> (dist/bundle, dist/scripts, dist/validators). `npm test`
+//    builds before vitest; nothing rebuilds during the run (a rebuild under the other files' running processes).
+// 2. TMPDIR for the whole run is a new folder, handed to every worker and child process; test/setup.ts gives each
+//    test file a folder of its own inside it. At the end the folder must be empty: what is left (a background
+//    process still writing after its file ended) is listed and the run fails; the folder is removed either way.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..');
+
+/** Every file under `dir` (recursively) whose name passes `keep`. */
+function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && keep(e.name))
+    .map((e) => join(e.parentPath, e.name));
+}
+
+/** Throws unless every output of `npm run build` is there and newer than every input it is built from. */
+export function assertFreshBuild(root = ROOT): void {
+  const commands = Object.keys((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin);
+  const outputs = [join(root, 'dist', 'validators', 'hash.json')];
+  for (const c of commands) outputs.push(join(root, 'dist', 'scripts', `${c}.js`), join(root, 'dist', 'bundle', `${c}.mjs`));
+  const inputs = [
+    ...filesUnder(join(root, 'lib'), (n) => n.endsWith('.ts')),
+    ...filesUnder(join(root, 'scripts'), (n) => n.endsWith('.ts')),
+    ...filesUnder(join(root, 'schemas'), (n) => n.endsWith('.json')),
+    join(root, 'config', 'defaults.json'),
+    join(root, 'dev', 'gen-validators.mjs'),
+    join(root, 'dev', 'build-bundles.mjs'),
+    join(root, 'tsconfig.build.json'),
+  ];
+  const mtime = (f: string): number | null => {
+    try {
+      return statSync(f).mtimeMs;
+    } catch {
+      return null;
+    }
+  };
+  const missing = outputs.filter((f) => mtime(f) === null);
+  if (missing.length) throw new Error(`dist/ is not built (no ${missing.slice(0, 3).map((f) => relative(root, f)).join(', ')}${missing.length > 3 ? ', …' : ''}): run \`npm run build\` first (npm test does)`);
+  const oldest = outputs.reduce((a, f) => (mtime(f)! < mtime(a)! ? f : a));
+  const newer = inputs.filter((f) => (mtime(f) ?? 0) > mtime(oldest)!);
+  if (newer.length) throw new Error(`dist/ is stale: ${newer.slice(0, 3).map((f) => relative(root, f)).join(', ')}${newer.length > 3 ? ` and ${newer.length - 3} more` : ''} changed after ${relative(root, oldest)} was built: run \`npm run build\` first (npm test does)`);
+}
+
+/** Paths under `dir`, two levels deep at most (enough to name a leftover and what holds it). */
+export function listLeftovers(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    out.push(p);
+    if (e.isDirectory()) for (const inner of readdirSync(p).slice(0, 5)) out.push(`  ${join(p, inner)}`);
+  }
+  return out;
+}
+
+export default function setup(): () => Promise<void> {
+  assertFreshBuild();
+  const run = mkdtempSync(join(tmpdir(), 'judgeloop-suite-'));
+  process.env.TMPDIR = run;
+  process.env.TEST_RUN_TMPDIR = run;
+  return async () => {
+    let left: string[] = [];
+    try {
+      // A detached child still removing its own folder gets a moment; what is there after it is left behind.
+      for (let waited = 0; (left = listLeftovers(run)).length && waited < 3000; waited += 250) await new Promise((r) => setTimeout(r, 250));
+    } finally {
+      rmSync(run, { recursive: true, force: true, maxRetries: 3 });
+    }
+    if (left.length) {
+      // vitest prints an error thrown here but exits 0: the exit code is set as well.
+      process.exitCode = 1;
+      throw new Error(`the test run left ${left.length} path(s) in its TMPDIR ${run} (removed now):\n${left.join('\n')}`);
+    }
+  };
+}
