@@ -1,4 +1,5 @@
 // Seed 001's five categories: criteria → category overall → weighted overall and the evaluation's confidence.
+import { normaliseWeights } from '../stats/weights.js';
 import type { RaceAbsentCriterion, RaceCategory, RaceCategoryScore, RaceCategoryWeights, RaceCriterion, RaceEvaluation } from '../store/types.generated.js';
 
 export const CATEGORIES: readonly RaceCategory[] = ['correctness', 'quality', 'efficiency', 'completeness', 'safety'];
@@ -52,12 +53,7 @@ export function assembleCategory(results: CriterionResult[], criterionWeights: R
 
 /** Weights of the categories that have a score, re-normalised to sum to 1 (empty when none has). */
 export function presentWeights(categories: Record<RaceCategory, { overall: number | null }>, weights: RaceCategoryWeights): Partial<RaceCategoryWeights> {
-  const present = CATEGORIES.filter((c) => categories[c].overall !== null && weights[c] > 0);
-  const total = present.reduce((s, c) => s + weights[c], 0);
-  const out: Partial<RaceCategoryWeights> = {};
-  if (total <= 0) return out;
-  for (const c of present) out[c] = weights[c] / total;
-  return out;
+  return normaliseWeights(weights, CATEGORIES.filter((c) => categories[c].overall !== null && weights[c] > 0));
 }
 
 /** Seed 001's calculateOverallScore, with the weights re-normalised over the categories that could be scored. */

@@ -2,7 +2,7 @@
 // Pure: memory per template is bounded by the trend and recurring windows, not by the number of runs.
 import type { FeedbackIndexRow, Interval, Outcome, Template, Trend } from '../store/types.generated.js';
 import { blendScore, mechanicalComposite, normaliseWeights, runMechanicalValue, type BlendWeights, type MechanicalParams } from './formula.js';
-import { addMoment, emptyMoments, mean, sampleVariance, t95, tInterval, wilsonInterval, type Moments } from './stats.js';
+import { addMoment, emptyMoments, mean, sampleVariance, t95, tInterval, wilsonInterval, type Moments } from '../stats/stats.js';
 
 export interface ScoreSettings {
   weights: BlendWeights;
