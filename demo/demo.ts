@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { projectRoot } from '../lib/store/paths.js';
 import type { Feedback } from '../lib/store/types.generated.js';
+import { textTable } from '../lib/report/table.js';
 
 const root = projectRoot();
 const work = mkdtempSync(join(tmpdir(), 'judgeloop-demo-'));
@@ -173,10 +174,6 @@ const table = rows.map((f) => {
     pct(f.composite),
   ];
 });
-const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => [...r[i]!].length)));
-const line = (cells: string[]) => cells.map((c, i) => c + ' '.repeat(widths[i]! - [...c].length)).join('  ');
 console.log(`\nTask: "Fix median() for even-length input and add a test."  (race demo-race, baseline: 3 tests on main)\n`);
-console.log(line(header));
-console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-for (const r of table) console.log(line(r));
+process.stdout.write(textTable(header, table, { rule: true }));
 console.log(`\nFeedback records: ${join(state, 'feedback')}  (try: cat ${join(state, 'feedback')}/*.json | jq '{bead, outcome, composite}')`);
