@@ -3,7 +3,7 @@ import type { Feedback, RaceCategory, RaceCategoryWeights, RaceEvaluation, RaceF
 import { assembleEvaluation, measured, notApplicable, unmeasured, type CriterionResult } from './categories.js';
 import { detectClones } from './clones.js';
 import { commentFigures, commentScore, MIN_CODE_LINES, type CommentFigures } from './comments.js';
-import type { FilePatch } from './diff-parse.js';
+import type { FilePatch } from '../git/diff-parse.js';
 import { booleanToScore, inverseScore, ratioToScore } from './rubric.js';
 import { durationSeconds } from '../collector/scoring.js';
 import { findingToFlag, scanAddedLines } from './scan.js';
