@@ -1,10 +1,12 @@
 // npm run demo: a real temporary git repo, three agent branches, their run records, bin/collect on each, a table.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { projectRoot } from '../lib/store/paths.js';
 import type { Feedback } from '../lib/store/types.generated.js';
+import { readFeedback } from '../lib/store/feedback-read.js';
+import { StateStore } from '../lib/store/store.js';
 import { textTable } from '../lib/report/table.js';
 
 const root = projectRoot();
@@ -158,7 +160,12 @@ if (collect.status !== 0) {
 }
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? '--' : (x * 100).toFixed(1));
-const rows = agents.map((a) => JSON.parse(readFileSync(join(state, 'feedback', `${a.bead}.json`), 'utf8')) as Feedback);
+const store = new StateStore(state);
+const rows = agents.map((a): Feedback => {
+  const r = readFeedback(store, a.bead);
+  if (r.status !== 'ok') throw new Error(`demo: no feedback for ${a.bead} (${r.status})`);
+  return r.feedback;
+});
 const header = ['bead', 'agent', 'outcome', 'build', 'tests', 'lint', 'diff', 'speed', 'score /100'];
 const table = rows.map((f) => {
   const t = f.checks.test?.tests;
