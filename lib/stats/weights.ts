@@ -13,3 +13,17 @@ export function normaliseWeights<K extends string>(weights: Readonly<Record<K, n
   for (const k of keys) out[k] = weights[k] / total;
   return out;
 }
+
+/**
+ * Σ value·weight / Σ weight over the pairs given (summed with the raw weights, so integer inputs give exact
+ * results); null when the weights do not sum above 0 (no pair, all weights 0, a NaN).
+ */
+export function weightedMean(pairs: Iterable<readonly [value: number, weight: number]>): number | null {
+  let sum = 0;
+  let weight = 0;
+  for (const [v, w] of pairs) {
+    sum += v * w;
+    weight += w;
+  }
+  return weight > 0 ? sum / weight : null;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseWeights } from '../../lib/stats/weights.js';
+import { normaliseWeights, weightedMean } from '../../lib/stats/weights.js';
 import { average, median } from '../../lib/stats/stats.js';
 import { normaliseWeights as collectorWeights } from '../../lib/collector/scoring.js';
 import { presentWeights } from '../../lib/race/categories.js';
@@ -33,6 +33,23 @@ describe('normaliseWeights', () => {
     expect(race).toEqual(normaliseWeights(cw, ['correctness', 'efficiency', 'completeness']));
     expect(blendWeights({ mechanical: 0.6, judge: 0.4 } as never)).toEqual(normaliseWeights({ mechanical: 0.6, judge: 0.4 }));
     expect(() => blendWeights({ mechanical: 0, judge: 0 } as never)).toThrow(/above 0/);
+  });
+});
+
+describe('weightedMean', () => {
+  it('is Σ value·weight / Σ weight, exact on integers (seed 000: 91.25), and the normalised weights give the same', () => {
+    const pairs: [number, number][] = [[100, 30], [75, 30], [100, 15], [85, 15], [100, 10]];
+    const m = weightedMean(pairs)!;
+    expect(m * 100).toBe(Math.round(m * 100));
+    const n = normaliseWeights(Object.fromEntries(pairs.map(([, w], i) => [`k${i}`, w])));
+    expect(pairs.reduce((s, [v], i) => s + v * n[`k${i}`]!, 0)).toBeCloseTo(m, 10);
+  });
+
+  it('is null for no pair, all-zero weights and a NaN weight; a NaN value propagates', () => {
+    expect(weightedMean([])).toBeNull();
+    expect(weightedMean([[1, 0], [2, 0]])).toBeNull();
+    expect(weightedMean([[1, Number.NaN]])).toBeNull();
+    expect(weightedMean([[Number.NaN, 1]])).toBeNaN();
   });
 });
 
