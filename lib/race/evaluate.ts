@@ -1,5 +1,6 @@
 // One solution's measurements → seed 001's criteria, the five categories, flags, gates and raw metrics (pure).
 // The facts it reads are in facts.ts, the per-category criteria in criteria.ts.
+import { average } from '../stats/stats.js';
 import type { RaceCategory, RaceEvaluation, RaceFlag, RaceGates, RaceSolution } from '../store/types.generated.js';
 import { assembleEvaluation, measured, unmeasured, type CriterionResult } from './categories.js';
 import { detectClones } from './clones.js';
@@ -58,7 +59,7 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
   if (touched.length) {
     figs.functionsMeasured = touched.length;
     figs.maxComplexity = Math.max(...touched.map((f) => f.complexity));
-    figs.meanComplexity = touched.reduce((s, f) => s + f.complexity, 0) / touched.length;
+    figs.meanComplexity = average(touched.map((f) => f.complexity))!;
     figs.maxFunctionLines = Math.max(...touched.map((f) => f.lines));
     Object.assign(figs, touchedFunctionScores(touched));
     Object.assign(metrics, { max_complexity: figs.maxComplexity, mean_complexity: figs.meanComplexity, max_function_lines: figs.maxFunctionLines, functions_measured: touched.length });
