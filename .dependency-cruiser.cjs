@@ -10,13 +10,15 @@
 //   lib/git                               the one safe git recipe
 //   lib/process                           process groups, sandbox, environment scrub
 //   lib/secrets                           the one secret table
-//   lib/schema lib/stats lib/report       pure or near-pure foundations
+//   lib/stats lib/report                  pure or near-pure foundations
+//   lib/schema                            schemas and generated types
 //   lib/base                              errors, env, clock, paths, cleanup registry: imports nothing of ours
 //
 // An area may import only areas below it; nothing imports up, nothing forms a cycle.
 const LAYERS = [
   ['base'],
-  ['schema', 'stats', 'report'],
+  ['schema'],
+  ['stats', 'report'],
   ['secrets'],
   ['process'],
   ['git'],

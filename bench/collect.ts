@@ -8,15 +8,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median as statsMedian } from '../lib/stats/stats.js';
 
 const ROOT = join(fileURLToPath(import.meta.url), '..', '..');
 const BIN = join(ROOT, 'bin', 'collect');
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
+const median = (xs: number[]): number => statsMedian(xs) ?? Number.NaN;
 
 const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim() || 100);
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { forgetRepoConfig, git } from '../lib/git/git.js';
 import { snapshotTree } from '../lib/git/snapshot.js';
+import { median } from '../lib/stats/stats.js';
 
 function plainGit(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): string {
   return execFileSync('git', args, { cwd, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 28 });
@@ -41,34 +42,33 @@ function copiedIndexSnapshot(dir: string): string {
   return tree;
 }
 
-async function median(n: number, fn: () => unknown): Promise<number> {
+async function medianOf(n: number, fn: () => unknown): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
     await fn();
     times.push(performance.now() - t0);
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(n / 2)]!;
+  return median(times) ?? Number.NaN;
 }
 
 const N = Number(process.env.BENCH_N ?? 7);
 for (const files of [1000, 10000]) {
   const dir = makeRepo(files);
   plainGit(dir, ['status', '--porcelain']);
-  const fresh = await median(N, async () => {
+  const fresh = await medianOf(N, async () => {
     forgetRepoConfig();
     return snapshotTree(dir, join(dir, '.git', 'index'));
   });
-  const copied = await median(N, () => copiedIndexSnapshot(dir));
+  const copied = await medianOf(N, () => copiedIndexSnapshot(dir));
   console.log(`snapshot of ${files} files: fresh index ${fresh.toFixed(0)} ms (now) vs copied index ${copied.toFixed(0)} ms (before): ${(fresh / copied).toFixed(2)}x`);
   rmSync(dir, { recursive: true, force: true });
 }
 
 const small = makeRepo(10);
-const plain = await median(N * 3, () => plainGit(small, ['rev-parse', 'HEAD']));
+const plain = await medianOf(N * 3, () => plainGit(small, ['rev-parse', 'HEAD']));
 forgetRepoConfig();
 await git(small, ['rev-parse', 'HEAD']);
-const safe = await median(N * 3, () => git(small, ['rev-parse', 'HEAD']));
+const safe = await medianOf(N * 3, () => git(small, ['rev-parse', 'HEAD']));
 console.log(`one git call: safe recipe ${safe.toFixed(1)} ms vs plain execFile ${plain.toFixed(1)} ms (config listed once per repository, not per call)`);
 rmSync(small, { recursive: true, force: true });

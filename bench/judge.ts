@@ -16,10 +16,11 @@ import { judgeRun } from '../lib/judge/judge-run.js';
 import { projectRoot } from '../lib/base/paths.js';
 import { parseRunRecord } from '../lib/collector/run-record.js';
 import { StateStore } from '../lib/store/store.js';
+import { median as statsMedian } from '../lib/stats/stats.js';
 import { startMessagesServer } from '../test/judge/helpers/messages-server.js';
 
 const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 1 << 28 }).trim();
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: number[]): number => statsMedian(xs) ?? Number.NaN;
 
 const root = projectRoot();
 const clone = mkdtempSync(join(tmpdir(), 'judgeloop-bench-'));

@@ -1,20 +1,21 @@
 // npm run demo: a real temporary git repo, three agent branches, their run records, bin/collect on each, a table.
-// Processes through zx's `$` (a dev dependency: the demo runs from a checkout, never from the package).
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { projectRoot } from '../lib/base/paths.js';
 import type { Feedback } from '../lib/schema/types.generated.js';
-import { $ } from 'zx';
+import { readFeedback } from '../lib/store/feedback-read.js';
+import { StateStore } from '../lib/store/store.js';
+import { textTable } from '../lib/report/table.js';
 
 const root = projectRoot();
 const work = mkdtempSync(join(tmpdir(), 'judgeloop-demo-'));
 const repo = join(work, 'repo');
 const state = join(work, 'state');
 
-/** git in `cwd` (the demo's own repository), quiet; a failure throws with git's stderr. */
-async function git(cwd: string, ...args: string[]): Promise<void> {
-  await $({ cwd, quiet: true })`git ${args}`;
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 }
 
 function write(dir: string, files: Record<string, string>): void {
@@ -97,12 +98,12 @@ const agents: { slug: string; model: string; bead: string; seconds: number; file
 ];
 
 mkdirSync(repo, { recursive: true });
-await git(repo, 'init', '-q', '-b', 'main');
-await git(repo, 'config', 'user.email', 'demo@judgeloop.invalid');
-await git(repo, 'config', 'user.name', 'judgeloop demo');
+git(repo, 'init', '-q', '-b', 'main');
+git(repo, 'config', 'user.email', 'demo@judgeloop.invalid');
+git(repo, 'config', 'user.name', 'judgeloop demo');
 write(repo, base);
-await git(repo, 'add', '-A');
-await git(repo, 'commit', '-q', '-m', 'stats library');
+git(repo, 'add', '-A');
+git(repo, 'commit', '-q', '-m', 'stats library');
 
 const tsc = join(root, 'node_modules', '.bin', 'tsc');
 const config = {
@@ -112,9 +113,6 @@ const config = {
       test: 'node --test test/',
       lint: `${tsc} --noEmit --allowJs --checkJs --strict --target es2022 --module nodenext src/*.js`,
     },
-    // The lint borrows judgeloop's own TypeScript; the sandbox hides judgeloop's checkout from checks, so its
-    // node_modules is shown again, read-only.
-    sandbox_expose: [realpathSync(join(root, 'node_modules'))],
   },
 };
 writeFileSync(join(work, 'judgeloop.json'), JSON.stringify(config, null, 2));
@@ -123,10 +121,10 @@ const t0 = Date.parse('2026-11-21T09:00:00Z');
 const records: string[] = [];
 for (const a of agents) {
   const wt = join(work, 'worktrees', a.bead);
-  await git(repo, 'worktree', 'add', '-q', '-b', `agent/${a.bead}`, wt, 'main');
+  git(repo, 'worktree', 'add', '-q', '-b', `agent/${a.bead}`, wt, 'main');
   write(wt, a.files);
-  await git(wt, 'add', '-A');
-  await git(wt, 'commit', '-q', '-m', a.note);
+  git(wt, 'add', '-A');
+  git(wt, 'commit', '-q', '-m', a.note);
   const record = {
     schema_version: '1.0.0',
     bead: a.bead,
@@ -152,18 +150,22 @@ for (const a of agents) {
 }
 
 process.stderr.write(`demo: repository ${repo}, state ${state}\n`);
-const collect = await $({
+const collect = spawnSync(join(root, 'bin', 'collect'), records, {
   env: { ...process.env, JUDGELOOP_STATE_DIR: state, JUDGELOOP_CONFIG: join(work, 'judgeloop.json') },
   stdio: ['ignore', 'ignore', 'inherit'],
-  nothrow: true,
-})`${join(root, 'bin', 'collect')} ${records}`;
-if (collect.exitCode !== 0) {
-  process.stderr.write(`demo: bin/collect exited ${collect.exitCode ?? collect.signal}\n`);
+});
+if (collect.status !== 0) {
+  process.stderr.write(`demo: bin/collect exited ${collect.status}\n`);
   process.exitCode = 1;
 }
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? '--' : (x * 100).toFixed(1));
-const rows = agents.map((a) => JSON.parse(readFileSync(join(state, 'feedback', `${a.bead}.json`), 'utf8')) as Feedback);
+const store = new StateStore(state);
+const rows = agents.map((a): Feedback => {
+  const r = readFeedback(store, a.bead);
+  if (r.status !== 'ok') throw new Error(`demo: no feedback for ${a.bead} (${r.status})`);
+  return r.feedback;
+});
 const header = ['bead', 'agent', 'outcome', 'build', 'tests', 'lint', 'diff', 'speed', 'score /100'];
 const table = rows.map((f) => {
   const t = f.checks.test?.tests;
@@ -179,10 +181,6 @@ const table = rows.map((f) => {
     pct(f.composite),
   ];
 });
-const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => [...r[i]!].length)));
-const line = (cells: string[]) => cells.map((c, i) => c + ' '.repeat(widths[i]! - [...c].length)).join('  ');
 console.log(`\nTask: "Fix median() for even-length input and add a test."  (race demo-race, baseline: 3 tests on main)\n`);
-console.log(line(header));
-console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-for (const r of table) console.log(line(r));
+process.stdout.write(textTable(header, table, { rule: true }));
 console.log(`\nFeedback records: ${join(state, 'feedback')}  (try: cat ${join(state, 'feedback')}/*.json | jq '{bead, outcome, composite}')`);

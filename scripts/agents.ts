@@ -2,7 +2,8 @@
 import { assertSafeId } from '../lib/store/bead.js';
 import { main, type Io } from '../lib/cli/cli.js';
 import { UserError } from '../lib/base/errors.js';
-import { fmtRating, openState, parseNumber, table, parseFlagsSigned } from '../lib/ratings/_cli.js';
+import { fmtRating, openState, parseNumber, parseFlagsSigned } from '../lib/ratings/_cli.js';
+import { textTable as table } from '../lib/report/table.js';
 import { nowIso } from '../lib/base/clock.js';
 import { loadAllAgents } from '../lib/ratings/agent-log.js';
 import { rebuildAgent, registerAgent, updateAgent, type AgentFields, type RatingFields } from '../lib/ratings/agents-io.js';

@@ -10,6 +10,7 @@ import { summarizeSpend, type SpendRow } from '../lib/judge/cost.js';
 import { JudgeConfigError, judgeRun, type JudgeDeps, type JudgeOutcome } from '../lib/judge/judge-run.js';
 import { sdkRequestBody } from '../lib/judge/backend.js';
 import { claudeArgs, cliPrompt } from '../lib/judge/cli-backend.js';
+import { textTable } from '../lib/report/table.js';
 import type { EnvSettings } from '../lib/base/env.js';
 import { claimNext, LEDGER_ID, releaseClaim, removeQueued, type ThrottleOptions } from '../lib/judge/throttle.js';
 
@@ -36,8 +37,7 @@ function formatSpend(rows: SpendRow[]): string {
   const body = rows.map((r) => [r.day, r.model, String(r.calls), String(r.input_tokens), String(r.output_tokens), String(r.cache_creation_input_tokens), String(r.cache_read_input_tokens), r.cost_usd.toFixed(4) + (r.unpriced_calls ? ` (+${r.unpriced_calls} unpriced)` : '')]);
   const total = rows.reduce((s, r) => s + r.cost_usd, 0);
   body.push(['total', '', String(rows.reduce((s, r) => s + r.calls, 0)), '', '', '', '', total.toFixed(4)]);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  return [head, ...body].map((row) => row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
+  return textTable(head, body);
 }
 
 /** The request exactly as the configured backend would send it (already redacted): the body, or claude's argv and stdin. */

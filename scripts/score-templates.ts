@@ -3,7 +3,7 @@ import { main, type Io } from '../lib/cli/cli.js';
 import { parseFlagsSigned } from '../lib/ratings/_cli.js';
 import { loadConfig } from '../lib/config/config.js';
 import { UserError } from '../lib/base/errors.js';
-import { scanFeedback } from '../lib/store/feedback-index.js';
+import { scanFeedback } from '../lib/store/feedback-scan.js';
 import { StateStore } from '../lib/store/store.js';
 import { abReport } from '../lib/templates/ab.js';
 import { TemplateAggregator } from '../lib/templates/aggregate.js';

@@ -4,7 +4,7 @@ import { main, type Io } from '../lib/cli/cli.js';
 import { parseFlagsSigned } from '../lib/ratings/_cli.js';
 import { loadConfig } from '../lib/config/config.js';
 import { UserError } from '../lib/base/errors.js';
-import { scanFeedback } from '../lib/store/feedback-index.js';
+import { scanFeedback } from '../lib/store/feedback-scan.js';
 import { StateStore } from '../lib/store/store.js';
 import { TemplateAggregator } from '../lib/templates/aggregate.js';
 import { createRng as seededRandom } from '../lib/stats/prng.js';

@@ -1,26 +1,18 @@
 // collectRun: one run record in, state/feedback/<bead>.json out (checks, baseline, diff, scores, outcome).
 import { existsSync } from 'node:fs';
-import { resolveCommands, runChecks, } from './checks.js';
-import { assertConfigOutside, } from '../config/config.js';
+import { resolveCommands, runChecks } from './checks.js';
+import { assertConfigOutside } from '../config/config.js';
 import { UserError, errorMessage } from '../base/errors.js';
 import { setGitTimeout } from '../git/git.js';
-import { diffSnapshot, snapshotWorking, } from '../git/snapshot.js';
+import { diffSnapshot, snapshotWorking } from '../git/snapshot.js';
 import { resolveCommit, worktreeInfo, worktreeInfoWithRef, worktreeProblem } from '../git/worktree.js';
 import { sweepOrphansOnce } from '../process/process.js';
 import { assertSandboxAvailable, collectorSandbox } from '../process/sandbox.js';
-import { classifyOutcome, integrityFlags, } from './outcome.js';
+import { classifyOutcome, integrityFlags } from './outcome.js';
 import type { LoadedRunRecord } from './run-record.js';
 import { base, diffSummary, fastestInRace, scoreChecks, summariseBaseline, unmeasured } from './feedback-parts.js';
 import type { CollectContext } from './context.js';
-import {
-  compositeScore,
-  durationSeconds,
-  normaliseWeights,
-  scoreDiffSize,
-  scoreSpeed,
-  toUnit,
-  type Scores,
-} from './scoring.js';
+import { compositeScore, durationSeconds, normaliseWeights, scoreDiffSize, scoreSpeed, toUnit, type Scores } from './scoring.js';
 import { preloadValidators } from '../schema/schema.js';
 import type { StateStore } from '../store/store.js';
 import type { Baseline, BaselineSummary, Feedback, RaceRun } from '../schema/types.generated.js';

@@ -6,15 +6,7 @@ import { classifyOutcome, type ChecksSet, type Integrity } from './outcome.js';
 import { readStoredJudgment, summarizeJudgment } from '../store/judgment.js';
 import type { LoadedRunRecord } from './run-record.js';
 import type { CollectContext, RacePeer } from './context.js';
-import {
-  durationSeconds,
-  scoreBuild,
-  scoreLint,
-  scoreTests,
-  scoreTestsByExitCode,
-  tallyTests,
-  type Scores,
-} from './scoring.js';
+import { durationSeconds, scoreBuild, scoreLint, scoreTests, scoreTestsByExitCode, tallyTests, type Scores } from './scoring.js';
 import type { StateStore } from '../store/store.js';
 import type { Baseline, BaselineSummary, Check, Feedback, JudgmentSummary, RaceRun } from '../schema/types.generated.js';
 

@@ -1,5 +1,6 @@
 // Seed 000's mechanical scoring, on the document's own 0-100 scale. Pure: data in, numbers out.
 // The feedback record stores each score divided by 100 (0-1), see toUnit().
+import { normaliseWeights as normaliseOver, weightedMean } from '../stats/weights.js';
 import type { TestCounts } from './parsers/types.js';
 
 export const DIMENSIONS = ['build', 'tests', 'lint', 'diff_size', 'speed'] as const;
@@ -100,10 +101,7 @@ export function scoreSpeed(durationSeconds: number, referenceSeconds: number): n
 
 /** Weights over the dimensions that have a score, re-normalised to sum to 1; {} when none has weight. */
 export function normaliseWeights(weights: Weights, scores: Scores): Partial<Weights> {
-  const present = DIMENSIONS.filter((d) => scores[d] !== null);
-  const sum = present.reduce((s, d) => s + weights[d], 0);
-  if (sum <= 0) return {};
-  return Object.fromEntries(present.map((d) => [d, weights[d] / sum])) as Partial<Weights>;
+  return normaliseOver(weights, DIMENSIONS.filter((d) => scores[d] !== null));
 }
 
 /**
@@ -112,15 +110,7 @@ export function normaliseWeights(weights: Weights, scores: Scores): Partial<Weig
  * so that integer inputs give exact results (9125/100 = 91.25, not 91.24999…).
  */
 export function compositeScore(scores: Scores, weights: Weights): number | null {
-  let sum = 0;
-  let weight = 0;
-  for (const d of DIMENSIONS) {
-    const s = scores[d];
-    if (s === null) continue;
-    sum += s * weights[d];
-    weight += weights[d];
-  }
-  return weight > 0 ? sum / weight : null;
+  return weightedMean(DIMENSIONS.filter((d) => scores[d] !== null).map((d) => [scores[d]!, weights[d]] as const));
 }
 
 /** 0-100 → the 0-1 of state files; null stays null. */

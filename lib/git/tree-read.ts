@@ -1,7 +1,7 @@
 // Reading a file from the agent's tree without trusting it: only a regular file inside the tree is read. A FIFO
 // (open(2) would block forever), a socket, a device, a symlink, or a path through a symlinked folder that leads
 // out of the tree is skipped with a reason, never followed or waited on.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, type Stats } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 
 export type TreeRead = { ok: true; text: string; bytes: number } | { ok: false; skipped: string };
@@ -29,11 +29,12 @@ export function readTreeFile(root: string, rel: string, maxBytes: number): TreeR
   }
   const up = relative(realRoot, realDir);
   if (up.startsWith('..') || isAbsolute(up)) return { ok: false, skipped: `${rel}: its folder leads out of the tree (symlink)` };
+  // Asked of the path (lstat) and again of what was opened (fstat): it may have been swapped in between.
+  const refusal = (st: Stats): string | null => (!st.isFile() ? `${rel}: ${kind(st)}, not read` : st.size > maxBytes ? `${rel}: ${st.size} bytes, over ${maxBytes}` : null);
   let fd: number;
   try {
-    const st = lstatSync(full);
-    if (!st.isFile()) return { ok: false, skipped: `${rel}: ${kind(st)}, not read` };
-    if (st.size > maxBytes) return { ok: false, skipped: `${rel}: ${st.size} bytes, over ${maxBytes}` };
+    const no = refusal(lstatSync(full));
+    if (no) return { ok: false, skipped: no };
     // O_NONBLOCK: were it swapped for a FIFO since lstat, open returns at once; O_NOFOLLOW: nor a symlink.
     fd = openSync(full, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (e) {
@@ -41,8 +42,8 @@ export function readTreeFile(root: string, rel: string, maxBytes: number): TreeR
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) return { ok: false, skipped: `${rel}: ${kind(st)}, not read` };
-    if (st.size > maxBytes) return { ok: false, skipped: `${rel}: ${st.size} bytes, over ${maxBytes}` };
+    const no = refusal(st);
+    if (no) return { ok: false, skipped: no };
     const buf = Buffer.alloc(st.size);
     let off = 0;
     while (off < st.size) {

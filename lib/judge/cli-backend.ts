@@ -1,14 +1,21 @@
 // The claude-cli backend: `claude -p --output-format json --json-schema …`, the run's content on stdin.
-import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { HeadTailBuffer, spawnGroup } from '../process/process.js';
 import type { Backend, CallRequest, CallResult } from './backend.js';
 import { zeroUsage, type Usage } from './cost.js';
 
 export interface CliBackendOptions {
   command: string;
   env: NodeJS.ProcessEnv;
+  /** stdout kept: its first and last halves (the result is the last line); default 16 MiB. */
+  stdoutCapBytes?: number;
+  /** Between SIGTERM and SIGKILL of claude's process group at the timeout; default 2000 ms. */
+  killGraceMs?: number;
 }
+
+/** stderr kept for the failure message and the API fault (head and tail). */
+const STDERR_CAP = 64 * 1024;
 
 /** The argv for one judge call (pure, tested one line per case). */
 export function claudeArgs(req: CallRequest): string[] {
@@ -80,38 +87,31 @@ export function parseClaudeResult(stdout: string, exitCode: number | null, stder
 export function createCliBackend(opts: CliBackendOptions): Backend {
   return {
     name: 'claude-cli',
-    call(req: CallRequest): Promise<CallResult> {
+    // Through the one process primitive: its own process group (what claude starts dies with it at the timeout
+    // and at exit), SIGTERM then SIGKILL, stdout and stderr kept head + tail in bounded memory.
+    async call(req: CallRequest): Promise<CallResult> {
       const t0 = performance.now();
-      return new Promise((resolve) => {
-        // cwd is a neutral folder: the judge reads the context it is given, not the agent's tree.
-        const child = spawn(opts.command, claudeArgs(req), { cwd: tmpdir(), env: opts.env, stdio: ['pipe', 'pipe', 'pipe'] });
-        const out: Buffer[] = [];
-        const err: Buffer[] = [];
-        let timedOut = false;
-        const limit = req.timeoutMs * (req.maxRetries + 1);
-        const timer = setTimeout(() => {
-          timedOut = true;
-          child.kill('SIGKILL');
-        }, limit);
-        child.stdout.on('data', (b: Buffer) => out.push(b));
-        child.stderr.on('data', (b: Buffer) => err.push(b));
-        child.stdin.on('error', () => undefined);
-        child.on('error', (e: NodeJS.ErrnoException) => {
-          clearTimeout(timer);
-          const reason = e.code === 'ENOENT' ? 'cli_not_found' : 'cli_error';
-          resolve({ ok: false, failure: { reason, message: `cannot run ${opts.command}: ${e.message}`, subtype: null }, usage: zeroUsage(), latencyMs: performance.now() - t0 });
-        });
-        child.on('close', (code) => {
-          clearTimeout(timer);
-          const latencyMs = performance.now() - t0;
-          if (timedOut) {
-            resolve({ ok: false, failure: { reason: 'timeout', message: `${opts.command} gave no result within ${limit} ms and was killed`, subtype: null }, usage: zeroUsage(), latencyMs });
-            return;
-          }
-          resolve(parseClaudeResult(Buffer.concat(out).toString('utf8'), code, Buffer.concat(err).toString('utf8'), latencyMs));
-        });
-        child.stdin.end(cliPrompt(req));
+      const cap = opts.stdoutCapBytes ?? 16 * 1024 * 1024;
+      const out = new HeadTailBuffer(Math.floor(cap / 2), Math.ceil(cap / 2));
+      const err = new HeadTailBuffer(STDERR_CAP / 2, STDERR_CAP / 2);
+      const limit = req.timeoutMs * (req.maxRetries + 1);
+      // cwd is a neutral folder: the judge reads the context it is given, not the agent's tree.
+      const r = await spawnGroup(opts.command, claudeArgs(req), {
+        cwd: tmpdir(),
+        env: opts.env,
+        timeoutMs: limit,
+        killGraceMs: opts.killGraceMs ?? 2000,
+        input: cliPrompt(req),
+        onStdout: (c) => out.push(c),
+        onStderr: (c) => err.push(c),
       });
+      const latencyMs = performance.now() - t0;
+      if (r.spawnError !== null) {
+        const reason = r.spawnCode === 'ENOENT' ? 'cli_not_found' : 'cli_error';
+        return { ok: false, failure: { reason, message: `cannot run ${opts.command}: ${r.spawnError}`, subtype: null }, usage: zeroUsage(), latencyMs };
+      }
+      if (r.timedOut) return { ok: false, failure: { reason: 'timeout', message: `${opts.command} gave no result within ${limit} ms and was killed`, subtype: null }, usage: zeroUsage(), latencyMs };
+      return parseClaudeResult(out.result().text, r.exitCode, err.result().text, latencyMs);
     },
   };
 }

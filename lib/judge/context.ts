@@ -1,7 +1,8 @@
 // Assembles the judge's user message from the run's parts within a token budget. Pure: data in, data out.
 import { createHash } from 'node:crypto';
 import type { Judgment } from '../schema/types.generated.js';
-import { classifyFile, parseUnifiedDiff, shrinkDiff, type LeftOutReason } from './diff.js';
+import { parseUnifiedDiff } from '../git/diff-parse.js';
+import { classifyFile, shrinkDiff, type LeftOutReason } from './diff.js';
 import { maskTimings, selectOutputLines } from './output-lines.js';
 import { isSecretFile } from '../secrets/match.js';
 import type { SecretTable } from '../secrets/table.js';
@@ -94,7 +95,7 @@ export function assembleContext(input: ContextInput, budget: ContextBudget, tabl
   for (const f of files) {
     const reason: LeftOutReason | null = classifyFile(f, (p) => isSecretFile(p, table));
     if (reason) {
-      leftOut.push({ path: redact(f.path), reason, added: f.added, removed: f.removed, bytes: f.bytes });
+      leftOut.push({ path: redact(f.path), reason, added: f.added.length, removed: f.removed.length, bytes: f.bytes });
       continue;
     }
     f.path = redact(f.path);
@@ -123,8 +124,8 @@ export function assembleContext(input: ContextInput, budget: ContextBudget, tabl
   const fixedChars = fixed.reduce((s, t) => s + t.length + 1, 0) + leftOutNote.length + 400;
   const diffChars = Math.max(200 * cpt, Math.min(budget.diffTokens * cpt, budget.contextTokens * cpt - fixedChars));
   const shrunk = shrinkDiff(kept, diffChars);
-  const totalAdded = files.reduce((s, f) => s + f.added, 0);
-  const totalRemoved = files.reduce((s, f) => s + f.removed, 0);
+  const totalAdded = files.reduce((s, f) => s + f.added.length, 0);
+  const totalRemoved = files.reduce((s, f) => s + f.removed.length, 0);
   const diffTitle = `Diff of the agent's work (merge base to the worktree, uncommitted and untracked files included): ${files.length} files, +${totalAdded} -${totalRemoved}${shrunk.shrunk.length ? `; ${shrunk.shrunk.length} files shortened to fit, largest hunks first` : ''}`;
   const diffSection = section(diffTitle, leftOutNote + fenceData('diff', shrunk.text));
 

@@ -1,95 +1,7 @@
-// Unified diff → files and hunks, file classification, and shrinking to a budget. Pure.
+// The judge's view of a diff (parsed by lib/git/diff-parse.ts): file classification and shrinking to a budget. Pure.
+import type { FilePatch, Hunk } from '../git/diff-parse.js';
 
 export type LeftOutReason = 'secret_file' | 'lock' | 'generated' | 'vendored' | 'minified' | 'binary';
-
-const ESCAPES: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
-
-/**
- * A path as git prints it → the path: the TAB git appends to a name with spaces (and anything after it) cut,
- * C-style quoting ("a/t\303\251st") decoded. Done before any classification: `.env\t` is still a .env file.
- */
-export function unquoteGitPath(raw: string): string {
-  const s = raw.replace(/\t.*$/, '');
-  if (!(s.length >= 2 && s.startsWith('"') && s.endsWith('"'))) return s;
-  const bytes: number[] = [];
-  const body = s.slice(1, -1);
-  for (let i = 0; i < body.length; i++) {
-    const ch = body[i]!;
-    if (ch !== '\\') {
-      bytes.push(...Buffer.from(ch, 'utf8'));
-      continue;
-    }
-    const oct = /^[0-7]{3}/.exec(body.slice(i + 1));
-    if (oct) {
-      bytes.push(parseInt(oct[0], 8));
-      i += 3;
-    } else {
-      const next = body[++i] ?? '';
-      bytes.push(ESCAPES[next] ?? next.charCodeAt(0));
-    }
-  }
-  return Buffer.from(bytes).toString('utf8');
-}
-
-const stripSide = (p: string): string => p.replace(/^[ab]\//, '');
-
-/** The b-side path of a `diff --git` line, quoted or not. */
-function pathOfDiffLine(line: string): string {
-  const quoted = /^diff --git ("(?:[^"\\]|\\.)*"|\S+) ("(?:[^"\\]|\\.)*"|\S+)$/.exec(line);
-  if (quoted && (quoted[1]!.startsWith('"') || quoted[2]!.startsWith('"'))) return stripSide(unquoteGitPath(quoted[2]!));
-  const plain = /^diff --git a\/(.*) b\/(.*)$/.exec(line);
-  return plain ? plain[2]! : '';
-}
-
-export interface Hunk {
-  header: string;
-  lines: string[];
-}
-
-export interface DiffFile {
-  path: string;
-  /** Header lines kept for the judge (diff --git, rename, new/deleted file, ---/+++). */
-  header: string[];
-  hunks: Hunk[];
-  added: number;
-  removed: number;
-  bytes: number;
-  binary: boolean;
-}
-
-/** Splits `git diff` output into files; text before the first `diff --git` is ignored. */
-export function parseUnifiedDiff(text: string): DiffFile[] {
-  const files: DiffFile[] = [];
-  const chunks = text.split(/^(?=diff --git )/m).filter((c) => c.startsWith('diff --git '));
-  for (const chunk of chunks) {
-    const lines = chunk.replace(/\n$/, '').split('\n');
-    const header: string[] = [];
-    const hunks: Hunk[] = [];
-    let path = pathOfDiffLine(lines[0]!);
-    let binary = false;
-    let added = 0;
-    let removed = 0;
-    for (const line of lines) {
-      const hunk = hunks[hunks.length - 1];
-      if (line.startsWith('@@')) {
-        hunks.push({ header: line, lines: [] });
-      } else if (hunk) {
-        hunk.lines.push(line);
-        if (line.startsWith('+')) added++;
-        else if (line.startsWith('-')) removed++;
-      } else {
-        if (line.startsWith('+++ ') && !line.startsWith('+++ /dev/null')) path = stripSide(unquoteGitPath(line.slice(4)));
-        else if (line.startsWith('rename to ')) path = unquoteGitPath(line.slice(10));
-        if (/^Binary files .* differ$/.test(line) || line === 'GIT binary patch') binary = true;
-        // index lines carry no meaning for a reviewer; everything else of the header stays.
-        if (!line.startsWith('index ') && !binary) header.push(line);
-        else if (binary && header.length === 0) header.push(lines[0]!);
-      }
-    }
-    files.push({ path, header, hunks, added, removed, bytes: Buffer.byteLength(chunk), binary });
-  }
-  return files;
-}
 
 const LOCK_FILES = new Set([
   'package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lockb', 'bun.lock', 'Cargo.lock', 'poetry.lock',
@@ -100,7 +12,7 @@ const LOCK_FILES = new Set([
  * Why a file is left out of the judge's diff, or null when it is source the judge should read. `isSecretFile`
  * (the secret table's file names) comes first: such a file is named, never shown.
  */
-export function classifyFile(file: DiffFile, isSecretFile: (path: string) => boolean = () => false): LeftOutReason | null {
+export function classifyFile(file: FilePatch, isSecretFile: (path: string) => boolean = () => false): LeftOutReason | null {
   const p = file.path;
   const base = p.split('/').pop() ?? p;
   if (isSecretFile(p)) return 'secret_file';
@@ -149,7 +61,7 @@ function cutHunk(h: Hunk, cap: number): { lines: string[]; cut: number } {
   return { lines: [...head, `… [${cut} diff lines cut to fit the budget] …`, ...tail], cut };
 }
 
-function render(files: DiffFile[], cap: number, headerOnly: boolean): ShrinkResult {
+function render(files: FilePatch[], cap: number, headerOnly: boolean): ShrinkResult {
   const out: string[] = [];
   const shrunk: ShrinkResult['shrunk'] = [];
   for (const f of files) {
@@ -182,7 +94,7 @@ function render(files: DiffFile[], cap: number, headerOnly: boolean): ShrinkResu
  * are cut first (one cap for all hunks, the largest that fits); if even the headers do not fit, each file
  * becomes one summary line.
  */
-export function shrinkDiff(files: DiffFile[], budgetChars: number): ShrinkResult {
+export function shrinkDiff(files: FilePatch[], budgetChars: number): ShrinkResult {
   const full = render(files, Infinity, false);
   if (full.text.length <= budgetChars) return full;
   const bare = render(files, 0, true);
@@ -202,7 +114,7 @@ export function shrinkDiff(files: DiffFile[], budgetChars: number): ShrinkResult
     return best;
   }
   // Too many files even for headers: one line per file, so every changed file is still named.
-  const lines = files.map((f) => `${f.path} (+${f.added} -${f.removed}, ${f.hunks.length} hunks; contents cut to fit the budget)`);
+  const lines = files.map((f) => `${f.path} (+${f.added.length} -${f.removed.length}, ${f.hunks.length} hunks; contents cut to fit the budget)`);
   const kept: string[] = [];
   let used = 0;
   for (const l of lines) {

@@ -8,7 +8,7 @@ import type { LoadedRunRecord } from '../collector/run-record.js';
 import { CorruptStateError, type StateStore } from '../store/store.js';
 import type { Feedback, Judgment } from '../schema/types.generated.js';
 import { loadSecretTable } from '../secrets/load.js';
-import { readStoredJudgment, } from '../store/judgment.js';
+import { readStoredJudgment } from '../store/judgment.js';
 import { assembleContext, type AssembledContext } from './context.js';
 
 export function readFeedback(store: StateStore, bead: string, log: (m: string) => void): Feedback | null {

@@ -8,12 +8,12 @@ import type { EnvSettings } from '../base/env.js';
 import { UserError } from '../base/errors.js';
 import { configDir, schemasDir } from '../base/paths.js';
 import { loadSecretTable } from '../secrets/load.js';
-import { type Backend, type CallRequest, } from './backend.js';
+import { type Backend, type CallRequest } from './backend.js';
 import { createCliBackend } from './cli-backend.js';
 import { type AssembledContext } from './context.js';
-import { judgmentCacheKey, } from './cost.js';
+import { judgmentCacheKey } from './cost.js';
 import { parseJudgePrompt, type JudgePrompt } from './prompt.js';
-import { apiReplySchema, } from './reply.js';
+import { apiReplySchema } from './reply.js';
 import { redactRequest } from './redact.js';
 
 let promptCache: JudgePrompt | undefined;

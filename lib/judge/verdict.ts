@@ -1,4 +1,5 @@
 // Seed 003's composite and verdict rule, computed from the dimensions (never trusted from the model). Pure.
+import { median as statsMedian } from '../stats/stats.js';
 import type { JudgeReply } from '../schema/types.generated.js';
 
 export type Dimensions = JudgeReply['dimensions'];
@@ -27,11 +28,8 @@ export function judgeVerdict(d: Dimensions): Verdict {
   return 'partial';
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : round((s[m - 1]! + s[m]!) / 2);
-}
+/** The samples' median; the mean of the two middle ones rounded like the composite. */
+const median = (xs: number[]): number => (xs.length % 2 ? statsMedian(xs)! : round(statsMedian(xs) ?? Number.NaN));
 
 const CONFIDENCE_ORDER = ['low', 'medium', 'high'] as const;
 

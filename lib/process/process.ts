@@ -81,6 +81,8 @@ export interface SpawnResult {
   timedOut: boolean;
   /** The process could not be started (missing program or cwd). */
   spawnError: string | null;
+  /** The errno code of spawnError (ENOENT: no such program), when node gave one. */
+  spawnCode?: string;
   durationMs: number;
   /** Processes found outside the group after the run (daemons) and killed. */
   escaped: number;
@@ -204,7 +206,8 @@ export function spawnGroup(file: string, args: string[], o: SpawnOptions): Promi
     try {
       child = spawn(file, args, { cwd: o.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     } catch (e) {
-      resolvePromise({ exitCode: null, signal: null, timedOut: false, spawnError: (e as Error).message, durationMs: 0, escaped: 0 });
+      const code = (e as NodeJS.ErrnoException).code;
+      resolvePromise({ exitCode: null, signal: null, timedOut: false, spawnError: (e as Error).message, ...(code ? { spawnCode: code } : {}), durationMs: 0, escaped: 0 });
       return;
     }
     const pid = child.pid;
@@ -244,7 +247,7 @@ export function spawnGroup(file: string, args: string[], o: SpawnOptions): Promi
     child.stderr!.on('data', o.onStderr);
     child.stdin!.on('error', () => undefined);
     child.stdin!.end(o.input ?? '');
-    child.on('error', (e) => finish({ exitCode: null, signal: null, timedOut, spawnError: e.message }));
+    child.on('error', (e: NodeJS.ErrnoException) => finish({ exitCode: null, signal: null, timedOut, spawnError: e.message, ...(e.code ? { spawnCode: e.code } : {}) }));
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     const settle = () => {
       const e = exit!;

@@ -1,4 +1,5 @@
 // Seed 001's five categories: criteria → category overall → weighted overall and the evaluation's confidence.
+import { normaliseWeights, weightedMean } from '../stats/weights.js';
 import type { RaceAbsentCriterion, RaceCategory, RaceCategoryScore, RaceCategoryWeights, RaceCriterion, RaceEvaluation } from '../schema/types.generated.js';
 
 export const CATEGORIES: readonly RaceCategory[] = ['correctness', 'quality', 'efficiency', 'completeness', 'safety'];
@@ -43,8 +44,7 @@ export function assembleCategory(results: CriterionResult[], criterionWeights: R
   const absent = results.filter(isAbsent).map(({ name, reason, detail }) => ({ name, reason, detail }));
   const applicable = criteria.length + absent.filter((a) => a.reason === 'unmeasured').length;
   const w = (c: RaceCriterion) => criterionWeights[c.name] ?? 1;
-  const total = criteria.reduce((s, c) => s + w(c), 0);
-  let overall = criteria.length ? criteria.reduce((s, c) => s + c.score * w(c), 0) / total : null;
+  let overall = weightedMean(criteria.map((c) => [c.score, w(c)] as const));
   const coverage = applicable ? criteria.reduce((s, c) => s + c.confidence, 0) / applicable : 0;
   if (override !== undefined) overall = 0;
   return override !== undefined ? { overall, coverage, criteria, absent, override } : { overall, coverage, criteria, absent };
@@ -52,12 +52,7 @@ export function assembleCategory(results: CriterionResult[], criterionWeights: R
 
 /** Weights of the categories that have a score, re-normalised to sum to 1 (empty when none has). */
 export function presentWeights(categories: Record<RaceCategory, { overall: number | null }>, weights: RaceCategoryWeights): Partial<RaceCategoryWeights> {
-  const present = CATEGORIES.filter((c) => categories[c].overall !== null && weights[c] > 0);
-  const total = present.reduce((s, c) => s + weights[c], 0);
-  const out: Partial<RaceCategoryWeights> = {};
-  if (total <= 0) return out;
-  for (const c of present) out[c] = weights[c] / total;
-  return out;
+  return normaliseWeights(weights, CATEGORIES.filter((c) => categories[c].overall !== null && weights[c] > 0));
 }
 
 /** Seed 001's calculateOverallScore, with the weights re-normalised over the categories that could be scored. */
@@ -73,16 +68,8 @@ export function overallScore(categories: Record<RaceCategory, { overall: number 
  * nothing applicable (every criterion not applicable) is left out and the rest re-normalised.
  */
 export function evaluationConfidence(categories: Record<RaceCategory, RaceCategoryScore>, weights: RaceCategoryWeights): number {
-  let total = 0;
-  let sum = 0;
-  for (const c of CATEGORIES) {
-    const cat = categories[c];
-    const applicable = cat.criteria.length + cat.absent.filter((a) => a.reason === 'unmeasured').length;
-    if (applicable === 0) continue;
-    total += weights[c];
-    sum += weights[c] * cat.coverage;
-  }
-  return total > 0 ? sum / total : 0;
+  const applicable = (cat: RaceCategoryScore) => cat.criteria.length + cat.absent.filter((a) => a.reason === 'unmeasured').length;
+  return weightedMean(CATEGORIES.filter((c) => applicable(categories[c]) > 0).map((c) => [categories[c].coverage, weights[c]] as const)) ?? 0;
 }
 
 /**

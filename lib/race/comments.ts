@@ -128,10 +128,7 @@ export function scanLexical(text: string, syntax: Syntax): { comments: [number, 
  * to the scanner (TS/JS have the compiler instead).
  */
 export function codeOnly(path: string, text: string): string | null {
-  const syntax = LANGUAGES.find(([re]) => re.test(path))?.[1];
-  if (!syntax) return null;
-  const { comments, strings } = scanLexical(text, syntax);
-  return blankRanges(text, [...comments, ...strings]);
+  return lexical(path, text)?.code ?? null;
 }
 
 /** `text` with the given ranges replaced by spaces, newlines kept. */

@@ -9,8 +9,8 @@ import { runCommand } from '../process/runner.js';
 import { readTreeFile } from '../git/tree-read.js';
 import type { SandboxPolicy } from '../process/sandbox.js';
 import type { Feedback } from '../schema/types.generated.js';
-import { parseUnifiedDiff } from './diff-parse.js';
-import { JUDGE_CRITERIA, type BenchmarkResult, type FileText, type JudgeCriteria, type SolutionFacts } from './evaluate.js';
+import { parseUnifiedDiff } from '../git/diff-parse.js';
+import { JUDGE_CRITERIA, type BenchmarkResult, type FileText, type JudgeCriteria, type SolutionFacts } from './facts.js';
 import { literalComparisons, TEST_FILE } from './test-findings.js';
 import { TS_JS_FILE } from './ts-metrics.js';
 

@@ -4,7 +4,7 @@
 // `_`-names are private). Go: exported functions, methods and types (a capital first letter).
 import { codeOnly } from './comments.js';
 import { pythonLines } from './lang-metrics.js';
-import type { ApiChange } from './ts-metrics.js';
+import { diffApi, type ApiChange } from './ts-metrics.js';
 
 export const API_FILE = /\.(py|go)$/;
 
@@ -181,17 +181,9 @@ export function compareLangApi(path: string, before: string | null, after: strin
   if (!API_FILE.test(path)) return null;
   const b = before === null ? new Map<string, Entry>() : langApi(path, before)!;
   const a = after === null ? new Map<string, Entry>() : langApi(path, after)!;
-  const out: ApiChange[] = [];
-  for (const [name, e] of b) {
-    const n = a.get(name);
-    if (!n) out.push({ name, change: 'removed', detail: `${path}: ${name} removed` });
-    else if (e.kind === 'function' && n.kind === 'function') {
-      const why = pythonIncompatibility(e.params, n.params);
-      if (why) out.push({ name, change: 'changed', detail: `${path}: ${name}: ${why}` });
-    } else if (e.kind === 'go-func' && n.kind === 'go-func') {
-      if (e.signature !== n.signature) out.push({ name, change: 'changed', detail: `${path}: ${name}: signature ${e.signature} → ${n.signature}` });
-    } else if (e.kind !== n.kind) out.push({ name, change: 'changed', detail: `${path}: ${name}: was a ${e.kind}, now a ${n.kind}` });
-  }
-  for (const name of a.keys()) if (!b.has(name)) out.push({ name, change: 'added', detail: `${path}: ${name} added` });
-  return out;
+  return diffApi(path, b, a, (e, n) => {
+    if (e.kind === 'function' && n.kind === 'function') return pythonIncompatibility(e.params, n.params);
+    if (e.kind === 'go-func' && n.kind === 'go-func') return e.signature !== n.signature ? `signature ${e.signature} → ${n.signature}` : null;
+    return e.kind !== n.kind ? `was a ${e.kind}, now a ${n.kind}` : null;
+  });
 }

@@ -1,4 +1,5 @@
 // Learning from the user's choices (seed 001's EvaluationLearning.categoryWeightAdjustments), bounded (pure).
+import { normaliseWeights } from '../stats/weights.js';
 import type { RaceCategoryAdjustments, RaceCategoryWeights, RaceChoice } from '../schema/types.generated.js';
 import { CATEGORIES } from './categories.js';
 
@@ -47,6 +48,5 @@ export function learnAdjustments(choices: RaceChoice[], opts: LearningOptions): 
 /** Configured weights plus the adjustments, floored at minWeight and re-normalised to sum to 1. */
 export function applyAdjustments(weights: RaceCategoryWeights, adj: RaceCategoryAdjustments, minWeight: number): RaceCategoryWeights {
   const raw = Object.fromEntries(CATEGORIES.map((c) => [c, Math.max(minWeight, weights[c] + adj[c])])) as unknown as RaceCategoryWeights;
-  const total = CATEGORIES.reduce((s, c) => s + raw[c], 0);
-  return Object.fromEntries(CATEGORIES.map((c) => [c, raw[c] / total])) as unknown as RaceCategoryWeights;
+  return normaliseWeights(raw, CATEGORIES) as RaceCategoryWeights;
 }

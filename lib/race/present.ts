@@ -1,4 +1,5 @@
 // Presentation: seed 000's "Race Results" terminal table and seed 001's markdown comparison (pure).
+import { markdownCell, markdownTable } from '../report/table.js';
 import type { Race, RaceSolution } from '../schema/types.generated.js';
 import { CATEGORIES } from './categories.js';
 
@@ -93,7 +94,7 @@ export function raceResultsTable(race: Race): string {
 }
 
 const f2 = (x: number | null) => (x === null ? '—' : x.toFixed(2));
-const mdCell = (s: string) => s.replace(/\|/g, '\\|').slice(0, 120);
+const mdCell = (s: string) => markdownCell(s, 120);
 
 /** Seed 001's "Solution Comparison Results" markdown. */
 export function markdownComparison(race: Race): string {
@@ -103,7 +104,7 @@ export function markdownComparison(race: Race): string {
   out.push(w ? `### Winner: ${w.id} (Score: ${f2(w.score)}, Confidence: ${Math.round(race.ranking.confidence * 100)}%)` : `### No winner (Confidence: ${Math.round(race.ranking.confidence * 100)}%): ${race.ranking.winner_reason}`, '');
   if (!w) out.push(...noWinnerAdvice(race).slice(1), '');
   const head = ranked.map((s) => `#${s.rank} ${s.id}${s.id === w?.id ? ' (Winner)' : ''}`);
-  out.push(`| Category | ${head.join(' | ')} |`, `|----------|${head.map(() => '-----').join('|')}|`);
+  const rows: string[][] = [];
   const cell = (v: number | null, all: (number | null)[]) => {
     const nums = all.filter((x): x is number => x !== null);
     const best = nums.length > 1 && v !== null && v === Math.max(...nums) && nums.filter((x) => x === v).length === 1;
@@ -111,19 +112,19 @@ export function markdownComparison(race: Race): string {
   };
   for (const c of CATEGORIES) {
     const vals = ranked.map((s) => s.evaluation!.categories[c].overall);
-    out.push(`| ${c[0]!.toUpperCase()}${c.slice(1)} | ${vals.map((v) => cell(v, vals)).join(' | ')} |`);
+    rows.push([`${c[0]!.toUpperCase()}${c.slice(1)}`, ...vals.map((v) => cell(v, vals))]);
   }
   const overall = ranked.map((s) => s.score);
-  out.push(`| **Overall** | ${overall.map((v) => cell(v, overall)).join(' | ')} |`);
+  rows.push(['**Overall**', ...overall.map((v) => cell(v, overall))]);
   for (const name of ['builds', 'target_tests_pass', 'pass_to_pass_kept', 'substantive_change', 'no_blocking_finding'] as const) {
-    out.push(`| Gate: ${name} | ${ranked.map((s) => { const c = s.gates.conditions.find((x) => x.name === name); return c ? `${MARK[c.status]}${c.status === 'pass' ? '' : ` ${mdCell(c.detail)}`}` : '—'; }).join(' | ')} |`);
+    rows.push([`Gate: ${name}`, ...ranked.map((s) => { const c = s.gates.conditions.find((x) => x.name === name); return c ? `${MARK[c.status]}${c.status === 'pass' ? '' : ` ${mdCell(c.detail)}`}` : '—'; })]);
   }
-  out.push(`| **Mergeable** | ${ranked.map((s) => (s.gates.mergeable ? '✓' : '✗')).join(' | ')} |`);
+  rows.push(['**Mergeable**', ...ranked.map((s) => (s.gates.mergeable ? '✓' : '✗'))]);
   // Quality criteria one by one: a criterion not measured for a language shows as missing, never as a score.
   for (const name of ['complexity', 'function_length', 'duplication', 'comment_coverage']) {
-    out.push(`| Quality: ${name} | ${ranked.map((s) => { const q = s.evaluation!.categories.quality; const c = q.criteria.find((x) => x.name === name); if (c) return f2(c.score); const a = q.absent.find((x) => x.name === name); return a ? (a.reason === 'unmeasured' ? 'missing' : 'n/a') : '—'; }).join(' | ')} |`);
+    rows.push([`Quality: ${name}`, ...ranked.map((s) => { const q = s.evaluation!.categories.quality; const c = q.criteria.find((x) => x.name === name); if (c) return f2(c.score); const a = q.absent.find((x) => x.name === name); return a ? (a.reason === 'unmeasured' ? 'missing' : 'n/a') : '—'; })]);
   }
-  out.push('');
+  out.push(markdownTable(['Category', ...head], rows));
   out.push(`Target tests (${race.targets.source}): ${race.targets.fail_to_pass.length ? race.targets.fail_to_pass.map((t) => `\`${t}\``).join(', ') : race.targets.note}. Order: ${race.ranking.tie_break}.`, '');
   const detail = ranked.filter((s) => testLines(s).length || findingLines(s).length || s.evaluation!.categories.correctness.override);
   if (detail.length) {

@@ -1,5 +1,6 @@
 // Seed 001's ranking: order, ranking confidence, winner (confidence ≥ 0.6), pairwise comparisons,
 // strengths and weaknesses; seed 000's "all agents failed" (pure).
+import { average } from '../stats/stats.js';
 import type { RaceCategory, RaceComparison, RaceEvaluation, RaceRanking } from '../schema/types.generated.js';
 import { CATEGORIES } from './categories.js';
 
@@ -52,7 +53,7 @@ export function rankingConfidence(sorted: Rankable[]): RankingConfidence {
   const gap = sorted[0]!.score - sorted[1]!.score;
   // A gate that separates #1 from #2 is a decisive gap, whatever their scores.
   const gapConfidence = sorted[0]!.mergeable && !sorted[1]!.mergeable ? 1 : Math.max(0, Math.min(1, gap / GAP_FOR_FULL_CONFIDENCE));
-  const mean = sorted.reduce((s, x) => s + x.confidence, 0) / sorted.length;
+  const mean = average(sorted.map((x) => x.confidence))!;
   const consistency = categoryConsistency(sorted[0]!, sorted[1]!);
   return {
     confidence: gapConfidence * 0.4 + mean * 0.3 + consistency * 0.3,

@@ -1,7 +1,7 @@
 // Pattern scans of the lines a solution adds: dangerous operations, disabled checks, secrets, stubs (pure).
 // Skipped, deleted and weakened tests and special-casing are found by test-findings.ts.
 import type { RaceFlag } from '../schema/types.generated.js';
-import type { FilePatch } from './diff-parse.js';
+import type { FilePatch } from '../git/diff-parse.js';
 import { loadSecretTable } from '../secrets/load.js';
 import { findSecrets } from '../secrets/match.js';
 import type { SecretTable } from '../secrets/table.js';

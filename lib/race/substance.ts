@@ -2,7 +2,7 @@
 // they fail the gate's substantive_change condition and earn no score.
 import { tokenize } from './clones.js';
 import { lexical } from './comments.js';
-import type { FilePatch } from './diff-parse.js';
+import type { FilePatch } from '../git/diff-parse.js';
 import type { NoOp } from './gate.js';
 import { TEST_FILE } from './test-findings.js';
 import { TS_JS_FILE } from './ts-metrics.js';

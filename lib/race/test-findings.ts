@@ -1,6 +1,6 @@
 // Reward-hacking findings in a patch (pure): tests deleted, skipped or weakened, and code under test that
 // special-cases the tests' literal inputs. Each finding names file and line (a removed line: its line on the base).
-import type { FilePatch } from './diff-parse.js';
+import type { FilePatch } from '../git/diff-parse.js';
 import type { ScanFinding } from './scan.js';
 
 export const TEST_FILE = /(^|\/)(test|tests|__tests__|spec|specs)\/|\.(test|spec)\.[A-Za-z]+$|_test\.(go|py|rb|exs)$|(^|\/)test_[^/]+\.py$|(^|\/)conftest\.py$/;

@@ -228,19 +228,28 @@ export interface ApiChange {
   detail: string;
 }
 
+/**
+ * The one API comparison (every language): names of `before` missing from `after` (removed), present in both but
+ * incompatible (changed, with `incompatible`'s reason), and new in `after` (added). `label` leads each name in the
+ * detail ("export " for TS/JS).
+ */
+export function diffApi<E>(path: string, before: Map<string, E>, after: Map<string, E>, incompatible: (was: E, now: E) => string | null, label = ''): ApiChange[] {
+  const out: ApiChange[] = [];
+  for (const [name, e] of before) {
+    const n = after.get(name);
+    if (!n) out.push({ name, change: 'removed', detail: `${path}: ${label}${name} removed` });
+    else {
+      const why = incompatible(e, n);
+      if (why) out.push({ name, change: 'changed', detail: `${path}: ${label}${name}: ${why}` });
+    }
+  }
+  for (const name of after.keys()) if (!before.has(name)) out.push({ name, change: 'added', detail: `${path}: ${label}${name} added` });
+  return out;
+}
+
 /** Exported names removed or changed incompatibly, and names added, between two versions of one module. */
 export function compareApi(path: string, before: string | null, after: string | null): ApiChange[] {
   const b = before === null ? new Map<string, ApiEntry>() : exportedApi(path, before);
   const a = after === null ? new Map<string, ApiEntry>() : exportedApi(path, after);
-  const out: ApiChange[] = [];
-  for (const [name, e] of b) {
-    const n = a.get(name);
-    if (!n) out.push({ name, change: 'removed', detail: `${path}: export ${name} removed` });
-    else {
-      const why = incompatibility(e, n);
-      if (why) out.push({ name, change: 'changed', detail: `${path}: export ${name}: ${why}` });
-    }
-  }
-  for (const name of a.keys()) if (!b.has(name)) out.push({ name, change: 'added', detail: `${path}: export ${name} added` });
-  return out;
+  return diffApi(path, b, a, incompatibility, 'export ');
 }

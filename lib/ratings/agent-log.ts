@@ -2,11 +2,11 @@
 // agent's lock by rate-run and agents-io.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { UserError, } from '../base/errors.js';
+import { UserError } from '../base/errors.js';
 import { KINDS } from '../store/kinds.js';
 import { writeFileAtomic } from '../store/state-write.js';
 import { CorruptStateError, parseValidated, type StateStore } from '../store/store.js';
-import type { AgentProfile, AgentRatingState, AgentRunRating, AgentRunRow, Config, } from '../schema/types.generated.js';
+import type { AgentProfile, AgentRatingState, AgentRunRating, AgentRunRow, Config } from '../schema/types.generated.js';
 import { assembleProfile, initialFromRows, registrationOf, replay, type FoldState, type Registration } from './profile.js';
 
 export const RATING_VERSION = 'seed002-1';

@@ -1,4 +1,5 @@
 // Seed 002 §6.1: a budget per command and complexity bucket — config defaults first, then empirical medians.
+import { median } from '../stats/stats.js';
 import type { RunBudget } from './score.js';
 
 export type BudgetTable = Record<string, Partial<RunBudget>>;
@@ -24,13 +25,6 @@ export interface ResolvedBudget extends RunBudget {
   source: { cost_usd: BudgetSource; duration_seconds: BudgetSource; iterations: BudgetSource };
   /** Past runs of this command and bucket that each empirical figure rests on. */
   samples: { cost_usd: number; duration_seconds: number; iterations: number };
-}
-
-export function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const s = [...values].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 /** The configured budget: the command's bucket entry over the default bucket. */

@@ -32,6 +32,16 @@ export function stateRoot(env: EnvSettings, cwd = process.cwd(), configFile?: st
 }
 
 /** Parses and validates JSON text against a schema; throws CorruptStateError naming the file. */
+/** A file's text, or null when it does not exist (other errors throw). */
+export function readTextIfExists(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
 export function parseValidated<T>(file: string, text: string, schema: string): T {
   let data: unknown;
   try {
@@ -42,6 +52,22 @@ export function parseValidated<T>(file: string, text: string, schema: string): T
   const v = validate<T>(schema, data);
   if (!v.ok) throw new CorruptStateError(file, v.errors);
   return v.value;
+}
+
+/** The rows of a .jsonl text validated one by one (1-based line numbers); blank lines skipped, bad lines reported. */
+export function parseJsonLines<T>(file: string, text: string, schema: string): { rows: { row: T; line: number }[]; bad: { line: number; problems: string[] }[] } {
+  const rows: { row: T; line: number }[] = [];
+  const bad: { line: number; problems: string[] }[] = [];
+  text.split('\n').forEach((line, i) => {
+    if (line.trim() === '') return;
+    try {
+      rows.push({ row: parseValidated<T>(file, line, schema), line: i + 1 });
+    } catch (e) {
+      if (!(e instanceof CorruptStateError)) throw e;
+      bad.push({ line: i + 1, problems: e.problems });
+    }
+  });
+  return { rows, bad };
 }
 
 export class StateStore {
@@ -83,13 +109,8 @@ export class StateStore {
   /** The validated file, or null when it does not exist. */
   read<T>(kind: Kind, id: string): T | null {
     const file = this.path(kind, id);
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw e;
-    }
+    const text = readTextIfExists(file);
+    if (text === null) return null;
     return parseValidated<T>(file, text, KINDS[kind].schema);
   }
 
@@ -186,24 +207,9 @@ export class StateStore {
   /** Reads a .jsonl kind: valid rows in order, and the lines that are not (e.g. a half-written last line). */
   readLines<T>(kind: Kind, id: string): { rows: T[]; bad: { line: number; problems: string[] }[] } {
     const file = this.path(kind, id);
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { rows: [], bad: [] };
-      throw e;
-    }
-    const rows: T[] = [];
-    const bad: { line: number; problems: string[] }[] = [];
-    text.split('\n').forEach((line, i) => {
-      if (line.trim() === '') return;
-      try {
-        rows.push(parseValidated<T>(file, line, KINDS[kind].schema));
-      } catch (e) {
-        if (!(e instanceof CorruptStateError)) throw e;
-        bad.push({ line: i + 1, problems: e.problems });
-      }
-    });
-    return { rows, bad };
+    const text = readTextIfExists(file);
+    if (text === null) return { rows: [], bad: [] };
+    const r = parseJsonLines<T>(file, text, KINDS[kind].schema);
+    return { rows: r.rows.map((x) => x.row), bad: r.bad };
   }
 }

@@ -1,6 +1,6 @@
 // Seed 003's phase-3 A/B report: the mechanical-only ranking beside the blended one. Pure.
 import type { Ab, Template } from '../schema/types.generated.js';
-import { kendallTauB, spearman } from './stats.js';
+import { kendallTauB, spearman } from '../stats/stats.js';
 
 const f2 = (x: number): string => x.toFixed(2);
 

@@ -2,7 +2,7 @@
 // Pure: memory per template is bounded by the trend and recurring windows, not by the number of runs.
 import type { FeedbackIndexRow, Interval, Outcome, Template, Trend } from '../schema/types.generated.js';
 import { blendScore, mechanicalComposite, normaliseWeights, runMechanicalValue, type BlendWeights, type MechanicalParams } from './formula.js';
-import { addMoment, emptyMoments, mean, sampleVariance, t95, tInterval, wilsonInterval, type Moments } from './stats.js';
+import { addMoment, average, emptyMoments, mean, sampleVariance, t95, tInterval, wilsonInterval, type Moments } from '../stats/stats.js';
 
 export interface ScoreSettings {
   weights: BlendWeights;
@@ -165,10 +165,10 @@ export function blendInterval(center: number, m: Moments, j: Moments, mJudged: M
 /** The score formula over a handful of runs (a trend half): blend of the mean values when judged, else mechanical. */
 export function scoreOfRuns(runs: RecentRun[], s: ScoreSettings): number | null {
   if (runs.length === 0) return null;
-  const mech = Math.min(1, Math.max(0, runs.reduce((t, r) => t + r.mechanical, 0) / runs.length));
+  const mech = Math.min(1, Math.max(0, average(runs.map((r) => r.mechanical))!));
   const judged = runs.filter((r) => r.judge !== null);
   if (!s.blend || judged.length === 0) return mech;
-  return blendScore(mech, judged.reduce((t, r) => t + r.judge!, 0) / judged.length, s.weights);
+  return blendScore(mech, average(judged.map((r) => r.judge!)), s.weights);
 }
 
 export function trendOf(runs: RecentRun[], s: ScoreSettings): Trend {

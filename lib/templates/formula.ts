@@ -1,4 +1,5 @@
 // The template score formulas (seed 003, "Integration"): mechanical composite, blend. Pure.
+import { normaliseWeights as normaliseOver } from '../stats/weights.js';
 import type { Config, Outcome } from '../schema/types.generated.js';
 
 /** A named coefficient set as configured. */
@@ -72,9 +73,9 @@ export function runMechanicalValue(outcome: Outcome, retries: number | null, p: 
 
 /** The weights re-normalised to sum to 1. */
 export function normaliseWeights(w: BlendWeights): { mechanical: number; judge: number } {
-  const total = w.mechanical + w.judge;
-  if (!(total > 0)) throw new Error('templates.weights: mechanical + judge must be above 0');
-  return { mechanical: w.mechanical / total, judge: w.judge / total };
+  const n = normaliseOver(w, ['mechanical', 'judge']);
+  if (n.mechanical === undefined || n.judge === undefined) throw new Error('templates.weights: mechanical + judge must be above 0');
+  return { mechanical: n.mechanical, judge: n.judge };
 }
 
 /** Seed 003's phase-3 blend, 0.6 x mechanical + 0.4 x judge by default; null when either side is missing. */

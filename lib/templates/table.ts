@@ -1,14 +1,13 @@
 // The tables for people (0-100 where it reads better). Pure.
+import { textTable } from '../report/table.js';
 import type { Interval, TemplateScores, Trigger } from '../schema/types.generated.js';
 
 const pct = (x: number | null): string => (x === null ? '-' : (x * 100).toFixed(0) + '%');
 const num = (x: number | null): string => (x === null ? '-' : (x * 100).toFixed(1));
 const iv = (i: Interval): string => (i === null ? '' : ` [${(i.low * 100).toFixed(0)}-${(i.high * 100).toFixed(0)}]`);
 
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ').trimEnd()).join('\n') + '\n';
-}
+/** First column left-aligned (the template), the figures right-aligned. */
+const table = (rows: string[][]): string => textTable(rows[0]!, rows.slice(1), { align: rows[0]!.map((_, c) => (c === 0 ? 'left' : 'right')) });
 
 export function renderScores(s: TemplateScores, fired: Trigger[], closed: Trigger[] = []): string {
   let out = `Template scores (phase ${s.phase}, judge ${s.judge_enabled ? 'enabled' : 'disabled'}, ${s.blend_active ? `blend ${s.settings.weights.mechanical}/${s.settings.weights.judge}` : 'mechanical only'}${s.task_type ? `, task type ${s.task_type}` : ''}); scores 0-100 with 95% intervals\n`;

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { Config, Template, Trigger } from '../schema/types.generated.js';
 import { byCompletion, type RecentRun } from './aggregate.js';
 import { normaliseWeights, type BlendWeights } from './formula.js';
-import { addMoment, emptyMoments, mean, sampleVariance, t95, tInterval, type Moments } from './stats.js';
+import { addMoment, emptyMoments, mean, sampleVariance, t95, tInterval, type Moments } from '../stats/stats.js';
 
 export type TriggerSettings = Config['templates']['triggers'];
 export type DropEvidence = NonNullable<Trigger['evidence']['drop']>;

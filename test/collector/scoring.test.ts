@@ -1,19 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  churnScore,
-  compositeScore,
-  fileScore,
-  normaliseWeights,
-  scoreBuild,
-  scoreDiffSize,
-  scoreLint,
-  scoreSpeed,
-  scoreTests,
-  scoreTestsByExitCode,
-  tallyTests,
-  type Scores,
-  type Weights,
-} from '../../lib/collector/scoring.js';
+import { churnScore, compositeScore, fileScore, normaliseWeights, scoreBuild, scoreDiffSize, scoreLint, scoreSpeed, scoreTests, scoreTestsByExitCode, tallyTests, type Scores, type Weights } from '../../lib/collector/scoring.js';
 
 const W: Weights = { build: 30, tests: 30, lint: 15, diff_size: 15, speed: 10 };
 

@@ -2,7 +2,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/judge.js';
 import { assembleContext, fenceData, type ContextBudget } from '../../lib/judge/context.js';
-import { parseUnifiedDiff, classifyFile } from '../../lib/judge/diff.js';
+import { classifyFile } from '../../lib/judge/diff.js';
+import { parseUnifiedDiff } from '../../lib/git/diff-parse.js';
 import { maskTimings, selectOutputLines } from '../../lib/judge/output-lines.js';
 import { loadSecretTable, redactSecrets } from '../../lib/secrets/index.js';
 import { diffPatch, workingDiff } from '../../lib/git/snapshot.js';

@@ -1,7 +1,8 @@
 // Pure parts of fault handling and file-name handling: retry delays, what is transient, git's path quoting.
 import { describe, expect, it } from 'vitest';
 import { isTransient } from '../../lib/judge/backend.js';
-import { classifyFile, parseUnifiedDiff, unquoteGitPath } from '../../lib/judge/diff.js';
+import { classifyFile } from '../../lib/judge/diff.js';
+import { parseUnifiedDiff, unquoteGitPath } from '../../lib/git/diff-parse.js';
 import { isBrokenConnection, isTransientStatus, retryDelayMs } from '../../lib/judge/retry.js';
 import { isSecretFile } from '../../lib/secrets/index.js';
 

@@ -1,7 +1,7 @@
 // Reward-hacking and safety findings on real `git diff` output, and what counts as doing nothing.
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseUnifiedDiff, type FilePatch } from '../../lib/race/diff-parse.js';
+import { parseUnifiedDiff, type FilePatch } from '../../lib/git/diff-parse.js';
 import { scanAddedLines } from '../../lib/race/scan.js';
 import { codeShape, noOpChange } from '../../lib/race/substance.js';
 import { specialCaseFindings, targetTestEdits, testFindings, testIdName, testLiterals } from '../../lib/race/test-findings.js';

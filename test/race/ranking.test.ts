@@ -2,7 +2,7 @@
 // quality (touched functions before vs after; clones that mirror the surrounding file are not clones).
 import { describe, expect, it } from 'vitest';
 import { detectClones } from '../../lib/race/clones.js';
-import { matchFunctions, touchedFunctionScores, type TouchedFunction } from '../../lib/race/evaluate.js';
+import { matchFunctions, touchedFunctionScores, type TouchedFunction } from '../../lib/race/criteria.js';
 import { compareRankables, rankSolutions, TIE_BREAK, WINNER_MIN_CONFIDENCE, type Rankable } from '../../lib/race/rank.js';
 import { functionMetrics } from '../../lib/race/ts-metrics.js';
 import { langFunctionMetrics } from '../../lib/race/lang-metrics.js';

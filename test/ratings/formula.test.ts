@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { configBudget, median, resolveBudget, type BudgetConfig, type BudgetSample } from '../../lib/ratings/budgets.js';
+import { configBudget, resolveBudget, type BudgetConfig, type BudgetSample } from '../../lib/ratings/budgets.js';
+import { median } from '../../lib/stats/stats.js';
 import { emaAlpha, emaUpdate } from '../../lib/ratings/ema.js';
 import { computeRunScore, computeTotalCost, normalise } from '../../lib/ratings/score.js';
 import { config } from './helpers.js';

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EnvSettings } from '../../lib/base/env.js';
 import { run } from '../../scripts/score-templates.js';
 import { mechanicalComposite } from '../../lib/templates/formula.js';
-import { wilsonInterval } from '../../lib/templates/stats.js';
+import { wilsonInterval } from '../../lib/stats/stats.js';
 import type { Template, TemplateScores } from '../../lib/schema/types.generated.js';
 import { captureIo } from './_io.js';
 import { at, tempState, writeRuns, type RunSpec, type TempState } from './_fixtures.js';

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { createRng as seededRandom } from '../../lib/stats/prng.js';
-import { addMoment, averageRanks, emptyMoments, kendallTauB, spearman, t95, tInterval, wilsonInterval } from '../../lib/templates/stats.js';
+import { addMoment, averageRanks, emptyMoments, kendallTauB, spearman, t95, tInterval, wilsonInterval } from '../../lib/stats/stats.js';
 
 // Expected values come from scipy (a real tool), not from hand arithmetic.
 function scipy(code: string): unknown {

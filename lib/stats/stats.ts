@@ -1,4 +1,5 @@
-// Pure statistics for template scoring: intervals and rank correlations. No IO.
+// The one home of judgeloop's statistics (pure, no IO): median and mean of a list, running moments, 95% intervals
+// (Wilson, Student t), rank correlations. Seeded draws are in prng.ts, weight normalising in weights.ts.
 import type { Interval } from '../schema/types.generated.js';
 
 const Z95 = 1.959963984540054;
@@ -15,6 +16,22 @@ export function t95(df: number): number {
 }
 
 const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
+
+/** The median (the mean of the two middle values for an even count); null for an empty list. NaN sorts as given. */
+export function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** The arithmetic mean of a list; null for an empty list. */
+export function average(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  let sum = 0;
+  for (const v of values) sum += v;
+  return sum / values.length;
+}
 
 /** Wilson score interval (95%) of k successes in n trials; null when n is 0. */
 export function wilsonInterval(k: number, n: number): Interval {
