@@ -1,4 +1,5 @@
 // collectRun: one run record in, state/feedback/<bead>.json out (checks, baseline, diff, scores, outcome).
+import { readFeedback as readFeedbackFile } from '../store/feedback-read.js';
 import { existsSync } from 'node:fs';
 import { resolveCommands, runChecks } from './checks.js';
 import { assertConfigOutside } from '../config/config.js';
@@ -146,11 +147,8 @@ function refuseUnmeasuredOverMeasured(store: StateStore, bead: string, file: str
 
 /** The stored feedback; a file that exists but does not parse counts as measured (it is never overwritten here). */
 function safeRead(store: StateStore, bead: string): Pick<Feedback, 'outcome'> | null {
-  try {
-    return store.read<Feedback>('feedback', bead);
-  } catch {
-    return { outcome: 'partial_pass' };
-  }
+  const r = readFeedbackFile(store, bead);
+  return r.status === 'ok' ? r.feedback : r.status === 'missing' ? null : { outcome: 'partial_pass' };
 }
 
 /** Writes the feedback record, then the rows that let later reads skip scanning every feedback file. */

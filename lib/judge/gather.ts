@@ -1,5 +1,6 @@
 // What the judge is shown of a run: its worktree's diff against the base (the collector's snapshot when it is
 // still there), the test and lint output, and run facts without ids or clock times (so identical work shares a key).
+import { readFeedback as readFeedbackFile } from '../store/feedback-read.js';
 import type { Config } from '../config/config.js';
 import { UserError } from '../base/errors.js';
 import { diffPatch, measuredOrFreshDiff } from '../git/snapshot.js';
@@ -12,15 +13,9 @@ import { readStoredJudgment } from '../store/judgment.js';
 import { assembleContext, type AssembledContext } from './context.js';
 
 export function readFeedback(store: StateStore, bead: string, log: (m: string) => void): Feedback | null {
-  try {
-    return store.read<Feedback>('feedback', bead);
-  } catch (e) {
-    if (e instanceof CorruptStateError) {
-      log(`warning: ${e.message}; judging without it`);
-      return null;
-    }
-    throw e;
-  }
+  const r = readFeedbackFile(store, bead);
+  if (r.status === 'corrupt') log(`warning: ${r.error.message}; judging without it`);
+  return r.status === 'ok' ? r.feedback : null;
 }
 
 export function readJudgment(store: StateStore, bead: string): Judgment | null {

@@ -1,5 +1,6 @@
 // The ratings log of one agent and the profile it implies: read (bad lines reported), replayed, written under the
 // agent's lock by rate-run and agents-io.
+import { parseJsonLines, readTextIfExists } from '../store/store.js';
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { UserError } from '../base/errors.js';
@@ -31,25 +32,10 @@ export interface LogRead {
 /** The agent's ratings log: valid rows with their line numbers, and the lines that are not (reported, skipped). */
 export function readLog(store: StateStore, slug: string): LogRead {
   const file = store.path('ratings', slug);
-  let text = '';
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-  }
-  const rows: LogRead['rows'] = [];
-  const bad: LogRead['bad'] = [];
+  const text = readTextIfExists(file) ?? '';
   const parts = text.split('\n');
   if (parts[parts.length - 1] === '') parts.pop();
-  parts.forEach((line, i) => {
-    if (line.trim() === '') return;
-    try {
-      rows.push({ row: parseValidated<AgentRunRating>(file, line, KINDS.ratings.schema), line: i + 1 });
-    } catch (e) {
-      if (!(e instanceof CorruptStateError)) throw e;
-      bad.push({ line: i + 1, problems: e.problems });
-    }
-  });
+  const { rows, bad } = parseJsonLines<AgentRunRating>(file, text, KINDS.ratings.schema);
   return { rows, bad, lines: parts.length, text };
 }
 

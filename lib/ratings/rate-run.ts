@@ -1,5 +1,6 @@
 // Rating one run (seed 002 §5-§7): under the agent's lock, append its row, rewrite the profile (a replay of the
 // log) and write the job's rating summary; rating the same bead again changes nothing.
+import { readFeedback as readFeedbackFile } from '../store/feedback-read.js';
 import { UserError, WorkError } from '../base/errors.js';
 import { CorruptStateError, type StateStore } from '../store/store.js';
 import type { AgentRunRow, Config, Feedback, RatingSummary } from '../schema/types.generated.js';
@@ -85,15 +86,10 @@ export function judgeQuality(feedback: Feedback): QualityInput | null {
 }
 
 export function readFeedback(store: StateStore, bead: string): Feedback {
-  let fb: Feedback | null;
-  try {
-    fb = store.read<Feedback>('feedback', bead);
-  } catch (e) {
-    if (e instanceof CorruptStateError) throw new UserError(e.message);
-    throw e;
-  }
-  if (!fb) throw new UserError(`${rel(store, store.path('feedback', bead))}: no feedback record for bead ${bead} (run bin/collect first)`);
-  return fb;
+  const r = readFeedbackFile(store, bead);
+  if (r.status === 'corrupt') throw new UserError(r.error.message);
+  if (r.status === 'missing') throw new UserError(`${rel(store, r.file)}: no feedback record for bead ${bead} (run bin/collect first)`);
+  return r.feedback;
 }
 
 function notRated(bead: string, agent: string | null, reason: string, strict: boolean | undefined): RateResult {
