@@ -4,15 +4,15 @@ import type { Config } from '../lib/config/config.js';
 import { errorMessage, UserError } from '../lib/cli/errors.js';
 import { readStoredJudgment } from '../lib/store/judgment.js';
 import { assertSafeId } from '../lib/store/bead.js';
-import { openState, parseNumber, parseFlagsSigned } from '../lib/ratings/_cli.js';
+import { parse, usage } from '../lib/cli/command.js';
+import { RATE } from '../lib/cli/commands/rate.js';
+import { openState, parseNumber } from '../lib/ratings/_cli.js';
 import { nowIso } from '../lib/cli/clock.js';
 import { judgeQuality, rateBead, readFeedback, type QualityInput, type RateResult } from '../lib/ratings/store-io.js';
 import type { StateStore } from '../lib/store/store.js';
 
 
-const USAGE = `usage: bin/rate <bead>... [--quality 0-10] [--reviewer NAME] [--strict] [--json] [--config FILE]
-  The quality used is capped by the run's checks (ratings.qa_caps): a run that failed or broke tests never rates
-  like a clean one. An agent not registered is added disabled for routing (bin/agents enable SLUG).`;
+const USAGE = usage(RATE);
 
 /** The judge's quality: state/judgments/<bead>.json, else the judgment merged into feedback (0-1 × 10). */
 export function storedQuality(store: StateStore, bead: string, warn: (msg: string) => void): QualityInput | null {
@@ -61,14 +61,7 @@ export async function rateFromStoredJudgment(
 }
 
 export async function run(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlagsSigned(argv, {
-    quality: { type: 'string' },
-    reviewer: { type: 'string' },
-    strict: { type: 'boolean' },
-    'rating-strict': { type: 'boolean' },
-    json: { type: 'boolean' },
-    config: { type: 'string' },
-  }, USAGE);
+  const { values, positionals } = parse(RATE, argv);
   if (positionals.length === 0) throw new UserError(`no bead given\n${USAGE}`);
   positionals.forEach((b) => assertSafeId(b));
   const q = parseNumber('quality', values.quality, 0, 10);
