@@ -1,9 +1,10 @@
 // Every command of package.json "bin", spawned through its real bin/ shim (after `npm run build`): --help (a committed
 // snapshot per command), -h, --version, -V, a misspelt flag, and the completion script sourced in a real bash (and zsh).
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../lib/cli/commands/index.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -56,13 +57,17 @@ function complete(shell: 'bash' | 'zsh', words: string[]): string[] {
 COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; COMPREPLY=()
 _judgeloop_complete
 printf '%s\\n' "\${COMPREPLY[@]}"`;
-  const r = spawnSync(shell, shell === 'zsh' ? ['-f', '-c', script] : ['-c', script], { env, encoding: 'utf8' });
+  const r = spawnSync(shell, shell === 'zsh' ? ['-f', '-c', script] : ['-c', script], { env: shellEnv, encoding: 'utf8' });
   expect(r.stderr).toBe('');
   expect(r.status).toBe(0);
   return r.stdout.split('\n').filter(Boolean);
 }
 
 const hasZsh = spawnSync('zsh', ['-fc', 'true']).status === 0;
+// zsh's compinit writes ~/.zcompdump: a home of its own.
+const home = mkdtempSync(join(tmpdir(), 'judgeloop-completion-'));
+const shellEnv = { ...env, HOME: home };
+afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 describe('config --completion', () => {
   it('bash: flags, a subcommand, a flag\'s choices, files after a flag that takes one; every command registered', () => {
@@ -82,7 +87,7 @@ describe('config --completion', () => {
     expect(complete('zsh', ['rate', '--qu'])).toContain('--quality');
     expect(complete('zsh', ['agents', '--json', ''])).toEqual(['add', 'set', 'enable', 'disable', 'list', 'rebuild']);
     expect(complete('zsh', ['agents', 'add', 'a1', ''])).toEqual([]);
-    const r = spawnSync('zsh', ['-f', '-c', `source <("${join(ROOT, 'bin', 'config')}" --completion zsh); print -r -- $_comps[race]`], { env: { ...env, HOME: ROOT }, encoding: 'utf8' });
+    const r = spawnSync('zsh', ['-f', '-c', `source <("${join(ROOT, 'bin', 'config')}" --completion zsh); print -r -- $_comps[race]`], { env: shellEnv, encoding: 'utf8' });
     expect(r.stdout).toBe('_bash_complete -o default -F _judgeloop_complete\n');
   });
 
