@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { HelpRequest } from '../../lib/cli/cli.js';
 import { closest, defineCommand, editDistance, helpText, parse, usage } from '../../lib/cli/command.js';
+import { COMMANDS } from '../../lib/cli/commands/index.js';
+import { ENV_KEYS } from '../../lib/cli/env.js';
 import { UserError } from '../../lib/cli/errors.js';
 
 const DEMO = defineCommand({
@@ -131,5 +133,18 @@ describe('help text', () => {
     for (const word of ['<run.json>...', '-h, --help', '-V, --version', 'JUDGELOOP_STATE_DIR', '(repeatable)', '(default 50)', 'Exit status:\n  0  fine\n  2  usage', '  demo a.json']) expect(h).toContain(word);
     expect(usage(DEMO)).toBe('usage: demo [options] <run.json>...');
     expect(usage(SUBS)).toBe('usage: subs add|disable|list [options]');
+  });
+});
+
+describe('the definitions of the commands', () => {
+  it.each(COMMANDS.map((c) => [c.name, c] as const))('%s: a summary, help for every flag, a placeholder for every value, exit 0 and 2 described, known variables', (_name, def) => {
+    expect(def.summary.length).toBeGreaterThan(10);
+    for (const [flag, s] of Object.entries(def.flags)) {
+      expect(s.help.length, flag).toBeGreaterThan(3);
+      if (s.type === 'string') expect(s.placeholder ?? s.choices, `--${flag} names its value`).toBeDefined();
+    }
+    expect(Object.keys(def.exit)).toEqual(expect.arrayContaining(['0', '2']));
+    for (const k of def.env ?? []) expect(ENV_KEYS).toContain(k);
+    expect(new Set(def.env).size).toBe((def.env ?? []).length);
   });
 });
