@@ -1,6 +1,8 @@
 // bin/accept <race> --solution ID | --reject-all | --manual-edit [--merge [--force] [--dry-run]]: records the
 // user's choice (seed 001's EvaluationFeedback) in state/race-choices/<race>.json and optionally merges.
-import { main, parseFlags, type Io } from '../lib/cli/cli.js';
+import { main, type Io } from '../lib/cli/cli.js';
+import { parse, usage } from '../lib/cli/command.js';
+import { ACCEPT } from '../lib/cli/commands/accept.js';
 import { nowIso } from '../lib/base/clock.js';
 import { loadConfig } from '../lib/config/config.js';
 import { UserError } from '../lib/base/errors.js';
@@ -13,31 +15,10 @@ import { loadRunRecord } from '../lib/collector/run-record.js';
 import { StateStore } from '../lib/store/store.js';
 import type { Race, RaceChoice } from '../lib/schema/types.generated.js';
 
-const USAGE = 'usage: accept <race> (--solution ID | --reject-all | --manual-edit [--solution ID]) [--notes TEXT] [--merge [--into BRANCH] [--force] [--dry-run]] [--json]\n       accept --show-learning [--json]';
+const USAGE = usage(ACCEPT);
 
 export async function run(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlags(
-    argv,
-    {
-      solution: { type: 'string' },
-      'reject-all': { type: 'boolean' },
-      'manual-edit': { type: 'boolean' },
-      notes: { type: 'string' },
-      merge: { type: 'boolean' },
-      into: { type: 'string' },
-      force: { type: 'boolean' },
-      'dry-run': { type: 'boolean' },
-      json: { type: 'boolean' },
-      config: { type: 'string' },
-      'show-learning': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    USAGE,
-  );
-  if (values.help) {
-    io.stdout(`${USAGE}\n`);
-    return 0;
-  }
+  const { values, positionals } = parse(ACCEPT, argv);
   const config = loadConfig({ env: io.env, configFile: values.config, cwd: io.cwd });
   const rc = raceConfig(config);
   const store = StateStore.fromEnv(io.env, io.cwd, values.config);

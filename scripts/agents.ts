@@ -2,35 +2,19 @@
 import { assertSafeId } from '../lib/store/bead.js';
 import { main, type Io } from '../lib/cli/cli.js';
 import { UserError } from '../lib/base/errors.js';
-import { fmtRating, openState, parseNumber, parseFlagsSigned } from '../lib/ratings/_cli.js';
+import { parse, usage } from '../lib/cli/command.js';
+import { AGENTS } from '../lib/cli/commands/agents.js';
+import { fmtRating, openState, parseNumber } from '../lib/ratings/_cli.js';
 import { textTable as table } from '../lib/report/table.js';
 import { nowIso } from '../lib/base/clock.js';
 import { loadAllAgents } from '../lib/ratings/agent-log.js';
 import { rebuildAgent, registerAgent, updateAgent, type AgentFields, type RatingFields } from '../lib/ratings/agents-io.js';
 
-const USAGE = `usage: bin/agents add SLUG [--max-complexity 1-10] [--rating 0-10] [--reasoning-rating 0-10] [--cost-per-million USD] [--best-usage TEXT] [--commands a,b] [--disabled]
-       bin/agents set SLUG [same flags] [--enabled|--disabled] [--reason TEXT]
-       bin/agents enable SLUG | disable SLUG   (routable or not; an agent first seen in a rated run starts disabled)
-       bin/agents list [--json]
-       bin/agents rebuild SLUG          (rewrite the profile from state/ratings/SLUG.jsonl)
-       all take [--config FILE]`;
+const USAGE = usage(AGENTS);
 
 export async function run(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlagsSigned(argv, {
-    'max-complexity': { type: 'string' },
-    rating: { type: 'string' },
-    'reasoning-rating': { type: 'string' },
-    'cost-per-million': { type: 'string' },
-    'best-usage': { type: 'string' },
-    commands: { type: 'string' },
-    enabled: { type: 'boolean' },
-    disabled: { type: 'boolean' },
-    reason: { type: 'string' },
-    json: { type: 'boolean' },
-    config: { type: 'string' },
-  }, USAGE);
+  const { values, positionals } = parse(AGENTS, argv);
   const [sub, slug, ...extra] = positionals;
-  if (!sub || !['add', 'set', 'enable', 'disable', 'list', 'rebuild'].includes(sub)) throw new UserError(`expected add, set, enable, disable, list or rebuild\n${USAGE}`);
   if (extra.length) throw new UserError(`unexpected argument ${JSON.stringify(extra[0])}\n${USAGE}`);
   if (values.enabled && values.disabled) throw new UserError('--enabled and --disabled contradict each other');
   const { store, config } = openState(io, values.config);

@@ -1,20 +1,20 @@
 // bin/collect <run.json|->…: measures each agent run and writes state/feedback/<bead>.json.
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { installAbortHandlers } from '../lib/base/cleanup.js';
-import { isMain, main, parseFlags, type Io } from '../lib/cli/cli.js';
+import { isMain, main, type Io } from '../lib/cli/cli.js';
+import { packageVersion, parse, usage } from '../lib/cli/command.js';
+import { COLLECT } from '../lib/cli/commands/collect.js';
 import { clockFromEnv } from '../lib/base/clock.js';
 import { loadConfig } from '../lib/config/config.js';
 import { errorMessage, isUserError, UserError, WorkError } from '../lib/base/errors.js';
-import { projectRoot } from '../lib/base/paths.js';
 import { loadRunRecord, parseRunRecord, type LoadedRunRecord } from '../lib/collector/run-record.js';
 import { StateStore } from '../lib/store/store.js';
 import type { RacePeer } from '../lib/collector/context.js';
 import { durationSeconds } from '../lib/collector/scoring.js';
 import type { Feedback } from '../lib/schema/types.generated.js';
 
-const USAGE = 'usage: collect [--json] [--config FILE] [--quiet] <run.json|->...\n       collect --version';
+const USAGE = usage(COLLECT);
 
 export interface CollectIo extends Io {
   /** Reads all of stdin (for the `-` argument). */
@@ -31,25 +31,8 @@ export function formatLine(fb: Feedback): string {
   return `${fb.bead}  ${fb.outcome.padEnd(13)} ${pct(fb.composite).padStart(5)}/100  [BUILD ${pct(s.build)}] [TESTS ${pct(s.tests)}] [LINT ${pct(s.lint)}] [DIFF ${pct(s.diff_size)}] [SPEED ${pct(s.speed)}]`;
 }
 
-function version(): string | undefined {
-  try {
-    return (JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version?: string }).version;
-  } catch {
-    return undefined;
-  }
-}
-
 export async function run(argv: string[], io: CollectIo): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { json: { type: 'boolean' }, config: { type: 'string' }, quiet: { type: 'boolean' }, version: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, USAGE);
-  if (values.help) {
-    io.stdout(`${USAGE}\n`);
-    return 0;
-  }
-  if (values.version) {
-    // What runs (dist/bundle/collect.mjs or the plain modules): the bin/ shim chooses silently.
-    io.stdout(`collect ${version() ?? 'unknown'} (${import.meta.url.endsWith('.mjs') ? `bundle ${fileURLToPath(import.meta.url)}` : 'modules'})\n`);
-    return 0;
-  }
+  const { values, positionals } = parse(COLLECT, argv);
   if (positionals.length === 0) {
     io.stderr(`no run record given\n${USAGE}\n`);
     return 2;
@@ -74,7 +57,7 @@ export async function run(argv: string[], io: CollectIo): Promise<number> {
       } else {
         loaded = loadRunRecord(arg, io.cwd);
       }
-      const fb = await (await import('../lib/collector/collect.js')).collectRun(loaded, { store, config, processEnv: io.processEnv, now, log, version: version(), racePeers });
+      const fb = await (await import('../lib/collector/collect.js')).collectRun(loaded, { store, config, processEnv: io.processEnv, now, log, version: packageVersion(), racePeers });
       if (values.json) io.stdout(`${JSON.stringify(fb)}\n`);
       else io.stdout(`${formatLine(fb)}\n`);
       if (fb.outcome === 'infra_failure' && fb.run.status !== 'infra_failure') io.stderr(`${arg}: recorded infra_failure: ${fb.outcome_reason}\n`);

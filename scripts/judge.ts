@@ -1,5 +1,7 @@
 // bin/judge <run.json>… | --drain | --spend: the Opus judge of agent runs (seed 003).
-import { main, parseFlags, type Io } from '../lib/cli/cli.js';
+import { main, type Io } from '../lib/cli/cli.js';
+import { parse, usage } from '../lib/cli/command.js';
+import { JUDGE } from '../lib/cli/commands/judge.js';
 import { loadConfig } from '../lib/config/config.js';
 import { errorMessage, isUserError, UserError } from '../lib/base/errors.js';
 import { loadRunRecord } from '../lib/collector/run-record.js';
@@ -14,22 +16,7 @@ import { textTable } from '../lib/report/table.js';
 import type { EnvSettings } from '../lib/base/env.js';
 import { claimNext, LEDGER_ID, releaseClaim, removeQueued, type ThrottleOptions } from '../lib/judge/throttle.js';
 
-const USAGE = `usage: bin/judge [--json] [--dry-run [--show-request]] [--config FILE] [--rate-agents [--rating-agent MODEL] [--rating-strict]] <run.json>…
-       bin/judge --drain [--json] [--config FILE]
-       bin/judge --spend [--json]`;
-
-const FLAGS = {
-  drain: { type: 'boolean' },
-  'dry-run': { type: 'boolean' },
-  'show-request': { type: 'boolean' },
-  json: { type: 'boolean' },
-  spend: { type: 'boolean' },
-  config: { type: 'string' },
-  'rate-agents': { type: 'boolean' },
-  'rating-agent': { type: 'string' },
-  'rating-strict': { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
+const USAGE = usage(JUDGE);
 
 function formatSpend(rows: SpendRow[]): string {
   if (rows.length === 0) return 'no judge calls recorded\n';
@@ -80,11 +67,7 @@ function loadJudgeConfig(env: EnvSettings, cwd: string, configFile: string | und
 }
 
 export async function run(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlags(argv, FLAGS, USAGE);
-  if (values.help) {
-    io.stdout(USAGE + '\n');
-    return 0;
-  }
+  const { values, positionals } = parse(JUDGE, argv);
   const store = StateStore.fromEnv(io.env, io.cwd, values.config);
   if (values.spend) {
     const { rows } = store.readLines<JudgeLedgerRow>('judge-ledger', LEDGER_ID);

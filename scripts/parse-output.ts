@@ -1,7 +1,10 @@
 // bin/parse-output: run the test or lint output parsers on a file or stdin (and a runner's report) and print the counts as JSON.
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { HelpRequest } from '../lib/cli/cli.js';
+import { parse, usage } from '../lib/cli/command.js';
+import { PARSE_OUTPUT } from '../lib/cli/commands/parse-output.js';
+import { isUserError } from '../lib/base/errors.js';
 import { LINTERS, TEST_RUNNERS, explainTestOutput, parseLintOutput, parseTestOutput, type TestCounts } from '../lib/collector/parsers/index.js';
 import { REPORT_FORMATS, readReport, reconcile, type ReportFormat } from '../lib/collector/parsers/reports.js';
 
@@ -11,7 +14,7 @@ export interface Io {
   readStdin: () => string;
 }
 
-const USAGE = 'usage: parse-output tests|lint [--runner NAME] [--report FILE [--format junit|jest-json|mocha-json|rspec-json]] [--explain] [FILE|-]';
+const USAGE = usage(PARSE_OUTPUT);
 
 /** The report's format from --format, else from its content (XML is JUnit; Jest's JSON has testResults). */
 function sniff(text: string): ReportFormat | null {
@@ -48,20 +51,18 @@ function explainLines(counts: TestCounts, text: string | null): string {
 export function run(argv: readonly string[], io: Io): number {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      options: { runner: { type: 'string' }, report: { type: 'string' }, format: { type: 'string' }, explain: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    });
+    parsed = parse(PARSE_OUTPUT, argv);
   } catch (err) {
-    io.stderr(`parse-output: ${(err as Error).message}\n${USAGE}\n`);
+    // --help and --version answer on stdout; a usage error is one line (this command has no execute()).
+    if (err instanceof HelpRequest) { io.stdout(`${err.usage}\n`); return 0; }
+    if (!isUserError(err)) throw err;
+    io.stderr(`${err.message}\n`);
     return 2;
   }
   const v = parsed.values;
-  if (v.help) { io.stdout(`${USAGE}\n`); return 0; }
   const [kind, fileArg, ...extra] = parsed.positionals;
-  if ((kind !== 'tests' && kind !== 'lint') || extra.length > 0) {
-    io.stderr(`parse-output: expected "tests" or "lint" and at most one FILE\n${USAGE}\n`);
+  if (extra.length > 0) {
+    io.stderr(`parse-output: expected at most one FILE\n${USAGE}\n`);
     return 2;
   }
   if ((v.report !== undefined || v.format !== undefined) && kind !== 'tests') {

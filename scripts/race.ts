@@ -2,7 +2,9 @@
 // writes state/races/<id>.json and prints seed 000's "Race Results" (or --markdown, or --json).
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { main, parseFlags, type Io } from '../lib/cli/cli.js';
+import { main, type Io } from '../lib/cli/cli.js';
+import { parse, usage } from '../lib/cli/command.js';
+import { RACE } from '../lib/cli/commands/race.js';
 import { clockFromEnv } from '../lib/base/clock.js';
 import { loadConfig, type Config } from '../lib/config/config.js';
 import { errorMessage, UserError } from '../lib/base/errors.js';
@@ -13,10 +15,7 @@ import { loadRunRecord, type LoadedRunRecord } from '../lib/collector/run-record
 import { StateStore } from '../lib/store/store.js';
 import type { Feedback, Race } from '../lib/schema/types.generated.js';
 
-const USAGE =
-  'usage: race [--json | --markdown] [--config FILE] [--id RACE] [--concurrency N] [--target TEST]... [--quiet] [--rate-agents [--rating-strict]] <run.json>...\n' +
-  '       race --race ID [--json | --markdown]                 show the stored race (nothing re-run)\n' +
-  '       race --race ID --recollect [--target TEST]... [...]  evaluate its runs again and store the result';
+const USAGE = usage(RACE);
 
 /** Run records of a race: from its earlier result, from feedback tagged with the race id, and from state/runs/. */
 export function findRaceRuns(store: StateStore, raceId: string, cwd: string): LoadedRunRecord[] {
@@ -47,28 +46,7 @@ export function findRaceRuns(store: StateStore, raceId: string, cwd: string): Lo
 }
 
 export async function run(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlags(
-    argv,
-    {
-      json: { type: 'boolean' },
-      markdown: { type: 'boolean' },
-      config: { type: 'string' },
-      id: { type: 'string' },
-      race: { type: 'string' },
-      recollect: { type: 'boolean' },
-      target: { type: 'string', multiple: true },
-      concurrency: { type: 'string' },
-      quiet: { type: 'boolean' },
-      'rate-agents': { type: 'boolean' },
-      'rating-strict': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    USAGE,
-  );
-  if (values.help) {
-    io.stdout(`${USAGE}\n`);
-    return 0;
-  }
+  const { values, positionals } = parse(RACE, argv);
   if (values.race && positionals.length) throw new UserError(`give run records or --race, not both\n${USAGE}`);
   if (!values.race && !positionals.length) throw new UserError(`no run record given\n${USAGE}`);
   if (values.json && values.markdown) throw new UserError('--json and --markdown exclude each other');

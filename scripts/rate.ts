@@ -2,25 +2,19 @@
 import { main, type Io } from '../lib/cli/cli.js';
 import { UserError } from '../lib/base/errors.js';
 import { assertSafeId } from '../lib/store/bead.js';
-import { openState, parseNumber, parseFlagsSigned } from '../lib/ratings/_cli.js';
+import { parse, usage } from '../lib/cli/command.js';
+import { RATE } from '../lib/cli/commands/rate.js';
+import { openState, parseNumber } from '../lib/ratings/_cli.js';
 import { nowIso } from '../lib/base/clock.js';
-import { describe, storedQuality } from '../lib/ratings/rate-stored.js';
 import { rateBead, type QualityInput, type RateResult } from '../lib/ratings/rate-run.js';
+import { describe, storedQuality } from '../lib/ratings/rate-stored.js';
+import type { StateStore } from '../lib/store/store.js';
 
 
-const USAGE = `usage: bin/rate <bead>... [--quality 0-10] [--reviewer NAME] [--strict] [--json] [--config FILE]
-  The quality used is capped by the run's checks (ratings.qa_caps): a run that failed or broke tests never rates
-  like a clean one. An agent not registered is added disabled for routing (bin/agents enable SLUG).`;
+const USAGE = usage(RATE);
 
 export async function run(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlagsSigned(argv, {
-    quality: { type: 'string' },
-    reviewer: { type: 'string' },
-    strict: { type: 'boolean' },
-    'rating-strict': { type: 'boolean' },
-    json: { type: 'boolean' },
-    config: { type: 'string' },
-  }, USAGE);
+  const { values, positionals } = parse(RATE, argv);
   if (positionals.length === 0) throw new UserError(`no bead given\n${USAGE}`);
   positionals.forEach((b) => assertSafeId(b));
   const q = parseNumber('quality', values.quality, 0, 10);

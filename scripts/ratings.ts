@@ -2,13 +2,13 @@
 import { assertSafeId } from '../lib/store/bead.js';
 import { main, type Io } from '../lib/cli/cli.js';
 import { UserError } from '../lib/base/errors.js';
-import { fmtDelta, fmtRating, openState, parseNumber, parseFlagsSigned } from '../lib/ratings/_cli.js';
+import { parse } from '../lib/cli/command.js';
+import { RATINGS } from '../lib/cli/commands/ratings.js';
+import { fmtDelta, fmtRating, openState, parseNumber } from '../lib/ratings/_cli.js';
 import { textTable as table } from '../lib/report/table.js';
 import { nowIso } from '../lib/base/clock.js';
 import { loadAllAgents, type LoadedAgent } from '../lib/ratings/agent-log.js';
 import type { AgentRunRating } from '../lib/schema/types.generated.js';
-
-const USAGE = 'usage: bin/ratings [--agent SLUG] [--last 50] [--json] [--config FILE]';
 
 export interface RecentRow {
   agent: string;
@@ -38,14 +38,8 @@ export function movement(a: LoadedAgent, shown: readonly RecentRow[]) {
 }
 
 export async function run(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlagsSigned(argv, {
-    agent: { type: 'string' },
-    last: { type: 'string' },
-    json: { type: 'boolean' },
-    config: { type: 'string' },
-  }, USAGE);
-  if (positionals.length) throw new UserError(`unexpected argument ${JSON.stringify(positionals[0])}\n${USAGE}`);
-  const last = parseNumber('last', values.last, 0, 1_000_000, true) ?? 50;
+  const { values } = parse(RATINGS, argv);
+  const last = parseNumber('last', values.last, 0, 1_000_000, true)!; // --last has a default
   const { store, config } = openState(io, values.config);
   let agents = loadAllAgents(store, config, nowIso(io.env));
   if (values.agent !== undefined) {

@@ -3,7 +3,9 @@
 import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { isSafeId } from '../lib/store/bead.js';
-import { main, parseFlags, type Io } from '../lib/cli/cli.js';
+import { main, type Io } from '../lib/cli/cli.js';
+import { parse, usage } from '../lib/cli/command.js';
+import { RECORD } from '../lib/cli/commands/record.js';
 import { nowIso } from '../lib/base/clock.js';
 import { assertConfigOutside, chooseConfigFile, loadConfig, type Config } from '../lib/config/config.js';
 import { UserError } from '../lib/base/errors.js';
@@ -16,52 +18,7 @@ import { StateStore } from '../lib/store/store.js';
 import { writeFileAtomic } from '../lib/store/state-write.js';
 import type { RunRecord } from '../lib/schema/types.generated.js';
 
-const USAGE = `usage: record [--worktree DIR] [--bead ID] [--base REF] [--agent SLUG] [--model ID] [--template ID]
-              [--task ID] [--task-type T] [--complexity 1-10] [--prompt TEXT | --prompt-file FILE|-]
-              [--started-at TIME] [--completed-at TIME] [--exit-code N] [--status S] [--failure-reason TEXT]
-              [--input-tokens N] [--output-tokens N] [--cost-usd X] [--iterations N] [--race-id ID] [--job-id ID]
-              [--from-commit | --claude-hook] [--out FILE] [--collect | --judge [--background]]
-              [--config FILE] [--json] [--quiet]
-  --from-commit   the run is HEAD's commit: base = its parent, task = the branch, prompt = the message,
-                  started/completed = the parent's and the commit's times (a git post-commit hook)
-  --claude-hook   reads a Claude Code hook's JSON on stdin (session_id, cwd, transcript_path): the worktree
-                  holding cwd, bead = task = the session, prompt, model, tokens and times from the transcript
-  Writes <state>/runs/<bead>.json (or --out) and prints its path. Missing required facts: one line each, exit 2.`;
-
-const FLAGS = {
-  worktree: { type: 'string' },
-  bead: { type: 'string' },
-  base: { type: 'string' },
-  agent: { type: 'string' },
-  model: { type: 'string' },
-  template: { type: 'string' },
-  task: { type: 'string' },
-  'task-type': { type: 'string' },
-  complexity: { type: 'string' },
-  prompt: { type: 'string' },
-  'prompt-file': { type: 'string' },
-  'started-at': { type: 'string' },
-  'completed-at': { type: 'string' },
-  'exit-code': { type: 'string' },
-  status: { type: 'string' },
-  'failure-reason': { type: 'string' },
-  'input-tokens': { type: 'string' },
-  'output-tokens': { type: 'string' },
-  'cost-usd': { type: 'string' },
-  iterations: { type: 'string' },
-  'race-id': { type: 'string' },
-  'job-id': { type: 'string' },
-  'from-commit': { type: 'boolean' },
-  'claude-hook': { type: 'boolean' },
-  out: { type: 'string' },
-  collect: { type: 'boolean' },
-  judge: { type: 'boolean' },
-  background: { type: 'boolean' },
-  config: { type: 'string' },
-  json: { type: 'boolean' },
-  quiet: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
+const USAGE = usage(RECORD);
 
 export interface RecordIo extends Io {
   /** Reads all of stdin (--claude-hook, --prompt-file -). */
@@ -119,12 +76,7 @@ function readTranscript(path: string | null, io: RecordIo): TranscriptFacts | nu
 const first = <T>(...xs: (T | undefined | null)[]): T | undefined => xs.find((x) => x !== undefined && x !== null && x !== '') ?? undefined;
 
 export async function run(argv: string[], io: RecordIo): Promise<number> {
-  const { values: v, positionals } = parseFlags(argv, FLAGS, USAGE);
-  if (v.help) {
-    io.stdout(`${USAGE}\n`);
-    return 0;
-  }
-  if (positionals.length > 0) throw new UserError(`unexpected argument ${JSON.stringify(positionals[0])}\n${USAGE}`);
+  const { values: v } = parse(RECORD, argv);
   if (v['from-commit'] && v['claude-hook']) throw new UserError(`--from-commit and --claude-hook are two different sources; give one\n${USAGE}`);
   if (v.collect && v.judge) throw new UserError(`--collect or --judge, not both (--judge collects first when needed)\n${USAGE}`);
   if (v.background && !v.collect && !v.judge) throw new UserError(`--background goes with --collect or --judge\n${USAGE}`);

@@ -2,7 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import { main, type Io } from '../lib/cli/cli.js';
 import { UserError } from '../lib/base/errors.js';
-import { openState, parseNumber, parseFlagsSigned } from '../lib/ratings/_cli.js';
+import { parse, usage } from '../lib/cli/command.js';
+import { ROUTE } from '../lib/cli/commands/route.js';
+import { openState, parseNumber } from '../lib/ratings/_cli.js';
 import { nowIso } from '../lib/base/clock.js';
 import { createRng } from '../lib/stats/prng.js';
 import { routeTask } from '../lib/ratings/routing.js';
@@ -10,19 +12,10 @@ import { loadAllAgents, ratingsConfig } from '../lib/ratings/agent-log.js';
 import { logRouting } from '../lib/ratings/agents-io.js';
 import type { RoutingDecision } from '../lib/schema/types.generated.js';
 
-const USAGE = 'usage: bin/route --command C --complexity 1-10 [--discipline D] [--task-id ID] [--seed S] [--json] [--config FILE]';
+const USAGE = usage(ROUTE);
 
 export async function run(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlagsSigned(argv, {
-    command: { type: 'string' },
-    complexity: { type: 'string' },
-    discipline: { type: 'string' },
-    'task-id': { type: 'string' },
-    seed: { type: 'string' },
-    json: { type: 'boolean' },
-    config: { type: 'string' },
-  }, USAGE);
-  if (positionals.length) throw new UserError(`unexpected argument ${JSON.stringify(positionals[0])}\n${USAGE}`);
+  const { values } = parse(ROUTE, argv);
   if (!values.command) throw new UserError(`--command is required\n${USAGE}`);
   const complexity = parseNumber('complexity', values.complexity, 1, 10, true);
   if (complexity === undefined) throw new UserError(`--complexity is required\n${USAGE}`);

@@ -1,6 +1,7 @@
 // bin/score-templates: per-template scores from every feedback record, the A/B report, refinement triggers.
 import { main, type Io } from '../lib/cli/cli.js';
-import { parseFlagsSigned } from '../lib/ratings/_cli.js';
+import { parse } from '../lib/cli/command.js';
+import { SCORE_TEMPLATES } from '../lib/cli/commands/score-templates.js';
 import { loadConfig } from '../lib/config/config.js';
 import { UserError } from '../lib/base/errors.js';
 import { scanFeedback } from '../lib/store/feedback-scan.js';
@@ -13,32 +14,8 @@ import { renderScores } from '../lib/templates/table.js';
 import { decideTriggers } from '../lib/templates/triggers.js';
 import type { TemplateScores, Trigger } from '../lib/schema/types.generated.js';
 
-
-const USAGE = `usage: score-templates [--json] [--task-type T] [--phase N] [--rebuild] [--verify] [--config FILE]
-  Scores every prompt template from state/feedback and writes state/scores/templates.json
-  (--task-type: only runs of that type, printed, not written; no triggers).
-  --rebuild  re-read every feedback file and rewrite state/index/feedback.jsonl
-  --verify   re-read feedback files changed since they were indexed
-Exit: 0 scored; 1 some feedback file was skipped (named on stderr) or state could not be written; 2 usage or config.`;
-
 export async function run(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlagsSigned(argv,
-    {
-      json: { type: 'boolean' },
-      'task-type': { type: 'string' },
-      phase: { type: 'string' },
-      rebuild: { type: 'boolean' },
-      verify: { type: 'boolean' },
-      config: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    USAGE,
-  );
-  if (values.help) {
-    io.stdout(USAGE + '\n');
-    return 0;
-  }
-  if (positionals.length) throw new UserError(`unexpected argument ${JSON.stringify(positionals[0])}\n${USAGE}`);
+  const { values } = parse(SCORE_TEMPLATES, argv);
   let phase: number | undefined;
   if (values.phase !== undefined) {
     if (!/^[1-4]$/.test(values.phase)) throw new UserError(`--phase ${JSON.stringify(values.phase)}: expected 1, 2, 3 or 4`);

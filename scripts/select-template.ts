@@ -1,7 +1,8 @@
 // bin/select-template: picks the prompt template for the next run (seed 003 phase 4), logging why.
 import { randomBytes } from 'node:crypto';
 import { main, type Io } from '../lib/cli/cli.js';
-import { parseFlagsSigned } from '../lib/ratings/_cli.js';
+import { parse } from '../lib/cli/command.js';
+import { SELECT_TEMPLATE } from '../lib/cli/commands/select-template.js';
 import { loadConfig } from '../lib/config/config.js';
 import { UserError } from '../lib/base/errors.js';
 import { scanFeedback } from '../lib/store/feedback-scan.js';
@@ -13,33 +14,8 @@ import { nowIso } from '../lib/base/clock.js';
 import { scoreSettings, templatesConfig } from '../lib/templates/settings.js';
 import type { SelectionLogRow } from '../lib/schema/types.generated.js';
 
-const USAGE = `usage: select-template [--task-type T] [--candidates a,b,...] [--seed S] [--exploration-share X] [--json] [--dry-run] [--config FILE]
-  Prints the template for the next run: the incumbent (last choice by score for T) unless a challenger's score
-  clears it by templates.selection (default: its 95% interval wholly above the incumbent's), scores blended from
-  phase 4 with the judge enabled, else mechanical; with probability X another candidate (logged as explore). Candidates: --candidates
-  (new templates allowed), else every template with runs of type T. Same seed and scores, same choice.
-  Every decision is appended to state/selections/log.jsonl (not with --dry-run).
-Exit: 0 chosen; 1 state could not be read or written; 2 usage, config, or no candidate.`;
-
 export async function run(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlagsSigned(argv,
-    {
-      'task-type': { type: 'string' },
-      candidates: { type: 'string' },
-      seed: { type: 'string' },
-      'exploration-share': { type: 'string' },
-      json: { type: 'boolean' },
-      'dry-run': { type: 'boolean' },
-      config: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    USAGE,
-  );
-  if (values.help) {
-    io.stdout(USAGE + '\n');
-    return 0;
-  }
-  if (positionals.length) throw new UserError(`unexpected argument ${JSON.stringify(positionals[0])}\n${USAGE}`);
+  const { values } = parse(SELECT_TEMPLATE, argv);
   let share: number | undefined;
   if (values['exploration-share'] !== undefined) {
     share = Number(values['exploration-share']);

@@ -1,8 +1,7 @@
 import { realpathSync } from 'node:fs';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { readEnv, type EnvSettings } from '../base/env.js';
-import { errorMessage, isUserError, UserError } from '../base/errors.js';
+import { errorMessage, isUserError } from '../base/errors.js';
 
 /** What a command touches of the outside world; tests pass their own. */
 export interface Io {
@@ -30,24 +29,11 @@ export function defaultIo(): Io {
 
 export type CommandRun = (argv: string[], io: Io) => Promise<number>;
 
-/** `--help` / `-h` of a command whose flags do not define it: execute() prints the usage on stdout, exit 0. */
+/** An answer printed on stdout with exit 0 (`--help`, `--version`): thrown by parse() (lib/cli/command.ts), printed by execute(). */
 export class HelpRequest extends Error {
   override readonly name = 'HelpRequest';
   constructor(readonly usage: string) {
     super(usage);
-  }
-}
-
-/** parseArgs that turns its errors into one-line usage errors; every command answers --help. */
-export function parseFlags<T extends ParseArgsConfig['options']>(argv: string[], options: T, usage: string) {
-  if (!(options && 'help' in options)) {
-    const end = argv.indexOf('--');
-    if ((end === -1 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h')) throw new HelpRequest(usage);
-  }
-  try {
-    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
-  } catch (e) {
-    throw new UserError(`${errorMessage(e)}\n${usage}`);
   }
 }
 

@@ -1,0 +1,32 @@
+import { defineCommand } from '../command.js';
+import { API_ENV, CONFIG, JUDGE_ENV, STATE_ENV } from './common.js';
+
+export const JUDGE = defineCommand({
+  name: 'judge',
+  summary: 'collects if needed, judges each run with the model and writes state/judgments/<bead>.json',
+  usage: [
+    '[--json] [--dry-run [--show-request]] [--config FILE] [--rate-agents [--rating-agent MODEL] [--rating-strict]] <run.json>...',
+    '--drain [--json] [--config FILE]',
+    '--spend [--json]',
+  ],
+  description: ['Over the hourly limit a run is queued (--drain judges the queue); JUDGE_ENABLED=true turns the judge on.'],
+  flags: {
+    drain: { type: 'boolean', help: 'judge queued runs oldest first while the hour has room' },
+    'dry-run': { type: 'boolean', help: 'show the context and the cost estimate; call and write nothing' },
+    'show-request': { type: 'boolean', help: 'with --dry-run: the exact (redacted) request instead' },
+    json: { type: 'boolean', help: 'one JSON object per run on stdout' },
+    spend: { type: 'boolean', help: 'spend per day and model from the ledger' },
+    config: CONFIG,
+    'rate-agents': { type: 'boolean', help: "then rate each run's agent from its judgment" },
+    'rating-agent': { type: 'string', placeholder: 'MODEL', help: 'with --rate-agents: the judge model whose verdict is rated' },
+    'rating-strict': { type: 'boolean', help: 'with --rate-agents: exit 1 when a run cannot be rated' },
+  },
+  positionals: [{ name: '<run.json>', help: 'run records to judge', variadic: true }],
+  env: [...STATE_ENV, ...JUDGE_ENV, ...API_ENV],
+  exit: {
+    0: 'judged, failed-and-recorded, skipped, deferred, cached, dry run',
+    1: 'failure (or --rating-strict with nothing to rate)',
+    2: 'bad input or config, credentials refused (401/403)',
+  },
+  examples: ['JUDGE_ENABLED=true judge state/runs/bd-1.json', 'judge --dry-run --show-request state/runs/bd-1.json', 'judge --spend'],
+});

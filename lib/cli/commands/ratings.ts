@@ -1,0 +1,16 @@
+import { defineCommand } from '../command.js';
+import { CONFIG, STATE_ENV } from './common.js';
+
+export const RATINGS = defineCommand({
+  name: 'ratings',
+  summary: 'agent profiles and their recent rated runs, oldest first, with samples and movement',
+  flags: {
+    agent: { type: 'string', placeholder: 'SLUG', help: 'only this agent' },
+    last: { type: 'string', placeholder: 'N', default: '50', help: 'how many rated runs to show' },
+    json: { type: 'boolean', help: 'profiles and runs as JSON on stdout' },
+    config: CONFIG,
+  },
+  env: [...STATE_ENV],
+  exit: { 0: 'shown', 2: 'usage' },
+  examples: ['ratings', 'ratings --agent claude-code --last 10'],
+});

@@ -1,0 +1,97 @@
+// Every command of package.json "bin", spawned through its real bin/ shim (after `npm run build`): --help (a committed
+// snapshot per command), -h, --version, -V, a misspelt flag, and the completion script sourced in a real bash (and zsh).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../lib/cli/commands/index.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string> };
+const NAMES = Object.keys(pkg.bin);
+const env = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8' };
+
+function run(cmd: string, args: string[]) {
+  const r = spawnSync(join(ROOT, pkg.bin[cmd]!), args, { cwd: ROOT, env, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The definition's longest flag with two neighbouring letters swapped: a typo one edit away. */
+function typo(flag: string): string {
+  const i = Math.floor(flag.length / 2);
+  return flag.slice(0, i - 1) + flag[i] + flag[i - 1] + flag.slice(i + 1);
+}
+
+describe('every command answers --help, --version and a misspelt flag', () => {
+  it('the definitions are the commands of package.json "bin"', () => {
+    expect(COMMANDS.map((c) => c.name)).toEqual(NAMES);
+  });
+
+  it.each(NAMES)('%s', async (name) => {
+    const def = COMMANDS.find((c) => c.name === name)!;
+    const help = run(name, ['--help']);
+    expect(help, `${name} --help`).toMatchObject({ code: 0, stderr: '' });
+    expect(help.stdout).toMatch(new RegExp(`^usage: ${name} `));
+    await expect(help.stdout).toMatchFileSnapshot(`./__snapshots__/help/${name}.txt`);
+    expect(run(name, ['-h'])).toEqual(help);
+
+    const version = run(name, ['--version']);
+    expect(version).toMatchObject({ code: 0, stderr: '' });
+    expect(version.stdout).toBe(`${name} ${pkg.version} (bundle ${join(ROOT, 'dist', 'bundle', `${name}.mjs`)})\n`);
+    expect(run(name, ['-V'])).toEqual(version);
+
+    const flag = Object.keys(def.flags).sort((a, b) => b.length - a.length)[0]!;
+    const bad = typo(flag);
+    expect(bad).not.toBe(flag);
+    expect(run(name, ['--' + bad])).toEqual({ code: 2, stdout: '', stderr: `${name}: unknown option '--${bad}' (did you mean '--${flag}'?); see '${name} --help'\n` });
+    const jsonn = run(name, ['--jsonn']);
+    expect(jsonn).toMatchObject({ code: 2, stdout: '' });
+    expect(jsonn.stderr).toBe(`${name}: unknown option '--jsonn'${'json' in def.flags ? " (did you mean '--json'?)" : ''}; see '${name} --help'\n`);
+  });
+});
+
+/** What the completion function offers for the words typed (the last one being completed), in `shell`. */
+function complete(shell: 'bash' | 'zsh', words: string[]): string[] {
+  const script = `source <("${join(ROOT, 'bin', 'config')}" --completion ${shell})
+COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; COMPREPLY=()
+_judgeloop_complete
+printf '%s\\n' "\${COMPREPLY[@]}"`;
+  const r = spawnSync(shell, shell === 'zsh' ? ['-f', '-c', script] : ['-c', script], { env: shellEnv, encoding: 'utf8' });
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(0);
+  return r.stdout.split('\n').filter(Boolean);
+}
+
+const hasZsh = spawnSync('zsh', ['-fc', 'true']).status === 0;
+// zsh's compinit writes ~/.zcompdump: a home of its own.
+const home = mkdtempSync(join(tmpdir(), 'judgeloop-completion-'));
+const shellEnv = { ...env, HOME: home };
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+describe('config --completion', () => {
+  it('bash: flags, a subcommand, a flag\'s choices, files after a flag that takes one; every command registered', () => {
+    expect(complete('bash', ['rate', '--qu'])).toEqual(['--quality']);
+    expect(complete('bash', ['/some/where/bin/record', '--st'])).toEqual(['--started-at', '--status']);
+    expect(complete('bash', ['agents', 'di'])).toEqual(['disable']);
+    expect(complete('bash', ['agents', '--config', 'x.json', ''])).toEqual(COMMANDS.find((c) => c.name === 'agents')!.subcommands!.map((s) => s.name));
+    expect(complete('bash', ['agents', 'add', 'a1', ''])).toEqual([]);
+    expect(complete('bash', ['parse-output', '--format', 'j'])).toEqual(['junit', 'jest-json']);
+    expect(complete('bash', ['collect', '--config', ''])).toEqual([]);
+    expect(complete('bash', ['judge', '-'])).toEqual([...Object.keys(COMMANDS.find((c) => c.name === 'judge')!.flags).map((f) => `--${f}`), '--help', '-h', '--version', '-V']);
+    const r = spawnSync('bash', ['-c', `source <("${join(ROOT, 'bin', 'config')}" --completion bash); complete -p`], { env, encoding: 'utf8' });
+    for (const name of NAMES) expect(r.stdout).toContain(`complete -o default -F _judgeloop_complete ${name}\n`);
+  });
+
+  it.skipIf(!hasZsh)('zsh: the same function through bashcompinit (zsh filters the words itself)', () => {
+    expect(complete('zsh', ['rate', '--qu'])).toContain('--quality');
+    expect(complete('zsh', ['agents', '--json', ''])).toEqual(['add', 'set', 'enable', 'disable', 'list', 'rebuild']);
+    expect(complete('zsh', ['agents', 'add', 'a1', ''])).toEqual([]);
+    const r = spawnSync('zsh', ['-f', '-c', `source <("${join(ROOT, 'bin', 'config')}" --completion zsh); print -r -- $_comps[race]`], { env: shellEnv, encoding: 'utf8' });
+    expect(r.stdout).toBe('_bash_complete -o default -F _judgeloop_complete\n');
+  });
+
+  it('an unknown shell is a usage error', () => {
+    expect(run('config', ['--completion', 'fish'])).toEqual({ code: 2, stdout: '', stderr: 'config: --completion "fish": expected bash or zsh\n' });
+  });
+});
