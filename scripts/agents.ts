@@ -4,7 +4,7 @@ import { main, type Io } from '../lib/cli/cli.js';
 import { UserError } from '../lib/base/errors.js';
 import { parse, usage } from '../lib/cli/command.js';
 import { AGENTS } from '../lib/cli/commands/agents.js';
-import { fmtRating, openState, parseNumber } from '../lib/ratings/_cli.js';
+import { fmtRating, openState, parseNumber } from '../lib/cli/command-helpers.js';
 import { textTable as table } from '../lib/report/table.js';
 import { nowIso } from '../lib/base/clock.js';
 import { loadAllAgents } from '../lib/ratings/agent-log.js';

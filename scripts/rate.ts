@@ -4,7 +4,7 @@ import { UserError } from '../lib/base/errors.js';
 import { assertSafeId } from '../lib/store/bead.js';
 import { parse, usage } from '../lib/cli/command.js';
 import { RATE } from '../lib/cli/commands/rate.js';
-import { openState, parseNumber } from '../lib/ratings/_cli.js';
+import { openState, parseNumber } from '../lib/cli/command-helpers.js';
 import { nowIso } from '../lib/base/clock.js';
 import { rateBead, type QualityInput, type RateResult } from '../lib/ratings/rate-run.js';
 import { describe, storedQuality } from '../lib/ratings/rate-stored.js';

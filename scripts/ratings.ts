@@ -4,7 +4,7 @@ import { main, type Io } from '../lib/cli/cli.js';
 import { UserError } from '../lib/base/errors.js';
 import { parse } from '../lib/cli/command.js';
 import { RATINGS } from '../lib/cli/commands/ratings.js';
-import { fmtDelta, fmtRating, openState, parseNumber } from '../lib/ratings/_cli.js';
+import { fmtDelta, fmtRating, openState, parseNumber } from '../lib/cli/command-helpers.js';
 import { textTable as table } from '../lib/report/table.js';
 import { nowIso } from '../lib/base/clock.js';
 import { loadAllAgents, type LoadedAgent } from '../lib/ratings/agent-log.js';

@@ -4,7 +4,7 @@ import { main, type Io } from '../lib/cli/cli.js';
 import { UserError } from '../lib/base/errors.js';
 import { parse, usage } from '../lib/cli/command.js';
 import { ROUTE } from '../lib/cli/commands/route.js';
-import { openState, parseNumber } from '../lib/ratings/_cli.js';
+import { openState, parseNumber } from '../lib/cli/command-helpers.js';
 import { nowIso } from '../lib/base/clock.js';
 import { createRng } from '../lib/stats/prng.js';
 import { routeTask } from '../lib/ratings/routing.js';

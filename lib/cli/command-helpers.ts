@@ -1,5 +1,6 @@
-// Small helpers shared by bin/rate, bin/ratings, bin/route and bin/agents.
-import type { Io } from '../cli/cli.js';
+// Small helpers shared by command entries (bin/rate, bin/ratings, bin/route, bin/agents): number flags, opening
+// the state with the command's --config, and rating formats.
+import type { Io } from './cli.js';
 import { loadConfig, type Config } from '../config/config.js';
 import { UserError } from '../base/errors.js';
 import { StateStore } from '../store/store.js';
