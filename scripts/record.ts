@@ -77,11 +77,7 @@ const first = <T>(...xs: (T | undefined | null)[]): T | undefined => xs.find((x)
 
 export async function run(argv: string[], io: RecordIo): Promise<number> {
   const { values: v } = parse(RECORD, argv);
-  if (v['from-commit'] && v['claude-hook']) throw new UserError(`--from-commit and --claude-hook are two different sources; give one\n${USAGE}`);
-  if (v.collect && v.judge) throw new UserError(`--collect or --judge, not both (--judge collects first when needed)\n${USAGE}`);
-  if (v.background && !v.collect && !v.judge) throw new UserError(`--background goes with --collect or --judge\n${USAGE}`);
-  if (v.prompt !== undefined && v['prompt-file'] !== undefined) throw new UserError(`--prompt or --prompt-file, not both\n${USAGE}`);
-  if (v.status !== undefined && !(STATUSES as readonly string[]).includes(v.status)) throw new UserError(`--status ${JSON.stringify(v.status)}: expected one of ${STATUSES.join(', ')}`);
+  refuseFlagCombos(v);
   const env = io.env;
   const config: Config = loadConfig({ env, configFile: v.config, cwd: io.cwd });
   const rc = config.record ?? {};
@@ -101,19 +97,7 @@ export async function run(argv: string[], io: RecordIo): Promise<number> {
   }
   const promptFile = first(v['prompt-file'], env.JUDGELOOP_PROMPT_FILE);
   const prompt = first(v.prompt, promptFile !== undefined ? readText(promptFile, io, 'prompt file') : undefined, commit?.message, transcript?.prompt);
-  const usage: RunRecord['usage'] = {
-    ...(transcript?.usage ?? {}),
-    ...defined({ input_tokens: wholeNumber('input-tokens', v['input-tokens']), output_tokens: wholeNumber('output-tokens', v['output-tokens']) }),
-  };
-  if (v['input-tokens'] !== undefined || v['output-tokens'] !== undefined) {
-    if (usage.input_tokens !== undefined && usage.output_tokens !== undefined) usage.total_tokens = usage.input_tokens + usage.output_tokens;
-    else delete usage.total_tokens;
-  }
-  if (v['cost-usd'] !== undefined) {
-    const c = Number(v['cost-usd']);
-    if (v['cost-usd'].trim() === '' || !Number.isFinite(c) || c < 0) throw new UserError(`--cost-usd ${JSON.stringify(v['cost-usd'])}: expected a number of US dollars, 0 or more`);
-    usage.cost_usd = c;
-  }
+  const usage = usageOf(v, transcript);
   const bead = first(v.bead, hook ? beadFrom('claude', hook.session_id) : undefined, beadFrom(wt.top.split('/').pop() ?? 'run', wt.head.slice(0, 12)))!;
   if (!isSafeId(bead)) throw new UserError(`--bead ${JSON.stringify(bead)}: letters, digits, '.', '_' and '-' only, no leading dot, at most 128`);
   const facts: RecordFacts = {
@@ -158,6 +142,46 @@ export async function run(argv: string[], io: RecordIo): Promise<number> {
   io.stdout(v.json ? `${JSON.stringify(assembled.record)}\n` : `${path}\n`);
   if (!v.collect && !v.judge) return 0;
 
+  return handOn(v, io, store, bead, path);
+}
+
+function defined<T extends Record<string, unknown>>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, x]) => x !== undefined)) as Partial<T>;
+}
+
+main(import.meta.url, run);
+
+type RecordValues = ReturnType<typeof parse<(typeof RECORD)['flags']>>['values'];
+
+function refuseFlagCombos(v: RecordValues): void {
+  if (v['from-commit'] && v['claude-hook']) throw new UserError(`--from-commit and --claude-hook are two different sources; give one\n${USAGE}`);
+  if (v.collect && v.judge) throw new UserError(`--collect or --judge, not both (--judge collects first when needed)\n${USAGE}`);
+  if (v.background && !v.collect && !v.judge) throw new UserError(`--background goes with --collect or --judge\n${USAGE}`);
+  if (v.prompt !== undefined && v['prompt-file'] !== undefined) throw new UserError(`--prompt or --prompt-file, not both\n${USAGE}`);
+  if (v.status !== undefined && !(STATUSES as readonly string[]).includes(v.status)) throw new UserError(`--status ${JSON.stringify(v.status)}: expected one of ${STATUSES.join(', ')}`);
+}
+
+/** Tokens and cost: the transcript's, then the flags (a total only when both token counts are known). */
+function usageOf(v: RecordValues, transcript: ReturnType<typeof readTranscript>): RunRecord['usage'] {
+  const usage: RunRecord['usage'] = {
+    ...(transcript?.usage ?? {}),
+    ...defined({ input_tokens: wholeNumber('input-tokens', v['input-tokens']), output_tokens: wholeNumber('output-tokens', v['output-tokens']) }),
+  };
+  if (v['input-tokens'] !== undefined || v['output-tokens'] !== undefined) {
+    if (usage.input_tokens !== undefined && usage.output_tokens !== undefined) usage.total_tokens = usage.input_tokens + usage.output_tokens;
+    else delete usage.total_tokens;
+  }
+  if (v['cost-usd'] !== undefined) {
+    const c = Number(v['cost-usd']);
+    if (v['cost-usd'].trim() === '' || !Number.isFinite(c) || c < 0) throw new UserError(`--cost-usd ${JSON.stringify(v['cost-usd'])}: expected a number of US dollars, 0 or more`);
+    usage.cost_usd = c;
+  }
+  return usage;
+}
+
+/** Hands the written record to bin/collect or bin/judge, in the foreground or detached with a log. */
+function handOn(v: RecordValues, io: RecordIo, store: StateStore, bead: string, path: string): Promise<number> | number {
+  const env = io.env;
   const command = v.judge ? 'judge' : 'collect';
   const configChoice = chooseConfigFile({ env, configFile: v.config, cwd: io.cwd });
   // The hand-off runs from this folder; the config file in use is named so a different cwd cannot change it.
@@ -172,9 +196,3 @@ export async function run(argv: string[], io: RecordIo): Promise<number> {
   }
   return handOnForeground(command, args, io.processEnv, io.cwd);
 }
-
-function defined<T extends Record<string, unknown>>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, x]) => x !== undefined)) as Partial<T>;
-}
-
-main(import.meta.url, run);

@@ -25,13 +25,49 @@ export interface SolutionAssessment {
 }
 
 
+/** Everything one solution's assessment collects on the way, shared by its phases. */
+interface Acc {
+  facts: SolutionFacts;
+  flags: RaceFlag[];
+  metrics: RaceSolution['metrics'];
+  patchByPath: Map<string, SolutionFacts['patch'][number]>;
+}
+
 export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: EvaluateOptions): SolutionAssessment {
   const fb = facts.feedback;
-  const flags: RaceFlag[] = [];
-  const metrics: RaceSolution['metrics'] = {};
-  const patchByPath = new Map(facts.patch.map((p) => [p.path, p]));
+  const acc: Acc = { facts, flags: [], metrics: {}, patchByPath: new Map(facts.patch.map((p) => [p.path, p])) };
+  const { flags, metrics } = acc;
+  const { api, apiNote } = apiSurface(acc);
+  const { figs, heads, sourceNote } = codeFigures(acc);
+  const clones = cloneFigures(acc, heads, opts);
+  const comments = commentCoverage(acc, heads);
+  const { counts, at, stubs, specialCases } = tallyFindings(acc, race);
+  miscFigures(acc);
+  const { t, build, buildFailed } = checkFlags(acc);
+  const { standing, noOp } = targetFlags(acc, race, t);
+  const gates = evaluateGate({ build, test: fb.checks.test, standing, noOp, flags, blockingKinds: opts.blockingFindings });
 
-  // API surface: the compiler for TS/JS, lang-api for Python and Go; other languages leave it unmeasured.
+  const results: Record<RaceCategory, CriterionResult[]> = {
+    correctness: correctness(facts, api, apiNote, standing, specialCases),
+    quality: quality(facts, figs, clones, sourceNote, comments, opts.commentTargetRatio),
+    efficiency: efficiency(facts, race),
+    completeness: completeness(facts, api, stubs, standing),
+    safety: safety(facts, counts, at),
+  };
+  // Doing nothing scores nothing, in every category; code that does not build earns no quality or safety credit.
+  const overrides: Partial<Record<RaceCategory, string>> = {};
+  if (noOp) for (const c of ['correctness', 'quality', 'efficiency', 'completeness', 'safety'] as const) overrides[c] = `no credit: ${noOp.detail}`;
+  else if (buildFailed) overrides.quality = overrides.safety = 'no credit: the code does not build';
+  // Code that moves none of the race's failing tests to passing did not reach them: nothing done for the task.
+  const raceTargets = race.targets.fail_to_pass.length ? race.targets.fail_to_pass.length : standing.basis === 'counts' ? (standing.target_total ?? 0) : 0;
+  const reached = standing.basis === 'counts' ? (standing.target_passed ?? 0) : race.targets.fail_to_pass.filter((id) => !standing.target_failing.includes(id)).length;
+  if (!noOp && raceTargets > 0 && reached === 0 && standing.basis !== 'none') overrides.correctness = `no credit: none of the ${raceTargets} target tests passes (the change does not reach them)`;
+  return { evaluation: assembleEvaluation(results, opts.weights, { target_tests: opts.targetWeight }, overrides), flags, gates, metrics, standing };
+}
+
+/** API surface: the compiler for TS/JS, lang-api for Python and Go; other languages leave it unmeasured. */
+function apiSurface(acc: Acc): { api: ApiChange[] | null; apiNote: string } {
+  const { facts, flags } = acc;
   const apiFiles = facts.files.filter((f) => (TS_JS_FILE.test(f.path) || API_FILE.test(f.path)) && !TEST_FILE.test(f.path));
   const otherSource = facts.patch.filter((f) => SOURCE_FILE.test(f.path) && !TS_JS_FILE.test(f.path) && !API_FILE.test(f.path)).map((f) => f.path);
   const anySource = facts.patch.some((f) => SOURCE_FILE.test(f.path));
@@ -42,6 +78,12 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
   } else if (anySource) apiNote = `API compatibility is checked for TypeScript/JavaScript, Python and Go only (changed: ${otherSource.slice(0, 3).join(', ')})`;
   for (const c of api ?? []) if (c.change !== 'added') flags.push({ kind: 'api_break', detail: c.detail });
 
+  return { api, apiNote };
+}
+
+/** Functions the solution touched (complexity, length) and file sizes. */
+function codeFigures(acc: Acc): { figs: QualityFigures; heads: SolutionFacts['files']; sourceNote: string | null } {
+  const { facts, metrics, patchByPath } = acc;
   // Functions the solution touched: the compiler for TS/JS, token heuristics for the languages lang-metrics knows.
   const metricsOf = (path: string, text: string | null) => (text === null ? [] : TS_JS_FILE.test(path) ? functionMetrics(path, text) : langMetricsKnown(path) ? (langFunctionMetrics(path, text) ?? []) : []);
   const touched: TouchedFunction[] = facts.files.flatMap((f) => {
@@ -76,6 +118,11 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
   const sourceNote = touched.length || !unmeasurable.length || measurable ? null : `complexity and function length are not measured for ${unmeasurable.slice(0, 3).join(', ')} (${METRICS_LANGUAGES})`;
   figs.heuristic = [...new Set(touched.filter((f) => !TS_JS_FILE.test(f.path)).map((f) => f.path.slice(f.path.lastIndexOf('.') + 1)))];
 
+  return { figs, heads, sourceNote };
+}
+
+function cloneFigures(acc: Acc, heads: SolutionFacts['files'], opts: EvaluateOptions): ReturnType<typeof detectClones> {
+  const { facts, flags, metrics, patchByPath } = acc;
   const clones = detectClones(
     [...heads.map((f) => ({ path: f.path, text: f.head!, addedLines: addedLineSet(patchByPath.get(f.path)) })), ...facts.cloneContext.map((c) => ({ ...c, addedLines: new Set<number>() }))],
     opts.cloneMinTokens,
@@ -84,7 +131,12 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
   metrics.duplicated_tokens = clones.duplicatedTokens;
   for (const c of clones.clones.slice(0, 10)) flags.push({ kind: 'duplication', detail: `${c.tokens}+ tokens duplicated from ${c.otherFile}:${c.otherLine}`, file: c.file, line: c.line });
 
-  // Comment coverage over the added lines of non-test source files (null: none added).
+  return clones;
+}
+
+/** Comment coverage over the added lines of non-test source files (null: none added). */
+function commentCoverage(acc: Acc, heads: SolutionFacts['files']): ReturnType<typeof commentFigures> | null {
+  const { metrics, patchByPath } = acc;
   const sourceHeads = heads.filter((f) => SOURCE_FILE.test(f.path) && !TEST_FILE.test(f.path)).map((f) => ({ path: f.path, text: f.head!, addedLines: addedLineSet(patchByPath.get(f.path)) })).filter((f) => f.addedLines.size > 0);
   const comments = sourceHeads.length ? commentFigures(sourceHeads) : null;
   if (comments && comments.files > 0) {
@@ -92,7 +144,12 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
     metrics.code_lines = comments.codeLines;
   }
 
-  // Findings with file:line: pattern scans of added lines, tests deleted/skipped/weakened, special-casing.
+  return comments;
+}
+
+/** Findings with file:line: pattern scans of added lines, tests deleted/skipped/weakened, special-casing. */
+function tallyFindings(acc: Acc, race: RaceFacts) {
+  const { facts, flags } = acc;
   const baseTexts = new Map(facts.files.filter((f) => f.base !== null).map((f) => [f.path, f.base!]));
   const literals = testLiterals([...facts.testTexts, ...facts.files.filter((f) => TEST_FILE.test(f.path)).map((f) => f.head ?? f.base ?? '')]);
   const findings = [
@@ -113,6 +170,11 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
     else if (kind in counts) counts[kind as keyof typeof counts]++;
     if (kind === 'dangerous_op' || kind === 'disabled_check') at[kind].push(`${f.file}:${f.line}`);
   }
+  return { counts, at, stubs, specialCases };
+}
+
+function miscFigures(acc: Acc): void {
+  const { facts, flags, metrics } = acc;
   metrics.formatting_only_files = facts.formattingOnlyFiles.length;
   if (facts.formattingOnlyFiles.length) {
     flags.push({ kind: 'formatting_churn', detail: `${facts.formattingOnlyFiles.length} files changed only in whitespace: ${facts.formattingOnlyFiles.slice(0, 5).join(', ')}${facts.formattingOnlyFiles.length > 5 ? ', …' : ''}` });
@@ -122,7 +184,12 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
     if (facts.benchmark.maxRssKb !== null) metrics.benchmark_max_rss_kb = facts.benchmark.maxRssKb;
   }
 
-  // Check-derived flags.
+}
+
+/** Check-derived flags. */
+function checkFlags(acc: Acc) {
+  const { facts, flags } = acc;
+  const fb = facts.feedback;
   const t = testFacts(fb);
   const build = fb.checks.build;
   const buildFailed = build !== null && build !== undefined && build.status !== 'passed' && build.status !== 'skipped' && build.status !== 'error';
@@ -133,7 +200,13 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
   const lc = fb.checks.lint?.lint;
   if (lc && lc.errors > 0) flags.push({ kind: 'lint_errors', detail: `${lc.errors} lint errors (base ${fb.baseline?.lint?.errors ?? 'unknown'})` });
 
-  // Target tests and pass-to-pass, then the gate.
+  return { t, build, buildFailed };
+}
+
+/** Target tests and pass-to-pass, and the no-op check. */
+function targetFlags(acc: Acc, race: RaceFacts, t: ReturnType<typeof testFacts>) {
+  const { facts, flags } = acc;
+  const fb = facts.feedback;
   const tcs = testCounts(fb);
   const standing = targetStanding(race.targets, tcs.solution, tcs.base);
   const names = (xs: string[]) => `${xs.slice(0, 5).join(', ')}${xs.length > 5 ? `, … (${xs.length})` : ''}`;
@@ -145,22 +218,5 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
   if (fb.integrity.test_count_below_baseline && !flags.some((f) => f.kind === 'tests_removed')) flags.push({ kind: 'tests_removed', detail: 'fewer tests ran than on the base commit' });
   const noOp = noOpChange({ patch: facts.patch, files: facts.files, formattingOnlyFiles: facts.formattingOnlyFiles, ...(facts.taskType !== undefined ? { taskType: facts.taskType } : {}) });
   if (noOp) flags.push({ kind: 'no_op', detail: noOp.detail });
-  const gates = evaluateGate({ build, test: fb.checks.test, standing, noOp, flags, blockingKinds: opts.blockingFindings });
-
-  const results: Record<RaceCategory, CriterionResult[]> = {
-    correctness: correctness(facts, api, apiNote, standing, specialCases),
-    quality: quality(facts, figs, clones, sourceNote, comments, opts.commentTargetRatio),
-    efficiency: efficiency(facts, race),
-    completeness: completeness(facts, api, stubs, standing),
-    safety: safety(facts, counts, at),
-  };
-  // Doing nothing scores nothing, in every category; code that does not build earns no quality or safety credit.
-  const overrides: Partial<Record<RaceCategory, string>> = {};
-  if (noOp) for (const c of ['correctness', 'quality', 'efficiency', 'completeness', 'safety'] as const) overrides[c] = `no credit: ${noOp.detail}`;
-  else if (buildFailed) overrides.quality = overrides.safety = 'no credit: the code does not build';
-  // Code that moves none of the race's failing tests to passing did not reach them: nothing done for the task.
-  const raceTargets = race.targets.fail_to_pass.length ? race.targets.fail_to_pass.length : standing.basis === 'counts' ? (standing.target_total ?? 0) : 0;
-  const reached = standing.basis === 'counts' ? (standing.target_passed ?? 0) : race.targets.fail_to_pass.filter((id) => !standing.target_failing.includes(id)).length;
-  if (!noOp && raceTargets > 0 && reached === 0 && standing.basis !== 'none') overrides.correctness = `no credit: none of the ${raceTargets} target tests passes (the change does not reach them)`;
-  return { evaluation: assembleEvaluation(results, opts.weights, { target_tests: opts.targetWeight }, overrides), flags, gates, metrics, standing };
+  return { standing, noOp };
 }
