@@ -1,8 +1,9 @@
 // npm run demo: a real temporary git repo, three agent branches, their run records, bin/collect on each, a table.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { Progress, progressMode } from '../lib/report/progress.js';
 import { projectRoot } from '../lib/store/paths.js';
 import type { Feedback } from '../lib/store/types.generated.js';
 
@@ -10,6 +11,8 @@ const root = projectRoot();
 const work = mkdtempSync(join(tmpdir(), 'judgeloop-demo-'));
 const repo = join(work, 'repo');
 const state = join(work, 'state');
+// Steps on stderr: live on a terminal, one labelled line per step elsewhere; the table alone goes to stdout.
+const progress = new Progress('demo', (t) => process.stderr.write(t), { mode: progressMode({ tty: Boolean(process.stderr.isTTY), processEnv: process.env }), columns: process.stderr.columns });
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
@@ -94,6 +97,7 @@ const agents: { slug: string; model: string; bead: string; seconds: number; file
   },
 ];
 
+progress.update('setup', 'repository');
 mkdirSync(repo, { recursive: true });
 git(repo, 'init', '-q', '-b', 'main');
 git(repo, 'config', 'user.email', 'demo@judgeloop.invalid');
@@ -117,6 +121,7 @@ writeFileSync(join(work, 'judgeloop.json'), JSON.stringify(config, null, 2));
 const t0 = Date.parse('2026-11-21T09:00:00Z');
 const records: string[] = [];
 for (const a of agents) {
+  progress.update('setup', `worktree ${a.bead}`, { done: records.length + 1, total: agents.length });
   const wt = join(work, 'worktrees', a.bead);
   git(repo, 'worktree', 'add', '-q', '-b', `agent/${a.bead}`, wt, 'main');
   write(wt, a.files);
@@ -146,15 +151,19 @@ for (const a of agents) {
   records.push(file);
 }
 
-process.stderr.write(`demo: repository ${repo}, state ${state}\n`);
-const collect = spawnSync(join(root, 'bin', 'collect'), records, {
-  env: { ...process.env, JUDGELOOP_STATE_DIR: state, JUDGELOOP_CONFIG: join(work, 'judgeloop.json') },
-  stdio: ['ignore', 'ignore', 'inherit'],
+progress.finish('setup', `repository ${repo}, state ${state}`);
+progress.update('collect', `bin/collect on ${records.length} runs (build, tests, lint each)`);
+const status = await new Promise<number | null>((resolve, reject) => {
+  const child = spawn(join(root, 'bin', 'collect'), records, {
+    env: { ...process.env, JUDGELOOP_STATE_DIR: state, JUDGELOOP_CONFIG: join(work, 'judgeloop.json') },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  child.stderr.setEncoding('utf8').on('data', (t: string) => progress.message(t));
+  child.on('error', reject).on('close', (code) => resolve(code));
 });
-if (collect.status !== 0) {
-  process.stderr.write(`demo: bin/collect exited ${collect.status}\n`);
-  process.exitCode = 1;
-}
+progress.finish('collect', status === 0 ? 'done' : `bin/collect exited ${status}`);
+progress.end();
+if (status !== 0) process.exitCode = 1;
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? '--' : (x * 100).toFixed(1));
 const rows = agents.map((a) => JSON.parse(readFileSync(join(state, 'feedback', `${a.bead}.json`), 'utf8')) as Feedback);

@@ -253,6 +253,8 @@ export interface ScanOptions {
   verify?: boolean;
   now?: string;
   limits?: IndexLimits;
+  /** Called after each feedback file read and parsed (files without a row, --rebuild): progress of a first read. */
+  onFileRead?: () => void;
 }
 
 /** Names of state/feedback/*.json without the extension, streamed from the directory (no array of all names). */
@@ -339,7 +341,7 @@ interface RewriteResult {
  * With `names` (the sorted bead ids of state/feedback), the result is joined with the directory: rows of deleted
  * files are dropped and files without a row are read now (corrupt ones reported in `skipped`). Memory: RUN_ROWS.
  */
-function rewriteIndexLocked(store: StateStore, lim: Limits, opts: { now: string; names?: Iterator<string>; fresh?: boolean }): RewriteResult {
+function rewriteIndexLocked(store: StateStore, lim: Limits, opts: { now: string; names?: Iterator<string>; fresh?: boolean; onFileRead?: () => void }): RewriteResult {
   const dir = store.dir('feedback-index');
   mkdirSync(dir, { recursive: true });
   const tailFile = store.path('feedback-index', TAIL_ID);
@@ -378,6 +380,7 @@ function rewriteIndexLocked(store: StateStore, lim: Limits, opts: { now: string;
     };
     const readNew = (bead: string) => {
       const r = readFeedback(store, bead, opts.now);
+      opts.onFileRead?.();
       if ('skipped' in r) res.skipped.push(r.skipped);
       else {
         res.readNow++;
@@ -424,11 +427,11 @@ function sortedNames(store: StateStore, lim: Limits): { names: Iterator<string>;
 }
 
 /** Under the lock: rewrite the index joined with the directory (`fresh`: from the files alone). */
-async function reconcile(store: StateStore, lim: Limits, now: string, fresh: boolean): Promise<RewriteResult> {
+async function reconcile(store: StateStore, lim: Limits, now: string, fresh: boolean, onFileRead?: () => void): Promise<RewriteResult> {
   return store.withLock(LOCK, () => {
     const s = sortedNames(store, lim);
     try {
-      return rewriteIndexLocked(store, lim, { now, names: s.names, fresh });
+      return rewriteIndexLocked(store, lim, { now, names: s.names, fresh, onFileRead });
     } finally {
       s.cleanup();
     }
@@ -482,7 +485,7 @@ export async function scanFeedback(store: StateStore, onRow: (row: FeedbackIndex
   const result: ScanResult = { feedbackFiles: 0, fromIndex: 0, readNow: 0, skipped: [], badIndexLines: 0, reconciled: false };
   let reconciledReads = 0;
   if (opts.rebuild) {
-    const r = await reconcile(store, lim, now, true);
+    const r = await reconcile(store, lim, now, true, opts.onFileRead);
     Object.assign(result, { feedbackFiles: r.files, skipped: r.skipped, reconciled: true });
     reconciledReads = r.readNow;
   } else if (sizeOf(store.path('feedback-index', TAIL_ID)) > lim.tailMaxBytes) {
@@ -512,7 +515,7 @@ export async function scanFeedback(store: StateStore, onRow: (row: FeedbackIndex
         const files = new BeadFingerprint();
         for (const name of feedbackNames(store)) files.add(name);
         if (!files.equals(idx)) {
-          const r = await reconcile(store, lim, now, false);
+          const r = await reconcile(store, lim, now, false, opts.onFileRead);
           Object.assign(result, { feedbackFiles: r.files, skipped: r.skipped, reconciled: true, badIndexLines: 0 });
           reconciledReads = r.readNow;
           continue; // read the reconciled index
