@@ -7,6 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
+import { orderFeedback } from '../lib/collector/record-order.js';
 import { compactIndex, indexFeedback, summarizeFeedback } from '../lib/store/feedback-index.js';
 import { validate } from '../lib/store/schema.js';
 import { StateStore } from '../lib/store/store.js';
@@ -100,7 +101,7 @@ function generate(store: StateStore, from: number, to: number): number {
   let bytes = 0;
   let rows = '';
   for (let i = from; i < to; i++) {
-    const fb = record(i);
+    const fb = orderFeedback(record(i)); // as the collector writes it: summary first, raw output last
     const v = validate('feedback', fb);
     if (!v.ok) throw new Error(`bench generated an invalid record: ${v.errors.join('; ')}`);
     const text = JSON.stringify(fb, null, 2) + '\n';

@@ -9,6 +9,7 @@ import { assertSandboxAvailable, collectorSandbox } from '../process/sandbox.js'
 import { classifyOutcome, integrityFlags, type ChecksSet, type Integrity } from './outcome.js';
 import { readStoredJudgment, summarizeJudgment } from '../store/judgment.js';
 import type { LoadedRunRecord } from './run-record.js';
+import { orderFeedback } from './record-order.js';
 import {
   compositeScore,
   durationSeconds,
@@ -325,8 +326,9 @@ function safeRead(store: StateStore, bead: string): Pick<Feedback, 'outcome'> | 
 }
 
 /** Writes the feedback record, then the rows that let later reads skip scanning every feedback file. */
-async function write(ctx: CollectContext, fb: Feedback): Promise<Feedback> {
+async function write(ctx: CollectContext, measured: Feedback): Promise<Feedback> {
   const { store } = ctx;
+  const fb = orderFeedback(measured); // summary first, raw output last, floats to 4 places: what is stored is returned
   store.write('feedback', fb.bead, fb);
   // The two rows go to different files under different locks: written concurrently, both awaited.
   const raceId = fb.run.race_id;

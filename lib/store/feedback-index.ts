@@ -4,13 +4,12 @@
 // Writers append to the tail under the `feedback-index` lock and compact it into the sorted file once it passes
 // TAIL_MAX_BYTES, so a reader needs memory only for the tail, not for every bead. Re-scoring reads these instead
 // of every feedback file; feedback files stay as they are for `jq`. Design: docs/design/templates.md.
-import { closeSync, constants, fstatSync, mkdirSync, openSync, opendirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, opendirSync, readSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { KINDS } from './kinds.js';
-import { validate } from './schema.js';
+import { isIndexRow, readFeedbackFile, rowProblems } from './feedback-head.js';
 import { AtomicFile, causeOf, StateWriteError, tempName, writeAll, writeFileAtomic } from './state-write.js';
-import { CorruptStateError, parseValidated, type StateStore } from './store.js';
+import { CorruptStateError, type StateStore } from './store.js';
 import { issueKey } from '../templates/issues.js';
 import type { Feedback, FeedbackIndexRow } from './types.generated.js';
 
@@ -306,11 +305,16 @@ export class BeadFingerprint {
 function readFeedback(store: StateStore, bead: string, now: string): { row: FeedbackIndexRow } | { skipped: Skipped } {
   const file = store.path('feedback', bead);
   try {
-    const text = readFileSync(file);
-    const st = statSync(file);
-    const fb = parseValidated<Feedback>(file, text.toString('utf8'), KINDS.feedback.schema);
+    // The head alone when the file is in our writer's layout (validated when written); else all of it, validated.
+    let r = readFeedbackFile(file);
+    let row = summarizeFeedback(r.feedback, r, now);
+    if (r.head && rowProblems(row).length) {
+      r = readFeedbackFile(file, true); // the full schema names the problem by its path in the file
+      row = summarizeFeedback(r.feedback, r, now);
+    }
+    const fb = r.feedback;
     if (fb.bead !== bead) return { skipped: { file, problem: `/bead: is ${JSON.stringify(fb.bead)}, expected ${JSON.stringify(bead)} (the file name)` } };
-    return { row: summarizeFeedback(fb, { size: st.size, mtime_ms: st.mtimeMs }, now) };
+    return { row };
   } catch (e) {
     if (e instanceof CorruptStateError) return { skipped: { file, problem: e.problems.join('; ') } };
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { skipped: { file, problem: 'vanished while scoring' } };
@@ -318,10 +322,11 @@ function readFeedback(store: StateStore, bead: string, now: string): { row: Feed
   }
 }
 
+/** A row as appended (validated then): parsed and shape-checked, not validated again (lib/store/feedback-head.ts). */
 function parseRow(line: string): FeedbackIndexRow | null {
   try {
-    const v = validate<FeedbackIndexRow>(KINDS['feedback-index'].schema, JSON.parse(line));
-    return v.ok ? v.value : null;
+    const v: unknown = JSON.parse(line);
+    return isIndexRow(v) ? v : null;
   } catch {
     return null;
   }
