@@ -88,7 +88,7 @@ export class Progress {
   constructor(readonly command: string, private readonly write: (text: string) => void, opts: ProgressOptions) {
     this.mode = opts.mode;
     this.clock = opts.clock ?? (() => performance.now());
-    this.columns = opts.columns ?? 80;
+    this.columns = opts.columns || 80; // a pseudo-terminal may say 0
     this.throttleMs = opts.throttleMs ?? 100;
     this.tickMs = opts.tickMs ?? 1000;
   }

@@ -15,8 +15,10 @@ import { validate } from './schema.js';
 import { parseValidated } from './store.js';
 import type { Feedback, FeedbackIndexRow } from './types.generated.js';
 
-/** Bytes read first: a record's head (everything up to `run`) is 1–4 KB. */
-export const HEAD_BYTES = 16 << 10;
+/** Bytes read first: a record's head (everything up to `run`) is 1–3 KB; a longer head is read whole. */
+export const HEAD_BYTES = 8 << 10;
+/** One buffer for every head (reads are synchronous): no garbage per file. */
+const headBuf = Buffer.allocUnsafe(HEAD_BYTES);
 
 /** The writer's layout: JSON.stringify(record, null, 2) starting with these two keys. */
 const OUR_START = /^\{\n {2}"schema_version": "[^"\\]*",\n {2}"bead": "/;
@@ -52,9 +54,8 @@ export function readFeedbackFile(file: string, whole = false): FeedbackFile {
   try {
     const st = fstatSync(fd);
     const ident = { size: st.size, mtime_ms: st.mtimeMs };
-    const buf = Buffer.allocUnsafe(Math.min(st.size, HEAD_BYTES));
-    const n = buf.length ? readSync(fd, buf, 0, buf.length, 0) : 0;
-    const start = buf.toString('utf8', 0, n);
+    const n = st.size ? readSync(fd, headBuf, 0, Math.min(st.size, HEAD_BYTES), 0) : 0;
+    const start = headBuf.toString('utf8', 0, n);
     const cut = !whole && OUR_START.test(start) ? AFTER_HEAD.exec(start) : null;
     if (cut && endsLikeOurs(fd, st.size)) {
       try {
@@ -74,9 +75,9 @@ export function readFeedbackFile(file: string, whole = false): FeedbackFile {
 /** The writer ends a file with "}\n": a file cut short (or appended to) is read whole, and reported. */
 function endsLikeOurs(fd: number, size: number): boolean {
   if (size < 2) return false;
-  const b = Buffer.alloc(2);
-  return readSync(fd, b, 0, 2, size - 2) === 2 && b[0] === 0x7d && b[1] === 0x0a;
+  return readSync(fd, tailBuf, 0, 2, size - 2) === 2 && tailBuf[0] === 0x7d && tailBuf[1] === 0x0a;
 }
+const tailBuf = Buffer.alloc(2);
 
 /** The index row's schema problems (empty when valid): checked for rows made from a head alone. */
 export function rowProblems(row: FeedbackIndexRow): string[] {
