@@ -57,7 +57,7 @@ export function readFeedbackFile(file: string, whole = false): FeedbackFile {
     const n = st.size ? readSync(fd, headBuf, 0, Math.min(st.size, HEAD_BYTES), 0) : 0;
     const start = headBuf.toString('utf8', 0, n);
     const cut = !whole && OUR_START.test(start) ? AFTER_HEAD.exec(start) : null;
-    if (cut && endsLikeOurs(fd, st.size)) {
+    if (cut && endsLikeOurs(fd, st.size, n)) {
       try {
         const head: unknown = JSON.parse(`${start.slice(0, cut.index)}\n}`);
         if (headShape(head)) return { feedback: head, head: true, ...ident };
@@ -73,8 +73,9 @@ export function readFeedbackFile(file: string, whole = false): FeedbackFile {
 }
 
 /** The writer ends a file with "}\n": a file cut short (or appended to) is read whole, and reported. */
-function endsLikeOurs(fd: number, size: number): boolean {
+function endsLikeOurs(fd: number, size: number, inHead: number): boolean {
   if (size < 2) return false;
+  if (inHead === size) return headBuf[size - 2] === 0x7d && headBuf[size - 1] === 0x0a; // a small file: read already
   return readSync(fd, tailBuf, 0, 2, size - 2) === 2 && tailBuf[0] === 0x7d && tailBuf[1] === 0x0a;
 }
 const tailBuf = Buffer.alloc(2);

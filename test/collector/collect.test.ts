@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { run } from '../../scripts/collect.js';
 import { parseTestOutput } from '../../lib/collector/parsers/index.js';
 import { compositeScore, scoreDiffSize, scoreLint, scoreTests, tallyTests } from '../../lib/collector/scoring.js';
+import { FEEDBACK_KEY_ORDER } from '../../lib/collector/record-order.js';
 import { validate } from '../../lib/store/schema.js';
 import { StateStore } from '../../lib/store/store.js';
 import type { Feedback, FeedbackIndexRow, RaceRun } from '../../lib/store/types.generated.js';
@@ -26,6 +27,9 @@ function feedback(p: Project, bead: string): Feedback {
   const fb = readJson<Feedback>(join(p.state, 'feedback', `${bead}.json`));
   const v = validate('feedback', fb);
   expect(v.ok ? [] : v.errors).toEqual([]);
+  // The stored layout: summary first, raw output last (every record a test here collects is checked).
+  expect(Object.keys(fb)).toEqual(FEEDBACK_KEY_ORDER.filter((k) => k in fb));
+  for (const c of Object.values(fb.checks)) if (c?.output) expect(Object.keys(c).at(-1)).toBe('output');
   return fb;
 }
 
