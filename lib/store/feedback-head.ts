@@ -22,8 +22,12 @@ const headBuf = Buffer.allocUnsafe(HEAD_BYTES);
 
 /** The writer's layout: JSON.stringify(record, null, 2) starting with these two keys. */
 const OUR_START = /^\{\n {2}"schema_version": "[^"\\]*",\n {2}"bead": "/;
-/** The first top-level key after `run` (a string value never holds a raw newline, so this is a top-level key). */
-const AFTER_HEAD = /,\n {2}"(?:collected_at|collector_version|base|head|commands|baseline|diff|checks)": /;
+/**
+ * The key after `run` in the writer's layout (required, so always there). A string value never holds a raw newline,
+ * so this is a top-level key. In an older layout it comes right after `run`, before `outcome`: the head lacks the
+ * outcome and the file is read whole.
+ */
+const AFTER_HEAD = Buffer.from(',\n  "collected_at": ');
 
 export interface FeedbackFile {
   /** The parsed record; when `head` is true only its head (the keys before collected_at) is there. */
@@ -55,17 +59,18 @@ export function readFeedbackFile(file: string, whole = false): FeedbackFile {
     const st = fstatSync(fd);
     const ident = { size: st.size, mtime_ms: st.mtimeMs };
     const n = st.size ? readSync(fd, headBuf, 0, Math.min(st.size, HEAD_BYTES), 0) : 0;
-    const start = headBuf.toString('utf8', 0, n);
-    const cut = !whole && OUR_START.test(start) ? AFTER_HEAD.exec(start) : null;
-    if (cut && endsLikeOurs(fd, st.size, n)) {
+    // Only the head is decoded (the cut is found in the bytes: the key is ASCII, so never inside a character).
+    const cut = whole ? -1 : headBuf.subarray(0, n).indexOf(AFTER_HEAD);
+    if (cut > 0 && endsLikeOurs(fd, st.size, n)) {
+      const start = headBuf.toString('utf8', 0, cut);
       try {
-        const head: unknown = JSON.parse(`${start.slice(0, cut.index)}\n}`);
+        const head: unknown = OUR_START.test(start) ? JSON.parse(`${start}\n}`) : undefined;
         if (headShape(head)) return { feedback: head, head: true, ...ident };
       } catch {
         // Not what our writer writes: the whole file is parsed and validated below.
       }
     }
-    const text = n === st.size ? start : readFileSync(fd, 'utf8');
+    const text = n === st.size ? headBuf.toString('utf8', 0, n) : readFileSync(fd, 'utf8');
     return { feedback: parseValidated<Feedback>(file, text, KINDS.feedback.schema), head: false, ...ident };
   } finally {
     closeSync(fd);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { run } from '../../scripts/collect.js';
 import { parseTestOutput } from '../../lib/collector/parsers/index.js';
 import { compositeScore, scoreDiffSize, scoreLint, scoreTests, tallyTests } from '../../lib/collector/scoring.js';
-import { FEEDBACK_KEY_ORDER } from '../../lib/collector/record-order.js';
+import { FEEDBACK_KEY_ORDER, round4 } from '../../lib/collector/record-order.js';
 import { validate } from '../../lib/store/schema.js';
 import { StateStore } from '../../lib/store/store.js';
 import type { Feedback, FeedbackIndexRow, RaceRun } from '../../lib/store/types.generated.js';
@@ -114,7 +114,8 @@ describe('collect: configuration and reported checks', () => {
     expect(fb.checks.build).toBeNull();
     expect(fb.checks.lint).toBeNull();
     expect(fb.scores).toMatchObject({ build: null, lint: null, tests: 1 });
-    expect(fb.weights_used).toEqual({ tests: 30 / 55, diff_size: 15 / 55, speed: 10 / 55 });
+    // Stored to 4 places (lib/collector/record-order.ts).
+    expect(fb.weights_used).toEqual({ tests: round4(30 / 55), diff_size: round4(15 / 55), speed: round4(10 / 55) });
     expect(fb.outcome).toBe('full_pass');
   });
 
