@@ -80,7 +80,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       },
     },
   );
-  if (long(rows + files)) progress.finish('feedback', `${rows} records scored (${scan.fromIndex} from the index, ${scan.readNow} read from their files)`);
+  if (long(Math.max(rows, files))) progress.finish('feedback', `${rows} records scored (${scan.fromIndex} from the index, ${scan.readNow} read from their files)`);
   progress.end();
   for (const s of scan.skipped) io.stderr(`score-templates: skipped ${s.file}: ${s.problem}\n`);
   if (scan.badIndexLines) io.stderr(`score-templates: ${scan.badIndexLines} unreadable line(s) in ${store.path('feedback-index', 'feedback')}; their feedback files were re-read\n`);
