@@ -1,21 +1,26 @@
 // npm run demo: a real temporary git repo, three agent branches, their run records, bin/collect on each, a table.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+// Processes through zx's `$` (a dev dependency: the demo runs from a checkout, never from the package).
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { $ } from 'zx';
 import { projectRoot } from '../lib/base/paths.js';
+import { Progress, progressMode } from '../lib/report/progress.js';
+import { textTable } from '../lib/report/table.js';
 import type { Feedback } from '../lib/schema/types.generated.js';
 import { readFeedback } from '../lib/store/feedback-read.js';
 import { StateStore } from '../lib/store/store.js';
-import { textTable } from '../lib/report/table.js';
 
 const root = projectRoot();
 const work = mkdtempSync(join(tmpdir(), 'judgeloop-demo-'));
 const repo = join(work, 'repo');
 const state = join(work, 'state');
+// Steps on stderr: live on a terminal, one labelled line per step elsewhere; the table alone goes to stdout.
+const progress = new Progress('demo', (t) => process.stderr.write(t), { mode: progressMode({ tty: Boolean(process.stderr.isTTY), processEnv: process.env }), columns: process.stderr.columns });
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+/** git in `cwd` (the demo's own repository), quiet; a failure throws with git's stderr. */
+async function git(cwd: string, ...args: string[]): Promise<void> {
+  await $({ cwd, quiet: true })`git ${args}`;
 }
 
 function write(dir: string, files: Record<string, string>): void {
@@ -97,13 +102,14 @@ const agents: { slug: string; model: string; bead: string; seconds: number; file
   },
 ];
 
+progress.update('setup', 'repository');
 mkdirSync(repo, { recursive: true });
-git(repo, 'init', '-q', '-b', 'main');
-git(repo, 'config', 'user.email', 'demo@judgeloop.invalid');
-git(repo, 'config', 'user.name', 'judgeloop demo');
+await git(repo, 'init', '-q', '-b', 'main');
+await git(repo, 'config', 'user.email', 'demo@judgeloop.invalid');
+await git(repo, 'config', 'user.name', 'judgeloop demo');
 write(repo, base);
-git(repo, 'add', '-A');
-git(repo, 'commit', '-q', '-m', 'stats library');
+await git(repo, 'add', '-A');
+await git(repo, 'commit', '-q', '-m', 'stats library');
 
 const tsc = join(root, 'node_modules', '.bin', 'tsc');
 const config = {
@@ -113,6 +119,9 @@ const config = {
       test: 'node --test test/',
       lint: `${tsc} --noEmit --allowJs --checkJs --strict --target es2022 --module nodenext src/*.js`,
     },
+    // The lint borrows judgeloop's own TypeScript; the sandbox hides judgeloop's checkout from checks, so its
+    // node_modules is shown again, read-only.
+    sandbox_expose: [realpathSync(join(root, 'node_modules'))],
   },
 };
 writeFileSync(join(work, 'judgeloop.json'), JSON.stringify(config, null, 2));
@@ -120,11 +129,12 @@ writeFileSync(join(work, 'judgeloop.json'), JSON.stringify(config, null, 2));
 const t0 = Date.parse('2026-11-21T09:00:00Z');
 const records: string[] = [];
 for (const a of agents) {
+  progress.update('setup', `worktree ${a.bead}`, { done: records.length + 1, total: agents.length });
   const wt = join(work, 'worktrees', a.bead);
-  git(repo, 'worktree', 'add', '-q', '-b', `agent/${a.bead}`, wt, 'main');
+  await git(repo, 'worktree', 'add', '-q', '-b', `agent/${a.bead}`, wt, 'main');
   write(wt, a.files);
-  git(wt, 'add', '-A');
-  git(wt, 'commit', '-q', '-m', a.note);
+  await git(wt, 'add', '-A');
+  await git(wt, 'commit', '-q', '-m', a.note);
   const record = {
     schema_version: '1.0.0',
     bead: a.bead,
@@ -149,15 +159,18 @@ for (const a of agents) {
   records.push(file);
 }
 
-process.stderr.write(`demo: repository ${repo}, state ${state}\n`);
-const collect = spawnSync(join(root, 'bin', 'collect'), records, {
+progress.finish('setup', `repository ${repo}, state ${state}`);
+progress.update('collect', `bin/collect on ${records.length} runs (build, tests, lint each)`);
+const collect = $({
   env: { ...process.env, JUDGELOOP_STATE_DIR: state, JUDGELOOP_CONFIG: join(work, 'judgeloop.json') },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-if (collect.status !== 0) {
-  process.stderr.write(`demo: bin/collect exited ${collect.status}\n`);
-  process.exitCode = 1;
-}
+  stdio: ['ignore', 'ignore', 'pipe'],
+  nothrow: true,
+})`${join(root, 'bin', 'collect')} ${records}`;
+collect.stderr.setEncoding('utf8').on('data', (t: string) => progress.message(t));
+const done = await collect;
+progress.finish('collect', done.exitCode === 0 ? 'done' : `bin/collect exited ${done.exitCode ?? done.signal}`);
+progress.end();
+if (done.exitCode !== 0) process.exitCode = 1;
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? '--' : (x * 100).toFixed(1));
 const store = new StateStore(state);

@@ -2,6 +2,7 @@
 import { main, type Io } from '../lib/cli/cli.js';
 import { parse, usage } from '../lib/cli/command.js';
 import { JUDGE } from '../lib/cli/commands/judge.js';
+import { Progress } from '../lib/report/progress.js';
 import { loadConfig } from '../lib/config/config.js';
 import { errorMessage, isUserError, UserError } from '../lib/base/errors.js';
 import { loadRunRecord } from '../lib/collector/run-record.js';
@@ -113,18 +114,27 @@ export async function run(argv: string[], io: Io): Promise<number> {
 }
 
 /** Judges queued runs oldest first while the hour has room; an entry leaves the queue only once judged or failed. */
-async function drain(io: Io, deps: JudgeDeps, json: boolean): Promise<number> {
+async function drain(cmdIo: Io, cmdDeps: JudgeDeps, json: boolean): Promise<number> {
+  // Per queued run on stderr (live on a terminal, a labelled line per event elsewhere, none with --json); every
+  // other stderr line goes through it so the live lines stay whole.
+  const progress = Progress.for('judge --drain', cmdIo, { json });
+  const io: Io = { ...cmdIo, stderr: (text) => progress.message(text) };
+  const deps: JudgeDeps = { ...cmdDeps, log: (m) => progress.message(m) };
   const t: ThrottleOptions = { store: deps.store, limit: deps.config.judge.max_per_hour, now: deps.now, lockWaitSeconds: deps.config.judge.lock_wait_seconds };
   const skip = new Set<string>();
+  const queued = progress.enabled ? deps.store.list('queue').length : 0;
   let judged = 0;
   let code = 0;
   for (;;) {
     const entry = await claimNext(t, deps.config.judge.queue_claim_stale_seconds, skip);
     if (!entry) break;
     let outcome: JudgeOutcome;
+    progress.update(entry.bead, 'judging', { done: judged + skip.size + 1, total: Math.max(queued, judged + skip.size + 1) });
     try {
       outcome = await judgeRun(loadRunRecord(entry.record_path, io.cwd), deps, { fromQueue: true });
+      progress.finish(entry.bead, outcome.status);
     } catch (e) {
+      progress.finish(entry.bead, 'error');
       if (!isUserError(e) || e instanceof JudgeConfigError) {
         await releaseClaim(t, entry);
         if (!isUserError(e)) throw e;
@@ -157,6 +167,7 @@ async function drain(io: Io, deps: JudgeDeps, json: boolean): Promise<number> {
     judged++;
     report(io, json, outcome);
   }
+  progress.end(); // every item was finished above: this only stops the clock
   const left = deps.store.list('queue').length;
   if (!json) io.stderr(`drain: ${judged} taken from the queue, ${left} still queued\n`);
   return code;

@@ -10,6 +10,7 @@ import { loadConfig, type Config } from '../lib/config/config.js';
 import { errorMessage, UserError } from '../lib/base/errors.js';
 import { assertSafeId } from '../lib/store/bead.js';
 import { present } from '../lib/race/present.js';
+import { Progress } from '../lib/report/progress.js';
 import { runRace } from '../lib/race/run-race.js';
 import { loadRunRecord, type LoadedRunRecord } from '../lib/collector/run-record.js';
 import { StateStore } from '../lib/store/store.js';
@@ -80,18 +81,29 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const runs = values.race ? findRaceRuns(store, values.race, io.cwd) : positionals.map((p) => loadRunRecord(p, io.cwd));
   if (values['rating-strict'] && !values['rate-agents']) throw new UserError('--rating-strict goes with --rate-agents');
   const raceId = values.id ?? values.race;
-  const judge = config.judge.enabled ? await raceJudge(io, store, config, now) : undefined;
+  // Per solution on stderr: a live line each on a terminal, one labelled line per event elsewhere; none with --json.
+  const progress = Progress.for('race', io, { json: values.json, quiet: values.quiet });
+  let ended = 0;
+  const solutions = new Set(runs.map((r) => r.record.bead));
+  const onProgress = (id: string, phase: string, end?: 'done' | 'failed') => {
+    if (!end) return progress.update(id, phase);
+    if (solutions.has(id)) ended++;
+    progress.finish(id, phase, solutions.has(id) ? { done: ended, total: solutions.size } : {});
+  };
+  const judge = config.judge.enabled ? await raceJudge(io, store, config, now, progress) : undefined;
   const race = await runRace(runs, {
     store,
     config,
     processEnv: io.processEnv,
     now,
     ...(judge ? { judge } : {}),
-    ...(values.quiet ? {} : { log: (m: string) => io.stderr(`race: ${m}\n`) }),
+    ...(progress.enabled ? { progress: onProgress } : {}),
+    ...(values.quiet ? {} : { log: (m: string) => progress.message(`race: ${m}`) }),
     ...(concurrency ? { concurrency } : {}),
     ...(raceId ? { raceId } : {}),
     ...(values.target?.length ? { targets: values.target } : {}),
   });
+  progress.end();
   io.stdout(present(race, format));
   for (const s of race.solutions) if (s.status === 'failed') io.stderr(`race: ${s.id}: evaluation failed: ${s.failure}\n`);
   let code = race.solutions.every((s) => s.status === 'failed') ? 1 : 0;
@@ -103,9 +115,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
 }
 
 /** With JUDGE_ENABLED=true every solution is judged (throttled, cached) before its judge criteria are read. */
-async function raceJudge(io: Io, store: StateStore, config: Config, now: () => Date): Promise<(run: LoadedRunRecord) => Promise<void>> {
+async function raceJudge(io: Io, store: StateStore, config: Config, now: () => Date, progress: Progress): Promise<(run: LoadedRunRecord) => Promise<void>> {
   const { judgeRun } = await import('../lib/judge/judge-run.js');
-  const log = (m: string) => io.stderr(`race: judge: ${m}\n`);
+  const log = (m: string) => progress.message(`race: judge: ${m}`);
   return async (run) => {
     const o = await judgeRun(run, { store, config, env: io.env, processEnv: io.processEnv, now, log });
     log(`${o.bead}: ${o.status}: ${o.message}`);

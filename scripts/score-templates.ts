@@ -11,8 +11,12 @@ import { TemplateAggregator } from '../lib/templates/aggregate.js';
 import { nowIso } from '../lib/base/clock.js';
 import { scoreSettings, templatesConfig } from '../lib/templates/settings.js';
 import { renderScores } from '../lib/templates/table.js';
+import { Progress } from '../lib/report/progress.js';
 import { decideTriggers } from '../lib/templates/triggers.js';
 import type { TemplateScores, Trigger } from '../lib/schema/types.generated.js';
+
+/** More records than this (or a read longer than a second) show progress on stderr. */
+const PROGRESS_AFTER = 2000;
 
 export async function run(argv: string[], io: Io): Promise<number> {
   const { values } = parse(SCORE_TEMPLATES, argv);
@@ -29,13 +33,32 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const taskType = values['task-type'];
 
   const agg = new TemplateAggregator(settings);
+  // Progress only for a long read (more than PROGRESS_AFTER records or a second): a live count on a terminal,
+  // a line per 10,000 files read elsewhere and one at the end; none with --json.
+  const progress = Progress.for('score-templates', io, { json: values.json });
+  const t0 = performance.now();
+  let rows = 0;
+  let files = 0;
+  const long = (n: number) => n > PROGRESS_AFTER || performance.now() - t0 > 1000;
   const scan = await scanFeedback(
     store,
     (row) => {
       if (taskType === undefined || row.task_type === taskType) agg.add(row);
+      if (++rows % 256 === 0 && long(rows)) progress.count('feedback', 'records scored', rows);
     },
-    { rebuild: values.rebuild, verify: values.verify, now },
+    {
+      rebuild: values.rebuild,
+      verify: values.verify,
+      now,
+      onFileRead: () => {
+        if (++files % 256 !== 0 || !long(files)) return;
+        if (files % 10_000 === 0) progress.update('feedback', 'files read (no index row)', { done: files });
+        else progress.count('feedback', 'files read (no index row)', files);
+      },
+    },
   );
+  if (long(Math.max(rows, files))) progress.finish('feedback', `${rows} records scored (${scan.fromIndex} from the index, ${scan.readNow} read from their files)`);
+  progress.end();
   for (const s of scan.skipped) io.stderr(`score-templates: skipped ${s.file}: ${s.problem}\n`);
   if (scan.badIndexLines) io.stderr(`score-templates: ${scan.badIndexLines} unreadable line(s) in ${store.path('feedback-index', 'feedback')}; their feedback files were re-read\n`);
 

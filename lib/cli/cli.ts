@@ -13,6 +13,10 @@ export interface Io {
   cwd: string;
   /** stderr is a terminal and colour is allowed. */
   color: boolean;
+  /** stderr is a terminal (progress is redrawn in place there; lib/report/progress.ts). */
+  tty?: boolean;
+  /** stderr's width in columns when it is a terminal. */
+  columns?: number;
 }
 
 export function defaultIo(): Io {
@@ -24,6 +28,8 @@ export function defaultIo(): Io {
     processEnv: process.env,
     cwd: process.cwd(),
     color: Boolean(process.stderr.isTTY) && env.NO_COLOR === undefined,
+    tty: Boolean(process.stderr.isTTY),
+    ...(process.stderr.isTTY ? { columns: process.stderr.columns } : {}),
   };
 }
 

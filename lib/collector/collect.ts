@@ -15,6 +15,7 @@ import { base, diffSummary, fastestInRace, scoreChecks, summariseBaseline, unmea
 import type { CollectContext } from './context.js';
 import { compositeScore, durationSeconds, normaliseWeights, scoreDiffSize, scoreSpeed, toUnit, type Scores } from './scoring.js';
 import { preloadValidators } from '../schema/schema.js';
+import { orderFeedback } from './record-order.js';
 import type { StateStore } from '../store/store.js';
 import type { Baseline, BaselineSummary, Feedback, RaceRun } from '../schema/types.generated.js';
 
@@ -152,8 +153,9 @@ function safeRead(store: StateStore, bead: string): Pick<Feedback, 'outcome'> | 
 }
 
 /** Writes the feedback record, then the rows that let later reads skip scanning every feedback file. */
-async function write(ctx: CollectContext, fb: Feedback): Promise<Feedback> {
+async function write(ctx: CollectContext, measured: Feedback): Promise<Feedback> {
   const { store } = ctx;
+  const fb = orderFeedback(measured); // summary first, raw output last, floats to 4 places: what is stored is returned
   store.write('feedback', fb.bead, fb);
   // The two rows go to different files under different locks: written concurrently, both awaited.
   const raceId = fb.run.race_id;

@@ -1,4 +1,8 @@
 // Judging one run record: gather → assemble → cache → throttle → call → validate → record → merge.
+import { orderFeedback } from '../collector/record-order.js';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Config } from '../config/config.js';
 import type { EnvSettings } from '../base/env.js';
 import { UserError } from '../base/errors.js';
@@ -56,7 +60,7 @@ async function mergeIntoFeedback(deps: JudgeDeps, j: Judgment): Promise<boolean>
   let merged: Feedback | null = null;
   await deps.store.update<Feedback>('feedback', j.bead, (fb) => {
     if (!fb) return undefined;
-    merged = { ...fb, judgment: summarizeJudgment(j) };
+    merged = orderFeedback({ ...fb, judgment: summarizeJudgment(j) });
     return merged;
   });
   // The template scores read the feedback index: a rewritten feedback file gets a new index row.

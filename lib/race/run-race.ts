@@ -29,6 +29,11 @@ export interface RaceContext {
   processEnv: NodeJS.ProcessEnv;
   now: () => Date;
   log?: (msg: string) => void;
+  /**
+   * Progress of one solution (its bead) or of `baseline`: a phase begins (`collect`, `judge`, `evaluate`), a step of
+   * it (the collector's messages), or it ends (`end`: `done` or `failed`). bin/race shows it (lib/report/progress.ts).
+   */
+  progress?: (id: string, phase: string, end?: 'done' | 'failed') => void;
   /** Overrides race.concurrency. */
   concurrency?: number;
   /** The race id; default: the runs' shared race_id, else derived from the task and beads. */
@@ -97,9 +102,13 @@ async function prepareBaselines(runs: LoadedRunRecord[], ctx: RaceContext): Prom
     const key = JSON.stringify([commit, commands]);
     if (done.has(key)) continue;
     done.add(key);
+    const label = `baseline ${commit.slice(0, 12)}`;
+    ctx.progress?.(label, 'checks');
     try {
-      await getBaseline({ store: ctx.store, repoDir: r.worktree, commit, commands, collector: ctx.config.collector, env: ctx.processEnv, sandbox: collectorSandbox(ctx.config.collector, ctx.processEnv, ctx.store.root), now: ctx.now, log: ctx.log });
+      const res = await getBaseline({ store: ctx.store, repoDir: r.worktree, commit, commands, collector: ctx.config.collector, env: ctx.processEnv, sandbox: collectorSandbox(ctx.config.collector, ctx.processEnv, ctx.store.root), now: ctx.now, ...(ctx.progress ? { log: (m: string) => ctx.progress!(label, m.replace(/^baseline [0-9a-f]+: /, '')) } : {}) });
+      ctx.progress?.(label, res.computed ? 'checks done' : 'cached', 'done');
     } catch (e) {
+      ctx.progress?.(label, 'failed', 'failed');
       ctx.log?.(`baseline for ${commit.slice(0, 12)} failed: ${errorMessage(e)} (each solution records it)`);
     }
   }
@@ -122,14 +131,29 @@ async function baseBenchmark(runs: LoadedRunRecord[], command: string, rc: RaceC
 }
 
 async function collectOne(run: LoadedRunRecord, ctx: RaceContext, env: NodeJS.ProcessEnv): Promise<Collected> {
+  const id = run.record.bead;
+  const p = ctx.progress;
+  // The collector's step messages are progress, labelled by the solution: its checks run beside the others'.
+  const log = p ? (m: string) => p(id, m.startsWith(`${id}: `) ? m.slice(id.length + 2) : m) : undefined;
   try {
-    const feedback = await collectRun(run, { store: ctx.store, config: ctx.config, processEnv: ctx.processEnv, now: ctx.now, ...(ctx.log ? { log: ctx.log } : {}) });
-    if (!feedback.diff || !feedback.head) return { run, feedback, facts: null, failure: feedback.outcome_reason || 'the worktree could not be measured' };
-    if (ctx.judge) await ctx.judge(run);
+    p?.(id, 'collect');
+    const feedback = await collectRun(run, { store: ctx.store, config: ctx.config, processEnv: ctx.processEnv, now: ctx.now, ...(log ? { log } : {}) });
+    if (!feedback.diff || !feedback.head) {
+      p?.(id, `not measured (${feedback.outcome})`, 'failed');
+      return { run, feedback, facts: null, failure: feedback.outcome_reason || 'the worktree could not be measured' };
+    }
+    p?.(id, `checks done (${feedback.outcome})`);
+    if (ctx.judge) {
+      p?.(id, 'judge');
+      await ctx.judge(run);
+    }
+    p?.(id, 'evaluate');
     const rc = raceConfig(ctx.config);
     const facts = await gatherFacts(feedback, run.worktree, { stateRoot: ctx.store.root, benchmark: { command: rc.benchmark.command, timeoutSeconds: rc.benchmark.timeout_seconds, sandbox: collectorSandbox(ctx.config.collector, ctx.processEnv, ctx.store.root) }, env });
+    p?.(id, 'done', 'done');
     return { run, feedback, facts, failure: null };
   } catch (e) {
+    p?.(id, 'failed', 'failed');
     return { run, feedback: null, facts: null, failure: errorMessage(e) };
   }
 }

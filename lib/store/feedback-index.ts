@@ -7,7 +7,9 @@
 // This file: the rows and the writers (append, compaction, reconcile with state/feedback); the reader is
 // feedback-scan.ts, the sorted-stream machinery jsonl-sort.ts, the one feedback-file reader feedback-read.ts.
 import { mkdirSync, statSync } from 'node:fs';
-import { feedbackNames, readFeedback, type FileIdentity } from './feedback-read.js';
+import { feedbackNames, type FileIdentity } from './feedback-read.js';
+import { isIndexRow, readFeedbackFile, rowProblems } from './feedback-head.js';
+import { CorruptStateError } from './store.js';
 import { linesOfFile, mergeSorted, SortedRuns, CHUNK } from './jsonl-sort.js';
 import { KINDS } from './kinds.js';
 import { validate } from '../schema/schema.js';
@@ -110,10 +112,11 @@ export interface Skipped {
   problem: string;
 }
 
+/** A row as appended (validated then): parsed and shape-checked, not validated again (lib/store/feedback-head.ts). */
 export function parseRow(line: string): FeedbackIndexRow | null {
   try {
-    const v = validate<FeedbackIndexRow>(KINDS['feedback-index'].schema, JSON.parse(line));
-    return v.ok ? v.value : null;
+    const v: unknown = JSON.parse(line);
+    return isIndexRow(v) ? v : null;
   } catch {
     return null;
   }
@@ -121,10 +124,22 @@ export function parseRow(line: string): FeedbackIndexRow | null {
 
 /** A feedback file's index row read now, or why it is skipped (through the one feedback reader). */
 export function rowFromFile(store: StateStore, bead: string, now: string): { row: FeedbackIndexRow } | { skipped: Skipped } {
-  const r = readFeedback(store, bead);
-  if (r.status === 'ok') return { row: summarizeFeedback(r.feedback, r.identity, now) };
-  if (r.status === 'missing') return { skipped: { file: r.file, problem: 'vanished while scoring' } };
-  return { skipped: { file: r.file, problem: r.error.problems.join('; ') } };
+  const file = store.path('feedback', bead);
+  try {
+    // The head alone when the file is in our writer's layout (validated when written); else all of it, validated.
+    let r = readFeedbackFile(file);
+    let row = summarizeFeedback(r.feedback, r, now);
+    if (r.head && rowProblems(row).length) {
+      r = readFeedbackFile(file, true); // the full schema names the problem by its path in the file
+      row = summarizeFeedback(r.feedback, r, now);
+    }
+    if (r.feedback.bead !== bead) return { skipped: { file, problem: `/bead: is ${JSON.stringify(r.feedback.bead)}, expected ${JSON.stringify(bead)} (the file name)` } };
+    return { row };
+  } catch (e) {
+    if (e instanceof CorruptStateError) return { skipped: { file, problem: e.problems.join('; ') } };
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { skipped: { file, problem: 'vanished while scoring' } };
+    throw e;
+  }
 }
 
 export interface RewriteResult {
@@ -141,7 +156,7 @@ export interface RewriteResult {
  * With `names` (the sorted bead ids of state/feedback), the result is joined with the directory: rows of deleted
  * files are dropped and files without a row are read now (corrupt ones reported in `skipped`). Memory: RUN_ROWS.
  */
-function rewriteIndexLocked(store: StateStore, lim: Limits, opts: { now: string; names?: Iterator<string>; fresh?: boolean }): RewriteResult {
+function rewriteIndexLocked(store: StateStore, lim: Limits, opts: { now: string; names?: Iterator<string>; fresh?: boolean; onFileRead?: () => void }): RewriteResult {
   const dir = store.dir('feedback-index');
   mkdirSync(dir, { recursive: true });
   const tailFile = store.path('feedback-index', TAIL_ID);
@@ -180,6 +195,7 @@ function rewriteIndexLocked(store: StateStore, lim: Limits, opts: { now: string;
     };
     const readNew = (bead: string) => {
       const r = rowFromFile(store, bead, opts.now);
+      opts.onFileRead?.();
       if ('skipped' in r) res.skipped.push(r.skipped);
       else {
         res.readNow++;
@@ -226,11 +242,11 @@ function sortedNames(store: StateStore, lim: Limits): { names: Iterator<string>;
 }
 
 /** Under the lock: rewrite the index joined with the directory (`fresh`: from the files alone). */
-export async function reconcile(store: StateStore, lim: Limits, now: string, fresh: boolean): Promise<RewriteResult> {
+export async function reconcile(store: StateStore, lim: Limits, now: string, fresh: boolean, onFileRead?: () => void): Promise<RewriteResult> {
   return store.withLock(LOCK, () => {
     const s = sortedNames(store, lim);
     try {
-      return rewriteIndexLocked(store, lim, { now, names: s.names, fresh });
+      return rewriteIndexLocked(store, lim, { now, names: s.names, fresh, onFileRead });
     } finally {
       s.cleanup();
     }

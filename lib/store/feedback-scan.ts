@@ -25,6 +25,8 @@ export interface ScanOptions {
   verify?: boolean;
   now?: string;
   limits?: IndexLimits;
+  /** Called after each feedback file read and parsed (files without a row, --rebuild): progress of a first read. */
+  onFileRead?: () => void;
 }
 
 /**
@@ -101,7 +103,7 @@ export async function scanFeedback(store: StateStore, onRow: (row: FeedbackIndex
   const result: ScanResult = { feedbackFiles: 0, fromIndex: 0, readNow: 0, skipped: [], badIndexLines: 0, reconciled: false };
   let reconciledReads = 0;
   if (opts.rebuild) {
-    const r = await reconcile(store, lim, now, true);
+    const r = await reconcile(store, lim, now, true, opts.onFileRead);
     Object.assign(result, { feedbackFiles: r.files, skipped: r.skipped, reconciled: true });
     reconciledReads = r.readNow;
   } else if (sizeOf(store.path('feedback-index', TAIL_ID)) > lim.tailMaxBytes) {
@@ -131,7 +133,7 @@ export async function scanFeedback(store: StateStore, onRow: (row: FeedbackIndex
         const files = new BeadFingerprint();
         for (const name of feedbackNames(store)) files.add(name);
         if (!files.equals(idx)) {
-          const r = await reconcile(store, lim, now, false);
+          const r = await reconcile(store, lim, now, false, opts.onFileRead);
           Object.assign(result, { feedbackFiles: r.files, skipped: r.skipped, reconciled: true, badIndexLines: 0 });
           reconciledReads = r.readNow;
           continue; // read the reconciled index

@@ -7,6 +7,7 @@ import { run } from '../../scripts/collect.js';
 import { parseTestOutput } from '../../lib/collector/parsers/index.js';
 import { compositeScore, scoreDiffSize, scoreLint, scoreTests, tallyTests } from '../../lib/collector/scoring.js';
 import { validate } from '../../lib/schema/schema.js';
+import { FEEDBACK_KEY_ORDER, round4 } from '../../lib/collector/record-order.js';
 import { StateStore } from '../../lib/store/store.js';
 import type { Feedback, FeedbackIndexRow, RaceRun } from '../../lib/schema/types.generated.js';
 import { judgmentFor, writeJudgmentFile } from '../helpers/judgment.js';
@@ -26,6 +27,9 @@ function feedback(p: Project, bead: string): Feedback {
   const fb = readJson<Feedback>(join(p.state, 'feedback', `${bead}.json`));
   const v = validate('feedback', fb);
   expect(v.ok ? [] : v.errors).toEqual([]);
+  // The stored layout: summary first, raw output last (every record a test here collects is checked).
+  expect(Object.keys(fb)).toEqual(FEEDBACK_KEY_ORDER.filter((k) => k in fb));
+  for (const c of Object.values(fb.checks)) if (c?.output) expect(Object.keys(c).at(-1)).toBe('output');
   return fb;
 }
 
@@ -110,7 +114,8 @@ describe('collect: configuration and reported checks', () => {
     expect(fb.checks.build).toBeNull();
     expect(fb.checks.lint).toBeNull();
     expect(fb.scores).toMatchObject({ build: null, lint: null, tests: 1 });
-    expect(fb.weights_used).toEqual({ tests: 30 / 55, diff_size: 15 / 55, speed: 10 / 55 });
+    // Stored to 4 places (lib/collector/record-order.ts).
+    expect(fb.weights_used).toEqual({ tests: round4(30 / 55), diff_size: round4(15 / 55), speed: round4(10 / 55) });
     expect(fb.outcome).toBe('full_pass');
   });
 

@@ -181,6 +181,24 @@ describe('--drain', () => {
     expect(store.list('judgments')).toEqual([]);
   });
 
+  it('progress: one labelled line per queued run on stderr (judging k/n, then its status); none under --json, whose stdout is JSON lines', async () => {
+    queueThree();
+    const piped = await judge(['--drain'], [], { kind: 'reply', text: goodReply() });
+    const lines = piped.err.split('\n').filter((l) => l.startsWith('judge --drain: '));
+    expect(lines.map((l) => l.replace(/ \(\d+\.\d s\)$/, ''))).toEqual([
+      'judge --drain: bd-q1: judging 1/3', 'judge --drain: bd-q1: judged',
+      // The other two have the same context: they reuse the first judgment.
+      'judge --drain: bd-q2: judging 2/3', 'judge --drain: bd-q2: cached',
+      'judge --drain: bd-q3: judging 3/3', 'judge --drain: bd-q3: cached',
+    ]);
+    expect(piped.io.out.join('')).toBe('');
+    queueThree();
+    const json = await judge(['--drain', '--json'], [], { kind: 'reply', text: goodReply() });
+    expect(json.err).not.toMatch(/judge --drain:/);
+    const rows = json.io.out.join('').trimEnd().split('\n').map((l) => JSON.parse(l) as { bead: string; status: string });
+    expect(rows.map((r) => r.bead)).toEqual(['bd-q1', 'bd-q2', 'bd-q3']);
+  });
+
   it('a 400 on one entry is permanent for it (recorded, dequeued); the drain goes on', async () => {
     queueThree();
     await judge(['--drain'], [{ kind: 'status', status: 400, errorType: 'invalid_request_error' }]);

@@ -1,4 +1,5 @@
 // Hand-built state directories: feedback records written through the real StateStore (so they are schema-valid).
+import { orderFeedback } from '../../lib/collector/record-order.js';
 import { indexFeedback } from '../../lib/store/feedback-index.js';
 import { StateStore } from '../../lib/store/store.js';
 import type { Feedback, JudgmentSummary, Outcome } from '../../lib/schema/types.generated.js';
@@ -73,7 +74,7 @@ export function tempState(): TempState {
 /** Writes feedback files as the collector does; `index` also appends their index rows (the collector's call). */
 export async function writeRuns(store: StateStore, runs: RunSpec[], index = true): Promise<void> {
   for (const r of runs) {
-    const fb = makeFeedback(r);
+    const fb = orderFeedback(makeFeedback(r)); // the collector's layout: summary first (lib/collector/record-order.ts)
     store.write('feedback', r.bead, fb);
     if (index) await indexFeedback(store, fb, '2026-02-01T00:00:00.000Z');
   }

@@ -1,0 +1,60 @@
+// The layout of a feedback record as written: what a person (or `jq`, or `head`) looks for first — the outcome,
+// the composite, the scores, the judgment — then the run's facts, and the bulk last: the diff's file list and the
+// checks, each with its raw output (up to the collector's cap) after its summary. Floats are rounded to 4 places
+// (0.0001 of a 0-1 score, of a second, of a dollar). Pure; applied by every writer of state/feedback/<bead>.json
+// (the collector and the judge's merge) just before the store writes it. The index reader relies on this order
+// to parse only a record's head (lib/store/feedback-head.ts), and falls back to the whole file when it differs.
+import type { Feedback } from '../schema/types.generated.js';
+
+/** Top-level keys in the order written; keys not listed (none today) follow them. */
+export const FEEDBACK_KEY_ORDER = [
+  'schema_version',
+  'bead',
+  'outcome',
+  'outcome_reason',
+  'composite',
+  'scores',
+  'weights_used',
+  'judgment',
+  'integrity',
+  'speed',
+  'run',
+  'collected_at',
+  'collector_version',
+  'base',
+  'head',
+  'commands',
+  'baseline',
+  'diff',
+  'checks',
+] as const satisfies readonly (keyof Feedback)[];
+
+/** Inside any object: these keys (raw output, per-test lists, notes, file lists) go after the others. */
+const LAST = ['notes', 'cases', 'files', 'output'];
+
+/** x rounded to 4 decimal places; integers and non-finite numbers unchanged. */
+export function round4(x: number): number {
+  if (Number.isInteger(x) || !Number.isFinite(x)) return x;
+  const r = Math.round(x * 1e4) / 1e4;
+  return Object.is(r, -0) ? 0 : r;
+}
+
+function tidy(v: unknown): unknown {
+  if (typeof v === 'number') return round4(v);
+  if (Array.isArray(v)) return v.map(tidy);
+  if (v === null || typeof v !== 'object') return v;
+  const o = v as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(o)) if (!LAST.includes(k)) out[k] = tidy(o[k]);
+  for (const k of LAST) if (k in o) out[k] = tidy(o[k]);
+  return out;
+}
+
+/** The record with its keys in the written order and its floats rounded to 4 places (a new object). */
+export function orderFeedback(fb: Feedback): Feedback {
+  const src = fb as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of FEEDBACK_KEY_ORDER) if (k in src) out[k] = tidy(src[k]);
+  for (const k of Object.keys(src)) if (!(k in out)) out[k] = tidy(src[k]);
+  return out as unknown as Feedback;
+}

@@ -1,0 +1,106 @@
+// Reading feedback for the index without re-validating what judgeloop validated when it wrote it.
+//
+// A feedback file judgeloop wrote went through the one writer (StateStore.write: schema-validated, atomic) in the
+// layout of lib/collector/record-order.ts: the summary first (outcome, composite, scores, judgment, run), the bulk
+// last (diff file list, checks with their raw output). What the index needs is in the head: we read the first
+// HEAD_BYTES, parse the head alone and check the row it gives against the small index-row schema. Everything else
+// takes the old road — the whole file parsed and validated against the feedback schema, with its precise messages:
+// a file in another layout (written by hand, another tool, an older judgeloop), one that does not end as our writer
+// ends a file (cut short), a head that does not parse or has the wrong shape, a row that fails its schema.
+// Index rows (state/index/*.jsonl) are only ever appended validated (StateStore.appendLines) or copied whole by
+// compaction: on read they are parsed and given a shape check, not the schema (isIndexRow).
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { KINDS } from './kinds.js';
+import { validate } from '../schema/schema.js';
+import { parseValidated } from './store.js';
+import type { Feedback, FeedbackIndexRow } from '../schema/types.generated.js';
+
+/** Bytes read first: a record's head (everything up to `run`) is 1–3 KB; a longer head is read whole. */
+export const HEAD_BYTES = 8 << 10;
+/** One buffer for every head (reads are synchronous): no garbage per file. */
+const headBuf = Buffer.allocUnsafe(HEAD_BYTES);
+
+/** The writer's layout: JSON.stringify(record, null, 2) starting with these two keys. */
+const OUR_START = /^\{\n {2}"schema_version": "[^"\\]*",\n {2}"bead": "/;
+/**
+ * The key after `run` in the writer's layout (required, so always there). A string value never holds a raw newline,
+ * so this is a top-level key. In an older layout it comes right after `run`, before `outcome`: the head lacks the
+ * outcome and the file is read whole.
+ */
+const AFTER_HEAD = Buffer.from(',\n  "collected_at": ');
+
+export interface FeedbackFile {
+  /** The parsed record; when `head` is true only its head (the keys before collected_at) is there. */
+  feedback: Feedback;
+  head: boolean;
+  size: number;
+  mtime_ms: number;
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The fields summarizeFeedback reads have the types it needs (their values are checked by the row's schema). */
+function headShape(v: unknown): v is Feedback {
+  if (!isObj(v) || typeof v.bead !== 'string' || typeof v.outcome !== 'string' || !isObj(v.run)) return false;
+  if (!('composite' in v) || !('judgment' in v)) return false;
+  const j = v.judgment;
+  if (j === null) return true;
+  return isObj(j) && Array.isArray(j.issues) && j.issues.every((i) => isObj(i) && typeof i.description === 'string' && (i.category === undefined || typeof i.category === 'string'));
+}
+
+/**
+ * Reads state/feedback/<bead>.json for the index: the head alone when the file is in the writer's layout (then the
+ * caller checks the row with `rowProblems`), else (or with `whole`) the whole file validated (CorruptStateError when
+ * it is not valid). ENOENT is thrown as it comes.
+ */
+export function readFeedbackFile(file: string, whole = false): FeedbackFile {
+  const fd = openSync(file, 'r');
+  try {
+    const st = fstatSync(fd);
+    const ident = { size: st.size, mtime_ms: st.mtimeMs };
+    const n = st.size ? readSync(fd, headBuf, 0, Math.min(st.size, HEAD_BYTES), 0) : 0;
+    // Only the head is decoded (the cut is found in the bytes: the key is ASCII, so never inside a character).
+    const cut = whole ? -1 : headBuf.subarray(0, n).indexOf(AFTER_HEAD);
+    if (cut > 0 && endsLikeOurs(fd, st.size, n)) {
+      const start = headBuf.toString('utf8', 0, cut);
+      try {
+        const head: unknown = OUR_START.test(start) ? JSON.parse(`${start}\n}`) : undefined;
+        if (headShape(head)) return { feedback: head, head: true, ...ident };
+      } catch {
+        // Not what our writer writes: the whole file is parsed and validated below.
+      }
+    }
+    const text = n === st.size ? headBuf.toString('utf8', 0, n) : readFileSync(fd, 'utf8');
+    return { feedback: parseValidated<Feedback>(file, text, KINDS.feedback.schema), head: false, ...ident };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The writer ends a file with "}\n": a file cut short (or appended to) is read whole, and reported. */
+function endsLikeOurs(fd: number, size: number, inHead: number): boolean {
+  if (size < 2) return false;
+  if (inHead === size) return headBuf[size - 2] === 0x7d && headBuf[size - 1] === 0x0a; // a small file: read already
+  return readSync(fd, tailBuf, 0, 2, size - 2) === 2 && tailBuf[0] === 0x7d && tailBuf[1] === 0x0a;
+}
+const tailBuf = Buffer.alloc(2);
+
+/** The index row's schema problems (empty when valid): checked for rows made from a head alone. */
+export function rowProblems(row: FeedbackIndexRow): string[] {
+  const v = validate(KINDS['feedback-index'].schema, row);
+  return v.ok ? [] : v.errors;
+}
+
+const OUTCOMES = new Set(['full_pass', 'partial_pass', 'agent_failure', 'infra_failure', 'timeout', 'unmeasured']);
+const numOrNull = (v: unknown) => v === null || typeof v === 'number';
+const strOrNull = (v: unknown) => v === null || typeof v === 'string';
+
+/** A parsed index line has a row's shape (what the aggregation reads, with the types it needs). */
+export function isIndexRow(v: unknown): v is FeedbackIndexRow {
+  if (!isObj(v)) return false;
+  if (typeof v.bead !== 'string' || typeof v.template !== 'string' || typeof v.completed_at !== 'string' || !OUTCOMES.has(v.outcome as string)) return false;
+  if (!strOrNull(v.task_type) || !numOrNull(v.retries) || !numOrNull(v.composite) || !isObj(v.file) || typeof v.indexed_at !== 'string') return false;
+  const j = v.judge;
+  if (j === null) return true;
+  return isObj(j) && typeof j.score === 'number' && typeof j.verdict === 'string' && Array.isArray(j.issues) && j.issues.every((i) => isObj(i) && typeof i.key === 'string' && typeof i.text === 'string');
+}
