@@ -175,63 +175,8 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
   const baseBench = rc.benchmark.command ? await baseBenchmark(runs, rc.benchmark.command, rc, env, collectorSandbox(ctx.config.collector, ctx.processEnv, ctx.store.root)) : null;
   const collected = await pool(runs, concurrency, (r) => collectOne(r, ctx, env));
 
-  const ok = collected.filter((c) => c.facts !== null);
-  const durations = ok.map((c) => durationSeconds(c.feedback!.run));
-  const tokens = ok.map((c) => totalTokens(c.feedback!.run.usage)).filter((x): x is number => x !== null);
-  const costs = ok.map((c) => c.feedback!.run.usage?.cost_usd).filter((x): x is number => x !== undefined);
-  const raceFacts: RaceFacts = {
-    // The base's results from the solution first by bead (they share one base unless a note says otherwise).
-    targets: deriveTargets(
-      ok.length ? caseList(testCounts([...ok].sort((a, b) => (a.run.record.bead < b.run.record.bead ? -1 : 1))[0]!.feedback!).base) : null,
-      ok.map((c) => caseList(testCounts(c.feedback!).solution)),
-      ctx.targets ?? [],
-    ),
-    fastestSeconds: durations.length ? Math.min(...durations) : null,
-    fewestTokens: tokens.length ? Math.min(...tokens) : null,
-    cheapestUsd: costs.length ? Math.min(...costs) : null,
-    baseBenchmark: baseBench,
-    benchmarkConfigured: rc.benchmark.command !== null,
-  };
-
-  const solutions: RaceSolution[] = collected.map((c) => {
-    const r = c.run.record;
-    const sol: RaceSolution = {
-      id: r.bead,
-      agent: r.agent.slug,
-      template: r.template,
-      status: 'failed',
-      failure: c.failure,
-      run_record: c.run.file,
-      worktree: c.run.worktree,
-      branch: r.head_ref ?? null,
-      base_commit: c.feedback?.base?.commit ?? null,
-      duration_seconds: Math.max(0, (Date.parse(r.completed_at) - Date.parse(r.started_at)) / 1000),
-      breakdown: { build: null, tests: null, lint: null, diff_size: null, speed: null },
-      composite: null,
-      evaluation: null,
-      gates: { build_passes: null, no_test_regression: null, mergeable: false, reasons: [`evaluation failed: ${c.failure}`], conditions: [] },
-      content_hash: c.facts?.contentHash ?? null,
-      target_tests: null,
-      flags: c.failure ? [{ kind: 'evaluation_failed', detail: c.failure }] : [],
-      metrics: {},
-      rank: null,
-      score: null,
-      strengths: [],
-      weaknesses: [],
-    };
-    if (!c.facts || !c.feedback) return sol;
-    const a = assessSolution(c.facts, raceFacts, { weights, cloneMinTokens: rc.clone_min_tokens, commentTargetRatio: rc.comment_target_ratio, blockingFindings: rc.gate.blocking_findings, targetWeight: rc.target_weight });
-    const seed000 = raceComposite(c.feedback, sol.duration_seconds, raceFacts.fastestSeconds ?? sol.duration_seconds, ctx.config.scoring.weights);
-    Object.assign(sol, { status: 'evaluated', failure: null, evaluation: a.evaluation, flags: a.flags, gates: a.gates, metrics: a.metrics, breakdown: seed000.breakdown, composite: seed000.composite, target_tests: a.standing });
-    const score = rc.rank_by === 'composite' ? seed000.composite : a.evaluation.overall;
-    if (score === null) {
-      sol.status = 'failed';
-      sol.failure = 'nothing could be scored';
-      sol.gates.mergeable = false;
-    }
-    sol.score = score;
-    return sol;
-  });
+  const raceFacts = raceFactsOf(collected, ctx, baseBench);
+  const solutions: RaceSolution[] = collected.map((c) => solutionOf(c, raceFacts, weights, ctx));
 
   const evaluated = solutions.filter((s) => s.status === 'evaluated');
   const rankables: Rankable[] = evaluated.map((s) => ({
@@ -272,7 +217,7 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
   if (raceFacts.targets.source === 'counts') notes.push(`target tests: ${raceFacts.targets.note}`);
   if (raceFacts.targets.source === 'explicit') {
     // A named target no run reported (a typo, another runner's id form) fails every solution: say which.
-    const lists = ok.flatMap((c) => [caseList(testCounts(c.feedback!).solution), caseList(testCounts(c.feedback!).base)]).filter((l) => l !== null);
+    const lists = collected.filter((c) => c.facts !== null).flatMap((c) => [caseList(testCounts(c.feedback!).solution), caseList(testCounts(c.feedback!).base)]).filter((l) => l !== null);
     const unseen = lists.length ? raceFacts.targets.fail_to_pass.filter((id) => !lists.some((l) => l!.byId.has(id))) : [];
     if (unseen.length) notes.push(`target tests not reported by any run (check the id): ${unseen.join(', ')}`);
   }
@@ -301,4 +246,68 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
   if (notes.length) race.notes = notes;
   ctx.store.write('races', raceId, race);
   return race;
+}
+
+/** What every solution is measured against: the race's targets, the fastest, fewest tokens, cheapest, base benchmark. */
+function raceFactsOf(collected: Collected[], ctx: RaceContext, baseBench: RaceFacts['baseBenchmark']): RaceFacts {
+  const rc = raceConfig(ctx.config);
+  const ok = collected.filter((c) => c.facts !== null);
+  const durations = ok.map((c) => durationSeconds(c.feedback!.run));
+  const tokens = ok.map((c) => totalTokens(c.feedback!.run.usage)).filter((x): x is number => x !== null);
+  const costs = ok.map((c) => c.feedback!.run.usage?.cost_usd).filter((x): x is number => x !== undefined);
+  return {
+    // The base's results from the solution first by bead (they share one base unless a note says otherwise).
+    targets: deriveTargets(
+      ok.length ? caseList(testCounts([...ok].sort((a, b) => (a.run.record.bead < b.run.record.bead ? -1 : 1))[0]!.feedback!).base) : null,
+      ok.map((c) => caseList(testCounts(c.feedback!).solution)),
+      ctx.targets ?? [],
+    ),
+    fastestSeconds: durations.length ? Math.min(...durations) : null,
+    fewestTokens: tokens.length ? Math.min(...tokens) : null,
+    cheapestUsd: costs.length ? Math.min(...costs) : null,
+    baseBenchmark: baseBench,
+    benchmarkConfigured: rc.benchmark.command !== null,
+  };
+}
+
+/** One solution's entry: failed with its reason, or assessed, scored and gated. */
+function solutionOf(c: Collected, raceFacts: RaceFacts, weights: Parameters<typeof assessSolution>[2]['weights'], ctx: RaceContext): RaceSolution {
+  const rc = raceConfig(ctx.config);
+  const r = c.run.record;
+  const sol: RaceSolution = {
+    id: r.bead,
+    agent: r.agent.slug,
+    template: r.template,
+    status: 'failed',
+    failure: c.failure,
+    run_record: c.run.file,
+    worktree: c.run.worktree,
+    branch: r.head_ref ?? null,
+    base_commit: c.feedback?.base?.commit ?? null,
+    duration_seconds: Math.max(0, (Date.parse(r.completed_at) - Date.parse(r.started_at)) / 1000),
+    breakdown: { build: null, tests: null, lint: null, diff_size: null, speed: null },
+    composite: null,
+    evaluation: null,
+    gates: { build_passes: null, no_test_regression: null, mergeable: false, reasons: [`evaluation failed: ${c.failure}`], conditions: [] },
+    content_hash: c.facts?.contentHash ?? null,
+    target_tests: null,
+    flags: c.failure ? [{ kind: 'evaluation_failed', detail: c.failure }] : [],
+    metrics: {},
+    rank: null,
+    score: null,
+    strengths: [],
+    weaknesses: [],
+  };
+  if (!c.facts || !c.feedback) return sol;
+  const a = assessSolution(c.facts, raceFacts, { weights, cloneMinTokens: rc.clone_min_tokens, commentTargetRatio: rc.comment_target_ratio, blockingFindings: rc.gate.blocking_findings, targetWeight: rc.target_weight });
+  const seed000 = raceComposite(c.feedback, sol.duration_seconds, raceFacts.fastestSeconds ?? sol.duration_seconds, ctx.config.scoring.weights);
+  Object.assign(sol, { status: 'evaluated', failure: null, evaluation: a.evaluation, flags: a.flags, gates: a.gates, metrics: a.metrics, breakdown: seed000.breakdown, composite: seed000.composite, target_tests: a.standing });
+  const score = rc.rank_by === 'composite' ? seed000.composite : a.evaluation.overall;
+  if (score === null) {
+    sol.status = 'failed';
+    sol.failure = 'nothing could be scored';
+    sol.gates.mergeable = false;
+  }
+  sol.score = score;
+  return sol;
 }
