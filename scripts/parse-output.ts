@@ -49,7 +49,7 @@ function explainLines(counts: TestCounts, text: string | null): string {
  * (one line on stderr, nothing on stdout); 2 usage or bad input (unknown kind or runner, unreadable file).
  */
 export function run(argv: readonly string[], io: Io): number {
-  let parsed;
+  let parsed: ReturnType<typeof parse<(typeof PARSE_OUTPUT)['flags']>>;
   try {
     parsed = parse(PARSE_OUTPUT, argv);
   } catch (err) {

@@ -8,7 +8,6 @@ import { openState, parseNumber } from '../lib/cli/command-helpers.js';
 import { nowIso } from '../lib/base/clock.js';
 import { rateBead, type QualityInput, type RateResult } from '../lib/ratings/rate-run.js';
 import { describe, storedQuality } from '../lib/ratings/rate-stored.js';
-import type { StateStore } from '../lib/store/store.js';
 
 
 const USAGE = usage(RATE);
@@ -16,7 +15,7 @@ const USAGE = usage(RATE);
 export async function run(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(RATE, argv);
   if (positionals.length === 0) throw new UserError(`no bead given\n${USAGE}`);
-  positionals.forEach((b) => assertSafeId(b));
+  for (const b of positionals) assertSafeId(b);
   const q = parseNumber('quality', values.quality, 0, 10);
   const { store, config } = openState(io, values.config);
   const results: RateResult[] = [];

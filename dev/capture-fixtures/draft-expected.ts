@@ -86,7 +86,6 @@ const how: Record<string, string> = {
   'shellcheck/': 'per-message levels: SC1073/SC1072 errors, SC2034 warning, SC1009/SC2006/SC2086 info/style in notes',
   'clippy/': 'warning:/error: diagnostic headers (4 clippy warnings; deny adds approx_constant error), not cargo summary lines',
 };
-const old = (JSON.parse(readFileSync(join(root, 'expected.json'), 'utf8')) as { files: Record<string, Record<string, unknown>> }).files;
 const files: Record<string, unknown> = {};
 for (const dir of readdirSync(root).sort()) {
   if (dir.endsWith('.json')) continue;

@@ -142,7 +142,7 @@ export function parse<F extends Flags>(def: CommandDef<F>, argv: readonly string
     }
     if (spec.type === 'boolean' && t.value !== undefined) throw usageError(def, `option '${t.rawName}' takes no value`);
   }
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
   } catch (e) {

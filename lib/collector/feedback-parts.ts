@@ -1,7 +1,7 @@
 // The parts of a feedback record: the run's facts, the baseline's summary, the check scores, the diff's summary,
 // the race's fastest peer, the judgment carried over, and the records of a run that could not be measured.
 import { resolveCommands, emptyChecks } from './checks.js';
-import { type WorkingDiff } from '../git/snapshot.js';
+import type { WorkingDiff } from '../git/snapshot.js';
 import { classifyOutcome, type ChecksSet, type Integrity } from './outcome.js';
 import { readStoredJudgment, summarizeJudgment } from '../store/judgment.js';
 import type { LoadedRunRecord } from './run-record.js';

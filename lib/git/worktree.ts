@@ -1,5 +1,5 @@
 // Which folder is a worktree judgeloop may measure, and what git says of it (HEAD, index, refs, merge base).
-import { existsSync, lstatSync, readFileSync, realpathSync, } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, realpathSync, type Stats } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { git } from './git.js';
 export async function isWorkTree(dir: string): Promise<boolean> {
@@ -27,7 +27,7 @@ function realOrSelf(p: string): string {
 export function dotGitProblem(dir: string): string | null {
   const top = realOrSelf(dir);
   const dotGit = join(top, '.git');
-  let st;
+  let st: Stats;
   try {
     st = lstatSync(dotGit);
   } catch {

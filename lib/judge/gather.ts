@@ -6,7 +6,7 @@ import { UserError } from '../base/errors.js';
 import { diffPatch, measuredOrFreshDiff } from '../git/snapshot.js';
 import { resolveCommit, worktreeProblem } from '../git/worktree.js';
 import type { LoadedRunRecord } from '../collector/run-record.js';
-import { CorruptStateError, type StateStore } from '../store/store.js';
+import type { StateStore } from '../store/store.js';
 import type { Feedback, Judgment } from '../schema/types.generated.js';
 import { loadSecretTable } from '../secrets/load.js';
 import { readStoredJudgment } from '../store/judgment.js';

@@ -1,21 +1,18 @@
 // Judging one run record: gather → assemble → cache → throttle → call → validate → record → merge.
 import { orderFeedback } from '../collector/record-order.js';
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Config } from '../config/config.js';
 import type { EnvSettings } from '../base/env.js';
 import { UserError } from '../base/errors.js';
 import type { LoadedRunRecord } from '../collector/run-record.js';
-import { type StateStore } from '../store/store.js';
+import type { StateStore } from '../store/store.js';
 import type { Feedback, JudgeLedgerRow, Judgment } from '../schema/types.generated.js';
 import { loadSecretTable } from '../secrets/load.js';
 import { isTransient, type Backend, type CallRequest, type CallResult } from './backend.js';
 import { collectFirst } from './collect-adapter.js';
 import { summarizeJudgment } from '../store/judgment.js';
-import { type AssembledContext } from './context.js';
+import type { AssembledContext } from './context.js';
 import { costUsd, resolveModel, zeroUsage } from './cost.js';
-import { type JudgePrompt } from './prompt.js';
+import type { JudgePrompt } from './prompt.js';
 import { knownSecretValues } from './redact.js';
 import { enqueue, LEDGER_ID, reserveOrQueue, type ThrottleOptions } from './throttle.js';
 import { gather, isCurrent, readFeedback, readJudgment, type Gathered } from './gather.js';

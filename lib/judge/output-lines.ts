@@ -47,7 +47,9 @@ export function selectOutputLines(text: string, maxLines: number, maxChars: numb
   // 1. The summary: the last lines of the output, and any summary-looking line.
   const summary: number[] = [];
   for (let i = Math.max(0, lines.length - 15); i < lines.length; i++) summary.push(i);
-  lines.forEach((l, i) => SUMMARY.test(l) && summary.push(i));
+  lines.forEach((l, i) => {
+    if (SUMMARY.test(l)) summary.push(i);
+  });
   for (const i of summary) if (!take(i)) break;
   // 2. Failures with two lines before and eight after (assertion diffs and stack tops).
   outer: for (let i = 0; i < lines.length; i++) {

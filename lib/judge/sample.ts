@@ -2,10 +2,10 @@
 import type { Config } from '../config/config.js';
 import type { LoadedRunRecord } from '../collector/run-record.js';
 import type { JudgeReply, Judgment } from '../schema/types.generated.js';
-import { type Backend, type CallRequest, type CallResult, type Failure, type Message } from './backend.js';
-import { type AssembledContext } from './context.js';
+import type { Backend, CallRequest, CallResult, Failure, Message } from './backend.js';
+import type { AssembledContext } from './context.js';
 import { addUsage, costUsd, zeroUsage, type Usage } from './cost.js';
-import { type JudgePrompt } from './prompt.js';
+import type { JudgePrompt } from './prompt.js';
 import { checkReplyText, checkReplyValue, retryMessage, type ReplyCheck } from './reply.js';
 import { aggregateReplies, judgeComposite, judgeVerdict } from './verdict.js';
 

@@ -46,13 +46,18 @@ let probe: { ok: true; path: string } | { ok: false; why: string } | undefined;
 export function bubblewrap(): { ok: true; path: string } | { ok: false; why: string } {
   if (probe) return probe;
   const path = findOnPath('bwrap');
-  if (!path) return (probe = { ok: false, why: 'bubblewrap (bwrap) is not installed' });
+  if (!path) {
+    probe = { ok: false, why: 'bubblewrap (bwrap) is not installed' };
+    return probe;
+  }
   const r = spawnSync(path, ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--unshare-net', '--die-with-parent', 'true'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
   if (r.status !== 0) {
     const err = r.stderr?.toString().trim().split('\n').pop() ?? r.error?.message ?? `exit ${r.status}`;
-    return (probe = { ok: false, why: `bubblewrap cannot create its namespaces here: ${err}` });
+    probe = { ok: false, why: `bubblewrap cannot create its namespaces here: ${err}` };
+    return probe;
   }
-  return (probe = { ok: true, path });
+  probe = { ok: true, path };
+  return probe;
 }
 
 function findOnPath(name: string): string | null {

@@ -65,7 +65,9 @@ export function detectClones(files: CloneInput[], minTokens: number): CloneResul
   // prefix[fi][i]: added tokens among the first i tokens of file fi.
   const prefix = toks.map((t, fi) => {
     const out = new Uint32Array(t.length + 1);
-    t.forEach((tok, i) => (out[i + 1] = out[i]! + (files[fi]!.addedLines.has(tok.line) ? 1 : 0)));
+    t.forEach((tok, i) => {
+      out[i + 1] = out[i]! + (files[fi]!.addedLines.has(tok.line) ? 1 : 0);
+    });
     return out;
   });
   const touchesAdded = (p: { file: number; index: number }) => prefix[p.file]![p.index + minTokens]! > prefix[p.file]![p.index]!;

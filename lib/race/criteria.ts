@@ -2,7 +2,7 @@
 // solution's facts (pure). evaluate.ts measures and calls them.
 import type { Feedback } from '../schema/types.generated.js';
 import { measured, notApplicable, unmeasured, type CriterionResult } from './categories.js';
-import { detectClones } from './clones.js';
+import type { detectClones } from './clones.js';
 import { commentScore, MIN_CODE_LINES, type CommentFigures } from './comments.js';
 import type { FilePatch } from '../git/diff-parse.js';
 import { booleanToScore, inverseScore, ratioToScore } from './rubric.js';

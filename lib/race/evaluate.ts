@@ -2,7 +2,7 @@
 // The facts it reads are in facts.ts, the per-category criteria in criteria.ts.
 import { average } from '../stats/stats.js';
 import type { RaceCategory, RaceEvaluation, RaceFlag, RaceGates, RaceSolution } from '../schema/types.generated.js';
-import { assembleEvaluation, measured, unmeasured, type CriterionResult } from './categories.js';
+import { assembleEvaluation, type CriterionResult } from './categories.js';
 import { detectClones } from './clones.js';
 import { commentFigures } from './comments.js';
 import { findingToFlag, scanAddedLines } from './scan.js';

@@ -1,7 +1,6 @@
 // IO: what the evaluation needs from one solution's worktree (git and files) and the judge's criteria.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { git } from '../git/git.js';
 import { readStoredJudgment } from '../store/judgment.js';
 import { StateStore } from '../store/store.js';

@@ -30,7 +30,7 @@ const DANGEROUS: Rule[] = [
   { kind: 'dangerous_op', name: 'child_process exec/execSync (runs a shell, JS)', re: /\b(child_process|cp)\.(exec|execSync)\s*\(|\bexecSync\s*\(|\brequire\(\s*['"](node:)?child_process['"]\s*\)\.exec(Sync)?\s*\(/ },
   { kind: 'dangerous_op', name: 'spawn with shell: true (JS)', re: /\bshell\s*:\s*true\b/ },
   { kind: 'dangerous_op', name: 'sh -c from code (Go exec.Command, Rust Command)', re: /\b(exec\.Command|Command::new)\s*\(\s*"(ba|z)?sh"/ },
-  { kind: 'dangerous_op', name: 'Ruby system/backticks/%x', re: /(?<![\w.])system\s*\(\s*["']|\bKernel\.system\s*\(|%x[({\[]/ },
+  { kind: 'dangerous_op', name: 'Ruby system/backticks/%x', re: /(?<![\w.])system\s*\(\s*["']|\bKernel\.system\s*\(|%x[({[]/ },
 ];
 
 const DISABLED_CHECKS: Rule[] = [

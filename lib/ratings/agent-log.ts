@@ -6,7 +6,7 @@ import { relative } from 'node:path';
 import { UserError } from '../base/errors.js';
 import { KINDS } from '../store/kinds.js';
 import { writeFileAtomic } from '../store/state-write.js';
-import { CorruptStateError, parseValidated, type StateStore } from '../store/store.js';
+import { CorruptStateError, type StateStore } from '../store/store.js';
 import type { AgentProfile, AgentRatingState, AgentRunRating, AgentRunRow, Config } from '../schema/types.generated.js';
 import { assembleProfile, initialFromRows, registrationOf, replay, type FoldState, type Registration } from './profile.js';
 

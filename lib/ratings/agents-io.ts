@@ -1,6 +1,6 @@
 // Registering, updating and rebuilding agent profiles (bin/agents), and the routing log.
 import { UserError } from '../base/errors.js';
-import { type StateStore } from '../store/store.js';
+import type { StateStore } from '../store/store.js';
 import type { AgentProfile, AgentRatingState, Config, RoutingDecision } from '../schema/types.generated.js';
 import { applyAdjust, assembleProfile, ratingStateOf, startFold, type Registration } from './profile.js';
 import { appendRow, loadAgent, lockName, ratingsConfig, rel, writeProfile } from './agent-log.js';

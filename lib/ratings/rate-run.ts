@@ -2,7 +2,7 @@
 // log) and write the job's rating summary; rating the same bead again changes nothing.
 import { readFeedback as readFeedbackFile } from '../store/feedback-read.js';
 import { UserError, WorkError } from '../base/errors.js';
-import { CorruptStateError, type StateStore } from '../store/store.js';
+import type { StateStore } from '../store/store.js';
 import type { AgentRunRow, Config, Feedback, RatingSummary } from '../schema/types.generated.js';
 import { resolveBudget, type BudgetSample } from './budgets.js';
 import { emaAlpha } from './ema.js';

@@ -151,7 +151,10 @@ export class Progress {
 
   /** A message that is not progress (a warning, a result line): printed in every mode, above the live block. */
   message(text: string): void {
-    if (this.mode !== 'tty') return this.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
+    if (this.mode !== 'tty') {
+      this.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
+      return;
+    }
     this.draw(text.replace(/\n$/, '').split('\n'));
   }
 

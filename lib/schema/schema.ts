@@ -30,7 +30,10 @@ export function schemasHash(): string {
 // each required only when first used. Used only when built from exactly the schemas on disk; otherwise every
 // schema compiles at run time with ajv.
 let req: NodeJS.Require | undefined;
-const requireHere = (id: string): unknown => (req ??= createRequire(join(projectRoot(), 'package.json')))(id);
+const requireHere = (id: string): unknown => {
+  req ??= createRequire(join(projectRoot(), 'package.json'));
+  return req(id);
+};
 const precompiledDir = (): string => join(projectRoot(), 'dist', 'validators');
 let precompiledOk: boolean | undefined;
 let buildInfo: { schemasHash?: string; stats?: Record<string, { size: number; mtimeMs: number }>; defaultsSha256?: string } = {};

@@ -11,8 +11,6 @@ import { feedbackNames, type FileIdentity } from './feedback-read.js';
 import { isIndexRow, readFeedbackFile, rowProblems } from './feedback-head.js';
 import { CorruptStateError } from './store.js';
 import { linesOfFile, mergeSorted, SortedRuns, CHUNK } from './jsonl-sort.js';
-import { KINDS } from './kinds.js';
-import { validate } from '../schema/schema.js';
 import { AtomicFile, writeFileAtomic } from './state-write.js';
 import type { StateStore } from './store.js';
 import { issueKey } from './issue-key.js';

@@ -1,7 +1,7 @@
 // The one reader of feedback records, state/feedback/<bead>.json, beside the store's generic read: the record with
 // its file's identity (size, mtime), or why there is none — missing, or corrupt (not JSON, fails the schema, or its
 // /bead is not its file name). Callers choose what each case means for them. Also the streamed list of the beads.
-import { closeSync, fstatSync, openSync, opendirSync, readFileSync } from 'node:fs';
+import { closeSync, type Dir, fstatSync, openSync, opendirSync, readFileSync } from 'node:fs';
 import { KINDS } from './kinds.js';
 import { CorruptStateError, parseValidated, type StateStore } from './store.js';
 import type { Feedback } from '../schema/types.generated.js';
@@ -47,7 +47,7 @@ export function readFeedback(store: StateStore, bead: string): FeedbackRead {
 
 /** Names of state/feedback/*.json without the extension, streamed from the directory (no array of all names). */
 export function* feedbackNames(store: StateStore): Generator<string> {
-  let dir;
+  let dir: Dir;
   try {
     dir = opendirSync(store.dir('feedback'), { bufferSize: 128 });
   } catch (e) {

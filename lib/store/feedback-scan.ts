@@ -161,7 +161,8 @@ export async function scanFeedback(store: StateStore, onRow: (row: FeedbackIndex
         const row = parseRow(line);
         if (!row) {
           result.badIndexLines++;
-          return reread(bead);
+          reread(bead);
+          return;
         }
         if (opts.verify) {
           let id: FileIdentity | null = null;
@@ -170,7 +171,10 @@ export async function scanFeedback(store: StateStore, onRow: (row: FeedbackIndex
           } catch {
             id = null;
           }
-          if (!id || id.size !== row.file.size || id.mtime_ms !== row.file.mtime_ms) return reread(bead);
+          if (!id || id.size !== row.file.size || id.mtime_ms !== row.file.mtime_ms) {
+            reread(bead);
+            return;
+          }
         }
         fromIndex++;
         onRow(row);

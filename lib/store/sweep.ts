@@ -1,7 +1,7 @@
 // Leftovers of killed runs, swept at the next start of a command that writes state: temporary files and
 // folders in state/.tmp and state/.locks whose writer is dead (or that are older than TEMP_MAX_AGE_MS), locks
 // whose holder is dead, and temporary baseline checkouts still registered as worktrees of an agent's repository.
-import { lstatSync, readdirSync, rmSync } from 'node:fs';
+import { lstatSync, readdirSync, rmSync, type Stats } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { git } from '../git/git.js';
@@ -86,7 +86,7 @@ export async function sweepBaselineCheckouts(repoDir: string, now = Date.now()):
     const name = basename(parent);
     if (dirname(parent) !== tmp || !name.startsWith(BASE_PREFIX) || basename(path) !== 'tree') continue;
     const owner = parseOwnerTag(name.slice(BASE_PREFIX.length), 'prefix');
-    let st;
+    let st: Stats;
     try {
       st = lstatSync(parent);
     } catch {

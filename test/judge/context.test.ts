@@ -142,7 +142,7 @@ describe('pure parts', () => {
 describe('maskTimings', () => {
   it('two real runs of the same tests differ only in timings, and mask to the same text', async () => {
     const { execFileSync } = await import('node:child_process');
-    const { writeTree, tempDir } = await import('../helpers/repo.js');
+    const { writeTree } = await import('../helpers/repo.js');
     const dir = scratchDir();
     writeTree(dir, { 't.test.mjs': "import test from 'node:test';\nfor (let i = 0; i < 5; i++) test('t' + i, () => { for (let j = 0; j < 1e5; j++); });\n" });
     const runOnce = () => execFileSync(process.execPath, ['--test', '--test-reporter=spec', 't.test.mjs'], { cwd: dir, encoding: 'utf8' });

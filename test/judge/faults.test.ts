@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/judge.js';
-import { StateStore } from '../../lib/store/store.js';
+import type { StateStore } from '../../lib/store/store.js';
 import type { JudgeLedgerRow, JudgeQueueEntry, Judgment } from '../../lib/schema/types.generated.js';
 import { validate } from '../../lib/schema/schema.js';
 import { captureIo, feedbackFor, judgeConfigFile, runWithFeedback } from './helpers/feedback.js';

@@ -1,7 +1,7 @@
 // The real SDK against a scripted loopback Messages API: every reply shape ends in a judgment or a recorded failure.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/judge.js';
-import { StateStore } from '../../lib/store/store.js';
+import type { StateStore } from '../../lib/store/store.js';
 import type { Feedback, JudgeLedgerRow, Judgment } from '../../lib/schema/types.generated.js';
 import { validate } from '../../lib/schema/schema.js';
 import { type RunFixture, removeRuns } from './helpers/fixtures.js';

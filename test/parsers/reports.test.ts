@@ -10,7 +10,6 @@ import type { TestCounts } from '../../lib/collector/parsers/types.js';
 
 const root = fileURLToPath(new URL('../fixtures/output/', import.meta.url));
 const read = (f: string): string => readFileSync(`${root}${f}`, 'utf8');
-const core = (c: TestCounts | null) => c && { passed: c.passed, failed: c.failed, errors: c.errors, skipped: c.skipped };
 
 const reports: Array<[string, string, ReportFormat]> = [];
 for (const dir of readdirSync(root)) {

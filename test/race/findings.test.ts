@@ -64,7 +64,7 @@ describe('deleted and weakened tests', () => {
 
   it('a test file deleted is one finding; a test moved to another file or renamed in place is none', () => {
     expect(where(testFindings(patchOf({ 'tests/test_t.py': BASE, 'x.py': 'x = 1\n' }, {}, ['tests/test_t.py'])))).toEqual(['test_deleted tests/test_t.py:1']);
-    const moved = patchOf({ 'tests/test_t.py': BASE, 'tests/test_u.py': 'import unittest\n' }, { 'tests/test_t.py': BASE.replace(/    def test_b[\s\S]*$/, ''), 'tests/test_u.py': 'import unittest\n\n\nclass U(unittest.TestCase):\n    def test_b(self):\n        self.assertEqual(f(2), 4)\n        self.assertEqual(f(3), 9)\n' });
+    const moved = patchOf({ 'tests/test_t.py': BASE, 'tests/test_u.py': 'import unittest\n' }, { 'tests/test_t.py': BASE.replace(/ {4}def test_b[\s\S]*$/, ''), 'tests/test_u.py': 'import unittest\n\n\nclass U(unittest.TestCase):\n    def test_b(self):\n        self.assertEqual(f(2), 4)\n        self.assertEqual(f(3), 9)\n' });
     expect(testFindings(moved)).toEqual([]);
   });
 

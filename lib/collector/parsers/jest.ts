@@ -7,7 +7,7 @@ const TESTS = /^Tests:\s+(.*\d+ total)\s*$/;
 
 export const jest: TestParser = {
   name: 'jest',
-  explain: { summary: /^Tests:\s+|^No tests found/, marks: /^  ● \S|^FAIL / },
+  explain: { summary: /^Tests:\s+|^No tests found/, marks: /^ {2}● \S|^FAIL / },
   detect: (lines) => lastIndex(lines, /^(Tests|Test Suites):\s+\d|^No tests found, exiting with code/) >= 0,
   parse(lines) {
     let suiteErrors = 0, headers = 0;
@@ -15,7 +15,7 @@ export const jest: TestParser = {
     for (let j = 0; j < lines.length; j++) {
       const line = lines[j] as string;
       if (/^\s*● Test suite failed to run\s*$/.test(line)) suiteErrors++;
-      else if (/^  ● \S/.test(line)) headers++;
+      else if (/^ {2}● \S/.test(line)) headers++;
       if (TESTS.test(line)) candidates.push(j);
     }
     if (candidates.length === 0) {

@@ -9,7 +9,7 @@ const PASSING = /^\s*(\d+) passing \(\d+(?:\.\d+)?(?:ms|s|m)\)\s*$/;
 const HOOK = /^\s+\d*\)?\s*"(?:before|after) (?:all|each)" hook\b/;
 
 function parseJson(lines: readonly string[]): TestCounts | null {
-  const start = lines.findIndex((l) => l === '{');
+  const start = lines.indexOf('{');
   if (start < 0) return null;
   let data: unknown;
   try { data = JSON.parse(lines.slice(start).join('\n')); } catch { return null; }

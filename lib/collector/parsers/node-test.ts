@@ -13,7 +13,7 @@ function closingBlocks(lines: readonly string[]): Array<Map<string, number>> {
   const out: Array<Map<string, number>> = [];
   for (let i = 0; i < lines.length; i++) {
     const m = KEY.exec(lines[i] as string);
-    if (!m || m[1] !== 'tests') continue;
+    if (m?.[1] !== 'tests') continue;
     const map = new Map<string, number>();
     for (let j = i; j < lines.length && j < i + 10; j++) {
       const k = KEY.exec(lines[j] as string);

@@ -48,7 +48,7 @@ function evidence(lines: readonly string[]): Evidence {
     const v = VERBOSE.exec(line);
     const xv = v ? null : XDIST_VERBOSE.exec(line);
     if (v || xv) {
-      const id = ((v ? v[1] : xv?.[2]) as string).trim();
+      const id = ((v ? v[1] : xv ? xv[2] : '') as string).trim();
       const word = (v ? v[2] : xv?.[1]) as string;
       const status = STATUS[OUTCOME[word] as Key];
       const before = ev.verbose.get(id);

@@ -8,13 +8,13 @@ export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 const EXCERPT = 500;
 const ENTITY: Record<string, string> = { lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' };
-const unescape = (s: string): string => (s.includes('&') ? s.replace(/&(lt|gt|quot|apos|amp|#\d+|#x[0-9a-fA-F]+);/g, (_, e: string) => ENTITY[e] ?? String.fromCodePoint(Number(e[1] === 'x' ? `0${e.slice(1)}` : e.slice(1)))) : s);
+const unescapeXml = (s: string): string => (s.includes('&') ? s.replace(/&(lt|gt|quot|apos|amp|#\d+|#x[0-9a-fA-F]+);/g, (_, e: string) => ENTITY[e] ?? String.fromCodePoint(Number(e[1] === 'x' ? `0${e.slice(1)}` : e.slice(1)))) : s);
 const ATTR = new Map<string, RegExp>();
 const attr = (attrs: string, name: string): string | null => {
   let re = ATTR.get(name);
   if (!re) { re = new RegExp(`\\b${name}="([^"]*)"`); ATTR.set(name, re); }
   const m = re.exec(attrs);
-  return m ? unescape(m[1] as string) : null;
+  return m ? unescapeXml(m[1] as string) : null;
 };
 
 /** pytest's JUnit classname `pkg.test_mod.TestClass` → `pkg/test_mod.py::TestClass`, the id its console prints. */
@@ -57,7 +57,7 @@ export function readJunit(xml: string, runner = 'junit', cwd?: string): TestCoun
     // pytest writes one <skipped> per skipped subtest into a test it reports PASSED: more than one is not a skipped test.
     const c: TestCase = { id: open.id, status: pytest && open.status === 'skipped' && open.skips > 1 ? 'passed' : open.status };
     if (open.status === 'failed' || open.status === 'error') {
-      const body = unescape(xml.slice(open.textFrom, end).replace(/<[^>]*>/g, '')).trim();
+      const body = unescapeXml(xml.slice(open.textFrom, end).replace(/<[^>]*>/g, '')).trim();
       const ex = open.excerpt ?? body;
       if (ex) c.excerpt = ex.slice(0, EXCERPT);
     }
@@ -97,7 +97,10 @@ export function readJunit(xml: string, runner = 'junit', cwd?: string): TestCoun
       if (message && !current.excerpt) current.excerpt = message;
     }
     else if (tag === 'error') { current.status = 'error'; if (message) current.excerpt = message; }
-    else if ((current.skips += 1) && (current.status === 'passed' || current.status === 'skipped')) current.status = /type="pytest\.xfail"/.test(attrs) ? 'xfail' : 'skipped';
+    else {
+      current.skips += 1;
+      if (current.status === 'passed' || current.status === 'skipped') current.status = /type="pytest\.xfail"/.test(attrs) ? 'xfail' : 'skipped';
+    }
   }
   return countsFromCases(runner, uniqueIds(cases));
 }

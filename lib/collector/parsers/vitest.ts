@@ -17,8 +17,8 @@ export const vitest: TestParser = {
       if (/⎯ Failed Suites \d+ ⎯/.test(line)) { inSuites = true; continue; }
       if (/⎯ (?:Failed Tests|Unhandled Errors?) /.test(line) || /^\s*Test Files\s/.test(line)) inSuites = false;
       if (!inSuites) continue;
-      if (/^ FAIL  \S+ > /.test(line)) suiteFailures++;
-      else if (/^ FAIL  \S+/.test(line)) errors++;
+      if (/^ FAIL {2}\S+ > /.test(line)) suiteFailures++;
+      else if (/^ FAIL {2}\S+/.test(line)) errors++;
     }
     // Unhandled errors outside any test (e.g. a worker that died) are printed as `Errors  N error(s)` in the summary.
     const unhandled = lastIndex(lines, /^\s*Errors\s+\d+ errors?\b/);
@@ -46,7 +46,7 @@ export const vitest: TestParser = {
     const m = TESTS.exec(lines[i as number] as string);
     const w = wordCounts((m?.[1] ?? '').replace(/ \| /g, ', '));
     const notes: string[] = [];
-    let failed = get(w, 'failed') + suiteFailures;
+    const failed = get(w, 'failed') + suiteFailures;
     if (suiteFailures > 0) notes.push(`${suiteFailures} suite(s) failed in a hook: one failure each, their tests reported skipped`);
     let crashed: string | null = null;
     // A killed worker takes its file's tests with it: vitest's own total still counts them, its outcomes do not.
