@@ -25,7 +25,12 @@ function childCpuMs(): number {
 }
 
 /** Wall time, ms, of one run; its process tree's CPU time is added to `cpu` (ms; clock-tick resolution, so summed, not a median). */
-function timeIt(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }, cpu?: { ms: number }): number {
+function timeIt(
+  cmd: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv },
+  cpu?: { ms: number },
+): number {
   const c = childCpuMs();
   const t = performance.now();
   const r = spawnSync(cmd, args, { ...opts, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -67,11 +72,23 @@ export function benchCollect(n = Number(process.env.BENCH_N ?? 15)): CollectBenc
     g('worktree', 'add', '-q', '-b', 'agent', join(dir, 'wt'));
     writeFileSync(join(dir, 'wt', 'b.txt'), 'b\n');
     const record = join(dir, 'run.json');
-    writeFileSync(record, JSON.stringify({
-      schema_version: '1.0.0', bead: 'bench-1', task: { id: 't', prompt: 'p' }, agent: { slug: 'a' }, template: 'tpl', worktree: 'wt', base_ref: 'main',
-      started_at: '2026-01-01T00:00:00Z', completed_at: '2026-01-01T00:01:00Z', exit_code: 0, status: 'completed',
-      commands: { build: 'true', test: 'true', lint: 'true', typecheck: 'true' },
-    }));
+    writeFileSync(
+      record,
+      JSON.stringify({
+        schema_version: '1.0.0',
+        bead: 'bench-1',
+        task: { id: 't', prompt: 'p' },
+        agent: { slug: 'a' },
+        template: 'tpl',
+        worktree: 'wt',
+        base_ref: 'main',
+        started_at: '2026-01-01T00:00:00Z',
+        completed_at: '2026-01-01T00:01:00Z',
+        exit_code: 0,
+        status: 'completed',
+        commands: { build: 'true', test: 'true', lint: 'true', typecheck: 'true' },
+      }),
+    );
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, JUDGELOOP_STATE_DIR: join(dir, 'state') };
     const unsandboxed = join(dir, 'no-sandbox.json');
     writeFileSync(unsandboxed, JSON.stringify({ collector: { sandbox: 'off' } }));
@@ -79,7 +96,14 @@ export function benchCollect(n = Number(process.env.BENCH_N ?? 15)): CollectBenc
     timeIt(bin, ['--quiet', record], opts); // computes and caches the baseline
     const bundle = execFileSync(bin, ['--version'], { ...opts, encoding: 'utf8' }).includes('(bundle ');
     const modulesEntry = join(bin, '..', '..', 'dist', 'scripts', 'collect.js');
-    const t = { collect: [] as number[], modules: [] as number[], node: [] as number[], version: [] as number[], versionModules: [] as number[], noSandbox: [] as number[] };
+    const t = {
+      collect: [] as number[],
+      modules: [] as number[],
+      node: [] as number[],
+      version: [] as number[],
+      versionModules: [] as number[],
+      noSandbox: [] as number[],
+    };
     const cpu = { collect: { ms: 0 }, modules: { ms: 0 }, node: { ms: 0 } };
     // Interleaved, so a change of load on the machine hits all alike.
     for (let i = 0; i < n; i++) {
@@ -92,8 +116,17 @@ export function benchCollect(n = Number(process.env.BENCH_N ?? 15)): CollectBenc
     }
     const nodeMs = median(t.node);
     const collectMs = median(t.collect);
-    return { collectMs, modulesMs: median(t.modules), nodeMs, ratio: collectMs / nodeMs, versionMs: median(t.version), versionModulesMs: median(t.versionModules), noSandboxMs: median(t.noSandbox),
-      cpu: { collectMs: cpu.collect.ms / n, modulesMs: cpu.modules.ms / n, nodeMs: cpu.node.ms / n }, bundle };
+    return {
+      collectMs,
+      modulesMs: median(t.modules),
+      nodeMs,
+      ratio: collectMs / nodeMs,
+      versionMs: median(t.version),
+      versionModulesMs: median(t.versionModules),
+      noSandboxMs: median(t.noSandbox),
+      cpu: { collectMs: cpu.collect.ms / n, modulesMs: cpu.modules.ms / n, nodeMs: cpu.node.ms / n },
+      bundle,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -104,14 +137,24 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const x = (ms: number) => `${ms.toFixed(1)} ms, ${(ms / r.nodeMs).toFixed(2)}x`;
   console.log(`node -e 0 (bare Node start-up):                   median ${r.nodeMs.toFixed(1)} ms`);
   console.log(`bin/collect, a run whose commands are \`true\` (baseline cached; checks sandboxed as configured):`);
-  console.log(`  ${r.bundle ? 'bundle (dist/bundle/collect.mjs via bin/collect)' : 'bin/collect (NO BUNDLE BUILT: plain modules)  '}    median ${x(r.collectMs)}`);
+  console.log(
+    `  ${r.bundle ? 'bundle (dist/bundle/collect.mjs via bin/collect)' : 'bin/collect (NO BUNDLE BUILT: plain modules)  '}    median ${x(r.collectMs)}`,
+  );
   console.log(`  plain modules (node dist/scripts/collect.js):    median ${x(r.modulesMs)}`);
   console.log(`  bundle, collector.sandbox off:                   median ${x(r.noSandboxMs)}`);
   console.log(`bin/collect --version (start-up, no collection):`);
   console.log(`  bundle via bin/collect:                          median ${x(r.versionMs)}`);
   console.log(`  plain modules:                                   median ${x(r.versionModulesMs)}`);
   const c = r.cpu;
-  console.log(`CPU time of the process tree (user + system, mean): bin/collect ${c.collectMs.toFixed(0)} ms (${(c.collectMs / c.nodeMs).toFixed(2)}x), plain modules ${c.modulesMs.toFixed(0)} ms (${(c.modulesMs / c.nodeMs).toFixed(2)}x), node -e 0 ${c.nodeMs.toFixed(0)} ms`);
-  console.log(`bin/collect ratio to node -e 0: ${r.ratio.toFixed(2)}x wall for the run (target <= 4x)${r.ratio <= 4 ? '' : ' ABOVE TARGET'}; start-up alone (--version) ${(r.versionMs / r.nodeMs).toFixed(2)}x`);
-  console.log(`load average: ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} CPUs (wall times are noisy under load)`);
+  console.log(
+    `CPU time of the process tree (user + system, mean): bin/collect ${c.collectMs.toFixed(0)} ms (${(c.collectMs / c.nodeMs).toFixed(2)}x), plain modules ${c.modulesMs.toFixed(0)} ms (${(c.modulesMs / c.nodeMs).toFixed(2)}x), node -e 0 ${c.nodeMs.toFixed(0)} ms`,
+  );
+  console.log(
+    `bin/collect ratio to node -e 0: ${r.ratio.toFixed(2)}x wall for the run (target <= 4x)${r.ratio <= 4 ? '' : ' ABOVE TARGET'}; start-up alone (--version) ${(r.versionMs / r.nodeMs).toFixed(2)}x`,
+  );
+  console.log(
+    `load average: ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} on ${cpus().length} CPUs (wall times are noisy under load)`,
+  );
 }

@@ -61,7 +61,9 @@ for (const files of [1000, 10000]) {
     return snapshotTree(dir, join(dir, '.git', 'index'));
   });
   const copied = await medianOf(N, () => copiedIndexSnapshot(dir));
-  console.log(`snapshot of ${files} files: fresh index ${fresh.toFixed(0)} ms (now) vs copied index ${copied.toFixed(0)} ms (before): ${(fresh / copied).toFixed(2)}x`);
+  console.log(
+    `snapshot of ${files} files: fresh index ${fresh.toFixed(0)} ms (now) vs copied index ${copied.toFixed(0)} ms (before): ${(fresh / copied).toFixed(2)}x`,
+  );
   rmSync(dir, { recursive: true, force: true });
 }
 
@@ -70,5 +72,7 @@ const plain = await medianOf(N * 3, () => plainGit(small, ['rev-parse', 'HEAD'])
 forgetRepoConfig();
 await git(small, ['rev-parse', 'HEAD']);
 const safe = await medianOf(N * 3, () => git(small, ['rev-parse', 'HEAD']));
-console.log(`one git call: safe recipe ${safe.toFixed(1)} ms vs plain execFile ${plain.toFixed(1)} ms (config listed once per repository, not per call)`);
+console.log(
+  `one git call: safe recipe ${safe.toFixed(1)} ms vs plain execFile ${plain.toFixed(1)} ms (config listed once per repository, not per call)`,
+);
 rmSync(small, { recursive: true, force: true });

@@ -19,27 +19,57 @@ import { StateStore } from '../lib/store/store.js';
 import { median as statsMedian } from '../lib/stats/stats.js';
 import { startMessagesServer } from '../test/judge/helpers/messages-server.js';
 
-const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 1 << 28 }).trim();
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 1 << 28 }).trim();
 const median = (xs: number[]): number => statsMedian(xs) ?? Number.NaN;
 
 const root = projectRoot();
 const clone = mkdtempSync(join(tmpdir(), 'judgeloop-bench-'));
 git(tmpdir(), 'clone', '-q', '--no-local', root, clone);
-const commits = git(clone, 'log', '--format=%H', '--first-parent', '-n', '8').split('\n').filter((c) => git(clone, 'rev-list', '--parents', '-n', '1', c).split(' ').length === 2);
+const commits = git(clone, 'log', '--format=%H', '--first-parent', '-n', '8')
+  .split('\n')
+  .filter((c) => git(clone, 'rev-list', '--parents', '-n', '1', c).split(' ').length === 2);
 
 // Real test output, once: vitest's verbose report of the judge's pure tests.
 let testOutput: string;
 try {
-  testOutput = execFileSync('npx', ['vitest', 'run', 'test/judge/verdict-reply.test.ts', 'test/judge/context.test.ts', '--reporter=verbose'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  testOutput = execFileSync(
+    'npx',
+    ['vitest', 'run', 'test/judge/verdict-reply.test.ts', 'test/judge/context.test.ts', '--reporter=verbose'],
+    { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  );
 } catch (e) {
   testOutput = String((e as { stdout?: string }).stdout ?? '');
 }
 const config = loadConfig({ env: {} });
 const j = config.judge;
-const budget = { contextTokens: j.context_budget_tokens, diffTokens: j.diff_budget_tokens, promptTokens: j.prompt_budget_tokens, testTokens: j.test_output_budget_tokens, lintTokens: j.lint_output_budget_tokens, testMaxLines: j.test_output_max_lines, charsPerToken: j.chars_per_token };
+const budget = {
+  contextTokens: j.context_budget_tokens,
+  diffTokens: j.diff_budget_tokens,
+  promptTokens: j.prompt_budget_tokens,
+  testTokens: j.test_output_budget_tokens,
+  lintTokens: j.lint_output_budget_tokens,
+  testMaxLines: j.test_output_max_lines,
+  charsPerToken: j.chars_per_token,
+};
 
 console.log('Assembled context vs naive (whole diff + 2000 lines of test output), estimated tokens at 4 chars/token');
-console.log(['commit', 'files', 'naive_tokens', 'judge_tokens', 'ratio', 'left_out', 'shortened', 'secrets', 'assemble_ms', 'redact_MB/s'].map((h) => h.padEnd(12)).join(' '));
+console.log(
+  [
+    'commit',
+    'files',
+    'naive_tokens',
+    'judge_tokens',
+    'ratio',
+    'left_out',
+    'shortened',
+    'secrets',
+    'assemble_ms',
+    'redact_MB/s',
+  ]
+    .map((h) => h.padEnd(12))
+    .join(' '),
+);
 const secretTable = loadSecretTable();
 for (const c of commits) {
   git(clone, 'checkout', '-q', c);
@@ -47,14 +77,40 @@ for (const c of commits) {
   const diff = await diffPatch(clone, wd.mergeBase, wd.tree);
   const naive = diff.length + testOutput.split('\n').slice(0, 2000).join('\n').length + 300;
   const t0 = performance.now();
-  const ctx = assembleContext({ prompt: git(clone, 'log', '-1', '--format=%B', c), diff, testOutput, lintOutput: null, metadata: { commit: c }, sources: [] }, budget, loadSecretTable());
+  const ctx = assembleContext(
+    {
+      prompt: git(clone, 'log', '-1', '--format=%B', c),
+      diff,
+      testOutput,
+      lintOutput: null,
+      metadata: { commit: c },
+      sources: [],
+    },
+    budget,
+    loadSecretTable(),
+  );
   const ms = performance.now() - t0;
   // The one matcher over the whole raw diff (the judge runs it over every part, then the final request).
   const r0 = performance.now();
   redactSecrets(diff, secretTable);
   const mbps = diff.length / 1e6 / ((performance.now() - r0) / 1000);
   const nt = Math.ceil(naive / 4);
-  console.log([c.slice(0, 10), String(wd.files.length), String(nt), String(ctx.stats.tokens_est), (ctx.stats.tokens_est / nt).toFixed(2), String(ctx.stats.left_out.length), String(ctx.stats.shrunk.length), String(ctx.stats.secrets_redacted.count), ms.toFixed(1), mbps.toFixed(1)].map((v) => v.padEnd(12)).join(' '));
+  console.log(
+    [
+      c.slice(0, 10),
+      String(wd.files.length),
+      String(nt),
+      String(ctx.stats.tokens_est),
+      (ctx.stats.tokens_est / nt).toFixed(2),
+      String(ctx.stats.left_out.length),
+      String(ctx.stats.shrunk.length),
+      String(ctx.stats.secrets_redacted.count),
+      ms.toFixed(1),
+      mbps.toFixed(1),
+    ]
+      .map((v) => v.padEnd(12))
+      .join(' '),
+  );
 }
 
 // The collector's env scrub runs once per check: this process's environment through the table.
@@ -62,7 +118,9 @@ for (const c of commits) {
   const n = 200;
   const t0 = performance.now();
   for (let i = 0; i < n; i++) scrubEnv(process.env, config.collector.secret_env_patterns);
-  console.log(`\nscrubEnv over ${Object.keys(process.env).length} variables: ${((performance.now() - t0) / n).toFixed(2)} ms per call`);
+  console.log(
+    `\nscrubEnv over ${Object.keys(process.env).length} variables: ${((performance.now() - t0) / n).toFixed(2)} ms per call`,
+  );
 }
 
 // Overhead per call: bin/judge's whole path in-process (git diff, assembly, cache check, throttle lock, ledger,
@@ -77,7 +135,20 @@ const deps = { store, config: cfg, env, processEnv: process.env, now: () => new 
 const rounds = 30;
 const whole: number[] = [];
 for (let i = 0; i < rounds; i++) {
-  const rec = { schema_version: '1.0.0', bead: `bench-${i}`, task: { id: 't', prompt: `bench run ${i}: ${git(clone, 'log', '-1', '--format=%s')}` }, agent: { slug: 'bench' }, template: 'bench', worktree: clone, base_ref: `${commits[0]}^`, started_at: '2025-06-01T10:00:00Z', completed_at: '2025-06-01T10:01:00Z', exit_code: 0, status: 'completed', checks: { test: { exit_code: 0, output: testOutput } } };
+  const rec = {
+    schema_version: '1.0.0',
+    bead: `bench-${i}`,
+    task: { id: 't', prompt: `bench run ${i}: ${git(clone, 'log', '-1', '--format=%s')}` },
+    agent: { slug: 'bench' },
+    template: 'bench',
+    worktree: clone,
+    base_ref: `${commits[0]}^`,
+    started_at: '2025-06-01T10:00:00Z',
+    completed_at: '2025-06-01T10:01:00Z',
+    exit_code: 0,
+    status: 'completed',
+    checks: { test: { exit_code: 0, output: testOutput } },
+  };
   const file = join(stateDir, `bench-${i}.json`);
   writeFileSync(file, JSON.stringify(rec));
   const t0 = performance.now();
@@ -95,6 +166,12 @@ for (let i = 0; i < rounds; i++) {
 }
 await server.close();
 console.log(`\nPer call, median of ${rounds} (loopback server answering at once)`);
-console.log(`  judge path (collect skipped, git diff + assembly + cache + throttle + SDK + validate + write): ${median(whole).toFixed(1)} ms`);
-console.log(`  bare SDK round trip (baseline):                                                        ${median(bare).toFixed(1)} ms`);
-console.log(`  judge overhead over the bare call:                                                     ${(median(whole) - median(bare)).toFixed(1)} ms`);
+console.log(
+  `  judge path (collect skipped, git diff + assembly + cache + throttle + SDK + validate + write): ${median(whole).toFixed(1)} ms`,
+);
+console.log(
+  `  bare SDK round trip (baseline):                                                        ${median(bare).toFixed(1)} ms`,
+);
+console.log(
+  `  judge overhead over the bare call:                                                     ${(median(whole) - median(bare)).toFixed(1)} ms`,
+);

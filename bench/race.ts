@@ -27,13 +27,26 @@ export async function main(): Promise<void> {
   const configured = config.race!.concurrency;
   for (const concurrency of [...new Set([2, 4, configured])].sort()) {
     const t = performance.now();
-    const race = await runRace(runs, { store: new StateStore(join(p.dir, `state-par-${concurrency}`)), config, processEnv: process.env, now, concurrency });
+    const race = await runRace(runs, {
+      store: new StateStore(join(p.dir, `state-par-${concurrency}`)),
+      config,
+      processEnv: process.env,
+      now,
+      concurrency,
+    });
     const wall = performance.now() - t;
     const ratio = wall / sum;
-    const mark = concurrency === configured ? ` — the configured concurrency: ${ratio <= 0.55 ? 'within' : 'OVER'} the 0.55 target` : '';
-    results.push(`race of 4, concurrency ${concurrency}: ${(wall / 1000).toFixed(2)} s wall = ${ratio.toFixed(2)}× one by one (speed-up ×${(sum / wall).toFixed(2)}; ${race.solutions.filter((s) => s.status === 'evaluated').length}/4 evaluated)${mark}`);
+    const mark =
+      concurrency === configured
+        ? ` — the configured concurrency: ${ratio <= 0.55 ? 'within' : 'OVER'} the 0.55 target`
+        : '';
+    results.push(
+      `race of 4, concurrency ${concurrency}: ${(wall / 1000).toFixed(2)} s wall = ${ratio.toFixed(2)}× one by one (speed-up ×${(sum / wall).toFixed(2)}; ${race.solutions.filter((s) => s.status === 'evaluated').length}/4 evaluated)${mark}`,
+    );
   }
-  console.log('checks per solution: build, test, lint = sleep 1 each (3 s); baseline 3 s, once (before the solutions: 5 jobs of 3 s, so concurrency 2 cannot go below 3/5 = 0.6×)');
+  console.log(
+    'checks per solution: build, test, lint = sleep 1 each (3 s); baseline 3 s, once (before the solutions: 5 jobs of 3 s, so concurrency 2 cannot go below 3/5 = 0.6×)',
+  );
   console.log(`4 solutions one by one (sum of 4 single races): ${(sum / 1000).toFixed(2)} s`);
   for (const line of results) console.log(line);
 }

@@ -36,18 +36,30 @@ function plainAtomic(file: string, text: string): void {
 
 try {
   console.log(`${n} writes each, in ${dir}`);
-  const plain = time('feedback record: write + rename (no fsync; before)', () => plainAtomic(join(dir, 'a.json'), record));
-  const durable = time('feedback record: writeFileAtomic (write all, fsync, rename, fsync dir)', () => writeFileAtomic(join(dir, 'b.json'), record, { tmpDir: join(dir, '.tmp') }));
+  const plain = time('feedback record: write + rename (no fsync; before)', () =>
+    plainAtomic(join(dir, 'a.json'), record),
+  );
+  const durable = time('feedback record: writeFileAtomic (write all, fsync, rename, fsync dir)', () =>
+    writeFileAtomic(join(dir, 'b.json'), record, { tmpDir: join(dir, '.tmp') }),
+  );
   time('index row: appendLineDurable (O_APPEND, fdatasync)', () => appendLineDurable(join(dir, 'c.jsonl'), row));
-  console.log(`fsync cost per feedback write (record + its index row): ~${(durable - plain).toFixed(2)} ms for the record, plus the row's fdatasync above`);
+  console.log(
+    `fsync cost per feedback write (record + its index row): ~${(durable - plain).toFixed(2)} ms for the record, plus the row's fdatasync above`,
+  );
 
   // A real process holds a lock and is SIGKILLed; another process then takes it.
   const state = join(dir, 'state');
-  const holder = spawn(process.execPath, ['--import', 'tsx', child, 'hold-lock', state, 'bench'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const holder = spawn(process.execPath, ['--import', 'tsx', child, 'hold-lock', state, 'bench'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((r) => holder.stdout!.on('data', () => r()));
   await new Promise<void>((r) => (holder.once('exit', () => r()), holder.kill('SIGKILL')));
-  const t = spawnSync(process.execPath, ['--import', 'tsx', child, 'take-lock', state, 'bench', '60'], { encoding: 'utf8' });
-  console.log(`lock of a SIGKILLed holder taken over after ${t.stdout.trim()} ms (owner file; before: the stale time, ${STALE_MS} ms, measured 20,662 ms)`);
+  const t = spawnSync(process.execPath, ['--import', 'tsx', child, 'take-lock', state, 'bench', '60'], {
+    encoding: 'utf8',
+  });
+  console.log(
+    `lock of a SIGKILLed holder taken over after ${t.stdout.trim()} ms (owner file; before: the stale time, ${STALE_MS} ms, measured 20,662 ms)`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

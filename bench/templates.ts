@@ -21,7 +21,10 @@ const keep = args.includes('--keep');
 
 const rnd = seededRandom('bench-templates');
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
-const TEMPLATES = Array.from({ length: 12 }, (_, i) => `prompts/${['fix', 'feature', 'refactor', 'test'][i % 4]}-v${Math.floor(i / 4) + 1}.md`);
+const TEMPLATES = Array.from(
+  { length: 12 },
+  (_, i) => `prompts/${['fix', 'feature', 'refactor', 'test'][i % 4]}-v${Math.floor(i / 4) + 1}.md`,
+);
 const TASK_TYPES = ['bugfix', 'feature', 'refactor', 'tests'] as const;
 const ISSUES = [
   { description: 'Changed files unrelated to the task (formatting in utils/)', category: 'scope_creep' },
@@ -36,15 +39,35 @@ function record(i: number): Feedback {
   const template = pick(TEMPLATES);
   const quality = (TEMPLATES.indexOf(template) % 5) / 10 + 0.45; // each template has its own success rate
   const r = rnd();
-  const outcome: Outcome = r < 0.04 ? 'infra_failure' : r < 0.08 ? 'timeout' : r < 0.08 + quality * 0.8 ? 'full_pass' : r < 0.95 ? 'partial_pass' : 'agent_failure';
+  const outcome: Outcome =
+    r < 0.04
+      ? 'infra_failure'
+      : r < 0.08
+        ? 'timeout'
+        : r < 0.08 + quality * 0.8
+          ? 'full_pass'
+          : r < 0.95
+            ? 'partial_pass'
+            : 'agent_failure';
   const completed = new Date(Date.parse('2026-01-01T00:00:00Z') + Math.floor(rnd() * 90 * 86400_000));
   const scored = outcome !== 'infra_failure';
   const judged = scored && outcome !== 'timeout' && rnd() < 0.7;
   const passed = 20 + Math.floor(rnd() * 200);
   const failed = outcome === 'full_pass' ? 0 : Math.floor(rnd() * 5);
-  const files = Array.from({ length: 2 + Math.floor(rnd() * 6) }, (_, k) => ({ path: `src/module${k}/file${Math.floor(rnd() * 100)}.ts`, added: Math.floor(rnd() * 80), removed: Math.floor(rnd() * 30), binary: false }));
-  const check = (status: 'passed' | 'failed', text: string) => ({ status, exit_code: status === 'passed' ? 0 : 1, duration_ms: Math.floor(rnd() * 30000), source: 'collector' as const, output: { text, bytes: text.length, truncated: false } });
-  const bead = `bd-${(i * 2654435761 % 4294967296).toString(36)}-${i}`; // ids deliberately not chronological
+  const files = Array.from({ length: 2 + Math.floor(rnd() * 6) }, (_, k) => ({
+    path: `src/module${k}/file${Math.floor(rnd() * 100)}.ts`,
+    added: Math.floor(rnd() * 80),
+    removed: Math.floor(rnd() * 30),
+    binary: false,
+  }));
+  const check = (status: 'passed' | 'failed', text: string) => ({
+    status,
+    exit_code: status === 'passed' ? 0 : 1,
+    duration_ms: Math.floor(rnd() * 30000),
+    source: 'collector' as const,
+    output: { text, bytes: text.length, truncated: false },
+  });
+  const bead = `bd-${((i * 2654435761) % 4294967296).toString(36)}-${i}`; // ids deliberately not chronological
   return {
     schema_version: '1.0.0',
     bead,
@@ -56,7 +79,14 @@ function record(i: number): Feedback {
       model: 'some-model',
       started_at: new Date(completed.getTime() - 600_000).toISOString(),
       completed_at: completed.toISOString(),
-      status: outcome === 'infra_failure' ? 'infra_failure' : outcome === 'timeout' ? 'timeout' : outcome === 'agent_failure' ? 'failed' : 'completed',
+      status:
+        outcome === 'infra_failure'
+          ? 'infra_failure'
+          : outcome === 'timeout'
+            ? 'timeout'
+            : outcome === 'agent_failure'
+              ? 'failed'
+              : 'completed',
       exit_code: scored ? 0 : null,
       iterations: rnd() < 0.7 ? 0 : 1 + Math.floor(rnd() * 3),
       usage: { input_tokens: 50000, output_tokens: 8000, total_tokens: 58000, cost_usd: 0.42 },
@@ -67,26 +97,58 @@ function record(i: number): Feedback {
     checks: scored
       ? {
           build: check('passed', '> build\n> tsc -p .\n'),
-          test: { ...check(failed ? 'failed' : 'passed', OUTPUT_LINE.repeat(14) + `\n Test Files  12 passed (12)\n      Tests  ${failed} failed | ${passed} passed (${passed + failed})\n`), tests: { runner: 'vitest', passed, failed, skipped: 0, errors: 0, total: passed + failed } },
-          lint: { ...check('passed', 'src/a.ts\n  3:7  warning  Unexpected any  @typescript-eslint/no-explicit-any\n'), lint: { linter: 'eslint', errors: 0, warnings: 1 } },
+          test: {
+            ...check(
+              failed ? 'failed' : 'passed',
+              OUTPUT_LINE.repeat(14) +
+                `\n Test Files  12 passed (12)\n      Tests  ${failed} failed | ${passed} passed (${passed + failed})\n`,
+            ),
+            tests: { runner: 'vitest', passed, failed, skipped: 0, errors: 0, total: passed + failed },
+          },
+          lint: {
+            ...check('passed', 'src/a.ts\n  3:7  warning  Unexpected any  @typescript-eslint/no-explicit-any\n'),
+            lint: { linter: 'eslint', errors: 0, warnings: 1 },
+          },
           typecheck: null,
         }
       : { build: null, test: null, lint: null, typecheck: null },
     baseline: null,
-    diff: scored ? { merge_base: 'a'.repeat(40), files_changed: files.length, lines_added: files.reduce((t, f) => t + f.added, 0), lines_removed: files.reduce((t, f) => t + f.removed, 0), files } : null,
-    scores: { build: scored ? 1 : null, tests: scored ? passed / (passed + failed) : null, lint: scored ? 0.98 : null, diff_size: scored ? 0.8 : null, speed: scored ? 0.7 : null },
+    diff: scored
+      ? {
+          merge_base: 'a'.repeat(40),
+          files_changed: files.length,
+          lines_added: files.reduce((t, f) => t + f.added, 0),
+          lines_removed: files.reduce((t, f) => t + f.removed, 0),
+          files,
+        }
+      : null,
+    scores: {
+      build: scored ? 1 : null,
+      tests: scored ? passed / (passed + failed) : null,
+      lint: scored ? 0.98 : null,
+      diff_size: scored ? 0.8 : null,
+      speed: scored ? 0.7 : null,
+    },
     weights_used: scored ? { build: 0.3, tests: 0.3, lint: 0.15, diff_size: 0.15, speed: 0.1 } : {},
     composite: scored ? Math.round(rnd() * 1000) / 1000 : null,
     speed: { basis: 'budget', duration_seconds: 600, reference_seconds: 600 },
     outcome,
     outcome_reason: `The run ended as ${outcome}.`,
-    integrity: { tests_not_run: false, exit_code_contradicts_counts: false, test_count_below_baseline: false, notes: [] },
+    integrity: {
+      tests_not_run: false,
+      exit_code_contradicts_counts: false,
+      test_count_below_baseline: false,
+      notes: [],
+    },
     judgment: judged
       ? {
           verdict: 'partial',
           score: Math.round(Math.min(1, Math.max(0, quality + (rnd() - 0.5) * 0.4)) * 100) / 100,
           dimensions: { correctness: 0.8, scope_adherence: 0.7, code_quality: 0.75, completeness: 0.7 },
-          issues: Array.from({ length: Math.floor(rnd() * 3) }, () => ({ severity: pick(['major', 'minor'] as const), ...pick(ISSUES) })),
+          issues: Array.from({ length: Math.floor(rnd() * 3) }, () => ({
+            severity: pick(['major', 'minor'] as const),
+            ...pick(ISSUES),
+          })),
           model: 'claude-opus-4-1',
           judged_at: completed.toISOString(),
         }
@@ -110,7 +172,8 @@ function generate(store: StateStore, from: number, to: number): number {
     writeFileSync(file, text);
     bytes += text.length;
     const st = statSync(file);
-    rows += JSON.stringify(summarizeFeedback(fb, { size: st.size, mtime_ms: st.mtimeMs }, new Date().toISOString())) + '\n';
+    rows +=
+      JSON.stringify(summarizeFeedback(fb, { size: st.size, mtime_ms: st.mtimeMs }, new Date().toISOString())) + '\n';
     if (rows.length > 1 << 20) {
       appendFileSync(store.path('feedback-index', 'feedback'), rows);
       rows = '';
@@ -133,11 +196,20 @@ function timeShell(cmd: string, env: NodeJS.ProcessEnv, reps = 2): Timed {
   let best: Timed | null = null;
   for (let k = 0; k < reps; k++) {
     const t0 = process.hrtime.bigint();
-    const r = spawnSync('/usr/bin/time', ['-f', 'bench-maxrss-kb %M cpu %U %S', 'sh', '-c', cmd], { env, encoding: 'utf8', maxBuffer: 1 << 28 });
+    const r = spawnSync('/usr/bin/time', ['-f', 'bench-maxrss-kb %M cpu %U %S', 'sh', '-c', cmd], {
+      env,
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+    });
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
     if (r.status !== 0) throw new Error(`${cmd} exited ${r.status}: ${r.stderr.slice(-500)}`);
     const m = /bench-maxrss-kb (\d+) cpu ([\d.]+) ([\d.]+)/.exec(r.stderr);
-    const cur = { seconds, cpu: m ? Number(m[2]) + Number(m[3]) : null, maxRssKb: m ? Number(m[1]) : null, stdout: r.stdout };
+    const cur = {
+      seconds,
+      cpu: m ? Number(m[2]) + Number(m[3]) : null,
+      maxRssKb: m ? Number(m[1]) : null,
+      stdout: r.stdout,
+    };
     if (!best || cur.seconds < best.seconds) best = cur;
   }
   return best!;
@@ -173,11 +245,22 @@ mkdirSync(join(root, '.bench-tmp'), { recursive: true });
 const work = mkdtempSync(join(root, '.bench-tmp', 'templates-'));
 try {
   const store = new StateStore(join(work, 'state'));
-  const env = { PATH: process.env.PATH, JUDGELOOP_STATE_DIR: store.root, JUDGE_ENABLED: 'true', JUDGE_PHASE: '3', NODE_OPTIONS: `--import=${join(root, 'bench', '_maxrss.mjs')}` };
+  const env = {
+    PATH: process.env.PATH,
+    JUDGELOOP_STATE_DIR: store.root,
+    JUDGE_ENABLED: 'true',
+    JUDGE_PHASE: '3',
+    NODE_OPTIONS: `--import=${join(root, 'bench', '_maxrss.mjs')}`,
+  };
   const fbDir = store.dir('feedback');
   const find = `find ${fbDir} -name '*.json' -exec cat {} +`;
   const score = `${join(root, 'bin', 'score-templates')} --json`;
-  console.log(`bench/templates: ${TEMPLATES.length} templates; ${hasJq ? 'jq found' : 'jq not installed: the jq figure is skipped (apt-get install -y jq)'}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
+  console.log(
+    `bench/templates: ${TEMPLATES.length} templates; ${hasJq ? 'jq found' : 'jq not installed: the jq figure is skipped (apt-get install -y jq)'}; load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} on ${os.cpus().length} cores`,
+  );
   let done = 0;
   let bytes = 0;
   for (const size of sizes) {
@@ -188,7 +271,9 @@ try {
     const c0 = process.hrtime.bigint();
     await compactIndex(store);
     const compactS = Number(process.hrtime.bigint() - c0) / 1e9;
-    console.log(`\n${size.toLocaleString('en')} feedback records, ${(bytes / 1e6).toFixed(0)} MB (${(bytes / size / 1024).toFixed(1)} KB each)`);
+    console.log(
+      `\n${size.toLocaleString('en')} feedback records, ${(bytes / 1e6).toFixed(0)} MB (${(bytes / size / 1024).toFixed(1)} KB each)`,
+    );
     const cat = timeCmd(`${find} > /dev/null`, env);
     console.log(`  find … -exec cat {} + > /dev/null        ${fmt(cat)}`);
     let jq: Timed | null = null;
@@ -197,15 +282,22 @@ try {
       console.log(`  find … | jq -s 'group_by(.run.template)…' ${fmt(jq)}`);
     }
     const sc = timeCmd(score, env, 3);
-    const data = JSON.parse(sc.stdout) as { templates: { template: string; runs: number }[]; sources: { from_index: number; read_now: number } };
-    if (data.templates.reduce((t, x) => t + x.runs, 0) !== size) throw new Error('score-templates counted a different number of runs');
+    const data = JSON.parse(sc.stdout) as {
+      templates: { template: string; runs: number }[];
+      sources: { from_index: number; read_now: number };
+    };
+    if (data.templates.reduce((t, x) => t + x.runs, 0) !== size)
+      throw new Error('score-templates counted a different number of runs');
     console.log(`  bin/score-templates (from the index)      ${fmt(sc)}${jq ? ratio(jq, sc) : ''}`);
     // The first read: no index yet (e.g. feedback copied in, or an older judgeloop): every file is read and parsed.
     rmSync(store.dir('feedback-index'), { recursive: true, force: true });
     const first = timeCmd(score, env, 1);
-    if ((JSON.parse(first.stdout) as { sources: { read_now: number } }).sources.read_now !== size) throw new Error('the first read did not read every file');
+    if ((JSON.parse(first.stdout) as { sources: { read_now: number } }).sources.read_now !== size)
+      throw new Error('the first read did not read every file');
     console.log(`  bin/score-templates (first read, no index) ${fmt(first)}${jq ? ratio(jq, first) : ''}`);
-    console.log(`  compact ${(size - (sizes[sizes.indexOf(size) - 1] ?? 0)).toLocaleString('en')} generated rows into the index ${compactS.toFixed(2).padStart(5)} s (in the bench process; external sort)`);
+    console.log(
+      `  compact ${(size - (sizes[sizes.indexOf(size) - 1] ?? 0)).toLocaleString('en')} generated rows into the index ${compactS.toFixed(2).padStart(5)} s (in the bench process; external sort)`,
+    );
     // One new run, as the collector writes it (validated atomic write + index row), then a re-score.
     const fb = record(size + 1_000_000);
     const t0 = process.hrtime.bigint();
@@ -221,7 +313,9 @@ try {
     const stray = record(size + 2_000_000);
     store.write('feedback', stray.bead, stray);
     const rec = timeCmd(score, env, 1);
-    console.log(`  re-score after one unindexed file         ${fmt(rec)}   (reconcile: sorted walk of names and index)`);
+    console.log(
+      `  re-score after one unindexed file         ${fmt(rec)}   (reconcile: sorted walk of names and index)`,
+    );
     rmSync(store.path('feedback', fb.bead));
     rmSync(store.path('feedback', stray.bead));
   }

@@ -16,7 +16,10 @@ const work = mkdtempSync(join(tmpdir(), 'judgeloop-demo-'));
 const repo = join(work, 'repo');
 const state = join(work, 'state');
 // Steps on stderr: live on a terminal, one labelled line per step elsewhere; the table alone goes to stdout.
-const progress = new Progress('demo', (t) => process.stderr.write(t), { mode: progressMode({ tty: Boolean(process.stderr.isTTY), processEnv: process.env }), columns: process.stderr.columns });
+const progress = new Progress('demo', (t) => process.stderr.write(t), {
+  mode: progressMode({ tty: Boolean(process.stderr.isTTY), processEnv: process.env }),
+  columns: process.stderr.columns,
+});
 
 /** git in `cwd` (the demo's own repository), quiet; a failure throws with git's stderr. */
 async function git(cwd: string, ...args: string[]): Promise<void> {
@@ -70,7 +73,14 @@ const fixedMedian = [
   '',
 ].join('\n');
 
-const agents: { slug: string; model: string; bead: string; seconds: number; files: Record<string, string>; note: string }[] = [
+const agents: {
+  slug: string;
+  model: string;
+  bead: string;
+  seconds: number;
+  files: Record<string, string>;
+  note: string;
+}[] = [
   {
     slug: 'claude-code',
     model: 'claude-opus-4-1',
@@ -78,8 +88,12 @@ const agents: { slug: string; model: string; bead: string; seconds: number; file
     seconds: 45,
     note: 'fixes median and adds a test',
     files: {
-      'src/stats.js': base['src/stats.js'].replace(/\/\*\* @param \{number\[\]\} xs \*\/\nexport function median[\s\S]*$/, fixedMedian),
-      'test/stats.test.js': base['test/stats.test.js'] + "test('median even', () => assert.equal(median([4, 1, 3, 2]), 2.5));\n",
+      'src/stats.js': base['src/stats.js'].replace(
+        /\/\*\* @param \{number\[\]\} xs \*\/\nexport function median[\s\S]*$/,
+        fixedMedian,
+      ),
+      'test/stats.test.js':
+        base['test/stats.test.js'] + "test('median even', () => assert.equal(median([4, 1, 3, 2]), 2.5));\n",
     },
   },
   {
@@ -89,7 +103,9 @@ const agents: { slug: string; model: string; bead: string; seconds: number; file
     seconds: 36,
     note: 'changes mean by mistake: a test fails',
     files: {
-      'src/stats.js': base['src/stats.js'].replace('/ xs.length', '/ (xs.length + 1)').replace(/\/\*\* @param \{number\[\]\} xs \*\/\nexport function median[\s\S]*$/, fixedMedian),
+      'src/stats.js': base['src/stats.js']
+        .replace('/ xs.length', '/ (xs.length + 1)')
+        .replace(/\/\*\* @param \{number\[\]\} xs \*\/\nexport function median[\s\S]*$/, fixedMedian),
     },
   },
   {
@@ -98,7 +114,9 @@ const agents: { slug: string; model: string; bead: string; seconds: number; file
     bead: 'demo-no-build',
     seconds: 51,
     note: 'leaves a syntax error: does not build',
-    files: { 'src/stats.js': base['src/stats.js'].replace('export function median(xs) {', 'export function median(xs) {{') },
+    files: {
+      'src/stats.js': base['src/stats.js'].replace('export function median(xs) {', 'export function median(xs) {{'),
+    },
   },
 ];
 
@@ -138,7 +156,14 @@ for (const a of agents) {
   const record = {
     schema_version: '1.0.0',
     bead: a.bead,
-    task: { id: 'task-median', prompt: 'Fix median() for even-length input and add a test.', complexity: 3, command: 'work-on-tasks', discipline: 'backend', type: 'bugfix' },
+    task: {
+      id: 'task-median',
+      prompt: 'Fix median() for even-length input and add a test.',
+      complexity: 3,
+      command: 'work-on-tasks',
+      discipline: 'backend',
+      type: 'bugfix',
+    },
     agent: { slug: a.slug, model: a.model },
     template: a.slug === 'codex-cli' ? 'bugfix-terse-v1' : 'bugfix-v2',
     race_id: 'demo-race',
@@ -150,7 +175,12 @@ for (const a of agents) {
     completed_at: new Date(t0 + a.seconds * 1000).toISOString(),
     exit_code: 0,
     status: 'completed',
-    usage: { input_tokens: 20_000 + a.seconds * 100, output_tokens: 3_000, total_tokens: 23_000 + a.seconds * 100, cost_usd: 0.05 },
+    usage: {
+      input_tokens: 20_000 + a.seconds * 100,
+      output_tokens: 3_000,
+      total_tokens: 23_000 + a.seconds * 100,
+      cost_usd: 0.05,
+    },
     iterations: 0,
   };
   const file = join(work, 'runs', `${a.bead}.json`);
@@ -194,6 +224,10 @@ const table = rows.map((f) => {
     pct(f.composite),
   ];
 });
-console.log(`\nTask: "Fix median() for even-length input and add a test."  (race demo-race, baseline: 3 tests on main)\n`);
+console.log(
+  `\nTask: "Fix median() for even-length input and add a test."  (race demo-race, baseline: 3 tests on main)\n`,
+);
 process.stdout.write(textTable(header, table, { rule: true }));
-console.log(`\nFeedback records: ${join(state, 'feedback')}  (try: cat ${join(state, 'feedback')}/*.json | jq '{bead, outcome, composite}')`);
+console.log(
+  `\nFeedback records: ${join(state, 'feedback')}  (try: cat ${join(state, 'feedback')}/*.json | jq '{bead, outcome, composite}')`,
+);

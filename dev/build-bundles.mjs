@@ -29,18 +29,22 @@ try {
 
 const commands = Object.keys(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).bin);
 rmSync(out, { recursive: true, force: true });
-await esbuild.build({
-  entryPoints: Object.fromEntries(commands.map((c) => [c, join(root, 'dist', 'scripts', `${c}.js`)])),
-  outdir: out,
-  outExtension: { '.js': '.mjs' },
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  external: ['typescript'],
-  // CommonJS dependencies (proper-lockfile, graceful-fs) call require() for Node's own modules.
-  banner: { js: "import { createRequire as __judgeloopRequire } from 'node:module';\nconst require = __judgeloopRequire(import.meta.url);" },
-  logLevel: 'error',
-}).catch((e) => skip(`esbuild failed: ${e instanceof Error ? e.message : String(e)}`));
+await esbuild
+  .build({
+    entryPoints: Object.fromEntries(commands.map((c) => [c, join(root, 'dist', 'scripts', `${c}.js`)])),
+    outdir: out,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['typescript'],
+    // CommonJS dependencies (proper-lockfile, graceful-fs) call require() for Node's own modules.
+    banner: {
+      js: "import { createRequire as __judgeloopRequire } from 'node:module';\nconst require = __judgeloopRequire(import.meta.url);",
+    },
+    logLevel: 'error',
+  })
+  .catch((e) => skip(`esbuild failed: ${e instanceof Error ? e.message : String(e)}`));
 
 console.log(`build-bundles: dist/bundle/{${commands.join(',')}}.mjs`);

@@ -10,10 +10,14 @@ const dir = join(root, 'schemas');
 const out = join(root, 'lib', 'schema', 'types.generated.ts');
 
 const schemas = Object.fromEntries(
-  readdirSync(dir).filter((f) => f.endsWith('.schema.json')).sort().map((f) => [f, JSON.parse(readFileSync(join(dir, f), 'utf8'))]),
+  readdirSync(dir)
+    .filter((f) => f.endsWith('.schema.json'))
+    .sort()
+    .map((f) => [f, JSON.parse(readFileSync(join(dir, f), 'utf8'))]),
 );
 
-let text = '// Generated from schemas/*.schema.json by `npm run gen:types`. Do not edit by hand.\n/* eslint-disable */\n';
+let text =
+  '// Generated from schemas/*.schema.json by `npm run gen:types`. Do not edit by hand.\n/* eslint-disable */\n';
 const seen = new Set();
 for (const [file, schema] of Object.entries(schemas)) {
   const ts = await compile(schema, schema.title ?? file, {

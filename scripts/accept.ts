@@ -25,27 +25,49 @@ export async function run(argv: string[], io: Io): Promise<number> {
   if (values['show-learning']) {
     const l = learnedAdjustments(store, rc);
     const weights = applyAdjustments(rc.weights, l.adjustments, rc.learning.min_weight);
-    if (values.json) io.stdout(`${JSON.stringify({ based_on: l.basedOn, adjustments: l.adjustments, weights, applied: rc.learning.apply })}\n`);
+    if (values.json)
+      io.stdout(
+        `${JSON.stringify({ based_on: l.basedOn, adjustments: l.adjustments, weights, applied: rc.learning.apply })}\n`,
+      );
     else {
-      io.stdout(`Learned from ${l.basedOn} choices that overrode the winner (${rc.learning.apply ? 'applied to new races' : 'not applied: race.learning.apply is false'}):\n`);
-      for (const c of CATEGORIES) io.stdout(`  ${c.padEnd(13)} ${rc.weights[c].toFixed(3)} ${l.adjustments[c] >= 0 ? '+' : '-'} ${Math.abs(l.adjustments[c]).toFixed(3)} → ${weights[c].toFixed(3)}\n`);
+      io.stdout(
+        `Learned from ${l.basedOn} choices that overrode the winner (${rc.learning.apply ? 'applied to new races' : 'not applied: race.learning.apply is false'}):\n`,
+      );
+      for (const c of CATEGORIES)
+        io.stdout(
+          `  ${c.padEnd(13)} ${rc.weights[c].toFixed(3)} ${l.adjustments[c] >= 0 ? '+' : '-'} ${Math.abs(l.adjustments[c]).toFixed(3)} → ${weights[c].toFixed(3)}\n`,
+        );
     }
     return 0;
   }
   if (positionals.length !== 1) throw new UserError(`give exactly one race id\n${USAGE}`);
   const raceId = positionals[0]!;
-  const modes = [values.solution !== undefined && !values['manual-edit'], Boolean(values['reject-all']), Boolean(values['manual-edit'])].filter(Boolean).length;
+  const modes = [
+    values.solution !== undefined && !values['manual-edit'],
+    Boolean(values['reject-all']),
+    Boolean(values['manual-edit']),
+  ].filter(Boolean).length;
   if (modes !== 1) throw new UserError(`choose one of --solution ID, --reject-all, --manual-edit\n${USAGE}`);
-  if ((values.force || values['dry-run'] || values.into) && !values.merge) throw new UserError('--force, --dry-run and --into go with --merge');
+  if ((values.force || values['dry-run'] || values.into) && !values.merge)
+    throw new UserError('--force, --dry-run and --into go with --merge');
   const race = store.read<Race>('races', raceId);
   if (!race) throw new UserError(`race ${raceId}: no state/races/${raceId}.json (run bin/race first)`);
   const chosen = values.solution !== undefined ? race.solutions.find((s) => s.id === values.solution) : undefined;
-  if (values.solution !== undefined && !chosen) throw new UserError(`--solution ${values.solution}: not a solution of race ${raceId} (${race.solutions.map((s) => s.id).join(', ')})`);
+  if (values.solution !== undefined && !chosen)
+    throw new UserError(
+      `--solution ${values.solution}: not a solution of race ${raceId} (${race.solutions.map((s) => s.id).join(', ')})`,
+    );
   if (values.merge && !chosen) throw new UserError('--merge needs a chosen solution (--solution ID)');
 
   const recommendedId = race.ranking.winner ?? race.ranking.order[0] ?? null;
   const recommended = recommendedId ? race.solutions.find((s) => s.id === recommendedId) : undefined;
-  const userChoice: RaceChoice['user_choice'] = values['reject-all'] ? 'rejected_all' : values['manual-edit'] ? 'manual_edit' : chosen!.id === recommendedId ? 'accepted_winner' : 'chose_other';
+  const userChoice: RaceChoice['user_choice'] = values['reject-all']
+    ? 'rejected_all'
+    : values['manual-edit']
+      ? 'manual_edit'
+      : chosen!.id === recommendedId
+        ? 'accepted_winner'
+        : 'chose_other';
   const choice: RaceChoice = {
     schema_version: '1.0.0',
     ranking_id: raceId,
@@ -53,19 +75,37 @@ export async function run(argv: string[], io: Io): Promise<number> {
     recommended_solution_id: recommendedId,
     chosen_solution_id: values['reject-all'] ? null : (chosen?.id ?? null),
     timestamp: nowIso(io.env),
-    categories: chosen?.evaluation && recommended?.evaluation ? { chosen: categoryScores(chosen.evaluation), recommended: categoryScores(recommended.evaluation) } : null,
+    categories:
+      chosen?.evaluation && recommended?.evaluation
+        ? { chosen: categoryScores(chosen.evaluation), recommended: categoryScores(recommended.evaluation) }
+        : null,
   };
   if (values.notes !== undefined) choice.feedback_notes = values.notes;
 
   let code = 0;
   if (values.merge && chosen) {
-    if (!chosen.branch) throw new UserError(`${chosen.run_record}: /head_ref: is required to merge ${chosen.id} (the branch holding its work)`);
+    if (!chosen.branch)
+      throw new UserError(
+        `${chosen.run_record}: /head_ref: is required to merge ${chosen.id} (the branch holding its work)`,
+      );
     const into = values.into ?? loadRunRecord(chosen.run_record, io.cwd).record.base_ref;
     if (!chosen.gates.mergeable && !values.force) {
       const why = failedConditions(chosen.gates) || chosen.failure || chosen.gates.reasons.join('; ');
-      choice.merge = { status: 'refused', branch: chosen.branch, into, forced: false, detail: `${chosen.id} fails the mergeable gate: ${why}; --force merges anyway` };
+      choice.merge = {
+        status: 'refused',
+        branch: chosen.branch,
+        into,
+        forced: false,
+        detail: `${chosen.id} fails the mergeable gate: ${why}; --force merges anyway`,
+      };
     } else {
-      choice.merge = await mergeBranch({ repoDir: chosen.worktree, branch: chosen.branch, into, dryRun: Boolean(values['dry-run']), forced: !chosen.gates.mergeable && Boolean(values.force) });
+      choice.merge = await mergeBranch({
+        repoDir: chosen.worktree,
+        branch: chosen.branch,
+        into,
+        dryRun: Boolean(values['dry-run']),
+        forced: !chosen.gates.mergeable && Boolean(values.force),
+      });
     }
     if (choice.merge.status === 'refused' || choice.merge.status === 'conflict') code = 1;
   }
@@ -74,7 +114,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
   if (!dryRun) store.write('race_choices', raceId, choice);
   if (values.json) io.stdout(`${JSON.stringify(choice)}\n`);
   else {
-    io.stdout(`${raceId}: ${dryRun ? 'would record' : 'recorded'} ${userChoice}${choice.chosen_solution_id ? ` (${choice.chosen_solution_id})` : ''}${recommendedId ? `; recommended was ${recommendedId}` : ''}\n`);
+    io.stdout(
+      `${raceId}: ${dryRun ? 'would record' : 'recorded'} ${userChoice}${choice.chosen_solution_id ? ` (${choice.chosen_solution_id})` : ''}${recommendedId ? `; recommended was ${recommendedId}` : ''}\n`,
+    );
     if (choice.merge) io.stdout(`merge: ${choice.merge.status}: ${choice.merge.detail}\n`);
   }
   if (code) io.stderr(`accept: ${choice.merge!.detail}\n`);

@@ -8,7 +8,13 @@ import { fmtRating, openState, parseNumber } from '../lib/cli/command-helpers.js
 import { textTable as table } from '../lib/report/table.js';
 import { nowIso } from '../lib/base/clock.js';
 import { loadAllAgents } from '../lib/ratings/agent-log.js';
-import { rebuildAgent, registerAgent, updateAgent, type AgentFields, type RatingFields } from '../lib/ratings/agents-io.js';
+import {
+  rebuildAgent,
+  registerAgent,
+  updateAgent,
+  type AgentFields,
+  type RatingFields,
+} from '../lib/ratings/agents-io.js';
 
 const USAGE = usage(AGENTS);
 
@@ -25,10 +31,22 @@ export async function run(argv: string[], io: Io): Promise<number> {
     for (const a of agents) for (const p of a.problems) io.stderr(`warning: ${p}\n`);
     const rows = agents.filter((a) => a.registration).map((a) => ({ ...a.registration!, ...a.state }));
     if (values.json) io.stdout(JSON.stringify(rows, null, 2) + '\n');
-    else io.stdout(table(['agent', 'enabled', 'rating', 'n', 'max_cx', 'cost/M', 'commands', 'best_usage'], rows.map((r) => [
-      r.slug, r.enabled ? 'yes' : 'no', fmtRating(r.rating), String(r.rating_samples), String(r.max_complexity),
-      r.cost_per_million === null ? '—' : `$${r.cost_per_million}`, r.commands.join(',') || '(all)', r.best_usage ?? '',
-    ])));
+    else
+      io.stdout(
+        table(
+          ['agent', 'enabled', 'rating', 'n', 'max_cx', 'cost/M', 'commands', 'best_usage'],
+          rows.map((r) => [
+            r.slug,
+            r.enabled ? 'yes' : 'no',
+            fmtRating(r.rating),
+            String(r.rating_samples),
+            String(r.max_complexity),
+            r.cost_per_million === null ? '—' : `$${r.cost_per_million}`,
+            r.commands.join(',') || '(all)',
+            r.best_usage ?? '',
+          ]),
+        ),
+      );
     return 0;
   }
   if (!slug) throw new UserError(`${sub} needs an agent slug\n${USAGE}`);
@@ -36,14 +54,18 @@ export async function run(argv: string[], io: Io): Promise<number> {
   if (sub === 'rebuild') {
     const { profile, problems } = await rebuildAgent(store, config, slug, now);
     for (const p of problems) io.stderr(`warning: ${p}\n`);
-    io.stderr(`${slug}: profile rebuilt from ${profile.rating_samples} rated run(s): rating ${fmtRating(profile.rating)}, max_complexity ${profile.max_complexity}\n`);
+    io.stderr(
+      `${slug}: profile rebuilt from ${profile.rating_samples} rated run(s): rating ${fmtRating(profile.rating)}, max_complexity ${profile.max_complexity}\n`,
+    );
     if (values.json) io.stdout(JSON.stringify(profile, null, 2) + '\n');
     return 0;
   }
   if (sub === 'enable' || sub === 'disable') {
     const { profile, problems } = await updateAgent(store, config, slug, { enabled: sub === 'enable' }, now);
     for (const p of problems) io.stderr(`warning: ${p}\n`);
-    io.stderr(`${slug}: ${profile.enabled ? 'enabled: routable' : 'disabled: never routed'} (rating ${fmtRating(profile.rating)}, max_complexity ${profile.max_complexity})\n`);
+    io.stderr(
+      `${slug}: ${profile.enabled ? 'enabled: routable' : 'disabled: never routed'} (rating ${fmtRating(profile.rating)}, max_complexity ${profile.max_complexity})\n`,
+    );
     if (values.json) io.stdout(JSON.stringify(profile, null, 2) + '\n');
     return 0;
   }
@@ -57,7 +79,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const cpm = parseNumber('cost-per-million', values['cost-per-million'], 0, Number.MAX_SAFE_INTEGER);
   if (cpm !== undefined) fields.cost_per_million = cpm;
   if (values['best-usage'] !== undefined) fields.best_usage = values['best-usage'];
-  if (values.commands !== undefined) fields.commands = values.commands.split(',').map((c) => c.trim()).filter(Boolean);
+  if (values.commands !== undefined)
+    fields.commands = values.commands
+      .split(',')
+      .map((c) => c.trim())
+      .filter(Boolean);
   if (values.enabled) fields.enabled = true;
   if (values.disabled) fields.enabled = false;
   if (values.reason !== undefined) fields.reason = values.reason;

@@ -57,10 +57,19 @@ export async function run(argv: string[], io: CollectIo): Promise<number> {
       } else {
         loaded = loadRunRecord(arg, io.cwd);
       }
-      const fb = await (await import('../lib/collector/collect.js')).collectRun(loaded, { store, config, processEnv: io.processEnv, now, log, version: packageVersion(), racePeers });
+      const fb = await (await import('../lib/collector/collect.js')).collectRun(loaded, {
+        store,
+        config,
+        processEnv: io.processEnv,
+        now,
+        log,
+        version: packageVersion(),
+        racePeers,
+      });
       if (values.json) io.stdout(`${JSON.stringify(fb)}\n`);
       else io.stdout(`${formatLine(fb)}\n`);
-      if (fb.outcome === 'infra_failure' && fb.run.status !== 'infra_failure') io.stderr(`${arg}: recorded infra_failure: ${fb.outcome_reason}\n`);
+      if (fb.outcome === 'infra_failure' && fb.run.status !== 'infra_failure')
+        io.stderr(`${arg}: recorded infra_failure: ${fb.outcome_reason}\n`);
       if (fb.outcome === 'unmeasured') io.stderr(`${arg}: warning: recorded unmeasured: ${fb.outcome_reason}\n`);
     } catch (e) {
       if (isUserError(e)) {
@@ -68,7 +77,9 @@ export async function run(argv: string[], io: CollectIo): Promise<number> {
         code = Math.max(code, 2);
       } else {
         // A WorkError (e.g. state that cannot be written) is one line; anything else is a bug: its stack.
-        io.stderr(`${arg}: ${e instanceof WorkError ? e.message : e instanceof Error ? (e.stack ?? e.message) : errorMessage(e)}\n`);
+        io.stderr(
+          `${arg}: ${e instanceof WorkError ? e.message : e instanceof Error ? (e.stack ?? e.message) : errorMessage(e)}\n`,
+        );
         code = code === 2 ? 2 : 1;
       }
     }
@@ -83,7 +94,8 @@ function peersOf(args: string[], cwd: string): RacePeer[] {
     if (arg === '-') continue;
     try {
       const { record } = loadRunRecord(arg, cwd);
-      if (record.race_id !== undefined && record.status !== 'infra_failure') peers.push({ raceId: record.race_id, bead: record.bead, seconds: durationSeconds(record) });
+      if (record.race_id !== undefined && record.status !== 'infra_failure')
+        peers.push({ raceId: record.race_id, bead: record.bead, seconds: durationSeconds(record) });
     } catch {
       // Reported when the record itself is collected.
     }

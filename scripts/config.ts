@@ -10,13 +10,24 @@ import { join } from 'node:path';
 
 const USAGE = usage(CONFIG_COMMAND);
 
-const VIA = { flag: 'named by --config', env: 'named by JUDGELOOP_CONFIG', found: 'found from the current folder upwards', none: 'none found' } as const;
-const STATE_VIA = { env: 'JUDGELOOP_STATE_DIR', file: 'state_dir of the config file', 'beside-file': 'beside the config file', checkout: "judgeloop's checkout (no config file)" } as const;
+const VIA = {
+  flag: 'named by --config',
+  env: 'named by JUDGELOOP_CONFIG',
+  found: 'found from the current folder upwards',
+  none: 'none found',
+} as const;
+const STATE_VIA = {
+  env: 'JUDGELOOP_STATE_DIR',
+  file: 'state_dir of the config file',
+  'beside-file': 'beside the config file',
+  checkout: "judgeloop's checkout (no config file)",
+} as const;
 
 export async function run(argv: string[], io: Io): Promise<number> {
   const { values: v } = parse(CONFIG_COMMAND, argv);
   const show = v.show || v['print-config'];
-  if ([show, v['state-dir'], v.file, v.completion !== undefined].filter(Boolean).length !== 1) throw new UserError(`give one of --show, --state-dir, --file, --completion\n${USAGE}`);
+  if ([show, v['state-dir'], v.file, v.completion !== undefined].filter(Boolean).length !== 1)
+    throw new UserError(`give one of --show, --state-dir, --file, --completion\n${USAGE}`);
   if (v.completion !== undefined) {
     const { completionScript } = await import('../lib/cli/completion.js');
     io.stdout(completionScript(v.completion));
@@ -37,10 +48,15 @@ export async function run(argv: string[], io: Io): Promise<number> {
   loadConfig(opts);
   const values = configSources(readConfigLayers(opts));
   if (v.json) {
-    io.stdout(`${JSON.stringify({ config_file: choice.file, config_file_via: choice.via, state_dir: state.dir, state_dir_via: state.via, values })}\n`);
+    io.stdout(
+      `${JSON.stringify({ config_file: choice.file, config_file_via: choice.via, state_dir: state.dir, state_dir_via: state.via, values })}\n`,
+    );
     return 0;
   }
-  const lines = [`# config file: ${choice.file ?? '-'} (${VIA[choice.via]})`, `# state dir:   ${state.dir} (${STATE_VIA[state.via]})`];
+  const lines = [
+    `# config file: ${choice.file ?? '-'} (${VIA[choice.via]})`,
+    `# state dir:   ${state.dir} (${STATE_VIA[state.via]})`,
+  ];
   for (const { key, value, source } of values) lines.push(`${key} = ${JSON.stringify(value)}  # ${source}`);
   io.stdout(`${lines.join('\n')}\n`);
   return 0;

@@ -22,7 +22,16 @@ const USAGE = usage(JUDGE);
 function formatSpend(rows: SpendRow[]): string {
   if (rows.length === 0) return 'no judge calls recorded\n';
   const head = ['day', 'model', 'calls', 'input', 'output', 'cache_write', 'cache_read', 'cost_usd'];
-  const body = rows.map((r) => [r.day, r.model, String(r.calls), String(r.input_tokens), String(r.output_tokens), String(r.cache_creation_input_tokens), String(r.cache_read_input_tokens), r.cost_usd.toFixed(4) + (r.unpriced_calls ? ` (+${r.unpriced_calls} unpriced)` : '')]);
+  const body = rows.map((r) => [
+    r.day,
+    r.model,
+    String(r.calls),
+    String(r.input_tokens),
+    String(r.output_tokens),
+    String(r.cache_creation_input_tokens),
+    String(r.cache_read_input_tokens),
+    r.cost_usd.toFixed(4) + (r.unpriced_calls ? ` (+${r.unpriced_calls} unpriced)` : ''),
+  ]);
   const total = rows.reduce((s, r) => s + r.cost_usd, 0);
   body.push(['total', '', String(rows.reduce((s, r) => s + r.calls, 0)), '', '', '', '', total.toFixed(4)]);
   return textTable(head, body);
@@ -30,31 +39,57 @@ function formatSpend(rows: SpendRow[]): string {
 
 /** The request exactly as the configured backend would send it (already redacted): the body, or claude's argv and stdin. */
 function shownRequest(d: NonNullable<JudgeOutcome['dryRun']>, command: string): unknown {
-  if (d.backend === 'claude-cli') return { backend: 'claude-cli', argv: [command, ...claudeArgs(d.request)], stdin: cliPrompt(d.request) };
+  if (d.backend === 'claude-cli')
+    return { backend: 'claude-cli', argv: [command, ...claudeArgs(d.request)], stdin: cliPrompt(d.request) };
   return sdkRequestBody(d.request);
 }
 
 function report(io: Io, json: boolean, o: JudgeOutcome, showRequest?: string): void {
   if (o.dryRun && showRequest !== undefined) {
     io.stdout(JSON.stringify(shownRequest(o.dryRun, showRequest), null, json ? undefined : 2) + '\n');
-    io.stderr(`${o.bead}: the request above is what would be sent (secrets redacted: ${o.dryRun.stats.secrets_redacted.count}); nothing called or written\n`);
+    io.stderr(
+      `${o.bead}: the request above is what would be sent (secrets redacted: ${o.dryRun.stats.secrets_redacted.count}); nothing called or written\n`,
+    );
     return;
   }
   if (o.dryRun && !json) {
     io.stdout(o.dryRun.context + '\n');
-    io.stderr(`${o.bead}: ${o.dryRun.tokens_est} tokens (estimate) of context for ${o.dryRun.model}; estimated cost ${o.dryRun.estimated_cost_usd === null ? 'unknown (no price in config)' : `$${o.dryRun.estimated_cost_usd.toFixed(4)}`}; left out ${o.dryRun.stats.left_out.length} files, shortened ${o.dryRun.stats.shrunk.length}, ${o.dryRun.stats.secrets_redacted.count} secrets redacted; nothing called or written\n`);
+    io.stderr(
+      `${o.bead}: ${o.dryRun.tokens_est} tokens (estimate) of context for ${o.dryRun.model}; estimated cost ${o.dryRun.estimated_cost_usd === null ? 'unknown (no price in config)' : `$${o.dryRun.estimated_cost_usd.toFixed(4)}`}; left out ${o.dryRun.stats.left_out.length} files, shortened ${o.dryRun.stats.shrunk.length}, ${o.dryRun.stats.secrets_redacted.count} secrets redacted; nothing called or written\n`,
+    );
     return;
   }
   if (json) {
     const j = o.judgment;
-    io.stdout(JSON.stringify({ bead: o.bead, status: o.status, message: o.message, verdict: j?.verdict ?? null, score: j?.score ?? null, cost_usd: j?.cost_usd ?? null, ...(o.dryRun ? { dry_run: o.dryRun } : {}) }) + '\n');
+    io.stdout(
+      JSON.stringify({
+        bead: o.bead,
+        status: o.status,
+        message: o.message,
+        verdict: j?.verdict ?? null,
+        score: j?.score ?? null,
+        cost_usd: j?.cost_usd ?? null,
+        ...(o.dryRun ? { dry_run: o.dryRun } : {}),
+      }) + '\n',
+    );
   } else io.stderr(`${o.bead}: ${o.status}: ${o.message}\n`);
 }
 
 // The JUDGE_* variables and the config keys they set: a config error on one of these keys names the variable.
-const ENV_OF_KEY: Record<string, keyof EnvSettings> = { enabled: 'JUDGE_ENABLED', model: 'JUDGE_MODEL', phase: 'JUDGE_PHASE', backend: 'JUDGE_BACKEND', max_per_hour: 'JUDGE_MAX_PER_HOUR' };
+const ENV_OF_KEY: Record<string, keyof EnvSettings> = {
+  enabled: 'JUDGE_ENABLED',
+  model: 'JUDGE_MODEL',
+  phase: 'JUDGE_PHASE',
+  backend: 'JUDGE_BACKEND',
+  max_per_hour: 'JUDGE_MAX_PER_HOUR',
+};
 
-function loadJudgeConfig(env: EnvSettings, cwd: string, configFile: string | undefined, overrides: Parameters<typeof loadConfig>[0]['overrides']) {
+function loadJudgeConfig(
+  env: EnvSettings,
+  cwd: string,
+  configFile: string | undefined,
+  overrides: Parameters<typeof loadConfig>[0]['overrides'],
+) {
   try {
     return loadConfig({ env, cwd, ...(configFile ? { configFile } : {}), ...(overrides ? { overrides } : {}) });
   } catch (e) {
@@ -62,7 +97,8 @@ function loadJudgeConfig(env: EnvSettings, cwd: string, configFile: string | und
     const msg = errorMessage(e);
     const key = /\/judge\/([a-z_]+)/.exec(msg)?.[1];
     const name = key ? ENV_OF_KEY[key] : undefined;
-    if (name && env[name] !== undefined && !msg.includes(name)) throw new UserError(`${name}=${JSON.stringify(env[name])}: ${msg}`);
+    if (name && env[name] !== undefined && !msg.includes(name))
+      throw new UserError(`${name}=${JSON.stringify(env[name])}: ${msg}`);
     throw e;
   }
 }
@@ -76,19 +112,31 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stdout(values.json ? JSON.stringify(spend) + '\n' : formatSpend(spend));
     return 0;
   }
-  if ((values['rating-agent'] || values['rating-strict']) && !values['rate-agents']) throw new UserError(`--rating-agent and --rating-strict go with --rate-agents\n${USAGE}`);
+  if ((values['rating-agent'] || values['rating-strict']) && !values['rate-agents'])
+    throw new UserError(`--rating-agent and --rating-strict go with --rate-agents\n${USAGE}`);
   // --rating-agent names the reviewer: the judge model whose verdict becomes the rated quality.
   const overrides = values['rating-agent'] ? { judge: { model: values['rating-agent'] } } : undefined;
   if (values['show-request'] && !values['dry-run']) throw new UserError(`--show-request goes with --dry-run\n${USAGE}`);
   const config = loadJudgeConfig(io.env, io.cwd, values.config, overrides);
   const now = clockFromEnv(io.env);
-  const deps: JudgeDeps = { store, config, env: io.env, processEnv: io.processEnv, now, log: (m) => io.stderr(m + '\n') };
+  const deps: JudgeDeps = {
+    store,
+    config,
+    env: io.env,
+    processEnv: io.processEnv,
+    now,
+    log: (m) => io.stderr(m + '\n'),
+  };
   const json = Boolean(values.json);
 
   if (values.drain) {
     if (positionals.length) throw new UserError(`--drain takes no run records\n${USAGE}`);
     if (!config.judge.enabled) {
-      report(io, json, { bead: 'queue', status: 'skipped', message: 'judge disabled (JUDGE_ENABLED is not true); the queue is kept' });
+      report(io, json, {
+        bead: 'queue',
+        status: 'skipped',
+        message: 'judge disabled (JUDGE_ENABLED is not true); the queue is kept',
+      });
       return 0;
     }
     return drain(io, deps, json);
@@ -102,7 +150,13 @@ export async function run(argv: string[], io: Io): Promise<number> {
       report(io, json, outcome, values['show-request'] ? config.judge.cli_command : undefined);
       if (values['rate-agents'] && !values['dry-run'] && outcome.status !== 'deferred') {
         const { rateFromStoredJudgment } = await import('../lib/ratings/rate-stored.js');
-        code = Math.max(code, await rateFromStoredJudgment(io, { store, config, now: () => now().toISOString() }, loaded.record.bead, { reviewer: values['rating-agent'], strict: Boolean(values['rating-strict']) }));
+        code = Math.max(
+          code,
+          await rateFromStoredJudgment(io, { store, config, now: () => now().toISOString() }, loaded.record.bead, {
+            reviewer: values['rating-agent'],
+            strict: Boolean(values['rating-strict']),
+          }),
+        );
       }
     } catch (e) {
       if (!isUserError(e)) throw e;
@@ -120,7 +174,12 @@ async function drain(cmdIo: Io, cmdDeps: JudgeDeps, json: boolean): Promise<numb
   const progress = Progress.for('judge --drain', cmdIo, { json });
   const io: Io = { ...cmdIo, stderr: (text) => progress.message(text) };
   const deps: JudgeDeps = { ...cmdDeps, log: (m) => progress.message(m) };
-  const t: ThrottleOptions = { store: deps.store, limit: deps.config.judge.max_per_hour, now: deps.now, lockWaitSeconds: deps.config.judge.lock_wait_seconds };
+  const t: ThrottleOptions = {
+    store: deps.store,
+    limit: deps.config.judge.max_per_hour,
+    now: deps.now,
+    lockWaitSeconds: deps.config.judge.lock_wait_seconds,
+  };
   const skip = new Set<string>();
   const queued = progress.enabled ? deps.store.list('queue').length : 0;
   let judged = 0;
@@ -129,7 +188,10 @@ async function drain(cmdIo: Io, cmdDeps: JudgeDeps, json: boolean): Promise<numb
     const entry = await claimNext(t, deps.config.judge.queue_claim_stale_seconds, skip);
     if (!entry) break;
     let outcome: JudgeOutcome;
-    progress.update(entry.bead, 'judging', { done: judged + skip.size + 1, total: Math.max(queued, judged + skip.size + 1) });
+    progress.update(entry.bead, 'judging', {
+      done: judged + skip.size + 1,
+      total: Math.max(queued, judged + skip.size + 1),
+    });
     try {
       outcome = await judgeRun(loadRunRecord(entry.record_path, io.cwd), deps, { fromQueue: true });
       progress.finish(entry.bead, outcome.status);
@@ -151,7 +213,9 @@ async function drain(cmdIo: Io, cmdDeps: JudgeDeps, json: boolean): Promise<numb
     if (outcome.status === 'outage') {
       await releaseClaim(t, entry);
       report(io, json, outcome);
-      io.stderr(`drain stopped: the judge API is unavailable; ${deps.store.list('queue').length} runs stay queued for the next drain\n`);
+      io.stderr(
+        `drain stopped: the judge API is unavailable; ${deps.store.list('queue').length} runs stay queued for the next drain\n`,
+      );
       break;
     }
     if (outcome.status === 'deferred') {

@@ -5,7 +5,14 @@ import { HelpRequest } from '../lib/cli/cli.js';
 import { parse, usage } from '../lib/cli/command.js';
 import { PARSE_OUTPUT } from '../lib/cli/commands/parse-output.js';
 import { isUserError } from '../lib/base/errors.js';
-import { LINTERS, TEST_RUNNERS, explainTestOutput, parseLintOutput, parseTestOutput, type TestCounts } from '../lib/collector/parsers/index.js';
+import {
+  LINTERS,
+  TEST_RUNNERS,
+  explainTestOutput,
+  parseLintOutput,
+  parseTestOutput,
+  type TestCounts,
+} from '../lib/collector/parsers/index.js';
 import { REPORT_FORMATS, readReport, reconcile, type ReportFormat } from '../lib/collector/parsers/reports.js';
 
 export interface Io {
@@ -30,16 +37,23 @@ function readText(file: string, io: Io): string | { error: string } {
   try {
     return file === '-' ? io.readStdin() : readFileSync(file, 'utf8');
   } catch (err) {
-    return { error: `parse-output: ${file === '-' ? 'stdin' : file}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n` };
+    return {
+      error: `parse-output: ${file === '-' ? 'stdin' : file}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`,
+    };
   }
 }
 
 function explainLines(counts: TestCounts, text: string | null): string {
   const out: string[] = [];
   if (counts.source === 'report' && counts.cases) {
-    for (const c of counts.cases) out.push(`# report: ${c.status.padEnd(7)} ${c.id}${c.excerpt ? `  — ${c.excerpt.split('\n')[0]?.slice(0, 120)}` : ''}`);
+    for (const c of counts.cases)
+      out.push(
+        `# report: ${c.status.padEnd(7)} ${c.id}${c.excerpt ? `  — ${c.excerpt.split('\n')[0]?.slice(0, 120)}` : ''}`,
+      );
   }
-  if (text !== null) for (const e of explainTestOutput(text, counts)) out.push(`# ${e.line ? `line ${e.line}` : '...'}: ${e.role}: ${e.text}`);
+  if (text !== null)
+    for (const e of explainTestOutput(text, counts))
+      out.push(`# ${e.line ? `line ${e.line}` : '...'}: ${e.role}: ${e.text}`);
   for (const n of counts.notes ?? []) out.push(`# note: ${n}`);
   return out.length ? `${out.join('\n')}\n` : '';
 }
@@ -54,7 +68,10 @@ export function run(argv: readonly string[], io: Io): number {
     parsed = parse(PARSE_OUTPUT, argv);
   } catch (err) {
     // --help and --version answer on stdout; a usage error is one line (this command has no execute()).
-    if (err instanceof HelpRequest) { io.stdout(`${err.usage}\n`); return 0; }
+    if (err instanceof HelpRequest) {
+      io.stdout(`${err.usage}\n`);
+      return 0;
+    }
     if (!isUserError(err)) throw err;
     io.stderr(`${err.message}\n`);
     return 2;
@@ -70,23 +87,35 @@ export function run(argv: readonly string[], io: Io): number {
     return 2;
   }
   if (v.format !== undefined && !(REPORT_FORMATS as readonly string[]).includes(v.format)) {
-    io.stderr(`parse-output: --format: unknown report format "${v.format}"; expected one of: ${REPORT_FORMATS.join(', ')}\n`);
+    io.stderr(
+      `parse-output: --format: unknown report format "${v.format}"; expected one of: ${REPORT_FORMATS.join(', ')}\n`,
+    );
     return 2;
   }
   const name = v.runner;
   const known = kind === 'tests' ? TEST_RUNNERS : LINTERS;
   if (name !== undefined && !known.includes(name)) {
-    io.stderr(`parse-output: --runner: unknown ${kind === 'tests' ? 'test runner' : 'linter'} "${name}"; expected one of: ${known.join(', ')}\n`);
+    io.stderr(
+      `parse-output: --runner: unknown ${kind === 'tests' ? 'test runner' : 'linter'} "${name}"; expected one of: ${known.join(', ')}\n`,
+    );
     return 2;
   }
   // With --report alone the console text is optional; without it, FILE defaults to stdin.
   const file = fileArg ?? (v.report !== undefined ? null : '-');
   const text = file === null ? null : readText(file, io);
-  if (text !== null && typeof text !== 'string') { io.stderr(text.error); return 2; }
+  if (text !== null && typeof text !== 'string') {
+    io.stderr(text.error);
+    return 2;
+  }
   const opts = name === undefined ? {} : { name };
   if (kind === 'lint') {
     const counts = parseLintOutput(text as string, opts);
-    if (!counts) { io.stderr(`parse-output: ${file === '-' ? 'stdin' : file}: output not recognised as ${name ?? 'any known linter'}\n`); return 1; }
+    if (!counts) {
+      io.stderr(
+        `parse-output: ${file === '-' ? 'stdin' : file}: output not recognised as ${name ?? 'any known linter'}\n`,
+      );
+      return 1;
+    }
     io.stdout(`${JSON.stringify(counts)}\n`);
     return 0;
   }
@@ -94,14 +123,22 @@ export function run(argv: readonly string[], io: Io): number {
   let counts = consoleCounts;
   if (v.report !== undefined) {
     const reportText = readText(v.report, io);
-    if (typeof reportText !== 'string') { io.stderr(reportText.error); return 2; }
+    if (typeof reportText !== 'string') {
+      io.stderr(reportText.error);
+      return 2;
+    }
     const format = (v.format as ReportFormat | undefined) ?? sniff(reportText);
     const report = format ? readReport(format, reportText, name ? { runner: name } : {}) : null;
-    if (!report) { io.stderr(`parse-output: ${v.report}: not a ${format ?? 'JUnit XML, Jest JSON or Mocha JSON'} report\n`); return 1; }
+    if (!report) {
+      io.stderr(`parse-output: ${v.report}: not a ${format ?? 'JUnit XML, Jest JSON or Mocha JSON'} report\n`);
+      return 1;
+    }
     counts = reconcile(consoleCounts, report);
   }
   if (!counts) {
-    io.stderr(`parse-output: ${file === '-' ? 'stdin' : file}: output not recognised as ${name ?? 'any known test runner'}\n`);
+    io.stderr(
+      `parse-output: ${file === '-' ? 'stdin' : file}: output not recognised as ${name ?? 'any known test runner'}\n`,
+    );
     return 1;
   }
   io.stdout(`${JSON.stringify(counts)}\n`);

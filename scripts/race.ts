@@ -37,7 +37,10 @@ export function findRaceRuns(store: StateStore, raceId: string, cwd: string): Lo
       }
     }
   }
-  if (!paths.size) throw new UserError(`--race ${raceId}: no run records with race_id ${JSON.stringify(raceId)} in ${store.root}/races, feedback or runs`);
+  if (!paths.size)
+    throw new UserError(
+      `--race ${raceId}: no run records with race_id ${JSON.stringify(raceId)} in ${store.root}/races, feedback or runs`,
+    );
   const byBead = new Map<string, LoadedRunRecord>();
   for (const p of [...paths].sort()) {
     const loaded = loadRunRecord(p, cwd);
@@ -55,8 +58,16 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const format = values.json ? 'json' : values.markdown ? 'markdown' : 'table';
   // Showing a stored race runs nothing and writes nothing: the measured results stay as they were measured.
   if (values.race && !values.recollect) {
-    for (const [flag, set] of [['--target', values.target], ['--concurrency', values.concurrency], ['--id', values.id], ['--rate-agents', values['rate-agents']]] as const) {
-      if (set !== undefined && set !== false) throw new UserError(`${flag} re-evaluates: add --recollect (bin/race --race ${values.race} --recollect ${flag} …)`);
+    for (const [flag, set] of [
+      ['--target', values.target],
+      ['--concurrency', values.concurrency],
+      ['--id', values.id],
+      ['--rate-agents', values['rate-agents']],
+    ] as const) {
+      if (set !== undefined && set !== false)
+        throw new UserError(
+          `${flag} re-evaluates: add --recollect (bin/race --race ${values.race} --recollect ${flag} …)`,
+        );
     }
     assertSafeId(values.race, '--race');
     let stored: Race | null;
@@ -64,21 +75,29 @@ export async function run(argv: string[], io: Io): Promise<number> {
       stored = StateStore.fromEnv(io.env, io.cwd, values.config).read<Race>('races', values.race);
     } catch (e) {
       // A race stored by an older judgeloop (or edited by hand) does not fit the schema: say how to get a fresh one.
-      throw new UserError(`--race ${values.race}: the stored race cannot be read (${errorMessage(e).split('\n')[0]}); evaluate it again with bin/race --race ${values.race} --recollect`);
+      throw new UserError(
+        `--race ${values.race}: the stored race cannot be read (${errorMessage(e).split('\n')[0]}); evaluate it again with bin/race --race ${values.race} --recollect`,
+      );
     }
-    if (!stored) throw new UserError(`--race ${values.race}: no stored race (state/races/${values.race}.json); evaluate its runs with bin/race --race ${values.race} --recollect, or bin/race <run.json>…`);
+    if (!stored)
+      throw new UserError(
+        `--race ${values.race}: no stored race (state/races/${values.race}.json); evaluate its runs with bin/race --race ${values.race} --recollect, or bin/race <run.json>…`,
+      );
     io.stdout(present(stored, format));
     return 0;
   }
   let concurrency: number | undefined;
   if (values.concurrency !== undefined) {
-    if (!/^[1-9]\d*$/.test(values.concurrency)) throw new UserError(`--concurrency ${JSON.stringify(values.concurrency)}: expected a whole number ≥ 1`);
+    if (!/^[1-9]\d*$/.test(values.concurrency))
+      throw new UserError(`--concurrency ${JSON.stringify(values.concurrency)}: expected a whole number ≥ 1`);
     concurrency = Number(values.concurrency);
   }
   const now = clockFromEnv(io.env);
   const config = loadConfig({ env: io.env, configFile: values.config, cwd: io.cwd });
   const store = StateStore.fromEnv(io.env, io.cwd, values.config);
-  const runs = values.race ? findRaceRuns(store, values.race, io.cwd) : positionals.map((p) => loadRunRecord(p, io.cwd));
+  const runs = values.race
+    ? findRaceRuns(store, values.race, io.cwd)
+    : positionals.map((p) => loadRunRecord(p, io.cwd));
   if (values['rating-strict'] && !values['rate-agents']) throw new UserError('--rating-strict goes with --rate-agents');
   const raceId = values.id ?? values.race;
   // Per solution on stderr: a live line each on a terminal, one labelled line per event elsewhere; none with --json.
@@ -105,17 +124,30 @@ export async function run(argv: string[], io: Io): Promise<number> {
   });
   progress.end();
   io.stdout(present(race, format));
-  for (const s of race.solutions) if (s.status === 'failed') io.stderr(`race: ${s.id}: evaluation failed: ${s.failure}\n`);
+  for (const s of race.solutions)
+    if (s.status === 'failed') io.stderr(`race: ${s.id}: evaluation failed: ${s.failure}\n`);
   let code = race.solutions.every((s) => s.status === 'failed') ? 1 : 0;
   if (values['rate-agents']) {
     const { rateFromStoredJudgment } = await import('../lib/ratings/rate-stored.js');
-    for (const r of runs) code = Math.max(code, await rateFromStoredJudgment(io, { store, config, now: () => now().toISOString() }, r.record.bead, { strict: Boolean(values['rating-strict']) }));
+    for (const r of runs)
+      code = Math.max(
+        code,
+        await rateFromStoredJudgment(io, { store, config, now: () => now().toISOString() }, r.record.bead, {
+          strict: Boolean(values['rating-strict']),
+        }),
+      );
   }
   return code;
 }
 
 /** With JUDGE_ENABLED=true every solution is judged (throttled, cached) before its judge criteria are read. */
-async function raceJudge(io: Io, store: StateStore, config: Config, now: () => Date, progress: Progress): Promise<(run: LoadedRunRecord) => Promise<void>> {
+async function raceJudge(
+  io: Io,
+  store: StateStore,
+  config: Config,
+  now: () => Date,
+  progress: Progress,
+): Promise<(run: LoadedRunRecord) => Promise<void>> {
   const { judgeRun } = await import('../lib/judge/judge-run.js');
   const log = (m: string) => progress.message(`race: judge: ${m}`);
   return async (run) => {

@@ -9,7 +9,6 @@ import { nowIso } from '../lib/base/clock.js';
 import { rateBead, type QualityInput, type RateResult } from '../lib/ratings/rate-run.js';
 import { describe, storedQuality } from '../lib/ratings/rate-stored.js';
 
-
 const USAGE = usage(RATE);
 
 export async function run(argv: string[], io: Io): Promise<number> {
@@ -21,8 +20,17 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const results: RateResult[] = [];
   for (const bead of positionals) {
     const quality: QualityInput | null =
-      q !== undefined ? { score0to10: q, source: 'reviewer', raw: { quality_score: q }, reviewer: values.reviewer ?? null } : storedQuality(store, bead, (m) => io.stderr(`warning: ${m}\n`));
-    const r = await rateBead({ store, config, bead, quality, strict: values.strict || values['rating-strict'], now: () => nowIso(io.env) });
+      q !== undefined
+        ? { score0to10: q, source: 'reviewer', raw: { quality_score: q }, reviewer: values.reviewer ?? null }
+        : storedQuality(store, bead, (m) => io.stderr(`warning: ${m}\n`));
+    const r = await rateBead({
+      store,
+      config,
+      bead,
+      quality,
+      strict: values.strict || values['rating-strict'],
+      now: () => nowIso(io.env),
+    });
     for (const p of r.problems) io.stderr(`warning: ${p}\n`);
     io.stderr(describe(r) + '\n');
     results.push(r);

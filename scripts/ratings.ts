@@ -19,7 +19,11 @@ export interface RecentRow {
 /** The last `n` rows of the given agents, ordered by time (then agent and line, so the order is total). */
 export function recentRows(agents: readonly LoadedAgent[], n: number): RecentRow[] {
   const all = agents.flatMap((a) => a.log.rows.map(({ row, line }) => ({ agent: a.slug, line, row })));
-  all.sort((x, y) => Date.parse(x.row.created_at) - Date.parse(y.row.created_at) || (x.agent < y.agent ? -1 : x.agent > y.agent ? 1 : x.line - y.line));
+  all.sort(
+    (x, y) =>
+      Date.parse(x.row.created_at) - Date.parse(y.row.created_at) ||
+      (x.agent < y.agent ? -1 : x.agent > y.agent ? 1 : x.line - y.line),
+  );
   return n > 0 ? all.slice(-n) : [];
 }
 
@@ -27,7 +31,8 @@ export function recentRows(agents: readonly LoadedAgent[], n: number): RecentRow
 export function movement(a: LoadedAgent, shown: readonly RecentRow[]) {
   const mine = shown.filter((r) => r.agent === a.slug);
   const lastRun = [...a.log.rows].reverse().find((r) => r.row.event === 'run')?.row;
-  const delta = (from: number | null | undefined, to: number | null) => (from === null || from === undefined || to === null ? null : to - from);
+  const delta = (from: number | null | undefined, to: number | null) =>
+    from === null || from === undefined || to === null ? null : to - from;
   return {
     moved_last: lastRun ? delta(lastRun.before.rating, lastRun.after.rating) : null,
     // An agent's first row has no rating before it: its movement is then counted from its first rating.
@@ -45,7 +50,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
   if (values.agent !== undefined) {
     assertSafeId(values.agent, 'agent slug');
     agents = agents.filter((a) => a.slug === values.agent);
-    if (agents.length === 0) throw new UserError(`agent ${values.agent}: no profile and no ratings log in ${store.root}`);
+    if (agents.length === 0)
+      throw new UserError(`agent ${values.agent}: no profile and no ratings log in ${store.root}`);
   }
   const problems = agents.flatMap((a) => a.problems);
   for (const p of problems) io.stderr(`warning: ${p}\n`);
@@ -66,28 +72,72 @@ export async function run(argv: string[], io: Io): Promise<number> {
     ...movement(a, recent),
   }));
   if (values.json) {
-    io.stdout(JSON.stringify({ profiles, runs: recent.map((r) => ({ line: r.line, ...r.row })), problems }, null, 2) + '\n');
+    io.stdout(
+      JSON.stringify({ profiles, runs: recent.map((r) => ({ line: r.line, ...r.row })), problems }, null, 2) + '\n',
+    );
     return 0;
   }
-  io.stdout('Agents\n' + table(
-    ['agent', 'rating', 'n', 'moved(last)', `moved(shown)`, 'reasoning', 'n', 'max_cx', 'cx_changes', 'last_score', 'cost/M'],
-    profiles.map((p) => [
-      p.slug + (p.enabled ? '' : ' (disabled)'), fmtRating(p.rating), String(p.rating_samples), fmtDelta(p.moved_last), fmtDelta(p.moved_window),
-      fmtRating(p.reasoning_rating), String(p.reasoning_samples), String(p.max_complexity), String(p.complexity_changes), fmtRating(p.rating_last_score),
-      p.cost_per_million === null ? '—' : `$${p.cost_per_million}`,
-    ]),
-  ));
-  io.stdout(`\nLast ${recent.length} rated run(s) and adjustments, oldest first\n` + table(
-    ['time', 'agent', 'bead', 'command', 'cx', 'quality', 'score', 'rating', 'Δ', 'max_cx'],
-    recent.map(({ agent, row }) => {
-      const cx = row.before.max_complexity === row.after.max_complexity ? String(row.after.max_complexity) : `${row.before.max_complexity}→${row.after.max_complexity}`;
-      const rating = `${fmtRating(row.before.rating)}→${fmtRating(row.after.rating)}`;
-      const d = row.before.rating === null || row.after.rating === null ? null : row.after.rating - row.before.rating;
-      if (row.event === 'adjust') return [row.created_at, agent, '(set)', '', '', '', '', rating, fmtDelta(d), `${cx} ${row.reason}`];
-      const hold = row.complexity_decision.action === 'held_by_cooldown' ? ' (cooldown)' : '';
-      return [row.created_at, agent, row.bead, row.command ?? '—', String(row.complexity), `${row.quality_score.toFixed(1)} ${row.quality_source}`, row.run_score.toFixed(2), rating, fmtDelta(d), cx + hold];
-    }),
-  ));
+  io.stdout(
+    'Agents\n' +
+      table(
+        [
+          'agent',
+          'rating',
+          'n',
+          'moved(last)',
+          `moved(shown)`,
+          'reasoning',
+          'n',
+          'max_cx',
+          'cx_changes',
+          'last_score',
+          'cost/M',
+        ],
+        profiles.map((p) => [
+          p.slug + (p.enabled ? '' : ' (disabled)'),
+          fmtRating(p.rating),
+          String(p.rating_samples),
+          fmtDelta(p.moved_last),
+          fmtDelta(p.moved_window),
+          fmtRating(p.reasoning_rating),
+          String(p.reasoning_samples),
+          String(p.max_complexity),
+          String(p.complexity_changes),
+          fmtRating(p.rating_last_score),
+          p.cost_per_million === null ? '—' : `$${p.cost_per_million}`,
+        ]),
+      ),
+  );
+  io.stdout(
+    `\nLast ${recent.length} rated run(s) and adjustments, oldest first\n` +
+      table(
+        ['time', 'agent', 'bead', 'command', 'cx', 'quality', 'score', 'rating', 'Δ', 'max_cx'],
+        recent.map(({ agent, row }) => {
+          const cx =
+            row.before.max_complexity === row.after.max_complexity
+              ? String(row.after.max_complexity)
+              : `${row.before.max_complexity}→${row.after.max_complexity}`;
+          const rating = `${fmtRating(row.before.rating)}→${fmtRating(row.after.rating)}`;
+          const d =
+            row.before.rating === null || row.after.rating === null ? null : row.after.rating - row.before.rating;
+          if (row.event === 'adjust')
+            return [row.created_at, agent, '(set)', '', '', '', '', rating, fmtDelta(d), `${cx} ${row.reason}`];
+          const hold = row.complexity_decision.action === 'held_by_cooldown' ? ' (cooldown)' : '';
+          return [
+            row.created_at,
+            agent,
+            row.bead,
+            row.command ?? '—',
+            String(row.complexity),
+            `${row.quality_score.toFixed(1)} ${row.quality_source}`,
+            row.run_score.toFixed(2),
+            rating,
+            fmtDelta(d),
+            cx + hold,
+          ];
+        }),
+      ),
+  );
   return 0;
 }
 

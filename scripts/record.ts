@@ -30,21 +30,26 @@ const TRANSCRIPT_MAX_BYTES = 256 * 1024 * 1024;
 
 function wholeNumber(flag: string, v: string | undefined, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v) || Number(v) > max) throw new UserError(`--${flag} ${JSON.stringify(v)}: expected a whole number from 0${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''}`);
+  if (!/^\d+$/.test(v) || Number(v) > max)
+    throw new UserError(
+      `--${flag} ${JSON.stringify(v)}: expected a whole number from 0${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''}`,
+    );
   return Number(v);
 }
 
 function isoTime(what: string, v: string | undefined): string | undefined {
   if (v === undefined) return undefined;
   const t = Date.parse(v);
-  if (Number.isNaN(t) || !/\d{4}-\d{2}-\d{2}/.test(v)) throw new UserError(`${what} ${JSON.stringify(v)}: expected an ISO 8601 time, e.g. 2026-11-24T10:00:00Z`);
+  if (Number.isNaN(t) || !/\d{4}-\d{2}-\d{2}/.test(v))
+    throw new UserError(`${what} ${JSON.stringify(v)}: expected an ISO 8601 time, e.g. 2026-11-24T10:00:00Z`);
   return new Date(t).toISOString();
 }
 
 function exitCode(v: string | undefined): number | null {
   if (v === undefined) return 0;
   if (v === 'signal' || v === 'null') return null;
-  if (!/^-?\d+$/.test(v)) throw new UserError(`--exit-code ${JSON.stringify(v)}: expected a whole number (or "signal")`);
+  if (!/^-?\d+$/.test(v))
+    throw new UserError(`--exit-code ${JSON.stringify(v)}: expected a whole number (or "signal")`);
   return Number(v);
 }
 
@@ -68,12 +73,15 @@ function readTranscript(path: string | null, io: RecordIo): TranscriptFacts | nu
     }
     return summarizeTranscript(readFileSync(path, 'utf8'));
   } catch (e) {
-    io.stderr(`record: transcript ${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); its facts are missing\n`);
+    io.stderr(
+      `record: transcript ${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); its facts are missing\n`,
+    );
     return null;
   }
 }
 
-const first = <T>(...xs: (T | undefined | null)[]): T | undefined => xs.find((x) => x !== undefined && x !== null && x !== '') ?? undefined;
+const first = <T>(...xs: (T | undefined | null)[]): T | undefined =>
+  xs.find((x) => x !== undefined && x !== null && x !== '') ?? undefined;
 
 export async function run(argv: string[], io: RecordIo): Promise<number> {
   const { values: v } = parse(RECORD, argv);
@@ -92,14 +100,29 @@ export async function run(argv: string[], io: RecordIo): Promise<number> {
   let base: string | undefined;
   if (baseRef !== undefined) base = await baseCommit(wt.top, baseRef);
   else if (commit) {
-    if (!commit.parent) throw new UserError(`${wt.top}: HEAD (${wt.head.slice(0, 12)}) is a root commit: there is no parent to measure it against (give --base REF)`);
+    if (!commit.parent)
+      throw new UserError(
+        `${wt.top}: HEAD (${wt.head.slice(0, 12)}) is a root commit: there is no parent to measure it against (give --base REF)`,
+      );
     base = commit.parent;
   }
   const promptFile = first(v['prompt-file'], env.JUDGELOOP_PROMPT_FILE);
-  const prompt = first(v.prompt, promptFile !== undefined ? readText(promptFile, io, 'prompt file') : undefined, commit?.message, transcript?.prompt);
+  const prompt = first(
+    v.prompt,
+    promptFile !== undefined ? readText(promptFile, io, 'prompt file') : undefined,
+    commit?.message,
+    transcript?.prompt,
+  );
   const usage = usageOf(v, transcript);
-  const bead = first(v.bead, hook ? beadFrom('claude', hook.session_id) : undefined, beadFrom(wt.top.split('/').pop() ?? 'run', wt.head.slice(0, 12)))!;
-  if (!isSafeId(bead)) throw new UserError(`--bead ${JSON.stringify(bead)}: letters, digits, '.', '_' and '-' only, no leading dot, at most 128`);
+  const bead = first(
+    v.bead,
+    hook ? beadFrom('claude', hook.session_id) : undefined,
+    beadFrom(wt.top.split('/').pop() ?? 'run', wt.head.slice(0, 12)),
+  )!;
+  if (!isSafeId(bead))
+    throw new UserError(
+      `--bead ${JSON.stringify(bead)}: letters, digits, '.', '_' and '-' only, no leading dot, at most 128`,
+    );
   const facts: RecordFacts = {
     bead,
     worktree: wt.top,
@@ -108,11 +131,21 @@ export async function run(argv: string[], io: RecordIo): Promise<number> {
     agent: first(v.agent, env.JUDGELOOP_AGENT, rc.agent, hook ? 'claude-code' : undefined),
     model: first(v.model, env.JUDGELOOP_MODEL, transcript?.model, rc.model),
     template: first(v.template, env.JUDGELOOP_TEMPLATE, rc.template),
-    task_id: first(v.task, env.JUDGELOOP_TASK, commit ? (wt.branch ?? wt.head.slice(0, 12)) : undefined, hook?.session_id),
+    task_id: first(
+      v.task,
+      env.JUDGELOOP_TASK,
+      commit ? (wt.branch ?? wt.head.slice(0, 12)) : undefined,
+      hook?.session_id,
+    ),
     task_type: first(v['task-type'], rc.task_type),
     complexity: wholeNumber('complexity', v.complexity, 10),
     prompt,
-    started_at: first(isoTime('--started-at', v['started-at']), isoTime('JUDGELOOP_STARTED_AT', env.JUDGELOOP_STARTED_AT), commit?.parent_committed_at, transcript?.started_at),
+    started_at: first(
+      isoTime('--started-at', v['started-at']),
+      isoTime('JUDGELOOP_STARTED_AT', env.JUDGELOOP_STARTED_AT),
+      commit?.parent_committed_at,
+      transcript?.started_at,
+    ),
     completed_at: first(isoTime('--completed-at', v['completed-at']), commit?.committed_at) ?? nowIso(env),
     exit_code: exitCode(v['exit-code']),
     status: v.status as RecordFacts['status'],
@@ -154,33 +187,49 @@ main(import.meta.url, run);
 type RecordValues = ReturnType<typeof parse<(typeof RECORD)['flags']>>['values'];
 
 function refuseFlagCombos(v: RecordValues): void {
-  if (v['from-commit'] && v['claude-hook']) throw new UserError(`--from-commit and --claude-hook are two different sources; give one\n${USAGE}`);
-  if (v.collect && v.judge) throw new UserError(`--collect or --judge, not both (--judge collects first when needed)\n${USAGE}`);
-  if (v.background && !v.collect && !v.judge) throw new UserError(`--background goes with --collect or --judge\n${USAGE}`);
-  if (v.prompt !== undefined && v['prompt-file'] !== undefined) throw new UserError(`--prompt or --prompt-file, not both\n${USAGE}`);
-  if (v.status !== undefined && !(STATUSES as readonly string[]).includes(v.status)) throw new UserError(`--status ${JSON.stringify(v.status)}: expected one of ${STATUSES.join(', ')}`);
+  if (v['from-commit'] && v['claude-hook'])
+    throw new UserError(`--from-commit and --claude-hook are two different sources; give one\n${USAGE}`);
+  if (v.collect && v.judge)
+    throw new UserError(`--collect or --judge, not both (--judge collects first when needed)\n${USAGE}`);
+  if (v.background && !v.collect && !v.judge)
+    throw new UserError(`--background goes with --collect or --judge\n${USAGE}`);
+  if (v.prompt !== undefined && v['prompt-file'] !== undefined)
+    throw new UserError(`--prompt or --prompt-file, not both\n${USAGE}`);
+  if (v.status !== undefined && !(STATUSES as readonly string[]).includes(v.status))
+    throw new UserError(`--status ${JSON.stringify(v.status)}: expected one of ${STATUSES.join(', ')}`);
 }
 
 /** Tokens and cost: the transcript's, then the flags (a total only when both token counts are known). */
 function usageOf(v: RecordValues, transcript: ReturnType<typeof readTranscript>): RunRecord['usage'] {
   const usage: RunRecord['usage'] = {
     ...(transcript?.usage ?? {}),
-    ...defined({ input_tokens: wholeNumber('input-tokens', v['input-tokens']), output_tokens: wholeNumber('output-tokens', v['output-tokens']) }),
+    ...defined({
+      input_tokens: wholeNumber('input-tokens', v['input-tokens']),
+      output_tokens: wholeNumber('output-tokens', v['output-tokens']),
+    }),
   };
   if (v['input-tokens'] !== undefined || v['output-tokens'] !== undefined) {
-    if (usage.input_tokens !== undefined && usage.output_tokens !== undefined) usage.total_tokens = usage.input_tokens + usage.output_tokens;
+    if (usage.input_tokens !== undefined && usage.output_tokens !== undefined)
+      usage.total_tokens = usage.input_tokens + usage.output_tokens;
     else delete usage.total_tokens;
   }
   if (v['cost-usd'] !== undefined) {
     const c = Number(v['cost-usd']);
-    if (v['cost-usd'].trim() === '' || !Number.isFinite(c) || c < 0) throw new UserError(`--cost-usd ${JSON.stringify(v['cost-usd'])}: expected a number of US dollars, 0 or more`);
+    if (v['cost-usd'].trim() === '' || !Number.isFinite(c) || c < 0)
+      throw new UserError(`--cost-usd ${JSON.stringify(v['cost-usd'])}: expected a number of US dollars, 0 or more`);
     usage.cost_usd = c;
   }
   return usage;
 }
 
 /** Hands the written record to bin/collect or bin/judge, in the foreground or detached with a log. */
-function handOn(v: RecordValues, io: RecordIo, store: StateStore, bead: string, path: string): Promise<number> | number {
+function handOn(
+  v: RecordValues,
+  io: RecordIo,
+  store: StateStore,
+  bead: string,
+  path: string,
+): Promise<number> | number {
   const env = io.env;
   const command = v.judge ? 'judge' : 'collect';
   const configChoice = chooseConfigFile({ env, configFile: v.config, cwd: io.cwd });

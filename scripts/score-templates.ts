@@ -22,10 +22,16 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const { values } = parse(SCORE_TEMPLATES, argv);
   let phase: number | undefined;
   if (values.phase !== undefined) {
-    if (!/^[1-4]$/.test(values.phase)) throw new UserError(`--phase ${JSON.stringify(values.phase)}: expected 1, 2, 3 or 4`);
+    if (!/^[1-4]$/.test(values.phase))
+      throw new UserError(`--phase ${JSON.stringify(values.phase)}: expected 1, 2, 3 or 4`);
     phase = Number(values.phase);
   }
-  const cfg = loadConfig({ env: io.env, configFile: values.config, cwd: io.cwd, overrides: phase ? { judge: { phase } } : undefined });
+  const cfg = loadConfig({
+    env: io.env,
+    configFile: values.config,
+    cwd: io.cwd,
+    overrides: phase ? { judge: { phase } } : undefined,
+  });
   const tcfg = templatesConfig(cfg);
   const settings = scoreSettings(cfg, 3);
   const store = StateStore.fromEnv(io.env, io.cwd, values.config);
@@ -57,10 +63,17 @@ export async function run(argv: string[], io: Io): Promise<number> {
       },
     },
   );
-  if (long(Math.max(rows, files))) progress.finish('feedback', `${rows} records scored (${scan.fromIndex} from the index, ${scan.readNow} read from their files)`);
+  if (long(Math.max(rows, files)))
+    progress.finish(
+      'feedback',
+      `${rows} records scored (${scan.fromIndex} from the index, ${scan.readNow} read from their files)`,
+    );
   progress.end();
   for (const s of scan.skipped) io.stderr(`score-templates: skipped ${s.file}: ${s.problem}\n`);
-  if (scan.badIndexLines) io.stderr(`score-templates: ${scan.badIndexLines} unreadable line(s) in ${store.path('feedback-index', 'feedback')}; their feedback files were re-read\n`);
+  if (scan.badIndexLines)
+    io.stderr(
+      `score-templates: ${scan.badIndexLines} unreadable line(s) in ${store.path('feedback-index', 'feedback')}; their feedback files were re-read\n`,
+    );
 
   const templates = agg.finish();
   const scores: TemplateScores = {
@@ -71,7 +84,12 @@ export async function run(argv: string[], io: Io): Promise<number> {
     blend_active: settings.blend,
     ...(taskType !== undefined ? { task_type: taskType } : {}),
     settings: { weights: tcfg.weights, mechanical: tcfg.mechanical, trend_window: tcfg.trend_window, confidence: 0.95 },
-    sources: { feedback_files: scan.feedbackFiles, from_index: scan.fromIndex, read_now: scan.readNow, skipped: scan.skipped },
+    sources: {
+      feedback_files: scan.feedbackFiles,
+      from_index: scan.fromIndex,
+      read_now: scan.readNow,
+      skipped: scan.skipped,
+    },
     templates,
     ab: settings.blend ? abReport(templates) : null,
   };
@@ -109,11 +127,19 @@ export async function run(argv: string[], io: Io): Promise<number> {
         return d.fire;
       });
       for (const t of fired) io.stderr(`score-templates: trigger ${store.path('triggers', t.id)}: ${t.summary}\n`);
-      for (const t of closed) io.stderr(`score-templates: closed ${store.path('triggers', t.id)}: ${t.closed_reason}\n`);
+      for (const t of closed)
+        io.stderr(`score-templates: closed ${store.path('triggers', t.id)}: ${t.closed_reason}\n`);
     }
   }
 
-  if (values.json) io.stdout(JSON.stringify({ ...scores, triggers_fired: fired.map((t) => t.id), triggers_closed: closed.map((t) => t.id) }, null, 2) + '\n');
+  if (values.json)
+    io.stdout(
+      JSON.stringify(
+        { ...scores, triggers_fired: fired.map((t) => t.id), triggers_closed: closed.map((t) => t.id) },
+        null,
+        2,
+      ) + '\n',
+    );
   else io.stdout(renderScores(scores, fired, closed));
   return scan.skipped.length ? 1 : 0;
 }

@@ -20,28 +20,45 @@ export async function run(argv: string[], io: Io): Promise<number> {
   if (values['exploration-share'] !== undefined) {
     share = Number(values['exploration-share']);
     if (!/^\d*\.?\d+$/.test(values['exploration-share']) || share > 1) {
-      throw new UserError(`--exploration-share ${JSON.stringify(values['exploration-share'])}: expected a number from 0 to 1`);
+      throw new UserError(
+        `--exploration-share ${JSON.stringify(values['exploration-share'])}: expected a number from 0 to 1`,
+      );
     }
   }
-  const cfg = loadConfig({ env: io.env, configFile: values.config, cwd: io.cwd, overrides: share !== undefined ? { templates: { exploration_share: share } } : undefined });
+  const cfg = loadConfig({
+    env: io.env,
+    configFile: values.config,
+    cwd: io.cwd,
+    overrides: share !== undefined ? { templates: { exploration_share: share } } : undefined,
+  });
   const tcfg = templatesConfig(cfg);
   const settings = scoreSettings(cfg, 4);
   const store = StateStore.fromEnv(io.env, io.cwd, values.config);
   const now = nowIso(io.env);
   const taskType = values['task-type'] ?? null;
-  const named = values.candidates?.split(',').map((s) => s.trim()).filter(Boolean);
-  if (values.candidates !== undefined && !named?.length) throw new UserError('--candidates: expected a comma-separated list of template ids');
+  const named = values.candidates
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (values.candidates !== undefined && !named?.length)
+    throw new UserError('--candidates: expected a comma-separated list of template ids');
 
   const agg = new TemplateAggregator(settings);
-  const scan = await scanFeedback(store, (row) => {
-    if (taskType === null || row.task_type === taskType) agg.add(row);
-  }, { now });
+  const scan = await scanFeedback(
+    store,
+    (row) => {
+      if (taskType === null || row.task_type === taskType) agg.add(row);
+    },
+    { now },
+  );
   for (const s of scan.skipped) io.stderr(`select-template: skipped ${s.file}: ${s.problem}\n`);
 
   const scored = new Map(agg.finish().map((t) => [t.template, t]));
   const ids = named ? [...new Set(named)] : [...scored.keys()];
   if (ids.length === 0) {
-    throw new UserError(`no template has runs${taskType !== null ? ` of task type ${JSON.stringify(taskType)}` : ''}: name the candidates with --candidates`);
+    throw new UserError(
+      `no template has runs${taskType !== null ? ` of task type ${JSON.stringify(taskType)}` : ''}: name the candidates with --candidates`,
+    );
   }
   const candidates: Candidate[] = ids.map((id) => {
     const t = scored.get(id);
@@ -50,10 +67,15 @@ export async function run(argv: string[], io: Io): Promise<number> {
   });
   // The incumbent: the last choice by score (exploration does not change it) for this task type.
   const log = store.readLines<SelectionLogRow>('selections', 'log');
-  for (const b of log.bad) io.stderr(`select-template: ${store.path('selections', 'log')} line ${b.line} skipped: ${b.problems.join('; ')}\n`);
-  const incumbent = [...log.rows].reverse().find((r) => r.task_type === taskType && r.mode !== 'explore')?.chosen ?? null;
+  for (const b of log.bad)
+    io.stderr(`select-template: ${store.path('selections', 'log')} line ${b.line} skipped: ${b.problems.join('; ')}\n`);
+  const incumbent =
+    [...log.rows].reverse().find((r) => r.task_type === taskType && r.mode !== 'explore')?.chosen ?? null;
   const seed = values.seed ?? randomBytes(8).toString('hex');
-  const choice = selectTemplate(candidates, tcfg.exploration_share, seededRandom(seed), { settings: tcfg.selection, incumbent });
+  const choice = selectTemplate(candidates, tcfg.exploration_share, seededRandom(seed), {
+    settings: tcfg.selection,
+    incumbent,
+  });
   const row: SelectionLogRow = {
     at: now,
     task_type: taskType,

@@ -19,9 +19,12 @@ function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
 
 /** Throws unless every output of `npm run build` is there and newer than every input it is built from. */
 export function assertFreshBuild(root = ROOT): void {
-  const commands = Object.keys((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin);
+  const commands = Object.keys(
+    (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin,
+  );
   const outputs = [join(root, 'dist', 'validators', 'hash.json')];
-  for (const c of commands) outputs.push(join(root, 'dist', 'scripts', `${c}.js`), join(root, 'dist', 'bundle', `${c}.mjs`));
+  for (const c of commands)
+    outputs.push(join(root, 'dist', 'scripts', `${c}.js`), join(root, 'dist', 'bundle', `${c}.mjs`));
   const inputs = [
     ...filesUnder(join(root, 'lib'), (n) => n.endsWith('.ts')),
     ...filesUnder(join(root, 'scripts'), (n) => n.endsWith('.ts')),
@@ -39,10 +42,24 @@ export function assertFreshBuild(root = ROOT): void {
     }
   };
   const missing = outputs.filter((f) => mtime(f) === null);
-  if (missing.length) throw new Error(`dist/ is not built (no ${missing.slice(0, 3).map((f) => relative(root, f)).join(', ')}${missing.length > 3 ? ', …' : ''}): run \`npm run build\` first (npm test does)`);
+  if (missing.length)
+    throw new Error(
+      `dist/ is not built (no ${missing
+        .slice(0, 3)
+        .map((f) => relative(root, f))
+        .join(', ')}${missing.length > 3 ? ', …' : ''}): run \`npm run build\` first (npm test does)`,
+    );
   const oldest = outputs.reduce((a, f) => (mtime(f)! < mtime(a)! ? f : a));
   const newer = inputs.filter((f) => (mtime(f) ?? 0) > mtime(oldest)!);
-  if (newer.length) throw new Error(`dist/ is stale: ${newer.slice(0, 3).map((f) => relative(root, f)).join(', ')}${newer.length > 3 ? ` and ${newer.length - 3} more` : ''} changed after ${relative(root, oldest)} was built: run \`npm run build\` first (npm test does)`);
+  if (newer.length)
+    throw new Error(
+      `dist/ is stale: ${newer
+        .slice(0, 3)
+        .map((f) => relative(root, f))
+        .join(
+          ', ',
+        )}${newer.length > 3 ? ` and ${newer.length - 3} more` : ''} changed after ${relative(root, oldest)} was built: run \`npm run build\` first (npm test does)`,
+    );
 }
 
 /** Paths under `dir`, two levels deep at most (enough to name a leftover and what holds it). */
@@ -65,14 +82,17 @@ export default function setup(): () => Promise<void> {
     let left: string[] = [];
     try {
       // A detached child still removing its own folder gets a moment; what is there after it is left behind.
-      for (let waited = 0; (left = listLeftovers(run)).length && waited < 3000; waited += 250) await new Promise((r) => setTimeout(r, 250));
+      for (let waited = 0; (left = listLeftovers(run)).length && waited < 3000; waited += 250)
+        await new Promise((r) => setTimeout(r, 250));
     } finally {
       rmSync(run, { recursive: true, force: true, maxRetries: 3 });
     }
     if (left.length) {
       // vitest prints an error thrown here but exits 0: the exit code is set as well.
       process.exitCode = 1;
-      throw new Error(`the test run left ${left.length} path(s) in its TMPDIR ${run} (removed now):\n${left.join('\n')}`);
+      throw new Error(
+        `the test run left ${left.length} path(s) in its TMPDIR ${run} (removed now):\n${left.join('\n')}`,
+      );
     }
   };
 }

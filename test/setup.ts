@@ -10,7 +10,10 @@ import { listLeftovers } from './global-setup.js';
 import { removeTempDirs } from './helpers/temp.js';
 
 const run = process.env.TEST_RUN_TMPDIR;
-if (!run) throw new Error('test/setup.ts: TEST_RUN_TMPDIR is not set (test/global-setup.ts sets it; run vitest with vitest.config.ts)');
+if (!run)
+  throw new Error(
+    'test/setup.ts: TEST_RUN_TMPDIR is not set (test/global-setup.ts sets it; run vitest with vitest.config.ts)',
+  );
 const mine = mkdtempSync(join(run, 'file-'));
 process.env.TMPDIR = mine;
 
@@ -26,5 +29,6 @@ afterAll(({}, suite) => {
     rmSync(mine, { recursive: true, force: true, maxRetries: 3 });
   }
   const file = 'filepath' in suite ? relative(join(import.meta.dirname, '..'), String(suite.filepath)) : suite.name;
-  if (left.length) throw new Error(`${file} left ${left.length} path(s) in its TMPDIR (removed now):\n${left.join('\n')}`);
+  if (left.length)
+    throw new Error(`${file} left ${left.length} path(s) in its TMPDIR (removed now):\n${left.join('\n')}`);
 });

@@ -10,7 +10,10 @@ export function projectRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'schemas')) || !existsSync(join(dir, 'package.json'))) {
     const up = dirname(dir);
-    if (up === dir) throw new Error('cannot find the judgeloop root (schemas/ and package.json) above ' + fileURLToPath(import.meta.url));
+    if (up === dir)
+      throw new Error(
+        'cannot find the judgeloop root (schemas/ and package.json) above ' + fileURLToPath(import.meta.url),
+      );
     dir = up;
   }
   root = dir;

@@ -5,11 +5,19 @@ import { loadConfig, type Config } from '../config/config.js';
 import { UserError } from '../base/errors.js';
 import { StateStore } from '../store/store.js';
 
-export function parseNumber(flag: string, v: string | undefined, min: number, max: number, integer = false): number | undefined {
+export function parseNumber(
+  flag: string,
+  v: string | undefined,
+  min: number,
+  max: number,
+  integer = false,
+): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
   if (v.trim() === '' || !Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n))) {
-    throw new UserError(`--${flag} ${JSON.stringify(v)}: expected ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}`);
+    throw new UserError(
+      `--${flag} ${JSON.stringify(v)}: expected ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}`,
+    );
   }
   return n;
 }
@@ -21,4 +29,3 @@ export function openState(io: Io, configFile: string | undefined): { store: Stat
 
 export const fmtRating = (r: number | null | undefined): string => (r === null || r === undefined ? '—' : r.toFixed(2));
 export const fmtDelta = (d: number | null): string => (d === null ? '—' : `${d >= 0 ? '+' : ''}${d.toFixed(2)}`);
-

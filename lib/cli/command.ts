@@ -64,8 +64,12 @@ export interface CommandDef<F extends Flags = Flags> {
 }
 
 type ValueOf<S extends FlagSpec> = S['type'] extends 'boolean'
-  ? S extends { multiple: true } ? boolean[] : boolean
-  : S extends { multiple: true } ? string[] : string;
+  ? S extends { multiple: true }
+    ? boolean[]
+    : boolean
+  : S extends { multiple: true }
+    ? string[]
+    : string;
 type HasDefault<S> = S extends { default: string | boolean } ? true : false;
 
 /** The parsed flags: present when given (or defaulted), typed by the definition. */
@@ -88,7 +92,8 @@ const BUILTIN: Flags = {
 /** A command's definition, kept as written (the `const` parameter keeps the flag types for `parse`). */
 export function defineCommand<const F extends Flags>(def: CommandDef<F>): CommandDef<F> {
   for (const [name, s] of Object.entries(def.flags)) {
-    if (name in BUILTIN || s.short === 'h' || s.short === 'V') throw new Error(`${def.name}: --${name}${s.short ? ` (-${s.short})` : ''} is built in`);
+    if (name in BUILTIN || s.short === 'h' || s.short === 'V')
+      throw new Error(`${def.name}: --${name}${s.short ? ` (-${s.short})` : ''} is built in`);
   }
   return def;
 }
@@ -119,14 +124,22 @@ export function parse<F extends Flags>(def: CommandDef<F>, argv: readonly string
   const options = Object.fromEntries(
     Object.entries(flags).map(([name, s]) => [
       name,
-      { type: s.type, ...(s.short ? { short: s.short } : {}), ...(s.multiple ? { multiple: true } : {}), ...(s.default !== undefined ? { default: s.default } : {}) },
+      {
+        type: s.type,
+        ...(s.short ? { short: s.short } : {}),
+        ...(s.multiple ? { multiple: true } : {}),
+        ...(s.default !== undefined ? { default: s.default } : {}),
+      },
     ]),
   ) as NonNullable<Parameters<typeof parseArgs>[0]>['options'];
   const args = joinNegativeValues(argv, flags);
   const end = args.indexOf('--');
   const head = end === -1 ? args : args.slice(0, end);
   const { tokens } = parseArgs({ args, options, strict: false, allowPositionals: true, tokens: true });
-  const asked = (name: string, short: string) => head.includes(`--${name}`) || head.includes(`-${short}`) || tokens.some((t) => t.kind === 'option' && t.name === name);
+  const asked = (name: string, short: string) =>
+    head.includes(`--${name}`) ||
+    head.includes(`-${short}`) ||
+    tokens.some((t) => t.kind === 'option' && t.name === name);
   if (asked('help', 'h')) throw new HelpRequest(helpText(def));
   if (asked('version', 'V')) throw new HelpRequest(versionLine(def.name));
   for (const t of tokens) {
@@ -135,10 +148,19 @@ export function parse<F extends Flags>(def: CommandDef<F>, argv: readonly string
     if (!spec) {
       const long = t.rawName.startsWith('--') ? t.rawName.slice(2) : null;
       const near = long === null ? [] : closest(long, Object.keys(flags));
-      throw usageError(def, `unknown option '${t.rawName}'${near.length ? ` (did you mean ${orList(near.map((n) => `'--${n}'`))}?)` : ''}`);
+      throw usageError(
+        def,
+        `unknown option '${t.rawName}'${near.length ? ` (did you mean ${orList(near.map((n) => `'--${n}'`))}?)` : ''}`,
+      );
     }
-    if (spec.type === 'string' && (t.value === undefined || (!t.inlineValue && t.value.length > 1 && t.value.startsWith('-')))) {
-      throw usageError(def, `option '${t.rawName}' needs a value (${placeholder(spec)})${t.value === undefined ? '' : `; to give one that starts with '-', write --${t.name}=${t.value}`}`);
+    if (
+      spec.type === 'string' &&
+      (t.value === undefined || (!t.inlineValue && t.value.length > 1 && t.value.startsWith('-')))
+    ) {
+      throw usageError(
+        def,
+        `option '${t.rawName}' needs a value (${placeholder(spec)})${t.value === undefined ? '' : `; to give one that starts with '-', write --${t.name}=${t.value}`}`,
+      );
     }
     if (spec.type === 'boolean' && t.value !== undefined) throw usageError(def, `option '${t.rawName}' takes no value`);
   }
@@ -155,7 +177,10 @@ export function parse<F extends Flags>(def: CommandDef<F>, argv: readonly string
     if (sub === undefined) throw usageError(def, `expected a subcommand: ${orList(names)}`);
     if (!names.includes(sub)) {
       const near = closest(sub, names);
-      throw usageError(def, `unknown subcommand '${sub}' (${near.length ? `did you mean ${orList(near.map((n) => `'${n}'`))}?` : `expected ${orList(names)}`})`);
+      throw usageError(
+        def,
+        `unknown subcommand '${sub}' (${near.length ? `did you mean ${orList(near.map((n) => `'${n}'`))}?` : `expected ${orList(names)}`})`,
+      );
     }
   } else if (!def.positionals?.length && positionals.length) {
     throw usageError(def, `unexpected argument ${JSON.stringify(positionals[0])}`);
@@ -195,7 +220,9 @@ export function joinNegativeValues(argv: readonly string[], flags: Flags): strin
 
 /** Optimal string alignment distance (Levenshtein plus the swap of two neighbours). */
 export function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
@@ -222,7 +249,10 @@ export function closest(word: string, names: readonly string[]): string[] {
     })
     .filter((s) => s.score !== Infinity);
   const best = Math.min(...scored.map((s) => s.score));
-  return scored.filter((s) => s.score === best).slice(0, 3).map((s) => s.name);
+  return scored
+    .filter((s) => s.score === best)
+    .slice(0, 3)
+    .map((s) => s.name);
 }
 
 function orList(xs: readonly string[]): string {
@@ -247,17 +277,26 @@ export function usage(def: CommandDef): string {
       def.subcommands ? `${def.subcommands.map((s) => s.name).join('|')}` : '',
       '[options]',
       ...(def.positionals ?? []).map(positionalWord),
-    ].filter(Boolean).join(' '),
+    ]
+      .filter(Boolean)
+      .join(' '),
   ];
   const indent = ' '.repeat(`usage: ${def.name} `.length);
-  return lines.map((l, i) => (i === 0 ? `usage: ${def.name} ${l}` : l.startsWith(' ') ? `${indent}${l.trimStart()}` : `       ${def.name} ${l}`)).join('\n');
+  return lines
+    .map((l, i) =>
+      i === 0 ? `usage: ${def.name} ${l}` : l.startsWith(' ') ? `${indent}${l.trimStart()}` : `       ${def.name} ${l}`,
+    )
+    .join('\n');
 }
 
 function columns(rows: readonly (readonly [string, string])[]): string[] {
   const width = Math.max(0, ...rows.map(([l]) => l.length).filter((n) => n <= 24));
   return rows.flatMap(([left, right]) => {
     const rest = right.split('\n');
-    const first = left.length > width ? [`  ${left}`, `  ${' '.repeat(width)}  ${rest[0]}`] : [`  ${left.padEnd(width)}  ${rest[0]}`.trimEnd()];
+    const first =
+      left.length > width
+        ? [`  ${left}`, `  ${' '.repeat(width)}  ${rest[0]}`]
+        : [`  ${left.padEnd(width)}  ${rest[0]}`.trimEnd()];
     return [...first, ...rest.slice(1).map((r) => `  ${' '.repeat(width)}  ${r}`)];
   });
 }
@@ -267,16 +306,24 @@ export function helpText(def: CommandDef): string {
   const out: string[] = [usage(def), '', `${def.name}: ${def.summary}`];
   if (def.description?.length) out.push(...def.description);
   if (def.subcommands?.length) {
-    out.push('', 'Subcommands:', ...columns(def.subcommands.map((s) => [`${s.name}${s.args ? ` ${s.args}` : ''}`, s.summary])));
+    out.push(
+      '',
+      'Subcommands:',
+      ...columns(def.subcommands.map((s) => [`${s.name}${s.args ? ` ${s.args}` : ''}`, s.summary])),
+    );
   }
-  if (def.positionals?.length) out.push('', 'Arguments:', ...columns(def.positionals.map((p) => [positionalWord(p), p.help])));
+  if (def.positionals?.length)
+    out.push('', 'Arguments:', ...columns(def.positionals.map((p) => [positionalWord(p), p.help])));
   const flagRows = Object.entries({ ...def.flags, ...BUILTIN }).map(([name, s]): [string, string] => {
     const extra = [
       s.choices && s.placeholder ? `one of: ${s.choices.join(', ')}` : '',
       s.multiple ? 'repeatable' : '',
       s.default !== undefined && s.default !== false ? `default ${String(s.default)}` : '',
     ].filter(Boolean);
-    return [`${s.short ? `-${s.short}, ` : ''}${flagWord(name, s)}`, `${s.help}${extra.length ? ` (${extra.join('; ')})` : ''}`];
+    return [
+      `${s.short ? `-${s.short}, ` : ''}${flagWord(name, s)}`,
+      `${s.help}${extra.length ? ` (${extra.join('; ')})` : ''}`,
+    ];
   });
   out.push('', 'Options:', ...columns(flagRows));
   if (def.env?.length) out.push('', 'Environment:', ...columns(def.env.map((k) => [k, ENV_HELP[k]])));

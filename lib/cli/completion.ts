@@ -8,13 +8,16 @@ const BUILTIN_WORDS = ['--help', '-h', '--version', '-V'];
 
 /** A word list for a single-quoted shell string (names are [a-z0-9-], choices too; a quote is refused). */
 function words(xs: readonly string[]): string {
-  for (const x of xs) if (!/^[A-Za-z0-9_.:,-]+$/.test(x)) throw new Error(`completion: ${JSON.stringify(x)} is not a plain word`);
+  for (const x of xs)
+    if (!/^[A-Za-z0-9_.:,-]+$/.test(x)) throw new Error(`completion: ${JSON.stringify(x)} is not a plain word`);
   return xs.join(' ');
 }
 
 function caseArm(def: CommandDef): string {
   const flags = Object.keys(def.flags).map((n) => `--${n}`);
-  const valued = Object.entries(def.flags).filter(([, s]) => s.type === 'string').map(([n]) => `--${n}`);
+  const valued = Object.entries(def.flags)
+    .filter(([, s]) => s.type === 'string')
+    .map(([n]) => `--${n}`);
   const subs = def.subcommands?.map((s) => s.name) ?? [];
   return `    ${def.name}) flags='${words([...flags, ...BUILTIN_WORDS])}' valued=' ${words(valued)} ' subs='${words(subs)}' ;;`;
 }
@@ -72,6 +75,7 @@ complete -o default -F _judgeloop_complete ${defs.map((d) => d.name).join(' ')}
 
 export function completionScript(shell: string, defs: readonly CommandDef[] = COMMANDS): string {
   if (shell === 'bash') return bashCompletion(defs);
-  if (shell === 'zsh') return `# judgeloop's completion for zsh: the bash script through bashcompinit. Load it: source <(config --completion zsh)\n(( $+functions[compdef] )) || { autoload -U +X compinit && compinit; }\nautoload -U +X bashcompinit && bashcompinit\n${bashCompletion(defs)}`;
+  if (shell === 'zsh')
+    return `# judgeloop's completion for zsh: the bash script through bashcompinit. Load it: source <(config --completion zsh)\n(( $+functions[compdef] )) || { autoload -U +X compinit && compinit; }\nautoload -U +X bashcompinit && bashcompinit\n${bashCompletion(defs)}`;
   throw new UserError(`config: --completion ${JSON.stringify(shell)}: expected bash or zsh`);
 }

@@ -2,7 +2,8 @@
 import type { EnvKey } from '../base/env.js';
 
 export const ENV_HELP: Record<EnvKey, string> = {
-  JUDGELOOP_STATE_DIR: 'the state folder (default: the config file\'s state_dir, else state/ beside it, else the checkout\'s)',
+  JUDGELOOP_STATE_DIR:
+    "the state folder (default: the config file's state_dir, else state/ beside it, else the checkout's)",
   JUDGELOOP_CONFIG: 'a JSON config file merged over config/defaults.json (--config wins)',
   JUDGE_ENABLED: 'true to call the judge at all (default false)',
   JUDGE_MODEL: 'the judge model: opus, sonnet, haiku or a model id',
@@ -11,14 +12,14 @@ export const ENV_HELP: Record<EnvKey, string> = {
   JUDGE_MAX_PER_HOUR: 'judge calls in any sliding hour across processes',
   JUDGELOOP_NOW: 'an ISO time that pins the clock (tests, replays)',
   JUDGELOOP_AGENT: 'the agent slug (--agent wins)',
-  JUDGELOOP_MODEL: 'the agent\'s model (--model wins)',
+  JUDGELOOP_MODEL: "the agent's model (--model wins)",
   JUDGELOOP_TEMPLATE: 'the prompt template id (--template wins)',
   JUDGELOOP_TASK: 'the task id (--task wins)',
   JUDGELOOP_PROMPT_FILE: 'a file holding the prompt (--prompt-file wins)',
   JUDGELOOP_BASE_REF: 'the base ref the run started from (--base wins)',
   JUDGELOOP_STARTED_AT: 'when the run started, ISO 8601 (--started-at wins)',
-  ANTHROPIC_API_KEY: 'the sdk backend\'s key (never passed to checks)',
-  ANTHROPIC_BASE_URL: 'the sdk backend\'s endpoint',
+  ANTHROPIC_API_KEY: "the sdk backend's key (never passed to checks)",
+  ANTHROPIC_BASE_URL: "the sdk backend's endpoint",
   NO_COLOR: 'no colour',
   FORCE_COLOR: 'colour even when stderr is not a terminal',
 };

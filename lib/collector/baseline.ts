@@ -13,8 +13,20 @@ import { baselineTempPrefix, sweepBaselineCheckouts } from '../store/sweep.js';
 import type { Baseline, CommandsUsed, Config } from '../schema/types.generated.js';
 
 /** The cache key; a setup command is part of it (only when configured, so keys without one are unchanged). */
-export function baselineKey(commit: string, commands: CommandsUsed, runners: Config['collector']['runners'], setup: string | null = null): string {
-  const fields: Record<string, unknown> = { commit, build: commands.build, test: commands.test, lint: commands.lint, typecheck: commands.typecheck, runners: { test: runners.test ?? null, lint: runners.lint ?? null } };
+export function baselineKey(
+  commit: string,
+  commands: CommandsUsed,
+  runners: Config['collector']['runners'],
+  setup: string | null = null,
+): string {
+  const fields: Record<string, unknown> = {
+    commit,
+    build: commands.build,
+    test: commands.test,
+    lint: commands.lint,
+    typecheck: commands.typecheck,
+    runners: { test: runners.test ?? null, lint: runners.lint ?? null },
+  };
   if (setup !== null) fields.setup = setup;
   const material = JSON.stringify(fields);
   return createHash('sha256').update(material).digest('hex').slice(0, 32);
@@ -80,7 +92,15 @@ async function computeBaseline(o: BaselineOptions, key: string): Promise<Baselin
       for (const name of CHECK_NAMES) if (o.commands[name] !== null) checks[name] = skipped(why);
     } else {
       o.log?.(`baseline ${o.commit.slice(0, 12)}: running checks in a temporary checkout`);
-      checks = await runChecks({ cwd: tree, commands: o.commands, collector: o.collector, env: o.env, sandbox: o.sandbox, shortCircuit: false, log: o.log });
+      checks = await runChecks({
+        cwd: tree,
+        commands: o.commands,
+        collector: o.collector,
+        env: o.env,
+        sandbox: o.sandbox,
+        shortCircuit: false,
+        log: o.log,
+      });
     }
     return {
       schema_version: '1.0.0',
@@ -103,13 +123,18 @@ async function computeBaseline(o: BaselineOptions, key: string): Promise<Baselin
 
 /** The cached baseline or null, without a lock (a cheap read that can run while other work waits). */
 export function peekBaseline(o: Pick<BaselineOptions, 'store' | 'commit' | 'commands' | 'collector'>): Baseline | null {
-  return o.store.read<Baseline>('baselines', baselineKey(o.commit, o.commands, o.collector.runners, o.collector.baseline_setup ?? null));
+  return o.store.read<Baseline>(
+    'baselines',
+    baselineKey(o.commit, o.commands, o.collector.runners, o.collector.baseline_setup ?? null),
+  );
 }
 
 /** The cached baseline, or computes it once: concurrent callers wait on the lock and then read the cache. */
 export async function getBaseline(o: BaselineOptions): Promise<BaselineResult> {
   const key = baselineKey(o.commit, o.commands, o.collector.runners, o.collector.baseline_setup ?? null);
-  await sweepBaselineCheckouts(o.repoDir).catch((e: Error) => o.log?.(`could not sweep old baseline checkouts: ${e.message}`));
+  await sweepBaselineCheckouts(o.repoDir).catch((e: Error) =>
+    o.log?.(`could not sweep old baseline checkouts: ${e.message}`),
+  );
   const cached = o.store.read<Baseline>('baselines', key);
   if (cached) return { baseline: cached, computed: false };
   return o.store.withLock(

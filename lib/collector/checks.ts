@@ -49,7 +49,15 @@ function statusOf(r: { spawnError: string | null; timedOut: boolean; exitCode: n
 export function fromRun(r: RunResult): Check {
   const isolation: NonNullable<Check['isolation']> = { ...r.isolation };
   if (r.escaped > 0) isolation.escaped_processes = r.escaped;
-  return { status: statusOf(r), exit_code: r.exitCode, signal: r.signal, duration_ms: Math.round(r.durationMs), source: 'collector', isolation, output: r.output };
+  return {
+    status: statusOf(r),
+    exit_code: r.exitCode,
+    signal: r.signal,
+    duration_ms: Math.round(r.durationMs),
+    source: 'collector',
+    isolation,
+    output: r.output,
+  };
 }
 
 /** The orchestrator's own result, its output capped like the collector's. */
@@ -68,7 +76,15 @@ function fromReported(rc: ReportedCheck, capBytes: number): Check {
 }
 
 export function skipped(reason: string): Check {
-  return { status: 'skipped', exit_code: null, signal: null, duration_ms: null, source: 'none', skipped_reason: reason, output: null };
+  return {
+    status: 'skipped',
+    exit_code: null,
+    signal: null,
+    duration_ms: null,
+    source: 'none',
+    skipped_reason: reason,
+    output: null,
+  };
 }
 
 type Parsers = typeof import('./parsers/index.js');
@@ -102,16 +118,33 @@ export interface ReportRun {
   dispose: () => void;
 }
 
-export async function prepareReport(command: string, collector: Config['collector'], env: NodeJS.ProcessEnv): Promise<ReportRun | null> {
+export async function prepareReport(
+  command: string,
+  collector: Config['collector'],
+  env: NodeJS.ProcessEnv,
+): Promise<ReportRun | null> {
   const { planConfiguredReport, planReport } = await import('./parsers/report-plan.js');
   const runner = collector.runners.test ?? null;
   // A new empty directory per run, never inside the worktree: nothing in it can have been planted beforehand.
   const dir = mkdtempSync(join(tmpdir(), 'judgeloop-report-'));
-  const plan = collector.test_report ? planConfiguredReport(command, dir, runner, collector.test_report) : planReport(command, dir, runner, env);
+  const plan = collector.test_report
+    ? planConfiguredReport(command, dir, runner, collector.test_report)
+    : planReport(command, dir, runner, env);
   const remove = () => rmSync(dir, { recursive: true, force: true });
-  if (!plan) { remove(); return null; }
+  if (!plan) {
+    remove();
+    return null;
+  }
   const off = onAbort(remove);
-  return { dir, plan, startedMs: Date.now(), dispose: () => { off(); remove(); } };
+  return {
+    dir,
+    plan,
+    startedMs: Date.now(),
+    dispose: () => {
+      off();
+      remove();
+    },
+  };
 }
 
 /** Reads the runner's report (a regular file written during this run), reconciles it with the console counts. */
@@ -142,14 +175,21 @@ function markCrash(check: Check): void {
   const code = check.exit_code;
   if (check.signal || (code !== null && code > 128 && code < 160)) {
     t.runner_crashed = true;
-    t.notes = [...(t.notes ?? []), `runner crashed: the test command ended with ${check.signal ?? `exit ${code} (a signal)`}`];
+    t.notes = [
+      ...(t.notes ?? []),
+      `runner crashed: the test command ended with ${check.signal ?? `exit ${code} (a signal)`}`,
+    ];
   }
 }
 
 export async function runChecks(opts: ChecksOptions): Promise<ChecksSet> {
   const out = emptyChecks();
   const env = collectorCheckEnv(opts.collector, opts.env);
-  const needParsers = opts.commands.test !== null || opts.commands.lint !== null || opts.reported?.test !== undefined || opts.reported?.lint !== undefined;
+  const needParsers =
+    opts.commands.test !== null ||
+    opts.commands.lint !== null ||
+    opts.reported?.test !== undefined ||
+    opts.reported?.lint !== undefined;
   // Loaded only when a test or lint output has to be read: bin/collect's start-up stays lean.
   const parsers: Parsers | null = needParsers ? await import('./parsers/index.js') : null;
   let buildFailed = false;
@@ -176,14 +216,28 @@ export async function runChecks(opts: ChecksOptions): Promise<ChecksSet> {
         capBytes: opts.collector.output_cap_bytes,
         sandbox: opts.sandbox,
         ...(report ? { writableDirs: [report.dir] } : {}),
-      }).catch((e: unknown) => { report?.dispose(); throw e; });
+      }).catch((e: unknown) => {
+        report?.dispose();
+        throw e;
+      });
       check = fromRun(r);
       if (r.spawnError) check.skipped_reason = `could not start: ${r.spawnError}`;
     }
-    if (parsers) parse(name, check, parsers, reported?.runner ?? (name === 'test' ? opts.collector.runners.test : name === 'lint' ? opts.collector.runners.lint : null) ?? undefined);
+    if (parsers)
+      parse(
+        name,
+        check,
+        parsers,
+        reported?.runner ??
+          (name === 'test' ? opts.collector.runners.test : name === 'lint' ? opts.collector.runners.lint : null) ??
+          undefined,
+      );
     if (report) await readReportInto(check, report, opts.cwd);
     else if (name === 'test' && check.tests) check.tests.source = 'console';
-    if (name === 'test') { markCrash(check); capCases(check, opts.collector.max_test_cases ?? 10000); }
+    if (name === 'test') {
+      markCrash(check);
+      capCases(check, opts.collector.max_test_cases ?? 10000);
+    }
     out[name] = check;
     if (name === 'build' && check.status !== 'passed' && opts.shortCircuit) buildFailed = true;
   }
@@ -194,7 +248,10 @@ export async function runChecks(opts: ChecksOptions): Promise<ChecksSet> {
 export function capCases(check: Check, max: number): void {
   const t = check.tests;
   if (!t?.cases) return;
-  if (t.cases.length <= max) { t.cases_complete = true; return; }
+  if (t.cases.length <= max) {
+    t.cases_complete = true;
+    return;
+  }
   const bad = t.cases.filter((c) => c.status !== 'passed');
   const good = t.cases.filter((c) => c.status === 'passed');
   t.cases = [...bad.slice(0, max), ...good.slice(0, Math.max(0, max - bad.length))];

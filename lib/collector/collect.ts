@@ -13,22 +13,32 @@ import { classifyOutcome, integrityFlags } from './outcome.js';
 import type { LoadedRunRecord } from './run-record.js';
 import { base, diffSummary, fastestInRace, scoreChecks, summariseBaseline, unmeasured } from './feedback-parts.js';
 import type { CollectContext } from './context.js';
-import { compositeScore, durationSeconds, normaliseWeights, scoreDiffSize, scoreSpeed, toUnit, type Scores } from './scoring.js';
+import {
+  compositeScore,
+  durationSeconds,
+  normaliseWeights,
+  scoreDiffSize,
+  scoreSpeed,
+  toUnit,
+  type Scores,
+} from './scoring.js';
 import { preloadValidators } from '../schema/schema.js';
 import { orderFeedback } from './record-order.js';
 import type { StateStore } from '../store/store.js';
 import type { Baseline, BaselineSummary, Feedback, RaceRun } from '../schema/types.generated.js';
-
 
 /**
  * Starts loading, without waiting, what a measured run needs later: the parsers, the feedback index, the
  * lock library and the validators of the files written. Errors surface where the module is really used.
  */
 function prefetch(store: StateStore, race: boolean, parsers: boolean): void {
-  for (const p of [parsers ? import('./parsers/index.js') : null, import('../store/feedback-index.js')]) p?.catch(() => undefined);
+  for (const p of [parsers ? import('./parsers/index.js') : null, import('../store/feedback-index.js')])
+    p?.catch(() => undefined);
   store.prefetchLock();
   // One per event-loop turn, so a git call that ends meanwhile is handled between them.
-  const names = race ? ['baseline', 'feedback', 'feedback-index', 'race-run'] : ['baseline', 'feedback', 'feedback-index'];
+  const names = race
+    ? ['baseline', 'feedback', 'feedback-index', 'race-run']
+    : ['baseline', 'feedback', 'feedback-index'];
   const next = () => {
     const n = names.shift();
     if (n === undefined) return;
@@ -53,12 +63,17 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
   sweepOrphansOnce();
   const sandbox = collectorSandbox(cfg.collector, ctx.processEnv, store.root);
   assertSandboxAvailable(sandbox);
-  const needsBaseline = commands.build !== null || commands.test !== null || commands.lint !== null || commands.typecheck !== null;
+  const needsBaseline =
+    commands.build !== null || commands.test !== null || commands.lint !== null || commands.typecheck !== null;
   const fastP = existsSync(wt) ? worktreeInfoWithRef(wt, r.base_ref) : null;
   // While git runs, load what comes next (modules compile and validators load on this thread meanwhile).
   const baselineMod = needsBaseline ? import('./baseline.js') : null;
   baselineMod?.catch(() => undefined);
-  prefetch(store, r.race_id !== undefined, commands.test !== null || commands.lint !== null || r.checks?.test !== undefined || r.checks?.lint !== undefined);
+  prefetch(
+    store,
+    r.race_id !== undefined,
+    commands.test !== null || commands.lint !== null || r.checks?.test !== undefined || r.checks?.lint !== undefined,
+  );
   const fast = fastP ? await fastP : null;
   const info = fast ?? (existsSync(wt) ? await worktreeInfo(wt) : null);
   if (!info) {
@@ -67,20 +82,25 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
     const existing = safeRead(store, r.bead);
     // Never replace a measured record with an unmeasured one (e.g. re-collecting after the worktree was cleaned up).
     if (existing && existing.outcome !== 'infra_failure') {
-      throw new UserError(`${loaded.file}: /worktree: ${reason}; state/feedback/${r.bead}.json (already measured) is kept`);
+      throw new UserError(
+        `${loaded.file}: /worktree: ${reason}; state/feedback/${r.bead}.json (already measured) is kept`,
+      );
     }
     return write(ctx, unmeasured(loaded, ctx, reason));
   }
 
   const baseCommit = fast?.refCommit ?? (await resolveCommit(wt, r.base_ref));
-  if (!baseCommit) throw new UserError(`${loaded.file}: /base_ref: ${JSON.stringify(r.base_ref)} does not name a commit in ${wt}`);
+  if (!baseCommit)
+    throw new UserError(`${loaded.file}: /base_ref: ${JSON.stringify(r.base_ref)} does not name a commit in ${wt}`);
   // The tree is fixed before any check runs (build outputs never count as the agent's change); the per-file
   // numbers only read git objects, so they are computed while the checks run.
   // The cached baseline is read as soon as the merge base is known, while git still writes the tree.
   let peeked: Promise<Baseline | null> | null = null;
   const snap = await snapshotWorking(wt, baseCommit, info, (mb) => {
     if (!baselineMod) return;
-    peeked = baselineMod.then((m) => m.peekBaseline({ store, commit: mb, commands, collector: cfg.collector })).catch(() => null);
+    peeked = baselineMod
+      .then((m) => m.peekBaseline({ store, commit: mb, commands, collector: cfg.collector }))
+      .catch(() => null);
   });
   const diffPromise = diffSnapshot(wt, snap, info);
   diffPromise.catch(() => undefined);
@@ -94,7 +114,17 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
       else {
         // Not cached (or the quick read failed): under the lock, computed once; a corrupt cache file is reported here.
         const { getBaseline } = await baselineMod;
-        const res = await getBaseline({ store, repoDir: wt, commit: snap.mergeBase, commands, collector: cfg.collector, env: ctx.processEnv, sandbox, now: ctx.now, log: ctx.log });
+        const res = await getBaseline({
+          store,
+          repoDir: wt,
+          commit: snap.mergeBase,
+          commands,
+          collector: cfg.collector,
+          env: ctx.processEnv,
+          sandbox,
+          now: ctx.now,
+          log: ctx.log,
+        });
         baseline = summariseBaseline(res.baseline, notes);
         if (res.computed) ctx.log?.(`baseline ${res.baseline.key} computed`);
       }
@@ -103,7 +133,16 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
     }
   }
 
-  const checks = await runChecks({ cwd: wt, commands, reported: r.checks, collector: cfg.collector, env: ctx.processEnv, sandbox, shortCircuit: true, log: ctx.log });
+  const checks = await runChecks({
+    cwd: wt,
+    commands,
+    reported: r.checks,
+    collector: cfg.collector,
+    env: ctx.processEnv,
+    sandbox,
+    shortCircuit: true,
+    log: ctx.log,
+  });
 
   const diff = await diffPromise;
   const integrity = integrityFlags(checks.test, baseline?.tests ?? null);
@@ -113,11 +152,26 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
   const dur = durationSeconds(r);
   const fastest = r.race_id ? fastestInRace(store, r.race_id, r.bead, ctx.racePeers) : null;
   const speedRef = fastest !== null ? Math.min(fastest, dur) : cfg.collector.time_budget_seconds;
-  const scores: Scores = { ...partial, diff_size: scoreDiffSize({ linesAdded: diff.files.reduce((s, f) => s + f.added, 0), linesRemoved: diff.files.reduce((s, f) => s + f.removed, 0), filesChanged: diff.files.length }), speed: scoreSpeed(dur, speedRef) };
+  const scores: Scores = {
+    ...partial,
+    diff_size: scoreDiffSize({
+      linesAdded: diff.files.reduce((s, f) => s + f.added, 0),
+      linesRemoved: diff.files.reduce((s, f) => s + f.removed, 0),
+      filesChanged: diff.files.length,
+    }),
+    speed: scoreSpeed(dur, speedRef),
+  };
   const weights = cfg.scoring.weights;
   const composite = compositeScore(scores, weights);
 
-  const { outcome, reason } = classifyOutcome({ status: r.status, failureReason: r.failure_reason ?? null, infraReason: null, checks, integrity, baselineLint: baseline?.lint ?? null });
+  const { outcome, reason } = classifyOutcome({
+    status: r.status,
+    failureReason: r.failure_reason ?? null,
+    infraReason: null,
+    checks,
+    integrity,
+    baselineLint: baseline?.lint ?? null,
+  });
   if (outcome === 'unmeasured') refuseUnmeasuredOverMeasured(store, r.bead, loaded.file);
   const fb = base(loaded, ctx, {
     base: { ref: r.base_ref, commit: baseCommit },
@@ -126,7 +180,13 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
     checks,
     baseline,
     diff: diffSummary(diff),
-    scores: { build: toUnit(scores.build), tests: toUnit(scores.tests), lint: toUnit(scores.lint), diff_size: toUnit(scores.diff_size), speed: toUnit(scores.speed) },
+    scores: {
+      build: toUnit(scores.build),
+      tests: toUnit(scores.tests),
+      lint: toUnit(scores.lint),
+      diff_size: toUnit(scores.diff_size),
+      speed: toUnit(scores.speed),
+    },
     weights_used: normaliseWeights(weights, scores),
     // Diff size and speed alone are not a measure of the work: an unmeasured run has no composite.
     composite: outcome === 'unmeasured' ? null : toUnit(composite),
@@ -142,7 +202,9 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
 function refuseUnmeasuredOverMeasured(store: StateStore, bead: string, file: string): void {
   const existing = safeRead(store, bead);
   if (existing && existing.outcome !== 'unmeasured' && existing.outcome !== 'infra_failure') {
-    throw new UserError(`${file}: no build, test, lint or typecheck command is configured, but state/feedback/${bead}.json was measured (outcome ${existing.outcome}): kept; collect with the config that measured it`);
+    throw new UserError(
+      `${file}: no build, test, lint or typecheck command is configured, but state/feedback/${bead}.json was measured (outcome ${existing.outcome}): kept; collect with the config that measured it`,
+    );
   }
 }
 
@@ -161,7 +223,12 @@ async function write(ctx: CollectContext, measured: Feedback): Promise<Feedback>
   const raceId = fb.run.race_id;
   const race = async () => {
     if (raceId === undefined) return;
-    const row: RaceRun = { bead: fb.bead, duration_seconds: durationSeconds(fb.run), outcome: fb.outcome, recorded_at: fb.collected_at };
+    const row: RaceRun = {
+      bead: fb.bead,
+      duration_seconds: durationSeconds(fb.run),
+      outcome: fb.outcome,
+      recorded_at: fb.collected_at,
+    };
     await store.withLock(`race-runs-${raceId}`, () => store.appendLine('race-runs', raceId, row));
   };
   const index = async () => {

@@ -6,10 +6,24 @@ import { classifyOutcome, type ChecksSet, type Integrity } from './outcome.js';
 import { readStoredJudgment, summarizeJudgment } from '../store/judgment.js';
 import type { LoadedRunRecord } from './run-record.js';
 import type { CollectContext, RacePeer } from './context.js';
-import { durationSeconds, scoreBuild, scoreLint, scoreTests, scoreTestsByExitCode, tallyTests, type Scores } from './scoring.js';
+import {
+  durationSeconds,
+  scoreBuild,
+  scoreLint,
+  scoreTests,
+  scoreTestsByExitCode,
+  tallyTests,
+  type Scores,
+} from './scoring.js';
 import type { StateStore } from '../store/store.js';
-import type { Baseline, BaselineSummary, Check, Feedback, JudgmentSummary, RaceRun } from '../schema/types.generated.js';
-
+import type {
+  Baseline,
+  BaselineSummary,
+  Check,
+  Feedback,
+  JudgmentSummary,
+  RaceRun,
+} from '../schema/types.generated.js';
 
 export function runFacts(loaded: LoadedRunRecord): Feedback['run'] {
   const r = loaded.record;
@@ -37,15 +51,14 @@ export function runFacts(loaded: LoadedRunRecord): Feedback['run'] {
   return run;
 }
 
-
-
 /**
  * The fastest known duration among the other runs of the race: the race's run log (last row per bead,
  * infra failures left out) and the peers of this call. Reads one small file, not every feedback record.
  */
 export function fastestInRace(store: StateStore, raceId: string, bead: string, peers: RacePeer[] = []): number | null {
   const byBead = new Map<string, number | null>();
-  for (const row of store.readLines<RaceRun>('race-runs', raceId).rows) byBead.set(row.bead, row.outcome === 'infra_failure' ? null : row.duration_seconds);
+  for (const row of store.readLines<RaceRun>('race-runs', raceId).rows)
+    byBead.set(row.bead, row.outcome === 'infra_failure' ? null : row.duration_seconds);
   for (const p of peers) if (p.raceId === raceId && !byBead.has(p.bead)) byBead.set(p.bead, p.seconds);
   byBead.delete(bead);
   const known = [...byBead.values()].filter((d): d is number => d !== null);
@@ -62,8 +75,15 @@ export function readJudgment(store: StateStore, bead: string, notes: string[]): 
 export function summariseBaseline(b: Baseline, notes: string[]): BaselineSummary {
   if (b.setup && b.setup.result.status !== 'passed') {
     const r = b.setup.result;
-    const how = r.status === 'timeout' ? 'timed out' : r.status === 'error' ? `could not start (${r.skipped_reason ?? 'spawn error'})` : `failed (exit ${r.exit_code ?? `signal ${r.signal}`})`;
-    notes.push(`baseline setup \`${b.setup.command}\` ${how} in the base checkout (state/baselines/${b.key}.json): base checks not run; scored without a baseline`);
+    const how =
+      r.status === 'timeout'
+        ? 'timed out'
+        : r.status === 'error'
+          ? `could not start (${r.skipped_reason ?? 'spawn error'})`
+          : `failed (exit ${r.exit_code ?? `signal ${r.signal}`})`;
+    notes.push(
+      `baseline setup \`${b.setup.command}\` ${how} in the base checkout (state/baselines/${b.key}.json): base checks not run; scored without a baseline`,
+    );
     return { key: b.key, commit: b.commit, build_passed: null, tests: null, lint: null, setup_failed: true };
   }
   return {
@@ -76,7 +96,11 @@ export function summariseBaseline(b: Baseline, notes: string[]): BaselineSummary
 }
 
 /** Seed 000's five dimensions (0-100) from the checks; notes say where a fallback was used. */
-export function scoreChecks(checks: ChecksSet, baseline: BaselineSummary | null, notes: string[]): Pick<Scores, 'build' | 'tests' | 'lint'> {
+export function scoreChecks(
+  checks: ChecksSet,
+  baseline: BaselineSummary | null,
+  notes: string[],
+): Pick<Scores, 'build' | 'tests' | 'lint'> {
   const buildFailed = checks.build !== null && checks.build.status !== 'passed';
   const broken = (c: Check) => c.status === 'timeout' || c.status === 'error' || c.status === 'skipped';
   let tests: number | null = null;
@@ -113,9 +137,21 @@ export function scoreChecks(checks: ChecksSet, baseline: BaselineSummary | null,
 
 export function unmeasured(loaded: LoadedRunRecord, ctx: CollectContext, reason: string | null): Feedback {
   const commands = resolveCommands(loaded.record, ctx.config.collector);
-  const integrity: Integrity = { tests_not_run: false, exit_code_contradicts_counts: false, test_count_below_baseline: false, notes: [] };
+  const integrity: Integrity = {
+    tests_not_run: false,
+    exit_code_contradicts_counts: false,
+    test_count_below_baseline: false,
+    notes: [],
+  };
   if (reason) integrity.notes.push(reason);
-  const { outcome, reason: why } = classifyOutcome({ status: loaded.record.status, failureReason: loaded.record.failure_reason ?? null, infraReason: reason, checks: emptyChecks(), integrity, baselineLint: null });
+  const { outcome, reason: why } = classifyOutcome({
+    status: loaded.record.status,
+    failureReason: loaded.record.failure_reason ?? null,
+    infraReason: reason,
+    checks: emptyChecks(),
+    integrity,
+    baselineLint: null,
+  });
   return base(loaded, ctx, {
     commands,
     checks: emptyChecks(),
@@ -131,7 +167,11 @@ export function unmeasured(loaded: LoadedRunRecord, ctx: CollectContext, reason:
   });
 }
 
-export function base(loaded: LoadedRunRecord, ctx: CollectContext, rest: Omit<Feedback, 'schema_version' | 'bead' | 'run' | 'collected_at' | 'judgment'>): Feedback {
+export function base(
+  loaded: LoadedRunRecord,
+  ctx: CollectContext,
+  rest: Omit<Feedback, 'schema_version' | 'bead' | 'run' | 'collected_at' | 'judgment'>,
+): Feedback {
   const fb: Feedback = {
     schema_version: '1.0.0',
     bead: loaded.record.bead,
@@ -151,6 +191,13 @@ export function diffSummary(d: WorkingDiff): NonNullable<Feedback['diff']> {
     files_changed: d.files.length,
     lines_added: d.files.reduce((s, f) => s + f.added, 0),
     lines_removed: d.files.reduce((s, f) => s + f.removed, 0),
-    files: d.files.map((f) => ({ path: f.path, ...(f.oldPath ? { old_path: f.oldPath } : {}), added: f.added, removed: f.removed, binary: f.binary, untracked: f.untracked })),
+    files: d.files.map((f) => ({
+      path: f.path,
+      ...(f.oldPath ? { old_path: f.oldPath } : {}),
+      added: f.added,
+      removed: f.removed,
+      binary: f.binary,
+      untracked: f.untracked,
+    })),
   };
 }

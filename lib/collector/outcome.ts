@@ -18,7 +18,8 @@ export interface Integrity {
   notes: string[];
 }
 
-const NO_TESTS = /\bno tests? (?:found|ran|to run|were found|collected)\b|\bcollected 0 items\b|\b0 tests? (?:ran|collected|executed)\b|\bno test files? found\b|\bno test suite found\b/i;
+const NO_TESTS =
+  /\bno tests? (?:found|ran|to run|were found|collected)\b|\bcollected 0 items\b|\b0 tests? (?:ran|collected|executed)\b|\bno test files? found\b|\bno test suite found\b/i;
 
 /** Tests that ran to a verdict (not skipped); null when the counts cannot tell. */
 function ranCount(c: TestCounts): number | null {
@@ -34,17 +35,28 @@ function countFlags(test: Check, counts: TestCounts | null, out: Integrity): voi
   out.counts_disputed = counts?.counts_disputed === true;
   out.runner_crashed = counts?.runner_crashed === true || (test.status !== 'timeout' && bySignal);
   out.no_tests_collected = counts?.no_tests_collected === true;
-  if (out.counts_disputed) out.notes.push('test counts disputed: more than one summary, or the summary, per-test lines and report disagree');
+  if (out.counts_disputed)
+    out.notes.push('test counts disputed: more than one summary, or the summary, per-test lines and report disagree');
   if (out.runner_crashed) out.notes.push('the test runner or a test process crashed: some results are missing');
   if (out.no_tests_collected) {
     out.notes.push('no tests found: the runner collected no test');
-    if (!out.tests_not_run) { out.tests_not_run = true; }
+    if (!out.tests_not_run) {
+      out.tests_not_run = true;
+    }
   }
 }
 
 /** The three integrity flags for a test check, with a note per raised flag. */
 export function integrityFlags(test: Check | null, baseline: TestCounts | null): Integrity {
-  const out: Integrity = { tests_not_run: false, exit_code_contradicts_counts: false, test_count_below_baseline: false, counts_disputed: false, runner_crashed: false, no_tests_collected: false, notes: [] };
+  const out: Integrity = {
+    tests_not_run: false,
+    exit_code_contradicts_counts: false,
+    test_count_below_baseline: false,
+    counts_disputed: false,
+    runner_crashed: false,
+    no_tests_collected: false,
+    notes: [],
+  };
   // Not configured, or skipped on purpose (the build failed): nothing to distrust.
   if (!test || test.status === 'skipped') return out;
   const counts = test.tests ?? null;
@@ -57,7 +69,8 @@ export function integrityFlags(test: Check | null, baseline: TestCounts | null):
   else if (test.status === 'timeout') notRun('the test command was killed at its timeout');
   else if (test.signal) notRun(`the test runner was killed by ${test.signal}`);
   else if (counts === null) notRun('no test counts could be parsed from the output');
-  else if (ranCount(counts) === 0) notRun(counts.errors > 0 ? `zero tests ran (${counts.errors} error(s) before any test)` : 'zero tests ran');
+  else if (ranCount(counts) === 0)
+    notRun(counts.errors > 0 ? `zero tests ran (${counts.errors} error(s) before any test)` : 'zero tests ran');
   else if (NO_TESTS.test(text)) notRun('the runner reported that no tests were found');
   countFlags(test, counts, out);
 
@@ -65,7 +78,9 @@ export function integrityFlags(test: Check | null, baseline: TestCounts | null):
     const failures = counts.failed + counts.errors;
     if (test.exit_code !== 0 && failures === 0) {
       out.exit_code_contradicts_counts = true;
-      out.notes.push(`the test command exited ${test.exit_code} but no failure or error was parsed (crash after the summary, or counts missed)`);
+      out.notes.push(
+        `the test command exited ${test.exit_code} but no failure or error was parsed (crash after the summary, or counts missed)`,
+      );
     } else if (test.exit_code === 0 && failures > 0) {
       out.exit_code_contradicts_counts = true;
       out.notes.push(`the test command exited 0 but ${failures} failure(s)/error(s) were parsed`);
@@ -113,25 +128,37 @@ export const UNMEASURED = 'no build, test, lint or typecheck command is configur
  */
 export function classifyOutcome(i: OutcomeInput): { outcome: Outcome; reason: string } {
   const { checks } = i;
-  if (i.status === 'infra_failure') return { outcome: 'infra_failure', reason: `the orchestrator reported an infrastructure failure${i.failureReason ? `: ${i.failureReason}` : ''}` };
+  if (i.status === 'infra_failure')
+    return {
+      outcome: 'infra_failure',
+      reason: `the orchestrator reported an infrastructure failure${i.failureReason ? `: ${i.failureReason}` : ''}`,
+    };
   if (i.infraReason) return { outcome: 'infra_failure', reason: i.infraReason };
   const named = (['build', 'test', 'lint', 'typecheck'] as const).map((k) => [k, checks[k]] as const);
   const errored = named.find(([, c]) => c?.status === 'error');
   if (errored) return { outcome: 'infra_failure', reason: `the ${errored[0]} command could not be started` };
-  if (i.status === 'timeout') return { outcome: 'timeout', reason: `the agent run timed out${i.failureReason ? `: ${i.failureReason}` : ''}` };
+  if (i.status === 'timeout')
+    return { outcome: 'timeout', reason: `the agent run timed out${i.failureReason ? `: ${i.failureReason}` : ''}` };
   const timedOut = named.find(([, c]) => c?.status === 'timeout');
   if (timedOut) return { outcome: 'timeout', reason: `the ${timedOut[0]} check was killed at its timeout` };
 
-  if (i.status === 'failed') return { outcome: 'agent_failure', reason: `the agent run failed${i.failureReason ? `: ${i.failureReason}` : ''}` };
+  if (i.status === 'failed')
+    return { outcome: 'agent_failure', reason: `the agent run failed${i.failureReason ? `: ${i.failureReason}` : ''}` };
   if (named.every(([, c]) => c === null)) return { outcome: 'unmeasured', reason: UNMEASURED };
   if (checks.build && checks.build.status !== 'passed') return { outcome: 'agent_failure', reason: 'the build failed' };
   const t = checks.test;
   if (t) {
     const counts = t.tests ?? null;
     const unparsedButGreen = counts === null && t.status === 'passed' && !t.signal;
-    if (i.integrity.no_tests_collected) return { outcome: 'agent_failure', reason: 'no tests found: the test runner collected no test' };
-    if (i.integrity.tests_not_run && !unparsedButGreen) return { outcome: 'agent_failure', reason: i.integrity.notes.find((n) => n.startsWith('tests did not run')) ?? 'tests did not run' };
-    if (counts && counts.passed === 0 && (counts.xfailed ?? 0) + (counts.xpassed ?? 0) === 0) return { outcome: 'agent_failure', reason: 'no test passed' };
+    if (i.integrity.no_tests_collected)
+      return { outcome: 'agent_failure', reason: 'no tests found: the test runner collected no test' };
+    if (i.integrity.tests_not_run && !unparsedButGreen)
+      return {
+        outcome: 'agent_failure',
+        reason: i.integrity.notes.find((n) => n.startsWith('tests did not run')) ?? 'tests did not run',
+      };
+    if (counts && counts.passed === 0 && (counts.xfailed ?? 0) + (counts.xpassed ?? 0) === 0)
+      return { outcome: 'agent_failure', reason: 'no test passed' };
   }
 
   const short: string[] = [];
@@ -142,12 +169,14 @@ export function classifyOutcome(i: OutcomeInput): { outcome: Outcome; reason: st
     if (c && c.failed + c.errors > 0) short.push(`${c.failed} test(s) failed and ${c.errors} error(s)`);
     if (i.integrity.exit_code_contradicts_counts) short.push('the exit code contradicts the parsed counts');
     if (i.integrity.test_count_below_baseline) short.push('fewer tests than on the base commit');
-    if (i.integrity.counts_disputed) short.push('the test counts are disputed (a second summary, or report and console disagree)');
+    if (i.integrity.counts_disputed)
+      short.push('the test counts are disputed (a second summary, or report and console disagree)');
     if (i.integrity.runner_crashed) short.push('the test runner crashed');
   }
   if (checks.lint && !lintClean(checks.lint, i.baselineLint)) short.push('lint reports new errors');
   if (checks.typecheck && checks.typecheck.status !== 'passed') short.push('the type check failed');
-  if (short.length) return { outcome: 'partial_pass', reason: `not every check passed: ${[...new Set(short)].join('; ')}` };
+  if (short.length)
+    return { outcome: 'partial_pass', reason: `not every check passed: ${[...new Set(short)].join('; ')}` };
   const ran = named.filter(([, c]) => c).map(([k]) => k);
   return { outcome: 'full_pass', reason: `every configured check passed (${ran.join(', ')})` };
 }

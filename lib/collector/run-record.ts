@@ -23,7 +23,10 @@ export function parseRunRecord(text: string, file: string): LoadedRunRecord {
     throw new UserError(`${file}: not valid JSON (${(e as Error).message})`);
   }
   const v = validate<RunRecord>('run-record', data);
-  if (!v.ok) throw new UserError(`${file}: ${v.errors.slice(0, 5).join('; ')}${v.errors.length > 5 ? ` (+${v.errors.length - 5} more)` : ''}`);
+  if (!v.ok)
+    throw new UserError(
+      `${file}: ${v.errors.slice(0, 5).join('; ')}${v.errors.length > 5 ? ` (+${v.errors.length - 5} more)` : ''}`,
+    );
   const record = v.value;
   if (Date.parse(record.completed_at) < Date.parse(record.started_at)) {
     throw new UserError(`${file}: /completed_at: is before /started_at`);
@@ -37,7 +40,9 @@ export function loadRunRecord(path: string, cwd: string): LoadedRunRecord {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new UserError(`${file}: cannot read run record (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new UserError(
+      `${file}: cannot read run record (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    );
   }
   return parseRunRecord(text, file);
 }

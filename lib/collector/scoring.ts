@@ -101,7 +101,10 @@ export function scoreSpeed(durationSeconds: number, referenceSeconds: number): n
 
 /** Weights over the dimensions that have a score, re-normalised to sum to 1; {} when none has weight. */
 export function normaliseWeights(weights: Weights, scores: Scores): Partial<Weights> {
-  return normaliseOver(weights, DIMENSIONS.filter((d) => scores[d] !== null));
+  return normaliseOver(
+    weights,
+    DIMENSIONS.filter((d) => scores[d] !== null),
+  );
 }
 
 /**

@@ -18,17 +18,29 @@ export function leaves(o: unknown, prefix = ''): [string, unknown][] {
   return Object.entries(o).flatMap(([k, v]) => leaves(v, prefix ? `${prefix}.${k}` : k));
 }
 
-const ENV_OF: Record<string, string> = { 'judge.enabled': 'JUDGE_ENABLED', 'judge.model': 'JUDGE_MODEL', 'judge.phase': 'JUDGE_PHASE', 'judge.backend': 'JUDGE_BACKEND', 'judge.max_per_hour': 'JUDGE_MAX_PER_HOUR' };
+const ENV_OF: Record<string, string> = {
+  'judge.enabled': 'JUDGE_ENABLED',
+  'judge.model': 'JUDGE_MODEL',
+  'judge.phase': 'JUDGE_PHASE',
+  'judge.backend': 'JUDGE_BACKEND',
+  'judge.max_per_hour': 'JUDGE_MAX_PER_HOUR',
+};
 
 /** Every leaf of the merged configuration with the last layer that set it (defaults < file < env < flags). */
 export function configSources(layers: ConfigLayers): ConfigValue[] {
-  const named: [string, unknown][] = [['default', layers.defaults], [layers.file?.path ?? 'file', layers.file?.data ?? {}], ['env', layers.env], ['flag', layers.flags]];
+  const named: [string, unknown][] = [
+    ['default', layers.defaults],
+    [layers.file?.path ?? 'file', layers.file?.data ?? {}],
+    ['env', layers.env],
+    ['flag', layers.flags],
+  ];
   const merged = named.reduce<unknown>((acc, [, layer]) => deepMerge(acc, layer), {});
   const setBy = new Map<string, string>();
   for (const [name, layer] of named) {
     for (const [key] of leaves(layer)) {
       // A layer that sets an object's leaf owns that leaf; one that replaces a whole array owns the array.
-      for (const [k] of leaves(merged)) if (k === key || k.startsWith(`${key}.`)) setBy.set(k, name === 'env' ? (ENV_OF[k] ?? 'env') : name);
+      for (const [k] of leaves(merged))
+        if (k === key || k.startsWith(`${key}.`)) setBy.set(k, name === 'env' ? (ENV_OF[k] ?? 'env') : name);
     }
   }
   return leaves(merged).map(([key, value]) => ({ key, value, source: setBy.get(key) ?? 'default' }));

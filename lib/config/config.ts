@@ -11,7 +11,9 @@ import type { Config } from '../schema/types.generated.js';
 export type { Config };
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? (T[K] extends unknown[] ? T[K] : DeepPartial<T[K]>) : T[K] };
+export type DeepPartial<T> = {
+  [K in keyof T]?: T[K] extends object ? (T[K] extends unknown[] ? T[K] : DeepPartial<T[K]>) : T[K];
+};
 
 function isPlainObject(v: unknown): v is Record<string, Json> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -58,7 +60,8 @@ export function envOverlay(env: EnvSettings): DeepPartial<Config> {
   if (env.JUDGE_MODEL !== undefined) judge.model = env.JUDGE_MODEL;
   if (env.JUDGE_PHASE !== undefined) judge.phase = parseInteger('JUDGE_PHASE', env.JUDGE_PHASE);
   if (env.JUDGE_BACKEND !== undefined) judge.backend = env.JUDGE_BACKEND as Config['judge']['backend'];
-  if (env.JUDGE_MAX_PER_HOUR !== undefined) judge.max_per_hour = parseInteger('JUDGE_MAX_PER_HOUR', env.JUDGE_MAX_PER_HOUR);
+  if (env.JUDGE_MAX_PER_HOUR !== undefined)
+    judge.max_per_hour = parseInteger('JUDGE_MAX_PER_HOUR', env.JUDGE_MAX_PER_HOUR);
   return Object.keys(judge).length ? { judge } : {};
 }
 
@@ -93,7 +96,11 @@ export function findConfigFile(cwd: string): string | null {
 }
 
 /** The config file in use: --config, else JUDGELOOP_CONFIG, else the upward search from cwd. */
-export function chooseConfigFile(opts: { env: EnvSettings; configFile?: string | undefined; cwd?: string }): ConfigFileChoice {
+export function chooseConfigFile(opts: {
+  env: EnvSettings;
+  configFile?: string | undefined;
+  cwd?: string;
+}): ConfigFileChoice {
   const cwd = opts.cwd ?? process.cwd();
   if (opts.configFile) return { file: resolve(cwd, opts.configFile), via: 'flag' };
   if (opts.env.JUDGELOOP_CONFIG) return { file: resolve(cwd, opts.env.JUDGELOOP_CONFIG), via: 'env' };
@@ -109,12 +116,18 @@ export interface StateDirChoice {
 }
 
 /** The state folder for a config file choice (pure but for reading that file). */
-export function chooseStateDir(env: EnvSettings, cwd: string, choice: ConfigFileChoice, checkoutState: string): StateDirChoice {
+export function chooseStateDir(
+  env: EnvSettings,
+  cwd: string,
+  choice: ConfigFileChoice,
+  checkoutState: string,
+): StateDirChoice {
   if (env.JUDGELOOP_STATE_DIR) return { dir: resolve(cwd, env.JUDGELOOP_STATE_DIR), via: 'env', file: choice.file };
   if (!choice.file) return { dir: checkoutState, via: 'checkout', file: null };
   const data = readJsonFile(choice.file, 'config file') as { state_dir?: unknown } | null;
   const sd = data && typeof data === 'object' ? data.state_dir : undefined;
-  if (sd !== undefined && (typeof sd !== 'string' || sd === '')) throw new UserError(`config file ${choice.file}: /state_dir: must be a non-empty string`);
+  if (sd !== undefined && (typeof sd !== 'string' || sd === ''))
+    throw new UserError(`config file ${choice.file}: /state_dir: must be a non-empty string`);
   if (typeof sd === 'string') return { dir: resolve(dirname(choice.file), sd), via: 'file', file: choice.file };
   return { dir: join(dirname(choice.file), 'state'), via: 'beside-file', file: choice.file };
 }
@@ -147,11 +160,17 @@ export interface ConfigLayers {
 
 export function readConfigLayers(opts: LoadConfigOptions): ConfigLayers {
   let defaultsText = '';
-  const defaults = readJsonFile(join(configDir(), 'defaults.json'), 'config defaults', (t) => (defaultsText = t)) as Config;
+  const defaults = readJsonFile(
+    join(configDir(), 'defaults.json'),
+    'config defaults',
+    (t) => (defaultsText = t),
+  ) as Config;
   const choice = chooseConfigFile(opts);
   // A config file may hold endpoints and settings a check has no business reading: hidden in the sandbox.
   if (choice.file) markPrivate(choice.file);
-  const file = choice.file ? { path: choice.file, via: choice.via, data: readJsonFile(choice.file, 'config file') } : null;
+  const file = choice.file
+    ? { path: choice.file, via: choice.via, data: readJsonFile(choice.file, 'config file') }
+    : null;
   return { defaults, file, env: envOverlay(opts.env), flags: opts.overrides ?? {}, defaultsText };
 }
 
@@ -200,9 +219,13 @@ export function assertConfigOutside(config: Config, worktree: string, stateDir: 
   if (!existsSync(worktree)) return;
   const file = configFileOf(config);
   if (file && isInside(file, worktree)) {
-    throw new UserError(`config file ${file} lies inside the worktree being measured (${worktree}), which the agent controls; keep judgeloop.json outside it (e.g. the folder above) or name one with --config / JUDGELOOP_CONFIG`);
+    throw new UserError(
+      `config file ${file} lies inside the worktree being measured (${worktree}), which the agent controls; keep judgeloop.json outside it (e.g. the folder above) or name one with --config / JUDGELOOP_CONFIG`,
+    );
   }
   if (isInside(stateDir, worktree)) {
-    throw new UserError(`state folder ${stateDir} lies inside the worktree being measured (${worktree}), where the checks may write; set state_dir or JUDGELOOP_STATE_DIR outside it`);
+    throw new UserError(
+      `state folder ${stateDir} lies inside the worktree being measured (${worktree}), where the checks may write; set state_dir or JUDGELOOP_STATE_DIR outside it`,
+    );
   }
 }

@@ -41,7 +41,8 @@ function sidePath(raw: string): string | null {
 /** The a- and b-side paths of a `diff --git` line, quoted or not. */
 function pathsOfDiffLine(line: string): { oldPath: string | null; path: string } {
   const quoted = /^diff --git ("(?:[^"\\]|\\.)*"|\S+) ("(?:[^"\\]|\\.)*"|\S+)$/.exec(line);
-  if (quoted && (quoted[1]!.startsWith('"') || quoted[2]!.startsWith('"'))) return { oldPath: stripSide(unquoteGitPath(quoted[1]!)), path: stripSide(unquoteGitPath(quoted[2]!)) };
+  if (quoted && (quoted[1]!.startsWith('"') || quoted[2]!.startsWith('"')))
+    return { oldPath: stripSide(unquoteGitPath(quoted[1]!)), path: stripSide(unquoteGitPath(quoted[2]!)) };
   const plain = /^diff --git a\/(.*) b\/(.*)$/.exec(line);
   return plain ? { oldPath: plain[1]!, path: plain[2]! } : { oldPath: null, path: '' };
 }
@@ -87,7 +88,18 @@ export function parseUnifiedDiff(text: string): FilePatch[] {
   const chunks = text.split(/^(?=diff --git )/m).filter((c) => c.startsWith('diff --git '));
   for (const chunk of chunks) {
     const lines = chunk.replace(/\n$/, '').split('\n');
-    const f: FilePatch = { ...pathsOfDiffLine(lines[0]!), created: false, deleted: false, binary: false, header: [], hunks: [], added: [], removed: [], removedLines: [], bytes: Buffer.byteLength(chunk) };
+    const f: FilePatch = {
+      ...pathsOfDiffLine(lines[0]!),
+      created: false,
+      deleted: false,
+      binary: false,
+      header: [],
+      hunks: [],
+      added: [],
+      removed: [],
+      removedLines: [],
+      bytes: Buffer.byteLength(chunk),
+    };
     let oldLine = 0;
     let newLine = 0;
     for (const line of lines) {

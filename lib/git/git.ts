@@ -6,8 +6,14 @@ import { HeadTailBuffer, spawnGroup } from '../process/process.js';
 
 export class GitError extends Error {
   override readonly name = 'GitError';
-  constructor(readonly args: string[], readonly stderr: string, readonly code: number | null) {
-    super(`git ${args.join(' ')} failed${code === null ? '' : ` (exit ${code})`}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`);
+  constructor(
+    readonly args: string[],
+    readonly stderr: string,
+    readonly code: number | null,
+  ) {
+    super(
+      `git ${args.join(' ')} failed${code === null ? '' : ` (exit ${code})`}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`,
+    );
   }
 }
 
@@ -100,7 +106,10 @@ export function driverOverrides(configList: string): string[] {
   const seen = new Set<string>();
   for (const entry of configList.split('\0')) {
     const key = entry.split('\n', 1)[0]!.toLowerCase();
-    const m = /^(filter|diff|merge)\.(.+)\.(clean|smudge|process|required|textconv|command|driver|xfuncname|funcname)$/s.exec(key);
+    const m =
+      /^(filter|diff|merge)\.(.+)\.(clean|smudge|process|required|textconv|command|driver|xfuncname|funcname)$/s.exec(
+        key,
+      );
     if (!m) continue;
     const [, section, name] = m;
     const id = `${section}.${name}`;
@@ -127,7 +136,8 @@ export function repoConfigFacts(configList: string): RepoConfig {
   let sparse = false;
   for (const entry of configList.split('\0')) {
     const [key, value] = entry.split('\n', 2);
-    if (key?.toLowerCase() === 'core.sparsecheckout') sparse = ['true', 'yes', 'on', '1'].includes((value ?? 'true').trim().toLowerCase());
+    if (key?.toLowerCase() === 'core.sparsecheckout')
+      sparse = ['true', 'yes', 'on', '1'].includes((value ?? 'true').trim().toLowerCase());
   }
   return { overrides: driverOverrides(configList), sparse };
 }
@@ -149,7 +159,12 @@ function repoConfig(cwd: string, timeoutMs: number): Promise<RepoConfig> {
  * `git worktree prune`: that would drop the agent's own worktrees whose folders are missing.
  */
 export function removeWorktreeSync(repoDir: string, tree: string): void {
-  spawnSync('git', [...SAFE_CONFIG.flatMap((c) => ['-c', c]), 'worktree', 'remove', '-f', '-f', tree], { cwd: repoDir, env: gitEnv(), stdio: 'ignore', timeout: 10_000 });
+  spawnSync('git', [...SAFE_CONFIG.flatMap((c) => ['-c', c]), 'worktree', 'remove', '-f', '-f', tree], {
+    cwd: repoDir,
+    env: gitEnv(),
+    stdio: 'ignore',
+    timeout: 10_000,
+  });
 }
 
 /** Removes a temporary worktree judgeloop added; a failure is left to the next run's sweep (sweep.ts). */
@@ -194,7 +209,12 @@ async function rawGit(cwd: string, args: string[], opts: GitOptions & { prefix?:
   });
   const stderr = err.result().text;
   if (r.spawnError) throw new GitError(args, r.spawnError, null);
-  if (r.timedOut) throw new GitError(args, `timed out after ${Math.round((opts.timeoutMs ?? defaultTimeoutMs) / 1000)} s and was killed`, null);
+  if (r.timedOut)
+    throw new GitError(
+      args,
+      `timed out after ${Math.round((opts.timeoutMs ?? defaultTimeoutMs) / 1000)} s and was killed`,
+      null,
+    );
   if (overflow) throw new GitError(args, `printed more than ${cap} bytes`, null);
   if (r.exitCode !== 0) throw new GitError(args, stderr || `signal ${r.signal}`, r.exitCode);
   return Buffer.concat(out).toString('utf8');
@@ -208,7 +228,9 @@ async function rawGit(cwd: string, args: string[], opts: GitOptions & { prefix?:
 export async function git(cwd: string, args: string[], opts: GitOptions = {}): Promise<string> {
   const prefix = (await repoConfig(cwd, opts.timeoutMs ?? defaultTimeoutMs)).overrides;
   // Commands that render content never run a textconv or external diff program, whatever the caller passed.
-  const safeArgs = ['diff', 'log', 'show'].includes(args[0] ?? '') ? [args[0]!, '--no-ext-diff', '--no-textconv', ...args.slice(1)] : args;
+  const safeArgs = ['diff', 'log', 'show'].includes(args[0] ?? '')
+    ? [args[0]!, '--no-ext-diff', '--no-textconv', ...args.slice(1)]
+    : args;
   return rawGit(cwd, safeArgs, { ...opts, prefix });
 }
 
@@ -219,7 +241,12 @@ export async function git(cwd: string, args: string[], opts: GitOptions = {}): P
 export function commitIdentityEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   if (identity) return identity;
   const global = (key: string): string | null => {
-    const r = spawnSync('git', ['config', '--global', '--get', key], { cwd: tmpdir(), env: { PATH: env.PATH, HOME: env.HOME, XDG_CONFIG_HOME: env.XDG_CONFIG_HOME, GIT_CONFIG_NOSYSTEM: '1' }, encoding: 'utf8', timeout: 5000 });
+    const r = spawnSync('git', ['config', '--global', '--get', key], {
+      cwd: tmpdir(),
+      env: { PATH: env.PATH, HOME: env.HOME, XDG_CONFIG_HOME: env.XDG_CONFIG_HOME, GIT_CONFIG_NOSYSTEM: '1' },
+      encoding: 'utf8',
+      timeout: 5000,
+    });
     return r.status === 0 ? r.stdout.trim() || null : null;
   };
   const name = env.GIT_AUTHOR_NAME ?? global('user.name') ?? 'judgeloop';

@@ -1,7 +1,7 @@
 // The worktree as it is on disk, as a tree (fresh temporary index), and the diffs measured from it.
 import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, } from 'node:path';
+import { join } from 'node:path';
 import { onAbort } from '../base/cleanup.js';
 import { git, GitError, repoConfigAt } from './git.js';
 import { mergeBase, type WorktreeInfo } from './worktree.js';
@@ -22,13 +22,25 @@ export async function snapshotTree(worktree: string, indexFile?: string, exclude
     await git(worktree, ['read-tree', 'HEAD'], { env });
     if (indexFile && existsSync(indexFile) && (await repoConfigAt(worktree)).sparse) {
       const listed = await git(worktree, ['ls-files', '-t', '-z'], { env: { GIT_INDEX_FILE: indexFile } });
-      const absent = listed.split('\0').filter((e) => e.startsWith('S ') && !existsSync(join(worktree, e.slice(2)))).map((e) => e.slice(2));
-      if (absent.length) await git(worktree, ['update-index', '--skip-worktree', '-z', '--stdin'], { env, input: absent.join('\0') + '\0' });
+      const absent = listed
+        .split('\0')
+        .filter((e) => e.startsWith('S ') && !existsSync(join(worktree, e.slice(2))))
+        .map((e) => e.slice(2));
+      if (absent.length)
+        await git(worktree, ['update-index', '--skip-worktree', '-z', '--stdin'], {
+          env,
+          input: absent.join('\0') + '\0',
+        });
     }
     await addAll(worktree, env);
     // Untracked files hidden by .git/info/exclude (core.excludesFile is off): asked only when it has a pattern.
-    const hidden = !mayExclude(excludeFile) ? [] : (await git(worktree, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore'], { env })).split('\0').filter((p) => p && !p.endsWith('/') && indexable(join(worktree, p)));
-    if (hidden.length) await git(worktree, ['update-index', '--add', '-z', '--stdin'], { env, input: hidden.join('\0') + '\0' });
+    const hidden = !mayExclude(excludeFile)
+      ? []
+      : (await git(worktree, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore'], { env }))
+          .split('\0')
+          .filter((p) => p && !p.endsWith('/') && indexable(join(worktree, p)));
+    if (hidden.length)
+      await git(worktree, ['update-index', '--add', '-z', '--stdin'], { env, input: hidden.join('\0') + '\0' });
     return (await git(worktree, ['write-tree'], { env })).trim();
   } finally {
     offAbort();
@@ -72,7 +84,9 @@ function mayExclude(file: string | undefined): boolean {
   try {
     const st = lstatSync(file);
     if (!st.isFile() || st.size > 1 << 20) return true;
-    return readFileSync(file, 'utf8').split('\n').some((l) => l.trim() !== '' && !l.startsWith('#'));
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .some((l) => l.trim() !== '' && !l.startsWith('#'));
   } catch (e) {
     return (e as NodeJS.ErrnoException).code !== 'ENOENT';
   }
@@ -120,7 +134,15 @@ export async function changedPaths(cwd: string, from: string, to: string): Promi
 
 /** Unified diff text between two tree-ish, optionally limited to paths. */
 export async function diffPatch(cwd: string, from: string, to: string, paths: string[] = []): Promise<string> {
-  return git(cwd, ['diff', '-M', '--no-ext-diff', '--no-textconv', from, to, ...(paths.length ? ['--', ...paths] : [])]);
+  return git(cwd, [
+    'diff',
+    '-M',
+    '--no-ext-diff',
+    '--no-textconv',
+    from,
+    to,
+    ...(paths.length ? ['--', ...paths] : []),
+  ]);
 }
 
 export interface WorkingDiff {
@@ -141,16 +163,26 @@ export interface WorkingSnapshot {
 }
 
 /** Phase 1 of workingDiff: fixes the on-disk state as a tree (after this, the worktree may change freely). */
-export async function snapshotWorking(worktree: string, baseCommit: string, info?: WorktreeInfo & { mergeBase?: string }, onMergeBase?: (mergeBase: string) => void): Promise<WorkingSnapshot> {
+export async function snapshotWorking(
+  worktree: string,
+  baseCommit: string,
+  info?: WorktreeInfo & { mergeBase?: string },
+  onMergeBase?: (mergeBase: string) => void,
+): Promise<WorkingSnapshot> {
   const headCommit = info?.headCommit ?? (await git(worktree, ['rev-parse', 'HEAD'])).trim();
   // The merge base is known before the tree is written: `onMergeBase` lets the caller start on it. It comes
   // from worktreeInfoWithRef when that call found exactly one (for this base commit), else from git merge-base.
-  const known = info?.mergeBase !== undefined && (info as { refCommit?: string }).refCommit === baseCommit ? info.mergeBase : undefined;
-  const mbP = (known !== undefined ? Promise.resolve(known) : mergeBase(worktree, baseCommit, headCommit)).then((mb) => {
-    const m = mb ?? baseCommit;
-    onMergeBase?.(m);
-    return m;
-  });
+  const known =
+    info?.mergeBase !== undefined && (info as { refCommit?: string }).refCommit === baseCommit
+      ? info.mergeBase
+      : undefined;
+  const mbP = (known !== undefined ? Promise.resolve(known) : mergeBase(worktree, baseCommit, headCommit)).then(
+    (mb) => {
+      const m = mb ?? baseCommit;
+      onMergeBase?.(m);
+      return m;
+    },
+  );
   const [mb, tree] = await Promise.all([mbP, snapshotTree(worktree, info?.indexFile, info?.excludeFile)]);
   return { baseCommit, headCommit, mergeBase: mb, tree };
 }
@@ -181,7 +213,11 @@ export async function workingDiff(worktree: string, baseCommit: string, info?: W
  * The tree and merge base the collector measured (feedback.head.tree / diff.merge_base) when the record is for
  * this base and the tree object still exists; else a fresh snapshot by the same function the collector uses.
  */
-export async function measuredOrFreshDiff(worktree: string, baseCommit: string, measured: { base?: { commit: string }; head?: { tree?: string }; diff?: { merge_base: string } | null } | null): Promise<{ mergeBase: string; tree: string }> {
+export async function measuredOrFreshDiff(
+  worktree: string,
+  baseCommit: string,
+  measured: { base?: { commit: string }; head?: { tree?: string }; diff?: { merge_base: string } | null } | null,
+): Promise<{ mergeBase: string; tree: string }> {
   const tree = measured?.head?.tree;
   const mb = measured?.diff?.merge_base;
   if (tree && mb && measured?.base?.commit === baseCommit) {
@@ -195,4 +231,3 @@ export async function measuredOrFreshDiff(worktree: string, baseCommit: string, 
   const wd = await snapshotWorking(worktree, baseCommit);
   return { mergeBase: wd.mergeBase, tree: wd.tree };
 }
-

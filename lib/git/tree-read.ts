@@ -6,7 +6,14 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 
 export type TreeRead = { ok: true; text: string; bytes: number } | { ok: false; skipped: string };
 
-function kind(st: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSymbolicLink(): boolean; isDirectory(): boolean }): string {
+function kind(st: {
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+  isSymbolicLink(): boolean;
+  isDirectory(): boolean;
+}): string {
   if (st.isFIFO()) return 'a FIFO';
   if (st.isSocket()) return 'a socket';
   if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
@@ -17,7 +24,8 @@ function kind(st: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice():
 
 /** Reads `rel` under `root` as UTF-8 when it is a regular file of at most `maxBytes` inside the tree. */
 export function readTreeFile(root: string, rel: string, maxBytes: number): TreeRead {
-  if (isAbsolute(rel) || rel.split('/').includes('..')) return { ok: false, skipped: `${rel}: not a path inside the tree` };
+  if (isAbsolute(rel) || rel.split('/').includes('..'))
+    return { ok: false, skipped: `${rel}: not a path inside the tree` };
   const full = join(root, rel);
   let realRoot: string;
   let realDir: string;
@@ -28,9 +36,15 @@ export function readTreeFile(root: string, rel: string, maxBytes: number): TreeR
     return { ok: false, skipped: `${rel}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}` };
   }
   const up = relative(realRoot, realDir);
-  if (up.startsWith('..') || isAbsolute(up)) return { ok: false, skipped: `${rel}: its folder leads out of the tree (symlink)` };
+  if (up.startsWith('..') || isAbsolute(up))
+    return { ok: false, skipped: `${rel}: its folder leads out of the tree (symlink)` };
   // Asked of the path (lstat) and again of what was opened (fstat): it may have been swapped in between.
-  const refusal = (st: Stats): string | null => (!st.isFile() ? `${rel}: ${kind(st)}, not read` : st.size > maxBytes ? `${rel}: ${st.size} bytes, over ${maxBytes}` : null);
+  const refusal = (st: Stats): string | null =>
+    !st.isFile()
+      ? `${rel}: ${kind(st)}, not read`
+      : st.size > maxBytes
+        ? `${rel}: ${st.size} bytes, over ${maxBytes}`
+        : null;
   let fd: number;
   try {
     const no = refusal(lstatSync(full));

@@ -121,8 +121,22 @@ function isTop(dir: string, top: string | undefined): boolean {
 /** HEAD and the index file of a git worktree in one git call; null when `dir` is not the top of a worktree with a commit. */
 export async function worktreeInfo(dir: string): Promise<WorktreeInfo | null> {
   try {
-    const [top, indexPath, excludePath, head, headTree] = (await git(dir, ['rev-parse', '--show-toplevel', '--git-path', 'index', '--git-path', 'info/exclude', 'HEAD', 'HEAD^{tree}'])).trim().split('\n');
-    if (!isTop(dir, top) || !indexPath || !excludePath || !head || !OID.test(head) || !headTree || !OID.test(headTree)) return null;
+    const [top, indexPath, excludePath, head, headTree] = (
+      await git(dir, [
+        'rev-parse',
+        '--show-toplevel',
+        '--git-path',
+        'index',
+        '--git-path',
+        'info/exclude',
+        'HEAD',
+        'HEAD^{tree}',
+      ])
+    )
+      .trim()
+      .split('\n');
+    if (!isTop(dir, top) || !indexPath || !excludePath || !head || !OID.test(head) || !headTree || !OID.test(headTree))
+      return null;
     return { headCommit: head, headTree, indexFile: resolve(dir, indexPath), excludeFile: resolve(dir, excludePath) };
   } catch {
     return null;
@@ -133,25 +147,65 @@ export async function worktreeInfo(dir: string): Promise<WorktreeInfo | null> {
  * worktreeInfo and the commit `ref` names, in one git call when all goes well (start-up cost matters);
  * null when that fast path does not apply — callers then ask worktreeInfo and resolveCommit one by one.
  */
-export async function worktreeInfoWithRef(dir: string, ref: string): Promise<(WorktreeInfo & { refCommit: string; mergeBase?: string }) | null> {
+export async function worktreeInfoWithRef(
+  dir: string,
+  ref: string,
+): Promise<(WorktreeInfo & { refCommit: string; mergeBase?: string }) | null> {
   // An option-like ref goes through resolveCommit's --end-of-options instead.
   if (ref.startsWith('-')) return null;
   // `<ref>...HEAD` makes rev-parse print the merge base(s) as `^<oid>` lines: one git call fewer when there is
   // exactly one (otherwise snapshotWorking asks `git merge-base`, which picks among several).
   const withMb = !ref.includes('..');
   try {
-    const all = (await git(dir, ['rev-parse', '--show-toplevel', '--git-path', 'info/exclude', '--git-path', 'index', 'HEAD', 'HEAD^{tree}', `${ref}^{commit}`, ...(withMb ? [`${ref}...HEAD`] : []), '--'])).trim().split('\n');
+    const all = (
+      await git(dir, [
+        'rev-parse',
+        '--show-toplevel',
+        '--git-path',
+        'info/exclude',
+        '--git-path',
+        'index',
+        'HEAD',
+        'HEAD^{tree}',
+        `${ref}^{commit}`,
+        ...(withMb ? [`${ref}...HEAD`] : []),
+        '--',
+      ])
+    )
+      .trim()
+      .split('\n');
     if (!isTop(dir, all[0]) || !all[1]) return null;
     const excludeFile = resolve(dir, all[1]);
     const lines = all.slice(2);
     const [indexPath, head, headTree, refCommit] = lines;
     const rest = lines.slice(4);
-    if (rest[rest.length - 1] !== '--' || !indexPath || !head || !headTree || !refCommit || ![head, headTree, refCommit].every((x) => OID.test(x))) return null;
+    if (
+      rest[rest.length - 1] !== '--' ||
+      !indexPath ||
+      !head ||
+      !headTree ||
+      !refCommit ||
+      ![head, headTree, refCommit].every((x) => OID.test(x))
+    )
+      return null;
     const sym = rest.slice(0, -1);
     if (!withMb && sym.length !== 0) return null;
-    if (withMb && (sym.length < 2 || !sym.slice(0, 2).every((x) => OID.test(x)) || !sym.slice(2).every((x) => x.startsWith('^') && OID.test(x.slice(1))))) return null;
+    if (
+      withMb &&
+      (sym.length < 2 ||
+        !sym.slice(0, 2).every((x) => OID.test(x)) ||
+        !sym.slice(2).every((x) => x.startsWith('^') && OID.test(x.slice(1))))
+    )
+      return null;
     const bases = sym.slice(2).map((x) => x.slice(1));
-    return { headCommit: head, headTree, indexFile: resolve(dir, indexPath), excludeFile, refCommit, ...(bases.length === 1 ? { mergeBase: bases[0] } : {}) };
+    return {
+      headCommit: head,
+      headTree,
+      indexFile: resolve(dir, indexPath),
+      excludeFile,
+      refCommit,
+      ...(bases.length === 1 ? { mergeBase: bases[0] } : {}),
+    };
   } catch {
     return null;
   }

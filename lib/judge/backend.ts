@@ -27,12 +27,28 @@ export interface CallRequest {
 }
 
 export type CallResult =
-  | { ok: true; text: string; structured?: unknown; stopReason: string | null; usage: Usage; costUsd?: number | null; latencyMs: number; retries?: number }
+  | {
+      ok: true;
+      text: string;
+      structured?: unknown;
+      stopReason: string | null;
+      usage: Usage;
+      costUsd?: number | null;
+      latencyMs: number;
+      retries?: number;
+    }
   | { ok: false; failure: Failure; usage: Usage; costUsd?: number | null; latencyMs: number; retries?: number };
 
 /** A fault that says nothing about the request: the same request may well succeed later (an outage). */
 export const isTransient = (f: Failure): boolean =>
-  f.reason === 'connection' || f.reason === 'timeout' || f.reason === 'rate_limited' || f.reason === 'overloaded' || (f.reason === 'api_error' && f.http_status !== null && f.http_status !== undefined && (f.http_status >= 500 || f.http_status === 408 || f.http_status === 409));
+  f.reason === 'connection' ||
+  f.reason === 'timeout' ||
+  f.reason === 'rate_limited' ||
+  f.reason === 'overloaded' ||
+  (f.reason === 'api_error' &&
+    f.http_status !== null &&
+    f.http_status !== undefined &&
+    (f.http_status >= 500 || f.http_status === 408 || f.http_status === 409));
 
 /**
  * The Messages API body the sdk backend sends for a request: one function, so --dry-run --show-request prints
@@ -44,14 +60,20 @@ export function sdkRequestBody(req: CallRequest): {
   max_tokens: number;
   system: { type: 'text'; text: string; cache_control: { type: 'ephemeral' } }[];
   messages: Message[];
-  output_config: { format: { type: 'json_schema'; schema: Record<string, unknown> }; effort?: NonNullable<CallRequest['effort']> };
+  output_config: {
+    format: { type: 'json_schema'; schema: Record<string, unknown> };
+    effort?: NonNullable<CallRequest['effort']>;
+  };
 } {
   return {
     model: req.model,
     max_tokens: req.maxTokens,
     system: [{ type: 'text', text: req.system, cache_control: { type: 'ephemeral' } }],
     messages: req.messages,
-    output_config: { format: { type: 'json_schema', schema: req.schema }, ...(req.effort ? { effort: req.effort } : {}) },
+    output_config: {
+      format: { type: 'json_schema', schema: req.schema },
+      ...(req.effort ? { effort: req.effort } : {}),
+    },
   };
 }
 

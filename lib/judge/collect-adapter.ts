@@ -29,11 +29,15 @@ async function loadCollector(): Promise<CollectRun | null> {
 /** Runs the collector for a run; its UserErrors (bad input) propagate, other failures become a note. */
 export async function collectFirst(loaded: LoadedRunRecord, ctx: CollectCtx): Promise<CollectOutcome> {
   const collectRun = await loadCollector();
-  if (!collectRun) return { feedback: null, note: 'the collector is not installed: judged without mechanical feedback' };
+  if (!collectRun)
+    return { feedback: null, note: 'the collector is not installed: judged without mechanical feedback' };
   try {
     return { feedback: await collectRun(loaded, ctx), note: 'feedback collected before judging' };
   } catch (e) {
     if ((e as Error)?.name === 'UserError') throw e;
-    return { feedback: null, note: `collecting failed (${(e as Error)?.message ?? String(e)}): judged without mechanical feedback` };
+    return {
+      feedback: null,
+      note: `collecting failed (${(e as Error)?.message ?? String(e)}): judged without mechanical feedback`,
+    };
   }
 }

@@ -54,11 +54,25 @@ export function headTail(text: string, maxChars: number): { text: string; trunca
   if (text.length <= maxChars) return { text, truncated: false };
   const head = Math.floor(maxChars * 0.7);
   const tail = Math.max(0, maxChars - head - 60);
-  return { text: `${text.slice(0, head)}\n… [${text.length - head - tail} characters cut to fit the budget] …\n${tail ? text.slice(-tail) : ''}`, truncated: true };
+  return {
+    text: `${text.slice(0, head)}\n… [${text.length - head - tail} characters cut to fit the budget] …\n${tail ? text.slice(-tail) : ''}`,
+    truncated: true,
+  };
 }
 
-function part(text: string, original: number, cpt: number, truncated: boolean, lines?: { kept: number; total: number }): Part {
-  const p: Part = { chars: text.length, tokens_est: estimateTokens(text.length, cpt), original_chars: original, truncated };
+function part(
+  text: string,
+  original: number,
+  cpt: number,
+  truncated: boolean,
+  lines?: { kept: number; total: number },
+): Part {
+  const p: Part = {
+    chars: text.length,
+    tokens_est: estimateTokens(text.length, cpt),
+    original_chars: original,
+    truncated,
+  };
   if (lines) {
     p.lines_kept = lines.kept;
     p.lines_total = lines.total;
@@ -84,8 +98,14 @@ export function assembleContext(input: ContextInput, budget: ContextBudget, tabl
   const metaText = redact(JSON.stringify(input.metadata, null, 2));
   const prompt = headTail(redact(input.prompt), budget.promptTokens * cpt);
 
-  const test = input.testOutput === null ? null : selectOutputLines(maskTimings(redact(input.testOutput)), budget.testMaxLines, budget.testTokens * cpt);
-  const lint = input.lintOutput === null ? null : selectOutputLines(maskTimings(redact(input.lintOutput)), budget.testMaxLines, budget.lintTokens * cpt);
+  const test =
+    input.testOutput === null
+      ? null
+      : selectOutputLines(maskTimings(redact(input.testOutput)), budget.testMaxLines, budget.testTokens * cpt);
+  const lint =
+    input.lintOutput === null
+      ? null
+      : selectOutputLines(maskTimings(redact(input.lintOutput)), budget.testMaxLines, budget.lintTokens * cpt);
 
   // Diff: leave out secret files (named only) and what no reviewer reads, redact the rest whole (hunk headers
   // and their function context included, before the budget can cut a key in half), then shrink.
@@ -115,10 +135,20 @@ export function assembleContext(input: ContextInput, budget: ContextBudget, tabl
   const section = (title: string, body: string): string => `## ${title}\n${body}\n`;
   const fixed = [
     INTRO,
-    section('Run metadata (from the orchestrator and judgeloop\'s mechanical checks)', fenceData('metadata', metaText)),
+    section("Run metadata (from the orchestrator and judgeloop's mechanical checks)", fenceData('metadata', metaText)),
     section('Task prompt given to the agent', fenceData('prompt', prompt.text)),
-    test ? section(`Test output (${test.truncated ? `${test.linesKept} of ${test.linesTotal} lines: summary and failures first` : 'complete'})`, fenceData('test_output', test.text)) : section('Test output', 'none available'),
-    lint ? section(`Lint output (${lint.truncated ? `${lint.linesKept} of ${lint.linesTotal} lines` : 'complete'})`, fenceData('lint_output', lint.text)) : section('Lint output', 'none available'),
+    test
+      ? section(
+          `Test output (${test.truncated ? `${test.linesKept} of ${test.linesTotal} lines: summary and failures first` : 'complete'})`,
+          fenceData('test_output', test.text),
+        )
+      : section('Test output', 'none available'),
+    lint
+      ? section(
+          `Lint output (${lint.truncated ? `${lint.linesKept} of ${lint.linesTotal} lines` : 'complete'})`,
+          fenceData('lint_output', lint.text),
+        )
+      : section('Lint output', 'none available'),
     OUTRO,
   ];
   const fixedChars = fixed.reduce((s, t) => s + t.length + 1, 0) + leftOutNote.length + 400;
@@ -136,8 +166,20 @@ export function assembleContext(input: ContextInput, budget: ContextBudget, tabl
     parts: {
       prompt: part(prompt.text, input.prompt.length, cpt, prompt.truncated),
       diff: part(shrunk.text, input.diff.length, cpt, shrunk.shrunk.length > 0 || leftOut.length > 0),
-      test_output: test && input.testOutput !== null ? part(test.text, input.testOutput.length, cpt, test.truncated, { kept: test.linesKept, total: test.linesTotal }) : null,
-      lint_output: lint && input.lintOutput !== null ? part(lint.text, input.lintOutput.length, cpt, lint.truncated, { kept: lint.linesKept, total: lint.linesTotal }) : null,
+      test_output:
+        test && input.testOutput !== null
+          ? part(test.text, input.testOutput.length, cpt, test.truncated, {
+              kept: test.linesKept,
+              total: test.linesTotal,
+            })
+          : null,
+      lint_output:
+        lint && input.lintOutput !== null
+          ? part(lint.text, input.lintOutput.length, cpt, lint.truncated, {
+              kept: lint.linesKept,
+              total: lint.linesTotal,
+            })
+          : null,
       metadata: part(metaText, metaText.length, cpt, false),
     },
     left_out: leftOut,

@@ -10,7 +10,12 @@ export interface Usage {
   cache_read_input_tokens: number;
 }
 
-export const zeroUsage = (): Usage => ({ input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
+export const zeroUsage = (): Usage => ({
+  input_tokens: 0,
+  output_tokens: 0,
+  cache_creation_input_tokens: 0,
+  cache_read_input_tokens: 0,
+});
 
 export function addUsage(a: Usage, b: Usage): Usage {
   return {
@@ -30,13 +35,24 @@ export function resolveModel(judge: Config['judge']): string {
 export function costUsd(usage: Usage, modelId: string, judge: Config['judge']): number | null {
   const p = judge.prices_per_million[modelId];
   if (!p) return null;
-  const usd = (usage.input_tokens * p.input + usage.output_tokens * p.output + usage.cache_creation_input_tokens * p.cache_write + usage.cache_read_input_tokens * p.cache_read) / 1e6;
+  const usd =
+    (usage.input_tokens * p.input +
+      usage.output_tokens * p.output +
+      usage.cache_creation_input_tokens * p.cache_write +
+      usage.cache_read_input_tokens * p.cache_read) /
+    1e6;
   return Math.round(usd * 1e8) / 1e8;
 }
 
 /** The judgment cache key: sha256 of model id, prompt version and the assembled context. */
 export function judgmentCacheKey(modelId: string, promptVersion: string, context: string): string {
-  return createHash('sha256').update(modelId).update('\0').update(promptVersion).update('\0').update(context).digest('hex');
+  return createHash('sha256')
+    .update(modelId)
+    .update('\0')
+    .update(promptVersion)
+    .update('\0')
+    .update(context)
+    .digest('hex');
 }
 
 export interface SpendRow {
@@ -60,7 +76,17 @@ export function summarizeSpend(rows: JudgeLedgerRow[]): SpendRow[] {
     const day = r.at.slice(0, 10);
     const model = r.model ?? 'unknown';
     const key = `${day}\0${model}`;
-    const g = groups.get(key) ?? { day, model, calls: 0, input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cost_usd: 0, unpriced_calls: 0 };
+    const g = groups.get(key) ?? {
+      day,
+      model,
+      calls: 0,
+      input_tokens: 0,
+      output_tokens: 0,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      cost_usd: 0,
+      unpriced_calls: 0,
+    };
     g.calls++;
     g.input_tokens += r.input_tokens ?? 0;
     g.output_tokens += r.output_tokens ?? 0;
@@ -70,5 +96,7 @@ export function summarizeSpend(rows: JudgeLedgerRow[]): SpendRow[] {
     else g.cost_usd = Math.round((g.cost_usd + r.cost_usd) * 1e8) / 1e8;
     groups.set(key, g);
   }
-  return [...groups.values()].sort((a, b) => (a.day === b.day ? a.model.localeCompare(b.model) : a.day.localeCompare(b.day)));
+  return [...groups.values()].sort((a, b) =>
+    a.day === b.day ? a.model.localeCompare(b.model) : a.day.localeCompare(b.day),
+  );
 }

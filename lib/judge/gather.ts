@@ -51,7 +51,11 @@ function runMetadata(loaded: LoadedRunRecord, fb: Feedback | null): Record<strin
       build: fb.checks.build?.status ?? null,
       tests: fb.checks.test?.tests ?? null,
       lint: fb.checks.lint?.lint ?? null,
-      integrity: { tests_not_run: fb.integrity.tests_not_run, exit_code_contradicts_counts: fb.integrity.exit_code_contradicts_counts, test_count_below_baseline: fb.integrity.test_count_below_baseline },
+      integrity: {
+        tests_not_run: fb.integrity.tests_not_run,
+        exit_code_contradicts_counts: fb.integrity.exit_code_contradicts_counts,
+        test_count_below_baseline: fb.integrity.test_count_below_baseline,
+      },
     };
   }
   return meta;
@@ -63,13 +67,19 @@ export interface Gathered {
   headTree?: string;
 }
 
-export async function gather(loaded: LoadedRunRecord, config: Config, feedback: Feedback | null, sources: string[]): Promise<Gathered> {
+export async function gather(
+  loaded: LoadedRunRecord,
+  config: Config,
+  feedback: Feedback | null,
+  sources: string[],
+): Promise<Gathered> {
   const r = loaded.record;
   const wt = loaded.worktree;
   const problem = await worktreeProblem(wt);
   if (problem) throw new UserError(`${loaded.file}: /worktree: refused: ${problem}`);
   const base = await resolveCommit(wt, r.base_ref);
-  if (!base) throw new UserError(`${loaded.file}: /base_ref: ${JSON.stringify(r.base_ref)} does not name a commit in ${wt}`);
+  if (!base)
+    throw new UserError(`${loaded.file}: /base_ref: ${JSON.stringify(r.base_ref)} does not name a commit in ${wt}`);
   // The judge sees exactly what the collector measured (its snapshot tree) when that tree is still there;
   // otherwise the same snapshot function makes one now.
   const wd = await measuredOrFreshDiff(wt, base, feedback);
@@ -84,7 +94,14 @@ export async function gather(loaded: LoadedRunRecord, config: Config, feedback: 
   else sources.push('lint output: none (no lint command ran)');
   const j = config.judge;
   const context = assembleContext(
-    { prompt: r.task.prompt, diff, testOutput: testOut, lintOutput: lintOut, metadata: runMetadata(loaded, feedback), sources },
+    {
+      prompt: r.task.prompt,
+      diff,
+      testOutput: testOut,
+      lintOutput: lintOut,
+      metadata: runMetadata(loaded, feedback),
+      sources,
+    },
     {
       contextTokens: j.context_budget_tokens,
       diffTokens: j.diff_budget_tokens,

@@ -42,7 +42,16 @@ export interface JudgeOutcome {
   status: JudgeStatus;
   message: string;
   judgment?: Judgment;
-  dryRun?: { context: string; tokens_est: number; estimated_cost_usd: number | null; model: string; cache_key: string; stats: AssembledContext['stats']; request: CallRequest; backend: Backend['name'] };
+  dryRun?: {
+    context: string;
+    tokens_est: number;
+    estimated_cost_usd: number | null;
+    model: string;
+    cache_key: string;
+    stats: AssembledContext['stats'];
+    request: CallRequest;
+    backend: Backend['name'];
+  };
 }
 
 export interface JudgeOptions {
@@ -66,7 +75,11 @@ async function mergeIntoFeedback(deps: JudgeDeps, j: Judgment): Promise<boolean>
 }
 
 /** Judges one run record. Judge failures are recorded and returned, never thrown; bad input throws UserError. */
-export async function judgeRun(loaded: LoadedRunRecord, deps: JudgeDeps, opts: JudgeOptions = {}): Promise<JudgeOutcome> {
+export async function judgeRun(
+  loaded: LoadedRunRecord,
+  deps: JudgeDeps,
+  opts: JudgeOptions = {},
+): Promise<JudgeOutcome> {
   const r = loaded.record;
   const bead = r.bead;
   const cfg = deps.config;
@@ -75,7 +88,8 @@ export async function judgeRun(loaded: LoadedRunRecord, deps: JudgeDeps, opts: J
   const { feedback, collected } = await ensureFeedback(loaded, deps, opts, sources);
   const what = collected ? 'feedback collected' : feedback ? 'feedback already current' : sources.join('; ');
   if (disabled) return { bead, status: 'skipped', message: `judge disabled (JUDGE_ENABLED is not true); ${what}` };
-  if (r.status === 'infra_failure' || r.status === 'timeout') return { bead, status: 'skipped', message: `nothing to judge: the run ended with ${r.status}; ${what}` };
+  if (r.status === 'infra_failure' || r.status === 'timeout')
+    return { bead, status: 'skipped', message: `nothing to judge: the run ended with ${r.status}; ${what}` };
   if (feedback && (feedback.outcome === 'infra_failure' || feedback.outcome === 'timeout')) {
     return { bead, status: 'skipped', message: `nothing to judge: the outcome is ${feedback.outcome}` };
   }
@@ -100,7 +114,12 @@ export async function judgeRun(loaded: LoadedRunRecord, deps: JudgeDeps, opts: J
  * The hook's one entry point: a run without current feedback is collected first, judge on or off, whatever the
  * run's status (a timed-out run's feedback is what the templates' timeout rate counts).
  */
-async function ensureFeedback(loaded: LoadedRunRecord, deps: JudgeDeps, opts: JudgeOptions, sources: string[]): Promise<{ feedback: Feedback | null; collected: boolean }> {
+async function ensureFeedback(
+  loaded: LoadedRunRecord,
+  deps: JudgeDeps,
+  opts: JudgeOptions,
+  sources: string[],
+): Promise<{ feedback: Feedback | null; collected: boolean }> {
   let feedback = readFeedback(deps.store, loaded.record.bead, deps.log);
   if (feedback && !isCurrent(feedback, loaded)) feedback = null;
   if (feedback) return { feedback, collected: false };
@@ -108,20 +127,48 @@ async function ensureFeedback(loaded: LoadedRunRecord, deps: JudgeDeps, opts: Ju
     sources.push('no current feedback record (dry run collects nothing)');
     return { feedback: null, collected: false };
   }
-  const c = await collectFirst(loaded, { store: deps.store, config: deps.config, processEnv: deps.processEnv, now: deps.now });
+  const c = await collectFirst(loaded, {
+    store: deps.store,
+    config: deps.config,
+    processEnv: deps.processEnv,
+    now: deps.now,
+  });
   sources.push(c.note);
   return { feedback: c.feedback, collected: c.feedback !== null };
 }
 
-function dryRunOutcome(bead: string, cfg: Config, prompt: JudgePrompt, model: string, g: Gathered, req: CallRequest, key: string): JudgeOutcome {
+function dryRunOutcome(
+  bead: string,
+  cfg: Config,
+  prompt: JudgePrompt,
+  model: string,
+  g: Gathered,
+  req: CallRequest,
+  key: string,
+): JudgeOutcome {
   const p = cfg.judge.prices_per_million[model];
   const systemTokens = Math.ceil(prompt.text.length / cfg.judge.chars_per_token);
-  const est = p ? ((g.context.stats.tokens_est * p.input + systemTokens * p.cache_write + cfg.judge.expected_output_tokens * p.output) / 1e6) * cfg.judge.samples : null;
+  const est = p
+    ? ((g.context.stats.tokens_est * p.input +
+        systemTokens * p.cache_write +
+        cfg.judge.expected_output_tokens * p.output) /
+        1e6) *
+      cfg.judge.samples
+    : null;
   return {
     bead,
     status: 'dry-run',
     message: `dry run: ${g.context.stats.tokens_est} tokens of context (estimate), nothing called or written`,
-    dryRun: { context: req.messages[0]!.content, tokens_est: g.context.stats.tokens_est, estimated_cost_usd: est === null ? null : Math.round(est * 1e6) / 1e6, model, cache_key: key, stats: g.context.stats, request: req, backend: cfg.judge.backend },
+    dryRun: {
+      context: req.messages[0]!.content,
+      tokens_est: g.context.stats.tokens_est,
+      estimated_cost_usd: est === null ? null : Math.round(est * 1e6) / 1e6,
+      model,
+      cache_key: key,
+      stats: g.context.stats,
+      request: req,
+      backend: cfg.judge.backend,
+    },
   };
 }
 
@@ -145,7 +192,12 @@ async function fromCache({ loaded, deps, g, key }: Call): Promise<JudgeOutcome |
   const existing = readJudgment(deps.store, bead);
   if (existing && existing.status === 'judged' && existing.cache_key === key) {
     await mergeIntoFeedback(deps, existing);
-    return { bead, status: 'cached', message: `already judged (same model, prompt version and context): ${existing.verdict} ${existing.score}`, judgment: existing };
+    return {
+      bead,
+      status: 'cached',
+      message: `already judged (same model, prompt version and context): ${existing.verdict} ${existing.score}`,
+      judgment: existing,
+    };
   }
   const twin = findTwin(deps.store, key, bead);
   if (!twin) return null;
@@ -162,7 +214,12 @@ async function fromCache({ loaded, deps, g, key }: Call): Promise<JudgeOutcome |
   };
   deps.store.write('judgments', bead, copy);
   await mergeIntoFeedback(deps, copy);
-  return { bead, status: 'cached', message: `identical context already judged for ${twin.bead}: reused, no call`, judgment: copy };
+  return {
+    bead,
+    status: 'cached',
+    message: `identical context already judged for ${twin.bead}: reused, no call`,
+    judgment: copy,
+  };
 }
 
 /** Within the hourly limit: the samples, each call in the ledger, the judgment written and merged. */
@@ -170,11 +227,20 @@ async function callAndRecord(c: Call): Promise<JudgeOutcome> {
   const { loaded, deps, opts, key, model, backend } = c;
   const cfg = deps.config;
   const bead = loaded.record.bead;
-  const throttle: ThrottleOptions = { store: deps.store, limit: cfg.judge.max_per_hour, now: deps.now, lockWaitSeconds: cfg.judge.lock_wait_seconds };
+  const throttle: ThrottleOptions = {
+    store: deps.store,
+    limit: cfg.judge.max_per_hour,
+    now: deps.now,
+    lockWaitSeconds: cfg.judge.lock_wait_seconds,
+  };
   const samples = cfg.judge.samples;
   const res = await reserveOrQueue(throttle, bead, samples, loaded.file, !opts.fromQueue);
   if (!res.ok) {
-    return { bead, status: 'deferred', message: `deferred: ${res.used} of ${cfg.judge.max_per_hour} judge calls used in the last hour${res.queued ? `; queued in state/queue/${bead}.json (run bin/judge --drain later)` : ''}` };
+    return {
+      bead,
+      status: 'deferred',
+      message: `deferred: ${res.used} of ${cfg.judge.max_per_hour} judge calls used in the last hour${res.queued ? `; queued in state/queue/${bead}.json (run bin/judge --drain later)` : ''}`,
+    };
   }
   const recordCall = (r: CallResult, o: CallOutcome): void => {
     const cost = r.costUsd !== undefined ? r.costUsd : costUsd(r.usage, model, cfg.judge);
@@ -198,19 +264,51 @@ async function callAndRecord(c: Call): Promise<JudgeOutcome> {
   for (let i = 0; i < samples; i++) results.push(await sample(backend, c.req, recordCall, cfg, model));
   const outage = await allFailed(results, c, throttle);
   if (outage) return outage;
-  const judgment = buildJudgment(results, { bead, model, alias: cfg.judge.model, backend: backend.name, prompt: c.prompt, key, now: deps.now(), context: c.g.context, loaded, headTree: c.g.headTree });
+  const judgment = buildJudgment(results, {
+    bead,
+    model,
+    alias: cfg.judge.model,
+    backend: backend.name,
+    prompt: c.prompt,
+    key,
+    now: deps.now(),
+    context: c.g.context,
+    loaded,
+    headTree: c.g.headTree,
+  });
   if (judgment.status === 'judged') {
     // Mark the key as paid for, so another bead with the same context finds it.
-    deps.store.appendLine<JudgeLedgerRow>('judge-ledger', LEDGER_ID, { type: 'judged', at: judgment.judged_at, bead, pid: process.pid, model, backend: backend.name, cache_key: key });
+    deps.store.appendLine<JudgeLedgerRow>('judge-ledger', LEDGER_ID, {
+      type: 'judged',
+      at: judgment.judged_at,
+      bead,
+      pid: process.pid,
+      model,
+      backend: backend.name,
+      cache_key: key,
+    });
   }
   deps.store.write('judgments', bead, judgment);
   const merged = await mergeIntoFeedback(deps, judgment);
   if (judgment.status === 'failed') {
-    const queued = isTransient(judgment.failure!) && !opts.fromQueue ? `; queued in state/queue/${bead}.json for bin/judge --drain` : '';
-    return { bead, status: 'failed', message: `judge failed (${judgment.failure!.reason}): ${judgment.failure!.message}; mechanical feedback unchanged${queued}`, judgment };
+    const queued =
+      isTransient(judgment.failure!) && !opts.fromQueue
+        ? `; queued in state/queue/${bead}.json for bin/judge --drain`
+        : '';
+    return {
+      bead,
+      status: 'failed',
+      message: `judge failed (${judgment.failure!.reason}): ${judgment.failure!.message}; mechanical feedback unchanged${queued}`,
+      judgment,
+    };
   }
   const extra = judgment.disagreement?.verdict ? ` (the model said ${judgment.model_verdict})` : '';
-  return { bead, status: 'judged', message: `${judgment.verdict} ${judgment.score}${extra}${merged ? '; merged into feedback' : ''}`, judgment };
+  return {
+    bead,
+    status: 'judged',
+    message: `${judgment.verdict} ${judgment.score}${extra}${merged ? '; merged into feedback' : ''}`,
+    judgment,
+  };
 }
 
 /**
@@ -222,11 +320,22 @@ async function allFailed(results: SampleResult[], c: Call, throttle: ThrottleOpt
   const last = results[results.length - 1]!.failure;
   if (!results.every((x) => x.reply === null) || !last) return null;
   const cfg = c.deps.config;
-  if (last.reason === 'auth_error') throw new JudgeConfigError(`the judge API refused the credentials (${last.message}): check ANTHROPIC_API_KEY${cfg.judge.backend === 'claude-cli' ? ' or the claude login' : ''}`);
-  if (last.reason === 'cli_not_found') throw new JudgeConfigError(`${last.message}: install Claude Code or set judge.cli_command (JUDGE_BACKEND=claude-cli)`);
+  if (last.reason === 'auth_error')
+    throw new JudgeConfigError(
+      `the judge API refused the credentials (${last.message}): check ANTHROPIC_API_KEY${cfg.judge.backend === 'claude-cli' ? ' or the claude login' : ''}`,
+    );
+  if (last.reason === 'cli_not_found')
+    throw new JudgeConfigError(
+      `${last.message}: install Claude Code or set judge.cli_command (JUDGE_BACKEND=claude-cli)`,
+    );
   if (isTransient(last)) {
     const bead = c.loaded.record.bead;
-    if (c.opts.fromQueue) return { bead, status: 'outage', message: `the judge API is unavailable (${last.reason}: ${last.message}); kept in the queue` };
+    if (c.opts.fromQueue)
+      return {
+        bead,
+        status: 'outage',
+        message: `the judge API is unavailable (${last.reason}: ${last.message}); kept in the queue`,
+      };
     await enqueue(throttle, bead, c.loaded.file, `the judge API was unavailable (${last.reason})`);
   }
   return null;
@@ -234,7 +343,9 @@ async function allFailed(results: SampleResult[], c: Call, throttle: ThrottleOpt
 
 function findTwin(store: StateStore, key: string, bead: string): Judgment | null {
   const rows = store.readLines<JudgeLedgerRow>('judge-ledger', LEDGER_ID).rows;
-  const beads = new Set(rows.filter((row) => row.type === 'judged' && row.cache_key === key && row.bead !== bead).map((row) => row.bead));
+  const beads = new Set(
+    rows.filter((row) => row.type === 'judged' && row.cache_key === key && row.bead !== bead).map((row) => row.bead),
+  );
   for (const b of beads) {
     const j = readJudgment(store, b);
     if (j && j.status === 'judged' && j.cache_key === key) return j;

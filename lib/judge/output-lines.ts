@@ -7,8 +7,10 @@ export interface SelectedOutput {
   truncated: boolean;
 }
 
-const FAILURE = /\b(FAIL(ED|URE|S)?|ERROR|Error|Exception|Traceback|panicked|AssertionError|assert(ion)?|Expected|Received|expected|received|not ok|✗|✕|×|⨯)\b|^\s*(✗|✕|×|⨯|●)|\berror(\[\w+\])?:/;
-const SUMMARY = /\b(Tests?:|Test Files|Test Suites:|test result:|Ran \d+ tests?|\d+ (passed|failed|passing|failing|pending|skipped|errors?|warnings?)|problems? \(|Found \d+ errors?)|^(OK|FAILED)\b|^=+ .* =+$/;
+const FAILURE =
+  /\b(FAIL(ED|URE|S)?|ERROR|Error|Exception|Traceback|panicked|AssertionError|assert(ion)?|Expected|Received|expected|received|not ok|✗|✕|×|⨯)\b|^\s*(✗|✕|×|⨯|●)|\berror(\[\w+\])?:/;
+const SUMMARY =
+  /\b(Tests?:|Test Files|Test Suites:|test result:|Ran \d+ tests?|\d+ (passed|failed|passing|failing|pending|skipped|errors?|warnings?)|problems? \(|Found \d+ errors?)|^(OK|FAILED)\b|^=+ .* =+$/;
 
 /**
  * Replaces timings and clock times in runner output with `#`: they tell the judge nothing about the code, and

@@ -20,14 +20,22 @@ export const redactText = (text: string, table: SecretTable): Redaction => redac
  * matcher, whatever assembled it, after the secret values of judgeloop's own environment (`known`) are cut. What the parts' own redaction missed (text git prints after a hunk header,
  * a file list, a file name, a key cut by the budget) is caught here.
  */
-export function redactRequest(req: CallRequest, table: SecretTable, known: string[] = []): { request: CallRequest; redacted: RedactionCount } {
+export function redactRequest(
+  req: CallRequest,
+  table: SecretTable,
+  known: string[] = [],
+): { request: CallRequest; redacted: RedactionCount } {
   const redacted: RedactionCount = { count: 0, kinds: {} };
   const clean = (text: string): string => {
     const r = redactSecrets(redactKnown(text, known, redacted), table);
     mergeRedactions(redacted, r);
     return r.text;
   };
-  const request: CallRequest = { ...req, system: clean(req.system), messages: req.messages.map((m) => ({ ...m, content: clean(m.content) })) };
+  const request: CallRequest = {
+    ...req,
+    system: clean(req.system),
+    messages: req.messages.map((m) => ({ ...m, content: clean(m.content) })),
+  };
   return { request, redacted };
 }
 
@@ -37,7 +45,8 @@ const looksRandom = (v: string): boolean => !/\s/.test(v) && !v.startsWith('/') 
 
 /** Secret values judgeloop itself holds (its environment): redacted wherever they appear, whatever their format. */
 export function knownSecretValues(env: NodeJS.ProcessEnv, table: SecretTable): string[] {
-  const secret = (k: string, v: string): boolean => v.length >= 8 && ((isSecretName(k, table) && looksRandom(v)) || isSecretValue(v, table));
+  const secret = (k: string, v: string): boolean =>
+    v.length >= 8 && ((isSecretName(k, table) && looksRandom(v)) || isSecretValue(v, table));
   const values = Object.entries(env).flatMap(([k, v]) => (v !== undefined && secret(k, v) ? [v] : []));
   return [...new Set(values)].sort((a, b) => b.length - a.length);
 }

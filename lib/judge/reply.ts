@@ -2,7 +2,9 @@
 import { validate } from '../schema/schema.js';
 import type { JudgeReply } from '../schema/types.generated.js';
 
-export type ReplyCheck = { ok: true; reply: JudgeReply } | { ok: false; reason: 'invalid_json' | 'schema_invalid'; errors: string[] };
+export type ReplyCheck =
+  | { ok: true; reply: JudgeReply }
+  | { ok: false; reason: 'invalid_json' | 'schema_invalid'; errors: string[] };
 
 /** Every balanced {...} span of the text, outermost first, strings respected. */
 function objectSpans(text: string): string[] {
@@ -68,7 +70,19 @@ export function retryMessage(check: Extract<ReplyCheck, { ok: false }>): string 
   return `Your previous reply ${what}:\n${check.errors.map((e) => `- ${e}`).join('\n')}\nReply again with only the corrected JSON object: no prose, no code fence. Scores are numbers from 0 to 1; verdict is one of pass, partial, fail; all four dimensions are required.`;
 }
 
-const UNSUPPORTED = new Set(['$schema', '$id', 'title', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'pattern', 'format']);
+const UNSUPPORTED = new Set([
+  '$schema',
+  '$id',
+  'title',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+]);
 
 /**
  * The reply schema as sent to the API (output_config.format) and to claude --json-schema: references
@@ -87,7 +101,10 @@ export function apiReplySchema(schema: Record<string, unknown>): Record<string, 
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(obj)) {
       if (UNSUPPORTED.has(k) || k === 'definitions') continue;
-      out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([pk, pv]) => [pk, walk(pv)])) : walk(v);
+      out[k] =
+        k === 'properties'
+          ? Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([pk, pv]) => [pk, walk(pv)]))
+          : walk(v);
     }
     return out;
   };

@@ -27,7 +27,9 @@ let schemaCache: { schema: Record<string, unknown>; version: string } | undefine
 /** The reply schema as sent, and its version for the cache key (a hash: any edit of the schema changes it). */
 export function replyApiSchema(): { schema: Record<string, unknown>; version: string } {
   if (!schemaCache) {
-    const schema = apiReplySchema(JSON.parse(readFileSync(join(schemasDir(), 'judge-reply.schema.json'), 'utf8')) as Record<string, unknown>);
+    const schema = apiReplySchema(
+      JSON.parse(readFileSync(join(schemasDir(), 'judge-reply.schema.json'), 'utf8')) as Record<string, unknown>,
+    );
     schemaCache = { schema, version: createHash('sha256').update(JSON.stringify(schema)).digest('hex').slice(0, 16) };
   }
   return schemaCache;
@@ -44,11 +46,17 @@ function isHttpUrl(s: string): boolean {
 /** The backend the configuration names; a missing API key is a configuration error (exit 2), found before any slot is taken. */
 export function backendFromConfig(cfg: Config, env: EnvSettings, processEnv: NodeJS.ProcessEnv): Backend {
   if (cfg.judge.backend === 'claude-cli') return createCliBackend({ command: cfg.judge.cli_command, env: processEnv });
-  if (!env.ANTHROPIC_API_KEY) throw new UserError('ANTHROPIC_API_KEY is not set: the sdk judge backend needs it (or set JUDGE_BACKEND=claude-cli)');
+  if (!env.ANTHROPIC_API_KEY)
+    throw new UserError(
+      'ANTHROPIC_API_KEY is not set: the sdk judge backend needs it (or set JUDGE_BACKEND=claude-cli)',
+    );
   if (env.ANTHROPIC_BASE_URL !== undefined && !isHttpUrl(env.ANTHROPIC_BASE_URL)) {
     throw new UserError(`ANTHROPIC_BASE_URL=${JSON.stringify(env.ANTHROPIC_BASE_URL)}: expected an http(s) URL`);
   }
-  const opts = { apiKey: env.ANTHROPIC_API_KEY, ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}) };
+  const opts = {
+    apiKey: env.ANTHROPIC_API_KEY,
+    ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}),
+  };
   // The SDK is loaded on the first call only: a deferred or cached run never pays its start-up.
   let sdk: Backend | undefined;
   return {
@@ -69,7 +77,13 @@ export function redacting(backend: Backend, known: string[]): Backend {
  * The request exactly as it will be sent, redacted as the last step, and its cache key: what the judge sees
  * (the redacted context), the rubric's and the reply schema's versions, the model (and effort, when set).
  */
-export function buildRequest(context: AssembledContext, prompt: JudgePrompt, cfg: Config, model: string, known: string[] = []): { request: CallRequest; key: string } {
+export function buildRequest(
+  context: AssembledContext,
+  prompt: JudgePrompt,
+  cfg: Config,
+  model: string,
+  known: string[] = [],
+): { request: CallRequest; key: string } {
   const j = cfg.judge;
   const schema = replyApiSchema();
   const raw: CallRequest = {
@@ -90,5 +104,8 @@ export function buildRequest(context: AssembledContext, prompt: JudgePrompt, cfg
   total.count += redacted.count;
   for (const [k, v] of Object.entries(redacted.kinds)) total.kinds[k] = (total.kinds[k] ?? 0) + v;
   const modelKey = j.effort ? `${model}|effort=${j.effort}` : model;
-  return { request, key: judgmentCacheKey(modelKey, `${prompt.version}|schema=${schema.version}`, request.messages[0]!.content) };
+  return {
+    request,
+    key: judgmentCacheKey(modelKey, `${prompt.version}|schema=${schema.version}`, request.messages[0]!.content),
+  };
 }

@@ -1,10 +1,12 @@
 // When to retry an API call and how long to wait first (pure).
 
 /** 408, 409, 429 and every 5xx (529 overloaded included) say "try again"; other 4xx do not. */
-export const isTransientStatus = (status: number): boolean => status === 408 || status === 409 || status === 429 || status >= 500;
+export const isTransientStatus = (status: number): boolean =>
+  status === 408 || status === 409 || status === 429 || status >= 500;
 
 /** Error codes and messages of a connection that broke: before, during or after the request was sent. */
-const BROKEN = /ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|UND_ERR|socket hang up|terminated|other side closed|premature close|fetch failed|network/i;
+const BROKEN =
+  /ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|UND_ERR|socket hang up|terminated|other side closed|premature close|fetch failed|network/i;
 
 /** Whether a thrown error (the SDK's, or undici's from reading a body cut short) is a broken connection. */
 export function isBrokenConnection(e: unknown): boolean {
@@ -22,7 +24,13 @@ export function isBrokenConnection(e: unknown): boolean {
  * Milliseconds before retry number `attempt` (0 = the first retry): the server's retry-after-ms / retry-after
  * when it sends one, else base·2^attempt with ±25% jitter; capped at `maxMs` either way.
  */
-export function retryDelayMs(attempt: number, header: (name: string) => string | null | undefined, baseMs: number, maxMs: number, random: () => number = Math.random): number {
+export function retryDelayMs(
+  attempt: number,
+  header: (name: string) => string | null | undefined,
+  baseMs: number,
+  maxMs: number,
+  random: () => number = Math.random,
+): number {
   const ms = Number(header('retry-after-ms'));
   if (header('retry-after-ms') && Number.isFinite(ms) && ms >= 0) return Math.min(ms, maxMs);
   const after = header('retry-after');

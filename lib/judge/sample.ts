@@ -25,7 +25,13 @@ export interface CallOutcome {
 }
 
 /** One sample: a call, and one retry quoting the validation errors when the reply does not pass. */
-export async function sample(backend: Backend, req: CallRequest, record: (r: CallResult, o: CallOutcome) => void, cfg: Config, model: string): Promise<SampleResult> {
+export async function sample(
+  backend: Backend,
+  req: CallRequest,
+  record: (r: CallResult, o: CallOutcome) => void,
+  cfg: Config,
+  model: string,
+): Promise<SampleResult> {
   let usage = zeroUsage();
   let cost: number | null = 0;
   let latencyMs = 0;
@@ -36,8 +42,14 @@ export async function sample(backend: Backend, req: CallRequest, record: (r: Cal
     cost = cost === null || c === null ? null : Math.round((cost + c) * 1e8) / 1e8;
     latencyMs += r.latencyMs;
   };
-  const failed = (r: Extract<CallResult, { ok: false }>): CallOutcome => ({ outcome: r.failure.reason, cause: r.failure.message });
-  const invalid = (c: Extract<ReplyCheck, { ok: false }>): CallOutcome => ({ outcome: 'invalid_reply', cause: `${c.reason}: ${c.errors.slice(0, 5).join('; ')}` });
+  const failed = (r: Extract<CallResult, { ok: false }>): CallOutcome => ({
+    outcome: r.failure.reason,
+    cause: r.failure.message,
+  });
+  const invalid = (c: Extract<ReplyCheck, { ok: false }>): CallOutcome => ({
+    outcome: 'invalid_reply',
+    cause: `${c.reason}: ${c.errors.slice(0, 5).join('; ')}`,
+  });
   const first = await backend.call(req);
   if (!first.ok) {
     add(first, failed(first));
@@ -47,18 +59,42 @@ export async function sample(backend: Backend, req: CallRequest, record: (r: Cal
   add(first, check.ok ? { outcome: 'ok' } : invalid(check));
   if (check.ok) return { reply: check.reply, failure: null, usage, cost, latencyMs, attempts: 1 };
   const previous = first.structured !== undefined ? JSON.stringify(first.structured) : first.text;
-  const messages: Message[] = [...req.messages, { role: 'assistant', content: previous }, { role: 'user', content: retryMessage(check) }];
+  const messages: Message[] = [
+    ...req.messages,
+    { role: 'assistant', content: previous },
+    { role: 'user', content: retryMessage(check) },
+  ];
   const second = await backend.call({ ...req, messages });
   if (!second.ok) {
     add(second, failed(second));
-    return { reply: null, failure: { ...second.failure, message: `after an invalid first reply (${check.errors[0]}): ${second.failure.message}` }, usage, cost, latencyMs, attempts: 2 };
+    return {
+      reply: null,
+      failure: {
+        ...second.failure,
+        message: `after an invalid first reply (${check.errors[0]}): ${second.failure.message}`,
+      },
+      usage,
+      cost,
+      latencyMs,
+      attempts: 2,
+    };
   }
   const check2 = second.structured !== undefined ? checkReplyValue(second.structured) : checkReplyText(second.text);
   add(second, check2.ok ? { outcome: 'ok' } : invalid(check2));
   if (check2.ok) return { reply: check2.reply, failure: null, usage, cost, latencyMs, attempts: 2 };
-  return { reply: null, failure: { reason: 'invalid_reply', message: `invalid after one retry (${check2.reason}): ${check2.errors.slice(0, 5).join('; ')}`, stop_reason: second.stopReason }, usage, cost, latencyMs, attempts: 2 };
+  return {
+    reply: null,
+    failure: {
+      reason: 'invalid_reply',
+      message: `invalid after one retry (${check2.reason}): ${check2.errors.slice(0, 5).join('; ')}`,
+      stop_reason: second.stopReason,
+    },
+    usage,
+    cost,
+    latencyMs,
+    attempts: 2,
+  };
 }
-
 
 export interface BuildInfo {
   bead: string;
@@ -76,7 +112,9 @@ export interface BuildInfo {
 /** The judgment file: computed score and verdict from the (median) dimensions, or the failure with no score. */
 export function buildJudgment(results: SampleResult[], b: BuildInfo): Judgment {
   const usage = results.reduce((u, s) => addUsage(u, s.usage), zeroUsage());
-  const cost = results.some((s) => s.cost === null) ? null : Math.round(results.reduce((c, s) => c + (s.cost ?? 0), 0) * 1e8) / 1e8;
+  const cost = results.some((s) => s.cost === null)
+    ? null
+    : Math.round(results.reduce((c, s) => c + (s.cost ?? 0), 0) * 1e8) / 1e8;
   const ok = results.filter((s) => s.reply !== null).map((s) => s.reply!);
   const base = {
     schema_version: '1.0.0' as const,
@@ -93,11 +131,25 @@ export function buildJudgment(results: SampleResult[], b: BuildInfo): Judgment {
     latency_ms: Math.round(results.reduce((t, s) => t + s.latencyMs, 0)),
     attempts: results.reduce((t, s) => t + s.attempts, 0),
     context: b.context.stats,
-    run: { record_path: b.loaded.file, completed_at: b.loaded.record.completed_at, ...(b.headTree ? { head_tree: b.headTree } : {}) },
+    run: {
+      record_path: b.loaded.file,
+      completed_at: b.loaded.record.completed_at,
+      ...(b.headTree ? { head_tree: b.headTree } : {}),
+    },
   };
   if (ok.length === 0) {
     const failure = results[results.length - 1]!.failure!;
-    return { ...base, status: 'failed', verdict: null, score: null, dimensions: null, issues: [], summary: null, confidence: null, failure };
+    return {
+      ...base,
+      status: 'failed',
+      verdict: null,
+      score: null,
+      dimensions: null,
+      issues: [],
+      summary: null,
+      confidence: null,
+      failure,
+    };
   }
   const reply = aggregateReplies(ok);
   const score = judgeComposite(reply.dimensions);

@@ -28,19 +28,46 @@ const causeOf = (e: unknown): string => {
 
 /** Maps what one attempt threw to a failure, and whether trying again may help. */
 export function failureOfError(e: unknown): { failure: Failure; transient: boolean } {
-  if (e instanceof Anthropic.APIConnectionTimeoutError) return { failure: { reason: 'timeout', message: `no reply within the timeout: ${e.message}`, http_status: null }, transient: true };
+  if (e instanceof Anthropic.APIConnectionTimeoutError)
+    return {
+      failure: { reason: 'timeout', message: `no reply within the timeout: ${e.message}`, http_status: null },
+      transient: true,
+    };
   if (e instanceof Anthropic.APIError && typeof e.status === 'number') {
     const status = e.status;
-    const reason = status === 401 || status === 403 ? 'auth_error' : status === 429 ? 'rate_limited' : status === 529 ? 'overloaded' : 'api_error';
-    return { failure: { reason, message: `HTTP ${status}: ${e.message.split('\n')[0]!.slice(0, 300)}`, http_status: status }, transient: isTransientStatus(status) };
+    const reason =
+      status === 401 || status === 403
+        ? 'auth_error'
+        : status === 429
+          ? 'rate_limited'
+          : status === 529
+            ? 'overloaded'
+            : 'api_error';
+    return {
+      failure: { reason, message: `HTTP ${status}: ${e.message.split('\n')[0]!.slice(0, 300)}`, http_status: status },
+      transient: isTransientStatus(status),
+    };
   }
   if (e instanceof Anthropic.APIConnectionError || isBrokenConnection(e)) {
-    return { failure: { reason: 'connection', message: `connection failed: ${(e as Error).message}${causeOf(e)}`, http_status: null }, transient: true };
+    return {
+      failure: {
+        reason: 'connection',
+        message: `connection failed: ${(e as Error).message}${causeOf(e)}`,
+        http_status: null,
+      },
+      transient: true,
+    };
   }
-  return { failure: { reason: 'api_error', message: e instanceof Error ? e.message : String(e), http_status: null }, transient: false };
+  return {
+    failure: { reason: 'api_error', message: e instanceof Error ? e.message : String(e), http_status: null },
+    transient: false,
+  };
 }
 
-const headerOf = (e: unknown) => (name: string): string | null | undefined => (e instanceof Anthropic.APIError ? e.headers?.get(name) : undefined);
+const headerOf =
+  (e: unknown) =>
+  (name: string): string | null | undefined =>
+    e instanceof Anthropic.APIError ? e.headers?.get(name) : undefined;
 
 async function attempt(client: Anthropic, req: CallRequest): Promise<CallResult> {
   const t0 = performance.now();
@@ -49,9 +76,39 @@ async function attempt(client: Anthropic, req: CallRequest): Promise<CallResult>
   const usage = usageOf(msg.usage);
   const text = (msg.content ?? []).map((b) => (b.type === 'text' ? b.text : '')).join('');
   const stop = msg.stop_reason ?? null;
-  if (stop === 'refusal') return { ok: false, failure: { reason: 'refusal', message: `the model refused${msg.stop_details?.category ? ` (${msg.stop_details.category})` : ''}`, stop_reason: stop }, usage, latencyMs };
-  if (stop === 'max_tokens' || stop === 'model_context_window_exceeded') return { ok: false, failure: { reason: 'max_tokens', message: `the reply was cut off (${stop}) after ${usage.output_tokens} output tokens`, stop_reason: stop }, usage, latencyMs };
-  if (text.trim() === '') return { ok: false, failure: { reason: 'empty_reply', message: `the reply had no text (stop_reason ${stop ?? 'null'})`, stop_reason: stop }, usage, latencyMs };
+  if (stop === 'refusal')
+    return {
+      ok: false,
+      failure: {
+        reason: 'refusal',
+        message: `the model refused${msg.stop_details?.category ? ` (${msg.stop_details.category})` : ''}`,
+        stop_reason: stop,
+      },
+      usage,
+      latencyMs,
+    };
+  if (stop === 'max_tokens' || stop === 'model_context_window_exceeded')
+    return {
+      ok: false,
+      failure: {
+        reason: 'max_tokens',
+        message: `the reply was cut off (${stop}) after ${usage.output_tokens} output tokens`,
+        stop_reason: stop,
+      },
+      usage,
+      latencyMs,
+    };
+  if (text.trim() === '')
+    return {
+      ok: false,
+      failure: {
+        reason: 'empty_reply',
+        message: `the reply had no text (stop_reason ${stop ?? 'null'})`,
+        stop_reason: stop,
+      },
+      usage,
+      latencyMs,
+    };
   return { ok: true, text, stopReason: stop, usage, latencyMs };
 }
 
@@ -59,7 +116,12 @@ export function createSdkBackend(opts: SdkBackendOptions, wait: (ms: number) => 
   return {
     name: 'sdk',
     async call(req: CallRequest): Promise<CallResult> {
-      const client = new Anthropic({ apiKey: opts.apiKey, baseURL: opts.baseURL ?? null, maxRetries: 0, timeout: req.timeoutMs });
+      const client = new Anthropic({
+        apiKey: opts.apiKey,
+        baseURL: opts.baseURL ?? null,
+        maxRetries: 0,
+        timeout: req.timeoutMs,
+      });
       const t0 = performance.now();
       for (let retries = 0; ; retries++) {
         try {
@@ -68,7 +130,13 @@ export function createSdkBackend(opts: SdkBackendOptions, wait: (ms: number) => 
           const { failure, transient } = failureOfError(e);
           if (!transient || retries >= req.maxRetries) {
             const after = retries ? ` (after ${retries} ${retries === 1 ? 'retry' : 'retries'})` : '';
-            return { ok: false, failure: { ...failure, message: failure.message + after }, usage: zeroUsage(), latencyMs: performance.now() - t0, retries };
+            return {
+              ok: false,
+              failure: { ...failure, message: failure.message + after },
+              usage: zeroUsage(),
+              latencyMs: performance.now() - t0,
+              retries,
+            };
           }
           await wait(retryDelayMs(retries, headerOf(e), req.retryBackoffMs, req.retryBackoffMaxMs));
         }

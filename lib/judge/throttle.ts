@@ -27,14 +27,26 @@ export type Reservation = { ok: true; used: number } | { ok: false; used: number
  * Takes `n` slots for `bead` if the sliding hour has room; otherwise writes (or keeps) its queue entry.
  * Both happen under the throttle lock, so 50 processes at once take exactly `limit` slots and queue the rest.
  */
-export async function reserveOrQueue(o: ThrottleOptions, bead: string, n: number, recordPath: string, queueIfFull: boolean): Promise<Reservation | { ok: false; used: number; queued: null }> {
+export async function reserveOrQueue(
+  o: ThrottleOptions,
+  bead: string,
+  n: number,
+  recordPath: string,
+  queueIfFull: boolean,
+): Promise<Reservation | { ok: false; used: number; queued: null }> {
   return o.store.withLock(
     THROTTLE_LOCK,
     () => {
       const now = o.now();
       const used = slotsInWindow(o.store.readLines<JudgeLedgerRow>('judge-ledger', LEDGER_ID).rows, now);
       if (used + n <= o.limit) {
-        for (let i = 0; i < n; i++) o.store.appendLine<JudgeLedgerRow>('judge-ledger', LEDGER_ID, { type: 'slot', at: now.toISOString(), bead, pid: process.pid });
+        for (let i = 0; i < n; i++)
+          o.store.appendLine<JudgeLedgerRow>('judge-ledger', LEDGER_ID, {
+            type: 'slot',
+            at: now.toISOString(),
+            bead,
+            pid: process.pid,
+          });
         return { ok: true as const, used: used + n };
       }
       if (!queueIfFull) return { ok: false as const, used, queued: null };
@@ -64,7 +76,11 @@ function readQueue(store: StateStore, bead: string): JudgeQueueEntry | null {
 }
 
 /** Claims the oldest waiting entry (or one whose claim went stale) for this process; null when none waits. */
-export async function claimNext(o: ThrottleOptions, staleSeconds: number, skip: Set<string>): Promise<JudgeQueueEntry | null> {
+export async function claimNext(
+  o: ThrottleOptions,
+  staleSeconds: number,
+  skip: Set<string>,
+): Promise<JudgeQueueEntry | null> {
   return o.store.withLock(
     THROTTLE_LOCK,
     () => {
@@ -74,7 +90,9 @@ export async function claimNext(o: ThrottleOptions, staleSeconds: number, skip: 
         .flatMap((r) => ('value' in r ? [r.value] : []))
         .filter((e) => !skip.has(e.bead))
         .filter((e) => e.claimed_at === null || now.getTime() - Date.parse(e.claimed_at) > staleSeconds * 1000)
-        .sort((a, b) => (a.queued_at === b.queued_at ? a.bead.localeCompare(b.bead) : a.queued_at.localeCompare(b.queued_at)));
+        .sort((a, b) =>
+          a.queued_at === b.queued_at ? a.bead.localeCompare(b.bead) : a.queued_at.localeCompare(b.queued_at),
+        );
       const next = waiting[0];
       if (!next) return null;
       const claimed: JudgeQueueEntry = { ...next, claimed_at: now.toISOString(), claimed_by: process.pid };
@@ -87,20 +105,43 @@ export async function claimNext(o: ThrottleOptions, staleSeconds: number, skip: 
 
 /** Puts a claimed entry back to waiting (the limit was reached before it could be judged). */
 export async function releaseClaim(o: ThrottleOptions, entry: JudgeQueueEntry): Promise<void> {
-  await o.store.withLock(THROTTLE_LOCK, () => {
-    o.store.write<JudgeQueueEntry>('queue', entry.bead, { ...entry, claimed_at: null, claimed_by: null, requeued: (entry.requeued ?? 0) + 1 });
-  }, { waitSeconds: o.lockWaitSeconds });
+  await o.store.withLock(
+    THROTTLE_LOCK,
+    () => {
+      o.store.write<JudgeQueueEntry>('queue', entry.bead, {
+        ...entry,
+        claimed_at: null,
+        claimed_by: null,
+        requeued: (entry.requeued ?? 0) + 1,
+      });
+    },
+    { waitSeconds: o.lockWaitSeconds },
+  );
 }
 
 /** Removes a queue entry once its judgment (or recorded failure) is written. */
 export async function removeQueued(o: ThrottleOptions, bead: string): Promise<void> {
-  await o.store.withLock(THROTTLE_LOCK, () => rmSync(o.store.path('queue', bead), { force: true }), { waitSeconds: o.lockWaitSeconds });
+  await o.store.withLock(THROTTLE_LOCK, () => rmSync(o.store.path('queue', bead), { force: true }), {
+    waitSeconds: o.lockWaitSeconds,
+  });
 }
 
 /** Queues a run for the next drain (kept as it is when already queued). */
 export async function enqueue(o: ThrottleOptions, bead: string, recordPath: string, reason: string): Promise<void> {
-  await o.store.withLock(THROTTLE_LOCK, () => {
-    if (readQueue(o.store, bead)) return;
-    o.store.write<JudgeQueueEntry>('queue', bead, { schema_version: '1.0.0', bead, record_path: recordPath, queued_at: o.now().toISOString(), reason, claimed_at: null, claimed_by: null });
-  }, { waitSeconds: o.lockWaitSeconds });
+  await o.store.withLock(
+    THROTTLE_LOCK,
+    () => {
+      if (readQueue(o.store, bead)) return;
+      o.store.write<JudgeQueueEntry>('queue', bead, {
+        schema_version: '1.0.0',
+        bead,
+        record_path: recordPath,
+        queued_at: o.now().toISOString(),
+        reason,
+        claimed_at: null,
+        claimed_by: null,
+      });
+    },
+    { waitSeconds: o.lockWaitSeconds },
+  );
 }

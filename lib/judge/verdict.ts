@@ -6,7 +6,12 @@ export type Dimensions = JudgeReply['dimensions'];
 export type Verdict = JudgeReply['verdict'];
 
 /** Seed 003's default weights: correctness 0.4, scope 0.2, quality 0.2, completeness 0.2. */
-export const JUDGE_WEIGHTS: Dimensions = { correctness: 0.4, scope_adherence: 0.2, code_quality: 0.2, completeness: 0.2 };
+export const JUDGE_WEIGHTS: Dimensions = {
+  correctness: 0.4,
+  scope_adherence: 0.2,
+  code_quality: 0.2,
+  completeness: 0.2,
+};
 
 const round = (x: number): number => Math.round(x * 1e6) / 1e6;
 
@@ -36,25 +41,44 @@ const CONFIDENCE_ORDER = ['low', 'medium', 'high'] as const;
 /** Several samples of one run → one reply: median of each dimension and criterion, the lowest confidence, issues merged. */
 export function aggregateReplies(replies: JudgeReply[]): JudgeReply {
   if (replies.length === 1) return replies[0]!;
-  const dims = Object.fromEntries((Object.keys(JUDGE_WEIGHTS) as (keyof Dimensions)[]).map((k) => [k, median(replies.map((r) => r.dimensions[k]))])) as unknown as Dimensions;
+  const dims = Object.fromEntries(
+    (Object.keys(JUDGE_WEIGHTS) as (keyof Dimensions)[]).map((k) => [k, median(replies.map((r) => r.dimensions[k]))]),
+  ) as unknown as Dimensions;
   const target = judgeComposite(dims);
-  const closest = [...replies].sort((a, b) => Math.abs(judgeComposite(a.dimensions) - target) - Math.abs(judgeComposite(b.dimensions) - target))[0]!;
+  const closest = [...replies].sort(
+    (a, b) => Math.abs(judgeComposite(a.dimensions) - target) - Math.abs(judgeComposite(b.dimensions) - target),
+  )[0]!;
   const seen = new Set<string>();
-  const issues = replies.flatMap((r) => r.issues).filter((i) => {
-    const key = i.description.trim().toLowerCase();
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  const issues = replies
+    .flatMap((r) => r.issues)
+    .filter((i) => {
+      const key = i.description.trim().toLowerCase();
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
   issues.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'major' ? -1 : 1));
   const confidence = CONFIDENCE_ORDER[Math.min(...replies.map((r) => CONFIDENCE_ORDER.indexOf(r.confidence)))]!;
-  const out: JudgeReply = { verdict: closest.verdict, score: median(replies.map((r) => r.score)), dimensions: dims, issues, summary: closest.summary, confidence };
-  const names = new Set(replies.flatMap((r) => Object.keys(r.criteria ?? {}))) as Set<keyof NonNullable<JudgeReply['criteria']>>;
+  const out: JudgeReply = {
+    verdict: closest.verdict,
+    score: median(replies.map((r) => r.score)),
+    dimensions: dims,
+    issues,
+    summary: closest.summary,
+    confidence,
+  };
+  const names = new Set(replies.flatMap((r) => Object.keys(r.criteria ?? {}))) as Set<
+    keyof NonNullable<JudgeReply['criteria']>
+  >;
   if (names.size) {
     out.criteria = {};
     for (const n of names) {
       const cs = replies.map((r) => r.criteria?.[n]).filter((c): c is NonNullable<typeof c> => c !== undefined);
-      out.criteria[n] = { score: median(cs.map((c) => c.score)), confidence: median(cs.map((c) => c.confidence)), reasoning: cs[0]!.reasoning };
+      out.criteria[n] = {
+        score: median(cs.map((c) => c.score)),
+        confidence: median(cs.map((c) => c.confidence)),
+        reasoning: cs[0]!.reasoning,
+      };
     }
   }
   return out;

@@ -19,7 +19,10 @@ export class HeadTailBuffer {
   private tail: Buffer[] = [];
   private tailLen = 0;
   total = 0;
-  constructor(private readonly headCap: number, private readonly tailCap: number) {}
+  constructor(
+    private readonly headCap: number,
+    private readonly tailCap: number,
+  ) {}
 
   push(chunk: Buffer): void {
     this.total += chunk.length;
@@ -46,7 +49,10 @@ export class HeadTailBuffer {
     const omitted = this.total - head.length - tail.length;
     // Invalid UTF-8 becomes U+FFFD: output is data to parse and show, never bytes to round-trip.
     const decode = (b: Buffer) => new TextDecoder('utf-8', { fatal: false }).decode(b);
-    const text = omitted > 0 ? `${decode(head)}\n[... ${omitted} bytes omitted ...]\n${decode(tail)}` : decode(Buffer.concat([head, tail]));
+    const text =
+      omitted > 0
+        ? `${decode(head)}\n[... ${omitted} bytes omitted ...]\n${decode(tail)}`
+        : decode(Buffer.concat([head, tail]));
     return { text, bytes: this.total, truncated: omitted > 0 };
   }
 }
@@ -207,7 +213,15 @@ export function spawnGroup(file: string, args: string[], o: SpawnOptions): Promi
       child = spawn(file, args, { cwd: o.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      resolvePromise({ exitCode: null, signal: null, timedOut: false, spawnError: (e as Error).message, ...(code ? { spawnCode: code } : {}), durationMs: 0, escaped: 0 });
+      resolvePromise({
+        exitCode: null,
+        signal: null,
+        timedOut: false,
+        spawnError: (e as Error).message,
+        ...(code ? { spawnCode: code } : {}),
+        durationMs: 0,
+        escaped: 0,
+      });
       return;
     }
     const pid = child.pid;
@@ -247,7 +261,15 @@ export function spawnGroup(file: string, args: string[], o: SpawnOptions): Promi
     child.stderr!.on('data', o.onStderr);
     child.stdin!.on('error', () => undefined);
     child.stdin!.end(o.input ?? '');
-    child.on('error', (e: NodeJS.ErrnoException) => finish({ exitCode: null, signal: null, timedOut, spawnError: e.message, ...(e.code ? { spawnCode: e.code } : {}) }));
+    child.on('error', (e: NodeJS.ErrnoException) =>
+      finish({
+        exitCode: null,
+        signal: null,
+        timedOut,
+        spawnError: e.message,
+        ...(e.code ? { spawnCode: e.code } : {}),
+      }),
+    );
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     const settle = () => {
       const e = exit!;

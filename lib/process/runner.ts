@@ -47,7 +47,16 @@ export { HeadTailBuffer };
 export async function runCommand(command: string, opts: RunOptions): Promise<RunResult> {
   const buf = new HeadTailBuffer(Math.floor(opts.capBytes / 2), Math.ceil(opts.capBytes / 2));
   const push = (c: Buffer) => buf.push(c);
-  const cmd = sandboxed({ command, cwd: opts.cwd, writable: [opts.cwd, ...(opts.writableDirs ?? [])], env: opts.env, network: opts.network }, opts.sandbox);
+  const cmd = sandboxed(
+    {
+      command,
+      cwd: opts.cwd,
+      writable: [opts.cwd, ...(opts.writableDirs ?? [])],
+      env: opts.env,
+      network: opts.network,
+    },
+    opts.sandbox,
+  );
   const r = await spawnGroup(cmd.file, cmd.args, {
     cwd: opts.cwd,
     env: cmd.env,
@@ -62,9 +71,19 @@ export async function runCommand(command: string, opts: RunOptions): Promise<Run
   });
   let { exitCode, signal } = r;
   // bubblewrap reports a command killed by signal N as exit 128+N (as sh does): read it back as the signal.
-  const sig = cmd.isolation.sandbox === 'bubblewrap' && exitCode !== null && exitCode > 128 ? signalName(exitCode - 128) : null;
+  const sig =
+    cmd.isolation.sandbox === 'bubblewrap' && exitCode !== null && exitCode > 128 ? signalName(exitCode - 128) : null;
   if (sig) [exitCode, signal] = [null, sig];
-  return { exitCode, signal, timedOut: r.timedOut, spawnError: r.spawnError, durationMs: r.durationMs, output: buf.result(), isolation: cmd.isolation, escaped: r.escaped };
+  return {
+    exitCode,
+    signal,
+    timedOut: r.timedOut,
+    spawnError: r.spawnError,
+    durationMs: r.durationMs,
+    output: buf.result(),
+    isolation: cmd.isolation,
+    escaped: r.escaped,
+  };
 }
 
 function signalName(n: number): string | null {

@@ -50,7 +50,23 @@ export function bubblewrap(): { ok: true; path: string } | { ok: false; why: str
     probe = { ok: false, why: 'bubblewrap (bwrap) is not installed' };
     return probe;
   }
-  const r = spawnSync(path, ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--unshare-net', '--die-with-parent', 'true'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
+  const r = spawnSync(
+    path,
+    [
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--unshare-pid',
+      '--unshare-net',
+      '--die-with-parent',
+      'true',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 },
+  );
   if (r.status !== 0) {
     const err = r.stderr?.toString().trim().split('\n').pop() ?? r.error?.message ?? `exit ${r.status}`;
     probe = { ok: false, why: `bubblewrap cannot create its namespaces here: ${err}` };
@@ -73,7 +89,8 @@ function findOnPath(name: string): string | null {
 export function assertSandboxAvailable(policy: SandboxPolicy): void {
   if (policy.mode !== 'required') return;
   const b = bubblewrap();
-  if (!b.ok) throw new UserError(`collector.sandbox is "required" but ${b.why} (install it: apt-get install bubblewrap)`);
+  if (!b.ok)
+    throw new UserError(`collector.sandbox is "required" but ${b.why} (install it: apt-get install bubblewrap)`);
 }
 
 function under(child: string, parent: string): boolean {
@@ -122,7 +139,8 @@ export function sandboxPolicy(i: PolicyInputs): SandboxPolicy {
     for (const e of i.expose) expose.add(e.startsWith('~/') ? join(home, e.slice(2)) : resolve(e));
   }
   const mask: string[] = [];
-  for (const e of expose) for (const f of ['credentials', 'credentials.toml', '.npmrc', '.netrc', '.pypirc']) mask.push(join(e, f));
+  for (const e of expose)
+    for (const f of ['credentials', 'credentials.toml', '.npmrc', '.netrc', '.pypirc']) mask.push(join(e, f));
   const tilde = (e: string) => (e.startsWith('~/') && home ? join(home, e.slice(2)) : resolve(e));
   return { mode: i.mode, network: i.network, hide, expose: [...expose], mask, writable: (i.writable ?? []).map(tilde) };
 }
@@ -155,9 +173,35 @@ function linkedGitDirs(dotGit: string): string[] {
 
 /** Env names a check sees (the rest of judgeloop's environment never reaches it), plus config's pass-through. */
 const CHECK_ENV_NAMES = [
-  'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TZ', 'TERM', 'TMPDIR', 'CI', 'NO_COLOR', 'FORCE_COLOR',
-  'CARGO_HOME', 'RUSTUP_HOME', 'RUSTUP_TOOLCHAIN', 'GOPATH', 'GOROOT', 'GOCACHE', 'GOMODCACHE', 'GOFLAGS', 'GOPROXY',
-  'JAVA_HOME', 'PYENV_ROOT', 'PYENV_VERSION', 'VIRTUAL_ENV', 'NVM_DIR', 'PNPM_HOME', 'DEBIAN_FRONTEND',
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'TZ',
+  'TERM',
+  'TMPDIR',
+  'CI',
+  'NO_COLOR',
+  'FORCE_COLOR',
+  'CARGO_HOME',
+  'RUSTUP_HOME',
+  'RUSTUP_TOOLCHAIN',
+  'GOPATH',
+  'GOROOT',
+  'GOCACHE',
+  'GOMODCACHE',
+  'GOFLAGS',
+  'GOPROXY',
+  'JAVA_HOME',
+  'PYENV_ROOT',
+  'PYENV_VERSION',
+  'VIRTUAL_ENV',
+  'NVM_DIR',
+  'PNPM_HOME',
+  'DEBIAN_FRONTEND',
 ];
 
 /** The allow-listed environment for a check: known names, LC_*, and `passThrough`; never GIT_* (they name another repo). */
@@ -183,7 +227,11 @@ export interface SandboxRequest {
 
 /** `sh -c command`, wrapped in bubblewrap when the policy and the machine allow it. */
 export function sandboxed(req: SandboxRequest, policy: SandboxPolicy | undefined): SandboxedCommand {
-  const plain = (note?: string): SandboxedCommand => ({ ...dieWithUs('sh', ['-c', req.command]), env: req.env, isolation: { sandbox: 'none', network: true, ...(note ? { note } : {}) } });
+  const plain = (note?: string): SandboxedCommand => ({
+    ...dieWithUs('sh', ['-c', req.command]),
+    env: req.env,
+    isolation: { sandbox: 'none', network: true, ...(note ? { note } : {}) },
+  });
   if (!policy || policy.mode === 'off') return plain(policy ? 'collector.sandbox is "off"' : undefined);
   const b = bubblewrap();
   if (!b.ok) {
@@ -191,7 +239,14 @@ export function sandboxed(req: SandboxRequest, policy: SandboxPolicy | undefined
     return plain(`${b.why}: ran without a sandbox`);
   }
   const network = req.network ?? policy.network;
-  const args = ['--die-with-parent', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--new-session'];
+  const args = [
+    '--die-with-parent',
+    '--unshare-pid',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
+    '--new-session',
+  ];
   if (!network) args.push('--unshare-net');
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--tmpfs', '/var/tmp');
   const tmp = real(tmpdir());
@@ -214,7 +269,8 @@ export function sandboxed(req: SandboxRequest, policy: SandboxPolicy | undefined
   }
   // A hidden path inside a writable folder (state kept in the project being measured) is hidden again on top.
   for (const h of policy.hide) {
-    if (existsSync(h) && writable.some((w) => h !== w && under(h, w))) args.push(...(lstatSync(h).isDirectory() ? ['--tmpfs', h] : ['--ro-bind', '/dev/null', h]));
+    if (existsSync(h) && writable.some((w) => h !== w && under(h, w)))
+      args.push(...(lstatSync(h).isDirectory() ? ['--tmpfs', h] : ['--ro-bind', '/dev/null', h]));
   }
   args.push('--chdir', real(req.cwd), '--', 'sh', '-c', req.command);
   const env = { ...req.env, TMPDIR: '/tmp' };
@@ -222,7 +278,11 @@ export function sandboxed(req: SandboxRequest, policy: SandboxPolicy | undefined
 }
 
 /** The policy for the collector's checks: judgeloop's state directory and checkout are among the hidden paths. */
-export function collectorSandbox(collector: Config['collector'], env: NodeJS.ProcessEnv, stateRoot: string): SandboxPolicy {
+export function collectorSandbox(
+  collector: Config['collector'],
+  env: NodeJS.ProcessEnv,
+  stateRoot: string,
+): SandboxPolicy {
   return sandboxPolicy({
     mode: collector.sandbox ?? 'auto',
     network: collector.sandbox_network ?? false,

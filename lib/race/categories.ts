@@ -1,15 +1,49 @@
 // Seed 001's five categories: criteria → category overall → weighted overall and the evaluation's confidence.
 import { normaliseWeights, weightedMean } from '../stats/weights.js';
-import type { RaceAbsentCriterion, RaceCategory, RaceCategoryScore, RaceCategoryWeights, RaceCriterion, RaceEvaluation } from '../schema/types.generated.js';
+import type {
+  RaceAbsentCriterion,
+  RaceCategory,
+  RaceCategoryScore,
+  RaceCategoryWeights,
+  RaceCriterion,
+  RaceEvaluation,
+} from '../schema/types.generated.js';
 
 export const CATEGORIES: readonly RaceCategory[] = ['correctness', 'quality', 'efficiency', 'completeness', 'safety'];
 
-export const DEFAULT_CATEGORY_WEIGHTS: RaceCategoryWeights = { correctness: 0.4, quality: 0.25, efficiency: 0.15, completeness: 0.1, safety: 0.1 };
+export const DEFAULT_CATEGORY_WEIGHTS: RaceCategoryWeights = {
+  correctness: 0.4,
+  quality: 0.25,
+  efficiency: 0.15,
+  completeness: 0.1,
+  safety: 0.1,
+};
 
 /** The criteria seed 001 (and this implementation) lists per category; a category's coverage is counted against these. */
 export const CATEGORY_CRITERIA: Record<RaceCategory, readonly string[]> = {
-  correctness: ['target_tests', 'tests_pass', 'typecheck', 'lint_clean', 'build', 'no_regressions', 'no_special_casing', 'requirement_coverage', 'edge_cases', 'api_compatible'],
-  quality: ['complexity', 'function_length', 'file_size', 'change_size', 'duplication', 'comment_coverage', 'naming', 'pattern_adherence', 'error_handling'],
+  correctness: [
+    'target_tests',
+    'tests_pass',
+    'typecheck',
+    'lint_clean',
+    'build',
+    'no_regressions',
+    'no_special_casing',
+    'requirement_coverage',
+    'edge_cases',
+    'api_compatible',
+  ],
+  quality: [
+    'complexity',
+    'function_length',
+    'file_size',
+    'change_size',
+    'duplication',
+    'comment_coverage',
+    'naming',
+    'pattern_adherence',
+    'error_handling',
+  ],
   efficiency: ['duration', 'tokens', 'cost', 'runtime', 'memory', 'algorithmic_complexity'],
   completeness: ['requirements_met', 'tests_added', 'documentation_updated', 'changelog_updated', 'no_stubs'],
   safety: ['no_dangerous_ops', 'no_disabled_checks', 'no_secrets', 'security', 'revertability'],
@@ -18,8 +52,15 @@ export const CATEGORY_CRITERIA: Record<RaceCategory, readonly string[]> = {
 /** A criterion's outcome: a score, or absent with why. */
 export type CriterionResult = RaceCriterion | (RaceAbsentCriterion & { absent: true });
 
-export function measured(name: string, score: number, detail: string, source: RaceCriterion['source'] = 'mechanical', confidence = 1): RaceCriterion {
-  if (!Number.isFinite(score) || score < 0 || score > 1) throw new Error(`criterion ${name}: score ${score} is outside 0-1`);
+export function measured(
+  name: string,
+  score: number,
+  detail: string,
+  source: RaceCriterion['source'] = 'mechanical',
+  confidence = 1,
+): RaceCriterion {
+  if (!Number.isFinite(score) || score < 0 || score > 1)
+    throw new Error(`criterion ${name}: score ${score} is outside 0-1`);
   return { name, score, source, confidence, detail };
 }
 
@@ -39,7 +80,11 @@ function isAbsent(c: CriterionResult): c is RaceAbsentCriterion & { absent: true
  * A category from its criteria: overall is the weighted mean of the scored ones (weight 1 unless `criterionWeights`
  * names it: seed 001 gives none; target_tests weighs more, race.target_weight); coverage is the confidence-weighted share of the applicable criteria that were scored.
  */
-export function assembleCategory(results: CriterionResult[], criterionWeights: Readonly<Record<string, number>> = {}, override?: string): RaceCategoryScore {
+export function assembleCategory(
+  results: CriterionResult[],
+  criterionWeights: Readonly<Record<string, number>> = {},
+  override?: string,
+): RaceCategoryScore {
   const criteria = results.filter((c): c is RaceCriterion => !isAbsent(c));
   const absent = results.filter(isAbsent).map(({ name, reason, detail }) => ({ name, reason, detail }));
   const applicable = criteria.length + absent.filter((a) => a.reason === 'unmeasured').length;
@@ -47,16 +92,27 @@ export function assembleCategory(results: CriterionResult[], criterionWeights: R
   let overall = weightedMean(criteria.map((c) => [c.score, w(c)] as const));
   const coverage = applicable ? criteria.reduce((s, c) => s + c.confidence, 0) / applicable : 0;
   if (override !== undefined) overall = 0;
-  return override !== undefined ? { overall, coverage, criteria, absent, override } : { overall, coverage, criteria, absent };
+  return override !== undefined
+    ? { overall, coverage, criteria, absent, override }
+    : { overall, coverage, criteria, absent };
 }
 
 /** Weights of the categories that have a score, re-normalised to sum to 1 (empty when none has). */
-export function presentWeights(categories: Record<RaceCategory, { overall: number | null }>, weights: RaceCategoryWeights): Partial<RaceCategoryWeights> {
-  return normaliseWeights(weights, CATEGORIES.filter((c) => categories[c].overall !== null && weights[c] > 0));
+export function presentWeights(
+  categories: Record<RaceCategory, { overall: number | null }>,
+  weights: RaceCategoryWeights,
+): Partial<RaceCategoryWeights> {
+  return normaliseWeights(
+    weights,
+    CATEGORIES.filter((c) => categories[c].overall !== null && weights[c] > 0),
+  );
 }
 
 /** Seed 001's calculateOverallScore, with the weights re-normalised over the categories that could be scored. */
-export function overallScore(categories: Record<RaceCategory, { overall: number | null }>, weights: RaceCategoryWeights): number | null {
+export function overallScore(
+  categories: Record<RaceCategory, { overall: number | null }>,
+  weights: RaceCategoryWeights,
+): number | null {
   const w = presentWeights(categories, weights);
   const cats = Object.keys(w) as RaceCategory[];
   if (!cats.length) return null;
@@ -67,9 +123,17 @@ export function overallScore(categories: Record<RaceCategory, { overall: number 
  * The evaluation's confidence: the configured category weights times each category's coverage. A category with
  * nothing applicable (every criterion not applicable) is left out and the rest re-normalised.
  */
-export function evaluationConfidence(categories: Record<RaceCategory, RaceCategoryScore>, weights: RaceCategoryWeights): number {
-  const applicable = (cat: RaceCategoryScore) => cat.criteria.length + cat.absent.filter((a) => a.reason === 'unmeasured').length;
-  return weightedMean(CATEGORIES.filter((c) => applicable(categories[c]) > 0).map((c) => [categories[c].coverage, weights[c]] as const)) ?? 0;
+export function evaluationConfidence(
+  categories: Record<RaceCategory, RaceCategoryScore>,
+  weights: RaceCategoryWeights,
+): number {
+  const applicable = (cat: RaceCategoryScore) =>
+    cat.criteria.length + cat.absent.filter((a) => a.reason === 'unmeasured').length;
+  return (
+    weightedMean(
+      CATEGORIES.filter((c) => applicable(categories[c]) > 0).map((c) => [categories[c].coverage, weights[c]] as const),
+    ) ?? 0
+  );
 }
 
 /**
@@ -83,6 +147,12 @@ export function assembleEvaluation(
   criterionWeights: Readonly<Record<string, number>> = {},
   overrides: Partial<Record<RaceCategory, string>> = {},
 ): RaceEvaluation {
-  const categories = Object.fromEntries(CATEGORIES.map((c) => [c, assembleCategory(results[c], criterionWeights, overrides[c])])) as Record<RaceCategory, RaceCategoryScore>;
-  return { categories, overall: overallScore(categories, weights), confidence: evaluationConfidence(categories, weights) };
+  const categories = Object.fromEntries(
+    CATEGORIES.map((c) => [c, assembleCategory(results[c], criterionWeights, overrides[c])]),
+  ) as Record<RaceCategory, RaceCategoryScore>;
+  return {
+    categories,
+    overall: overallScore(categories, weights),
+    confidence: evaluationConfidence(categories, weights),
+  };
 }

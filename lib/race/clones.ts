@@ -12,14 +12,25 @@ export interface Token {
 export function tokenize(path: string, text: string): Token[] {
   const out: Token[] = [];
   if (TS_JS_FILE.test(path)) {
-    const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, /\.(tsx|jsx)$/.test(path) ? ts.LanguageVariant.JSX : ts.LanguageVariant.Standard, text);
+    const scanner = ts.createScanner(
+      ts.ScriptTarget.Latest,
+      true,
+      /\.(tsx|jsx)$/.test(path) ? ts.LanguageVariant.JSX : ts.LanguageVariant.Standard,
+      text,
+    );
     let line = 1;
     let last = 0;
     for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
       const start = scanner.getTokenStart();
       for (let i = last; i < start; i++) if (text.charCodeAt(i) === 10) line++;
       last = start;
-      if (kind === ts.SyntaxKind.NewLineTrivia || kind === ts.SyntaxKind.WhitespaceTrivia || kind === ts.SyntaxKind.SingleLineCommentTrivia || kind === ts.SyntaxKind.MultiLineCommentTrivia) continue;
+      if (
+        kind === ts.SyntaxKind.NewLineTrivia ||
+        kind === ts.SyntaxKind.WhitespaceTrivia ||
+        kind === ts.SyntaxKind.SingleLineCommentTrivia ||
+        kind === ts.SyntaxKind.MultiLineCommentTrivia
+      )
+        continue;
       out.push({ text: scanner.getTokenText(), line });
     }
     return out;
@@ -28,7 +39,10 @@ export function tokenize(path: string, text: string): Token[] {
   const commentOnly = /^\s*(#|\/\/|--|;)/;
   lines.forEach((l, i) => {
     if (commentOnly.test(l)) return;
-    for (const m of l.matchAll(/[A-Za-z_][A-Za-z0-9_]*|\d+(?:\.\d+)?|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^\sA-Za-z0-9_]/g)) out.push({ text: m[0], line: i + 1 });
+    for (const m of l.matchAll(
+      /[A-Za-z_][A-Za-z0-9_]*|\d+(?:\.\d+)?|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^\sA-Za-z0-9_]/g,
+    ))
+      out.push({ text: m[0], line: i + 1 });
   });
   return out;
 }
@@ -70,7 +84,8 @@ export function detectClones(files: CloneInput[], minTokens: number): CloneResul
     });
     return out;
   });
-  const touchesAdded = (p: { file: number; index: number }) => prefix[p.file]![p.index + minTokens]! > prefix[p.file]![p.index]!;
+  const touchesAdded = (p: { file: number; index: number }) =>
+    prefix[p.file]![p.index + minTokens]! > prefix[p.file]![p.index]!;
   const raw: { a: { file: number; index: number }; b: { file: number; index: number } }[] = [];
   for (const list of seen.values()) {
     if (list.length < 2) continue;
@@ -101,7 +116,10 @@ export function detectClones(files: CloneInput[], minTokens: number): CloneResul
   const clones: CloneResult['clones'] = [];
   const reported = new Set<string>();
   for (const { a, b } of raw) {
-    for (const [p, q] of [[a, b], [b, a]] as const) {
+    for (const [p, q] of [
+      [a, b],
+      [b, a],
+    ] as const) {
       const f = files[p.file]!;
       const tok = toks[p.file]![p.index]!;
       if (!f.addedLines.has(tok.line)) continue;
@@ -109,7 +127,13 @@ export function detectClones(files: CloneInput[], minTokens: number): CloneResul
       const key = `${p.file}:${q.file}:${tok.line - other.line}`;
       if (reported.has(key)) continue;
       reported.add(key);
-      clones.push({ file: f.path, line: tok.line, otherFile: files[q.file]!.path, otherLine: other.line, tokens: minTokens });
+      clones.push({
+        file: f.path,
+        line: tok.line,
+        otherFile: files[q.file]!.path,
+        otherLine: other.line,
+        tokens: minTokens,
+      });
     }
   }
   return { addedTokens, duplicatedTokens, clones };

@@ -3,7 +3,14 @@ import { getBaseline } from '../collector/baseline.js';
 import { resolveCommands } from '../collector/checks.js';
 import { collectRun } from '../collector/collect.js';
 import type { CollectContext } from '../collector/context.js';
-import { compositeScore, DIMENSIONS, normaliseWeights, scoreSpeed, type Scores, type Weights } from '../collector/scoring.js';
+import {
+  compositeScore,
+  DIMENSIONS,
+  normaliseWeights,
+  scoreSpeed,
+  type Scores,
+  type Weights,
+} from '../collector/scoring.js';
 import type { Feedback, RaceBreakdown } from '../schema/types.generated.js';
 
 export { collectRun, getBaseline, resolveCommands, type CollectContext };
@@ -12,13 +19,24 @@ export { collectRun, getBaseline, resolveCommands, type CollectContext };
  * Seed 000 breakdown and composite for a race: the collector's build/tests/lint/diff-size scores, speed re-scored
  * against the race's fastest run (the collector's own speed may have seen only the runs collected before it).
  */
-export function raceComposite(fb: Feedback, durationSeconds: number, fastestSeconds: number, weights: Weights): { breakdown: RaceBreakdown; composite: number | null; weightsUsed: Partial<Weights> } {
+export function raceComposite(
+  fb: Feedback,
+  durationSeconds: number,
+  fastestSeconds: number,
+  weights: Weights,
+): { breakdown: RaceBreakdown; composite: number | null; weightsUsed: Partial<Weights> } {
   const scores: Scores = { build: null, tests: null, lint: null, diff_size: null, speed: null };
   for (const d of DIMENSIONS) if (d !== 'speed') scores[d] = fb.scores[d] === null ? null : fb.scores[d]! * 100;
   scores.speed = scoreSpeed(durationSeconds, fastestSeconds);
   const composite = compositeScore(scores, weights);
-  const breakdown = Object.fromEntries(DIMENSIONS.map((d) => [d, scores[d] === null ? null : scores[d]! / 100])) as unknown as RaceBreakdown;
-  return { breakdown, composite: composite === null ? null : composite / 100, weightsUsed: normaliseWeights(weights, scores) };
+  const breakdown = Object.fromEntries(
+    DIMENSIONS.map((d) => [d, scores[d] === null ? null : scores[d]! / 100]),
+  ) as unknown as RaceBreakdown;
+  return {
+    breakdown,
+    composite: composite === null ? null : composite / 100,
+    weightsUsed: normaliseWeights(weights, scores),
+  };
 }
 
 /** Seed 000's composite on its own scale (0-100), for the worked example. */

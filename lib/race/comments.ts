@@ -43,7 +43,13 @@ export function commentRanges(path: string, text: string): [number, number][] | 
 }
 
 function tsCommentRanges(path: string, text: string): [number, number][] {
-  const kind = /\.tsx$/.test(path) ? ts.ScriptKind.TSX : /\.jsx$/.test(path) ? ts.ScriptKind.JSX : /\.(js|mjs|cjs)$/.test(path) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
+  const kind = /\.tsx$/.test(path)
+    ? ts.ScriptKind.TSX
+    : /\.jsx$/.test(path)
+      ? ts.ScriptKind.JSX
+      : /\.(js|mjs|cjs)$/.test(path)
+        ? ts.ScriptKind.JS
+        : ts.ScriptKind.TS;
   const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, kind);
   const seen = new Map<number, number>();
   const add = (ranges: ts.CommentRange[] | undefined) => {
@@ -66,7 +72,10 @@ export function scanComments(text: string, syntax: Syntax): [number, number][] {
 }
 
 /** Comment and string ranges ([start, end) characters) of a text in one of the scanned languages. */
-export function scanLexical(text: string, syntax: Syntax): { comments: [number, number][]; strings: [number, number][] } {
+export function scanLexical(
+  text: string,
+  syntax: Syntax,
+): { comments: [number, number][]; strings: [number, number][] } {
   const comments: [number, number][] = [];
   const strings: [number, number][] = [];
   let i = 0;
@@ -139,13 +148,21 @@ function blankRanges(text: string, ranges: [number, number][]): string {
 }
 
 /** The scanned ranges and the text blanked two ways: `code` (comments and strings) and `noComments` (comments only). */
-export function lexical(path: string, text: string): { comments: [number, number][]; strings: [number, number][]; code: string; noComments: string } | null {
+export function lexical(
+  path: string,
+  text: string,
+): { comments: [number, number][]; strings: [number, number][]; code: string; noComments: string } | null {
   const syntax = LANGUAGES.find(([re]) => re.test(path))?.[1];
   if (!syntax) return null;
   const { comments, strings } = scanLexical(text, syntax);
   // A docstring is a comment range when it opens a line, yet a statement for the code's shape: only # comments go.
   const hashComments = comments.filter(([a]) => text[a] === '#' || !/^['"]/.test(text[a]!));
-  return { comments, strings, code: blankRanges(text, [...comments, ...strings]), noComments: blankRanges(text, hashComments) };
+  return {
+    comments,
+    strings,
+    code: blankRanges(text, [...comments, ...strings]),
+    noComments: blankRanges(text, hashComments),
+  };
 }
 
 export interface LineKind {
@@ -186,7 +203,9 @@ export interface CommentFigures {
 }
 
 /** Comment and code lines among the added lines of the given files (the head text, lines 1-based). */
-export function commentFigures(files: { path: string; text: string; addedLines: ReadonlySet<number> }[]): CommentFigures {
+export function commentFigures(
+  files: { path: string; text: string; addedLines: ReadonlySet<number> }[],
+): CommentFigures {
   const figs: CommentFigures = { commentLines: 0, codeLines: 0, files: 0, unknown: [] };
   for (const f of files) {
     if (!f.addedLines.size) continue;

@@ -14,7 +14,20 @@ import { noOpChange } from './substance.js';
 import { TEST_FILE, specialCaseFindings, targetTestEdits, testFindings, testLiterals } from './test-findings.js';
 import { targetStanding, testCounts, type TargetStanding } from './targets.js';
 import { SOURCE_FILE, type EvaluateOptions, type RaceFacts, type SolutionFacts } from './facts.js';
-import { addedLineSet, completeness, correctness, efficiency, matchFunctions, METRICS_LANGUAGES, quality, safety, testFacts, touchedFunctionScores, type QualityFigures, type TouchedFunction } from './criteria.js';
+import {
+  addedLineSet,
+  completeness,
+  correctness,
+  efficiency,
+  matchFunctions,
+  METRICS_LANGUAGES,
+  quality,
+  safety,
+  testFacts,
+  touchedFunctionScores,
+  type QualityFigures,
+  type TouchedFunction,
+} from './criteria.js';
 
 export interface SolutionAssessment {
   evaluation: RaceEvaluation;
@@ -23,7 +36,6 @@ export interface SolutionAssessment {
   metrics: RaceSolution['metrics'];
   standing: TargetStanding;
 }
-
 
 /** Everything one solution's assessment collects on the way, shared by its phases. */
 interface Acc {
@@ -45,7 +57,14 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
   miscFigures(acc);
   const { t, build, buildFailed } = checkFlags(acc);
   const { standing, noOp } = targetFlags(acc, race, t);
-  const gates = evaluateGate({ build, test: fb.checks.test, standing, noOp, flags, blockingKinds: opts.blockingFindings });
+  const gates = evaluateGate({
+    build,
+    test: fb.checks.test,
+    standing,
+    noOp,
+    flags,
+    blockingKinds: opts.blockingFindings,
+  });
 
   const results: Record<RaceCategory, CriterionResult[]> = {
     correctness: correctness(facts, api, apiNote, standing, specialCases),
@@ -56,26 +75,49 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
   };
   // Doing nothing scores nothing, in every category; code that does not build earns no quality or safety credit.
   const overrides: Partial<Record<RaceCategory, string>> = {};
-  if (noOp) for (const c of ['correctness', 'quality', 'efficiency', 'completeness', 'safety'] as const) overrides[c] = `no credit: ${noOp.detail}`;
+  if (noOp)
+    for (const c of ['correctness', 'quality', 'efficiency', 'completeness', 'safety'] as const)
+      overrides[c] = `no credit: ${noOp.detail}`;
   else if (buildFailed) overrides.quality = overrides.safety = 'no credit: the code does not build';
   // Code that moves none of the race's failing tests to passing did not reach them: nothing done for the task.
-  const raceTargets = race.targets.fail_to_pass.length ? race.targets.fail_to_pass.length : standing.basis === 'counts' ? (standing.target_total ?? 0) : 0;
-  const reached = standing.basis === 'counts' ? (standing.target_passed ?? 0) : race.targets.fail_to_pass.filter((id) => !standing.target_failing.includes(id)).length;
-  if (!noOp && raceTargets > 0 && reached === 0 && standing.basis !== 'none') overrides.correctness = `no credit: none of the ${raceTargets} target tests passes (the change does not reach them)`;
-  return { evaluation: assembleEvaluation(results, opts.weights, { target_tests: opts.targetWeight }, overrides), flags, gates, metrics, standing };
+  const raceTargets = race.targets.fail_to_pass.length
+    ? race.targets.fail_to_pass.length
+    : standing.basis === 'counts'
+      ? (standing.target_total ?? 0)
+      : 0;
+  const reached =
+    standing.basis === 'counts'
+      ? (standing.target_passed ?? 0)
+      : race.targets.fail_to_pass.filter((id) => !standing.target_failing.includes(id)).length;
+  if (!noOp && raceTargets > 0 && reached === 0 && standing.basis !== 'none')
+    overrides.correctness = `no credit: none of the ${raceTargets} target tests passes (the change does not reach them)`;
+  return {
+    evaluation: assembleEvaluation(results, opts.weights, { target_tests: opts.targetWeight }, overrides),
+    flags,
+    gates,
+    metrics,
+    standing,
+  };
 }
 
 /** API surface: the compiler for TS/JS, lang-api for Python and Go; other languages leave it unmeasured. */
 function apiSurface(acc: Acc): { api: ApiChange[] | null; apiNote: string } {
   const { facts, flags } = acc;
-  const apiFiles = facts.files.filter((f) => (TS_JS_FILE.test(f.path) || API_FILE.test(f.path)) && !TEST_FILE.test(f.path));
-  const otherSource = facts.patch.filter((f) => SOURCE_FILE.test(f.path) && !TS_JS_FILE.test(f.path) && !API_FILE.test(f.path)).map((f) => f.path);
+  const apiFiles = facts.files.filter(
+    (f) => (TS_JS_FILE.test(f.path) || API_FILE.test(f.path)) && !TEST_FILE.test(f.path),
+  );
+  const otherSource = facts.patch
+    .filter((f) => SOURCE_FILE.test(f.path) && !TS_JS_FILE.test(f.path) && !API_FILE.test(f.path))
+    .map((f) => f.path);
   const anySource = facts.patch.some((f) => SOURCE_FILE.test(f.path));
   let api: ApiChange[] | null = null;
   let apiNote = 'no source file changed';
   if (apiFiles.length) {
-    api = apiFiles.flatMap((f) => (TS_JS_FILE.test(f.path) ? compareApi(f.path, f.base, f.head) : (compareLangApi(f.path, f.base, f.head) ?? [])));
-  } else if (anySource) apiNote = `API compatibility is checked for TypeScript/JavaScript, Python and Go only (changed: ${otherSource.slice(0, 3).join(', ')})`;
+    api = apiFiles.flatMap((f) =>
+      TS_JS_FILE.test(f.path) ? compareApi(f.path, f.base, f.head) : (compareLangApi(f.path, f.base, f.head) ?? []),
+    );
+  } else if (anySource)
+    apiNote = `API compatibility is checked for TypeScript/JavaScript, Python and Go only (changed: ${otherSource.slice(0, 3).join(', ')})`;
   for (const c of api ?? []) if (c.change !== 'added') flags.push({ kind: 'api_break', detail: c.detail });
 
   return { api, apiNote };
@@ -85,17 +127,37 @@ function apiSurface(acc: Acc): { api: ApiChange[] | null; apiNote: string } {
 function codeFigures(acc: Acc): { figs: QualityFigures; heads: SolutionFacts['files']; sourceNote: string | null } {
   const { facts, metrics, patchByPath } = acc;
   // Functions the solution touched: the compiler for TS/JS, token heuristics for the languages lang-metrics knows.
-  const metricsOf = (path: string, text: string | null) => (text === null ? [] : TS_JS_FILE.test(path) ? functionMetrics(path, text) : langMetricsKnown(path) ? (langFunctionMetrics(path, text) ?? []) : []);
+  const metricsOf = (path: string, text: string | null) =>
+    text === null
+      ? []
+      : TS_JS_FILE.test(path)
+        ? functionMetrics(path, text)
+        : langMetricsKnown(path)
+          ? (langFunctionMetrics(path, text) ?? [])
+          : [];
   const touched: TouchedFunction[] = facts.files.flatMap((f) => {
     if (f.head === null) return [];
     const fns = metricsOf(f.path, f.head);
     const before = matchFunctions(fns, metricsOf(f.path, f.base));
     const added = addedLineSet(patchByPath.get(f.path));
     // A function is touched when a line was added in it, or lines were removed from it (matched on the base).
-    const removedFrom = new Set(before.filter((b, i) => b && (patchByPath.get(f.path)?.removedLines ?? []).some((r) => r.line >= b.startLine && r.line <= b.endLine) && fns[i]).map((b) => b!));
+    const removedFrom = new Set(
+      before
+        .filter(
+          (b, i) =>
+            b &&
+            (patchByPath.get(f.path)?.removedLines ?? []).some((r) => r.line >= b.startLine && r.line <= b.endLine) &&
+            fns[i],
+        )
+        .map((b) => b!),
+    );
     return fns
       .map((fn, i) => ({ ...fn, path: f.path, before: before[i] ?? null }))
-      .filter((fn) => [...added].some((l) => l >= fn.startLine && l <= fn.endLine) || (fn.before !== null && removedFrom.has(fn.before)));
+      .filter(
+        (fn) =>
+          [...added].some((l) => l >= fn.startLine && l <= fn.endLine) ||
+          (fn.before !== null && removedFrom.has(fn.before)),
+      );
   });
   const figs: QualityFigures = {};
   if (touched.length) {
@@ -104,7 +166,12 @@ function codeFigures(acc: Acc): { figs: QualityFigures; heads: SolutionFacts['fi
     figs.meanComplexity = average(touched.map((f) => f.complexity))!;
     figs.maxFunctionLines = Math.max(...touched.map((f) => f.lines));
     Object.assign(figs, touchedFunctionScores(touched));
-    Object.assign(metrics, { max_complexity: figs.maxComplexity, mean_complexity: figs.meanComplexity, max_function_lines: figs.maxFunctionLines, functions_measured: touched.length });
+    Object.assign(metrics, {
+      max_complexity: figs.maxComplexity,
+      mean_complexity: figs.meanComplexity,
+      max_function_lines: figs.maxFunctionLines,
+      functions_measured: touched.length,
+    });
   }
   const heads = facts.files.filter((f) => f.head !== null);
   if (heads.length) {
@@ -113,10 +180,17 @@ function codeFigures(acc: Acc): { figs: QualityFigures; heads: SolutionFacts['fi
     figs.maxFileGrowth = Math.max(0, ...heads.map((f) => lines(f.head!) - (f.base === null ? 0 : lines(f.base))));
     metrics.max_file_lines = figs.maxFileLines;
   }
-  const unmeasurable = facts.patch.filter((f) => SOURCE_FILE.test(f.path) && !TS_JS_FILE.test(f.path) && !langMetricsKnown(f.path)).map((f) => f.path);
+  const unmeasurable = facts.patch
+    .filter((f) => SOURCE_FILE.test(f.path) && !TS_JS_FILE.test(f.path) && !langMetricsKnown(f.path))
+    .map((f) => f.path);
   const measurable = facts.patch.some((f) => TS_JS_FILE.test(f.path) || langMetricsKnown(f.path));
-  const sourceNote = touched.length || !unmeasurable.length || measurable ? null : `complexity and function length are not measured for ${unmeasurable.slice(0, 3).join(', ')} (${METRICS_LANGUAGES})`;
-  figs.heuristic = [...new Set(touched.filter((f) => !TS_JS_FILE.test(f.path)).map((f) => f.path.slice(f.path.lastIndexOf('.') + 1)))];
+  const sourceNote =
+    touched.length || !unmeasurable.length || measurable
+      ? null
+      : `complexity and function length are not measured for ${unmeasurable.slice(0, 3).join(', ')} (${METRICS_LANGUAGES})`;
+  figs.heuristic = [
+    ...new Set(touched.filter((f) => !TS_JS_FILE.test(f.path)).map((f) => f.path.slice(f.path.lastIndexOf('.') + 1))),
+  ];
 
   return { figs, heads, sourceNote };
 }
@@ -124,12 +198,21 @@ function codeFigures(acc: Acc): { figs: QualityFigures; heads: SolutionFacts['fi
 function cloneFigures(acc: Acc, heads: SolutionFacts['files'], opts: EvaluateOptions): ReturnType<typeof detectClones> {
   const { facts, flags, metrics, patchByPath } = acc;
   const clones = detectClones(
-    [...heads.map((f) => ({ path: f.path, text: f.head!, addedLines: addedLineSet(patchByPath.get(f.path)) })), ...facts.cloneContext.map((c) => ({ ...c, addedLines: new Set<number>() }))],
+    [
+      ...heads.map((f) => ({ path: f.path, text: f.head!, addedLines: addedLineSet(patchByPath.get(f.path)) })),
+      ...facts.cloneContext.map((c) => ({ ...c, addedLines: new Set<number>() })),
+    ],
     opts.cloneMinTokens,
   );
   metrics.added_tokens = clones.addedTokens;
   metrics.duplicated_tokens = clones.duplicatedTokens;
-  for (const c of clones.clones.slice(0, 10)) flags.push({ kind: 'duplication', detail: `${c.tokens}+ tokens duplicated from ${c.otherFile}:${c.otherLine}`, file: c.file, line: c.line });
+  for (const c of clones.clones.slice(0, 10))
+    flags.push({
+      kind: 'duplication',
+      detail: `${c.tokens}+ tokens duplicated from ${c.otherFile}:${c.otherLine}`,
+      file: c.file,
+      line: c.line,
+    });
 
   return clones;
 }
@@ -137,7 +220,10 @@ function cloneFigures(acc: Acc, heads: SolutionFacts['files'], opts: EvaluateOpt
 /** Comment coverage over the added lines of non-test source files (null: none added). */
 function commentCoverage(acc: Acc, heads: SolutionFacts['files']): ReturnType<typeof commentFigures> | null {
   const { metrics, patchByPath } = acc;
-  const sourceHeads = heads.filter((f) => SOURCE_FILE.test(f.path) && !TEST_FILE.test(f.path)).map((f) => ({ path: f.path, text: f.head!, addedLines: addedLineSet(patchByPath.get(f.path)) })).filter((f) => f.addedLines.size > 0);
+  const sourceHeads = heads
+    .filter((f) => SOURCE_FILE.test(f.path) && !TEST_FILE.test(f.path))
+    .map((f) => ({ path: f.path, text: f.head!, addedLines: addedLineSet(patchByPath.get(f.path)) }))
+    .filter((f) => f.addedLines.size > 0);
   const comments = sourceHeads.length ? commentFigures(sourceHeads) : null;
   if (comments && comments.files > 0) {
     metrics.comment_lines = comments.commentLines;
@@ -151,7 +237,10 @@ function commentCoverage(acc: Acc, heads: SolutionFacts['files']): ReturnType<ty
 function tallyFindings(acc: Acc, race: RaceFacts) {
   const { facts, flags } = acc;
   const baseTexts = new Map(facts.files.filter((f) => f.base !== null).map((f) => [f.path, f.base!]));
-  const literals = testLiterals([...facts.testTexts, ...facts.files.filter((f) => TEST_FILE.test(f.path)).map((f) => f.head ?? f.base ?? '')]);
+  const literals = testLiterals([
+    ...facts.testTexts,
+    ...facts.files.filter((f) => TEST_FILE.test(f.path)).map((f) => f.head ?? f.base ?? ''),
+  ]);
   const findings = [
     ...scanAddedLines(facts.patch),
     ...testFindings(facts.patch),
@@ -164,7 +253,10 @@ function tallyFindings(acc: Acc, race: RaceFacts) {
   let specialCases = 0;
   for (const f of findings) {
     flags.push(findingToFlag(f));
-    const kind = f.kind === 'test_skipped' || f.kind === 'test_deleted' || f.kind === 'test_weakened' || f.kind === 'test_modified' ? 'disabled_check' : f.kind;
+    const kind =
+      f.kind === 'test_skipped' || f.kind === 'test_deleted' || f.kind === 'test_weakened' || f.kind === 'test_modified'
+        ? 'disabled_check'
+        : f.kind;
     if (kind === 'stub') stubs++;
     else if (kind === 'special_case') specialCases++;
     else if (kind in counts) counts[kind as keyof typeof counts]++;
@@ -177,13 +269,15 @@ function miscFigures(acc: Acc): void {
   const { facts, flags, metrics } = acc;
   metrics.formatting_only_files = facts.formattingOnlyFiles.length;
   if (facts.formattingOnlyFiles.length) {
-    flags.push({ kind: 'formatting_churn', detail: `${facts.formattingOnlyFiles.length} files changed only in whitespace: ${facts.formattingOnlyFiles.slice(0, 5).join(', ')}${facts.formattingOnlyFiles.length > 5 ? ', …' : ''}` });
+    flags.push({
+      kind: 'formatting_churn',
+      detail: `${facts.formattingOnlyFiles.length} files changed only in whitespace: ${facts.formattingOnlyFiles.slice(0, 5).join(', ')}${facts.formattingOnlyFiles.length > 5 ? ', …' : ''}`,
+    });
   }
   if (facts.benchmark?.ok) {
     metrics.benchmark_ms = facts.benchmark.ms;
     if (facts.benchmark.maxRssKb !== null) metrics.benchmark_max_rss_kb = facts.benchmark.maxRssKb;
   }
-
 }
 
 /** Check-derived flags. */
@@ -192,13 +286,27 @@ function checkFlags(acc: Acc) {
   const fb = facts.feedback;
   const t = testFacts(fb);
   const build = fb.checks.build;
-  const buildFailed = build !== null && build !== undefined && build.status !== 'passed' && build.status !== 'skipped' && build.status !== 'error';
-  if (buildFailed) flags.push({ kind: 'build_failed', detail: `build ${build.status}${build.exit_code !== null ? ` (exit ${build.exit_code})` : ''}` });
+  const buildFailed =
+    build !== null &&
+    build !== undefined &&
+    build.status !== 'passed' &&
+    build.status !== 'skipped' &&
+    build.status !== 'error';
+  if (buildFailed)
+    flags.push({
+      kind: 'build_failed',
+      detail: `build ${build.status}${build.exit_code !== null ? ` (exit ${build.exit_code})` : ''}`,
+    });
   const tc = fb.checks.test?.tests;
-  if (tc && tc.failed + tc.errors > 0) flags.push({ kind: 'tests_failed', detail: `${tc.failed} failed, ${tc.errors} errors` });
+  if (tc && tc.failed + tc.errors > 0)
+    flags.push({ kind: 'tests_failed', detail: `${tc.failed} failed, ${tc.errors} errors` });
   if (fb.checks.typecheck?.status === 'failed') flags.push({ kind: 'typecheck_failed', detail: 'type check failed' });
   const lc = fb.checks.lint?.lint;
-  if (lc && lc.errors > 0) flags.push({ kind: 'lint_errors', detail: `${lc.errors} lint errors (base ${fb.baseline?.lint?.errors ?? 'unknown'})` });
+  if (lc && lc.errors > 0)
+    flags.push({
+      kind: 'lint_errors',
+      detail: `${lc.errors} lint errors (base ${fb.baseline?.lint?.errors ?? 'unknown'})`,
+    });
 
   return { t, build, buildFailed };
 }
@@ -210,13 +318,23 @@ function targetFlags(acc: Acc, race: RaceFacts, t: ReturnType<typeof testFacts>)
   const tcs = testCounts(fb);
   const standing = targetStanding(race.targets, tcs.solution, tcs.base);
   const names = (xs: string[]) => `${xs.slice(0, 5).join(', ')}${xs.length > 5 ? `, … (${xs.length})` : ''}`;
-  if (standing.target_failing.length) flags.push({ kind: 'target_failing', detail: `target tests not passing: ${names(standing.target_failing)}` });
+  if (standing.target_failing.length)
+    flags.push({ kind: 'target_failing', detail: `target tests not passing: ${names(standing.target_failing)}` });
   if (standing.broke.length) flags.push({ kind: 'pass_to_pass_broken', detail: `broke: ${names(standing.broke)}` });
-  if (standing.disappeared.length) flags.push({ kind: 'tests_removed', detail: `gone: ${names(standing.disappeared)}` });
-  if (standing.newly_skipped.length) flags.push({ kind: 'pass_to_pass_broken', detail: `now skipped: ${names(standing.newly_skipped)}` });
-  if (t.passed !== null && t.basePassed !== null && t.passed < t.basePassed && !standing.broke.length) flags.push({ kind: 'test_regression', detail: `${t.passed} tests pass, ${t.basePassed} passed on the base` });
-  if (fb.integrity.test_count_below_baseline && !flags.some((f) => f.kind === 'tests_removed')) flags.push({ kind: 'tests_removed', detail: 'fewer tests ran than on the base commit' });
-  const noOp = noOpChange({ patch: facts.patch, files: facts.files, formattingOnlyFiles: facts.formattingOnlyFiles, ...(facts.taskType !== undefined ? { taskType: facts.taskType } : {}) });
+  if (standing.disappeared.length)
+    flags.push({ kind: 'tests_removed', detail: `gone: ${names(standing.disappeared)}` });
+  if (standing.newly_skipped.length)
+    flags.push({ kind: 'pass_to_pass_broken', detail: `now skipped: ${names(standing.newly_skipped)}` });
+  if (t.passed !== null && t.basePassed !== null && t.passed < t.basePassed && !standing.broke.length)
+    flags.push({ kind: 'test_regression', detail: `${t.passed} tests pass, ${t.basePassed} passed on the base` });
+  if (fb.integrity.test_count_below_baseline && !flags.some((f) => f.kind === 'tests_removed'))
+    flags.push({ kind: 'tests_removed', detail: 'fewer tests ran than on the base commit' });
+  const noOp = noOpChange({
+    patch: facts.patch,
+    files: facts.files,
+    formattingOnlyFiles: facts.formattingOnlyFiles,
+    ...(facts.taskType !== undefined ? { taskType: facts.taskType } : {}),
+  });
   if (noOp) flags.push({ kind: 'no_op', detail: noOp.detail });
   return { standing, noOp };
 }

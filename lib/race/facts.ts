@@ -10,7 +10,15 @@ export interface JudgeCriterion {
   confidence: number;
   reasoning: string;
 }
-export const JUDGE_CRITERIA = ['requirement_coverage', 'edge_cases', 'naming', 'pattern_adherence', 'error_handling', 'security', 'algorithmic_complexity'] as const;
+export const JUDGE_CRITERIA = [
+  'requirement_coverage',
+  'edge_cases',
+  'naming',
+  'pattern_adherence',
+  'error_handling',
+  'security',
+  'algorithmic_complexity',
+] as const;
 export type JudgeCriterionName = (typeof JUDGE_CRITERIA)[number];
 export type JudgeCriteria = Partial<Record<JudgeCriterionName, JudgeCriterion>>;
 
@@ -72,15 +80,16 @@ export interface EvaluateOptions {
   targetWeight: number;
 }
 
-
 export const CHANGELOG_FILE = /(^|\/)(CHANGELOG|CHANGES|HISTORY|NEWS)(\.[A-Za-z]+)?$/i;
 export const DOC_FILE = /(^|\/)(docs?\/|README)|\.(md|mdx|rst|adoc|txt)$/i;
-export const SOURCE_FILE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|py|go|rs|rb|java|kt|swift|c|cc|cpp|h|hpp|cs|php|scala|sh|sql|ex|exs)$/;
+export const SOURCE_FILE =
+  /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|py|go|rs|rb|java|kt|swift|c|cc|cpp|h|hpp|cs|php|scala|sh|sql|ex|exs)$/;
 export const MIGRATION_FILE = /(^|\/)migrat|\.sql$/i;
 
 export function totalTokens(usage: Feedback['run']['usage']): number | null {
   if (!usage) return null;
   if (usage.total_tokens !== undefined) return usage.total_tokens;
-  if (usage.input_tokens !== undefined && usage.output_tokens !== undefined) return usage.input_tokens + usage.output_tokens;
+  if (usage.input_tokens !== undefined && usage.output_tokens !== undefined)
+    return usage.input_tokens + usage.output_tokens;
   return null;
 }

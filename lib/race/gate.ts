@@ -3,7 +3,13 @@ import type { Feedback, RaceFlag, RaceGateCondition, RaceGates } from '../schema
 import type { TargetStanding } from './targets.js';
 
 export type GateConditionName = RaceGateCondition['name'];
-export const GATE_CONDITIONS: readonly GateConditionName[] = ['builds', 'target_tests_pass', 'pass_to_pass_kept', 'substantive_change', 'no_blocking_finding'];
+export const GATE_CONDITIONS: readonly GateConditionName[] = [
+  'builds',
+  'target_tests_pass',
+  'pass_to_pass_kept',
+  'substantive_change',
+  'no_blocking_finding',
+];
 
 /** What a change that does nothing is, or null when it changes code. */
 export interface NoOp {
@@ -20,14 +26,20 @@ export interface GateInput {
   blockingKinds: readonly string[];
 }
 
-const list = (xs: string[], n = 5) => (xs.length > n ? `${xs.slice(0, n).join(', ')}, … (${xs.length} in all)` : xs.join(', '));
+const list = (xs: string[], n = 5) =>
+  xs.length > n ? `${xs.slice(0, n).join(', ')}, … (${xs.length} in all)` : xs.join(', ');
 const at = (f: RaceFlag) => (f.file ? `${f.file}${f.line ? `:${f.line}` : ''}` : '');
 
 function builds(build: Feedback['checks']['build']): RaceGateCondition {
   if (!build) return { name: 'builds', status: 'unknown', detail: 'no build command configured' };
   if (build.status === 'passed') return { name: 'builds', status: 'pass', detail: 'build passed' };
-  if (build.status === 'error') return { name: 'builds', status: 'unknown', detail: 'the build command could not be started' };
-  return { name: 'builds', status: 'fail', detail: `build ${build.status}${build.exit_code !== null ? ` (exit ${build.exit_code})` : ''}` };
+  if (build.status === 'error')
+    return { name: 'builds', status: 'unknown', detail: 'the build command could not be started' };
+  return {
+    name: 'builds',
+    status: 'fail',
+    detail: `build ${build.status}${build.exit_code !== null ? ` (exit ${build.exit_code})` : ''}`,
+  };
 }
 
 function testsRan(test: Feedback['checks']['test']): string | null {
@@ -45,12 +57,33 @@ function targets(i: GateInput): RaceGateCondition {
   if (notRun) return { name: 'target_tests_pass', status: 'fail', detail: notRun };
   if (s.basis === 'none') {
     // Nothing parsed: a failing test command still proves that something fails.
-    if (i.test.status === 'failed') return { name: 'target_tests_pass', status: 'fail', detail: `the test command failed (exit ${i.test.exit_code}) and no test result could be parsed` };
+    if (i.test.status === 'failed')
+      return {
+        name: 'target_tests_pass',
+        status: 'fail',
+        detail: `the test command failed (exit ${i.test.exit_code}) and no test result could be parsed`,
+      };
     return { name: 'target_tests_pass', status: 'unknown', detail: s.notes.join('; ') || 'no test results' };
   }
-  if (s.target_failing.length) return { name: 'target_tests_pass', status: 'fail', detail: `${s.basis === 'counts' ? '(by counts) ' : ''}failing: ${list(s.target_failing)}` };
-  if (s.basis === 'counts') return { name: 'target_tests_pass', status: 'pass', detail: 'no test fails (per-test results absent: decided by the counts)' };
-  return { name: 'target_tests_pass', status: 'pass', detail: s.target_total ? `all ${s.target_total} target tests pass` : 'no target test: none fails on the base and none was added' };
+  if (s.target_failing.length)
+    return {
+      name: 'target_tests_pass',
+      status: 'fail',
+      detail: `${s.basis === 'counts' ? '(by counts) ' : ''}failing: ${list(s.target_failing)}`,
+    };
+  if (s.basis === 'counts')
+    return {
+      name: 'target_tests_pass',
+      status: 'pass',
+      detail: 'no test fails (per-test results absent: decided by the counts)',
+    };
+  return {
+    name: 'target_tests_pass',
+    status: 'pass',
+    detail: s.target_total
+      ? `all ${s.target_total} target tests pass`
+      : 'no target test: none fails on the base and none was added',
+  };
 }
 
 function passToPass(i: GateInput): RaceGateCondition {
@@ -58,30 +91,45 @@ function passToPass(i: GateInput): RaceGateCondition {
   const notRun = testsRan(i.test);
   if (!i.test) return { name: 'pass_to_pass_kept', status: 'unknown', detail: 'no test command configured' };
   if (notRun) return { name: 'pass_to_pass_kept', status: 'fail', detail: notRun };
-  if (s.basis === 'none') return { name: 'pass_to_pass_kept', status: 'unknown', detail: s.notes.join('; ') || 'no test results' };
+  if (s.basis === 'none')
+    return { name: 'pass_to_pass_kept', status: 'unknown', detail: s.notes.join('; ') || 'no test results' };
   const parts: string[] = [];
   if (s.broke.length) parts.push(`broke ${list(s.broke)}`);
   if (s.disappeared.length) parts.push(`gone ${list(s.disappeared)}`);
   if (s.newly_skipped.length) parts.push(`now skipped ${list(s.newly_skipped)}`);
   const by = s.basis === 'counts' ? ' (per-test results absent: decided by the counts)' : '';
   if (parts.length) return { name: 'pass_to_pass_kept', status: 'fail', detail: `${parts.join('; ')}${by}` };
-  if (s.notes.some((n) => /regressions cannot be told/.test(n))) return { name: 'pass_to_pass_kept', status: 'unknown', detail: s.notes.join('; ') };
+  if (s.notes.some((n) => /regressions cannot be told/.test(n)))
+    return { name: 'pass_to_pass_kept', status: 'unknown', detail: s.notes.join('; ') };
   return { name: 'pass_to_pass_kept', status: 'pass', detail: `every test that passed on the base still passes${by}` };
 }
 
 function substantive(noOp: NoOp | null): RaceGateCondition {
-  return noOp ? { name: 'substantive_change', status: 'fail', detail: noOp.detail } : { name: 'substantive_change', status: 'pass', detail: 'the diff changes code' };
+  return noOp
+    ? { name: 'substantive_change', status: 'fail', detail: noOp.detail }
+    : { name: 'substantive_change', status: 'pass', detail: 'the diff changes code' };
 }
 
 function blocking(flags: RaceFlag[], kinds: readonly string[]): RaceGateCondition {
   const hits = flags.filter((f) => kinds.includes(f.kind));
-  if (!hits.length) return { name: 'no_blocking_finding', status: 'pass', detail: `no finding of a blocking kind (${kinds.join(', ') || 'none configured'})` };
+  if (!hits.length)
+    return {
+      name: 'no_blocking_finding',
+      status: 'pass',
+      detail: `no finding of a blocking kind (${kinds.join(', ') || 'none configured'})`,
+    };
   return { name: 'no_blocking_finding', status: 'fail', detail: list(hits.map((f) => `${f.kind} at ${at(f) || '?'}`)) };
 }
 
 /** The gate: every condition in a fixed order; mergeable when none failed. */
 export function evaluateGate(i: GateInput): RaceGates {
-  const conditions = [builds(i.build), targets(i), passToPass(i), substantive(i.noOp), blocking(i.flags, i.blockingKinds)];
+  const conditions = [
+    builds(i.build),
+    targets(i),
+    passToPass(i),
+    substantive(i.noOp),
+    blocking(i.flags, i.blockingKinds),
+  ];
   const failed = conditions.filter((c) => c.status === 'fail');
   const unknown = conditions.filter((c) => c.status === 'unknown');
   const p2p = conditions[2]!;
@@ -89,12 +137,18 @@ export function evaluateGate(i: GateInput): RaceGates {
     build_passes: conditions[0]!.status === 'unknown' ? null : conditions[0]!.status === 'pass',
     no_test_regression: p2p.status === 'unknown' ? null : p2p.status === 'pass',
     mergeable: failed.length === 0,
-    reasons: [...failed.map((c) => `${c.name} failed: ${c.detail}`), ...unknown.map((c) => `${c.name} unknown: ${c.detail}`)],
+    reasons: [
+      ...failed.map((c) => `${c.name} failed: ${c.detail}`),
+      ...unknown.map((c) => `${c.name} unknown: ${c.detail}`),
+    ],
     conditions,
   };
 }
 
 /** The failed conditions in one line (bin/accept, the table). */
 export function failedConditions(g: RaceGates): string {
-  return (g.conditions ?? []).filter((c) => c.status === 'fail').map((c) => `${c.name} (${c.detail})`).join('; ');
+  return (g.conditions ?? [])
+    .filter((c) => c.status === 'fail')
+    .map((c) => `${c.name} (${c.detail})`)
+    .join('; ');
 }

@@ -9,7 +9,13 @@ import { readTreeFile } from '../git/tree-read.js';
 import type { SandboxPolicy } from '../process/sandbox.js';
 import type { Feedback } from '../schema/types.generated.js';
 import { parseUnifiedDiff } from '../git/diff-parse.js';
-import { JUDGE_CRITERIA, type BenchmarkResult, type FileText, type JudgeCriteria, type SolutionFacts } from './facts.js';
+import {
+  JUDGE_CRITERIA,
+  type BenchmarkResult,
+  type FileText,
+  type JudgeCriteria,
+  type SolutionFacts,
+} from './facts.js';
 import { literalComparisons, TEST_FILE } from './test-findings.js';
 import { TS_JS_FILE } from './ts-metrics.js';
 
@@ -26,7 +32,9 @@ async function testLiteralText(cwd: string, tree: string, paths: string[]): Prom
   const tests = paths.filter((p) => TEST_FILE.test(p)).slice(0, MAX_TEST_FILES);
   if (!tests.length) return '';
   try {
-    return await git(cwd, ['grep', '-I', '-h', '-E', `"[^"\\]{2,80}"|'[^'\\]{2,80}'|[0-9]`, tree, '--', ...tests], { maxBuffer: 64 * 1024 * 1024 });
+    return await git(cwd, ['grep', '-I', '-h', '-E', `"[^"\\]{2,80}"|'[^'\\]{2,80}'|[0-9]`, tree, '--', ...tests], {
+      maxBuffer: 64 * 1024 * 1024,
+    });
   } catch {
     return ''; // exit 1: no match
   }
@@ -44,8 +52,23 @@ async function blob(cwd: string, rev: string, path: string): Promise<string | nu
 
 /** Files whose change disappears when whitespace (and blank lines) are ignored. */
 async function formattingOnly(cwd: string, from: string, to: string, changed: string[]): Promise<string[]> {
-  const out = await git(cwd, ['diff', '-w', '--ignore-blank-lines', '-U0', '--no-renames', '--no-ext-diff', from, to, '--', ...changed]);
-  const substantive = new Set(parseUnifiedDiff(out).filter((f) => f.added.length || f.removed.length).map((f) => f.path));
+  const out = await git(cwd, [
+    'diff',
+    '-w',
+    '--ignore-blank-lines',
+    '-U0',
+    '--no-renames',
+    '--no-ext-diff',
+    from,
+    to,
+    '--',
+    ...changed,
+  ]);
+  const substantive = new Set(
+    parseUnifiedDiff(out)
+      .filter((f) => f.added.length || f.removed.length)
+      .map((f) => f.path),
+  );
   return changed.filter((p) => !substantive.has(p));
 }
 
@@ -64,13 +87,30 @@ export function readJudgeCriteria(stateRoot: string, bead: string): { criteria: 
 }
 
 /** Runs the benchmark command with GNU time for peak memory when it is there. */
-export async function runBenchmark(command: string, cwd: string, env: NodeJS.ProcessEnv, timeoutSeconds: number, sandbox?: SandboxPolicy): Promise<BenchmarkResult> {
+export async function runBenchmark(
+  command: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  timeoutSeconds: number,
+  sandbox?: SandboxPolicy,
+): Promise<BenchmarkResult> {
   const gnuTime = existsSync('/usr/bin/time');
   const wrapped = gnuTime ? `/usr/bin/time -f 'JUDGELOOP_MAXRSS_KB=%M' sh -c "$JUDGELOOP_BENCH"` : command;
-  const res = await runCommand(wrapped, { cwd, env: { ...env, JUDGELOOP_BENCH: command }, timeoutMs: timeoutSeconds * 1000, capBytes: 64 * 1024, sandbox });
+  const res = await runCommand(wrapped, {
+    cwd,
+    env: { ...env, JUDGELOOP_BENCH: command },
+    timeoutMs: timeoutSeconds * 1000,
+    capBytes: 64 * 1024,
+    sandbox,
+  });
   const m = /JUDGELOOP_MAXRSS_KB=(\d+)/.exec(res.output.text);
   const ok = res.exitCode === 0 && !res.timedOut;
-  return { ok, ms: res.durationMs, maxRssKb: m ? Number(m[1]) : null, detail: ok ? `${Math.round(res.durationMs)} ms` : res.timedOut ? 'timed out' : `exit ${res.exitCode ?? res.signal}` };
+  return {
+    ok,
+    ms: res.durationMs,
+    maxRssKb: m ? Number(m[1]) : null,
+    detail: ok ? `${Math.round(res.durationMs)} ms` : res.timedOut ? 'timed out' : `exit ${res.exitCode ?? res.signal}`,
+  };
 }
 
 export interface GatherOptions {
@@ -90,7 +130,10 @@ export async function gatherFacts(fb: Feedback, worktree: string, opts: GatherOp
     patch
       .filter((p) => !p.binary)
       .map(async (p) => {
-        const [head, base] = await Promise.all([p.deleted ? null : blob(worktree, to, p.path), p.created ? null : blob(worktree, from, p.oldPath ?? p.path)]);
+        const [head, base] = await Promise.all([
+          p.deleted ? null : blob(worktree, to, p.path),
+          p.created ? null : blob(worktree, from, p.oldPath ?? p.path),
+        ]);
         return { path: p.path, head, base };
       }),
   );
@@ -118,7 +161,15 @@ export async function gatherFacts(fb: Feedback, worktree: string, opts: GatherOp
       const edited = patch.filter((p) => !p.binary && !p.created && !p.deleted).map((p) => p.path);
       return edited.length ? formattingOnly(worktree, from, to, edited) : [];
     })(),
-    benchmark: opts.benchmark.command ? await runBenchmark(opts.benchmark.command, worktree, opts.env, opts.benchmark.timeoutSeconds, opts.benchmark.sandbox) : null,
+    benchmark: opts.benchmark.command
+      ? await runBenchmark(
+          opts.benchmark.command,
+          worktree,
+          opts.env,
+          opts.benchmark.timeoutSeconds,
+          opts.benchmark.sandbox,
+        )
+      : null,
     // Only a change that compares something against a literal can special-case the tests' inputs.
     testTexts: literalComparisons(patch) ? [await testLiteralText(worktree, to, all)] : [],
     contentHash: createHash('sha256').update(diffText).digest('hex'),

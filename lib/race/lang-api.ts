@@ -14,7 +14,11 @@ interface PyParam {
   hasDefault: boolean;
 }
 
-type Entry = { kind: 'function'; params: PyParam[] } | { kind: 'class' } | { kind: 'go-func'; signature: string } | { kind: 'go-type' };
+type Entry =
+  | { kind: 'function'; params: PyParam[] }
+  | { kind: 'class' }
+  | { kind: 'go-func'; signature: string }
+  | { kind: 'go-type' };
 
 /** The public API of a module, by name (`Class.method` for methods); null when the language is not read. */
 export function langApi(path: string, text: string): Map<string, Entry> | null {
@@ -72,7 +76,12 @@ function pythonParams(list: string): PyParam[] {
     else if (p.startsWith('*')) {
       params.push({ name, kind: 'varargs', hasDefault: true });
       keywordOnly = true;
-    } else params.push({ name, kind: keywordOnly ? 'keyword' : 'positional', hasDefault: /=/.test(p.replace(/[<>!=]=/g, '')) });
+    } else
+      params.push({
+        name,
+        kind: keywordOnly ? 'keyword' : 'positional',
+        hasDefault: /=/.test(p.replace(/[<>!=]=/g, '')),
+      });
   }
   return params;
 }
@@ -103,8 +112,18 @@ function pythonApi(text: string): Map<string, Entry> {
     if (!outer && isPublic(name)) {
       if (kind === 'class') api.set(name, { kind: 'class' });
       else api.set(name, { kind: 'function', params: pythonParams(bracketed(code, code.indexOf('(', offsets[k]!))) });
-    } else if (outer && stack.length === 1 && outer.kind === 'class' && kind === 'def' && isPublic(outer.name) && isPublic(name)) {
-      api.set(`${outer.name}.${name}`, { kind: 'function', params: pythonParams(bracketed(code, code.indexOf('(', offsets[k]!))) });
+    } else if (
+      outer &&
+      stack.length === 1 &&
+      outer.kind === 'class' &&
+      kind === 'def' &&
+      isPublic(outer.name) &&
+      isPublic(name)
+    ) {
+      api.set(`${outer.name}.${name}`, {
+        kind: 'function',
+        params: pythonParams(bracketed(code, code.indexOf('(', offsets[k]!))),
+      });
     }
     stack.push({ indent, kind, name });
   }
@@ -138,12 +157,23 @@ function goApi(code: string): Map<string, Entry> {
     const params = bracketed(code, open);
     // The results: what follows the parameters up to the body's brace (or the line's end for a declaration).
     const afterParams = open + params.length + 2;
-    const rest = code.slice(afterParams, code.indexOf('\n', afterParams) === -1 ? code.length : code.indexOf('\n', afterParams)).replace(/\{\s*$/, '').replace(/\{.*$/, '').trim();
-    const results = rest.startsWith('(') ? goTypes(rest.slice(1, rest.lastIndexOf(')'))) : rest ? [rest.replace(/\s+/g, ' ')] : [];
+    const rest = code
+      .slice(afterParams, code.indexOf('\n', afterParams) === -1 ? code.length : code.indexOf('\n', afterParams))
+      .replace(/\{\s*$/, '')
+      .replace(/\{.*$/, '')
+      .trim();
+    const results = rest.startsWith('(')
+      ? goTypes(rest.slice(1, rest.lastIndexOf(')')))
+      : rest
+        ? [rest.replace(/\s+/g, ' ')]
+        : [];
     const receiver = m[1] ? /([A-Za-z_]\w*)\s*(\[[^\]]*\])?\s*\)$/.exec(m[1])?.[1] : undefined;
     if (receiver && !/^[A-Z]/.test(receiver)) continue; // a method of an unexported type is not reachable
     const name = receiver ? `${receiver}.${m[2]}` : m[2]!;
-    api.set(name, { kind: 'go-func', signature: `(${goTypes(params).join(', ')}) (${results.join(', ')})${m[3] ? ` ${m[3].replace(/\s+/g, ' ')}` : ''}` });
+    api.set(name, {
+      kind: 'go-func',
+      signature: `(${goTypes(params).join(', ')}) (${results.join(', ')})${m[3] ? ` ${m[3].replace(/\s+/g, ' ')}` : ''}`,
+    });
   }
   for (const m of code.matchAll(/^type\s+([A-Z]\w*)\b/gm)) api.set(m[1]!, { kind: 'go-type' });
   // Grouped declarations: type ( A struct{…}; B int ).
@@ -163,7 +193,10 @@ function pythonIncompatibility(before: PyParam[], after: PyParam[]): string | nu
   const posBefore = before.filter((p) => p.kind === 'positional');
   const posAfter = after.filter((p) => p.kind === 'positional');
   for (let i = 0; i < posBefore.length; i++) {
-    if (posAfter[i]?.name !== posBefore[i]!.name) return byName.has(posBefore[i]!.name) ? `parameter ${posBefore[i]!.name} moved` : `parameter ${posBefore[i]!.name} removed`;
+    if (posAfter[i]?.name !== posBefore[i]!.name)
+      return byName.has(posBefore[i]!.name)
+        ? `parameter ${posBefore[i]!.name} moved`
+        : `parameter ${posBefore[i]!.name} removed`;
   }
   for (const p of before) {
     if (p.kind === 'varargs' || p.kind === 'varkw') continue;
@@ -183,7 +216,8 @@ export function compareLangApi(path: string, before: string | null, after: strin
   const a = after === null ? new Map<string, Entry>() : langApi(path, after)!;
   return diffApi(path, b, a, (e, n) => {
     if (e.kind === 'function' && n.kind === 'function') return pythonIncompatibility(e.params, n.params);
-    if (e.kind === 'go-func' && n.kind === 'go-func') return e.signature !== n.signature ? `signature ${e.signature} → ${n.signature}` : null;
+    if (e.kind === 'go-func' && n.kind === 'go-func')
+      return e.signature !== n.signature ? `signature ${e.signature} → ${n.signature}` : null;
     return e.kind !== n.kind ? `was a ${e.kind}, now a ${n.kind}` : null;
   });
 }

@@ -14,13 +14,17 @@ const BRACE_LANGUAGES: [RegExp, { fn: RegExp | null; branches: RegExp }][] = [
   [/\.swift$/, { fn: /(^|\s)(func\s|init\s*\()/, branches: /\b(if|guard|for|while|case|catch)\b|&&|\|\||\?\?| \? /g }],
   [/\.scala$/, { fn: /(^|\s)def\s/, branches: /\b(if|for|while|case|catch)\b|&&|\|\|/g }],
   [/\.php$/, { fn: /(^|\s)function\s/, branches: /\b(if|elseif|for|foreach|while|case|catch)\b|&&|\|\||\?\?| \? /g }],
-  [/\.(java|c|cc|cpp|cxx|h|hpp|cs|dart)$/, { fn: null, branches: /\b(if|for|foreach|while|case|catch)\b|&&|\|\||\?\?| \? /g }],
+  [
+    /\.(java|c|cc|cpp|cxx|h|hpp|cs|dart)$/,
+    { fn: null, branches: /\b(if|for|foreach|while|case|catch)\b|&&|\|\||\?\?| \? /g },
+  ],
 ];
 
 const PREPROCESSOR = /[ \t]*#[^\n]*/y;
 const PARAMS_AFTER_NAME = /\s*(<[^(){}]*>)?\s*\(/y;
 
-const STATEMENT = /^(if|else|for|foreach|while|do|switch|catch|try|finally|synchronized|using|lock|return|new|match|loop|unsafe|when|select|defer|go|class|struct|interface|enum|impl|trait|namespace|object|extension|union|record|module|package)\b/;
+const STATEMENT =
+  /^(if|else|for|foreach|while|do|switch|catch|try|finally|synchronized|using|lock|return|new|match|loop|unsafe|when|select|defer|go|class|struct|interface|enum|impl|trait|namespace|object|extension|union|record|module|package)\b/;
 
 /** True when function metrics can be computed for this file (TS/JS excepted: see ts-metrics.ts). */
 export function langMetricsKnown(path: string): boolean {
@@ -37,7 +41,6 @@ export function langFunctionMetrics(path: string, text: string): FunctionMetric[
 }
 
 const indentOf = (line: string) => line.length - line.trimStart().length;
-
 
 export interface PythonLines {
   /** Lines with comments and strings blanked (keywords and brackets left are code). */
@@ -66,7 +69,11 @@ export function pythonLines(text: string): PythonLines {
     while (q < quoted.length && quoted[q]![1] <= offset) q++;
     const inString = q < quoted.length && quoted[q]![0] < offset;
     continues.push(k > 0 && (depth > 0 || /\\\s*$/.test(prev) || inString));
-    for (const ch of lines[k]!) depth = Math.max(0, depth + (ch === '(' || ch === '[' || ch === '{' ? 1 : ch === ')' || ch === ']' || ch === '}' ? -1 : 0));
+    for (const ch of lines[k]!)
+      depth = Math.max(
+        0,
+        depth + (ch === '(' || ch === '[' || ch === '{' ? 1 : ch === ')' || ch === ']' || ch === '}' ? -1 : 0),
+      );
     offset += lines[k]!.length + 1;
   }
   return { lines, shape, continues };
@@ -87,7 +94,8 @@ function pythonFunctions({ lines, shape, continues }: PythonLines): FunctionMetr
     let depth = 0;
     let j = i;
     for (; j < lines.length; j++) {
-      for (const ch of lines[j]!) depth += ch === '(' || ch === '[' || ch === '{' ? 1 : ch === ')' || ch === ']' || ch === '}' ? -1 : 0;
+      for (const ch of lines[j]!)
+        depth += ch === '(' || ch === '[' || ch === '{' ? 1 : ch === ')' || ch === ']' || ch === '}' ? -1 : 0;
       if (depth <= 0 && /:\s*(\S.*)?$/.test(lines[j]!)) break;
     }
     let end = j;
@@ -199,7 +207,10 @@ function braceFunctions(code: string, lang: { fn: RegExp | null; branches: RegEx
 /** The function's name when `header` (the code before a `{`) declares one, else null. */
 function functionName(rawHeader: string, keyword: RegExp | null): string | null {
   // Annotations (@Override, @Test(timeout = 5)) and C# attributes ([Fact]) are not part of the signature.
-  const header = rawHeader.replace(/@[\w.]+(\s*\([^)]*\))?/g, ' ').replace(/^(\s*\[[^\]]*\])+/, ' ').trim();
+  const header = rawHeader
+    .replace(/@[\w.]+(\s*\([^)]*\))?/g, ' ')
+    .replace(/^(\s*\[[^\]]*\])+/, ' ')
+    .trim();
   if (!header.includes('(') || STATEMENT.test(header)) return null;
   const beforeParen = header.slice(0, header.indexOf('('));
   if (keyword) {
@@ -209,12 +220,15 @@ function functionName(rawHeader: string, keyword: RegExp | null): string | null 
       const go = /^func\s*(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*[([]/.exec(header);
       return go ? go[1]! : null;
     }
-    const m = /(?:fn|fun|func|def|function)\s+(?:<[^>]*>\s*)?(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)/.exec(header) ?? /(init)\s*\(/.exec(header);
+    const m =
+      /(?:fn|fun|func|def|function)\s+(?:<[^>]*>\s*)?(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)/.exec(header) ??
+      /(init)\s*\(/.exec(header);
     return m ? m[1]! : null;
   }
   // Java/C/C++/C#/Dart: `… name(params) [const|noexcept|override|throws …|: initialisers] {` — not a lambda
   // (`x -> {`, `() async {`) or an initializer (`= {`).
-  if (/=|->/.test(beforeParen) || !/\)\s*(const|noexcept|override|final|throws\s+[\w.,\s]+|:\s*.*)?$/.test(header)) return null;
+  if (/=|->/.test(beforeParen) || !/\)\s*(const|noexcept|override|final|throws\s+[\w.,\s]+|:\s*.*)?$/.test(header))
+    return null;
   const m = /([A-Za-z_~][\w:~]*)\s*$/.exec(beforeParen.trim());
   if (!m || STATEMENT.test(m[1]!)) return null;
   return m[1]!;

@@ -20,7 +20,12 @@ const zero = (): RaceCategoryAdjustments => ({ correctness: 0, quality: 0, effic
 
 /** A choice overrode the winner when the user picked a solution other than the recommended one. */
 export function overrodeWinner(c: RaceChoice): boolean {
-  return c.chosen_solution_id !== null && c.recommended_solution_id !== null && c.chosen_solution_id !== c.recommended_solution_id && c.categories !== null;
+  return (
+    c.chosen_solution_id !== null &&
+    c.recommended_solution_id !== null &&
+    c.chosen_solution_id !== c.recommended_solution_id &&
+    c.categories !== null
+  );
 }
 
 /**
@@ -46,7 +51,13 @@ export function learnAdjustments(choices: RaceChoice[], opts: LearningOptions): 
 }
 
 /** Configured weights plus the adjustments, floored at minWeight and re-normalised to sum to 1. */
-export function applyAdjustments(weights: RaceCategoryWeights, adj: RaceCategoryAdjustments, minWeight: number): RaceCategoryWeights {
-  const raw = Object.fromEntries(CATEGORIES.map((c) => [c, Math.max(minWeight, weights[c] + adj[c])])) as unknown as RaceCategoryWeights;
+export function applyAdjustments(
+  weights: RaceCategoryWeights,
+  adj: RaceCategoryAdjustments,
+  minWeight: number,
+): RaceCategoryWeights {
+  const raw = Object.fromEntries(
+    CATEGORIES.map((c) => [c, Math.max(minWeight, weights[c] + adj[c])]),
+  ) as unknown as RaceCategoryWeights;
   return normaliseWeights(raw, CATEGORIES) as RaceCategoryWeights;
 }

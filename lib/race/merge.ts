@@ -35,14 +35,17 @@ export interface MergeOptions {
  */
 export async function mergeBranch(o: MergeOptions): Promise<MergeOutcome> {
   const base = { branch: o.branch, into: o.into, forced: o.forced };
-  if (!(await resolveCommit(o.repoDir, `refs/heads/${o.into}`))) return { ...base, status: 'refused', detail: `${o.into} is not a local branch` };
-  if (!(await resolveCommit(o.repoDir, o.branch))) return { ...base, status: 'refused', detail: `${o.branch} does not name a commit` };
+  if (!(await resolveCommit(o.repoDir, `refs/heads/${o.into}`)))
+    return { ...base, status: 'refused', detail: `${o.into} is not a local branch` };
+  if (!(await resolveCommit(o.repoDir, o.branch)))
+    return { ...base, status: 'refused', detail: `${o.branch} does not name a commit` };
   if (o.dryRun) {
     try {
       await git(o.repoDir, ['merge-tree', '--write-tree', '--no-messages', `refs/heads/${o.into}`, o.branch]);
       return { ...base, status: 'dry_run', detail: `${o.branch} merges cleanly into ${o.into}; nothing changed` };
     } catch (e) {
-      if (e instanceof GitError && e.code === 1) return { ...base, status: 'conflict', detail: `${o.branch} conflicts with ${o.into}` };
+      if (e instanceof GitError && e.code === 1)
+        return { ...base, status: 'conflict', detail: `${o.branch} conflicts with ${o.into}` };
       throw e;
     }
   }
@@ -50,7 +53,8 @@ export async function mergeBranch(o: MergeOptions): Promise<MergeOutcome> {
   let temp: string | null = null;
   if (dir) {
     const dirty = (await git(dir, ['status', '--porcelain', '--untracked-files=no'])).trim();
-    if (dirty) return { ...base, status: 'refused', detail: `${dir} (where ${o.into} is checked out) has uncommitted changes` };
+    if (dirty)
+      return { ...base, status: 'refused', detail: `${dir} (where ${o.into} is checked out) has uncommitted changes` };
   } else {
     temp = mkdtempSync(join(tmpdir(), 'judgeloop-merge-'));
     dir = join(temp, 'tree');
@@ -61,7 +65,11 @@ export async function mergeBranch(o: MergeOptions): Promise<MergeOutcome> {
   }
   try {
     try {
-      await git(dir, ['merge', '--no-ff', '--no-edit', '-m', `Merge ${o.branch} (race winner chosen with bin/accept)`, o.branch], { env: commitIdentityEnv() });
+      await git(
+        dir,
+        ['merge', '--no-ff', '--no-edit', '-m', `Merge ${o.branch} (race winner chosen with bin/accept)`, o.branch],
+        { env: commitIdentityEnv() },
+      );
     } catch (e) {
       await git(dir, ['merge', '--abort']).catch(() => undefined);
       return { ...base, status: 'conflict', detail: `git merge failed and was aborted: ${(e as Error).message}` };

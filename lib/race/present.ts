@@ -11,7 +11,8 @@ function label(s: RaceSolution): string {
 }
 
 const MARK = { pass: '✓', fail: '✗', unknown: '?' } as const;
-const nameList = (xs: string[], n = 5) => (xs.length > n ? `${xs.slice(0, n).join(', ')}, … (${xs.length} in all)` : xs.join(', '));
+const nameList = (xs: string[], n = 5) =>
+  xs.length > n ? `${xs.slice(0, n).join(', ')}, … (${xs.length} in all)` : xs.join(', ');
 
 /** The gate's conditions on one line: ✓ pass, ✗ fail, ? unknown. */
 export function gateLine(s: RaceSolution): string {
@@ -42,15 +43,33 @@ export function noWinnerAdvice(race: Race): string[] {
   switch (r.outcome) {
     case 'no_mergeable_solution':
       return [
-        `No mergeable solution: every ranked solution fails the gate (${race.solutions.filter((s) => s.rank !== null).map((s) => `${s.id}: ${s.gates.conditions.filter((c) => c.status === 'fail').map((c) => c.name).join(', ')}`).join('; ')}).`,
+        `No mergeable solution: every ranked solution fails the gate (${race.solutions
+          .filter((s) => s.rank !== null)
+          .map(
+            (s) =>
+              `${s.id}: ${s.gates.conditions
+                .filter((c) => c.status === 'fail')
+                .map((c) => c.name)
+                .join(', ')}`,
+          )
+          .join('; ')}).`,
         `Next: re-run the agents on the task, or inspect one with \`bin/race --race ${race.race_id} --markdown\`; after new work, \`bin/race --race ${race.race_id} --recollect\`.`,
       ];
     case 'low_confidence':
-      return [`No winner: ${r.winner_reason}.`, `Next: compare them with \`bin/race --race ${race.race_id} --markdown\`, then choose one: \`bin/accept ${race.race_id} --solution ${first?.id ?? 'ID'} --merge\`.`];
+      return [
+        `No winner: ${r.winner_reason}.`,
+        `Next: compare them with \`bin/race --race ${race.race_id} --markdown\`, then choose one: \`bin/accept ${race.race_id} --solution ${first?.id ?? 'ID'} --merge\`.`,
+      ];
     case 'all_failed':
-      return [`No winner: ${r.winner_reason}.`, `Next: re-run the agents, then \`bin/race --race ${race.race_id} --recollect\`.`];
+      return [
+        `No winner: ${r.winner_reason}.`,
+        `Next: re-run the agents, then \`bin/race --race ${race.race_id} --recollect\`.`,
+      ];
     case 'nothing_evaluated':
-      return [`No winner: ${r.winner_reason}.`, `Next: fix what the failures above name, then \`bin/race --race ${race.race_id} --recollect\`.`];
+      return [
+        `No winner: ${r.winner_reason}.`,
+        `Next: fix what the failures above name, then \`bin/race --race ${race.race_id} --recollect\`.`,
+      ];
     default:
       return [];
   }
@@ -72,24 +91,33 @@ export function raceResultsTable(race: Race): string {
     const build = b.build === null ? '--' : b.build >= 1 ? '✓' : '✗';
     const dims = `[BUILD: ${build}] [TESTS: ${pct(b.tests)}] [LINT: ${pct(b.lint)}] [DIFF: ${pct(b.diff_size)}] [SPEED: ${pct(b.speed)}]`;
     const gate = s.gates.mergeable ? '✓ mergeable' : '✗ not mergeable';
-    lines.push(`  ${rank.padEnd(3)} ${names[i]!.padEnd(width)}  ${one(s.score).padStart(5)} / 100  composite ${one(s.composite).padStart(5)}  ${dims}  ${gate}`);
+    lines.push(
+      `  ${rank.padEnd(3)} ${names[i]!.padEnd(width)}  ${one(s.score).padStart(5)} / 100  composite ${one(s.composite).padStart(5)}  ${dims}  ${gate}`,
+    );
     const pad = ' '.repeat(6);
     lines.push(`${pad}gate: ${gateLine(s)}`);
-    for (const c of s.gates.conditions.filter((x) => x.status === 'fail')) lines.push(`${pad}  ✗ ${c.name}: ${c.detail}`);
+    for (const c of s.gates.conditions.filter((x) => x.status === 'fail'))
+      lines.push(`${pad}  ✗ ${c.name}: ${c.detail}`);
     for (const t of testLines(s)) lines.push(`${pad}tests ${t}`);
     for (const f of findingLines(s).slice(0, 8)) lines.push(`${pad}finding ${f}`);
   });
   lines.push('');
-  lines.push(`Ranked by ${race.settings.rank_by === 'categories' ? "seed 001's categories" : "seed 000's composite"}; confidence ${(race.ranking.confidence * 100).toFixed(0)}%.`);
+  lines.push(
+    `Ranked by ${race.settings.rank_by === 'categories' ? "seed 001's categories" : "seed 000's composite"}; confidence ${(race.ranking.confidence * 100).toFixed(0)}%.`,
+  );
   const w = race.ranking.winner ? race.solutions.find((s) => s.id === race.ranking.winner)! : null;
-  lines.push(`Target tests (${race.targets.source}): ${race.targets.fail_to_pass.length ? nameList(race.targets.fail_to_pass) : race.targets.note}.`);
+  lines.push(
+    `Target tests (${race.targets.source}): ${race.targets.fail_to_pass.length ? nameList(race.targets.fail_to_pass) : race.targets.note}.`,
+  );
   lines.push(`Order: ${race.ranking.tie_break}.`);
   if (race.ranking.all_failed) lines.push(`All agents failed: every composite is below ${race.settings.fail_maximum}.`);
   if (w) {
     lines.push(`Winner: ${w.agent} (${w.id}${w.branch ? `, branch: ${w.branch}` : ''})`);
     lines.push(`Run \`bin/accept ${race.race_id} --solution ${w.id} --merge\` to merge into your branch.`);
   } else lines.push(...noWinnerAdvice(race));
-  lines.push(`Auto-accept: ${race.auto_accept.accept ? `yes (${race.auto_accept.solution})` : 'no'} — ${race.auto_accept.reason}.`);
+  lines.push(
+    `Auto-accept: ${race.auto_accept.accept ? `yes (${race.auto_accept.solution})` : 'no'} — ${race.auto_accept.reason}.`,
+  );
   return lines.join('\n') + '\n';
 }
 
@@ -101,7 +129,12 @@ export function markdownComparison(race: Race): string {
   const ranked = race.solutions.filter((s) => s.rank !== null);
   const w = race.ranking.winner ? race.solutions.find((s) => s.id === race.ranking.winner)! : null;
   const out: string[] = ['## Solution Comparison Results', ''];
-  out.push(w ? `### Winner: ${w.id} (Score: ${f2(w.score)}, Confidence: ${Math.round(race.ranking.confidence * 100)}%)` : `### No winner (Confidence: ${Math.round(race.ranking.confidence * 100)}%): ${race.ranking.winner_reason}`, '');
+  out.push(
+    w
+      ? `### Winner: ${w.id} (Score: ${f2(w.score)}, Confidence: ${Math.round(race.ranking.confidence * 100)}%)`
+      : `### No winner (Confidence: ${Math.round(race.ranking.confidence * 100)}%): ${race.ranking.winner_reason}`,
+    '',
+  );
   if (!w) out.push(...noWinnerAdvice(race).slice(1), '');
   const head = ranked.map((s) => `#${s.rank} ${s.id}${s.id === w?.id ? ' (Winner)' : ''}`);
   const rows: string[][] = [];
@@ -116,17 +149,43 @@ export function markdownComparison(race: Race): string {
   }
   const overall = ranked.map((s) => s.score);
   rows.push(['**Overall**', ...overall.map((v) => cell(v, overall))]);
-  for (const name of ['builds', 'target_tests_pass', 'pass_to_pass_kept', 'substantive_change', 'no_blocking_finding'] as const) {
-    rows.push([`Gate: ${name}`, ...ranked.map((s) => { const c = s.gates.conditions.find((x) => x.name === name); return c ? `${MARK[c.status]}${c.status === 'pass' ? '' : ` ${mdCell(c.detail)}`}` : '—'; })]);
+  for (const name of [
+    'builds',
+    'target_tests_pass',
+    'pass_to_pass_kept',
+    'substantive_change',
+    'no_blocking_finding',
+  ] as const) {
+    rows.push([
+      `Gate: ${name}`,
+      ...ranked.map((s) => {
+        const c = s.gates.conditions.find((x) => x.name === name);
+        return c ? `${MARK[c.status]}${c.status === 'pass' ? '' : ` ${mdCell(c.detail)}`}` : '—';
+      }),
+    ]);
   }
   rows.push(['**Mergeable**', ...ranked.map((s) => (s.gates.mergeable ? '✓' : '✗'))]);
   // Quality criteria one by one: a criterion not measured for a language shows as missing, never as a score.
   for (const name of ['complexity', 'function_length', 'duplication', 'comment_coverage']) {
-    rows.push([`Quality: ${name}`, ...ranked.map((s) => { const q = s.evaluation!.categories.quality; const c = q.criteria.find((x) => x.name === name); if (c) return f2(c.score); const a = q.absent.find((x) => x.name === name); return a ? (a.reason === 'unmeasured' ? 'missing' : 'n/a') : '—'; })]);
+    rows.push([
+      `Quality: ${name}`,
+      ...ranked.map((s) => {
+        const q = s.evaluation!.categories.quality;
+        const c = q.criteria.find((x) => x.name === name);
+        if (c) return f2(c.score);
+        const a = q.absent.find((x) => x.name === name);
+        return a ? (a.reason === 'unmeasured' ? 'missing' : 'n/a') : '—';
+      }),
+    ]);
   }
   out.push(markdownTable(['Category', ...head], rows));
-  out.push(`Target tests (${race.targets.source}): ${race.targets.fail_to_pass.length ? race.targets.fail_to_pass.map((t) => `\`${t}\``).join(', ') : race.targets.note}. Order: ${race.ranking.tie_break}.`, '');
-  const detail = ranked.filter((s) => testLines(s).length || findingLines(s).length || s.evaluation!.categories.correctness.override);
+  out.push(
+    `Target tests (${race.targets.source}): ${race.targets.fail_to_pass.length ? race.targets.fail_to_pass.map((t) => `\`${t}\``).join(', ') : race.targets.note}. Order: ${race.ranking.tie_break}.`,
+    '',
+  );
+  const detail = ranked.filter(
+    (s) => testLines(s).length || findingLines(s).length || s.evaluation!.categories.correctness.override,
+  );
   if (detail.length) {
     out.push('### Tests and findings', '');
     for (const s of detail) {
@@ -145,7 +204,8 @@ export function markdownComparison(race: Race): string {
     out.push('**Trade-offs:**');
     const trade: string[] = subject.weaknesses.map((x) => `- ${x}`);
     for (const cmp of race.comparisons) {
-      if (cmp.solution_a === subject.id && cmp.winner === cmp.solution_b) trade.push(`- ${cmp.solution_b} is better on ${cmp.category} (${f2(-cmp.score_diff)} ahead)`);
+      if (cmp.solution_a === subject.id && cmp.winner === cmp.solution_b)
+        trade.push(`- ${cmp.solution_b} is better on ${cmp.category} (${f2(-cmp.score_diff)} ahead)`);
     }
     out.push(...(trade.length ? trade : ['- none']), '');
   }
@@ -154,11 +214,23 @@ export function markdownComparison(race: Race): string {
   out.push('### Actions', '');
   if (w) out.push(`- Accept winner: \`bin/accept ${race.race_id} --solution ${w.id} --merge\``);
   for (const s of ranked.filter((x) => x.id !== w?.id)) {
-    const gate = s.gates.mergeable ? '' : ` (fails the gate: ${s.gates.conditions.filter((c) => c.status === 'fail').map((c) => c.name).join(', ')}; --merge is refused without --force)`;
-    out.push(`- ${w ? `Choose ${s.id} instead` : `Choose ${s.id}`}${gate}: \`bin/accept ${race.race_id} --solution ${s.id}\``);
+    const gate = s.gates.mergeable
+      ? ''
+      : ` (fails the gate: ${s.gates.conditions
+          .filter((c) => c.status === 'fail')
+          .map((c) => c.name)
+          .join(', ')}; --merge is refused without --force)`;
+    out.push(
+      `- ${w ? `Choose ${s.id} instead` : `Choose ${s.id}`}${gate}: \`bin/accept ${race.race_id} --solution ${s.id}\``,
+    );
   }
-  if (!w && race.ranking.outcome === 'no_mergeable_solution') out.push(`- Re-evaluate after new work: \`bin/race --race ${race.race_id} --recollect\``);
-  out.push(`- Manual edit: \`bin/accept ${race.race_id} --manual-edit\``, `- Reject all: \`bin/accept ${race.race_id} --reject-all\``, '');
+  if (!w && race.ranking.outcome === 'no_mergeable_solution')
+    out.push(`- Re-evaluate after new work: \`bin/race --race ${race.race_id} --recollect\``);
+  out.push(
+    `- Manual edit: \`bin/accept ${race.race_id} --manual-edit\``,
+    `- Reject all: \`bin/accept ${race.race_id} --reject-all\``,
+    '',
+  );
   out.push(`Auto-accept: ${race.auto_accept.accept ? 'yes' : 'no'} — ${race.auto_accept.reason}.`);
   return out.join('\n') + '\n';
 }

@@ -23,7 +23,8 @@ export interface Rankable {
 }
 
 /** The ordering rule, stored with every ranking. */
-export const TIE_BREAK = 'mergeable gate first, then share of target tests passing, then score, then the sha256 of the diff (then the id)';
+export const TIE_BREAK =
+  'mergeable gate first, then share of target tests passing, then score, then the sha256 of the diff (then the id)';
 
 export const WINNER_MIN_CONFIDENCE = 0.6;
 export const GAP_FOR_FULL_CONFIDENCE = 0.1;
@@ -52,7 +53,8 @@ export function rankingConfidence(sorted: Rankable[]): RankingConfidence {
   if (sorted.length === 1) return { confidence: 1, factors: none };
   const gap = sorted[0]!.score - sorted[1]!.score;
   // A gate that separates #1 from #2 is a decisive gap, whatever their scores.
-  const gapConfidence = sorted[0]!.mergeable && !sorted[1]!.mergeable ? 1 : Math.max(0, Math.min(1, gap / GAP_FOR_FULL_CONFIDENCE));
+  const gapConfidence =
+    sorted[0]!.mergeable && !sorted[1]!.mergeable ? 1 : Math.max(0, Math.min(1, gap / GAP_FOR_FULL_CONFIDENCE));
   const mean = average(sorted.map((x) => x.confidence))!;
   const consistency = categoryConsistency(sorted[0]!, sorted[1]!);
   return {
@@ -82,7 +84,9 @@ export function compareRankables(a: Rankable, b: Rankable): number {
 export function topTied(sorted: Rankable[]): boolean {
   if (sorted.length < 2) return false;
   const [a, b] = [sorted[0]!, sorted[1]!];
-  return a.mergeable === b.mergeable && (a.target ?? -1) === (b.target ?? -1) && Math.abs(a.score - b.score) < TIE_EPSILON;
+  return (
+    a.mergeable === b.mergeable && (a.target ?? -1) === (b.target ?? -1) && Math.abs(a.score - b.score) < TIE_EPSILON
+  );
 }
 
 export interface RankResult {
@@ -116,9 +120,25 @@ export function rankSolutions(items: Rankable[], allFailed: boolean): RankResult
   } else {
     outcome = 'winner';
     winner = sorted[0]!.id;
-    reason = sorted.length === 1 ? 'Only one solution' : `Ranking confidence ${confidence.toFixed(2)} ≥ ${WINNER_MIN_CONFIDENCE}`;
+    reason =
+      sorted.length === 1
+        ? 'Only one solution'
+        : `Ranking confidence ${confidence.toFixed(2)} ≥ ${WINNER_MIN_CONFIDENCE}`;
   }
-  return { sorted, ranking: { order: sorted.map((s) => s.id), winner, winner_reason: reason, confidence, factors: rc.factors, all_failed: allFailed, outcome, tie_break: TIE_BREAK, tied } };
+  return {
+    sorted,
+    ranking: {
+      order: sorted.map((s) => s.id),
+      winner,
+      winner_reason: reason,
+      confidence,
+      factors: rc.factors,
+      all_failed: allFailed,
+      outcome,
+      tie_break: TIE_BREAK,
+      tied,
+    },
+  };
 }
 
 /** Seed 000: "all agents failed" when every composite (0-100) is below fail_maximum; a missing composite counts as failed. */
@@ -127,7 +147,13 @@ export function allAgentsFailed(composites: (number | null)[], failMaximum: numb
 }
 
 /** The criteria that differ most between two evaluations of one category, in words. */
-function criteriaDifference(a: RaceEvaluation | null, b: RaceEvaluation | null, cat: RaceCategory, idA: string, idB: string): string {
+function criteriaDifference(
+  a: RaceEvaluation | null,
+  b: RaceEvaluation | null,
+  cat: RaceCategory,
+  idA: string,
+  idB: string,
+): string {
   if (!a || !b) return '';
   const bm = new Map(b.categories[cat].criteria.map((c) => [c.name, c]));
   const diffs = a.categories[cat].criteria
@@ -137,13 +163,19 @@ function criteriaDifference(a: RaceEvaluation | null, b: RaceEvaluation | null, 
     .sort((x, y) => Math.abs(y.d) - Math.abs(x.d))
     .slice(0, 2);
   const onlyA = a.categories[cat].criteria.filter((c) => !bm.has(c.name)).map((c) => c.name);
-  const parts = diffs.map((x) => `${x.name}: ${idA} ${x.a.score.toFixed(2)} (${x.a.detail}) vs ${idB} ${x.b.score.toFixed(2)} (${x.b.detail})`);
+  const parts = diffs.map(
+    (x) =>
+      `${x.name}: ${idA} ${x.a.score.toFixed(2)} (${x.a.detail}) vs ${idB} ${x.b.score.toFixed(2)} (${x.b.detail})`,
+  );
   if (onlyA.length) parts.push(`measured for ${idA} only: ${onlyA.join(', ')}`);
   return parts.join('; ');
 }
 
 /** Seed 001's pairwise comparisons: every pair of ranked solutions, per category both have a score for. */
-export function pairwiseComparisons(sorted: Rankable[], evaluations: Map<string, RaceEvaluation | null>): RaceComparison[] {
+export function pairwiseComparisons(
+  sorted: Rankable[],
+  evaluations: Map<string, RaceEvaluation | null>,
+): RaceComparison[] {
   const out: RaceComparison[] = [];
   for (let i = 0; i < sorted.length; i++) {
     for (let j = i + 1; j < sorted.length; j++) {
@@ -156,8 +188,18 @@ export function pairwiseComparisons(sorted: Rankable[], evaluations: Map<string,
         const diff = sa - sb;
         const winner = Math.abs(diff) < TIE_EPSILON ? 'tie' : diff > 0 ? a.id : b.id;
         const why = criteriaDifference(evaluations.get(a.id) ?? null, evaluations.get(b.id) ?? null, cat, a.id, b.id);
-        const head = winner === 'tie' ? `${cat} tied at ${sa.toFixed(2)}` : `${winner} is better on ${cat} (${Math.max(sa, sb).toFixed(2)} vs ${Math.min(sa, sb).toFixed(2)})`;
-        out.push({ solution_a: a.id, solution_b: b.id, category: cat, winner, score_diff: diff, reasoning: why ? `${head}: ${why}` : head });
+        const head =
+          winner === 'tie'
+            ? `${cat} tied at ${sa.toFixed(2)}`
+            : `${winner} is better on ${cat} (${Math.max(sa, sb).toFixed(2)} vs ${Math.min(sa, sb).toFixed(2)})`;
+        out.push({
+          solution_a: a.id,
+          solution_b: b.id,
+          category: cat,
+          winner,
+          score_diff: diff,
+          reasoning: why ? `${head}: ${why}` : head,
+        });
       }
     }
   }
@@ -168,22 +210,40 @@ const STRONG = 0.85;
 const WEAK = 0.6;
 
 /** Strengths and weaknesses in words: strong and weak categories with their deciding criteria, and where it leads or trails the field. */
-export function strengthsAndWeaknesses(id: string, evaluation: RaceEvaluation, all: Rankable[]): { strengths: string[]; weaknesses: string[] } {
+export function strengthsAndWeaknesses(
+  id: string,
+  evaluation: RaceEvaluation,
+  all: Rankable[],
+): { strengths: string[]; weaknesses: string[] } {
   const strengths: string[] = [];
   const weaknesses: string[] = [];
   for (const cat of CATEGORIES) {
     const c = evaluation.categories[cat];
     if (c.overall === null) continue;
-    const others = all.filter((x) => x.id !== id).map((x) => x.categories[cat]).filter((v): v is number => v !== null);
+    const others = all
+      .filter((x) => x.id !== id)
+      .map((x) => x.categories[cat])
+      .filter((v): v is number => v !== null);
     const best = others.length > 0 && others.every((v) => c.overall! > v + TIE_EPSILON);
     const worst = others.length > 0 && others.every((v) => c.overall! < v - TIE_EPSILON);
     if (c.overall >= STRONG || best) {
-      const top = c.criteria.filter((x) => x.score >= 0.99).slice(0, 3).map((x) => x.detail);
-      strengths.push(`${cat} ${c.overall.toFixed(2)}${best ? ' (best of the race)' : ''}${top.length ? `: ${top.join('; ')}` : ''}`);
+      const top = c.criteria
+        .filter((x) => x.score >= 0.99)
+        .slice(0, 3)
+        .map((x) => x.detail);
+      strengths.push(
+        `${cat} ${c.overall.toFixed(2)}${best ? ' (best of the race)' : ''}${top.length ? `: ${top.join('; ')}` : ''}`,
+      );
     }
     if (c.overall < WEAK || worst) {
-      const low = [...c.criteria].sort((x, y) => x.score - y.score).filter((x) => x.score < 0.99).slice(0, 3).map((x) => `${x.name} ${x.score.toFixed(2)} (${x.detail})`);
-      weaknesses.push(`${cat} ${c.overall.toFixed(2)}${worst ? ' (worst of the race)' : ''}${low.length ? `: ${low.join('; ')}` : ''}`);
+      const low = [...c.criteria]
+        .sort((x, y) => x.score - y.score)
+        .filter((x) => x.score < 0.99)
+        .slice(0, 3)
+        .map((x) => `${x.name} ${x.score.toFixed(2)} (${x.detail})`);
+      weaknesses.push(
+        `${cat} ${c.overall.toFixed(2)}${worst ? ' (worst of the race)' : ''}${low.length ? `: ${low.join('; ')}` : ''}`,
+      );
     }
   }
   return { strengths, weaknesses };

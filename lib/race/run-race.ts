@@ -50,12 +50,18 @@ export function checkRaceInput(runs: LoadedRunRecord[]): void {
   const beads = new Map<string, string>();
   for (const r of runs) {
     const prev = beads.get(r.record.bead);
-    if (prev) throw new UserError(`${r.file}: /bead: ${JSON.stringify(r.record.bead)} is also the bead of ${prev}; each solution needs its own bead`);
+    if (prev)
+      throw new UserError(
+        `${r.file}: /bead: ${JSON.stringify(r.record.bead)} is also the bead of ${prev}; each solution needs its own bead`,
+      );
     beads.set(r.record.bead, r.file);
   }
   const task = runs[0]!.record.task.id;
   for (const r of runs.slice(1)) {
-    if (r.record.task.id !== task) throw new UserError(`${r.file}: /task/id: ${JSON.stringify(r.record.task.id)} differs from ${JSON.stringify(task)} in ${runs[0]!.file}; a race compares runs of one task`);
+    if (r.record.task.id !== task)
+      throw new UserError(
+        `${r.file}: /task/id: ${JSON.stringify(r.record.task.id)} differs from ${JSON.stringify(task)} in ${runs[0]!.file}; a race compares runs of one task`,
+      );
   }
   const ids = new Set(runs.map((r) => r.record.race_id).filter((x): x is string => x !== undefined));
   if (ids.size > 1) throw new UserError(`/race_id: the runs name different races (${[...ids].join(', ')})`);
@@ -64,8 +70,20 @@ export function checkRaceInput(runs: LoadedRunRecord[]): void {
 export function deriveRaceId(runs: LoadedRunRecord[]): string {
   const shared = runs[0]!.record.race_id;
   if (shared && runs.every((r) => r.record.race_id === shared)) return shared;
-  const task = runs[0]!.record.task.id.replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 60) || 'race';
-  const hash = createHash('sha256').update(runs.map((r) => r.record.bead).sort().join('\n')).digest('hex').slice(0, 8);
+  const task =
+    runs[0]!.record.task.id
+      .replace(/[^A-Za-z0-9._-]/g, '-')
+      .replace(/^[^A-Za-z0-9]+/, '')
+      .slice(0, 60) || 'race';
+  const hash = createHash('sha256')
+    .update(
+      runs
+        .map((r) => r.record.bead)
+        .sort()
+        .join('\n'),
+    )
+    .digest('hex')
+    .slice(0, 8);
   return `${task}-${hash}`;
 }
 
@@ -105,7 +123,17 @@ async function prepareBaselines(runs: LoadedRunRecord[], ctx: RaceContext): Prom
     const label = `baseline ${commit.slice(0, 12)}`;
     ctx.progress?.(label, 'checks');
     try {
-      const res = await getBaseline({ store: ctx.store, repoDir: r.worktree, commit, commands, collector: ctx.config.collector, env: ctx.processEnv, sandbox: collectorSandbox(ctx.config.collector, ctx.processEnv, ctx.store.root), now: ctx.now, ...(ctx.progress ? { log: (m: string) => ctx.progress!(label, m.replace(/^baseline [0-9a-f]+: /, '')) } : {}) });
+      const res = await getBaseline({
+        store: ctx.store,
+        repoDir: r.worktree,
+        commit,
+        commands,
+        collector: ctx.config.collector,
+        env: ctx.processEnv,
+        sandbox: collectorSandbox(ctx.config.collector, ctx.processEnv, ctx.store.root),
+        now: ctx.now,
+        ...(ctx.progress ? { log: (m: string) => ctx.progress!(label, m.replace(/^baseline [0-9a-f]+: /, '')) } : {}),
+      });
       ctx.progress?.(label, res.computed ? 'checks done' : 'cached', 'done');
     } catch (e) {
       ctx.progress?.(label, 'failed', 'failed');
@@ -114,7 +142,13 @@ async function prepareBaselines(runs: LoadedRunRecord[], ctx: RaceContext): Prom
   }
 }
 
-async function baseBenchmark(runs: LoadedRunRecord[], command: string, rc: RaceConfig, env: NodeJS.ProcessEnv, sandbox: SandboxPolicy): Promise<BenchmarkResult | null> {
+async function baseBenchmark(
+  runs: LoadedRunRecord[],
+  command: string,
+  rc: RaceConfig,
+  env: NodeJS.ProcessEnv,
+  sandbox: SandboxPolicy,
+): Promise<BenchmarkResult | null> {
   const r = runs.find((x) => x.record.base_ref);
   if (!r || !(await isWorkTree(r.worktree))) return null;
   const commit = await resolveCommit(r.worktree, r.record.base_ref);
@@ -137,7 +171,13 @@ async function collectOne(run: LoadedRunRecord, ctx: RaceContext, env: NodeJS.Pr
   const log = p ? (m: string) => p(id, m.startsWith(`${id}: `) ? m.slice(id.length + 2) : m) : undefined;
   try {
     p?.(id, 'collect');
-    const feedback = await collectRun(run, { store: ctx.store, config: ctx.config, processEnv: ctx.processEnv, now: ctx.now, ...(log ? { log } : {}) });
+    const feedback = await collectRun(run, {
+      store: ctx.store,
+      config: ctx.config,
+      processEnv: ctx.processEnv,
+      now: ctx.now,
+      ...(log ? { log } : {}),
+    });
     if (!feedback.diff || !feedback.head) {
       p?.(id, `not measured (${feedback.outcome})`, 'failed');
       return { run, feedback, facts: null, failure: feedback.outcome_reason || 'the worktree could not be measured' };
@@ -149,7 +189,15 @@ async function collectOne(run: LoadedRunRecord, ctx: RaceContext, env: NodeJS.Pr
     }
     p?.(id, 'evaluate');
     const rc = raceConfig(ctx.config);
-    const facts = await gatherFacts(feedback, run.worktree, { stateRoot: ctx.store.root, benchmark: { command: rc.benchmark.command, timeoutSeconds: rc.benchmark.timeout_seconds, sandbox: collectorSandbox(ctx.config.collector, ctx.processEnv, ctx.store.root) }, env });
+    const facts = await gatherFacts(feedback, run.worktree, {
+      stateRoot: ctx.store.root,
+      benchmark: {
+        command: rc.benchmark.command,
+        timeoutSeconds: rc.benchmark.timeout_seconds,
+        sandbox: collectorSandbox(ctx.config.collector, ctx.processEnv, ctx.store.root),
+      },
+      env,
+    });
     p?.(id, 'done', 'done');
     return { run, feedback, facts, failure: null };
   } catch (e) {
@@ -168,11 +216,22 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
   const notes: string[] = [];
 
   const learned = learnedAdjustments(ctx.store, rc);
-  const weights = rc.learning.apply ? applyAdjustments(rc.weights, learned.adjustments, rc.learning.min_weight) : rc.weights;
-  if (rc.learning.apply && learned.basedOn) notes.push(`category weights adjusted from ${learned.basedOn} choices that overrode the winner`);
+  const weights = rc.learning.apply
+    ? applyAdjustments(rc.weights, learned.adjustments, rc.learning.min_weight)
+    : rc.weights;
+  if (rc.learning.apply && learned.basedOn)
+    notes.push(`category weights adjusted from ${learned.basedOn} choices that overrode the winner`);
 
   await prepareBaselines(runs, ctx);
-  const baseBench = rc.benchmark.command ? await baseBenchmark(runs, rc.benchmark.command, rc, env, collectorSandbox(ctx.config.collector, ctx.processEnv, ctx.store.root)) : null;
+  const baseBench = rc.benchmark.command
+    ? await baseBenchmark(
+        runs,
+        rc.benchmark.command,
+        rc,
+        env,
+        collectorSandbox(ctx.config.collector, ctx.processEnv, ctx.store.root),
+      )
+    : null;
   const collected = await pool(runs, concurrency, (r) => collectOne(r, ctx, env));
 
   const raceFacts = raceFactsOf(collected, ctx, baseBench);
@@ -187,23 +246,46 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
     mergeable: s.gates.mergeable,
     target: s.target_tests ? targetFraction(s.target_tests) : null,
     hash: s.content_hash ?? '',
-    gateFailures: s.gates.conditions.filter((c) => c.status === 'fail').map((c) => c.name).join(', '),
+    gateFailures: s.gates.conditions
+      .filter((c) => c.status === 'fail')
+      .map((c) => c.name)
+      .join(', '),
   }));
-  const allFailed = allAgentsFailed(solutions.map((s) => s.composite), ctx.config.scoring.thresholds.fail_maximum);
+  const allFailed = allAgentsFailed(
+    solutions.map((s) => s.composite),
+    ctx.config.scoring.thresholds.fail_maximum,
+  );
   const { sorted, ranking } = rankSolutions(rankables, allFailed);
   const evals = new Map<string, RaceEvaluation | null>(evaluated.map((s) => [s.id, s.evaluation]));
   sorted.forEach((r, i) => {
     const s = solutions.find((x) => x.id === r.id)!;
     s.rank = i + 1;
     Object.assign(s, strengthsAndWeaknesses(s.id, s.evaluation!, rankables));
-    for (const f of s.flags) if (!s.weaknesses.some((w) => w.includes(f.detail))) s.weaknesses.push(`${f.kind}: ${f.detail}${f.file ? ` (${f.file}${f.line ? `:${f.line}` : ''})` : ''}`);
+    for (const f of s.flags)
+      if (!s.weaknesses.some((w) => w.includes(f.detail)))
+        s.weaknesses.push(`${f.kind}: ${f.detail}${f.file ? ` (${f.file}${f.line ? `:${f.line}` : ''})` : ''}`);
   });
   const byId = new Map(solutions.map((s) => [s.id, s]));
   // Unranked (failed) solutions last, by id: nothing depends on the order the runs were given in.
-  const ordered = [...sorted.map((r) => byId.get(r.id)!), ...solutions.filter((s) => s.rank === null).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))];
+  const ordered = [
+    ...sorted.map((r) => byId.get(r.id)!),
+    ...solutions.filter((s) => s.rank === null).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+  ];
   const w = ranking.winner ? byId.get(ranking.winner)! : null;
   const autoAccept = shouldAutoAccept(
-    { winner: w ? { id: w.id, score: w.score!, confidence: w.evaluation!.confidence, categories: categoryScores(w.evaluation!), composite: w.composite } : null, secondScore: sorted[1]?.score ?? null, solutionCount: sorted.length },
+    {
+      winner: w
+        ? {
+            id: w.id,
+            score: w.score!,
+            confidence: w.evaluation!.confidence,
+            categories: categoryScores(w.evaluation!),
+            composite: w.composite,
+          }
+        : null,
+      secondScore: sorted[1]?.score ?? null,
+      solutionCount: sorted.length,
+    },
     rc.auto_accept,
     ctx.config.scoring.thresholds.auto_merge_minimum,
   );
@@ -213,12 +295,18 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
     autoAccept.reason = `Winner is not mergeable: ${failedConditions(w.gates)}`;
   }
   const bases = new Set(solutions.map((s) => s.base_commit).filter(Boolean));
-  if (bases.size > 1) notes.push(`solutions start from ${bases.size} different base commits: scores are less comparable`);
+  if (bases.size > 1)
+    notes.push(`solutions start from ${bases.size} different base commits: scores are less comparable`);
   if (raceFacts.targets.source === 'counts') notes.push(`target tests: ${raceFacts.targets.note}`);
   if (raceFacts.targets.source === 'explicit') {
     // A named target no run reported (a typo, another runner's id form) fails every solution: say which.
-    const lists = collected.filter((c) => c.facts !== null).flatMap((c) => [caseList(testCounts(c.feedback!).solution), caseList(testCounts(c.feedback!).base)]).filter((l) => l !== null);
-    const unseen = lists.length ? raceFacts.targets.fail_to_pass.filter((id) => !lists.some((l) => l!.byId.has(id))) : [];
+    const lists = collected
+      .filter((c) => c.facts !== null)
+      .flatMap((c) => [caseList(testCounts(c.feedback!).solution), caseList(testCounts(c.feedback!).base)])
+      .filter((l) => l !== null);
+    const unseen = lists.length
+      ? raceFacts.targets.fail_to_pass.filter((id) => !lists.some((l) => l!.byId.has(id)))
+      : [];
     if (unseen.length) notes.push(`target tests not reported by any run (check the id): ${unseen.join(', ')}`);
   }
 
@@ -258,7 +346,11 @@ function raceFactsOf(collected: Collected[], ctx: RaceContext, baseBench: RaceFa
   return {
     // The base's results from the solution first by bead (they share one base unless a note says otherwise).
     targets: deriveTargets(
-      ok.length ? caseList(testCounts([...ok].sort((a, b) => (a.run.record.bead < b.run.record.bead ? -1 : 1))[0]!.feedback!).base) : null,
+      ok.length
+        ? caseList(
+            testCounts([...ok].sort((a, b) => (a.run.record.bead < b.run.record.bead ? -1 : 1))[0]!.feedback!).base,
+          )
+        : null,
       ok.map((c) => caseList(testCounts(c.feedback!).solution)),
       ctx.targets ?? [],
     ),
@@ -271,7 +363,12 @@ function raceFactsOf(collected: Collected[], ctx: RaceContext, baseBench: RaceFa
 }
 
 /** One solution's entry: failed with its reason, or assessed, scored and gated. */
-function solutionOf(c: Collected, raceFacts: RaceFacts, weights: Parameters<typeof assessSolution>[2]['weights'], ctx: RaceContext): RaceSolution {
+function solutionOf(
+  c: Collected,
+  raceFacts: RaceFacts,
+  weights: Parameters<typeof assessSolution>[2]['weights'],
+  ctx: RaceContext,
+): RaceSolution {
   const rc = raceConfig(ctx.config);
   const r = c.run.record;
   const sol: RaceSolution = {
@@ -288,7 +385,13 @@ function solutionOf(c: Collected, raceFacts: RaceFacts, weights: Parameters<type
     breakdown: { build: null, tests: null, lint: null, diff_size: null, speed: null },
     composite: null,
     evaluation: null,
-    gates: { build_passes: null, no_test_regression: null, mergeable: false, reasons: [`evaluation failed: ${c.failure}`], conditions: [] },
+    gates: {
+      build_passes: null,
+      no_test_regression: null,
+      mergeable: false,
+      reasons: [`evaluation failed: ${c.failure}`],
+      conditions: [],
+    },
     content_hash: c.facts?.contentHash ?? null,
     target_tests: null,
     flags: c.failure ? [{ kind: 'evaluation_failed', detail: c.failure }] : [],
@@ -299,9 +402,30 @@ function solutionOf(c: Collected, raceFacts: RaceFacts, weights: Parameters<type
     weaknesses: [],
   };
   if (!c.facts || !c.feedback) return sol;
-  const a = assessSolution(c.facts, raceFacts, { weights, cloneMinTokens: rc.clone_min_tokens, commentTargetRatio: rc.comment_target_ratio, blockingFindings: rc.gate.blocking_findings, targetWeight: rc.target_weight });
-  const seed000 = raceComposite(c.feedback, sol.duration_seconds, raceFacts.fastestSeconds ?? sol.duration_seconds, ctx.config.scoring.weights);
-  Object.assign(sol, { status: 'evaluated', failure: null, evaluation: a.evaluation, flags: a.flags, gates: a.gates, metrics: a.metrics, breakdown: seed000.breakdown, composite: seed000.composite, target_tests: a.standing });
+  const a = assessSolution(c.facts, raceFacts, {
+    weights,
+    cloneMinTokens: rc.clone_min_tokens,
+    commentTargetRatio: rc.comment_target_ratio,
+    blockingFindings: rc.gate.blocking_findings,
+    targetWeight: rc.target_weight,
+  });
+  const seed000 = raceComposite(
+    c.feedback,
+    sol.duration_seconds,
+    raceFacts.fastestSeconds ?? sol.duration_seconds,
+    ctx.config.scoring.weights,
+  );
+  Object.assign(sol, {
+    status: 'evaluated',
+    failure: null,
+    evaluation: a.evaluation,
+    flags: a.flags,
+    gates: a.gates,
+    metrics: a.metrics,
+    breakdown: seed000.breakdown,
+    composite: seed000.composite,
+    target_tests: a.standing,
+  });
   const score = rc.rank_by === 'composite' ? seed000.composite : a.evaluation.overall;
   if (score === null) {
     sol.status = 'failed';

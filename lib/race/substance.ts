@@ -7,17 +7,25 @@ import type { NoOp } from './gate.js';
 import { TEST_FILE } from './test-findings.js';
 import { TS_JS_FILE } from './ts-metrics.js';
 
-export const DOC_FILE = /(^|\/)(docs?\/|README|CHANGELOG|CHANGES|HISTORY|NEWS|LICENSE|AUTHORS)|\.(md|mdx|rst|adoc|txt)$/i;
+export const DOC_FILE =
+  /(^|\/)(docs?\/|README|CHANGELOG|CHANGES|HISTORY|NEWS|LICENSE|AUTHORS)|\.(md|mdx|rst|adoc|txt)$/i;
 
 /** The text's code with comments gone and whitespace normalised (Python keeps its indentation); null when the language is not known. */
 export function codeShape(path: string, text: string): string | null {
-  if (TS_JS_FILE.test(path)) return tokenize(path, text).map((t) => t.text).join(' ');
+  if (TS_JS_FILE.test(path))
+    return tokenize(path, text)
+      .map((t) => t.text)
+      .join(' ');
   const lx = lexical(path, text);
   if (!lx) return null;
   const keepIndent = /\.py$/.test(path);
   return lx.noComments
     .split('\n')
-    .map((l) => (keepIndent ? l.replace(/^(\s*)(.*?)\s*$/, (_, ind: string, rest: string) => `${ind}${rest.replace(/\s+/g, ' ')}`) : l.trim().replace(/\s+/g, ' ')))
+    .map((l) =>
+      keepIndent
+        ? l.replace(/^(\s*)(.*?)\s*$/, (_, ind: string, rest: string) => `${ind}${rest.replace(/\s+/g, ' ')}`)
+        : l.trim().replace(/\s+/g, ' '),
+    )
     .filter((l) => l.trim() !== '')
     .join('\n');
 }
@@ -46,7 +54,11 @@ export function noOpChange(i: SubstanceInput): NoOp | null {
   const docsAreWork = DOCS_TASK.test(i.taskType ?? '');
   const testsAreWork = TESTS_TASK.test(i.taskType ?? '');
   for (const p of i.patch) {
-    if (((docsAreWork && DOC_FILE.test(p.path)) || (testsAreWork && TEST_FILE.test(p.path))) && !i.formattingOnlyFiles.includes(p.path)) return null;
+    if (
+      ((docsAreWork && DOC_FILE.test(p.path)) || (testsAreWork && TEST_FILE.test(p.path))) &&
+      !i.formattingOnlyFiles.includes(p.path)
+    )
+      return null;
     if (TEST_FILE.test(p.path) || (p.oldPath && TEST_FILE.test(p.oldPath))) {
       tests++;
       continue;
@@ -69,7 +81,13 @@ export function noOpChange(i: SubstanceInput): NoOp | null {
     }
     return null;
   }
-  const parts = [tests && `${tests} test files`, docs && `${docs} documentation files`, cosmetic && `${cosmetic} files in whitespace or comments only`].filter(Boolean).join(', ');
+  const parts = [
+    tests && `${tests} test files`,
+    docs && `${docs} documentation files`,
+    cosmetic && `${cosmetic} files in whitespace or comments only`,
+  ]
+    .filter(Boolean)
+    .join(', ');
   if (tests) return { kind: 'tests_only', detail: `changes no code under test: only ${parts}` };
   if (cosmetic) return { kind: 'cosmetic', detail: `changes no code: only ${parts}` };
   return { kind: 'no_code', detail: `changes no code: only ${parts}` };

@@ -50,7 +50,10 @@ export const isFail = (s: CaseStatus | undefined): boolean => s === 'failed' || 
 
 /** The solution's and the base's test counts (feedback.checks.test.tests and feedback.baseline.tests). */
 export function testCounts(fb: Feedback): { solution: CountsWithCases | null; base: CountsWithCases | null } {
-  return { solution: (fb.checks.test?.tests as CountsWithCases | undefined) ?? null, base: (fb.baseline?.tests as CountsWithCases | undefined) ?? null };
+  return {
+    solution: (fb.checks.test?.tests as CountsWithCases | undefined) ?? null,
+    base: (fb.baseline?.tests as CountsWithCases | undefined) ?? null,
+  };
 }
 
 export interface RaceTargets {
@@ -70,22 +73,51 @@ export interface RaceTargets {
  * The race's fail-to-pass tests: named ones, else those failing (or missing) on the base that pass in at least one
  * solution whose evaluation succeeded. Without the base's per-test results nothing can be derived: `counts`.
  */
-export function deriveTargets(base: CaseList | null, solutions: (CaseList | null)[], explicit: string[] = []): RaceTargets {
-  if (explicit.length) return { source: 'explicit', fail_to_pass: [...new Set(explicit)].sort(), note: `${explicit.length} target tests named for the race` };
+export function deriveTargets(
+  base: CaseList | null,
+  solutions: (CaseList | null)[],
+  explicit: string[] = [],
+): RaceTargets {
+  if (explicit.length)
+    return {
+      source: 'explicit',
+      fail_to_pass: [...new Set(explicit)].sort(),
+      note: `${explicit.length} target tests named for the race`,
+    };
   const known = solutions.filter((s): s is CaseList => s !== null);
   if (!base || !known.length) {
-    return { source: 'counts', fail_to_pass: [], note: 'per-test results are absent (base or solutions): target tests cannot be named; the counts stand in (a solution must end with no failing test)' };
+    return {
+      source: 'counts',
+      fail_to_pass: [],
+      note: 'per-test results are absent (base or solutions): target tests cannot be named; the counts stand in (a solution must end with no failing test)',
+    };
   }
   const out = new Set<string>();
   for (const [id, status] of base.byId) if (isFail(status) && known.some((s) => isPass(s.byId.get(id)))) out.add(id);
   const list = [...out].sort();
-  const failing = [...base.byId].filter(([, st]) => isFail(st)).map(([id]) => id).sort();
+  const failing = [...base.byId]
+    .filter(([, st]) => isFail(st))
+    .map(([id]) => id)
+    .sort();
   if (!list.length) {
     // Nobody fixed anything: the base's failures stay the task (a solution that leaves them failing did not do it).
-    if (failing.length) return { source: 'base_failing', fail_to_pass: failing, note: `no solution makes one of the ${failing.length} tests failing on the base pass: all of them are targets (name the targets with --target when some are unrelated)` };
-    return { source: 'none', fail_to_pass: [], note: 'every test passes on the base: the targets are the tests each solution adds' };
+    if (failing.length)
+      return {
+        source: 'base_failing',
+        fail_to_pass: failing,
+        note: `no solution makes one of the ${failing.length} tests failing on the base pass: all of them are targets (name the targets with --target when some are unrelated)`,
+      };
+    return {
+      source: 'none',
+      fail_to_pass: [],
+      note: 'every test passes on the base: the targets are the tests each solution adds',
+    };
   }
-  return { source: 'derived', fail_to_pass: list, note: `${list.length} tests fail on the base and pass in at least one solution` };
+  return {
+    source: 'derived',
+    fail_to_pass: list,
+    note: `${list.length} tests fail on the base and pass in at least one solution`,
+  };
 }
 
 /** One solution against the targets and the base's passing tests. Lists are sorted and hold test ids. */
@@ -115,7 +147,18 @@ const failing = (n: number) => (n === 1 ? '1 test fails' : `${n} tests fail`);
 
 /** Stands in for the pass-to-pass and target decisions when per-test results are absent. */
 function fromCounts(sol: CountsWithCases | null, base: CountsWithCases | null): TargetStanding {
-  const st: TargetStanding = { targets: [], target_passed: null, target_total: null, target_failing: [], added: [], broke: [], disappeared: [], newly_skipped: [], basis: 'counts', notes: [] };
+  const st: TargetStanding = {
+    targets: [],
+    target_passed: null,
+    target_total: null,
+    target_failing: [],
+    added: [],
+    broke: [],
+    disappeared: [],
+    newly_skipped: [],
+    basis: 'counts',
+    notes: [],
+  };
   if (!sol) {
     st.basis = 'none';
     st.notes.push('no test counts for the solution');
@@ -130,11 +173,17 @@ function fromCounts(sol: CountsWithCases | null, base: CountsWithCases | null): 
       const gained = sol.passed !== null && base.passed !== null ? Math.max(0, sol.passed - base.passed) : baseFail;
       st.target_total = baseFail;
       st.target_passed = Math.max(0, Math.min(baseFail, baseFail - solFail, gained));
-      if (st.target_passed < baseFail) st.target_failing.push(`${baseFail - st.target_passed} of the base's ${baseFail} failing tests not passing (${solFail} fail; ${sol.passed ?? '?'} pass, base ${base.passed ?? '?'})`);
+      if (st.target_passed < baseFail)
+        st.target_failing.push(
+          `${baseFail - st.target_passed} of the base's ${baseFail} failing tests not passing (${solFail} fail; ${sol.passed ?? '?'} pass, base ${base.passed ?? '?'})`,
+        );
     } else if (solFail > 0) st.target_failing.push(failing(solFail));
-    if (sol.passed !== null && base.passed !== null && sol.passed < base.passed) st.broke.push(`${base.passed - sol.passed} fewer tests pass (${sol.passed}, base ${base.passed})`);
-    if (sol.total !== null && base.total !== null && sol.total < base.total) st.disappeared.push(`${base.total - sol.total} fewer tests (${sol.total}, base ${base.total})`);
-    if (sol.skipped > base.skipped) st.newly_skipped.push(`${sol.skipped - base.skipped} more skipped (${sol.skipped}, base ${base.skipped})`);
+    if (sol.passed !== null && base.passed !== null && sol.passed < base.passed)
+      st.broke.push(`${base.passed - sol.passed} fewer tests pass (${sol.passed}, base ${base.passed})`);
+    if (sol.total !== null && base.total !== null && sol.total < base.total)
+      st.disappeared.push(`${base.total - sol.total} fewer tests (${sol.total}, base ${base.total})`);
+    if (sol.skipped > base.skipped)
+      st.newly_skipped.push(`${sol.skipped - base.skipped} more skipped (${sol.skipped}, base ${base.skipped})`);
   } else {
     st.notes.push('no base test counts: regressions cannot be told');
     if (sol.failed + sol.errors > 0) st.target_failing.push(failing(sol.failed + sol.errors));
@@ -142,7 +191,11 @@ function fromCounts(sol: CountsWithCases | null, base: CountsWithCases | null): 
   return st;
 }
 
-export function targetStanding(targets: RaceTargets, sol: CountsWithCases | null, base: CountsWithCases | null): TargetStanding {
+export function targetStanding(
+  targets: RaceTargets,
+  sol: CountsWithCases | null,
+  base: CountsWithCases | null,
+): TargetStanding {
   const s = caseList(sol);
   const b = caseList(base);
   if (!s || (!b && targets.source !== 'explicit')) return fromCounts(sol, base);
@@ -163,7 +216,7 @@ export function targetStanding(targets: RaceTargets, sol: CountsWithCases | null
     basis: 'per-test',
     notes: [],
   };
-  if (!s.complete) st.notes.push('the solution\'s per-test list was capped: only listed failures count');
+  if (!s.complete) st.notes.push("the solution's per-test list was capped: only listed failures count");
   if (!b) {
     st.notes.push('no per-test results for the base: pass-to-pass tests decided by the counts');
     const c = fromCounts(sol, base);
@@ -178,7 +231,8 @@ export function targetStanding(targets: RaceTargets, sol: CountsWithCases | null
     } else if (isFail(now)) st.broke.push(id);
     else if (now === 'skipped') st.newly_skipped.push(id);
   }
-  if (!s.complete && sol?.total != null && base?.total != null && sol.total < base.total) st.disappeared.push(`${base.total - sol.total} fewer tests (${sol.total}, base ${base.total})`);
+  if (!s.complete && sol?.total != null && base?.total != null && sol.total < base.total)
+    st.disappeared.push(`${base.total - sol.total} fewer tests (${sol.total}, base ${base.total})`);
   st.broke.sort();
   st.disappeared.sort();
   st.newly_skipped.sort();

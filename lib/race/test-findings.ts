@@ -3,7 +3,8 @@
 import type { FilePatch } from '../git/diff-parse.js';
 import type { ScanFinding } from './scan.js';
 
-export const TEST_FILE = /(^|\/)(test|tests|__tests__|spec|specs)\/|\.(test|spec)\.[A-Za-z]+$|_test\.(go|py|rb|exs)$|(^|\/)test_[^/]+\.py$|(^|\/)conftest\.py$/;
+export const TEST_FILE =
+  /(^|\/)(test|tests|__tests__|spec|specs)\/|\.(test|spec)\.[A-Za-z]+$|_test\.(go|py|rb|exs)$|(^|\/)test_[^/]+\.py$|(^|\/)conftest\.py$/;
 
 /** A test definition on one line: its name, per language. */
 const TEST_DEFS: RegExp[] = [
@@ -31,7 +32,11 @@ export const SKIP_MARKERS: { name: string; re: RegExp; testFilesOnly?: boolean }
   { name: 'pytest.skip()', re: /\bpytest\.(skip|xfail)\s*\(/ },
   { name: '.skip/.todo (it/test/describe)', re: /\b(it|test|describe|suite|context)\.(skip|todo)\b/ },
   { name: 'xit/xdescribe/xtest', re: /\b(xit|xdescribe|xtest|xcontext)\s*\(/ },
-  { name: '{ skip: … } / { todo: … } test option', re: /\{[^}]*\b(skip|todo)\s*:(?!\s*(false|0|undefined|null)\b)/, testFilesOnly: true },
+  {
+    name: '{ skip: … } / { todo: … } test option',
+    re: /\{[^}]*\b(skip|todo)\s*:(?!\s*(false|0|undefined|null)\b)/,
+    testFilesOnly: true,
+  },
   { name: 't.skip() / t.todo()', re: /\bt\.(skip|todo)\s*\(/, testFilesOnly: true },
   { name: 'Go t.Skip()', re: /\bt\.Skip(Now|f)?\s*\(/ },
   { name: 'Rust #[ignore]', re: /#\[ignore\b/ },
@@ -40,7 +45,8 @@ export const SKIP_MARKERS: { name: string; re: RegExp; testFilesOnly?: boolean }
 ];
 
 /** Lines that assert something, per language. */
-const ASSERTION = /\bassert\w*\b|\bexpect\s*\(|\.should\b|\bself\.(assert\w+|fail\w*)\s*\(|\bt\.(Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(|\bassert(_eq|_ne)?!\s*\(|\bAssert\.\w+\s*\(|\brequire\.\w+\s*\(/;
+const ASSERTION =
+  /\bassert\w*\b|\bexpect\s*\(|\.should\b|\bself\.(assert\w+|fail\w*)\s*\(|\bt\.(Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(|\bassert(_eq|_ne)?!\s*\(|\bAssert\.\w+\s*\(|\brequire\.\w+\s*\(/;
 
 /** Tests the solution deleted (whole files, or definitions gone by name), skipped or weakened. */
 export function testFindings(patch: FilePatch[]): ScanFinding[] {
@@ -55,12 +61,25 @@ export function testFindings(patch: FilePatch[]): ScanFinding[] {
     for (const a of f.added) {
       for (const m of SKIP_MARKERS) {
         if ((m.testFilesOnly && !isTest) || !m.re.test(a.text)) continue;
-        out.push({ kind: 'test_skipped', name: `test skipped (${m.name})`, file: f.path, line: a.line, text: a.text.trim().slice(0, 160) });
+        out.push({
+          kind: 'test_skipped',
+          name: `test skipped (${m.name})`,
+          file: f.path,
+          line: a.line,
+          text: a.text.trim().slice(0, 160),
+        });
         break;
       }
     }
     if (!isTest) continue;
-    if (f.deleted) out.push({ kind: 'test_deleted', name: 'test file deleted', file: f.oldPath ?? f.path, line: 1, text: `${f.removedLines.length} lines removed` });
+    if (f.deleted)
+      out.push({
+        kind: 'test_deleted',
+        name: 'test file deleted',
+        file: f.oldPath ?? f.path,
+        line: 1,
+        text: `${f.removedLines.length} lines removed`,
+      });
     for (const a of f.added) {
       const n = testName(a.text);
       if (n) addedDefs.add(n);
@@ -68,21 +87,35 @@ export function testFindings(patch: FilePatch[]): ScanFinding[] {
     }
     for (const r of f.removedLines) {
       const n = testName(r.text);
-      if (n && !removedDefs.has(n)) removedDefs.set(n, { file: f.oldPath ?? f.path, line: r.line, text: r.text.trim().slice(0, 160) });
-      if (ASSERTION.test(r.text)) removedAsserts.push({ file: f.oldPath ?? f.path, line: r.line, text: r.text.trim().slice(0, 160) });
+      if (n && !removedDefs.has(n))
+        removedDefs.set(n, { file: f.oldPath ?? f.path, line: r.line, text: r.text.trim().slice(0, 160) });
+      if (ASSERTION.test(r.text))
+        removedAsserts.push({ file: f.oldPath ?? f.path, line: r.line, text: r.text.trim().slice(0, 160) });
     }
   }
   const deletedFiles = new Set(out.filter((x) => x.kind === 'test_deleted').map((x) => x.file));
   for (const [name, at] of removedDefs) {
     if (addedDefs.has(name) || deletedFiles.has(at.file)) continue;
-    out.push({ kind: 'test_deleted', name: `test ${name} removed (line ${at.line} on the base)`, file: at.file, line: at.line, text: at.text });
+    out.push({
+      kind: 'test_deleted',
+      name: `test ${name} removed (line ${at.line} on the base)`,
+      file: at.file,
+      line: at.line,
+      text: at.text,
+    });
   }
   removedAsserts = removedAsserts.filter((r) => !deletedFiles.has(r.file));
   // A deleted test takes (at least) one assertion with it: that one is already a test_deleted finding.
   const deletedTests = out.filter((x) => x.kind === 'test_deleted' && !deletedFiles.has(x.file)).length;
   if (removedAsserts.length - deletedTests > addedAsserts) {
     const first = removedAsserts[0]!;
-    out.push({ kind: 'test_weakened', name: `${removedAsserts.length - deletedTests - addedAsserts} assertions removed (${removedAsserts.length} removed, ${addedAsserts} added${deletedTests ? `, ${deletedTests} deleted tests` : ''}; first at line ${first.line} on the base)`, file: first.file, line: first.line, text: first.text });
+    out.push({
+      kind: 'test_weakened',
+      name: `${removedAsserts.length - deletedTests - addedAsserts} assertions removed (${removedAsserts.length} removed, ${addedAsserts} added${deletedTests ? `, ${deletedTests} deleted tests` : ''}; first at line ${first.line} on the base)`,
+      file: first.file,
+      line: first.line,
+      text: first.text,
+    });
   }
   return out;
 }
@@ -115,7 +148,13 @@ export function targetTestEdits(patch: FilePatch[], baseTexts: Map<string, strin
       for (let i = r.line - 1; i >= 0 && name === null; i--) name = testName(base[i] ?? '');
       if (!name || !names.has(name) || seen.has(name)) continue;
       seen.add(name);
-      out.push({ kind: 'test_modified', name: `assertion of target test ${name} changed (line ${r.line} on the base)`, file: path, line: r.line, text: r.text.trim().slice(0, 160) });
+      out.push({
+        kind: 'test_modified',
+        name: `assertion of target test ${name} changed (line ${r.line} on the base)`,
+        file: path,
+        line: r.line,
+        text: r.text.trim().slice(0, 160),
+      });
     }
   }
   return out;
@@ -124,8 +163,10 @@ export function targetTestEdits(patch: FilePatch[], baseTexts: Map<string, strin
 /** Numbers too common to tell special-casing from ordinary code. */
 const COMMON_NUMBERS = new Set(['0', '1', '-1', '2', '0.0', '1.0']);
 /** Calls whose arguments are expectations or test names, not inputs. */
-const ASSERT_CALL = /^(assert\w*|expect|equal|strictEqual|deepEqual|deepStrictEqual|notEqual|toBe|toEqual|toStrictEqual|toMatch|ok|is|eq|check|fail|Equal|Equals|same|it|test|describe|specify|suite|context|xit|fit|skip|only|todo|subTest|skipTest|skipIf|skipUnless|mark|reason|print|log)$/i;
-const LITERAL_OR_PAREN = /(['"`])((?:\\.|(?!\1).){2,80})\1|(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])|([A-Za-z_$][\w$]*)?\s*\(|\)/g;
+const ASSERT_CALL =
+  /^(assert\w*|expect|equal|strictEqual|deepEqual|deepStrictEqual|notEqual|toBe|toEqual|toStrictEqual|toMatch|ok|is|eq|check|fail|Equal|Equals|same|it|test|describe|specify|suite|context|xit|fit|skip|only|todo|subTest|skipTest|skipIf|skipUnless|mark|reason|print|log)$/i;
+const LITERAL_OR_PAREN =
+  /(['"`])((?:\\.|(?!\1).){2,80})\1|(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])|([A-Za-z_$][\w$]*)?\s*\(|\)/g;
 
 /**
  * The literal inputs of the tests: string (2-80 chars) and number literals passed to a call that is not an
@@ -154,11 +195,14 @@ export function testLiterals(texts: string[]): Set<string> {
 }
 
 /** A comparison against a literal: `x == 9`, `9 === x`, `case 'abc':`, `x in ('a', 'b')`, `if (s === "…")`. */
-const COMPARISON = /(===?|!==?|\bis\b|\bin\b|\bcase\b|\bwhen\b)\s*\(?\s*((['"`])(?:\\.|(?!\3).)*\3|-?\d+(?:\.\d+)?)|((['"`])(?:\\.|(?!\5).)*\5|(?<![\w.])-?\d+(?:\.\d+)?)\s*(===?|!==?)/g;
+const COMPARISON =
+  /(===?|!==?|\bis\b|\bin\b|\bcase\b|\bwhen\b)\s*\(?\s*((['"`])(?:\\.|(?!\3).)*\3|-?\d+(?:\.\d+)?)|((['"`])(?:\\.|(?!\5).)*\5|(?<![\w.])-?\d+(?:\.\d+)?)\s*(===?|!==?)/g;
 
 /** Whether any added line of non-test code compares against a literal (else special-casing cannot be there). */
 export function literalComparisons(patch: FilePatch[]): boolean {
-  return patch.some((f) => !f.binary && !TEST_FILE.test(f.path) && f.added.some((a) => new RegExp(COMPARISON.source).test(a.text)));
+  return patch.some(
+    (f) => !f.binary && !TEST_FILE.test(f.path) && f.added.some((a) => new RegExp(COMPARISON.source).test(a.text)),
+  );
 }
 
 /**
@@ -166,7 +210,11 @@ export function literalComparisons(patch: FilePatch[]): boolean {
  * not already in the base version of the file: the signature of a solution that answers the tests' inputs instead
  * of fixing the code.
  */
-export function specialCaseFindings(patch: FilePatch[], literals: Set<string>, baseTexts: Map<string, string>): ScanFinding[] {
+export function specialCaseFindings(
+  patch: FilePatch[],
+  literals: Set<string>,
+  baseTexts: Map<string, string>,
+): ScanFinding[] {
   const out: ScanFinding[] = [];
   if (!literals.size) return out;
   for (const f of patch) {
@@ -177,7 +225,13 @@ export function specialCaseFindings(patch: FilePatch[], literals: Set<string>, b
         const lit = m[2] ?? m[4]!;
         const key = /^['"`]/.test(lit) ? `s:${lit.slice(1, -1)}` : `n:${Number(lit)}`;
         if (!literals.has(key) || base.includes(lit)) continue;
-        out.push({ kind: 'special_case', name: `compares against ${lit}, a literal of the tests`, file: f.path, line: a.line, text: a.text.trim().slice(0, 160) });
+        out.push({
+          kind: 'special_case',
+          name: `compares against ${lit}, a literal of the tests`,
+          file: f.path,
+          line: a.line,
+          text: a.text.trim().slice(0, 160),
+        });
         break;
       }
     }

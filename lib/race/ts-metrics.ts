@@ -24,7 +24,15 @@ export interface FunctionMetric {
 }
 
 function isFunctionLike(n: ts.Node): n is ts.FunctionLikeDeclaration {
-  return ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isFunctionExpression(n) || ts.isArrowFunction(n) || ts.isConstructorDeclaration(n) || ts.isGetAccessorDeclaration(n) || ts.isSetAccessorDeclaration(n);
+  return (
+    ts.isFunctionDeclaration(n) ||
+    ts.isMethodDeclaration(n) ||
+    ts.isFunctionExpression(n) ||
+    ts.isArrowFunction(n) ||
+    ts.isConstructorDeclaration(n) ||
+    ts.isGetAccessorDeclaration(n) ||
+    ts.isSetAccessorDeclaration(n)
+  );
 }
 
 function functionName(n: ts.FunctionLikeDeclaration, sf: ts.SourceFile): string {
@@ -55,7 +63,12 @@ function complexityOf(fn: ts.FunctionLikeDeclaration): number {
         break;
       case ts.SyntaxKind.BinaryExpression: {
         const op = (n as ts.BinaryExpression).operatorToken.kind;
-        if (op === ts.SyntaxKind.AmpersandAmpersandToken || op === ts.SyntaxKind.BarBarToken || op === ts.SyntaxKind.QuestionQuestionToken) c++;
+        if (
+          op === ts.SyntaxKind.AmpersandAmpersandToken ||
+          op === ts.SyntaxKind.BarBarToken ||
+          op === ts.SyntaxKind.QuestionQuestionToken
+        )
+          c++;
         break;
       }
     }
@@ -73,7 +86,13 @@ export function functionMetrics(path: string, text: string): FunctionMetric[] {
     if (isFunctionLike(n) && n.body) {
       const startLine = sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1;
       const endLine = sf.getLineAndCharacterOfPosition(n.getEnd()).line + 1;
-      out.push({ name: functionName(n, sf), startLine, endLine, lines: endLine - startLine + 1, complexity: complexityOf(n) });
+      out.push({
+        name: functionName(n, sf),
+        startLine,
+        endLine,
+        lines: endLine - startLine + 1,
+        complexity: complexityOf(n),
+      });
     }
     ts.forEachChild(n, visit);
   };
@@ -102,7 +121,13 @@ export type ApiEntry =
   | { kind: 'value'; type: string | null }
   | { kind: 'reexport'; text: string };
 
-const norm = (s: string | undefined | null): string | null => (s == null ? null : s.replace(/\s+/g, ' ').replace(/\s*([,;:()<>{}[\]|&=])\s*/g, '$1').trim());
+const norm = (s: string | undefined | null): string | null =>
+  s == null
+    ? null
+    : s
+        .replace(/\s+/g, ' ')
+        .replace(/\s*([,;:()<>{}[\]|&=])\s*/g, '$1')
+        .trim();
 
 function hasModifier(n: ts.Node, kind: ts.SyntaxKind): boolean {
   return ts.canHaveModifiers(n) ? (ts.getModifiers(n) ?? []).some((m) => m.kind === kind) : false;
@@ -111,7 +136,11 @@ function hasModifier(n: ts.Node, kind: ts.SyntaxKind): boolean {
 function fnEntry(n: ts.SignatureDeclarationBase, sf: ts.SourceFile): ApiEntry {
   return {
     kind: 'function',
-    params: n.parameters.map((p) => ({ type: norm(p.type?.getText(sf)), optional: Boolean(p.questionToken || p.initializer), rest: Boolean(p.dotDotDotToken) })),
+    params: n.parameters.map((p) => ({
+      type: norm(p.type?.getText(sf)),
+      optional: Boolean(p.questionToken || p.initializer),
+      rest: Boolean(p.dotDotDotToken),
+    })),
     returns: norm(n.type?.getText(sf)),
   };
 }
@@ -124,8 +153,10 @@ function classEntry(n: ts.ClassDeclaration, sf: ts.SourceFile): ApiEntry {
     const name = ts.isConstructorDeclaration(m) ? 'constructor' : m.name?.getText(sf);
     if (!name) continue;
     if (ts.isMethodDeclaration(m) || ts.isConstructorDeclaration(m)) members[name] = fnEntry(m, sf);
-    else if (ts.isPropertyDeclaration(m)) members[name] = { kind: 'property', type: norm(m.type?.getText(sf)), optional: Boolean(m.questionToken) };
-    else if (ts.isGetAccessorDeclaration(m) || ts.isSetAccessorDeclaration(m)) members[name] = { kind: 'property', type: null, optional: false };
+    else if (ts.isPropertyDeclaration(m))
+      members[name] = { kind: 'property', type: norm(m.type?.getText(sf)), optional: Boolean(m.questionToken) };
+    else if (ts.isGetAccessorDeclaration(m) || ts.isSetAccessorDeclaration(m))
+      members[name] = { kind: 'property', type: null, optional: false };
   }
   return { kind: 'class', members };
 }
@@ -145,19 +176,28 @@ export function exportedApi(path: string, text: string): Map<string, ApiEntry> {
     };
     if (ts.isFunctionDeclaration(st)) put(st.name?.text ?? 'default', fnEntry(st, sf));
     else if (ts.isClassDeclaration(st)) put(st.name?.text ?? 'default', classEntry(st, sf));
-    else if (ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st) || ts.isEnumDeclaration(st)) put(st.name.text, { kind: 'type', text: norm(st.getText(sf).replace(/^export\s+(default\s+)?/, ''))! });
+    else if (ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st) || ts.isEnumDeclaration(st))
+      put(st.name.text, { kind: 'type', text: norm(st.getText(sf).replace(/^export\s+(default\s+)?/, ''))! });
     else if (ts.isVariableStatement(st)) {
       for (const d of st.declarationList.declarations) {
         if (!ts.isIdentifier(d.name)) continue;
         const init = d.initializer;
-        const e: ApiEntry = init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) ? fnEntry(init, sf) : { kind: 'value', type: norm(d.type?.getText(sf)) };
+        const e: ApiEntry =
+          init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init))
+            ? fnEntry(init, sf)
+            : { kind: 'value', type: norm(d.type?.getText(sf)) };
         put(d.name.text, e);
       }
     } else if (ts.isExportDeclaration(st)) {
       if (st.exportClause && ts.isNamedExports(st.exportClause)) {
         for (const el of st.exportClause.elements) {
           const from = (el.propertyName ?? el.name).text;
-          api.set(el.name.text, st.moduleSpecifier ? { kind: 'reexport', text: `${from} from ${st.moduleSpecifier.getText(sf)}` } : (local.get(from) ?? { kind: 'value', type: null }));
+          api.set(
+            el.name.text,
+            st.moduleSpecifier
+              ? { kind: 'reexport', text: `${from} from ${st.moduleSpecifier.getText(sf)}` }
+              : (local.get(from) ?? { kind: 'value', type: null }),
+          );
         }
       } else if (st.moduleSpecifier) {
         api.set(`* from ${st.moduleSpecifier.getText(sf)}`, { kind: 'reexport', text: st.moduleSpecifier.getText(sf) });
@@ -165,16 +205,27 @@ export function exportedApi(path: string, text: string): Map<string, ApiEntry> {
     } else if (ts.isExportAssignment(st)) {
       const id = ts.isIdentifier(st.expression) ? local.get(st.expression.text) : undefined;
       api.set('default', id ?? { kind: 'value', type: null });
-    } else if (commonJs && ts.isExpressionStatement(st) && ts.isBinaryExpression(st.expression) && st.expression.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+    } else if (
+      commonJs &&
+      ts.isExpressionStatement(st) &&
+      ts.isBinaryExpression(st.expression) &&
+      st.expression.operatorToken.kind === ts.SyntaxKind.EqualsToken
+    ) {
       // module.exports.x = …, exports.x = …, module.exports = { a, b }
       const left = st.expression.left.getText(sf);
       const right = st.expression.right;
       const m = /^(?:module\.)?exports\.(\w+)$/.exec(left);
-      const entryOf = (r: ts.Expression): ApiEntry => (ts.isArrowFunction(r) || ts.isFunctionExpression(r) ? fnEntry(r, sf) : ts.isIdentifier(r) ? (local.get(r.text) ?? { kind: 'value', type: null }) : { kind: 'value', type: null });
+      const entryOf = (r: ts.Expression): ApiEntry =>
+        ts.isArrowFunction(r) || ts.isFunctionExpression(r)
+          ? fnEntry(r, sf)
+          : ts.isIdentifier(r)
+            ? (local.get(r.text) ?? { kind: 'value', type: null })
+            : { kind: 'value', type: null };
       if (m) api.set(m[1]!, entryOf(right));
       else if (left === 'module.exports' && ts.isObjectLiteralExpression(right)) {
         for (const p of right.properties) {
-          if (ts.isShorthandPropertyAssignment(p)) api.set(p.name.text, local.get(p.name.text) ?? { kind: 'value', type: null });
+          if (ts.isShorthandPropertyAssignment(p))
+            api.set(p.name.text, local.get(p.name.text) ?? { kind: 'value', type: null });
           else if (ts.isPropertyAssignment(p) || ts.isMethodDeclaration(p)) {
             const name = p.name.getText(sf);
             api.set(name, ts.isMethodDeclaration(p) ? fnEntry(p, sf) : entryOf(p.initializer));
@@ -187,7 +238,10 @@ export function exportedApi(path: string, text: string): Map<string, ApiEntry> {
 }
 
 /** Why calling code written against `before` might break against `after`, or null when it will not. */
-export function incompatibility(before: ApiEntry | { kind: 'property'; type: string | null; optional: boolean }, after: ApiEntry | { kind: 'property'; type: string | null; optional: boolean }): string | null {
+export function incompatibility(
+  before: ApiEntry | { kind: 'property'; type: string | null; optional: boolean },
+  after: ApiEntry | { kind: 'property'; type: string | null; optional: boolean },
+): string | null {
   if (before.kind !== after.kind) return `was a ${before.kind}, now a ${after.kind}`;
   if (before.kind === 'function' && after.kind === 'function') {
     const b = before.params.filter((p) => !p.rest);
@@ -199,11 +253,14 @@ export function incompatibility(before: ApiEntry | { kind: 'property'; type: str
         if (!ap.optional && !ap.rest) return `new required parameter #${i + 1}`;
         continue;
       }
-      if (bp.type !== null && ap.type !== null && bp.type !== ap.type) return `parameter #${i + 1} changed from ${bp.type} to ${ap.type}`;
+      if (bp.type !== null && ap.type !== null && bp.type !== ap.type)
+        return `parameter #${i + 1} changed from ${bp.type} to ${ap.type}`;
       if (bp.optional && !ap.optional) return `parameter #${i + 1} became required`;
     }
-    if (a.filter((p) => !p.rest).length < b.length && !a.some((p) => p.rest)) return `parameters reduced from ${b.length} to ${a.length}`;
-    if (before.returns !== null && after.returns !== null && before.returns !== after.returns) return `return type changed from ${before.returns} to ${after.returns}`;
+    if (a.filter((p) => !p.rest).length < b.length && !a.some((p) => p.rest))
+      return `parameters reduced from ${b.length} to ${a.length}`;
+    if (before.returns !== null && after.returns !== null && before.returns !== after.returns)
+      return `return type changed from ${before.returns} to ${after.returns}`;
     return null;
   }
   if (before.kind === 'class' && after.kind === 'class') {
@@ -215,10 +272,18 @@ export function incompatibility(before: ApiEntry | { kind: 'property'; type: str
     }
     return null;
   }
-  if (before.kind === 'type' && after.kind === 'type') return before.text === after.text ? null : 'type definition changed';
-  if (before.kind === 'property' && after.kind === 'property') return before.type !== null && after.type !== null && before.type !== after.type ? `type changed from ${before.type} to ${after.type}` : null;
-  if (before.kind === 'value' && after.kind === 'value') return before.type !== null && after.type !== null && before.type !== after.type ? `type changed from ${before.type} to ${after.type}` : null;
-  if (before.kind === 'reexport' && after.kind === 'reexport') return before.text === after.text ? null : 're-export changed';
+  if (before.kind === 'type' && after.kind === 'type')
+    return before.text === after.text ? null : 'type definition changed';
+  if (before.kind === 'property' && after.kind === 'property')
+    return before.type !== null && after.type !== null && before.type !== after.type
+      ? `type changed from ${before.type} to ${after.type}`
+      : null;
+  if (before.kind === 'value' && after.kind === 'value')
+    return before.type !== null && after.type !== null && before.type !== after.type
+      ? `type changed from ${before.type} to ${after.type}`
+      : null;
+  if (before.kind === 'reexport' && after.kind === 'reexport')
+    return before.text === after.text ? null : 're-export changed';
   return null;
 }
 
@@ -233,7 +298,13 @@ export interface ApiChange {
  * incompatible (changed, with `incompatible`'s reason), and new in `after` (added). `label` leads each name in the
  * detail ("export " for TS/JS).
  */
-export function diffApi<E>(path: string, before: Map<string, E>, after: Map<string, E>, incompatible: (was: E, now: E) => string | null, label = ''): ApiChange[] {
+export function diffApi<E>(
+  path: string,
+  before: Map<string, E>,
+  after: Map<string, E>,
+  incompatible: (was: E, now: E) => string | null,
+  label = '',
+): ApiChange[] {
   const out: ApiChange[] = [];
   for (const [name, e] of before) {
     const n = after.get(name);
@@ -243,7 +314,8 @@ export function diffApi<E>(path: string, before: Map<string, E>, after: Map<stri
       if (why) out.push({ name, change: 'changed', detail: `${path}: ${label}${name}: ${why}` });
     }
   }
-  for (const name of after.keys()) if (!before.has(name)) out.push({ name, change: 'added', detail: `${path}: ${label}${name} added` });
+  for (const name of after.keys())
+    if (!before.has(name)) out.push({ name, change: 'added', detail: `${path}: ${label}${name} added` });
   return out;
 }
 

@@ -8,7 +8,14 @@ import { KINDS } from '../store/kinds.js';
 import { writeFileAtomic } from '../store/state-write.js';
 import { CorruptStateError, type StateStore } from '../store/store.js';
 import type { AgentProfile, AgentRatingState, AgentRunRating, AgentRunRow, Config } from '../schema/types.generated.js';
-import { assembleProfile, initialFromRows, registrationOf, replay, type FoldState, type Registration } from './profile.js';
+import {
+  assembleProfile,
+  initialFromRows,
+  registrationOf,
+  replay,
+  type FoldState,
+  type Registration,
+} from './profile.js';
 
 export const RATING_VERSION = 'seed002-1';
 
@@ -68,10 +75,14 @@ function salvageRegistration(file: string, slug: string, log: LogRead, now: stri
     slug,
     // Enabled only when the damaged profile still says so: routing is never switched on by a repair.
     enabled: typeof raw.enabled === 'boolean' ? raw.enabled : false,
-    commands: Array.isArray(raw.commands) && raw.commands.every((c) => typeof c === 'string') ? (raw.commands as string[]) : [],
+    commands:
+      Array.isArray(raw.commands) && raw.commands.every((c) => typeof c === 'string') ? (raw.commands as string[]) : [],
     cost_per_million: num(raw.cost_per_million) ?? lastRun?.cost_per_million ?? null,
     best_usage: typeof raw.best_usage === 'string' ? raw.best_usage : null,
-    registered_at: typeof raw.registered_at === 'string' && !Number.isNaN(Date.parse(raw.registered_at)) ? raw.registered_at : (log.rows[0]?.row.created_at ?? now),
+    registered_at:
+      typeof raw.registered_at === 'string' && !Number.isNaN(Date.parse(raw.registered_at))
+        ? raw.registered_at
+        : (log.rows[0]?.row.created_at ?? now),
   };
 }
 
@@ -80,37 +91,60 @@ export function loadAgent(store: StateStore, slug: string, rc: RatingsConfig, no
   const problems: string[] = [];
   const log = readLog(store, slug);
   const logName = rel(store, store.path('ratings', slug));
-  for (const b of log.bad) problems.push(`${logName} line ${b.line}: unreadable row skipped (${b.problems.join('; ')}); the other rows are used`);
+  for (const b of log.bad)
+    problems.push(
+      `${logName} line ${b.line}: unreadable row skipped (${b.problems.join('; ')}); the other rows are used`,
+    );
   let stored: AgentProfile | null = null;
   let corruptProfile = false;
   let registration: Registration | null = null;
   const profileFile = store.path('agents', slug);
   try {
     stored = store.read<AgentProfile>('agents', slug);
-    if (stored && stored.slug !== slug) throw new CorruptStateError(profileFile, [`/slug: is ${JSON.stringify(stored.slug)}, expected ${JSON.stringify(slug)}`]);
+    if (stored && stored.slug !== slug)
+      throw new CorruptStateError(profileFile, [
+        `/slug: is ${JSON.stringify(stored.slug)}, expected ${JSON.stringify(slug)}`,
+      ]);
     if (stored) registration = registrationOf(stored);
   } catch (e) {
     if (!(e instanceof CorruptStateError)) throw e;
     stored = null;
     corruptProfile = true;
-    problems.push(`${rel(store, profileFile)} is corrupt (${e.problems.join('; ')}); its rating fields are rebuilt from ${logName}`);
+    problems.push(
+      `${rel(store, profileFile)} is corrupt (${e.problems.join('; ')}); its rating fields are rebuilt from ${logName}`,
+    );
     registration = salvageRegistration(profileFile, slug, log, now);
   }
   if (!registration && log.rows.length > 0) {
     registration = salvageRegistration(profileFile, slug, log, now);
-    problems.push(`${rel(store, profileFile)} is missing; rebuilt from ${logName}${registration.enabled ? '' : ` (disabled for routing until bin/agents enable ${slug})`}`);
+    problems.push(
+      `${rel(store, profileFile)} is missing; rebuilt from ${logName}${registration.enabled ? '' : ` (disabled for routing until bin/agents enable ${slug})`}`,
+    );
   }
-  const initial = stored?.initial ?? initialFromRows(log.rows.map((r) => r.row), rc.default_max_complexity);
+  const initial =
+    stored?.initial ??
+    initialFromRows(
+      log.rows.map((r) => r.row),
+      rc.default_max_complexity,
+    );
   const { state, mismatches } = replay(initial, log.rows);
   for (const m of mismatches) problems.push(`${logName} ${m}`);
   if (stored && stored.rating_samples !== state.rating_samples) {
-    problems.push(`${rel(store, profileFile)} rests on ${stored.rating_samples} rated run(s) but the log has ${state.rating_samples}; the replay is used`);
+    problems.push(
+      `${rel(store, profileFile)} rests on ${stored.rating_samples} rated run(s) but the log has ${state.rating_samples}; the replay is used`,
+    );
   }
   return { slug, registration, initial, state, log, stored, corruptProfile, problems };
 }
 
 /** Writes the profile the log implies; a corrupt profile is first copied aside so nothing is lost. */
-export function writeProfile(store: StateStore, a: LoadedAgent, reg: Registration, state: FoldState, now: string): AgentProfile {
+export function writeProfile(
+  store: StateStore,
+  a: LoadedAgent,
+  reg: Registration,
+  state: FoldState,
+  now: string,
+): AgentProfile {
   if (a.corruptProfile) {
     const file = store.path('agents', a.slug);
     const aside = `${file}.corrupt-${now.replace(/[:.]/g, '-')}`;

@@ -19,11 +19,20 @@ export interface RatingFields {
 }
 
 /** Registers a new agent; its rating fields start from `initial` (max_complexity defaults to the config's). */
-export async function registerAgent(store: StateStore, cfg: Config, slug: string, fields: AgentFields & RatingFields, now: string): Promise<AgentProfile> {
+export async function registerAgent(
+  store: StateStore,
+  cfg: Config,
+  slug: string,
+  fields: AgentFields & RatingFields,
+  now: string,
+): Promise<AgentProfile> {
   const rc = ratingsConfig(cfg);
   return store.withLock(lockName(slug), () => {
     const a = loadAgent(store, slug, rc, now);
-    if (a.registration) throw new UserError(`agent ${slug} is already registered (${rel(store, store.path('agents', slug))}); use bin/agents set`);
+    if (a.registration)
+      throw new UserError(
+        `agent ${slug} is already registered (${rel(store, store.path('agents', slug))}); use bin/agents set`,
+      );
     const reg: Registration = {
       slug,
       enabled: fields.enabled ?? true,
@@ -45,7 +54,13 @@ export async function registerAgent(store: StateStore, cfg: Config, slug: string
 }
 
 /** Changes registration fields; rating fields change through an `adjust` row so the log still replays to the profile. */
-export async function updateAgent(store: StateStore, cfg: Config, slug: string, fields: AgentFields & RatingFields & { reason?: string }, now: string): Promise<{ profile: AgentProfile; problems: string[] }> {
+export async function updateAgent(
+  store: StateStore,
+  cfg: Config,
+  slug: string,
+  fields: AgentFields & RatingFields & { reason?: string },
+  now: string,
+): Promise<{ profile: AgentProfile; problems: string[] }> {
   const rc = ratingsConfig(cfg);
   return store.withLock(lockName(slug), () => {
     const a = loadAgent(store, slug, rc, now);
@@ -59,13 +74,22 @@ export async function updateAgent(store: StateStore, cfg: Config, slug: string, 
     };
     const set: RatingFields = {};
     if (fields.rating !== undefined && fields.rating !== a.state.rating) set.rating = fields.rating;
-    if (fields.reasoning_rating !== undefined && fields.reasoning_rating !== a.state.reasoning_rating) set.reasoning_rating = fields.reasoning_rating;
-    if (fields.max_complexity !== undefined && fields.max_complexity !== a.state.max_complexity) set.max_complexity = fields.max_complexity;
+    if (fields.reasoning_rating !== undefined && fields.reasoning_rating !== a.state.reasoning_rating)
+      set.reasoning_rating = fields.reasoning_rating;
+    if (fields.max_complexity !== undefined && fields.max_complexity !== a.state.max_complexity)
+      set.max_complexity = fields.max_complexity;
     let state = a.state;
     if (Object.keys(set).length > 0) {
       state = applyAdjust(a.state, set, now);
       appendRow(store, slug, a.log, {
-        schema_version: '1.0.0', event: 'adjust', agent: slug, set, reason: fields.reason ?? 'set by bin/agents set', before: ratingStateOf(a.state), after: ratingStateOf(state), created_at: now,
+        schema_version: '1.0.0',
+        event: 'adjust',
+        agent: slug,
+        set,
+        reason: fields.reason ?? 'set by bin/agents set',
+        before: ratingStateOf(a.state),
+        after: ratingStateOf(state),
+        created_at: now,
       });
     }
     const profile = writeProfile(store, a, reg, state, now);
@@ -74,7 +98,12 @@ export async function updateAgent(store: StateStore, cfg: Config, slug: string, 
 }
 
 /** Rewrites the profile from the log (after a corrupt or stale profile); reports what it found. */
-export async function rebuildAgent(store: StateStore, cfg: Config, slug: string, now: string): Promise<{ profile: AgentProfile; problems: string[] }> {
+export async function rebuildAgent(
+  store: StateStore,
+  cfg: Config,
+  slug: string,
+  now: string,
+): Promise<{ profile: AgentProfile; problems: string[] }> {
   const rc = ratingsConfig(cfg);
   return store.withLock(lockName(slug), () => {
     const a = loadAgent(store, slug, rc, now);
@@ -83,7 +112,6 @@ export async function rebuildAgent(store: StateStore, cfg: Config, slug: string,
     return { profile, problems: a.problems };
   });
 }
-
 
 /** Appends one routing decision (a lock keeps the log's order the order of decisions). */
 export async function logRouting(store: StateStore, decision: RoutingDecision): Promise<void> {

@@ -40,7 +40,12 @@ export function configBudget(cfg: BudgetConfig, command: string | null, complexi
  * Each dimension switches to multiplier × median once at least min_runs past runs measured it
  * (so a typical run costs half the penalty at multiplier 2); a median of 0 keeps the configured figure.
  */
-export function resolveBudget(cfg: BudgetConfig, command: string | null, complexity: number, history: readonly BudgetSample[]): ResolvedBudget {
+export function resolveBudget(
+  cfg: BudgetConfig,
+  command: string | null,
+  complexity: number,
+  history: readonly BudgetSample[],
+): ResolvedBudget {
   const fixed = configBudget(cfg, command, complexity);
   const out: ResolvedBudget = {
     ...fixed,

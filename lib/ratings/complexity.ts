@@ -33,21 +33,37 @@ export function decideComplexity(args: {
   const demote = runScore <= p.demote_threshold && c <= m;
   const facts = `run_score ${round(runScore)}, quality ${round(quality)}, task complexity ${c}, max_complexity ${m}`;
   if (!promote && !demote) {
-    return { action: 'none', max_complexity_after: m, reason: `no change: ${facts} (promote needs score >= ${p.promote_threshold}, complexity >= ${m}, quality >= ${p.promote_min_quality}; demote needs score <= ${p.demote_threshold}, complexity <= ${m})` };
+    return {
+      action: 'none',
+      max_complexity_after: m,
+      reason: `no change: ${facts} (promote needs score >= ${p.promote_threshold}, complexity >= ${m}, quality >= ${p.promote_min_quality}; demote needs score <= ${p.demote_threshold}, complexity <= ${m})`,
+    };
   }
   const target = promote ? m + 1 : m - 1;
   if (target > MAX_COMPLEXITY || target < MIN_COMPLEXITY) {
-    return { action: 'at_limit', max_complexity_after: m, reason: `${promote ? 'promotion' : 'demotion'} earned but max_complexity is already ${m}: ${facts}` };
+    return {
+      action: 'at_limit',
+      max_complexity_after: m,
+      reason: `${promote ? 'promotion' : 'demotion'} earned but max_complexity is already ${m}: ${facts}`,
+    };
   }
   if (args.complexityUpdatedAt !== null) {
     const since = Date.parse(args.now) - Date.parse(args.complexityUpdatedAt);
     const cooldownMs = p.cooldown_hours * 3_600_000;
     if (since < cooldownMs) {
       const until = new Date(Date.parse(args.complexityUpdatedAt) + cooldownMs).toISOString();
-      return { action: 'held_by_cooldown', max_complexity_after: m, reason: `${promote ? 'promotion' : 'demotion'} earned but held by the ${p.cooldown_hours} h cooldown until ${until}: ${facts}` };
+      return {
+        action: 'held_by_cooldown',
+        max_complexity_after: m,
+        reason: `${promote ? 'promotion' : 'demotion'} earned but held by the ${p.cooldown_hours} h cooldown until ${until}: ${facts}`,
+      };
     }
   }
-  return { action: promote ? 'promote' : 'demote', max_complexity_after: target, reason: `${promote ? 'promoted' : 'demoted'} ${m} → ${target}: ${facts}` };
+  return {
+    action: promote ? 'promote' : 'demote',
+    max_complexity_after: target,
+    reason: `${promote ? 'promoted' : 'demoted'} ${m} → ${target}: ${facts}`,
+  };
 }
 
 const round = (x: number): string => String(Math.round(x * 100) / 100);

@@ -1,5 +1,11 @@
 // The profile's rating fields as a fold over the ratings log: live updates and replays share applyRow.
-import type { AgentAdjustRow, AgentProfile, AgentRatingParams, AgentRatingState, AgentRunRating } from '../schema/types.generated.js';
+import type {
+  AgentAdjustRow,
+  AgentProfile,
+  AgentRatingParams,
+  AgentRatingState,
+  AgentRunRating,
+} from '../schema/types.generated.js';
 import { decideComplexity, type ComplexityDecision } from './complexity.js';
 import { emaUpdate } from './ema.js';
 
@@ -23,11 +29,24 @@ export interface RunFacts {
 }
 
 export function startFold(initial: AgentRatingState): FoldState {
-  return { ...ratingStateOf(initial), rating_samples: 0, reasoning_samples: 0, complexity_samples: 0, rating_last_score: null, rating_updated_at: null, last_bead: null };
+  return {
+    ...ratingStateOf(initial),
+    rating_samples: 0,
+    reasoning_samples: 0,
+    complexity_samples: 0,
+    rating_last_score: null,
+    rating_updated_at: null,
+    last_bead: null,
+  };
 }
 
 export function ratingStateOf(s: AgentRatingState): AgentRatingState {
-  return { rating: s.rating, reasoning_rating: s.reasoning_rating, max_complexity: s.max_complexity, complexity_updated_at: s.complexity_updated_at };
+  return {
+    rating: s.rating,
+    reasoning_rating: s.reasoning_rating,
+    max_complexity: s.max_complexity,
+    complexity_updated_at: s.complexity_updated_at,
+  };
 }
 
 /** One rated run: EMA of the rating (and of reasoning_rating for reasoning disciplines), then max_complexity. */
@@ -47,7 +66,9 @@ export function applyRun(state: FoldState, run: RunFacts): { state: FoldState; d
     decision,
     state: {
       rating: emaUpdate(state.rating, run.run_score, p.alpha),
-      reasoning_rating: p.reasoning ? emaUpdate(state.reasoning_rating, run.run_score, p.alpha) : state.reasoning_rating,
+      reasoning_rating: p.reasoning
+        ? emaUpdate(state.reasoning_rating, run.run_score, p.alpha)
+        : state.reasoning_rating,
       max_complexity: decision.max_complexity_after,
       complexity_updated_at: changed ? run.created_at : state.complexity_updated_at,
       rating_samples: state.rating_samples + 1,
@@ -78,19 +99,31 @@ export function applyRow(state: FoldState, row: AgentRunRating): FoldState {
 }
 
 const sameState = (a: AgentRatingState, b: AgentRatingState): boolean =>
-  a.rating === b.rating && a.reasoning_rating === b.reasoning_rating && a.max_complexity === b.max_complexity && a.complexity_updated_at === b.complexity_updated_at;
+  a.rating === b.rating &&
+  a.reasoning_rating === b.reasoning_rating &&
+  a.max_complexity === b.max_complexity &&
+  a.complexity_updated_at === b.complexity_updated_at;
 
 /**
  * Replays rows in order from `initial`. A row whose recorded before/after differ from the replay is
  * reported (someone edited the log, or rows were lost); the replay's values win.
  */
-export function replay(initial: AgentRatingState, rows: readonly { row: AgentRunRating; line: number }[]): { state: FoldState; mismatches: string[] } {
+export function replay(
+  initial: AgentRatingState,
+  rows: readonly { row: AgentRunRating; line: number }[],
+): { state: FoldState; mismatches: string[] } {
   let state = startFold(initial);
   const mismatches: string[] = [];
   for (const { row, line } of rows) {
-    if (!sameState(row.before, state)) mismatches.push(`line ${line}: recorded before-state ${JSON.stringify(row.before)} differs from the replay ${JSON.stringify(ratingStateOf(state))}`);
+    if (!sameState(row.before, state))
+      mismatches.push(
+        `line ${line}: recorded before-state ${JSON.stringify(row.before)} differs from the replay ${JSON.stringify(ratingStateOf(state))}`,
+      );
     state = applyRow(state, row);
-    if (!sameState(row.after, state)) mismatches.push(`line ${line}: recorded after-state ${JSON.stringify(row.after)} differs from the replay ${JSON.stringify(ratingStateOf(state))}`);
+    if (!sameState(row.after, state))
+      mismatches.push(
+        `line ${line}: recorded after-state ${JSON.stringify(row.after)} differs from the replay ${JSON.stringify(ratingStateOf(state))}`,
+      );
   }
   return { state, mismatches };
 }
@@ -98,7 +131,9 @@ export function replay(initial: AgentRatingState, rows: readonly { row: AgentRun
 /** The initial state a log implies when the profile that held it is lost: the first row's before-state. */
 export function initialFromRows(rows: readonly AgentRunRating[], defaultMax: number): AgentRatingState {
   const first = rows[0];
-  return first ? ratingStateOf(first.before) : { rating: null, reasoning_rating: null, max_complexity: defaultMax, complexity_updated_at: null };
+  return first
+    ? ratingStateOf(first.before)
+    : { rating: null, reasoning_rating: null, max_complexity: defaultMax, complexity_updated_at: null };
 }
 
 export interface Registration {
@@ -111,7 +146,12 @@ export interface Registration {
 }
 
 /** Assembles a profile from its registration, its initial state and the fold. */
-export function assembleProfile(reg: Registration, initial: AgentRatingState, state: FoldState, updatedAt: string): AgentProfile {
+export function assembleProfile(
+  reg: Registration,
+  initial: AgentRatingState,
+  state: FoldState,
+  updatedAt: string,
+): AgentProfile {
   return {
     schema_version: '1.0.0',
     slug: reg.slug,
@@ -136,5 +176,12 @@ export function assembleProfile(reg: Registration, initial: AgentRatingState, st
 }
 
 export function registrationOf(p: AgentProfile): Registration {
-  return { slug: p.slug, enabled: p.enabled, commands: p.commands, cost_per_million: p.cost_per_million, best_usage: p.best_usage, registered_at: p.registered_at };
+  return {
+    slug: p.slug,
+    enabled: p.enabled,
+    commands: p.commands,
+    cost_per_million: p.cost_per_million,
+    best_usage: p.best_usage,
+    registered_at: p.registered_at,
+  };
 }

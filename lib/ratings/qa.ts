@@ -19,7 +19,8 @@ export function regressions(fb: Feedback): string[] {
   const out: string[] = [];
   const base = fb.baseline;
   if (!base) return out;
-  if (base.build_passed === true && fb.checks.build && fb.checks.build.status !== 'passed') out.push('the build passed on the base commit and fails now');
+  if (base.build_passed === true && fb.checks.build && fb.checks.build.status !== 'passed')
+    out.push('the build passed on the base commit and fails now');
   const now = fb.checks.test?.tests ?? null;
   const was = base.tests;
   if (now && was) {
@@ -31,8 +32,14 @@ export function regressions(fb: Feedback): string[] {
         if (c.status === 'passed' && s !== undefined && notPassed.has(s)) broken.push(c.id);
       }
     }
-    if (broken.length > 0) out.push(`${broken.length} test(s) that passed on the base commit fail now (${broken.slice(0, 3).join(', ')}${broken.length > 3 ? ', …' : ''})`);
-    else if (now.failed + now.errors > was.failed + was.errors) out.push(`${now.failed + now.errors} failing test(s) and error(s) against ${was.failed + was.errors} on the base commit`);
+    if (broken.length > 0)
+      out.push(
+        `${broken.length} test(s) that passed on the base commit fail now (${broken.slice(0, 3).join(', ')}${broken.length > 3 ? ', …' : ''})`,
+      );
+    else if (now.failed + now.errors > was.failed + was.errors)
+      out.push(
+        `${now.failed + now.errors} failing test(s) and error(s) against ${was.failed + was.errors} on the base commit`,
+      );
   }
   if (fb.integrity.test_count_below_baseline) out.push('fewer tests than on the base commit');
   return out;
@@ -55,7 +62,11 @@ export function qaVerdict(fb: Feedback, caps: QaCaps): QaVerdict {
     i.tests_not_run ? 'the tests did not run' : null,
   ].filter((x): x is string => x !== null);
   if (fb.outcome === 'agent_failure' || fb.outcome === 'timeout' || distrust.length > 0) {
-    return { status: 'failed', cap: caps.failed, reason: [`outcome ${fb.outcome}`, ...distrust].join('; ') + (fb.outcome_reason ? ` (${fb.outcome_reason})` : '') };
+    return {
+      status: 'failed',
+      cap: caps.failed,
+      reason: [`outcome ${fb.outcome}`, ...distrust].join('; ') + (fb.outcome_reason ? ` (${fb.outcome_reason})` : ''),
+    };
   }
   if (fb.outcome === 'partial_pass') return { status: 'partial', cap: caps.partial, reason: fb.outcome_reason };
   if (fb.outcome === 'unmeasured') return { status: 'unmeasured', cap: caps.unmeasured, reason: fb.outcome_reason };

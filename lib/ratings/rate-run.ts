@@ -9,7 +9,18 @@ import { emaAlpha } from './ema.js';
 import { applyRun, ratingStateOf, type FoldState, type Registration } from './profile.js';
 import { computeRunScore, computeTotalCost } from './score.js';
 import { cappedQuality, qaVerdict } from './qa.js';
-import { appendRow, loadAgent, lockName, RATING_VERSION, ratingsConfig, readLog, rel, writeProfile, type LoadedAgent, type RatingsConfig } from './agent-log.js';
+import {
+  appendRow,
+  loadAgent,
+  lockName,
+  RATING_VERSION,
+  ratingsConfig,
+  readLog,
+  rel,
+  writeProfile,
+  type LoadedAgent,
+  type RatingsConfig,
+} from './agent-log.js';
 
 export interface QualityInput {
   /** Quality, 0-10 (a judge's 0-1 score × 10). */
@@ -67,7 +78,12 @@ function ratingSummary(row: AgentRunRow, line: number, samples: number): RatingS
 }
 
 /** Past rated runs of one command and complexity, over every agent's log (unreadable lines are skipped). */
-function budgetHistory(store: StateStore, own: LoadedAgent, command: string | null, complexity: number): BudgetSample[] {
+function budgetHistory(
+  store: StateStore,
+  own: LoadedAgent,
+  command: string | null,
+  complexity: number,
+): BudgetSample[] {
   const out: BudgetSample[] = [];
   for (const slug of store.list('ratings')) {
     const rows = slug === own.slug ? own.log.rows : readLog(store, slug).rows;
@@ -88,7 +104,8 @@ export function judgeQuality(feedback: Feedback): QualityInput | null {
 export function readFeedback(store: StateStore, bead: string): Feedback {
   const r = readFeedbackFile(store, bead);
   if (r.status === 'corrupt') throw new UserError(r.error.message);
-  if (r.status === 'missing') throw new UserError(`${rel(store, r.file)}: no feedback record for bead ${bead} (run bin/collect first)`);
+  if (r.status === 'missing')
+    throw new UserError(`${rel(store, r.file)}: no feedback record for bead ${bead} (run bin/collect first)`);
   return r.feedback;
 }
 
@@ -125,7 +142,9 @@ export async function rateBead(opts: RateOptions): Promise<RateResult> {
     if (!reg) {
       // A run names its agent; the name alone does not make it routable (issue 17: one run at 9.5 won 42 of 50 routes).
       reg = { slug, enabled: false, commands: [], cost_per_million: null, best_usage: null, registered_at: now };
-      a.problems.push(`agent ${slug} was not registered: added DISABLED for routing (rated, never routed) with max_complexity ${rc.default_max_complexity} and no price; enable it with bin/agents enable ${slug} (price: bin/agents set ${slug} --cost-per-million USD)`);
+      a.problems.push(
+        `agent ${slug} was not registered: added DISABLED for routing (rated, never routed) with max_complexity ${rc.default_max_complexity} and no price; enable it with bin/agents enable ${slug} (price: bin/agents set ${slug} --cost-per-million USD)`,
+      );
     }
     const { row, state } = runRow(store, rc, a, reg, checked, bead, now);
     const line = appendRow(store, slug, a.log, row);
@@ -133,7 +152,14 @@ export async function rateBead(opts: RateOptions): Promise<RateResult> {
     const summary = ratingSummary(row, line, state.rating_samples);
     store.write('rating-jobs', bead, summary);
     const { used, quality, qa } = checked;
-    return { bead, status: 'rated', agent: slug, reason: `run score ${row.run_score.toFixed(2)}${used < quality.score0to10 ? ` (quality ${quality.score0to10} capped at ${used}: ${qa.status}, ${qa.reason})` : ''}`, summary, problems: a.problems } satisfies RateResult;
+    return {
+      bead,
+      status: 'rated',
+      agent: slug,
+      reason: `run score ${row.run_score.toFixed(2)}${used < quality.score0to10 ? ` (quality ${quality.score0to10} capped at ${used}: ${qa.status}, ${qa.reason})` : ''}`,
+      summary,
+      problems: a.problems,
+    } satisfies RateResult;
   });
 }
 
@@ -144,21 +170,41 @@ function checkRun(opts: RateOptions, rc: RatingsConfig): Checked | RateResult {
   const run = fb.run;
   const slug = run.agent;
   if (fb.outcome === 'infra_failure' || run.status === 'infra_failure') {
-    return { bead, status: 'skipped', agent: slug, reason: 'infra failure: infrastructure failures are never rated', summary: null, problems: [] };
+    return {
+      bead,
+      status: 'skipped',
+      agent: slug,
+      reason: 'infra failure: infrastructure failures are never rated',
+      summary: null,
+      problems: [],
+    };
   }
-  if (run.complexity === undefined) return notRated(bead, slug, 'the run has no task complexity, so no budget bucket applies', opts.strict);
-  if (quality === null) return notRated(bead, slug, 'no judgment and no reviewer quality: an unreviewed run is not rated', opts.strict);
+  if (run.complexity === undefined)
+    return notRated(bead, slug, 'the run has no task complexity, so no budget bucket applies', opts.strict);
+  if (quality === null)
+    return notRated(bead, slug, 'no judgment and no reviewer quality: an unreviewed run is not rated', opts.strict);
   if (!(Number.isFinite(quality.score0to10) && quality.score0to10 >= 0 && quality.score0to10 <= 10)) {
     throw new UserError(`${bead}: quality must be a number from 0 to 10, got ${JSON.stringify(quality.score0to10)}`);
   }
   const started = Date.parse(run.started_at);
   const completed = Date.parse(run.completed_at);
   if (!(completed >= started)) {
-    throw new UserError(`${bead}: run.completed_at ${run.completed_at} is before run.started_at ${run.started_at}: the duration would be negative (fix the run record; nothing was rated)`);
+    throw new UserError(
+      `${bead}: run.completed_at ${run.completed_at} is before run.started_at ${run.started_at}: the duration would be negative (fix the run record; nothing was rated)`,
+    );
   }
   const qa = qaVerdict(fb, rc.qa_caps);
   const used = cappedQuality(quality.score0to10, qa);
-  return { fb, run, slug, complexity: run.complexity, quality, qa, used, durationSeconds: (completed - started) / 1000 };
+  return {
+    fb,
+    run,
+    slug,
+    complexity: run.complexity,
+    quality,
+    qa,
+    used,
+    durationSeconds: (completed - started) / 1000,
+  };
 }
 
 /** The bead was rated before (its summary, or its row when the rating process died before the summary): say so. */
@@ -175,20 +221,39 @@ function alreadyRated(store: StateStore, a: LoadedAgent, bead: string, quality: 
   }
   const same = summary && (summary.reviewed_quality ?? summary.quality_score) === quality.score0to10;
   return {
-    bead, status: 'already_rated', agent: a.slug, summary, problems: a.problems,
+    bead,
+    status: 'already_rated',
+    agent: a.slug,
+    summary,
+    problems: a.problems,
     reason: `already rated at ${summary?.rated_at}${same ? '' : ` with quality ${summary?.quality_score}; quality ${quality.score0to10} ignored`}`,
   };
 }
 
 /** The run's row of the ratings log and the agent's state after it. */
-function runRow(store: StateStore, rc: RatingsConfig, a: LoadedAgent, reg: Registration, c: Checked, bead: string, now: string): { row: AgentRunRow; state: FoldState } {
+function runRow(
+  store: StateStore,
+  rc: RatingsConfig,
+  a: LoadedAgent,
+  reg: Registration,
+  c: Checked,
+  bead: string,
+  now: string,
+): { row: AgentRunRow; state: FoldState } {
   const { run, slug, complexity, quality, qa, used } = c;
   const command = run.command ?? null;
   const tokens = run.usage?.total_tokens ?? null;
   const cost = computeTotalCost(tokens, reg.cost_per_million, run.usage?.cost_usd ?? null);
   const iterations = run.iterations ?? null;
   const budget = resolveBudget(rc.budgets, command, complexity, budgetHistory(store, a, command, complexity));
-  const scored = computeRunScore({ quality: used, totalCost: cost.total_cost, durationSeconds: c.durationSeconds, iterations, budget, weights: rc.weights });
+  const scored = computeRunScore({
+    quality: used,
+    totalCost: cost.total_cost,
+    durationSeconds: c.durationSeconds,
+    iterations,
+    budget,
+    weights: rc.weights,
+  });
   const params = {
     alpha: emaAlpha(rc.ema_n),
     ...rc.complexity,
@@ -217,7 +282,13 @@ function runRow(store: StateStore, rc: RatingsConfig, a: LoadedAgent, reg: Regis
     total_cost: cost.total_cost,
     cost_source: cost.source,
     cost_per_million: reg.cost_per_million,
-    budget: { cost_usd: budget.cost_usd, duration_seconds: budget.duration_seconds, iterations: budget.iterations, source: budget.source, samples: budget.samples },
+    budget: {
+      cost_usd: budget.cost_usd,
+      duration_seconds: budget.duration_seconds,
+      iterations: budget.iterations,
+      source: budget.source,
+      samples: budget.samples,
+    },
     norms: scored.norms,
     weights_used: scored.weights_used,
     run_score: scored.score,

@@ -10,15 +10,22 @@ import type { StateStore } from '../store/store.js';
 export function storedQuality(store: StateStore, bead: string, warn: (msg: string) => void): QualityInput | null {
   const { judgment: j, note } = readStoredJudgment(store, bead);
   if (note) warn(note);
-  if (j && j.status === 'judged' && j.score !== null) return { score0to10: j.score * 10, source: 'judge', raw: j, reviewer: j.model };
+  if (j && j.status === 'judged' && j.score !== null)
+    return { score0to10: j.score * 10, source: 'judge', raw: j, reviewer: j.model };
   return judgeQuality(readFeedback(store, bead));
 }
 
 export function describe(r: RateResult): string {
   const s = r.summary;
   if (r.status === 'rated' && s) {
-    const cx = s.max_complexity_after !== s.max_complexity_before ? `, max_complexity ${s.max_complexity_before} → ${s.max_complexity_after} (${s.complexity_action})` : '';
-    const capped = s.reviewed_quality !== undefined && s.reviewed_quality !== s.quality_score ? ` capped from ${s.reviewed_quality.toFixed(1)} (checks ${s.qa_status})` : '';
+    const cx =
+      s.max_complexity_after !== s.max_complexity_before
+        ? `, max_complexity ${s.max_complexity_before} → ${s.max_complexity_after} (${s.complexity_action})`
+        : '';
+    const capped =
+      s.reviewed_quality !== undefined && s.reviewed_quality !== s.quality_score
+        ? ` capped from ${s.reviewed_quality.toFixed(1)} (checks ${s.qa_status})`
+        : '';
     return `${r.bead}: rated ${r.agent}: quality ${s.quality_score.toFixed(1)}${capped} (${s.quality_source}), run score ${s.run_score.toFixed(2)}, rating ${s.rating_before === null ? '—' : s.rating_before.toFixed(2)} → ${s.rating_after.toFixed(2)} (n=${s.rating_samples})${cx}`;
   }
   return `${r.bead}: ${r.status === 'already_rated' ? 'already rated' : 'not rated'}${r.agent ? ` (${r.agent})` : ''}: ${r.reason}`;
@@ -41,7 +48,14 @@ export async function rateFromStoredJudgment(
   const quality = storedQuality(ctx.store, bead, (m) => io.stderr(`warning: ${m}\n`));
   if (quality && opts.reviewer) quality.reviewer = opts.reviewer;
   try {
-    const r = await rateBead({ store: ctx.store, config: ctx.config, bead, quality, strict: opts.strict, now: ctx.now });
+    const r = await rateBead({
+      store: ctx.store,
+      config: ctx.config,
+      bead,
+      quality,
+      strict: opts.strict,
+      now: ctx.now,
+    });
     for (const p of r.problems) io.stderr(`warning: ${p}\n`);
     io.stderr(describe(r) + '\n');
     return 0;

@@ -66,7 +66,9 @@ export function rankCandidates(cs: readonly Candidate[], cost: (slug: string) =>
 
 export function routeTask(input: RouteInput): RouteDecision {
   const { complexity: n, params: p, rng } = input;
-  const eligible = input.agents.filter((a) => a.enabled && (a.commands.length === 0 || a.commands.includes(input.command)));
+  const eligible = input.agents.filter(
+    (a) => a.enabled && (a.commands.length === 0 || a.commands.includes(input.command)),
+  );
   const asCandidate = (a: RoutableAgent): Candidate => ({
     slug: a.slug,
     rating: input.useReasoning ? a.reasoning_rating : a.rating,
@@ -78,34 +80,84 @@ export function routeTask(input: RouteInput): RouteDecision {
   const oneBelow = eligible.filter((a) => a.max_complexity === n - 1).map(asCandidate);
   const fallback = atLevel.length === 0;
   const pool = fallback ? oneBelow : atLevel;
-  const warning = fallback && pool.length > 0 ? `no agent has max_complexity >= ${n}; falling back to agents at ${n - 1}` : null;
+  const warning =
+    fallback && pool.length > 0 ? `no agent has max_complexity >= ${n}; falling back to agents at ${n - 1}` : null;
   if (pool.length === 0) {
-    return { agent: null, mode: 'none', exploration: null, reason: `no enabled agent for ${input.command} has max_complexity >= ${n - 1}`, fallback, warning, draw: null, candidates: [] };
+    return {
+      agent: null,
+      mode: 'none',
+      exploration: null,
+      reason: `no enabled agent for ${input.command} has max_complexity >= ${n - 1}`,
+      fallback,
+      warning,
+      draw: null,
+      candidates: [],
+    };
   }
   const ranked = rankCandidates(pool, cost);
   const best = ranked[0]!;
   const draw = rng();
   const base = { fallback, warning, draw, candidates: ranked };
   if (draw >= p.epsilon) {
-    return { ...base, agent: best.slug, mode: 'exploit', exploration: null, reason: `best ${input.useReasoning ? 'reasoning_rating' : 'rating'} ${fmt(best.rating)} (n=${best.rating_samples}) among ${ranked.length} agent(s) with max_complexity >= ${fallback ? n - 1 : n}` };
+    return {
+      ...base,
+      agent: best.slug,
+      mode: 'exploit',
+      exploration: null,
+      reason: `best ${input.useReasoning ? 'reasoning_rating' : 'rating'} ${fmt(best.rating)} (n=${best.rating_samples}) among ${ranked.length} agent(s) with max_complexity >= ${fallback ? n - 1 : n}`,
+    };
   }
-  const redemption = n <= p.redemption_max_complexity ? ranked.filter((c) => c.slug !== best.slug && (c.rating === null || c.rating < p.redemption_max_rating)) : [];
+  const redemption =
+    n <= p.redemption_max_complexity
+      ? ranked.filter((c) => c.slug !== best.slug && (c.rating === null || c.rating < p.redemption_max_rating))
+      : [];
   // Stretch is exactly one above an agent's max_complexity; under the fallback every pick already is.
-  const stretch = fallback ? [] : rankCandidates(oneBelow, cost).filter((c) => c.rating !== null && c.rating >= p.stretch_min_rating);
-  const modes = [...(redemption.length ? (['redemption'] as const) : []), ...(stretch.length ? (['stretch'] as const) : [])];
+  const stretch = fallback
+    ? []
+    : rankCandidates(oneBelow, cost).filter((c) => c.rating !== null && c.rating >= p.stretch_min_rating);
+  const modes = [
+    ...(redemption.length ? (['redemption'] as const) : []),
+    ...(stretch.length ? (['stretch'] as const) : []),
+  ];
   const mode = pickOne(modes, rng);
   if (mode === 'redemption') {
     const c = pickOne(redemption, rng)!;
-    return { ...base, candidates: [...ranked], agent: c.slug, mode: 'explore', exploration: 'redemption', reason: `exploration (draw ${draw.toFixed(4)} < epsilon ${p.epsilon}): redemption of low-rated ${c.slug} (${fmt(c.rating)}, n=${c.rating_samples}) on a complexity-${n} task` };
+    return {
+      ...base,
+      candidates: [...ranked],
+      agent: c.slug,
+      mode: 'explore',
+      exploration: 'redemption',
+      reason: `exploration (draw ${draw.toFixed(4)} < epsilon ${p.epsilon}): redemption of low-rated ${c.slug} (${fmt(c.rating)}, n=${c.rating_samples}) on a complexity-${n} task`,
+    };
   }
   if (mode === 'stretch') {
     const c = pickOne(stretch, rng)!;
-    return { ...base, candidates: [...ranked, c], agent: c.slug, mode: 'explore', exploration: 'stretch', reason: `exploration (draw ${draw.toFixed(4)} < epsilon ${p.epsilon}): stretch of ${c.slug} (${fmt(c.rating)}, n=${c.rating_samples}) from max_complexity ${c.max_complexity} to ${n}` };
+    return {
+      ...base,
+      candidates: [...ranked, c],
+      agent: c.slug,
+      mode: 'explore',
+      exploration: 'stretch',
+      reason: `exploration (draw ${draw.toFixed(4)} < epsilon ${p.epsilon}): stretch of ${c.slug} (${fmt(c.rating)}, n=${c.rating_samples}) from max_complexity ${c.max_complexity} to ${n}`,
+    };
   }
   const others = ranked.filter((c) => c.slug !== best.slug);
   const c = pickOne(others, rng);
   if (!c) {
-    return { ...base, agent: best.slug, mode: 'exploit', exploration: null, reason: `exploration drawn (${draw.toFixed(4)} < epsilon ${p.epsilon}) but ${best.slug} is the only candidate` };
+    return {
+      ...base,
+      agent: best.slug,
+      mode: 'exploit',
+      exploration: null,
+      reason: `exploration drawn (${draw.toFixed(4)} < epsilon ${p.epsilon}) but ${best.slug} is the only candidate`,
+    };
   }
-  return { ...base, agent: c.slug, mode: 'explore', exploration: 'random', reason: `exploration (draw ${draw.toFixed(4)} < epsilon ${p.epsilon}): no redemption or stretch candidate, picked ${c.slug} (${fmt(c.rating)}) at random among the others` };
+  return {
+    ...base,
+    agent: c.slug,
+    mode: 'explore',
+    exploration: 'random',
+    reason: `exploration (draw ${draw.toFixed(4)} < epsilon ${p.epsilon}): no redemption or stretch candidate, picked ${c.slug} (${fmt(c.rating)}) at random among the others`,
+  };
 }

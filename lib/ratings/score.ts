@@ -60,7 +60,10 @@ export function computeRunScore(input: RunScoreInput): RunScore {
   };
   const w = input.weights;
   const configured = w.cost + w.time + w.iterations;
-  const present = (norms.cost === null ? 0 : w.cost) + (norms.time === null ? 0 : w.time) + (norms.iterations === null ? 0 : w.iterations);
+  const present =
+    (norms.cost === null ? 0 : w.cost) +
+    (norms.time === null ? 0 : w.time) +
+    (norms.iterations === null ? 0 : w.iterations);
   const scale = present > 0 ? configured / present : 0;
   const weights_used: RunScoreWeights = {
     quality: w.quality,
@@ -82,7 +85,8 @@ export function computeTotalCost(
   costPerMillion: number | null,
   recordedCost: number | null,
 ): { total_cost: number | null; source: 'tokens_x_price' | 'recorded' | null } {
-  if (tokensTotal !== null && costPerMillion !== null) return { total_cost: (tokensTotal * costPerMillion) / 1_000_000, source: 'tokens_x_price' };
+  if (tokensTotal !== null && costPerMillion !== null)
+    return { total_cost: (tokensTotal * costPerMillion) / 1_000_000, source: 'tokens_x_price' };
   if (recordedCost !== null) return { total_cost: recordedCost, source: 'recorded' };
   return { total_cost: null, source: null };
 }

@@ -29,22 +29,33 @@ export interface RecordFacts {
 export const MISSING: Record<'agent' | 'template' | 'task_id' | 'prompt' | 'base_ref' | 'started_at', string> = {
   agent: 'no agent: give --agent SLUG, JUDGELOOP_AGENT, or "record": {"agent": …} in judgeloop.json',
   template: 'no template: give --template ID, JUDGELOOP_TEMPLATE, or "record": {"template": …} in judgeloop.json',
-  task_id: 'no task id: give --task ID or JUDGELOOP_TASK (--from-commit takes the branch name, --claude-hook the session id)',
-  prompt: 'no task prompt: give --prompt TEXT, --prompt-file FILE (- for stdin) or JUDGELOOP_PROMPT_FILE (--from-commit takes the commit message, --claude-hook the first prompt of the transcript)',
-  base_ref: 'no base to measure against: give --base REF, JUDGELOOP_BASE_REF, or "record": {"base_ref": "main"} in judgeloop.json (--from-commit takes the parent commit)',
-  started_at: 'no start time: give --started-at TIME (ISO 8601) or JUDGELOOP_STARTED_AT (--from-commit takes the parent commit\'s time, --claude-hook the transcript\'s first entry)',
+  task_id:
+    'no task id: give --task ID or JUDGELOOP_TASK (--from-commit takes the branch name, --claude-hook the session id)',
+  prompt:
+    'no task prompt: give --prompt TEXT, --prompt-file FILE (- for stdin) or JUDGELOOP_PROMPT_FILE (--from-commit takes the commit message, --claude-hook the first prompt of the transcript)',
+  base_ref:
+    'no base to measure against: give --base REF, JUDGELOOP_BASE_REF, or "record": {"base_ref": "main"} in judgeloop.json (--from-commit takes the parent commit)',
+  started_at:
+    "no start time: give --started-at TIME (ISO 8601) or JUDGELOOP_STARTED_AT (--from-commit takes the parent commit's time, --claude-hook the transcript's first entry)",
 };
 
 export type AssembleResult = { ok: true; record: RunRecord } | { ok: false; missing: string[] };
 
 export function assembleRunRecord(f: RecordFacts): AssembleResult {
-  const missing = (Object.keys(MISSING) as (keyof typeof MISSING)[]).filter((k) => f[k] === undefined || f[k] === '').map((k) => MISSING[k]);
+  const missing = (Object.keys(MISSING) as (keyof typeof MISSING)[])
+    .filter((k) => f[k] === undefined || f[k] === '')
+    .map((k) => MISSING[k]);
   if (missing.length > 0) return { ok: false, missing };
   const status = f.status ?? (f.exit_code === 0 ? 'completed' : 'failed');
   const record: RunRecord = {
     schema_version: '1.0.0',
     bead: f.bead,
-    task: { id: f.task_id!, prompt: f.prompt!, ...(f.task_type ? { type: f.task_type } : {}), ...(f.complexity !== undefined ? { complexity: f.complexity } : {}) },
+    task: {
+      id: f.task_id!,
+      prompt: f.prompt!,
+      ...(f.task_type ? { type: f.task_type } : {}),
+      ...(f.complexity !== undefined ? { complexity: f.complexity } : {}),
+    },
     agent: { slug: f.agent!, ...(f.model ? { model: f.model } : {}) },
     template: f.template!,
     ...(f.race_id ? { race_id: f.race_id } : {}),
@@ -65,6 +76,10 @@ export function assembleRunRecord(f: RecordFacts): AssembleResult {
 
 /** A bead id from free text: unsafe characters become '-', at most 128, starting with a letter or digit. */
 export function beadFrom(...parts: string[]): string {
-  const s = parts.join('-').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 128);
+  const s = parts
+    .join('-')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, 128);
   return s === '' ? 'run' : s;
 }

@@ -21,7 +21,8 @@ export function parseClaudeHookInput(text: string): ClaudeHookInput {
   } catch (e) {
     throw new UserError(`--claude-hook: stdin is not the hook's JSON (${(e as Error).message})`);
   }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new UserError('--claude-hook: stdin is not a JSON object');
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    throw new UserError('--claude-hook: stdin is not a JSON object');
   const o = data as Record<string, unknown>;
   const session = str(o.session_id);
   const cwd = str(o.cwd);
@@ -46,13 +47,21 @@ export interface TranscriptFacts {
   bad_lines: number;
 }
 
-type Entry = { type?: unknown; timestamp?: unknown; isMeta?: unknown; isSidechain?: unknown; message?: { id?: unknown; role?: unknown; model?: unknown; content?: unknown; usage?: Record<string, unknown> } };
+type Entry = {
+  type?: unknown;
+  timestamp?: unknown;
+  isMeta?: unknown;
+  isSidechain?: unknown;
+  message?: { id?: unknown; role?: unknown; model?: unknown; content?: unknown; usage?: Record<string, unknown> };
+};
 
 function textOf(content: unknown): string | null {
   if (typeof content === 'string') return content.trim() === '' ? null : content;
   if (!Array.isArray(content)) return null;
   // A user entry made only of tool results is the harness answering, not the user asking.
-  const texts = content.filter((b) => b && typeof b === 'object' && (b as { type?: unknown }).type === 'text').map((b) => String((b as { text?: unknown }).text ?? ''));
+  const texts = content
+    .filter((b) => b && typeof b === 'object' && (b as { type?: unknown }).type === 'text')
+    .map((b) => String((b as { text?: unknown }).text ?? ''));
   const joined = texts.join('\n').trim();
   return joined === '' ? null : joined;
 }
@@ -76,7 +85,10 @@ export function summarizeTranscript(text: string): TranscriptFacts {
       continue;
     }
     if (typeof e !== 'object' || e === null) continue;
-    const ts = typeof e.timestamp === 'string' && !Number.isNaN(Date.parse(e.timestamp)) ? new Date(e.timestamp).toISOString() : undefined;
+    const ts =
+      typeof e.timestamp === 'string' && !Number.isNaN(Date.parse(e.timestamp))
+        ? new Date(e.timestamp).toISOString()
+        : undefined;
     if (ts) {
       facts.started_at ??= ts;
       facts.completed_at = ts;

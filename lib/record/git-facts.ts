@@ -55,5 +55,10 @@ export async function commitFacts(top: string, commit: string): Promise<CommitFa
   const parent = parents.split(' ').filter(Boolean)[0] ?? null;
   let parentDate: string | null = null;
   if (parent) parentDate = (await git(top, ['show', '-s', '--format=%cI', parent])).trim() || null;
-  return { message: msg.join('\n').trim(), committed_at: new Date(date.trim()).toISOString(), parent, parent_committed_at: parentDate ? new Date(parentDate).toISOString() : null };
+  return {
+    message: msg.join('\n').trim(),
+    committed_at: new Date(date.trim()).toISOString(),
+    parent,
+    parent_committed_at: parentDate ? new Date(parentDate).toISOString() : null,
+  };
 }

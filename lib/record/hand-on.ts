@@ -15,7 +15,12 @@ export function shimPath(command: 'collect' | 'judge'): string {
 }
 
 /** Runs the command in the foreground, its output passed through; resolves with its exit code. */
-export function handOnForeground(command: 'collect' | 'judge', args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<number> {
+export function handOnForeground(
+  command: 'collect' | 'judge',
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<number> {
   return new Promise((done, fail) => {
     const child = spawn(shimPath(command), args, { cwd, env: handOnEnv(env), stdio: ['ignore', 'inherit', 'inherit'] });
     child.on('error', fail);
@@ -27,11 +32,22 @@ export function handOnForeground(command: 'collect' | 'judge', args: string[], e
  * Starts the command detached (its own session, stdin closed, output appended to `log`) and returns its pid at once:
  * a git hook returns without waiting for the collection or the judge.
  */
-export function handOnBackground(command: 'collect' | 'judge', args: string[], env: NodeJS.ProcessEnv, cwd: string, log: string): number {
+export function handOnBackground(
+  command: 'collect' | 'judge',
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  log: string,
+): number {
   mkdirSync(dirname(log), { recursive: true });
   const fd = openSync(log, 'a');
   try {
-    const child = spawn(shimPath(command), args, { cwd, env: handOnEnv(env), stdio: ['ignore', fd, fd], detached: true });
+    const child = spawn(shimPath(command), args, {
+      cwd,
+      env: handOnEnv(env),
+      stdio: ['ignore', fd, fd],
+      detached: true,
+    });
     child.unref();
     return child.pid ?? 0;
   } finally {

@@ -15,7 +15,10 @@ export interface ProgressIo {
 export type ProgressMode = 'tty' | 'lines' | 'off';
 
 /** The mode for a command: off under --json / --quiet, live on a terminal (unless TERM=dumb), else one line per event. */
-export function progressMode(io: Pick<ProgressIo, 'tty' | 'processEnv'>, opts: { json?: boolean; quiet?: boolean } = {}): ProgressMode {
+export function progressMode(
+  io: Pick<ProgressIo, 'tty' | 'processEnv'>,
+  opts: { json?: boolean; quiet?: boolean } = {},
+): ProgressMode {
   if (opts.json || opts.quiet) return 'off';
   if (io.tty && io.processEnv?.TERM !== 'dumb') return 'tty';
   return 'lines';
@@ -37,11 +40,13 @@ export function formatElapsed(ms: number): string {
   return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
 }
 
-const counter = (i: Pick<ItemState, 'done' | 'total'>): string => (i.done === undefined ? '' : i.total === undefined ? `[${i.done}] ` : `[${i.done}/${i.total}] `);
+const counter = (i: Pick<ItemState, 'done' | 'total'>): string =>
+  i.done === undefined ? '' : i.total === undefined ? `[${i.done}] ` : `[${i.done}/${i.total}] `;
 
 /** One event off a terminal: `cmd: label: phase [done/total] (elapsed)`. Pure. */
 export function eventLine(command: string, item: ItemState, now: number): string {
-  const count = item.done === undefined ? '' : item.total === undefined ? ` ${item.done}` : ` ${item.done}/${item.total}`;
+  const count =
+    item.done === undefined ? '' : item.total === undefined ? ` ${item.done}` : ` ${item.done}/${item.total}`;
   return `${command}: ${item.label}: ${item.phase}${count} (${formatElapsed(now - item.started)})\n`;
 }
 
@@ -55,7 +60,9 @@ function fit(line: string, columns: number): string {
 /** The live block: one line per item, labels padded to one width. Pure. */
 export function renderLive(command: string, items: readonly ItemState[], now: number, columns = 80): string[] {
   const width = Math.min(40, Math.max(0, ...items.map((i) => i.label.length)));
-  return items.map((i) => fit(`${command}: ${i.label.padEnd(width)}  ${counter(i)}${i.phase}  ${formatElapsed(now - i.started)}`, columns));
+  return items.map((i) =>
+    fit(`${command}: ${i.label.padEnd(width)}  ${counter(i)}${i.phase}  ${formatElapsed(now - i.started)}`, columns),
+  );
 }
 
 /**
@@ -91,7 +98,11 @@ export class Progress {
   private readonly throttleMs: number;
   private readonly tickMs: number;
 
-  constructor(readonly command: string, private readonly write: (text: string) => void, opts: ProgressOptions) {
+  constructor(
+    readonly command: string,
+    private readonly write: (text: string) => void,
+    opts: ProgressOptions,
+  ) {
     this.mode = opts.mode;
     this.clock = opts.clock ?? (() => performance.now());
     this.columns = opts.columns || 80; // a pseudo-terminal may say 0

@@ -21,9 +21,17 @@ const pad = (s: string, w: number, align: Align): string => {
  * Columns two spaces apart, each as wide as its widest cell (a missing cell is empty); no trailing spaces; ends
  * with a newline. The header is the first row.
  */
-export function textTable(header: readonly string[], rows: readonly (readonly string[])[], opts: TextTableOptions = {}): string {
+export function textTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  opts: TextTableOptions = {},
+): string {
   const widths = header.map((h, i) => Math.max(width(h), ...rows.map((r) => width(r[i] ?? ''))));
-  const line = (cells: readonly string[]): string => widths.map((w, i) => pad(cells[i] ?? '', w, opts.align?.[i] ?? 'left')).join('  ').trimEnd();
+  const line = (cells: readonly string[]): string =>
+    widths
+      .map((w, i) => pad(cells[i] ?? '', w, opts.align?.[i] ?? 'left'))
+      .join('  ')
+      .trimEnd();
   const out = [line(header)];
   if (opts.rule) out.push(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows) out.push(line(r));

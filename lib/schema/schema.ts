@@ -5,12 +5,7 @@ import { join } from 'node:path';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { projectRoot, schemasDir } from '../base/paths.js';
 
-
-export type SchemaName =
-  | 'run-record'
-  | 'feedback'
-  | 'baseline'
-  | (string & {});
+export type SchemaName = 'run-record' | 'feedback' | 'baseline' | (string & {});
 
 export type Validation<T> = { ok: true; value: T } | { ok: false; errors: string[] };
 
@@ -20,8 +15,13 @@ const compiled = new Map<string, ValidateFunction>();
 /** sha256 over schema file names and contents, sorted by name (same as dev/gen-validators.mjs). */
 export function schemasHash(): string {
   const h = createHash('sha256');
-  for (const f of readdirSync(schemasDir()).filter((f) => f.endsWith('.schema.json')).sort()) {
-    h.update(f).update('\0').update(readFileSync(join(schemasDir(), f))).update('\0');
+  for (const f of readdirSync(schemasDir())
+    .filter((f) => f.endsWith('.schema.json'))
+    .sort()) {
+    h.update(f)
+      .update('\0')
+      .update(readFileSync(join(schemasDir(), f)))
+      .update('\0');
   }
   return h.digest('hex');
 }
@@ -36,7 +36,11 @@ const requireHere = (id: string): unknown => {
 };
 const precompiledDir = (): string => join(projectRoot(), 'dist', 'validators');
 let precompiledOk: boolean | undefined;
-let buildInfo: { schemasHash?: string; stats?: Record<string, { size: number; mtimeMs: number }>; defaultsSha256?: string } = {};
+let buildInfo: {
+  schemasHash?: string;
+  stats?: Record<string, { size: number; mtimeMs: number }>;
+  defaultsSha256?: string;
+} = {};
 
 /**
  * True when the files in schemas/ are those the build hashed: the same names with the same size and mtime
@@ -85,7 +89,9 @@ function instance(): Ajv {
   ajv = new AjvClass({ allErrors: true, strict: true, allowUnionTypes: true });
   addFormats(ajv, ['date-time']);
   // Every schema is registered by its $id so cross-file $refs resolve; each compiles on first use.
-  for (const file of readdirSync(schemasDir()).filter((f) => f.endsWith('.schema.json')).sort()) {
+  for (const file of readdirSync(schemasDir())
+    .filter((f) => f.endsWith('.schema.json'))
+    .sort()) {
     ajv.addSchema(JSON.parse(readFileSync(join(schemasDir(), file), 'utf8')) as object);
   }
   return ajv;
@@ -110,7 +116,9 @@ export function formatErrors(errors: ErrorObject[] | null | undefined): string[]
   if (!errors?.length) return [];
   const specific = errors.filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'anyOf' && e.keyword !== 'if');
   // A oneOf against [X, null] reports both branches; "must be null" is noise once X's errors are there.
-  const useful = specific.filter((e) => !(e.keyword === 'type' && (e.params as { type?: string }).type === 'null' && specific.length > 1));
+  const useful = specific.filter(
+    (e) => !(e.keyword === 'type' && (e.params as { type?: string }).type === 'null' && specific.length > 1),
+  );
   const out: string[] = [];
   for (const e of useful.length ? useful : errors) {
     let path = e.instancePath || '/';
@@ -156,5 +164,8 @@ export function validate<T>(name: SchemaName, data: unknown): Validation<T> {
 }
 
 export function schemaNames(): string[] {
-  return readdirSync(schemasDir()).filter((f) => f.endsWith('.schema.json')).map((f) => f.replace(/\.schema\.json$/, '')).sort();
+  return readdirSync(schemasDir())
+    .filter((f) => f.endsWith('.schema.json'))
+    .map((f) => f.replace(/\.schema\.json$/, ''))
+    .sort();
 }

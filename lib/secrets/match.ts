@@ -21,7 +21,8 @@ export interface Redaction {
 
 const NUMBER = /^[\d.,_:-]+$/;
 const URL_NO_CREDS = /^[a-z][a-z0-9+.-]*:\/\/[^@\s]*$/i;
-const PATH_LIKE = /^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)|\.(?:pem|key|json|ya?ml|toml|txt|crt|cer|p12|env|pub|ts|js|mjs|py|go|rs|rb|sh)$/i;
+const PATH_LIKE =
+  /^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)|\.(?:pem|key|json|ya?ml|toml|txt|crt|cer|p12|env|pub|ts|js|mjs|py|go|rs|rb|sh)$/i;
 const MEMBER_PATH = /^[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+$/;
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z_$-]*$/;
 
@@ -106,9 +107,11 @@ export function redactSecrets(text: string, t: SecretTable): Redaction {
   return { text: out + text.slice(at), count: found.length, kinds };
 }
 
-
 /** Adds one redaction's counts into a running total. */
-export function mergeRedactions(total: { count: number; kinds: Record<string, number> }, r: { count: number; kinds: Record<string, number> }): void {
+export function mergeRedactions(
+  total: { count: number; kinds: Record<string, number> },
+  r: { count: number; kinds: Record<string, number> },
+): void {
   total.count += r.count;
   for (const [k, v] of Object.entries(r.kinds)) total.kinds[k] = (total.kinds[k] ?? 0) + v;
 }

@@ -27,7 +27,14 @@ export interface SecretTable {
     strongMinLength: number;
     strongMinEntropy: number;
   };
-  privateKey: { id: string; begin: RegExp; end: RegExp; bodyMinLines: number; bodyLine: RegExp; bodyMinEntropy: number };
+  privateKey: {
+    id: string;
+    begin: RegExp;
+    end: RegExp;
+    bodyMinLines: number;
+    bodyLine: RegExp;
+    bodyMinEntropy: number;
+  };
   placeholders: RegExp[];
   secretFiles: RegExp[];
   secretFilesExcept: RegExp;

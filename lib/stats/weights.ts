@@ -5,7 +5,10 @@
  * all weights 0, a NaN). Which keys take part is the caller's rule: the dimensions with a score, the categories
  * with a score and weight, all of them.
  */
-export function normaliseWeights<K extends string>(weights: Readonly<Record<K, number>>, keys: readonly K[] = Object.keys(weights) as K[]): Partial<Record<K, number>> {
+export function normaliseWeights<K extends string>(
+  weights: Readonly<Record<K, number>>,
+  keys: readonly K[] = Object.keys(weights) as K[],
+): Partial<Record<K, number>> {
   let total = 0;
   for (const k of keys) total += weights[k];
   const out: Partial<Record<K, number>> = {};

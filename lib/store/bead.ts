@@ -9,7 +9,9 @@ export function isSafeId(id: string): boolean {
 
 export function assertSafeId(id: string, what = 'bead'): string {
   if (!isSafeId(id)) {
-    throw new UserError(`${what} ${JSON.stringify(id)} is not safe as a file name (letters, digits, '.', '_', '-'; no leading dot)`);
+    throw new UserError(
+      `${what} ${JSON.stringify(id)} is not safe as a file name (letters, digits, '.', '_', '-'; no leading dot)`,
+    );
   }
   return id;
 }

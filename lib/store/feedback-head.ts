@@ -45,7 +45,14 @@ function headShape(v: unknown): v is Feedback {
   if (!('composite' in v) || !('judgment' in v)) return false;
   const j = v.judgment;
   if (j === null) return true;
-  return isObj(j) && Array.isArray(j.issues) && j.issues.every((i) => isObj(i) && typeof i.description === 'string' && (i.category === undefined || typeof i.category === 'string'));
+  return (
+    isObj(j) &&
+    Array.isArray(j.issues) &&
+    j.issues.every(
+      (i) =>
+        isObj(i) && typeof i.description === 'string' && (i.category === undefined || typeof i.category === 'string'),
+    )
+  );
 }
 
 /**
@@ -98,9 +105,28 @@ const strOrNull = (v: unknown) => v === null || typeof v === 'string';
 /** A parsed index line has a row's shape (what the aggregation reads, with the types it needs). */
 export function isIndexRow(v: unknown): v is FeedbackIndexRow {
   if (!isObj(v)) return false;
-  if (typeof v.bead !== 'string' || typeof v.template !== 'string' || typeof v.completed_at !== 'string' || !OUTCOMES.has(v.outcome as string)) return false;
-  if (!strOrNull(v.task_type) || !numOrNull(v.retries) || !numOrNull(v.composite) || !isObj(v.file) || typeof v.indexed_at !== 'string') return false;
+  if (
+    typeof v.bead !== 'string' ||
+    typeof v.template !== 'string' ||
+    typeof v.completed_at !== 'string' ||
+    !OUTCOMES.has(v.outcome as string)
+  )
+    return false;
+  if (
+    !strOrNull(v.task_type) ||
+    !numOrNull(v.retries) ||
+    !numOrNull(v.composite) ||
+    !isObj(v.file) ||
+    typeof v.indexed_at !== 'string'
+  )
+    return false;
   const j = v.judge;
   if (j === null) return true;
-  return isObj(j) && typeof j.score === 'number' && typeof j.verdict === 'string' && Array.isArray(j.issues) && j.issues.every((i) => isObj(i) && typeof i.key === 'string' && typeof i.text === 'string');
+  return (
+    isObj(j) &&
+    typeof j.score === 'number' &&
+    typeof j.verdict === 'string' &&
+    Array.isArray(j.issues) &&
+    j.issues.every((i) => isObj(i) && typeof i.key === 'string' && typeof i.text === 'string')
+  );
 }

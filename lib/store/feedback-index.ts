@@ -36,7 +36,10 @@ export interface Limits {
   tailMaxBytes: number;
   runRows: number;
 }
-export const limitsOf = (l?: IndexLimits): Limits => ({ tailMaxBytes: l?.tailMaxBytes ?? TAIL_MAX_BYTES, runRows: l?.runRows ?? RUN_ROWS });
+export const limitsOf = (l?: IndexLimits): Limits => ({
+  tailMaxBytes: l?.tailMaxBytes ?? TAIL_MAX_BYTES,
+  runRows: l?.runRows ?? RUN_ROWS,
+});
 
 /** The index row for one feedback record. Pure. */
 export function summarizeFeedback(fb: Feedback, file: FileIdentity, indexedAt: string): FeedbackIndexRow {
@@ -44,7 +47,8 @@ export function summarizeFeedback(fb: Feedback, file: FileIdentity, indexedAt: s
   const issues: { key: string; severity: 'major' | 'minor'; text: string }[] = [];
   for (const i of j?.issues ?? []) {
     const key = issueKey(i);
-    if (!issues.some((x) => x.key === key)) issues.push({ key, severity: i.severity, text: i.description.slice(0, 200) });
+    if (!issues.some((x) => x.key === key))
+      issues.push({ key, severity: i.severity, text: i.description.slice(0, 200) });
   }
   // bead first: the reader finds a row's bead without parsing the whole line.
   return {
@@ -80,7 +84,12 @@ export function sizeOf(file: string): number {
  * writing state/feedback/<bead>.json (and again whenever it rewrites the file, e.g. when a judgment is merged).
  * When the tail has grown past its bound, the same call compacts it (still under the lock).
  */
-export async function indexFeedback(store: StateStore, feedback: Feedback, now = new Date().toISOString(), limits?: IndexLimits): Promise<FeedbackIndexRow> {
+export async function indexFeedback(
+  store: StateStore,
+  feedback: Feedback,
+  now = new Date().toISOString(),
+  limits?: IndexLimits,
+): Promise<FeedbackIndexRow> {
   const row = summarizeFeedback(feedback, identityOf(store.path('feedback', feedback.bead)), now);
   const lim = limitsOf(limits);
   await store.withLock(LOCK, () => {
@@ -121,7 +130,11 @@ export function parseRow(line: string): FeedbackIndexRow | null {
 }
 
 /** A feedback file's index row read now, or why it is skipped (through the one feedback reader). */
-export function rowFromFile(store: StateStore, bead: string, now: string): { row: FeedbackIndexRow } | { skipped: Skipped } {
+export function rowFromFile(
+  store: StateStore,
+  bead: string,
+  now: string,
+): { row: FeedbackIndexRow } | { skipped: Skipped } {
   const file = store.path('feedback', bead);
   try {
     // The head alone when the file is in our writer's layout (validated when written); else all of it, validated.
@@ -131,7 +144,13 @@ export function rowFromFile(store: StateStore, bead: string, now: string): { row
       r = readFeedbackFile(file, true); // the full schema names the problem by its path in the file
       row = summarizeFeedback(r.feedback, r, now);
     }
-    if (r.feedback.bead !== bead) return { skipped: { file, problem: `/bead: is ${JSON.stringify(r.feedback.bead)}, expected ${JSON.stringify(bead)} (the file name)` } };
+    if (r.feedback.bead !== bead)
+      return {
+        skipped: {
+          file,
+          problem: `/bead: is ${JSON.stringify(r.feedback.bead)}, expected ${JSON.stringify(bead)} (the file name)`,
+        },
+      };
     return { row };
   } catch (e) {
     if (e instanceof CorruptStateError) return { skipped: { file, problem: e.problems.join('; ') } };
@@ -154,7 +173,11 @@ export interface RewriteResult {
  * With `names` (the sorted bead ids of state/feedback), the result is joined with the directory: rows of deleted
  * files are dropped and files without a row are read now (corrupt ones reported in `skipped`). Memory: RUN_ROWS.
  */
-function rewriteIndexLocked(store: StateStore, lim: Limits, opts: { now: string; names?: Iterator<string>; fresh?: boolean; onFileRead?: () => void }): RewriteResult {
+function rewriteIndexLocked(
+  store: StateStore,
+  lim: Limits,
+  opts: { now: string; names?: Iterator<string>; fresh?: boolean; onFileRead?: () => void },
+): RewriteResult {
   const dir = store.dir('feedback-index');
   mkdirSync(dir, { recursive: true });
   const tailFile = store.path('feedback-index', TAIL_ID);
@@ -240,7 +263,13 @@ function sortedNames(store: StateStore, lim: Limits): { names: Iterator<string>;
 }
 
 /** Under the lock: rewrite the index joined with the directory (`fresh`: from the files alone). */
-export async function reconcile(store: StateStore, lim: Limits, now: string, fresh: boolean, onFileRead?: () => void): Promise<RewriteResult> {
+export async function reconcile(
+  store: StateStore,
+  lim: Limits,
+  now: string,
+  fresh: boolean,
+  onFileRead?: () => void,
+): Promise<RewriteResult> {
   return store.withLock(LOCK, () => {
     const s = sortedNames(store, lim);
     try {

@@ -37,7 +37,14 @@ export function readFeedback(store: StateStore, bead: string): FeedbackRead {
   }
   try {
     const feedback = parseValidated<Feedback>(file, text, KINDS.feedback.schema);
-    if (feedback.bead !== bead) return { status: 'corrupt', file, error: new CorruptStateError(file, [`/bead: is ${JSON.stringify(feedback.bead)}, expected ${JSON.stringify(bead)} (the file name)`]) };
+    if (feedback.bead !== bead)
+      return {
+        status: 'corrupt',
+        file,
+        error: new CorruptStateError(file, [
+          `/bead: is ${JSON.stringify(feedback.bead)}, expected ${JSON.stringify(bead)} (the file name)`,
+        ]),
+      };
     return { status: 'ok', file, feedback, identity };
   } catch (e) {
     if (e instanceof CorruptStateError) return { status: 'corrupt', file, error: e };

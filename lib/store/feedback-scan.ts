@@ -2,7 +2,22 @@
 // where it is up to date, from the file where not (and reconciled with state/feedback when they disagree).
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { feedbackNames } from './feedback-read.js';
-import { beadOf, compactIndex, COMPACTED_ID, identityOf, limitsOf, LOCK, parseRow, reconcile, rowFromFile, sizeOf, TAIL_ID, type FileIdentity, type IndexLimits, type Skipped } from './feedback-index.js';
+import {
+  beadOf,
+  compactIndex,
+  COMPACTED_ID,
+  identityOf,
+  limitsOf,
+  LOCK,
+  parseRow,
+  reconcile,
+  rowFromFile,
+  sizeOf,
+  TAIL_ID,
+  type FileIdentity,
+  type IndexLimits,
+  type Skipped,
+} from './feedback-index.js';
 import { linesOfFd } from './jsonl-sort.js';
 import type { StateStore } from './store.js';
 import type { FeedbackIndexRow } from '../schema/types.generated.js';
@@ -97,10 +112,21 @@ const snapshotLines = (f: { fd: number; size: number } | null): Iterable<string>
  *     indexes files without a row.
  *  3. Pass 2: validate and hand on each compacted row whose bead is not in the tail, then the tail's last rows.
  */
-export async function scanFeedback(store: StateStore, onRow: (row: FeedbackIndexRow) => void, opts: ScanOptions = {}): Promise<ScanResult> {
+export async function scanFeedback(
+  store: StateStore,
+  onRow: (row: FeedbackIndexRow) => void,
+  opts: ScanOptions = {},
+): Promise<ScanResult> {
   const now = opts.now ?? new Date().toISOString();
   const lim = limitsOf(opts.limits);
-  const result: ScanResult = { feedbackFiles: 0, fromIndex: 0, readNow: 0, skipped: [], badIndexLines: 0, reconciled: false };
+  const result: ScanResult = {
+    feedbackFiles: 0,
+    fromIndex: 0,
+    readNow: 0,
+    skipped: [],
+    badIndexLines: 0,
+    reconciled: false,
+  };
   let reconciledReads = 0;
   if (opts.rebuild) {
     const r = await reconcile(store, lim, now, true, opts.onFileRead);

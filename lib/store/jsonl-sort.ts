@@ -73,7 +73,10 @@ export class SortedRuns {
   private mem = new Map<string, string>();
   private files: string[] = [];
   private tmp: string | null = null;
-  constructor(private readonly parent: string, private readonly max: number) {}
+  constructor(
+    private readonly parent: string,
+    private readonly max: number,
+  ) {}
 
   add(key: string, line: string): void {
     this.mem.set(key, line);
@@ -105,7 +108,11 @@ export class SortedRuns {
       }
     } catch (e) {
       if (e instanceof StateWriteError) throw e;
-      throw new StateWriteError(file, (e as NodeJS.ErrnoException).code, `cannot write ${file}: ${causeOf(e)}; the index is unchanged (a run of its external sort)`);
+      throw new StateWriteError(
+        file,
+        (e as NodeJS.ErrnoException).code,
+        `cannot write ${file}: ${causeOf(e)}; the index is unchanged (a run of its external sort)`,
+      );
     }
     this.files.push(file);
     this.mem.clear();

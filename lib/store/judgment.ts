@@ -23,5 +23,12 @@ export function readStoredJudgment(store: StateStore, bead: string): StoredJudgm
 /** The verdict as merged into feedback; null unless the judge succeeded (a failed judgment has no score). */
 export function summarizeJudgment(j: Judgment): JudgmentSummary | null {
   if (j.status !== 'judged' || j.verdict === null || j.score === null || j.dimensions === null) return null;
-  return { verdict: j.verdict, score: j.score, dimensions: j.dimensions, issues: j.issues, model: j.model, judged_at: j.judged_at };
+  return {
+    verdict: j.verdict,
+    score: j.score,
+    dimensions: j.dimensions,
+    issues: j.issues,
+    model: j.model,
+    judged_at: j.judged_at,
+  };
 }

@@ -86,7 +86,8 @@ function lockFs(): LockFs {
         });
       });
     },
-    rmdir: (path: string, cb: (err: NodeJS.ErrnoException | null) => void) => fs.rm(path, { recursive: true }, (err) => cb(err)),
+    rmdir: (path: string, cb: (err: NodeJS.ErrnoException | null) => void) =>
+      fs.rm(path, { recursive: true }, (err) => cb(err)),
     rmdirSync: (path: string) => fs.rmSync(path, { recursive: true }),
   };
   lockFsCache = lfs;
@@ -107,7 +108,13 @@ export async function acquireLock(target: string, waitMs: number): Promise<() =>
   let delay = 10;
   for (;;) {
     try {
-      return await lockfile.lock(target, { realpath: false, stale: STALE_MS, update: UPDATE_MS, retries: 0, fs: lockFs() });
+      return await lockfile.lock(target, {
+        realpath: false,
+        stale: STALE_MS,
+        update: UPDATE_MS,
+        retries: 0,
+        fs: lockFs(),
+      });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ELOCKED') throw e;
       if (takeOverIfDead(`${target}.lock`)) continue;

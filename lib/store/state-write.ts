@@ -3,7 +3,21 @@
 // On any failure (ENOSPC, EIO, ...) the old file is untouched, the temporary file is removed, and a
 // StateWriteError names the file and the cause in one line (exit 1). Appends add a whole row or nothing.
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fdatasyncSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { WorkError } from '../base/errors.js';
 import { ownerTag } from './owner.js';
@@ -25,7 +39,11 @@ const CAUSES: Record<string, string> = {
 
 /** A state file could not be written; the previous version (if any) is unchanged. Exit 1, one line. */
 export class StateWriteError extends WorkError {
-  constructor(readonly file: string, readonly code: string | undefined, message: string) {
+  constructor(
+    readonly file: string,
+    readonly code: string | undefined,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -41,7 +59,11 @@ export function causeOf(e: unknown): string {
 function writeError(file: string, e: unknown, what: string): StateWriteError {
   if (e instanceof StateWriteError) return e;
   const code = (e as NodeJS.ErrnoException)?.code;
-  return new StateWriteError(file, typeof code === 'string' ? code : undefined, `cannot write ${file}: ${causeOf(e)}; ${what}`);
+  return new StateWriteError(
+    file,
+    typeof code === 'string' ? code : undefined,
+    `cannot write ${file}: ${causeOf(e)}; ${what}`,
+  );
 }
 
 /** Writes every byte of `data` at the file position (or the end, for O_APPEND); a write of 0 bytes is an error. */
@@ -89,7 +111,10 @@ export class AtomicFile {
   private fd: number | null = null;
   private readonly dirs: string[];
 
-  constructor(readonly file: string, opts: AtomicOptions = {}) {
+  constructor(
+    readonly file: string,
+    opts: AtomicOptions = {},
+  ) {
     const dir = dirname(file);
     try {
       mkdirSync(dir, { recursive: true });

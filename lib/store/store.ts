@@ -13,7 +13,10 @@ import { sweepTemps } from './sweep.js';
 /** A state file that exists but is not valid JSON or fails its schema. */
 export class CorruptStateError extends Error {
   override readonly name = 'CorruptStateError';
-  constructor(readonly file: string, readonly problems: string[]) {
+  constructor(
+    readonly file: string,
+    readonly problems: string[],
+  ) {
     super(`${file}: ${problems.join('; ')}`);
   }
 }
@@ -23,7 +26,9 @@ export interface LockOptions {
   waitSeconds?: number;
 }
 
-export type ReadResult<T> = { id: string; file: string; value: T } | { id: string; file: string; error: CorruptStateError };
+export type ReadResult<T> =
+  | { id: string; file: string; value: T }
+  | { id: string; file: string; error: CorruptStateError };
 
 /** JUDGELOOP_STATE_DIR, else the config file's state_dir, else state/ beside that file, else the checkout's state/. */
 export function stateRoot(env: EnvSettings, cwd = process.cwd(), configFile?: string): string {
@@ -55,7 +60,11 @@ export function parseValidated<T>(file: string, text: string, schema: string): T
 }
 
 /** The rows of a .jsonl text validated one by one (1-based line numbers); blank lines skipped, bad lines reported. */
-export function parseJsonLines<T>(file: string, text: string, schema: string): { rows: { row: T; line: number }[]; bad: { line: number; problems: string[] }[] } {
+export function parseJsonLines<T>(
+  file: string,
+  text: string,
+  schema: string,
+): { rows: { row: T; line: number }[]; bad: { line: number; problems: string[] }[] } {
   const rows: { row: T; line: number }[] = [];
   const bad: { line: number; problems: string[] }[] = [];
   text.split('\n').forEach((line, i) => {
@@ -133,7 +142,10 @@ export class StateStore {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw e;
     }
-    return names.filter((n) => n.endsWith(ext) && !n.startsWith('.')).map((n) => n.slice(0, -ext.length)).sort();
+    return names
+      .filter((n) => n.endsWith(ext) && !n.startsWith('.'))
+      .map((n) => n.slice(0, -ext.length))
+      .sort();
   }
 
   /** Reads every file of a kind; a corrupt one is returned as an error, not thrown, so the others still count. */
@@ -177,7 +189,11 @@ export class StateStore {
   }
 
   /** Read-modify-write of one file under its lock; `fn` returning undefined leaves the file as it is. */
-  async update<T>(kind: Kind, id: string, fn: (current: T | null) => T | undefined | Promise<T | undefined>): Promise<T | null> {
+  async update<T>(
+    kind: Kind,
+    id: string,
+    fn: (current: T | null) => T | undefined | Promise<T | undefined>,
+  ): Promise<T | null> {
     return this.withLock(`${kind}-${id}`, async () => {
       const current = this.read<T>(kind, id);
       const next = await fn(current);

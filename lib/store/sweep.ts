@@ -68,7 +68,10 @@ export function baselineTempPrefix(): string {
 /** Registered worktree paths of the repository around `repoDir` (`git worktree list --porcelain -z`). */
 async function worktreePaths(repoDir: string): Promise<string[]> {
   const out = await git(repoDir, ['worktree', 'list', '--porcelain', '-z']);
-  return out.split('\0').filter((f) => f.startsWith('worktree ')).map((f) => f.slice('worktree '.length));
+  return out
+    .split('\0')
+    .filter((f) => f.startsWith('worktree '))
+    .map((f) => f.slice('worktree '.length));
 }
 
 /**

@@ -27,8 +27,13 @@ export function abReport(templates: Template[]): Ab {
     const change = mr - br;
     const issues = recurringKeys(t);
     let why: string;
-    if (t.judge.n === 0) why = change === 0 ? 'no judged runs: mechanical kept, same rank' : 'no judged runs: mechanical kept; others moved around it';
-    else if (change === 0) why = `same rank: judge average ${f2(t.judge.value!)} over ${t.judge.n} run(s), mechanical ${f2(t.mechanical.value!)}`;
+    if (t.judge.n === 0)
+      why =
+        change === 0
+          ? 'no judged runs: mechanical kept, same rank'
+          : 'no judged runs: mechanical kept; others moved around it';
+    else if (change === 0)
+      why = `same rank: judge average ${f2(t.judge.value!)} over ${t.judge.n} run(s), mechanical ${f2(t.mechanical.value!)}`;
     else {
       const dir = change > 0 ? 'lifts it' : 'pulls it down';
       why = `judge average ${f2(t.judge.value!)} over ${t.judge.n} run(s) against mechanical ${f2(t.mechanical.value!)} ${dir} ${Math.abs(change)} place(s)`;
@@ -48,10 +53,17 @@ export function abReport(templates: Template[]): Ab {
   });
   moves.sort((a, b) => Math.abs(b.change) - Math.abs(a.change) || a.blended_rank - b.blended_rank);
   const byKey = new Map<string, string[]>();
-  for (const m of moves.filter((x) => x.change < 0)) for (const k of m.issues) byKey.set(k, [...(byKey.get(k) ?? []), m.template]);
+  for (const m of moves.filter((x) => x.change < 0))
+    for (const k of m.issues) byKey.set(k, [...(byKey.get(k) ?? []), m.template]);
   const shared = [...byKey.entries()]
     .filter(([, ts]) => ts.length >= 2)
     .map(([key, ts]) => ({ key, templates: ts.sort() }))
     .sort((a, b) => b.templates.length - a.templates.length || (a.key < b.key ? -1 : 1));
-  return { templates: ranked.length, spearman: spearman(mech, blend), kendall_tau_b: kendallTauB(mech, blend), moves, shared_issues: shared };
+  return {
+    templates: ranked.length,
+    spearman: spearman(mech, blend),
+    kendall_tau_b: kendallTauB(mech, blend),
+    moves,
+    shared_issues: shared,
+  };
 }

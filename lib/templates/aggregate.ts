@@ -1,8 +1,25 @@
 // Streams feedback summary rows into per-template statistics and finishes them into the scores file's entries.
 // Pure: memory per template is bounded by the trend and recurring windows, not by the number of runs.
 import type { FeedbackIndexRow, Interval, Outcome, Template, Trend } from '../schema/types.generated.js';
-import { blendScore, mechanicalComposite, normaliseWeights, runMechanicalValue, type BlendWeights, type MechanicalParams } from './formula.js';
-import { addMoment, average, emptyMoments, mean, sampleVariance, t95, tInterval, wilsonInterval, type Moments } from '../stats/stats.js';
+import {
+  blendScore,
+  mechanicalComposite,
+  normaliseWeights,
+  runMechanicalValue,
+  type BlendWeights,
+  type MechanicalParams,
+} from './formula.js';
+import {
+  addMoment,
+  average,
+  emptyMoments,
+  mean,
+  sampleVariance,
+  t95,
+  tInterval,
+  wilsonInterval,
+  type Moments,
+} from '../stats/stats.js';
 
 export interface ScoreSettings {
   weights: BlendWeights;
@@ -150,14 +167,24 @@ function rate(k: number, n: number) {
 }
 
 /** Interval of w_m x mean(m) + w_j x mean(j) where the judged runs are a subset of the scored ones. */
-export function blendInterval(center: number, m: Moments, j: Moments, mJudged: Moments, sumMJ: number, w: BlendWeights): Interval {
+export function blendInterval(
+  center: number,
+  m: Moments,
+  j: Moments,
+  mJudged: Moments,
+  sumMJ: number,
+  w: BlendWeights,
+): Interval {
   const vm = sampleVariance(m);
   const vj = sampleVariance(j);
   if (vm === null || vj === null) return null;
   const nw = normaliseWeights(w);
   // Cov(mean m, mean j) = Cov(m_i, j_i) / n_m over the shared (judged) runs.
   const cov = (sumMJ - (mJudged.sum * j.sum) / j.n) / (j.n - 1);
-  const variance = Math.max(0, nw.mechanical ** 2 * (vm / m.n) + nw.judge ** 2 * (vj / j.n) + (2 * nw.mechanical * nw.judge * cov) / m.n);
+  const variance = Math.max(
+    0,
+    nw.mechanical ** 2 * (vm / m.n) + nw.judge ** 2 * (vj / j.n) + (2 * nw.mechanical * nw.judge * cov) / m.n,
+  );
   const half = t95(Math.min(m.n, j.n) - 1) * Math.sqrt(variance);
   return { low: Math.max(0, center - half), high: Math.min(1, center + half), method: 'delta_t' };
 }
@@ -178,7 +205,13 @@ export function trendOf(runs: RecentRun[], s: ScoreSettings): Trend {
   const round = (x: number) => Math.round(x * 1e9) / 1e9;
   return {
     window: s.trendWindow,
-    runs: runs.map((r) => ({ bead: r.bead, completed_at: r.completed_at, outcome: r.outcome, mechanical: round(r.mechanical), judge: r.judge })),
+    runs: runs.map((r) => ({
+      bead: r.bead,
+      completed_at: r.completed_at,
+      outcome: r.outcome,
+      mechanical: round(r.mechanical),
+      judge: r.judge,
+    })),
     earlier,
     later,
     change: earlier !== null && later !== null ? round(later - earlier) : null,
@@ -190,13 +223,24 @@ function finishTemplate(a: Acc, s: ScoreSettings): Template {
   const runs = OUTCOMES.reduce((t, k) => t + o[k], 0);
   const scored = runs - o.infra_failure - o.unmeasured;
   const mechanical = mechanicalComposite(
-    { full_pass: o.full_pass, partial_pass: o.partial_pass, timeout: o.timeout, scored, retried: a.retried, retry_known: a.retryKnown },
+    {
+      full_pass: o.full_pass,
+      partial_pass: o.partial_pass,
+      timeout: o.timeout,
+      scored,
+      retried: a.retried,
+      retry_known: a.retryKnown,
+    },
     s.mechanical,
   );
   const judge = mean(a.j);
   const blended = s.blend ? blendScore(mechanical, judge, s.weights) : null;
   let basisReason: string;
-  if (mechanical === null) basisReason = o.unmeasured > 0 ? `no scored runs (infra failures, and ${o.unmeasured} unmeasured run(s): no check configured)` : 'no scored runs (only infra failures)';
+  if (mechanical === null)
+    basisReason =
+      o.unmeasured > 0
+        ? `no scored runs (infra failures, and ${o.unmeasured} unmeasured run(s): no check configured)`
+        : 'no scored runs (only infra failures)';
   else if (blended !== null) basisReason = `blend of mechanical and judge over ${a.j.n} judged run(s)`;
   else if (!s.blend) basisReason = s.blendOffReason;
   else basisReason = 'no judged runs: mechanical kept';
@@ -217,7 +261,10 @@ function finishTemplate(a: Acc, s: ScoreSettings): Template {
     run_composite: { value: mean(a.composite), n: a.composite.n, interval: tInterval(a.composite) },
     mechanical: { value: mechanical, n: scored, interval: tInterval(a.m, mechanical) },
     judge: { value: judge, n: a.j.n, interval: tInterval(a.j) },
-    blended: { value: blended, interval: blended === null ? null : blendInterval(blended, a.m, a.j, a.mJudged, a.sumMJ, s.weights) },
+    blended: {
+      value: blended,
+      interval: blended === null ? null : blendInterval(blended, a.m, a.j, a.mJudged, a.sumMJ, s.weights),
+    },
     score: blended ?? mechanical,
     basis: blended !== null ? 'blended' : 'mechanical',
     basis_reason: basisReason,

@@ -24,11 +24,15 @@ export const LEARNING_LOOP: Readonly<MechanicalParams & { name: string }> = {
 
 /** Why a coefficient set cannot be used (null when it can): the learning-loop name is kept for its own numbers. */
 export function mechanicalSetProblem(p: MechanicalSet): string | null {
-  const same = p.partial_credit === LEARNING_LOOP.partial_credit && p.retry_penalty === LEARNING_LOOP.retry_penalty && p.timeout_penalty === LEARNING_LOOP.timeout_penalty;
+  const same =
+    p.partial_credit === LEARNING_LOOP.partial_credit &&
+    p.retry_penalty === LEARNING_LOOP.retry_penalty &&
+    p.timeout_penalty === LEARNING_LOOP.timeout_penalty;
   if (p.name === LEARNING_LOOP.name && !same) {
     return `coefficients ${p.partial_credit}/${p.retry_penalty}/${p.timeout_penalty} are not the learning-loop's (0.4/0.2/0.3): give this set its own name and reason`;
   }
-  if (p.name !== LEARNING_LOOP.name && same) return `coefficients 0.4/0.2/0.3 are the learning-loop's: name them learning-loop`;
+  if (p.name !== LEARNING_LOOP.name && same)
+    return `coefficients 0.4/0.2/0.3 are the learning-loop's: name them learning-loop`;
   if (p.reason.trim() === '') return 'reason: say why this set is used';
   return null;
 }
@@ -74,7 +78,8 @@ export function runMechanicalValue(outcome: Outcome, retries: number | null, p: 
 /** The weights re-normalised to sum to 1. */
 export function normaliseWeights(w: BlendWeights): { mechanical: number; judge: number } {
   const n = normaliseOver(w, ['mechanical', 'judge']);
-  if (n.mechanical === undefined || n.judge === undefined) throw new Error('templates.weights: mechanical + judge must be above 0');
+  if (n.mechanical === undefined || n.judge === undefined)
+    throw new Error('templates.weights: mechanical + judge must be above 0');
   return { mechanical: n.mechanical, judge: n.judge };
 }
 

@@ -60,15 +60,39 @@ export function clears(ch: Candidate, inc: Candidate, m: MarginSettings): { clea
  * The choice by score: the incumbent (the last choice by score) stays unless the best challenger clears it by the
  * margin rule; without an incumbent among the candidates, the best score.
  */
-export function exploitChoice(sorted: Candidate[], incumbent: string | null, m: MarginSettings): { pick: Candidate; margin: Margin } {
+export function exploitChoice(
+  sorted: Candidate[],
+  incumbent: string | null,
+  m: MarginSettings,
+): { pick: Candidate; margin: Margin } {
   const best = sorted[0]!;
   const inc = incumbent === null ? undefined : sorted.find((c) => c.template === incumbent);
   const base = { rule: m.rule, min_gap: m.min_gap, incumbent: inc ? inc.template : null };
   if (!inc || inc.score === null) {
-    return { pick: best, margin: { ...base, challenger: null, decision: 'no_incumbent', detail: inc ? `incumbent ${inc.template} has no score here` : incumbent ? `incumbent ${incumbent} is not a candidate` : 'no earlier choice for this task type' } };
+    return {
+      pick: best,
+      margin: {
+        ...base,
+        challenger: null,
+        decision: 'no_incumbent',
+        detail: inc
+          ? `incumbent ${inc.template} has no score here`
+          : incumbent
+            ? `incumbent ${incumbent} is not a candidate`
+            : 'no earlier choice for this task type',
+      },
+    };
   }
   if (best.template === inc.template || (best.score ?? -1) <= inc.score) {
-    return { pick: inc, margin: { ...base, challenger: null, decision: 'incumbent_best', detail: `incumbent ${inc.template} has the best score` } };
+    return {
+      pick: inc,
+      margin: {
+        ...base,
+        challenger: null,
+        decision: 'incumbent_best',
+        detail: `incumbent ${inc.template} has the best score`,
+      },
+    };
   }
   const c = clears(best, inc, m);
   return c.clear
@@ -85,15 +109,31 @@ export function selectTemplate(
   candidates: Candidate[],
   share: number,
   random: () => number,
-  margin: { settings: MarginSettings; incumbent: string | null } = { settings: { rule: 'interval', min_gap: 0.1 }, incumbent: null },
+  margin: { settings: MarginSettings; incumbent: string | null } = {
+    settings: { rule: 'interval', min_gap: 0.1 },
+    incumbent: null,
+  },
 ): Selection {
   if (candidates.length === 0) throw new Error('selectTemplate: no candidates');
   const sorted = [...candidates].sort(better);
-  if (sorted.length === 1) return { mode: 'only_candidate', chosen: sorted[0]!.template, draw: null, reason: `only candidate: ${describe(sorted[0]!)}`, margin: null };
+  if (sorted.length === 1)
+    return {
+      mode: 'only_candidate',
+      chosen: sorted[0]!.template,
+      draw: null,
+      reason: `only candidate: ${describe(sorted[0]!)}`,
+      margin: null,
+    };
   if (sorted.every((c) => c.score === null)) {
     const draw = random();
     const pick = sorted[Math.min(sorted.length - 1, Math.floor(draw * sorted.length))]!;
-    return { mode: 'cold_start', chosen: pick.template, draw, reason: `no candidate has a score yet: uniform pick among ${sorted.length}`, margin: null };
+    return {
+      mode: 'cold_start',
+      chosen: pick.template,
+      draw,
+      reason: `no candidate has a score yet: uniform pick among ${sorted.length}`,
+      margin: null,
+    };
   }
   const { pick: best, margin: m } = exploitChoice(sorted, margin.incumbent, margin.settings);
   const draw = random();
@@ -114,5 +154,11 @@ export function selectTemplate(
       : m.decision === 'switched'
         ? `switched to ${describe(best)} from incumbent ${m.incumbent} (${m.rule}: ${m.detail})`
         : `best score: ${describe(best)}${m.decision === 'incumbent_best' ? ' (the incumbent)' : ''}`;
-  return { mode: 'exploit', chosen: best.template, draw, reason: `${why} (draw ${draw.toFixed(4)} >= share ${share})`, margin: m };
+  return {
+    mode: 'exploit',
+    chosen: best.template,
+    draw,
+    reason: `${why} (draw ${draw.toFixed(4)} >= share ${share})`,
+    margin: m,
+  };
 }

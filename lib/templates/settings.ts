@@ -11,7 +11,10 @@ export function templatesConfig(cfg: Config): TemplatesConfig {
     throw new UserError('configuration: /templates/weights: mechanical + judge must be above 0');
   }
   const problem = mechanicalSetProblem(cfg.templates.mechanical);
-  if (problem) throw new UserError(`configuration: /templates/mechanical (${JSON.stringify(cfg.templates.mechanical.name)}): ${problem}`);
+  if (problem)
+    throw new UserError(
+      `configuration: /templates/mechanical (${JSON.stringify(cfg.templates.mechanical.name)}): ${problem}`,
+    );
   return cfg.templates;
 }
 
@@ -22,6 +25,13 @@ export function scoreSettings(cfg: Config, fromPhase: 3 | 4): ScoreSettings {
   const blendOffReason = !cfg.judge.enabled
     ? 'judge disabled (JUDGE_ENABLED=false): mechanical only'
     : `phase ${cfg.judge.phase} (blend from phase ${fromPhase}): mechanical only`;
-  return { weights: t.weights, mechanical: t.mechanical, trendWindow: t.trend_window, recurringWindow: t.triggers.recurring_window, recentSize: t.triggers.drop.window_runs + t.triggers.drop.baseline_runs, blend, blendOffReason };
+  return {
+    weights: t.weights,
+    mechanical: t.mechanical,
+    trendWindow: t.trend_window,
+    recurringWindow: t.triggers.recurring_window,
+    recentSize: t.triggers.drop.window_runs + t.triggers.drop.baseline_runs,
+    blend,
+    blendOffReason,
+  };
 }
-

@@ -7,11 +7,27 @@ const num = (x: number | null): string => (x === null ? '-' : (x * 100).toFixed(
 const iv = (i: Interval): string => (i === null ? '' : ` [${(i.low * 100).toFixed(0)}-${(i.high * 100).toFixed(0)}]`);
 
 /** First column left-aligned (the template), the figures right-aligned. */
-const table = (rows: string[][]): string => textTable(rows[0]!, rows.slice(1), { align: rows[0]!.map((_, c) => (c === 0 ? 'left' : 'right')) });
+const table = (rows: string[][]): string =>
+  textTable(rows[0]!, rows.slice(1), { align: rows[0]!.map((_, c) => (c === 0 ? 'left' : 'right')) });
 
 export function renderScores(s: TemplateScores, fired: Trigger[], closed: Trigger[] = []): string {
   let out = `Template scores (phase ${s.phase}, judge ${s.judge_enabled ? 'enabled' : 'disabled'}, ${s.blend_active ? `blend ${s.settings.weights.mechanical}/${s.settings.weights.judge}` : 'mechanical only'}${s.task_type ? `, task type ${s.task_type}` : ''}); scores 0-100 with 95% intervals\n`;
-  const rows = [['template', 'runs', 'infra', 'pass', 'full', 'retry', 'timeout', 'mechanical', 'judge (n)', 'blended', 'score', 'trend']];
+  const rows = [
+    [
+      'template',
+      'runs',
+      'infra',
+      'pass',
+      'full',
+      'retry',
+      'timeout',
+      'mechanical',
+      'judge (n)',
+      'blended',
+      'score',
+      'trend',
+    ],
+  ];
   for (const t of s.templates) {
     rows.push([
       t.template,
@@ -25,16 +41,20 @@ export function renderScores(s: TemplateScores, fired: Trigger[], closed: Trigge
       `${num(t.judge.value)} (${t.judge.n})`,
       num(t.blended.value) + iv(t.blended.interval),
       `${num(t.score)} ${t.basis === 'blended' ? 'B' : 'M'}`,
-      t.trend.change === null ? '-' : `${t.trend.change >= 0 ? '+' : ''}${(t.trend.change * 100).toFixed(1)}/${t.trend.runs.length}`,
+      t.trend.change === null
+        ? '-'
+        : `${t.trend.change >= 0 ? '+' : ''}${(t.trend.change * 100).toFixed(1)}/${t.trend.runs.length}`,
     ]);
   }
   out += s.templates.length ? table(rows) : '(no feedback records)\n';
   out += 'score: B blended, M mechanical; trend: later half - earlier half over the last runs by completion time\n';
   if (s.ab) {
     out += `\nA/B (mechanical-only vs blended): Spearman ${s.ab.spearman === null ? '-' : s.ab.spearman.toFixed(3)}, Kendall tau-b ${s.ab.kendall_tau_b === null ? '-' : s.ab.kendall_tau_b.toFixed(3)} over ${s.ab.templates} templates\n`;
-    for (const m of s.ab.moves.filter((x) => x.change !== 0)) out += `  ${m.template}: ${m.mechanical_rank} -> ${m.blended_rank}: ${m.why}\n`;
+    for (const m of s.ab.moves.filter((x) => x.change !== 0))
+      out += `  ${m.template}: ${m.mechanical_rank} -> ${m.blended_rank}: ${m.why}\n`;
     if (!s.ab.moves.some((x) => x.change !== 0)) out += '  no template changes rank\n';
-    for (const sh of s.ab.shared_issues) out += `  shared by templates moving down: ${sh.key} (${sh.templates.join(', ')})\n`;
+    for (const sh of s.ab.shared_issues)
+      out += `  shared by templates moving down: ${sh.key} (${sh.templates.join(', ')})\n`;
   }
   for (const t of fired) out += `\ntrigger fired: ${t.id}: ${t.summary}\n`;
   for (const t of closed) out += `\ntrigger closed: ${t.id}: ${t.closed_reason}\n`;

@@ -38,9 +38,16 @@ export function recurringIssues(runs: RecentRun[], min: number): Issues {
 
 /** A file-safe id: readable template slug, kind, time, and a hash of what fired it. */
 export function triggerId(template: string, kind: Trigger['kind'], now: string, beads: string[]): string {
-  const slug = template.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._-]+/, '').slice(0, 60) || 'template';
+  const slug =
+    template
+      .replace(/[^A-Za-z0-9._-]+/g, '_')
+      .replace(/^[._-]+/, '')
+      .slice(0, 60) || 'template';
   const stamp = now.replace(/[-:]/g, '').replace(/\.\d+/, '').replace(/Z$/, 'Z');
-  const hash = createHash('sha256').update(`${template}\0${kind}\0${beads.join(',')}`).digest('hex').slice(0, 8);
+  const hash = createHash('sha256')
+    .update(`${template}\0${kind}\0${beads.join(',')}`)
+    .digest('hex')
+    .slice(0, 8);
   return `${slug}-${kind}-${stamp}-${hash}`;
 }
 
@@ -90,11 +97,18 @@ export function sampleOf(runs: RecentRun[], blend: BlendWeights | null, floorVar
  * Significant when the window's 95% interval lies wholly below the baseline's and the means differ by at least
  * `min_drop`. null when there are too few runs to test.
  */
-export function dropTest(recent: RecentRun[], d: TriggerSettings['drop'], blend: BlendWeights | null): (DropEvidence & { significant: boolean }) | null {
+export function dropTest(
+  recent: RecentRun[],
+  d: TriggerSettings['drop'],
+  blend: BlendWeights | null,
+): (DropEvidence & { significant: boolean }) | null {
   const runs = [...recent].sort(byCompletion);
   if (runs.length < d.window_runs + d.min_baseline_runs) return null;
   const windowRuns = runs.slice(-d.window_runs);
-  const baselineRuns = runs.slice(Math.max(0, runs.length - d.window_runs - d.baseline_runs), runs.length - d.window_runs);
+  const baselineRuns = runs.slice(
+    Math.max(0, runs.length - d.window_runs - d.baseline_runs),
+    runs.length - d.window_runs,
+  );
   // Under "nothing changed" window and baseline are one sample: each interval uses at least the variance of their
   // union, so neither a window of nearly equal values (a run of failures) nor an unusually clean baseline gets a
   // falsely narrow interval from its own variance.
@@ -102,12 +116,22 @@ export function dropTest(recent: RecentRun[], d: TriggerSettings['drop'], blend:
   const baseline = sampleOf(baselineRuns, blend, pooled);
   const window = sampleOf(windowRuns, blend, pooled);
   const drop = round(baseline.mean! - window.mean!);
-  const separated = window.interval !== null && baseline.interval !== null && window.interval.high < baseline.interval.low;
-  return { test: d.test, series: blend ? 'blended' : 'mechanical', window, baseline, drop, min_drop: d.min_drop, significant: separated && drop >= d.min_drop };
+  const separated =
+    window.interval !== null && baseline.interval !== null && window.interval.high < baseline.interval.low;
+  return {
+    test: d.test,
+    series: blend ? 'blended' : 'mechanical',
+    window,
+    baseline,
+    drop,
+    min_drop: d.min_drop,
+    significant: separated && drop >= d.min_drop,
+  };
 }
 
 const fmt = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
-const fmtI = (s: Sample): string => (s.interval ? `[${fmt(s.interval.low)}, ${fmt(s.interval.high)}]` : '[no interval]');
+const fmtI = (s: Sample): string =>
+  s.interval ? `[${fmt(s.interval.low)}, ${fmt(s.interval.high)}]` : '[no interval]';
 
 export interface TriggerInput {
   templates: Template[];
@@ -123,7 +147,14 @@ export interface TriggerInput {
   now: string;
 }
 
-function base(t: Template, kind: Trigger['kind'], now: string, beads: string[], summary: string, evidence: Omit<Trigger['evidence'], 'beads'>): Trigger {
+function base(
+  t: Template,
+  kind: Trigger['kind'],
+  now: string,
+  beads: string[],
+  summary: string,
+  evidence: Omit<Trigger['evidence'], 'beads'>,
+): Trigger {
   return {
     schema_version: '1.0.0',
     id: triggerId(t.template, kind, now, beads),
@@ -161,16 +192,27 @@ export function decideTriggers(input: TriggerInput): TriggerDecision {
       if (test?.significant) {
         const { significant: _, ...drop } = test;
         const beads = [...drop.baseline.beads, ...drop.window.beads];
-        out.fire.push(base(t, 'score_drop', now, beads,
-          `${t.template}: its last ${drop.window.n} runs average ${fmt(drop.window.mean)} ${fmtI(drop.window)} against ${fmt(drop.baseline.mean)} ${fmtI(drop.baseline)} over the ${drop.baseline.n} runs before (95% intervals apart, drop ${fmt(drop.drop)} >= ${drop.min_drop}).`,
-          { issues: recurring, trend, drop }));
+        out.fire.push(
+          base(
+            t,
+            'score_drop',
+            now,
+            beads,
+            `${t.template}: its last ${drop.window.n} runs average ${fmt(drop.window.mean)} ${fmtI(drop.window)} against ${fmt(drop.baseline.mean)} ${fmtI(drop.baseline)} over the ${drop.baseline.n} runs before (95% intervals apart, drop ${fmt(drop.drop)} >= ${drop.min_drop}).`,
+            { issues: recurring, trend, drop },
+          ),
+        );
       }
     } else {
       for (const o of openDrop) {
         const ref = o.evidence.drop;
         if (!ref) {
           // Written by the halves-of-20 rule before issue 17: no baseline to hold it against.
-          out.close.push({ id: o.id, reason: 'replaced by the window-against-baseline test: this trigger (two halves of the last runs) has no baseline to stay open against' });
+          out.close.push({
+            id: o.id,
+            reason:
+              'replaced by the window-against-baseline test: this trigger (two halves of the last runs) has no baseline to stay open against',
+          });
           continue;
         }
         const windowRuns = [...recent].sort(byCompletion).slice(-s.drop.window_runs);
@@ -178,7 +220,10 @@ export function decideTriggers(input: TriggerInput): TriggerDecision {
         const low = ref.baseline.interval?.low ?? ref.baseline.mean;
         if (low === null || now_.mean === null) out.keep.push(o.id);
         else if (now_.mean >= low) {
-          out.close.push({ id: o.id, reason: `recovered: the last ${now_.n} runs average ${fmt(now_.mean)}, back inside the baseline interval ${fmtI(ref.baseline)} it fired against` });
+          out.close.push({
+            id: o.id,
+            reason: `recovered: the last ${now_.n} runs average ${fmt(now_.mean)}, back inside the baseline interval ${fmtI(ref.baseline)} it fired against`,
+          });
         } else out.keep.push(o.id);
       }
     }
@@ -194,12 +239,34 @@ export function decideTriggers(input: TriggerInput): TriggerDecision {
     const low = openLow.length > 0 ? below : evident;
     if (low && openLow.length === 0) {
       const beads = [...recent].sort(byCompletion).map((r) => r.bead);
-      out.fire.push(base(t, 'low_full_pass', now, beads,
-        `${t.template}: full-pass rate ${fmt(fp.value)} over ${fp.n} scored runs (95% ${fp.interval ? `[${fmt(fp.interval.low)}, ${fmt(fp.interval.high)}]` : 'no interval'}) is below ${lv.full_pass_below} (at least ${lv.min_runs} runs, ${lv.test} test).`,
-        { issues: recurring, trend, level: { test: lv.test, full_pass_rate: fp.value!, n: fp.n, interval: fp.interval, below: lv.full_pass_below, min_runs: lv.min_runs } }));
+      out.fire.push(
+        base(
+          t,
+          'low_full_pass',
+          now,
+          beads,
+          `${t.template}: full-pass rate ${fmt(fp.value)} over ${fp.n} scored runs (95% ${fp.interval ? `[${fmt(fp.interval.low)}, ${fmt(fp.interval.high)}]` : 'no interval'}) is below ${lv.full_pass_below} (at least ${lv.min_runs} runs, ${lv.test} test).`,
+          {
+            issues: recurring,
+            trend,
+            level: {
+              test: lv.test,
+              full_pass_rate: fp.value!,
+              n: fp.n,
+              interval: fp.interval,
+              below: lv.full_pass_below,
+              min_runs: lv.min_runs,
+            },
+          },
+        ),
+      );
     } else if (low) out.keep.push(...openLow.map((x) => x.id));
     else {
-      for (const o of openLow) out.close.push({ id: o.id, reason: `full-pass rate ${fmt(fp.value)} over ${fp.n} scored runs is no longer below ${lv.full_pass_below}` });
+      for (const o of openLow)
+        out.close.push({
+          id: o.id,
+          reason: `full-pass rate ${fmt(fp.value)} over ${fp.n} scored runs is no longer below ${lv.full_pass_below}`,
+        });
     }
 
     // recurring_issue
@@ -211,12 +278,25 @@ export function decideTriggers(input: TriggerInput): TriggerDecision {
       const beads = [...new Set(recurring.flatMap((i) => i.beads))];
       const order = new Map(judged.map((r, i) => [r.bead, i]));
       beads.sort((a, b) => order.get(a)! - order.get(b)!);
-      out.fire.push(base(t, 'recurring_issue', now, beads,
-        `${t.template}: the judge reported ${recurring.map((i) => `${i.key} (${i.runs} runs)`).join(', ')} in its last ${judged.length} judged runs.`,
-        { issues: recurring, trend }));
-      for (const o of openRec) out.close.push({ id: o.id, reason: `superseded: ${fresh.map((i) => i.key).join(', ')} now recur too` });
+      out.fire.push(
+        base(
+          t,
+          'recurring_issue',
+          now,
+          beads,
+          `${t.template}: the judge reported ${recurring.map((i) => `${i.key} (${i.runs} runs)`).join(', ')} in its last ${judged.length} judged runs.`,
+          { issues: recurring, trend },
+        ),
+      );
+      for (const o of openRec)
+        out.close.push({ id: o.id, reason: `superseded: ${fresh.map((i) => i.key).join(', ')} now recur too` });
     } else if (recurring.length > 0) out.keep.push(...openRec.map((x) => x.id));
-    else for (const o of openRec) out.close.push({ id: o.id, reason: `no issue recurs in at least ${s.recurring_min_runs} of the last ${s.recurring_window} judged runs` });
+    else
+      for (const o of openRec)
+        out.close.push({
+          id: o.id,
+          reason: `no issue recurs in at least ${s.recurring_min_runs} of the last ${s.recurring_window} judged runs`,
+        });
   }
   return out;
 }

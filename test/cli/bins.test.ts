@@ -8,7 +8,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../lib/cli/commands/index.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  bin: Record<string, string>;
+};
 const NAMES = Object.keys(pkg.bin);
 const env = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8' };
 
@@ -44,10 +47,16 @@ describe('every command answers --help, --version and a misspelt flag', () => {
     const flag = Object.keys(def.flags).sort((a, b) => b.length - a.length)[0]!;
     const bad = typo(flag);
     expect(bad).not.toBe(flag);
-    expect(run(name, ['--' + bad])).toEqual({ code: 2, stdout: '', stderr: `${name}: unknown option '--${bad}' (did you mean '--${flag}'?); see '${name} --help'\n` });
+    expect(run(name, ['--' + bad])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `${name}: unknown option '--${bad}' (did you mean '--${flag}'?); see '${name} --help'\n`,
+    });
     const jsonn = run(name, ['--jsonn']);
     expect(jsonn).toMatchObject({ code: 2, stdout: '' });
-    expect(jsonn.stderr).toBe(`${name}: unknown option '--jsonn'${'json' in def.flags ? " (did you mean '--json'?)" : ''}; see '${name} --help'\n`);
+    expect(jsonn.stderr).toBe(
+      `${name}: unknown option '--jsonn'${'json' in def.flags ? " (did you mean '--json'?)" : ''}; see '${name} --help'\n`,
+    );
   });
 });
 
@@ -57,7 +66,10 @@ function complete(shell: 'bash' | 'zsh', words: string[]): string[] {
 COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; COMPREPLY=()
 _judgeloop_complete
 printf '%s\\n' "\${COMPREPLY[@]}"`;
-  const r = spawnSync(shell, shell === 'zsh' ? ['-f', '-c', script] : ['-c', script], { env: shellEnv, encoding: 'utf8' });
+  const r = spawnSync(shell, shell === 'zsh' ? ['-f', '-c', script] : ['-c', script], {
+    env: shellEnv,
+    encoding: 'utf8',
+  });
   expect(r.stderr).toBe('');
   expect(r.status).toBe(0);
   return r.stdout.split('\n').filter(Boolean);
@@ -69,16 +81,27 @@ const shellEnv = { ...env, HOME: home };
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 describe('config --completion', () => {
-  it('bash: flags, a subcommand, a flag\'s choices, files after a flag that takes one; every command registered', () => {
+  it("bash: flags, a subcommand, a flag's choices, files after a flag that takes one; every command registered", () => {
     expect(complete('bash', ['rate', '--qu'])).toEqual(['--quality']);
     expect(complete('bash', ['/some/where/bin/record', '--st'])).toEqual(['--started-at', '--status']);
     expect(complete('bash', ['agents', 'di'])).toEqual(['disable']);
-    expect(complete('bash', ['agents', '--config', 'x.json', ''])).toEqual(COMMANDS.find((c) => c.name === 'agents')!.subcommands!.map((s) => s.name));
+    expect(complete('bash', ['agents', '--config', 'x.json', ''])).toEqual(
+      COMMANDS.find((c) => c.name === 'agents')!.subcommands!.map((s) => s.name),
+    );
     expect(complete('bash', ['agents', 'add', 'a1', ''])).toEqual([]);
     expect(complete('bash', ['parse-output', '--format', 'j'])).toEqual(['junit', 'jest-json']);
     expect(complete('bash', ['collect', '--config', ''])).toEqual([]);
-    expect(complete('bash', ['judge', '-'])).toEqual([...Object.keys(COMMANDS.find((c) => c.name === 'judge')!.flags).map((f) => `--${f}`), '--help', '-h', '--version', '-V']);
-    const r = spawnSync('bash', ['-c', `source <("${join(ROOT, 'bin', 'config')}" --completion bash); complete -p`], { env, encoding: 'utf8' });
+    expect(complete('bash', ['judge', '-'])).toEqual([
+      ...Object.keys(COMMANDS.find((c) => c.name === 'judge')!.flags).map((f) => `--${f}`),
+      '--help',
+      '-h',
+      '--version',
+      '-V',
+    ]);
+    const r = spawnSync('bash', ['-c', `source <("${join(ROOT, 'bin', 'config')}" --completion bash); complete -p`], {
+      env,
+      encoding: 'utf8',
+    });
     for (const name of NAMES) expect(r.stdout).toContain(`complete -o default -F _judgeloop_complete ${name}\n`);
   });
 
@@ -86,11 +109,19 @@ describe('config --completion', () => {
     expect(complete('zsh', ['rate', '--qu'])).toContain('--quality');
     expect(complete('zsh', ['agents', '--json', ''])).toEqual(['add', 'set', 'enable', 'disable', 'list', 'rebuild']);
     expect(complete('zsh', ['agents', 'add', 'a1', ''])).toEqual([]);
-    const r = spawnSync('zsh', ['-f', '-c', `source <("${join(ROOT, 'bin', 'config')}" --completion zsh); print -r -- $_comps[race]`], { env: shellEnv, encoding: 'utf8' });
+    const r = spawnSync(
+      'zsh',
+      ['-f', '-c', `source <("${join(ROOT, 'bin', 'config')}" --completion zsh); print -r -- $_comps[race]`],
+      { env: shellEnv, encoding: 'utf8' },
+    );
     expect(r.stdout).toBe('_bash_complete -o default -F _judgeloop_complete\n');
   });
 
   it('an unknown shell is a usage error', () => {
-    expect(run('config', ['--completion', 'fish'])).toEqual({ code: 2, stdout: '', stderr: 'config: --completion "fish": expected bash or zsh\n' });
+    expect(run('config', ['--completion', 'fish'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'config: --completion "fish": expected bash or zsh\n',
+    });
   });
 });

@@ -28,7 +28,11 @@ const SUBS = defineCommand({
   name: 'subs',
   summary: 'with subcommands',
   flags: { json: { type: 'boolean', help: 'JSON out' } },
-  subcommands: [{ name: 'add', args: 'SLUG', summary: 'add one' }, { name: 'disable', summary: 'off' }, { name: 'list', summary: 'all' }],
+  subcommands: [
+    { name: 'add', args: 'SLUG', summary: 'add one' },
+    { name: 'disable', summary: 'off' },
+    { name: 'list', summary: 'all' },
+  ],
   exit: { 0: 'fine' },
 });
 
@@ -45,7 +49,16 @@ function thrown(f: () => unknown): Error {
 
 describe('parse', () => {
   it('typed values, repeatable flags, defaults and positionals', () => {
-    const { values, positionals } = parse(DEMO, ['a.json', '--json', '--target', 'x', '--target=y', '--config', 'c.json', 'b.json']);
+    const { values, positionals } = parse(DEMO, [
+      'a.json',
+      '--json',
+      '--target',
+      'x',
+      '--target=y',
+      '--config',
+      'c.json',
+      'b.json',
+    ]);
     expect(values).toEqual({ json: true, target: ['x', 'y'], config: 'c.json', last: '50' });
     expect(positionals).toEqual(['a.json', 'b.json']);
     expect(parse(DEMO, ['--', '--json']).positionals).toEqual(['--json']);
@@ -62,7 +75,10 @@ describe('parse', () => {
       expect(e, args.join(' ')).toBeInstanceOf(HelpRequest);
       expect((e as HelpRequest).usage).toBe(helpText(DEMO));
     }
-    for (const args of [['--version'], ['-V']]) expect((thrown(() => parse(DEMO, args)) as HelpRequest).usage).toMatch(/^demo \d+\.\d+\.\d+\S* \((bundle .*|modules)\)$/);
+    for (const args of [['--version'], ['-V']])
+      expect((thrown(() => parse(DEMO, args)) as HelpRequest).usage).toMatch(
+        /^demo \d+\.\d+\.\d+\S* \((bundle .*|modules)\)$/,
+      );
     expect(parse(DEMO, ['--', '--help']).positionals).toEqual(['--help']);
   });
 
@@ -72,7 +88,10 @@ describe('parse', () => {
       [['--jsonn'], "demo: unknown option '--jsonn' (did you mean '--json'?); see 'demo --help'"],
       [['--cofnig', 'x'], "demo: unknown option '--cofnig' (did you mean '--config'?); see 'demo --help'"],
       [['--targte=x'], "demo: unknown option '--targte' (did you mean '--target'?); see 'demo --help'"],
-      [['--rat'], "demo: unknown option '--rat' (did you mean '--rate-agents' or '--rating-strict'?); see 'demo --help'"],
+      [
+        ['--rat'],
+        "demo: unknown option '--rat' (did you mean '--rate-agents' or '--rating-strict'?); see 'demo --help'",
+      ],
       [['--configuration'], "demo: unknown option '--configuration' (did you mean '--config'?); see 'demo --help'"],
       [['--verison'], "demo: unknown option '--verison' (did you mean '--version'?); see 'demo --help'"],
       [['--zzz'], "demo: unknown option '--zzz'; see 'demo --help'"],
@@ -86,16 +105,28 @@ describe('parse', () => {
   });
 
   it('an option without its value, or a switch given one', () => {
-    expect(thrown(() => parse(DEMO, ['x', '--config'])).message).toBe("demo: option '--config' needs a value (FILE); see 'demo --help'");
-    expect(thrown(() => parse(DEMO, ['--config', '--json'])).message).toBe("demo: option '--config' needs a value (FILE); to give one that starts with '-', write --config=--json; see 'demo --help'");
-    expect(thrown(() => parse(DEMO, ['--json=yes'])).message).toBe("demo: option '--json' takes no value; see 'demo --help'");
+    expect(thrown(() => parse(DEMO, ['x', '--config'])).message).toBe(
+      "demo: option '--config' needs a value (FILE); see 'demo --help'",
+    );
+    expect(thrown(() => parse(DEMO, ['--config', '--json'])).message).toBe(
+      "demo: option '--config' needs a value (FILE); to give one that starts with '-', write --config=--json; see 'demo --help'",
+    );
+    expect(thrown(() => parse(DEMO, ['--json=yes'])).message).toBe(
+      "demo: option '--json' takes no value; see 'demo --help'",
+    );
     expect(parse(DEMO, ['--config', '-']).values.config).toBe('-');
   });
 
   it('subcommands: missing, unknown (with the closest), known', () => {
-    expect(thrown(() => parse(SUBS, ['--json'])).message).toBe("subs: expected a subcommand: add, disable or list; see 'subs --help'");
-    expect(thrown(() => parse(SUBS, ['dissable'])).message).toBe("subs: unknown subcommand 'dissable' (did you mean 'disable'?); see 'subs --help'");
-    expect(thrown(() => parse(SUBS, ['frobnicate'])).message).toBe("subs: unknown subcommand 'frobnicate' (expected add, disable or list); see 'subs --help'");
+    expect(thrown(() => parse(SUBS, ['--json'])).message).toBe(
+      "subs: expected a subcommand: add, disable or list; see 'subs --help'",
+    );
+    expect(thrown(() => parse(SUBS, ['dissable'])).message).toBe(
+      "subs: unknown subcommand 'dissable' (did you mean 'disable'?); see 'subs --help'",
+    );
+    expect(thrown(() => parse(SUBS, ['frobnicate'])).message).toBe(
+      "subs: unknown subcommand 'frobnicate' (expected add, disable or list); see 'subs --help'",
+    );
     expect(parse(SUBS, ['add', 'a1', '--json']).positionals).toEqual(['add', 'a1']);
   });
 
@@ -104,8 +135,17 @@ describe('parse', () => {
   });
 
   it('help and version are built in: a definition cannot take them', () => {
-    expect(() => defineCommand({ name: 'bad', summary: '', flags: { help: { type: 'boolean', help: '' } }, exit: {} })).toThrow(/--help .*built in/);
-    expect(() => defineCommand({ name: 'bad', summary: '', flags: { verbose: { type: 'boolean', short: 'V', help: '' } }, exit: {} })).toThrow(/-V.*built in/);
+    expect(() =>
+      defineCommand({ name: 'bad', summary: '', flags: { help: { type: 'boolean', help: '' } }, exit: {} }),
+    ).toThrow(/--help .*built in/);
+    expect(() =>
+      defineCommand({
+        name: 'bad',
+        summary: '',
+        flags: { verbose: { type: 'boolean', short: 'V', help: '' } },
+        exit: {},
+      }),
+    ).toThrow(/-V.*built in/);
   });
 });
 
@@ -129,22 +169,36 @@ describe('help text', () => {
   it('names every flag, argument, variable, exit code and example of the definition', () => {
     const h = helpText(DEMO);
     expect(h.startsWith(`${usage(DEMO)}\n\ndemo: a command for the tests\n`)).toBe(true);
-    for (const [name, s] of Object.entries(DEMO.flags)) expect(h).toContain(`--${name}${s.type === 'string' ? ` ${s.placeholder}` : ''}`);
-    for (const word of ['<run.json>...', '-h, --help', '-V, --version', 'JUDGELOOP_STATE_DIR', '(repeatable)', '(default 50)', 'Exit status:\n  0  fine\n  2  usage', '  demo a.json']) expect(h).toContain(word);
+    for (const [name, s] of Object.entries(DEMO.flags))
+      expect(h).toContain(`--${name}${s.type === 'string' ? ` ${s.placeholder}` : ''}`);
+    for (const word of [
+      '<run.json>...',
+      '-h, --help',
+      '-V, --version',
+      'JUDGELOOP_STATE_DIR',
+      '(repeatable)',
+      '(default 50)',
+      'Exit status:\n  0  fine\n  2  usage',
+      '  demo a.json',
+    ])
+      expect(h).toContain(word);
     expect(usage(DEMO)).toBe('usage: demo [options] <run.json>...');
     expect(usage(SUBS)).toBe('usage: subs add|disable|list [options]');
   });
 });
 
 describe('the definitions of the commands', () => {
-  it.each(COMMANDS.map((c) => [c.name, c] as const))('%s: a summary, help for every flag, a placeholder for every value, exit 0 and 2 described, known variables', (_name, def) => {
-    expect(def.summary.length).toBeGreaterThan(10);
-    for (const [flag, s] of Object.entries(def.flags)) {
-      expect(s.help.length, flag).toBeGreaterThan(3);
-      if (s.type === 'string') expect(s.placeholder ?? s.choices, `--${flag} names its value`).toBeDefined();
-    }
-    expect(Object.keys(def.exit)).toEqual(expect.arrayContaining(['0', '2']));
-    for (const k of def.env ?? []) expect(ENV_KEYS).toContain(k);
-    expect(new Set(def.env).size).toBe((def.env ?? []).length);
-  });
+  it.each(COMMANDS.map((c) => [c.name, c] as const))(
+    '%s: a summary, help for every flag, a placeholder for every value, exit 0 and 2 described, known variables',
+    (_name, def) => {
+      expect(def.summary.length).toBeGreaterThan(10);
+      for (const [flag, s] of Object.entries(def.flags)) {
+        expect(s.help.length, flag).toBeGreaterThan(3);
+        if (s.type === 'string') expect(s.placeholder ?? s.choices, `--${flag} names its value`).toBeDefined();
+      }
+      expect(Object.keys(def.exit)).toEqual(expect.arrayContaining(['0', '2']));
+      for (const k of def.env ?? []) expect(ENV_KEYS).toContain(k);
+      expect(new Set(def.env).size).toBe((def.env ?? []).length);
+    },
+  );
 });

@@ -12,7 +12,8 @@ export const ROOT = join(import.meta.dirname, '..', '..');
 export const BIN = join(ROOT, 'bin', 'collect');
 
 const test = (name: string, expr: string) => `test(${JSON.stringify(name)}, () => assert.ok(${expr}));\n`;
-export const HEADER = "import test from 'node:test';\nimport assert from 'node:assert';\nimport { add } from '../src/add.mjs';\n";
+export const HEADER =
+  "import test from 'node:test';\nimport assert from 'node:assert';\nimport { add } from '../src/add.mjs';\n";
 
 /** src/add.mjs, two passing node:test tests, a lint script that reports every `console.log` as an eslint-style warning. */
 export const PROJECT: Record<string, string> = {
@@ -21,15 +22,20 @@ export const PROJECT: Record<string, string> = {
   // A real process printing eslint's stylish summary line for what it finds.
   'tools/lint.mjs': [
     "import { readFileSync, readdirSync } from 'node:fs';",
-    "let w = 0; let e = 0;",
+    'let w = 0; let e = 0;',
     "for (const f of readdirSync('src')) { const t = readFileSync('src/' + f, 'utf8'); w += (t.match(/console\\.log/g) || []).length; e += (t.match(/debugger/g) || []).length; }",
-    "if (w + e) { console.log(`\\n\\u2716 ${w + e} problems (${e} errors, ${w} warnings)\\n`); }",
+    'if (w + e) { console.log(`\\n\\u2716 ${w + e} problems (${e} errors, ${w} warnings)\\n`); }',
     'process.exit(e ? 1 : 0);',
     '',
   ].join('\n'),
 };
 
-export const COMMANDS = { build: 'node --check src/add.mjs', test: 'node --test test/', lint: 'node tools/lint.mjs', typecheck: null };
+export const COMMANDS = {
+  build: 'node --check src/add.mjs',
+  test: 'node --test test/',
+  lint: 'node tools/lint.mjs',
+  typecheck: null,
+};
 
 export interface Project {
   repo: string;
@@ -45,7 +51,11 @@ export function makeProject(files: Record<string, string> = PROJECT): Project {
 }
 
 /** A worktree on a new branch from main, with `files` written (not committed) and `commit` files committed. */
-export function agentWorktree(p: Project, name: string, opts: { commit?: Record<string, string>; uncommitted?: Record<string, string> } = {}): string {
+export function agentWorktree(
+  p: Project,
+  name: string,
+  opts: { commit?: Record<string, string>; uncommitted?: Record<string, string> } = {},
+): string {
   const wt = join(p.dir, `wt-${name}`);
   gitIn(p.repo, 'worktree', 'add', '-q', '-b', `agent/${name}`, wt);
   if (opts.commit) {
@@ -84,8 +94,25 @@ export function writeRecord(p: Project, name: string, rec: Record<string, unknow
 export function makeIo(p: Project, extraEnv: Record<string, string> = {}): { io: Io; out: string[]; err: string[] } {
   const out: string[] = [];
   const err: string[] = [];
-  const processEnv = { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmpdir(), JUDGELOOP_STATE_DIR: p.state, ...extraEnv };
-  return { io: { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env: readEnv(processEnv), processEnv, cwd: p.dir, color: false }, out, err };
+  const processEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    TMPDIR: tmpdir(),
+    JUDGELOOP_STATE_DIR: p.state,
+    ...extraEnv,
+  };
+  return {
+    io: {
+      stdout: (t) => out.push(t),
+      stderr: (t) => err.push(t),
+      env: readEnv(processEnv),
+      processEnv,
+      cwd: p.dir,
+      color: false,
+    },
+    out,
+    err,
+  };
 }
 
 export function readJson<T = any>(file: string): T {
@@ -120,9 +147,18 @@ export function seedState(p: Project, files: Record<string, string>): void {
   }
 }
 
-export function runBin(args: string[], opts: { cwd: string; env: Record<string, string | undefined>; input?: string }): { code: number; stdout: string; stderr: string } {
+export function runBin(
+  args: string[],
+  opts: { cwd: string; env: Record<string, string | undefined>; input?: string },
+): { code: number; stdout: string; stderr: string } {
   try {
-    const stdout = execFileSync(BIN, args, { cwd: opts.cwd, env: opts.env as NodeJS.ProcessEnv, input: opts.input ?? '', encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
+    const stdout = execFileSync(BIN, args, {
+      cwd: opts.cwd,
+      env: opts.env as NodeJS.ProcessEnv,
+      input: opts.input ?? '',
+      encoding: 'utf8',
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     return { code: 0, stdout, stderr: '' };
   } catch (e) {
     const x = e as { status: number; stdout: string; stderr: string };

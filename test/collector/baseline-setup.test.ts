@@ -28,11 +28,18 @@ const COMMANDS = { build: null, test: 'node --test test/', lint: null, typecheck
 
 function setupProject(): { p: Project; wt: string } {
   const p = makeProject(FILES);
-  const wt = agentWorktree(p, 'a', { uncommitted: { 'deps/helper.mjs': FILES['vendor/helper.src']!, 'src/extra.mjs': 'export const x = 1;\n' } });
+  const wt = agentWorktree(p, 'a', {
+    uncommitted: { 'deps/helper.mjs': FILES['vendor/helper.src']!, 'src/extra.mjs': 'export const x = 1;\n' },
+  });
   return { p, wt };
 }
 
-async function collect(p: Project, bead: string, collector: Record<string, unknown> | null, env: Record<string, string> = {}) {
+async function collect(
+  p: Project,
+  bead: string,
+  collector: Record<string, unknown> | null,
+  env: Record<string, string> = {},
+) {
   const args = ['--quiet'];
   if (collector) {
     const cfg = join(p.dir, `${bead}.config.json`);
@@ -94,7 +101,9 @@ describe('collector.baseline_setup', () => {
     const r = await collect(p, 'bd-fail', { baseline_setup: 'echo "registry unreachable" >&2; exit 3' });
     expect(r.code).toBe(0);
     expect(r.fb.baseline).toMatchObject({ setup_failed: true, build_passed: null, tests: null, lint: null });
-    expect(r.fb.integrity.notes.join('\n')).toMatch(/baseline setup `echo "registry unreachable" >&2; exit 3` failed \(exit 3\).*base checks not run; scored without a baseline/);
+    expect(r.fb.integrity.notes.join('\n')).toMatch(
+      /baseline setup `echo "registry unreachable" >&2; exit 3` failed \(exit 3\).*base checks not run; scored without a baseline/,
+    );
     // The agent's own checks ran and count as before; the failed base tests do not make a regression.
     expect(r.fb.checks.test?.tests).toMatchObject({ passed: 2, failed: 0 });
     expect(r.fb.integrity.test_count_below_baseline).toBe(false);
@@ -102,12 +111,20 @@ describe('collector.baseline_setup', () => {
     const b = baselineFile(p, r.fb.baseline!.key);
     expect(b.setup?.result).toMatchObject({ status: 'failed', exit_code: 3 });
     expect(b.setup?.result.output?.text).toContain('registry unreachable');
-    expect(b.checks.test).toMatchObject({ status: 'skipped', skipped_reason: 'the baseline setup failed', exit_code: null });
+    expect(b.checks.test).toMatchObject({
+      status: 'skipped',
+      skipped_reason: 'the baseline setup failed',
+      exit_code: null,
+    });
     expect(b.checks.build).toBeNull();
   });
 
   it('a setup that hangs is killed at its own timeout and recorded as timed out', async () => {
-    const r = await collect(p, 'bd-hang', { baseline_setup: 'sleep 30', baseline_setup_timeout_seconds: 0.5, kill_grace_seconds: 0.2 });
+    const r = await collect(p, 'bd-hang', {
+      baseline_setup: 'sleep 30',
+      baseline_setup_timeout_seconds: 0.5,
+      kill_grace_seconds: 0.2,
+    });
     expect(r.code).toBe(0);
     expect(r.fb.baseline?.setup_failed).toBe(true);
     expect(r.fb.integrity.notes.join('\n')).toMatch(/baseline setup `sleep 30` timed out/);

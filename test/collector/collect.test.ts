@@ -12,7 +12,18 @@ import { StateStore } from '../../lib/store/store.js';
 import type { Feedback, FeedbackIndexRow, RaceRun } from '../../lib/schema/types.generated.js';
 import { judgmentFor, writeJudgmentFile } from '../helpers/judgment.js';
 import { gitIn, tempDir } from '../helpers/repo.js';
-import { agentWorktree, expectPreserved, HEADER, makeIo, makeProject, readJson, runRecord, snapshot, writeRecord, type Project } from './_project.js';
+import {
+  agentWorktree,
+  expectPreserved,
+  HEADER,
+  makeIo,
+  makeProject,
+  readJson,
+  runRecord,
+  snapshot,
+  writeRecord,
+  type Project,
+} from './_project.js';
 
 const W = { build: 30, tests: 30, lint: 15, diff_size: 15, speed: 10 };
 const t = (name: string, expr: string) => `test(${JSON.stringify(name)}, () => assert.ok(${expr}));\n`;
@@ -36,9 +47,14 @@ function feedback(p: Project, bead: string): Feedback {
 describe('collect: the three agents of the demo', () => {
   const p = makeProject();
   // A clean fix: one new passing test (committed) and an untracked helper file.
-  agentWorktree(p, 'a', { commit: { 'test/more.test.mjs': HEADER + t('adds negatives', 'add(-1, -2) === -3') }, uncommitted: { 'src/util.mjs': 'export const one = 1;\n' } });
+  agentWorktree(p, 'a', {
+    commit: { 'test/more.test.mjs': HEADER + t('adds negatives', 'add(-1, -2) === -3') },
+    uncommitted: { 'src/util.mjs': 'export const one = 1;\n' },
+  });
   // Breaks a test: add() subtracts.
-  agentWorktree(p, 'b', { uncommitted: { 'src/add.mjs': 'export function add(a, b) {\n  console.log(a);\n  return a - b;\n}\n' } });
+  agentWorktree(p, 'b', {
+    uncommitted: { 'src/add.mjs': 'export function add(a, b) {\n  console.log(a);\n  return a - b;\n}\n' },
+  });
   // Does not build.
   agentWorktree(p, 'c', { commit: { 'src/add.mjs': 'export function add(a, b) {\n  return a +;\n}\n' } });
 
@@ -59,7 +75,15 @@ describe('collect: the three agents of the demo', () => {
     expect(fb.scores).toEqual({ build: 1, tests: 1, lint: 1, diff_size: 1, speed: 1 });
     expect(fb.composite).toBe(1);
     expect(fb.speed).toEqual({ basis: 'budget', duration_seconds: 60, reference_seconds: 600 });
-    expect(fb.integrity).toEqual({ tests_not_run: false, exit_code_contradicts_counts: false, test_count_below_baseline: false, counts_disputed: false, runner_crashed: false, no_tests_collected: false, notes: [] });
+    expect(fb.integrity).toEqual({
+      tests_not_run: false,
+      exit_code_contradicts_counts: false,
+      test_count_below_baseline: false,
+      counts_disputed: false,
+      runner_crashed: false,
+      no_tests_collected: false,
+      notes: [],
+    });
     expect(fb.head?.commit).toBe(gitIn(join(p.dir, 'wt-a'), 'rev-parse', 'HEAD'));
     expect(r.out).toMatch(/^bd-a\s+full_pass\s+100\.0\/100/);
   });
@@ -77,10 +101,17 @@ describe('collect: the three agents of the demo', () => {
     expect(tests).toBe(25); // 50 − (2−1)/2×50
     expect(fb.checks.lint?.lint).toMatchObject({ errors: 0, warnings: 1 });
     expect(scoreLint(fb.checks.lint!.lint!, fb.baseline!.lint)).toBe(98);
-    const diff = scoreDiffSize({ linesAdded: fb.diff!.lines_added, linesRemoved: fb.diff!.lines_removed, filesChanged: fb.diff!.files_changed });
+    const diff = scoreDiffSize({
+      linesAdded: fb.diff!.lines_added,
+      linesRemoved: fb.diff!.lines_removed,
+      filesChanged: fb.diff!.files_changed,
+    });
     expect(fb.diff).toMatchObject({ files_changed: 1, lines_added: 2, lines_removed: 1 });
     expect(fb.scores).toEqual({ build: 1, tests: 0.25, lint: 0.98, diff_size: diff / 100, speed: 1 });
-    expect(fb.composite).toBeCloseTo(compositeScore({ build: 100, tests: 25, lint: 98, diff_size: diff, speed: 100 }, W)! / 100, 12);
+    expect(fb.composite).toBeCloseTo(
+      compositeScore({ build: 100, tests: 25, lint: 98, diff_size: diff, speed: 100 }, W)! / 100,
+      12,
+    );
   });
 
   it('failed build: tests and lint 0 without running, diff and speed still scored, agent_failure', async () => {
@@ -100,7 +131,8 @@ describe('collect: the three agents of the demo', () => {
   it('the baseline was computed once, in a temporary checkout that is gone, and never in the agent worktrees', () => {
     expect(readdirSync(join(p.state, 'baselines'))).toHaveLength(1);
     expect(gitIn(p.repo, 'worktree', 'list').split('\n')).toHaveLength(4);
-    for (const wt of ['wt-a', 'wt-b', 'wt-c']) expect(gitIn(join(p.dir, wt), 'status', '--porcelain', '--ignored')).not.toMatch(/judgeloop/);
+    for (const wt of ['wt-a', 'wt-b', 'wt-c'])
+      expect(gitIn(join(p.dir, wt), 'status', '--porcelain', '--ignored')).not.toMatch(/judgeloop/);
   });
 });
 
@@ -108,7 +140,11 @@ describe('collect: configuration and reported checks', () => {
   it('a check whose command is not configured is null and the weights re-normalise', async () => {
     const p = makeProject();
     agentWorktree(p, 'a');
-    const file = writeRecord(p, 'a', runRecord({ commands: { build: null, test: 'node --test test/', lint: null, typecheck: null } }));
+    const file = writeRecord(
+      p,
+      'a',
+      runRecord({ commands: { build: null, test: 'node --test test/', lint: null, typecheck: null } }),
+    );
     expect((await collect(p, [file])).code).toBe(0);
     const fb = feedback(p, 'bd-1');
     expect(fb.checks.build).toBeNull();
@@ -136,12 +172,24 @@ describe('collect: configuration and reported checks', () => {
 
   it("the run record's own check results are parsed instead of running the command", async () => {
     const p = makeProject();
-    const wt = agentWorktree(p, 'a', { uncommitted: { 'src/add.mjs': 'export function add(a, b) {\n  return a * b;\n}\n' } });
+    const wt = agentWorktree(p, 'a', {
+      uncommitted: { 'src/add.mjs': 'export function add(a, b) {\n  return a * b;\n}\n' },
+    });
     // Real output of a real failing node --test run, as an orchestrator would have captured it.
     const real = spawnSync('node', ['--test', 'test/'], { cwd: wt, encoding: 'utf8' });
     const out = real.stdout + real.stderr;
     expect(real.status).toBe(1);
-    const file = writeRecord(p, 'a', runRecord({ commands: { build: 'exit 9', test: 'exit 9', lint: null, typecheck: null }, checks: { build: { exit_code: 0, output: '' }, test: { exit_code: real.status, output: out, duration_ms: 1234 } } }));
+    const file = writeRecord(
+      p,
+      'a',
+      runRecord({
+        commands: { build: 'exit 9', test: 'exit 9', lint: null, typecheck: null },
+        checks: {
+          build: { exit_code: 0, output: '' },
+          test: { exit_code: real.status, output: out, duration_ms: 1234 },
+        },
+      }),
+    );
     expect((await collect(p, [file])).code).toBe(0);
     const fb = feedback(p, 'bd-1');
     expect(fb.checks.build).toMatchObject({ status: 'passed', source: 'run_record' });
@@ -157,8 +205,26 @@ describe('collect: configuration and reported checks', () => {
     agentWorktree(p, 'a');
     agentWorktree(p, 'b');
     const cmds = { build: null, test: null, lint: null, typecheck: null };
-    await collect(p, [writeRecord(p, 'a', runRecord({ bead: 'r-a', race_id: 'race-1', commands: cmds, completed_at: '2026-01-01T00:00:36Z' }))]);
-    await collect(p, [writeRecord(p, 'b', runRecord({ bead: 'r-b', worktree: 'wt-b', race_id: 'race-1', commands: cmds, completed_at: '2026-01-01T00:00:45Z' }))]);
+    await collect(p, [
+      writeRecord(
+        p,
+        'a',
+        runRecord({ bead: 'r-a', race_id: 'race-1', commands: cmds, completed_at: '2026-01-01T00:00:36Z' }),
+      ),
+    ]);
+    await collect(p, [
+      writeRecord(
+        p,
+        'b',
+        runRecord({
+          bead: 'r-b',
+          worktree: 'wt-b',
+          race_id: 'race-1',
+          commands: cmds,
+          completed_at: '2026-01-01T00:00:45Z',
+        }),
+      ),
+    ]);
     expect(feedback(p, 'r-a').speed).toEqual({ basis: 'budget', duration_seconds: 36, reference_seconds: 600 });
     expect(feedback(p, 'r-b').speed).toEqual({ basis: 'race', duration_seconds: 45, reference_seconds: 36 });
     expect(feedback(p, 'r-b').scores.speed).toBe(0.8);
@@ -172,14 +238,34 @@ describe('collect: configuration and reported checks', () => {
     agentWorktree(p, 'a');
     agentWorktree(p, 'b');
     const cmds = { build: null, test: null, lint: null, typecheck: null };
-    const slow = writeRecord(p, 'a', runRecord({ bead: 'r-slow', race_id: 'race-2', commands: cmds, completed_at: '2026-01-01T00:00:45Z' }));
-    const fast = writeRecord(p, 'b', runRecord({ bead: 'r-fast', worktree: 'wt-b', race_id: 'race-2', commands: cmds, completed_at: '2026-01-01T00:00:36Z' }));
+    const slow = writeRecord(
+      p,
+      'a',
+      runRecord({ bead: 'r-slow', race_id: 'race-2', commands: cmds, completed_at: '2026-01-01T00:00:45Z' }),
+    );
+    const fast = writeRecord(
+      p,
+      'b',
+      runRecord({
+        bead: 'r-fast',
+        worktree: 'wt-b',
+        race_id: 'race-2',
+        commands: cmds,
+        completed_at: '2026-01-01T00:00:36Z',
+      }),
+    );
     expect((await collect(p, [slow, fast])).code).toBe(0);
     expect(feedback(p, 'r-slow').speed).toEqual({ basis: 'race', duration_seconds: 45, reference_seconds: 36 });
     expect(feedback(p, 'r-fast').speed).toEqual({ basis: 'race', duration_seconds: 36, reference_seconds: 36 });
     const store = new StateStore(p.state);
-    expect(store.readLines<RaceRun>('race-runs', 'race-2').rows.map((r) => [r.bead, r.duration_seconds])).toEqual([['r-slow', 45], ['r-fast', 36]]);
-    expect(store.readLines<FeedbackIndexRow>('feedback-index', 'feedback').rows.map((r) => r.bead)).toEqual(['r-slow', 'r-fast']);
+    expect(store.readLines<RaceRun>('race-runs', 'race-2').rows.map((r) => [r.bead, r.duration_seconds])).toEqual([
+      ['r-slow', 45],
+      ['r-fast', 36],
+    ]);
+    expect(store.readLines<FeedbackIndexRow>('feedback-index', 'feedback').rows.map((r) => r.bead)).toEqual([
+      'r-slow',
+      'r-fast',
+    ]);
   });
 
   it("carries the judge's verdict and score at phase ≥ 2 only, and ignores a judgment that failed or is malformed", async () => {
@@ -187,15 +273,36 @@ describe('collect: configuration and reported checks', () => {
     agentWorktree(p, 'a');
     const rec = writeRecord(p, 'a', runRecord({ commands: {} }));
     const judgments = join(p.state, 'judgments');
-    const j = judgmentFor('bd-1', { verdict: 'partial', score: 0.62, dimensions: { correctness: 0.7, scope_adherence: 0.5, code_quality: 0.6, completeness: 0.6 }, issues: [{ severity: 'major', description: 'stub left', category: 'stub' }], judged_at: '2026-01-02T00:00:00.000Z', model: 'claude-opus-4' });
+    const j = judgmentFor('bd-1', {
+      verdict: 'partial',
+      score: 0.62,
+      dimensions: { correctness: 0.7, scope_adherence: 0.5, code_quality: 0.6, completeness: 0.6 },
+      issues: [{ severity: 'major', description: 'stub left', category: 'stub' }],
+      judged_at: '2026-01-02T00:00:00.000Z',
+      model: 'claude-opus-4',
+    });
     writeJudgmentFile(p.state, j);
     await collect(p, [rec]);
     expect(feedback(p, 'bd-1').judgment).toBeNull();
     const cfg = join(p.dir, 'phase2.json');
     writeFileSync(cfg, JSON.stringify({ judge: { phase: 2 } }));
     await collect(p, ['--config', cfg, rec]);
-    expect(feedback(p, 'bd-1').judgment).toEqual({ verdict: 'partial', score: 0.62, dimensions: { correctness: 0.7, scope_adherence: 0.5, code_quality: 0.6, completeness: 0.6 }, issues: [{ severity: 'major', description: 'stub left', category: 'stub' }], judged_at: '2026-01-02T00:00:00.000Z', model: 'claude-opus-4' });
-    writeJudgmentFile(p.state, { ...j, status: 'failed', verdict: null, score: null, dimensions: null, failure: { reason: 'refusal', message: 'the model refused' } });
+    expect(feedback(p, 'bd-1').judgment).toEqual({
+      verdict: 'partial',
+      score: 0.62,
+      dimensions: { correctness: 0.7, scope_adherence: 0.5, code_quality: 0.6, completeness: 0.6 },
+      issues: [{ severity: 'major', description: 'stub left', category: 'stub' }],
+      judged_at: '2026-01-02T00:00:00.000Z',
+      model: 'claude-opus-4',
+    });
+    writeJudgmentFile(p.state, {
+      ...j,
+      status: 'failed',
+      verdict: null,
+      score: null,
+      dimensions: null,
+      failure: { reason: 'refusal', message: 'the model refused' },
+    });
     await collect(p, ['--config', cfg, rec]);
     expect(feedback(p, 'bd-1').judgment).toBeNull();
     // Not a judgment the judge could have written: never carried, not even in part.
@@ -206,7 +313,9 @@ describe('collect: configuration and reported checks', () => {
     await collect(p, ['--config', cfg, rec]);
     const fb = feedback(p, 'bd-1');
     expect(fb.judgment).toBeNull();
-    expect(fb.integrity.notes.join(' ')).toMatch(/judgment not used: .*bd-1\.json: \/schema_version: is required; .*\/score: must be <= 1/);
+    expect(fb.integrity.notes.join(' ')).toMatch(
+      /judgment not used: .*bd-1\.json: \/schema_version: is required; .*\/score: must be <= 1/,
+    );
   });
 });
 
@@ -214,7 +323,9 @@ describe('collect: integrity flags from real runs', () => {
   async function one(commands: Record<string, string | null>, files: Record<string, string> = {}) {
     const p = makeProject();
     agentWorktree(p, 'a', { uncommitted: files });
-    const r = await collect(p, [writeRecord(p, 'a', runRecord({ commands: { build: null, lint: null, typecheck: null, ...commands } }))]);
+    const r = await collect(p, [
+      writeRecord(p, 'a', runRecord({ commands: { build: null, lint: null, typecheck: null, ...commands } })),
+    ]);
     expect(r.code).toBe(0);
     return feedback(p, 'bd-1');
   }
@@ -232,7 +343,9 @@ describe('collect: integrity flags from real runs', () => {
   });
 
   it('zero tests: tests_not_run, score 0, agent_failure', async () => {
-    const fb = await one({ test: 'node --test test/nothing-here-*.mjs || node --test --test-name-pattern=NO_SUCH_TEST test/' });
+    const fb = await one({
+      test: 'node --test test/nothing-here-*.mjs || node --test --test-name-pattern=NO_SUCH_TEST test/',
+    });
     expect(fb.checks.test?.tests).toMatchObject({ passed: 0 });
     expect(fb.integrity.tests_not_run).toBe(true);
     expect(fb.scores.tests).toBe(0);
@@ -243,7 +356,13 @@ describe('collect: integrity flags from real runs', () => {
     const p = makeProject();
     const wt = agentWorktree(p, 'a');
     writeFileSync(join(wt, 'test/add.test.mjs'), HEADER + t('adds', 'add(1, 2) === 3'));
-    await collect(p, [writeRecord(p, 'a', runRecord({ commands: { build: null, test: 'node --test test/', lint: null, typecheck: null } }))]);
+    await collect(p, [
+      writeRecord(
+        p,
+        'a',
+        runRecord({ commands: { build: null, test: 'node --test test/', lint: null, typecheck: null } }),
+      ),
+    ]);
     const fb = feedback(p, 'bd-1');
     expect(fb.integrity.test_count_below_baseline).toBe(true);
     expect(fb.outcome).toBe('partial_pass');
@@ -271,7 +390,14 @@ describe('collect: integrity flags from real runs', () => {
     const cfg = join(p.dir, 'env-cfg.json');
     // A pass-through name that looks secret is still dropped; an unlisted one never reaches the check.
     writeFileSync(cfg, JSON.stringify({ collector: { check_env: ['VISIBLE_SETTING', 'MY_DB_PASSWORD'] } }));
-    const { io } = makeIo(p, { ANTHROPIC_API_KEY: 'sk-ant-secret', GITHUB_TOKEN: 'ghp_secret', MY_DB_PASSWORD: 'pw', VISIBLE_SETTING: 'yes', UNLISTED_SETTING: 'no', GIT_DIR: '/elsewhere' });
+    const { io } = makeIo(p, {
+      ANTHROPIC_API_KEY: 'sk-ant-secret',
+      GITHUB_TOKEN: 'ghp_secret',
+      MY_DB_PASSWORD: 'pw',
+      VISIBLE_SETTING: 'yes',
+      UNLISTED_SETTING: 'no',
+      GIT_DIR: '/elsewhere',
+    });
     expect(await run(['--quiet', '--config', cfg, rec], io)).toBe(0);
     const text = feedback(p, 'bd-1').checks.build!.output!.text;
     expect(text).toContain('VISIBLE_SETTING=yes');
@@ -299,13 +425,24 @@ describe('collect: bad input never changes what is stored', () => {
   }
 
   it('malformed JSON', () => rejects('{"bead": "bd-2", ', /not valid JSON/));
-  it('a wrong type names the field', () => rejects(runRecord({ bead: 'bd-2', exit_code: 'zero' }), /\/exit_code: must be integer,null/));
-  it('a missing field names the field', () => rejects({ ...runRecord({ bead: 'bd-2' }), template: undefined }, /\/template: is required/));
-  it('a nested wrong type names the path', () => rejects(runRecord({ bead: 'bd-2', task: { id: 'x', prompt: 'p', complexity: 11 } }), /\/task\/complexity: must be <= 10/));
+  it('a wrong type names the field', () =>
+    rejects(runRecord({ bead: 'bd-2', exit_code: 'zero' }), /\/exit_code: must be integer,null/));
+  it('a missing field names the field', () =>
+    rejects({ ...runRecord({ bead: 'bd-2' }), template: undefined }, /\/template: is required/));
+  it('a nested wrong type names the path', () =>
+    rejects(
+      runRecord({ bead: 'bd-2', task: { id: 'x', prompt: 'p', complexity: 11 } }),
+      /\/task\/complexity: must be <= 10/,
+    ));
   it('a bead with a slash', () => rejects(runRecord({ bead: 'a/b' }), /\/bead: must be safe as a file name/));
   it('a bead with ..', () => rejects(runRecord({ bead: '..' }), /\/bead: must be safe as a file name/));
-  it('a bead escaping the state folder', () => rejects(runRecord({ bead: '../feedback/bd-kept' }), /\/bead: must be safe as a file name/));
-  it('an unknown base ref names /base_ref and the ref', () => rejects(runRecord({ bead: 'bd-2', base_ref: 'no-such-branch' }), /\/base_ref: "no-such-branch" does not name a commit in .*wt-a/));
+  it('a bead escaping the state folder', () =>
+    rejects(runRecord({ bead: '../feedback/bd-kept' }), /\/bead: must be safe as a file name/));
+  it('an unknown base ref names /base_ref and the ref', () =>
+    rejects(
+      runRecord({ bead: 'bd-2', base_ref: 'no-such-branch' }),
+      /\/base_ref: "no-such-branch" does not name a commit in .*wt-a/,
+    ));
   it('an empty file', () => rejects('', /not valid JSON/));
 
   it('a missing worktree is recorded as infra_failure (scores null, reason given), other state untouched', async () => {
@@ -346,7 +483,19 @@ describe('collect: bad input never changes what is stored', () => {
   });
 
   it('an orchestrator-reported infra_failure is recorded without measuring', async () => {
-    const r = await collect(p, [writeRecord(p, 'infra', runRecord({ bead: 'bd-infra', worktree: 'never-created', status: 'infra_failure', failure_reason: 'container did not start', exit_code: null }))]);
+    const r = await collect(p, [
+      writeRecord(
+        p,
+        'infra',
+        runRecord({
+          bead: 'bd-infra',
+          worktree: 'never-created',
+          status: 'infra_failure',
+          failure_reason: 'container did not start',
+          exit_code: null,
+        }),
+      ),
+    ]);
     expect(r.code).toBe(0);
     const fb = feedback(p, 'bd-infra');
     expect(fb.outcome).toBe('infra_failure');
@@ -362,7 +511,18 @@ describe('collect: hostile commands', () => {
     const cfg = join(p.dir, 'fast.json');
     writeFileSync(cfg, JSON.stringify({ collector: { timeouts_seconds: { test: 1 }, kill_grace_seconds: 0.2 } }));
     const marker = join(tempDir(), 'grandchild-alive');
-    const rec = writeRecord(p, 'a', runRecord({ commands: { build: null, test: `echo started; (sleep 3; touch ${marker}) & sleep 600`, lint: null, typecheck: null } }));
+    const rec = writeRecord(
+      p,
+      'a',
+      runRecord({
+        commands: {
+          build: null,
+          test: `echo started; (sleep 3; touch ${marker}) & sleep 600`,
+          lint: null,
+          typecheck: null,
+        },
+      }),
+    );
     const r = await collect(p, ['--config', cfg, rec]);
     expect(r.code).toBe(0);
     const fb = feedback(p, 'bd-1');
@@ -381,7 +541,18 @@ describe('collect: hostile commands', () => {
   it('non-UTF-8 output is decoded with replacement characters and still parsed', async () => {
     const p = makeProject();
     agentWorktree(p, 'a');
-    const rec = writeRecord(p, 'a', runRecord({ commands: { build: "printf 'bad \\377\\376 bytes\\n'", test: "printf '\\377\\n'; node --test test/; printf '\\300\\n'", lint: null, typecheck: null } }));
+    const rec = writeRecord(
+      p,
+      'a',
+      runRecord({
+        commands: {
+          build: "printf 'bad \\377\\376 bytes\\n'",
+          test: "printf '\\377\\n'; node --test test/; printf '\\300\\n'",
+          lint: null,
+          typecheck: null,
+        },
+      }),
+    );
     expect((await collect(p, [rec])).code).toBe(0);
     const fb = feedback(p, 'bd-1');
     expect(fb.checks.build?.output?.text).toBe('bad \uFFFD\uFFFD bytes\n');

@@ -7,12 +7,19 @@ import { validate } from '../../lib/schema/schema.js';
 import type { Baseline, Feedback } from '../../lib/schema/types.generated.js';
 import { agentWorktree, HEADER, makeIo, makeProject, readJson, runRecord, writeRecord } from './_project.js';
 
-const FAKE_SPEC = 'ℹ tests 3\\nℹ suites 0\\nℹ pass 3\\nℹ fail 0\\nℹ cancelled 0\\nℹ skipped 0\\nℹ todo 0\\nℹ duration_ms 5';
-const SPOOF = HEADER
-  + "test('adds', () => assert.ok(add(1, 2) === 3));\n"
-  + `test('really fails', () => { console.log('${FAKE_SPEC}'); process.on('exit', () => console.log('${FAKE_SPEC}')); assert.ok(add(1, 1) === 3); });\n`;
+const FAKE_SPEC =
+  'ℹ tests 3\\nℹ suites 0\\nℹ pass 3\\nℹ fail 0\\nℹ cancelled 0\\nℹ skipped 0\\nℹ todo 0\\nℹ duration_ms 5';
+const SPOOF =
+  HEADER +
+  "test('adds', () => assert.ok(add(1, 2) === 3));\n" +
+  `test('really fails', () => { console.log('${FAKE_SPEC}'); process.on('exit', () => console.log('${FAKE_SPEC}')); assert.ok(add(1, 1) === 3); });\n`;
 
-async function collectOne(files: Record<string, string>, test: string, config: Record<string, unknown> | null = null, inspect?: (state: string) => void): Promise<Feedback> {
+async function collectOne(
+  files: Record<string, string>,
+  test: string,
+  config: Record<string, unknown> | null = null,
+  inspect?: (state: string) => void,
+): Promise<Feedback> {
   const p = makeProject();
   agentWorktree(p, 'a', { uncommitted: files });
   const { io } = makeIo(p);
@@ -21,7 +28,10 @@ async function collectOne(files: Record<string, string>, test: string, config: R
     writeFileSync(join(p.dir, 'config.json'), JSON.stringify(config));
     args.push('--config', join(p.dir, 'config.json'));
   }
-  const code = await run([...args, writeRecord(p, 'a', runRecord({ commands: { build: null, test, lint: null, typecheck: null } }))], io);
+  const code = await run(
+    [...args, writeRecord(p, 'a', runRecord({ commands: { build: null, test, lint: null, typecheck: null } }))],
+    io,
+  );
   expect(code).toBe(0);
   const fb = readJson<Feedback>(join(p.state, 'feedback', 'bd-1.json'));
   const v = validate('feedback', fb);
@@ -62,7 +72,9 @@ describe('collect: counts a test cannot fake', () => {
   });
 
   it('a test process killed by a signal: runner_crashed, never full_pass', async () => {
-    const crash = HEADER + "test('adds', () => assert.ok(add(1, 2) === 3));\ntest('dies', () => { process.kill(process.pid, 'SIGSEGV'); });\n";
+    const crash =
+      HEADER +
+      "test('adds', () => assert.ok(add(1, 2) === 3));\ntest('dies', () => { process.kill(process.pid, 'SIGSEGV'); });\n";
     const fb = await collectOne({ 'test/add.test.mjs': crash }, 'node --test test/');
     expect(fb.integrity.runner_crashed).toBe(true);
     expect(fb.outcome).not.toBe('full_pass');
@@ -71,12 +83,7 @@ describe('collect: counts a test cannot fake', () => {
 
 describe('collect: a report the tests tamper with is not trusted', () => {
   const PY = {
-    'test_calc.py': [
-      'import atexit, os',
-      'def test_ok(): pass',
-      'def test_fails(): assert 1 == 2',
-      '',
-    ].join('\n'),
+    'test_calc.py': ['import atexit, os', 'def test_ok(): pass', 'def test_fails(): assert 1 == 2', ''].join('\n'),
   };
   // After pytest has written its JUnit file, an atexit hook (in the agent's conftest) overwrites it with a clean one.
   const OVERWRITE = [
@@ -103,7 +110,10 @@ describe('collect: a report the tests tamper with is not trusted', () => {
   it('honest pytest run: counts and ids from the JUnit report', async () => {
     const fb = await collectOne(PY, 'python3 -m pytest -q -p no:cacheprovider');
     expect(fb.checks.test?.tests).toMatchObject({ runner: 'pytest', passed: 1, failed: 1, source: 'report' });
-    expect(fb.checks.test?.tests?.cases?.map((c) => `${c.id}=${c.status}`)).toEqual(['test_calc.py::test_ok=passed', 'test_calc.py::test_fails=failed']);
+    expect(fb.checks.test?.tests?.cases?.map((c) => `${c.id}=${c.status}`)).toEqual([
+      'test_calc.py::test_ok=passed',
+      'test_calc.py::test_fails=failed',
+    ]);
     expect(fb.checks.test?.tests?.counts_disputed).toBeUndefined();
   });
 
@@ -111,7 +121,9 @@ describe('collect: a report the tests tamper with is not trusted', () => {
     const script = { 'run-tests.sh': 'exec python3 -m pytest -q -p no:cacheprovider "$@"\n' };
     const plain = await collectOne({ ...PY, ...script }, 'sh run-tests.sh');
     expect(plain.checks.test?.tests).toMatchObject({ passed: 1, failed: 1, source: 'console' });
-    const named = await collectOne({ ...PY, ...script }, 'sh run-tests.sh', { collector: { test_report: { format: 'junit', env: { PYTEST_ADDOPTS: '--junitxml={file}' } } } });
+    const named = await collectOne({ ...PY, ...script }, 'sh run-tests.sh', {
+      collector: { test_report: { format: 'junit', env: { PYTEST_ADDOPTS: '--junitxml={file}' } } },
+    });
     expect(named.checks.test?.tests).toMatchObject({ runner: 'pytest', passed: 1, failed: 1, source: 'report' });
     expect(named.checks.test?.tests?.cases).toHaveLength(2);
   });
@@ -134,7 +146,11 @@ describe('collect: nothing measured is not a pass', () => {
   it('a measured record is never replaced by an unmeasured one: refused with one line, the file kept', async () => {
     const p = makeProject();
     agentWorktree(p, 'a');
-    const measured = writeRecord(p, 'a', runRecord({ commands: { build: null, test: 'node --test test/', lint: null, typecheck: null } }));
+    const measured = writeRecord(
+      p,
+      'a',
+      runRecord({ commands: { build: null, test: 'node --test test/', lint: null, typecheck: null } }),
+    );
     expect(await run(['--quiet', measured], makeIo(p).io)).toBe(0);
     const file = join(p.state, 'feedback', 'bd-1.json');
     const before = readJson<Feedback>(file);
@@ -142,7 +158,9 @@ describe('collect: nothing measured is not a pass', () => {
     const { io, err } = makeIo(p);
     const bare = writeRecord(p, 'b', { ...runRecord({ commands: undefined }), worktree: join(p.dir, 'wt-a') });
     expect(await run(['--quiet', bare], io)).toBe(2);
-    expect(err.join('')).toMatch(/no build, test, lint or typecheck command is configured, but state\/feedback\/bd-1\.json was measured \(outcome full_pass\): kept/);
+    expect(err.join('')).toMatch(
+      /no build, test, lint or typecheck command is configured, but state\/feedback\/bd-1\.json was measured \(outcome full_pass\): kept/,
+    );
     expect(readJson<Feedback>(file)).toEqual(before);
   });
 });
@@ -150,8 +168,19 @@ describe('collect: nothing measured is not a pass', () => {
 describe('checks: the per-test list is capped, failures first', () => {
   it('keeps every non-passed case first, then passed ones up to the cap; totals stay exact', async () => {
     const { capCases } = await import('../../lib/collector/checks.js');
-    const cases = [...Array.from({ length: 5 }, (_, i) => ({ id: `p${i}`, status: 'passed' as const })), { id: 'f', status: 'failed' as const }, { id: 'e', status: 'error' as const }];
-    const check = { status: 'failed', exit_code: 1, duration_ms: 1, source: 'collector', output: null, tests: { runner: 'x', passed: 5, failed: 1, skipped: 0, errors: 1, total: 6, cases } } as unknown as Parameters<typeof capCases>[0];
+    const cases = [
+      ...Array.from({ length: 5 }, (_, i) => ({ id: `p${i}`, status: 'passed' as const })),
+      { id: 'f', status: 'failed' as const },
+      { id: 'e', status: 'error' as const },
+    ];
+    const check = {
+      status: 'failed',
+      exit_code: 1,
+      duration_ms: 1,
+      source: 'collector',
+      output: null,
+      tests: { runner: 'x', passed: 5, failed: 1, skipped: 0, errors: 1, total: 6, cases },
+    } as unknown as Parameters<typeof capCases>[0];
     capCases(check, 3);
     expect(check.tests?.cases?.map((c) => c.id)).toEqual(['f', 'e', 'p0']);
     expect(check.tests).toMatchObject({ cases_complete: false, passed: 5, total: 6 });

@@ -9,7 +9,9 @@ import type { Feedback } from '../../lib/schema/types.generated.js';
 import { makeIo, makeProject, readJson, ROOT } from './_project.js';
 
 const DIR = join(ROOT, 'examples', 'runs');
-const files = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 
 describe('examples/runs', () => {
   it('has the documented examples', () => {

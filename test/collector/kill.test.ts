@@ -13,7 +13,17 @@ import { makeFeedback } from '../templates/_fixtures.js';
 import { invalidStateFiles, tempsUnder } from '../helpers/state.js';
 import { gitIn } from '../helpers/repo.js';
 import { removeLeftTemps, tempEntries } from '../helpers/temp.js';
-import { agentWorktree, COMMANDS, HEADER, makeProject, PROJECT, ROOT, runRecord, writeRecord, type Project } from './_project.js';
+import {
+  agentWorktree,
+  COMMANDS,
+  HEADER,
+  makeProject,
+  PROJECT,
+  ROOT,
+  runRecord,
+  writeRecord,
+  type Project,
+} from './_project.js';
 
 const SEED = 'kill-test-1';
 const KILLS_PER_COMMAND = 4;
@@ -23,7 +33,10 @@ let p: Project;
 let wt: string;
 beforeAll(() => {
   // Tests that take a little while, so kills land while checks run.
-  p = makeProject({ ...PROJECT, 'test/slow.test.mjs': `${HEADER}test('slow', async () => { await new Promise((r) => setTimeout(r, 250)); assert.ok(add(1, 1) === 2); });\n` });
+  p = makeProject({
+    ...PROJECT,
+    'test/slow.test.mjs': `${HEADER}test('slow', async () => { await new Promise((r) => setTimeout(r, 250)); assert.ok(add(1, 1) === 2); });\n`,
+  });
   wt = agentWorktree(p, 'a', { commit: { 'src/add.mjs': 'export function add(a, b) {\n  return b + a;\n}\n' } });
 });
 afterAll(() => {
@@ -63,7 +76,8 @@ function checksOf(root: string, pid: number): string[] {
   for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
     try {
       const cwd = readlinkSync(`/proc/${pid}/cwd`);
-      if (cwd === root || cwd.startsWith(`${root}/`) || base.test(cwd)) out.push(`${pid}: ${cwd} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ')}`);
+      if (cwd === root || cwd.startsWith(`${root}/`) || base.test(cwd))
+        out.push(`${pid}: ${cwd} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ')}`);
     } catch {
       // Gone meanwhile, or not ours to read.
     }
@@ -71,7 +85,10 @@ function checksOf(root: string, pid: number): string[] {
   return out;
 }
 
-const registeredBaselines = () => gitIn(p.repo, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ') && l.includes('judgeloop-base-'));
+const registeredBaselines = () =>
+  gitIn(p.repo, 'worktree', 'list', '--porcelain')
+    .split('\n')
+    .filter((l) => l.startsWith('worktree ') && l.includes('judgeloop-base-'));
 
 /** What a kill left behind (before the next run sweeps it): reported, so a reader sees what the kills covered. */
 function leftovers(label: string): void {
@@ -82,7 +99,9 @@ function leftovers(label: string): void {
       return [];
     }
   })();
-  process.stderr.write(`kill test: ${label}: locks ${JSON.stringify(locks)}, temps ${tempsUnder(p.state).length}, registered checkouts ${registeredBaselines().length}\n`);
+  process.stderr.write(
+    `kill test: ${label}: locks ${JSON.stringify(locks)}, temps ${tempsUnder(p.state).length}, registered checkouts ${registeredBaselines().length}\n`,
+  );
 }
 
 /**
@@ -92,7 +111,10 @@ function leftovers(label: string): void {
 function removeKilledTemps(before: Set<string>, label: string): void {
   const left = removeLeftTemps(before);
   if (left.length) process.stderr.write(`kill test: ${label}: removed the killed run's ${left.join(', ')}\n`);
-  expect(left.filter((n) => n.startsWith('judgeloop-base-')), label).toEqual([]);
+  expect(
+    left.filter((n) => n.startsWith('judgeloop-base-')),
+    label,
+  ).toEqual([]);
 }
 
 /** What must hold after the run that follows a kill. */
@@ -113,9 +135,12 @@ function expectRecovered(next: Result, label: string) {
 const killPoints = (ms: number) => Array.from({ length: KILLS_PER_COMMAND }, () => Math.round(rng() * ms));
 
 describe(`SIGKILL at random points (seed ${SEED})`, () => {
-  it('bin/collect: the next run succeeds without waiting for dead locks, state validates, no .tmp, no registered baseline checkout, no check left', { timeout: 180_000 }, async () => {
+  it('bin/collect: the next run succeeds without waiting for dead locks, state validates, no .tmp, no registered baseline checkout, no check left', {
+    timeout: 180_000,
+  }, async () => {
     // Each iteration's test command differs (a shell comment), so its baseline is computed again: kills land there too.
-    const record = (i: number) => writeRecord(p, `run-${i}`, runRecord({ commands: { ...COMMANDS, test: `node --test test/ #${i}` } }));
+    const record = (i: number) =>
+      writeRecord(p, `run-${i}`, runRecord({ commands: { ...COMMANDS, test: `node --test test/ #${i}` } }));
     const clean = await runBin('collect', ['--quiet', record(0)]);
     expect(clean.code, clean.stderr).toBe(0);
     let killed = 0;
@@ -154,7 +179,9 @@ describe(`SIGKILL at random points (seed ${SEED})`, () => {
       expectRecovered(await runBin('rate', [...beads(i + 1), '--quality', '7']), `rate killed at ${at} ms`);
     }
     expect(killed).toBeGreaterThan(0);
-    const rows = store.readLines<{ event: string; bead?: string }>('ratings', 'claude').rows.filter((r) => r.event === 'run');
+    const rows = store
+      .readLines<{ event: string; bead?: string }>('ratings', 'claude')
+      .rows.filter((r) => r.event === 'run');
     const all = Array.from({ length: KILLS_PER_COMMAND + 1 }, (_, i) => beads(i)).flat();
     expect(rows.map((r) => r.bead).sort()).toEqual(all.sort());
   });
@@ -163,7 +190,11 @@ describe(`SIGKILL at random points (seed ${SEED})`, () => {
     const store = new StateStore(p.state);
     for (let j = 0; j < 1500; j++) {
       const bead = `bd-score-${j}`;
-      store.write('feedback', bead, makeFeedback({ bead, template: `t${j % 3}`, outcome: j % 4 ? 'full_pass' : 'partial_pass' }));
+      store.write(
+        'feedback',
+        bead,
+        makeFeedback({ bead, template: `t${j % 3}`, outcome: j % 4 ? 'full_pass' : 'partial_pass' }),
+      );
     }
     // --rebuild re-reads every file and rewrites the index: the longest write path there is.
     const clean = await runBin('score-templates', ['--rebuild']);
@@ -184,28 +215,38 @@ describe(`SIGKILL at random points (seed ${SEED})`, () => {
   // A sandboxed check dies with the collector (bubblewrap's PID namespace, started under setpriv --pdeathsig);
   // whatever is left all the same (no bubblewrap; or, rarely seen under load, a bwrap that missed its parent's
   // death) is killed by the next run's orphan sweep, which the issue's kill test asks for.
-  it.skipIf(!('sandbox' in (JSON.parse(readFileSync(join(ROOT, 'config', 'defaults.json'), 'utf8')) as { collector: object }).collector))(
-    'a check still running when bin/collect is SIGKILLed does not outlive it',
-    { timeout: 60_000 },
-    async () => {
-      const rec = writeRecord(p, 'run-long', runRecord({ bead: 'bd-long', commands: { ...COMMANDS, build: 'sleep 30' } }));
-      const before = tempEntries();
-      const c = spawn(join(ROOT, 'bin', 'collect'), ['--quiet', rec], { cwd: p.dir, env: env(), stdio: 'ignore' });
-      const pid = c.pid!;
-      const deadline = Date.now() + 20_000;
-      // The check itself (git calls of the collector also run in the worktree, briefly).
-      const sleeping = () => checksOf(wt, pid).filter((l) => l.includes('sleep 30'));
-      while (sleeping().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      expect(sleeping()).not.toEqual([]);
-      await new Promise<void>((r) => (c.once('close', () => r()), c.kill('SIGKILL')));
-      await new Promise((r) => setTimeout(r, 2000));
-      const left = checksOf(wt, pid);
-      if (left.length) process.stderr.write(`kill test: left after the SIGKILL, before the next run: ${left.length} process(es)\n`);
-      const next = spawnSync(join(ROOT, 'bin', 'collect'), ['--quiet', writeRecord(p, 'run-next', runRecord({ bead: 'bd-next', commands: { ...COMMANDS, build: 'true' } }))], { cwd: p.dir, env: env(), encoding: 'utf8' });
-      expect(next.status, next.stderr).toBe(0);
-      for (let i = 0; i < 20 && checksOf(wt, pid).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
-      expect(checksOf(wt, pid)).toEqual([]);
-      removeKilledTemps(before, 'collect killed mid-check');
-    },
-  );
+  it.skipIf(
+    !(
+      'sandbox' in
+      (JSON.parse(readFileSync(join(ROOT, 'config', 'defaults.json'), 'utf8')) as { collector: object }).collector
+    ),
+  )('a check still running when bin/collect is SIGKILLed does not outlive it', { timeout: 60_000 }, async () => {
+    const rec = writeRecord(
+      p,
+      'run-long',
+      runRecord({ bead: 'bd-long', commands: { ...COMMANDS, build: 'sleep 30' } }),
+    );
+    const before = tempEntries();
+    const c = spawn(join(ROOT, 'bin', 'collect'), ['--quiet', rec], { cwd: p.dir, env: env(), stdio: 'ignore' });
+    const pid = c.pid!;
+    const deadline = Date.now() + 20_000;
+    // The check itself (git calls of the collector also run in the worktree, briefly).
+    const sleeping = () => checksOf(wt, pid).filter((l) => l.includes('sleep 30'));
+    while (sleeping().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(sleeping()).not.toEqual([]);
+    await new Promise<void>((r) => (c.once('close', () => r()), c.kill('SIGKILL')));
+    await new Promise((r) => setTimeout(r, 2000));
+    const left = checksOf(wt, pid);
+    if (left.length)
+      process.stderr.write(`kill test: left after the SIGKILL, before the next run: ${left.length} process(es)\n`);
+    const next = spawnSync(
+      join(ROOT, 'bin', 'collect'),
+      ['--quiet', writeRecord(p, 'run-next', runRecord({ bead: 'bd-next', commands: { ...COMMANDS, build: 'true' } }))],
+      { cwd: p.dir, env: env(), encoding: 'utf8' },
+    );
+    expect(next.status, next.stderr).toBe(0);
+    for (let i = 0; i < 20 && checksOf(wt, pid).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(checksOf(wt, pid)).toEqual([]);
+    removeKilledTemps(before, 'collect killed mid-check');
+  });
 });

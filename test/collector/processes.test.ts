@@ -8,10 +8,21 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '../../lib/schema/schema.js';
 import type { Feedback } from '../../lib/schema/types.generated.js';
 import { gitIn, tempDir } from '../helpers/repo.js';
-import { agentWorktree, BIN, makeProject, readJson, ROOT, runBin, runRecord, snapshot, writeRecord } from './_project.js';
+import {
+  agentWorktree,
+  BIN,
+  makeProject,
+  readJson,
+  ROOT,
+  runBin,
+  runRecord,
+  snapshot,
+  writeRecord,
+} from './_project.js';
 
 beforeAll(() => {
-  if (!existsSync(join(ROOT, 'dist', 'scripts', 'collect.js'))) throw new Error('run `npm run build` first: these tests spawn bin/collect');
+  if (!existsSync(join(ROOT, 'dist', 'scripts', 'collect.js')))
+    throw new Error('run `npm run build` first: these tests spawn bin/collect');
 });
 
 function envFor(state: string): Record<string, string | undefined> {
@@ -31,13 +42,29 @@ describe('bin/collect processes', () => {
     const files: string[] = [];
     for (let i = 0; i < 20; i++) {
       agentWorktree(p, `r${i}`, i % 2 ? { uncommitted: { [`src/extra${i}.mjs`]: `export const x = ${i};\n` } } : {});
-      files.push(writeRecord(p, `r${i}`, runRecord({ bead: `bd-r${i}`, worktree: `wt-r${i}`, race_id: 'race-20', commands: { build: null, test, lint: null, typecheck: null }, completed_at: `2026-01-01T00:01:${String(10 + i).padStart(2, '0')}Z` })));
+      files.push(
+        writeRecord(
+          p,
+          `r${i}`,
+          runRecord({
+            bead: `bd-r${i}`,
+            worktree: `wt-r${i}`,
+            race_id: 'race-20',
+            commands: { build: null, test, lint: null, typecheck: null },
+            completed_at: `2026-01-01T00:01:${String(10 + i).padStart(2, '0')}Z`,
+          }),
+        ),
+      );
     }
     const results = await Promise.all(
       files.map(
         (f) =>
           new Promise<{ code: number | null; err: string }>((res) => {
-            const c = spawn(BIN, ['--quiet', '--config', cfg, f], { cwd: p.dir, env: envFor(p.state) as NodeJS.ProcessEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+            const c = spawn(BIN, ['--quiet', '--config', cfg, f], {
+              cwd: p.dir,
+              env: envFor(p.state) as NodeJS.ProcessEnv,
+              stdio: ['ignore', 'ignore', 'pipe'],
+            });
             let err = '';
             c.stderr.on('data', (d: Buffer) => (err += d.toString()));
             c.on('close', (code) => res({ code, err }));
@@ -45,7 +72,7 @@ describe('bin/collect processes', () => {
       ),
     );
     expect(results.filter((r) => r.code !== 0)).toEqual([]);
-    console.log(results.map((r) => r.err).join("\n---\n"));
+    console.log(results.map((r) => r.err).join('\n---\n'));
     expect(readFileSync(counter, 'utf8').trim().split('\n')).toHaveLength(1);
     expect(readdirSync(join(p.state, 'baselines'))).toHaveLength(1);
     const names = readdirSync(join(p.state, 'feedback')).sort();
@@ -72,7 +99,11 @@ describe('bin/collect processes', () => {
     const rec = writeRecord(p, 'a', runRecord({ commands: { build: null, test, lint: null, typecheck: null } }));
     const cfg = join(p.dir, 'cfg.json');
     writeFileSync(cfg, JSON.stringify({ collector: { sandbox_writable: [scratch] } }));
-    const child = spawn(BIN, ['--quiet', '--config', cfg, rec], { cwd: p.dir, env: { ...envFor(p.state), TMPDIR: tmp } as NodeJS.ProcessEnv, stdio: 'ignore' });
+    const child = spawn(BIN, ['--quiet', '--config', cfg, rec], {
+      cwd: p.dir,
+      env: { ...envFor(p.state), TMPDIR: tmp } as NodeJS.ProcessEnv,
+      stdio: 'ignore',
+    });
     const exited = new Promise<string | null>((res) => child.on('exit', (_code, signal) => res(signal)));
     while (!existsSync(started)) await new Promise((r) => setTimeout(r, 50));
     child.kill('SIGTERM');
@@ -91,8 +122,23 @@ describe('bin/collect processes', () => {
     agentWorktree(p, 'a');
     const cfg = join(p.dir, 'cfg.json');
     writeFileSync(cfg, JSON.stringify({ collector: { output_cap_bytes: 65536 } }));
-    const rec = writeRecord(p, 'a', runRecord({ commands: { build: 'echo FIRST; head -c 200000000 /dev/zero | tr "\\0" y; echo; echo LAST', test: null, lint: null, typecheck: null } }));
-    const r = spawnSync('/usr/bin/time', ['-v', BIN, '--quiet', '--config', cfg, rec], { cwd: p.dir, env: envFor(p.state) as NodeJS.ProcessEnv, encoding: 'utf8' });
+    const rec = writeRecord(
+      p,
+      'a',
+      runRecord({
+        commands: {
+          build: 'echo FIRST; head -c 200000000 /dev/zero | tr "\\0" y; echo; echo LAST',
+          test: null,
+          lint: null,
+          typecheck: null,
+        },
+      }),
+    );
+    const r = spawnSync('/usr/bin/time', ['-v', BIN, '--quiet', '--config', cfg, rec], {
+      cwd: p.dir,
+      env: envFor(p.state) as NodeJS.ProcessEnv,
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(0);
     const rssKb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr)?.[1]);
     console.log(`collector peak RSS with a 200 MB flood: ${(rssKb / 1024).toFixed(1)} MB`);

@@ -13,7 +13,13 @@ import { makeFeedback, tempState, type TempState } from '../templates/_fixtures.
 
 /** A record with a test check carrying raw output and per-test cases, and unrounded floats. */
 function measured(bead: string): Feedback {
-  const fb = makeFeedback({ bead, template: 'T', outcome: 'partial_pass', judge: 0.6666666, issues: [{ description: 'a stub left', category: 'stub' }] });
+  const fb = makeFeedback({
+    bead,
+    template: 'T',
+    outcome: 'partial_pass',
+    judge: 0.6666666,
+    issues: [{ description: 'a stub left', category: 'stub' }],
+  });
   const text = 'ok 1 - adds\n'.repeat(2000);
   fb.checks.test = {
     status: 'failed',
@@ -21,7 +27,17 @@ function measured(bead: string): Feedback {
     duration_ms: 1234,
     source: 'collector',
     output: { text, bytes: text.length, truncated: false },
-    tests: { runner: 'node', passed: 2, failed: 1, skipped: 0, errors: 0, total: 3, cases: [{ id: 'adds', status: 'failed' }], cases_complete: true, source: 'console' },
+    tests: {
+      runner: 'node',
+      passed: 2,
+      failed: 1,
+      skipped: 0,
+      errors: 0,
+      total: 3,
+      cases: [{ id: 'adds', status: 'failed' }],
+      cases_complete: true,
+      source: 'console',
+    },
   };
   fb.composite = 0.123456789;
   fb.scores.tests = 2 / 3;
@@ -80,7 +96,13 @@ describe('reading feedback for the index', () => {
     expect(whole.feedback).toEqual(fb);
     const { rows, res } = await scan();
     expect(res).toMatchObject({ readNow: 1, skipped: [] });
-    expect(rows[0]).toMatchObject({ bead: 'b1', template: 'T', outcome: 'partial_pass', composite: 0.1235, judge: { score: 0.6667, verdict: 'partial', issues: [{ key: 'stub' }] } });
+    expect(rows[0]).toMatchObject({
+      bead: 'b1',
+      template: 'T',
+      outcome: 'partial_pass',
+      composite: 0.1235,
+      judge: { score: 0.6667, verdict: 'partial', issues: [{ key: 'stub' }] },
+    });
     expect(rows[0]).toEqual(summarizeFeedback(whole.feedback, whole, rows[0]!.indexed_at));
   });
 
@@ -95,9 +117,16 @@ describe('reading feedback for the index', () => {
     st.store.write('feedback', 'good', orderFeedback(measured('good')));
     st.store.write('feedback', 'cut', orderFeedback(measured('cut')));
     truncateSync(file('cut'), Math.floor(readFileSync(file('cut')).length * 0.6)); // the head is whole, the end is not
-    st.store.write('feedback', 'small', orderFeedback(makeFeedback({ bead: 'small', template: 'T', outcome: 'full_pass' })));
+    st.store.write(
+      'feedback',
+      'small',
+      orderFeedback(makeFeedback({ bead: 'small', template: 'T', outcome: 'full_pass' })),
+    );
     truncateSync(file('small'), readFileSync(file('small')).length - 3); // within the first read: its end is checked there
-    const bad = JSON.stringify(orderFeedback(measured('bad')), null, 2).replace('"outcome": "partial_pass"', '"outcome": "great"');
+    const bad = JSON.stringify(orderFeedback(measured('bad')), null, 2).replace(
+      '"outcome": "partial_pass"',
+      '"outcome": "great"',
+    );
     writeFileSync(file('bad'), bad + '\n');
     const { rows, res } = await scan();
     expect(rows.map((r) => r.bead)).toEqual(['good']);

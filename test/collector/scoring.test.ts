@@ -1,5 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { churnScore, compositeScore, fileScore, normaliseWeights, scoreBuild, scoreDiffSize, scoreLint, scoreSpeed, scoreTests, scoreTestsByExitCode, tallyTests, type Scores, type Weights } from '../../lib/collector/scoring.js';
+import {
+  churnScore,
+  compositeScore,
+  fileScore,
+  normaliseWeights,
+  scoreBuild,
+  scoreDiffSize,
+  scoreLint,
+  scoreSpeed,
+  scoreTests,
+  scoreTestsByExitCode,
+  tallyTests,
+  type Scores,
+  type Weights,
+} from '../../lib/collector/scoring.js';
 
 const W: Weights = { build: 30, tests: 30, lint: 15, diff_size: 15, speed: 10 };
 
@@ -19,10 +33,14 @@ describe("seed 000's worked example", () => {
     expect(compositeScore(cursor, W)).toBe(16);
   });
   it('ranks Codex first', () => {
-    const ranked = [['claude', claude], ['codex', codex], ['cursor', cursor]].sort((a, b) => compositeScore(b[1] as Scores, W)! - compositeScore(a[1] as Scores, W)!);
+    const ranked = [
+      ['claude', claude],
+      ['codex', codex],
+      ['cursor', cursor],
+    ].sort((a, b) => compositeScore(b[1] as Scores, W)! - compositeScore(a[1] as Scores, W)!);
     expect(ranked.map((r) => r[0])).toEqual(['codex', 'claude', 'cursor']);
   });
-  it("speed column: 36 s fastest → 100, 45 s → 80, 51 s → 70.59 (the table truncates it to 70)", () => {
+  it('speed column: 36 s fastest → 100, 45 s → 80, 51 s → 70.59 (the table truncates it to 70)', () => {
     expect(scoreSpeed(36, 36)).toBe(100);
     expect(scoreSpeed(45, 36)).toBe(80);
     expect(scoreSpeed(51, 36)).toBeCloseTo(70.588, 3);
@@ -84,8 +102,14 @@ describe('tallyTests', () => {
     expect(tallyTests({ passed: 5, failed: 0, skipped: 1, errors: 1, total: 6 })).toEqual({ passed: 5, total: 7 });
   });
   it('counts xfailed/xpassed as passed, never above the total', () => {
-    expect(tallyTests({ passed: 3, failed: 0, skipped: 0, errors: 0, total: 5, xfailed: 1, xpassed: 1 })).toEqual({ passed: 5, total: 5 });
-    expect(tallyTests({ passed: 3, failed: 0, skipped: 0, errors: 0, total: 3, xfailed: 2 })).toEqual({ passed: 3, total: 3 });
+    expect(tallyTests({ passed: 3, failed: 0, skipped: 0, errors: 0, total: 5, xfailed: 1, xpassed: 1 })).toEqual({
+      passed: 5,
+      total: 5,
+    });
+    expect(tallyTests({ passed: 3, failed: 0, skipped: 0, errors: 0, total: 3, xfailed: 2 })).toEqual({
+      passed: 3,
+      total: 3,
+    });
   });
   it('is null when the passes are unknown; sums the parts when the total is', () => {
     expect(tallyTests({ passed: null, failed: 1, skipped: 0, errors: 0, total: null })).toBeNull();
@@ -133,8 +157,14 @@ describe('diff size', () => {
   });
   it('combines 0.6 churn + 0.4 files', () => {
     expect(scoreDiffSize({ linesAdded: 10, linesRemoved: 5, filesChanged: 2 })).toBe(100);
-    expect(scoreDiffSize({ linesAdded: 200, linesRemoved: 100, filesChanged: 10 })).toBeCloseTo(80 * 0.6 + 85 * 0.4, 10);
-    expect(scoreDiffSize({ linesAdded: 5000, linesRemoved: 0, filesChanged: 100 })).toBeCloseTo(20 * 0.6 + 30 * 0.4, 10);
+    expect(scoreDiffSize({ linesAdded: 200, linesRemoved: 100, filesChanged: 10 })).toBeCloseTo(
+      80 * 0.6 + 85 * 0.4,
+      10,
+    );
+    expect(scoreDiffSize({ linesAdded: 5000, linesRemoved: 0, filesChanged: 100 })).toBeCloseTo(
+      20 * 0.6 + 30 * 0.4,
+      10,
+    );
   });
 });
 
@@ -170,6 +200,9 @@ describe('weights re-normalised over the dimensions present', () => {
     expect(compositeScore({ ...none, speed: 100 }, { ...W, speed: 0 })).toBeNull();
   });
   it('a score of 0 is present, not missing', () => {
-    expect(compositeScore({ build: 0, tests: null, lint: null, diff_size: 100, speed: null }, W)).toBeCloseTo((100 * 15) / 45, 10);
+    expect(compositeScore({ build: 0, tests: null, lint: null, diff_size: 100, speed: null }, W)).toBeCloseTo(
+      (100 * 15) / 45,
+      10,
+    );
   });
 });

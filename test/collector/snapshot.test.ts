@@ -28,7 +28,11 @@ describe('worktreeInfo + snapshotTree from the index copy', () => {
     const files = (await git(repo, ['ls-tree', '-r', '--name-only', fast])).trim().split('\n');
     expect(files.sort()).toEqual(['.gitignore', 'a.txt', 'c.txt', 'new.txt']);
     const d = await workingDiff(repo, base, info);
-    expect(d.files.map((f) => [f.path, f.added, f.removed]).sort()).toEqual([['a.txt', 2, 0], ['b.txt', 0, 1], ['new.txt', 1, 0]]);
+    expect(d.files.map((f) => [f.path, f.added, f.removed]).sort()).toEqual([
+      ['a.txt', 2, 0],
+      ['b.txt', 0, 1],
+      ['new.txt', 1, 0],
+    ]);
   });
 
   it('is null for a folder that is not a worktree and for a repository without a commit', async () => {

@@ -34,7 +34,11 @@ function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmpdir(), ...extra };
 }
 
-function run(bin: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): { code: number | null; stdout: string; stderr: string } {
+function run(
+  bin: string,
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(bin, args, { cwd: opts.cwd ?? ROOT, env: opts.env ?? env(), encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -42,17 +46,31 @@ function run(bin: string, args: string[], opts: { cwd?: string; env?: NodeJS.Pro
 /** The file a shim runs: its last `exec node FILE` as traced by `sh -x` (the command itself runs too). */
 function chosen(shim: string, args: string[] = ['--version']): string {
   const r = spawnSync('sh', ['-x', shim, ...args], { cwd: ROOT, env: env(), encoding: 'utf8' });
-  const line = r.stderr.split('\n').filter((l) => l.startsWith('+ exec node ')).pop();
+  const line = r.stderr
+    .split('\n')
+    .filter((l) => l.startsWith('+ exec node '))
+    .pop();
   if (!line) throw new Error(`no exec traced for ${shim}: ${r.stderr}`);
   // sh -x quotes a word with a space in it.
-  return line.slice('+ exec node '.length).split(' ' + args[0])[0]!.replace(/^'(.*)'$/, '$1');
+  return line
+    .slice('+ exec node '.length)
+    .split(' ' + args[0])[0]!
+    .replace(/^'(.*)'$/, '$1');
 }
 
 /** The parts of a checkout the commands need, copied with their timestamps (cp -a); node_modules linked. A space in the path, as users' checkouts may have. */
 function copyCheckout(): string {
   const dir = join(temp('judgeloop-copy-'), 'judge loop');
   mkdirSync(dir);
-  execFileSync('cp', ['-a', join(ROOT, 'bin'), join(ROOT, 'dist'), join(ROOT, 'schemas'), join(ROOT, 'config'), join(ROOT, 'package.json'), dir]);
+  execFileSync('cp', [
+    '-a',
+    join(ROOT, 'bin'),
+    join(ROOT, 'dist'),
+    join(ROOT, 'schemas'),
+    join(ROOT, 'config'),
+    join(ROOT, 'package.json'),
+    dir,
+  ]);
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
   return dir;
 }
@@ -71,7 +89,10 @@ describe('command bundles and bin/ shims', () => {
   it('npm run build bundles every command; each shim runs its bundle, which answers --help and a bad flag as the modules do', () => {
     expect(COMMANDS.length).toBeGreaterThanOrEqual(11);
     for (const c of COMMANDS) {
-      expect(existsSync(bundleOf(ROOT, c)), `npm run build made no dist/bundle/${c}.mjs (see its build-bundles message)`).toBe(true);
+      expect(
+        existsSync(bundleOf(ROOT, c)),
+        `npm run build made no dist/bundle/${c}.mjs (see its build-bundles message)`,
+      ).toBe(true);
       expect(chosen(join(ROOT, 'bin', c), ['--help'])).toBe(bundleOf(ROOT, c));
       for (const args of [['--help'], ['--no-such-flag']]) {
         const viaShim = run(join(ROOT, 'bin', c), args);
@@ -81,14 +102,20 @@ describe('command bundles and bin/ shims', () => {
       }
     }
     expect(run(BIN, ['--version']).stdout).toBe(`collect ${VERSION} (bundle ${bundleOf(ROOT, 'collect')})\n`);
-    expect(run(process.execPath, [join(ROOT, 'dist', 'scripts', 'collect.js'), '--version']).stdout).toBe(`collect ${VERSION} (modules)\n`);
+    expect(run(process.execPath, [join(ROOT, 'dist', 'scripts', 'collect.js'), '--version']).stdout).toBe(
+      `collect ${VERSION} (modules)\n`,
+    );
   });
 
   it('writes to a file and reads a redirected stdin as well as through pipes', () => {
     const p = project();
     agentWorktree(p, 'a');
     writeRecord(p, 'run', runRecord({ commands: { build: 'true' } }));
-    const r = spawnSync('sh', ['-c', `"${BIN}" --json --quiet - < run.json > out.json 2> err.txt`], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: p.state }), encoding: 'utf8' });
+    const r = spawnSync('sh', ['-c', `"${BIN}" --json --quiet - < run.json > out.json 2> err.txt`], {
+      cwd: p.dir,
+      env: env({ JUDGELOOP_STATE_DIR: p.state }),
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(0);
     expect(readFileSync(join(p.dir, 'err.txt'), 'utf8')).toBe('');
     expect(JSON.parse(readFileSync(join(p.dir, 'out.json'), 'utf8')).bead).toBe('bd-1');
@@ -98,16 +125,25 @@ describe('command bundles and bin/ shims', () => {
     const dir = temp('judgeloop-link-');
     symlinkSync(BIN, join(dir, 'collect'));
     expect(run(join(dir, 'collect'), ['--version']).stdout).toContain(`bundle ${bundleOf(ROOT, 'collect')}`);
-    const viaPath = spawnSync('sh', ['-c', 'collect --version'], { cwd: dir, env: { ...env(), PATH: `${dir}:${process.env.PATH}` }, encoding: 'utf8' });
+    const viaPath = spawnSync('sh', ['-c', 'collect --version'], {
+      cwd: dir,
+      env: { ...env(), PATH: `${dir}:${process.env.PATH}` },
+      encoding: 'utf8',
+    });
     expect(viaPath.stdout).toContain(`bundle ${bundleOf(ROOT, 'collect')}`);
   });
 
   it('the same run collected by the bundle and by the plain modules gives the same feedback', () => {
     const p = project();
-    agentWorktree(p, 'a', { commit: { 'src/add.mjs': 'export function add(a, b) {\n  console.log(a);\n  return a + b;\n}\n' } });
+    agentWorktree(p, 'a', {
+      commit: { 'src/add.mjs': 'export function add(a, b) {\n  console.log(a);\n  return a + b;\n}\n' },
+    });
     const rec = writeRecord(p, 'run', runRecord());
     const both = [[BIN], [process.execPath, join(ROOT, 'dist', 'scripts', 'collect.js')]].map(([cmd, ...pre]) => {
-      const r = run(cmd!, [...pre, '--json', '--quiet', rec], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: p.state, JUDGELOOP_NOW: '2026-02-01T00:00:00Z' }) });
+      const r = run(cmd!, [...pre, '--json', '--quiet', rec], {
+        cwd: p.dir,
+        env: env({ JUDGELOOP_STATE_DIR: p.state, JUDGELOOP_NOW: '2026-02-01T00:00:00Z' }),
+      });
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       return JSON.parse(r.stdout) as Record<string, unknown>;
@@ -121,7 +157,10 @@ describe('command bundles and bin/ shims', () => {
     agentWorktree(p, 'a');
     writeRecord(p, 'run', runRecord({ commands: { build: 'true' } }));
     writeFileSync(join(p.dir, 'cfg.json'), JSON.stringify({ collector: { time_budget_seconds: 777 } }));
-    const r = run(BIN, ['--json', '--quiet', '--config', 'cfg.json', 'run.json'], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: 'state' }) });
+    const r = run(BIN, ['--json', '--quiet', '--config', 'cfg.json', 'run.json'], {
+      cwd: p.dir,
+      env: env({ JUDGELOOP_STATE_DIR: 'state' }),
+    });
     expect(r.stderr).toBe('');
     const fb = JSON.parse(r.stdout);
     expect(fb.run.record_path).toBe(join(p.dir, 'run.json'));
@@ -132,10 +171,17 @@ describe('command bundles and bin/ shims', () => {
     for (const d of ['schemas', 'config']) mkdirSync(join(p.dir, d));
     writeFileSync(join(p.dir, 'package.json'), JSON.stringify({ name: 'judgeloop', version: '9.9.9' }));
     writeFileSync(join(p.dir, 'config', 'defaults.json'), JSON.stringify({ collector: { time_budget_seconds: 1 } }));
-    const again = run(BIN, ['--json', '--quiet', 'run.json'], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: 'state' }) });
+    const again = run(BIN, ['--json', '--quiet', 'run.json'], {
+      cwd: p.dir,
+      env: env({ JUDGELOOP_STATE_DIR: 'state' }),
+    });
     expect(again.stderr).toBe('');
-    expect(JSON.parse(again.stdout).speed.reference_seconds).toBe(readJson(join(ROOT, 'config', 'defaults.json')).collector.time_budget_seconds);
-    expect(run(BIN, ['--version'], { cwd: p.dir }).stdout).toBe(`collect ${VERSION} (bundle ${bundleOf(ROOT, 'collect')})\n`);
+    expect(JSON.parse(again.stdout).speed.reference_seconds).toBe(
+      readJson(join(ROOT, 'config', 'defaults.json')).collector.time_budget_seconds,
+    );
+    expect(run(BIN, ['--version'], { cwd: p.dir }).stdout).toBe(
+      `collect ${VERSION} (bundle ${bundleOf(ROOT, 'collect')})\n`,
+    );
   });
 
   it('a copied checkout runs from its own files (config, schemas), also through a symlinked bin directory', () => {
@@ -155,7 +201,10 @@ describe('command bundles and bin/ shims', () => {
     const links = temp('judgeloop-links-');
     symlinkSync(join(copy, 'bin'), join(links, 'tools'));
     expect(run(join(links, 'tools', 'collect'), ['--version']).stdout).toContain(`bundle ${bundleOf(copy, 'collect')}`);
-    const viaLink = run(join(links, 'tools', 'collect'), ['--json', '--quiet', rec], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: p.state }) });
+    const viaLink = run(join(links, 'tools', 'collect'), ['--json', '--quiet', rec], {
+      cwd: p.dir,
+      env: env({ JUDGELOOP_STATE_DIR: p.state }),
+    });
     expect(viaLink.stderr).toBe('');
     expect(JSON.parse(viaLink.stdout).speed.reference_seconds).toBe(1234);
   });
@@ -165,12 +214,16 @@ describe('command bundles and bin/ shims', () => {
     rmSync(join(copy, 'dist', 'bundle'), { recursive: true });
     const links = temp('judgeloop-links-');
     symlinkSync(join(copy, 'bin'), join(links, 'tools'));
-    for (const c of COMMANDS) expect(chosen(join(links, 'tools', c), ['--help'])).toBe(join(copy, 'dist', 'scripts', `${c}.js`));
+    for (const c of COMMANDS)
+      expect(chosen(join(links, 'tools', c), ['--help'])).toBe(join(copy, 'dist', 'scripts', `${c}.js`));
     expect(run(join(copy, 'bin', 'collect'), ['--version']).stdout).toBe(`collect ${VERSION} (modules)\n`);
     const p = project();
     agentWorktree(p, 'a');
     const rec = writeRecord(p, 'run', runRecord({ commands: { build: 'true' } }));
-    expect(run(join(links, 'tools', 'collect'), ['--quiet', rec], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: p.state }) }).code).toBe(0);
+    expect(
+      run(join(links, 'tools', 'collect'), ['--quiet', rec], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: p.state }) })
+        .code,
+    ).toBe(0);
     expect(readJson(join(p.state, 'feedback', 'bd-1.json')).bead).toBe('bd-1');
   });
 
@@ -185,8 +238,11 @@ describe('command bundles and bin/ shims', () => {
   it('the same mtime on the bundle and the modules (npm gives the files of a tarball one fixed time): the bundle', () => {
     const copy = copyCheckout();
     const npmTime = new Date('1985-10-26T08:15:00Z');
-    for (const f of [bundleOf(copy, 'collect'), join(copy, 'dist', 'scripts', 'collect.js')]) utimesSync(f, npmTime, npmTime);
-    expect(run(join(copy, 'bin', 'collect'), ['--version']).stdout).toBe(`collect ${VERSION} (bundle ${bundleOf(copy, 'collect')})\n`);
+    for (const f of [bundleOf(copy, 'collect'), join(copy, 'dist', 'scripts', 'collect.js')])
+      utimesSync(f, npmTime, npmTime);
+    expect(run(join(copy, 'bin', 'collect'), ['--version']).stdout).toBe(
+      `collect ${VERSION} (bundle ${bundleOf(copy, 'collect')})\n`,
+    );
   });
 
   it('schemas changed since the build: the bundle validates with the current schemas (ajv at run time), not the precompiled validators', () => {
@@ -199,7 +255,10 @@ describe('command bundles and bin/ shims', () => {
     const p = project();
     agentWorktree(p, 'a');
     const rec = writeRecord(p, 'run', runRecord({ commands: { build: 'true' } }));
-    const r = run(join(copy, 'bin', 'collect'), ['--quiet', rec], { cwd: p.dir, env: env({ JUDGELOOP_STATE_DIR: p.state }) });
+    const r = run(join(copy, 'bin', 'collect'), ['--quiet', rec], {
+      cwd: p.dir,
+      env: env({ JUDGELOOP_STATE_DIR: p.state }),
+    });
     expect(r.stderr).toMatch(/\/template: .*3/);
     expect(r.code).toBe(2);
   });

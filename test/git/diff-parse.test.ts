@@ -25,7 +25,11 @@ describe('parseUnifiedDiff on a real git diff', () => {
   const edited = [...before];
   edited.splice(10, 2, 'changed A', 'changed B', 'added C');
   edited.splice(30, 1);
-  writeTree(repo, { 'src/edit.ts': edited.join('\n'), 'new dir/new file.ts': lines(4, 'new'), 'té st/ünï.txt': lines(3, 'unicode') + 'more\n' });
+  writeTree(repo, {
+    'src/edit.ts': edited.join('\n'),
+    'new dir/new file.ts': lines(4, 'new'),
+    'té st/ünï.txt': lines(3, 'unicode') + 'more\n',
+  });
   writeFileSync(join(repo, 'image.bin'), Buffer.from([0, 1, 2, 0, 255, 0, 3]));
   gitIn(repo, 'mv', 'src/old name.ts', 'src/new name.ts');
   gitIn(repo, 'rm', '-q', 'gone.txt');
@@ -35,7 +39,9 @@ describe('parseUnifiedDiff on a real git diff', () => {
   const byPath = new Map(files.map((f) => [f.path, f]));
 
   it('finds the files git names, with their paths decoded (spaces, non-ASCII quoted by git)', () => {
-    const names = gitIn(repo, '-c', 'core.quotePath=false', 'diff', '-M', '--name-only', 'HEAD~1', 'HEAD').split('\n').sort();
+    const names = gitIn(repo, '-c', 'core.quotePath=false', 'diff', '-M', '--name-only', 'HEAD~1', 'HEAD')
+      .split('\n')
+      .sort();
     expect(files.map((f) => f.path).sort()).toEqual(names);
   });
 
@@ -51,7 +57,9 @@ describe('parseUnifiedDiff on a real git diff', () => {
   });
 
   it('marks created, deleted and renamed files as git status does', () => {
-    const status = gitIn(repo, '-c', 'core.quotePath=false', 'diff', '-M', '--name-status', 'HEAD~1', 'HEAD').split('\n').map((l) => l.split('\t'));
+    const status = gitIn(repo, '-c', 'core.quotePath=false', 'diff', '-M', '--name-status', 'HEAD~1', 'HEAD')
+      .split('\n')
+      .map((l) => l.split('\t'));
     for (const [s, a, b] of status) {
       if (s === 'A') expect(byPath.get(a!)!.created).toBe(true);
       if (s === 'D') expect(byPath.get(a!)!.deleted).toBe(true);

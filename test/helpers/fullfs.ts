@@ -71,7 +71,8 @@ export function ulimitFullFs(): FullFs {
       blocks = null;
     },
     // `ulimit -f` counts 512-byte blocks in POSIX sh (dash): 2·blocks is then `bytes`.
-    wrap: (argv) => (blocks === null ? argv : ['sh', '-c', `trap '' XFSZ; ulimit -f ${blocks * 2} && exec "$@"`, 'sh', ...argv]),
+    wrap: (argv) =>
+      blocks === null ? argv : ['sh', '-c', `trap '' XFSZ; ulimit -f ${blocks * 2} && exec "$@"`, 'sh', ...argv],
     cleanup() {
       rmSync(dir, { recursive: true, force: true });
     },

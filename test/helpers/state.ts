@@ -11,7 +11,8 @@ export function invalidStateFiles(root: string): string[] {
   for (const kind of Object.keys(KINDS) as Kind[]) {
     if (KINDS[kind].ext === '.jsonl') {
       for (const id of store.list(kind)) {
-        for (const b of store.readLines(kind, id).bad) problems.push(`${store.path(kind, id)} line ${b.line}: ${b.problems.join('; ')}`);
+        for (const b of store.readLines(kind, id).bad)
+          problems.push(`${store.path(kind, id)} line ${b.line}: ${b.problems.join('; ')}`);
       }
     } else {
       for (const r of store.readAll(kind)) if ('error' in r) problems.push(r.error.message);

@@ -19,7 +19,12 @@ export interface Judging {
   cleanup(): void;
 }
 
-export const CHECKS = { build: 'node --check src/add.mjs', test: 'node --test test/', lint: 'node tools/lint.mjs', typecheck: null };
+export const CHECKS = {
+  build: 'node --check src/add.mjs',
+  test: 'node --test test/',
+  lint: 'node tools/lint.mjs',
+  typecheck: null,
+};
 
 /** A judging folder with judgeloop.json (`config` merged over checks and record defaults) and a repo with one commit. */
 export function makeJudging(config: Record<string, unknown> = {}): Judging {
@@ -36,7 +41,8 @@ export function makeJudging(config: Record<string, unknown> = {}): Judging {
 export function agentCommit(repo: string, message = 'Add sub() with a test'): void {
   writeTree(repo, {
     'src/sub.mjs': 'export function sub(a, b) {\n  return a - b;\n}\n',
-    'test/sub.test.mjs': "import test from 'node:test';\nimport assert from 'node:assert';\nimport { sub } from '../src/sub.mjs';\ntest('subs', () => assert.equal(sub(3, 1), 2));\n",
+    'test/sub.test.mjs':
+      "import test from 'node:test';\nimport assert from 'node:assert';\nimport { sub } from '../src/sub.mjs';\ntest('subs', () => assert.equal(sub(3, 1), 2));\n",
   });
   gitIn(repo, 'add', '-A');
   gitIn(repo, 'commit', '-q', '-m', message);
@@ -49,7 +55,11 @@ export interface Proc {
 }
 
 /** A real process; resolves when it exits and its output pipes close. */
-export function runProc(cmd: string, args: string[], o: { cwd: string; env: NodeJS.ProcessEnv; input?: string }): Promise<Proc> {
+export function runProc(
+  cmd: string,
+  args: string[],
+  o: { cwd: string; env: NodeJS.ProcessEnv; input?: string },
+): Promise<Proc> {
   return new Promise((done, fail) => {
     const child = spawn(cmd, args, { cwd: o.cwd, env: o.env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -64,7 +74,13 @@ export function runProc(cmd: string, args: string[], o: { cwd: string; env: Node
 
 /** A minimal environment: judgeloop's bin/ and node on PATH, a HOME of its own, none of the caller's JUDGE* settings. */
 export function cleanEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return { PATH: `${BIN}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: home, LANG: 'C.UTF-8', TMPDIR: tmpdir(), ...extra };
+  return {
+    PATH: `${BIN}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    HOME: home,
+    LANG: 'C.UTF-8',
+    TMPDIR: tmpdir(),
+    ...extra,
+  };
 }
 
 /** Every file under `dir`, relative to it (for "nothing written outside the state" checks). */

@@ -21,8 +21,16 @@ afterEach(() => {
   dirs = [];
 });
 
-interface Step { name?: string; run?: string; env?: Record<string, string> }
-const workflow = loadYaml(readFileSync(join(EXAMPLES, 'github', 'judgeloop.yml'), 'utf8')) as { on: unknown; permissions: Record<string, string>; jobs: { judge: { steps: Step[] } } };
+interface Step {
+  name?: string;
+  run?: string;
+  env?: Record<string, string>;
+}
+const workflow = loadYaml(readFileSync(join(EXAMPLES, 'github', 'judgeloop.yml'), 'utf8')) as {
+  on: unknown;
+  permissions: Record<string, string>;
+  jobs: { judge: { steps: Step[] } };
+};
 
 /** `${{ a.b.c }}` expressions of the step's env, from a pull_request event context. */
 function expand(value: string, ctx: Record<string, unknown>): string {
@@ -43,9 +51,12 @@ function pullRequest(): { top: string; workspace: string; base: string; head: st
   gitIn(origin, 'checkout', '-q', '-b', 'pr');
   writeTree(origin, {
     'src/sub.mjs': 'export function sub(a, b) {\n  return a - b;\n}\n',
-    'test/sub.test.mjs': "import test from 'node:test';\nimport assert from 'node:assert';\nimport { sub } from '../src/sub.mjs';\ntest('subs', () => assert.equal(sub(3, 1), 2));\n",
+    'test/sub.test.mjs':
+      "import test from 'node:test';\nimport assert from 'node:assert';\nimport { sub } from '../src/sub.mjs';\ntest('subs', () => assert.equal(sub(3, 1), 2));\n",
     // Hostile: the PR rewrites the config it would be judged by (tests that always pass, no sandbox).
-    'judgeloop.json': JSON.stringify({ collector: { sandbox: 'off', commands: { build: null, test: 'echo "ok 99 tests passed"', lint: null } } }),
+    'judgeloop.json': JSON.stringify({
+      collector: { sandbox: 'off', commands: { build: null, test: 'echo "ok 99 tests passed"', lint: null } },
+    }),
   });
   gitIn(origin, 'add', '-A');
   gitIn(origin, 'commit', '-q', '-m', 'Add sub()');
@@ -59,7 +70,10 @@ function pullRequest(): { top: string; workspace: string; base: string; head: st
 
 function standInGh(dir: string): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'gh'), '#!/bin/sh\n# stand-in gh: records its arguments and the comment body\nprintf "%s\\n" "$@" >"$GH_STUB_OUT/args"\nwhile [ $# -gt 0 ]; do\n  if [ "$1" = --body-file ]; then cp "$2" "$GH_STUB_OUT/body.md"; fi\n  shift\ndone\n');
+  writeFileSync(
+    join(dir, 'gh'),
+    '#!/bin/sh\n# stand-in gh: records its arguments and the comment body\nprintf "%s\\n" "$@" >"$GH_STUB_OUT/args"\nwhile [ $# -gt 0 ]; do\n  if [ "$1" = --body-file ]; then cp "$2" "$GH_STUB_OUT/body.md"; fi\n  shift\ndone\n',
+  );
   chmodSync(join(dir, 'gh'), 0o755);
 }
 
@@ -68,17 +82,43 @@ async function runStep(withKey: boolean) {
   const step = workflow.jobs.judge.steps.find((s) => s.name === 'Collect and judge')!;
   const ctx = {
     secrets: { ANTHROPIC_API_KEY: withKey ? 'sk-ant-test-key' : '' },
-    github: { token: 'ghs_test', event: { pull_request: { number: 42, title: 'Add sub()', body: 'Adds sub with a test.', user: { login: 'octo-agent' }, created_at: '2026-11-24T09:00:00Z', base: { sha: pr.base }, head: { sha: pr.head } } } },
+    github: {
+      token: 'ghs_test',
+      event: {
+        pull_request: {
+          number: 42,
+          title: 'Add sub()',
+          body: 'Adds sub with a test.',
+          user: { login: 'octo-agent' },
+          created_at: '2026-11-24T09:00:00Z',
+          base: { sha: pr.base },
+          head: { sha: pr.head },
+        },
+      },
+    },
   };
   const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(String(v), ctx)]));
   const stub = join(pr.top, 'stub');
   standInGh(stub);
   const runnerTemp = join(pr.top, 'runner-temp');
   mkdirSync(runnerTemp);
-  const env = { PATH: `${stub}:${BIN}:/usr/bin:/bin`, HOME: pr.top, TMPDIR: tmpdir(), RUNNER_TEMP: runnerTemp, GITHUB_WORKSPACE: pr.workspace, GITHUB_SHA: pr.head, GH_STUB_OUT: stub, ANTHROPIC_BASE_URL: server.url, ...stepEnv };
+  const env = {
+    PATH: `${stub}:${BIN}:/usr/bin:/bin`,
+    HOME: pr.top,
+    TMPDIR: tmpdir(),
+    RUNNER_TEMP: runnerTemp,
+    GITHUB_WORKSPACE: pr.workspace,
+    GITHUB_SHA: pr.head,
+    GH_STUB_OUT: stub,
+    ANTHROPIC_BASE_URL: server.url,
+    ...stepEnv,
+  };
   writeFileSync(join(pr.top, 'step.sh'), step.run!);
   // The runner's default shell for `run:`.
-  const r = await runProc('bash', ['--noprofile', '--norc', '-eo', 'pipefail', join(pr.top, 'step.sh')], { cwd: pr.workspace, env });
+  const r = await runProc('bash', ['--noprofile', '--norc', '-eo', 'pipefail', join(pr.top, 'step.sh')], {
+    cwd: pr.workspace,
+    env,
+  });
   return { r, pr, stub, runnerTemp };
 }
 
@@ -88,7 +128,7 @@ describe('examples/github/judgeloop.yml', () => {
     expect(workflow.permissions['pull-requests']).toBe('write');
   });
 
-  it('without a key: collects with the base commit\'s config, skips the judge, comments the table', async () => {
+  it("without a key: collects with the base commit's config, skips the judge, comments the table", async () => {
     const { r, pr, stub, runnerTemp } = await runStep(false);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('::notice::no ANTHROPIC_API_KEY secret: collecting only, the judge is skipped');
@@ -99,7 +139,9 @@ describe('examples/github/judgeloop.yml', () => {
     // 3/3: the base's node --test ran, not the PR's `echo "ok 99 tests passed"`.
     expect(body).toMatch(/\| 100 \| 100 \(3\/3\) \| 100 \|/);
     expect(body).toContain('_Judge skipped: no ANTHROPIC_API_KEY secret._');
-    const fb = JSON.parse(readFileSync(join(runnerTemp, 'judgeloop', 'state', 'feedback', `pr-42-${pr.head.slice(0, 12)}.json`), 'utf8'));
+    const fb = JSON.parse(
+      readFileSync(join(runnerTemp, 'judgeloop', 'state', 'feedback', `pr-42-${pr.head.slice(0, 12)}.json`), 'utf8'),
+    );
     expect(fb.commands.test).toBe('node --test test/');
     expect(gitIn(pr.workspace, 'status', '--porcelain', '--ignored')).toBe('');
   }, 120_000);

@@ -3,7 +3,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chooseConfigFile, chooseStateDir, findConfigFile, isInside, loadConfig, readConfigLayers } from '../../lib/config/config.js';
+import {
+  chooseConfigFile,
+  chooseStateDir,
+  findConfigFile,
+  isInside,
+  loadConfig,
+  readConfigLayers,
+} from '../../lib/config/config.js';
 import { configSources } from '../../lib/config/config-sources.js';
 import { readEnv } from '../../lib/base/env.js';
 import { stateRoot } from '../../lib/store/store.js';
@@ -23,10 +30,11 @@ function tree(): { top: string; deep: string } {
   mkdirSync(deep, { recursive: true });
   return { top, deep };
 }
-const write = (file: string, data: unknown) => writeFileSync(file, typeof data === 'string' ? data : JSON.stringify(data));
+const write = (file: string, data: unknown) =>
+  writeFileSync(file, typeof data === 'string' ? data : JSON.stringify(data));
 
 describe('finding the config file', () => {
-  it('the nearest judgeloop.json or .judgeloop.json upwards; none → the checkout\'s state', () => {
+  it("the nearest judgeloop.json or .judgeloop.json upwards; none → the checkout's state", () => {
     const { top, deep } = tree();
     expect(findConfigFile(deep)).toBe(null);
     expect(stateRoot(readEnv({}), deep)).toBe(join(projectRoot(), 'state'));
@@ -40,35 +48,64 @@ describe('finding the config file', () => {
     const { top } = tree();
     write(join(top, 'judgeloop.json'), {});
     write(join(top, '.judgeloop.json'), {});
-    expect(() => findConfigFile(top)).toThrow(/judgeloop\.json and .*\.judgeloop\.json: two config files in one folder/);
+    expect(() => findConfigFile(top)).toThrow(
+      /judgeloop\.json and .*\.judgeloop\.json: two config files in one folder/,
+    );
   });
   it('--config > JUDGELOOP_CONFIG > found upwards', () => {
     const { top, deep } = tree();
     write(join(top, 'judgeloop.json'), {});
     write(join(top, 'other.json'), {});
     write(join(top, 'flag.json'), {});
-    expect(chooseConfigFile({ env: readEnv({}), cwd: deep })).toEqual({ file: join(top, 'judgeloop.json'), via: 'found' });
-    expect(chooseConfigFile({ env: readEnv({ JUDGELOOP_CONFIG: join(top, 'other.json') }), cwd: deep })).toEqual({ file: join(top, 'other.json'), via: 'env' });
-    expect(chooseConfigFile({ env: readEnv({ JUDGELOOP_CONFIG: join(top, 'other.json') }), configFile: '../../../flag.json', cwd: deep })).toEqual({ file: join(top, 'flag.json'), via: 'flag' });
+    expect(chooseConfigFile({ env: readEnv({}), cwd: deep })).toEqual({
+      file: join(top, 'judgeloop.json'),
+      via: 'found',
+    });
+    expect(chooseConfigFile({ env: readEnv({ JUDGELOOP_CONFIG: join(top, 'other.json') }), cwd: deep })).toEqual({
+      file: join(top, 'other.json'),
+      via: 'env',
+    });
+    expect(
+      chooseConfigFile({
+        env: readEnv({ JUDGELOOP_CONFIG: join(top, 'other.json') }),
+        configFile: '../../../flag.json',
+        cwd: deep,
+      }),
+    ).toEqual({ file: join(top, 'flag.json'), via: 'flag' });
   });
   it('state: JUDGELOOP_STATE_DIR > state_dir (relative to the file) > state/ beside the file', () => {
     const { top, deep } = tree();
     const file = join(top, 'judgeloop.json');
     write(file, {});
     const choice = { file, via: 'found' as const };
-    expect(chooseStateDir(readEnv({}), deep, choice, '/checkout/state')).toEqual({ dir: join(top, 'state'), via: 'beside-file', file });
+    expect(chooseStateDir(readEnv({}), deep, choice, '/checkout/state')).toEqual({
+      dir: join(top, 'state'),
+      via: 'beside-file',
+      file,
+    });
     write(file, { state_dir: 'shared/st' });
-    expect(chooseStateDir(readEnv({}), deep, choice, '/checkout/state')).toEqual({ dir: join(top, 'shared', 'st'), via: 'file', file });
-    expect(chooseStateDir(readEnv({ JUDGELOOP_STATE_DIR: 'x' }), deep, choice, '/checkout/state').dir).toBe(join(deep, 'x'));
+    expect(chooseStateDir(readEnv({}), deep, choice, '/checkout/state')).toEqual({
+      dir: join(top, 'shared', 'st'),
+      via: 'file',
+      file,
+    });
+    expect(chooseStateDir(readEnv({ JUDGELOOP_STATE_DIR: 'x' }), deep, choice, '/checkout/state').dir).toBe(
+      join(deep, 'x'),
+    );
     write(file, { state_dir: 3 });
-    expect(() => chooseStateDir(readEnv({}), deep, choice, '/c')).toThrow(`config file ${file}: /state_dir: must be a non-empty string`);
+    expect(() => chooseStateDir(readEnv({}), deep, choice, '/c')).toThrow(
+      `config file ${file}: /state_dir: must be a non-empty string`,
+    );
   });
 });
 
 describe('precedence: defaults < file < JUDGE_* env < flags', () => {
   it('each layer overrides the one below, key by key', () => {
     const { top, deep } = tree();
-    write(join(top, 'judgeloop.json'), { judge: { enabled: true, model: 'sonnet', max_per_hour: 5 }, collector: { commands: { test: 'npm test' } } });
+    write(join(top, 'judgeloop.json'), {
+      judge: { enabled: true, model: 'sonnet', max_per_hour: 5 },
+      collector: { commands: { test: 'npm test' } },
+    });
     const env = readEnv({ JUDGE_MODEL: 'haiku' });
     const cfg = loadConfig({ env, cwd: deep, overrides: { judge: { max_per_hour: 7 } } });
     expect(cfg.judge.enabled).toBe(true);
@@ -76,7 +113,12 @@ describe('precedence: defaults < file < JUDGE_* env < flags', () => {
     expect(cfg.judge.max_per_hour).toBe(7);
     expect(cfg.collector.commands.test).toBe('npm test');
     expect(cfg.collector.commands.build).toBe(null);
-    const sources = Object.fromEntries(configSources(readConfigLayers({ env, cwd: deep, overrides: { judge: { max_per_hour: 7 } } })).map((v) => [v.key, v.source]));
+    const sources = Object.fromEntries(
+      configSources(readConfigLayers({ env, cwd: deep, overrides: { judge: { max_per_hour: 7 } } })).map((v) => [
+        v.key,
+        v.source,
+      ]),
+    );
     expect(sources['judge.enabled']).toBe(join(top, 'judgeloop.json'));
     expect(sources['judge.model']).toBe('JUDGE_MODEL');
     expect(sources['judge.max_per_hour']).toBe('flag');
@@ -86,9 +128,13 @@ describe('precedence: defaults < file < JUDGE_* env < flags', () => {
   it('a found file that is not valid is one line naming it', () => {
     const { top, deep } = tree();
     write(join(top, 'judgeloop.json'), '{"judge": ');
-    expect(() => loadConfig({ env: readEnv({}), cwd: deep })).toThrow(new RegExp(`^config file ${join(top, 'judgeloop.json')}: not valid JSON`));
+    expect(() => loadConfig({ env: readEnv({}), cwd: deep })).toThrow(
+      new RegExp(`^config file ${join(top, 'judgeloop.json')}: not valid JSON`),
+    );
     write(join(top, 'judgeloop.json'), { judge: { enabled: 'yes' } });
-    expect(() => loadConfig({ env: readEnv({}), cwd: deep })).toThrow(/configuration \(.*judgeloop\.json\): .*judge\/enabled/);
+    expect(() => loadConfig({ env: readEnv({}), cwd: deep })).toThrow(
+      /configuration \(.*judgeloop\.json\): .*judge\/enabled/,
+    );
   });
   it('isInside resolves symlinks and does not confuse prefixes', () => {
     const { top } = tree();
@@ -107,16 +153,26 @@ describe('bin/config', () => {
     const env = cleanEnv(top, { JUDGE_MODEL: 'sonnet' });
     const show = await runProc(join(BIN, 'config'), ['--show'], { cwd: deep, env });
     expect(show.code, show.stderr).toBe(0);
-    expect(show.stdout).toContain(`# config file: ${join(top, 'judgeloop.json')} (found from the current folder upwards)`);
+    expect(show.stdout).toContain(
+      `# config file: ${join(top, 'judgeloop.json')} (found from the current folder upwards)`,
+    );
     expect(show.stdout).toContain(`# state dir:   ${join(top, 'st')} (state_dir of the config file)`);
     expect(show.stdout).toContain(`judge.enabled = true  # ${join(top, 'judgeloop.json')}\n`);
     expect(show.stdout).toContain('judge.model = "sonnet"  # JUDGE_MODEL\n');
     expect(show.stdout).toContain('judge.phase = 1  # default\n');
     const json = JSON.parse((await runProc(join(BIN, 'config'), ['--show', '--json'], { cwd: deep, env })).stdout);
     expect(json.state_dir).toBe(join(top, 'st'));
-    expect(json.values.find((v: { key: string }) => v.key === 'judge.enabled')).toEqual({ key: 'judge.enabled', value: true, source: join(top, 'judgeloop.json') });
-    expect((await runProc(join(BIN, 'config'), ['--state-dir'], { cwd: deep, env })).stdout).toBe(`${join(top, 'st')}\n`);
-    expect((await runProc(join(BIN, 'config'), ['--file'], { cwd: deep, env })).stdout).toBe(`${join(top, 'judgeloop.json')}\n`);
+    expect(json.values.find((v: { key: string }) => v.key === 'judge.enabled')).toEqual({
+      key: 'judge.enabled',
+      value: true,
+      source: join(top, 'judgeloop.json'),
+    });
+    expect((await runProc(join(BIN, 'config'), ['--state-dir'], { cwd: deep, env })).stdout).toBe(
+      `${join(top, 'st')}\n`,
+    );
+    expect((await runProc(join(BIN, 'config'), ['--file'], { cwd: deep, env })).stdout).toBe(
+      `${join(top, 'judgeloop.json')}\n`,
+    );
     const none = await runProc(join(BIN, 'config'), [], { cwd: deep, env });
     expect(none.code).toBe(2);
   });

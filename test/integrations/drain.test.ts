@@ -28,7 +28,10 @@ async function queued(): Promise<{ j: Judging; beads: string[] }> {
   const j = makeJudging({ judge: { enabled: true, max_per_hour: 20 } });
   made.push(j);
   // The example env file, its placeholder key replaced; the endpoint line points the real SDK at the loopback server.
-  const envFile = readFileSync(join(EXAMPLES, 'cron', 'judgeloop.env'), 'utf8').replace('sk-ant-replace-me', 'sk-ant-test-key');
+  const envFile = readFileSync(join(EXAMPLES, 'cron', 'judgeloop.env'), 'utf8').replace(
+    'sk-ant-replace-me',
+    'sk-ant-test-key',
+  );
   expect(envFile).toContain('ANTHROPIC_API_KEY=sk-ant-test-key');
   writeFileSync(join(j.top, 'judgeloop.env'), `${envFile}ANTHROPIC_BASE_URL=${server.url}\n`);
   const beads: string[] = [];
@@ -38,7 +41,14 @@ async function queued(): Promise<{ j: Judging; beads: string[] }> {
       writeFileSync(join(j.repo, 'src', 'sub.mjs'), 'export function sub(a, b) {\n  return a - b; // tidy\n}\n');
       gitIn(j.repo, 'commit', '-qam', msg);
     }
-    const r = await runProc(join(BIN, 'record'), ['--from-commit', '--judge'], { cwd: j.repo, env: cleanEnv(j.top, { JUDGE_MAX_PER_HOUR: '0', ANTHROPIC_API_KEY: 'sk-ant-test-key', ANTHROPIC_BASE_URL: server.url }) });
+    const r = await runProc(join(BIN, 'record'), ['--from-commit', '--judge'], {
+      cwd: j.repo,
+      env: cleanEnv(j.top, {
+        JUDGE_MAX_PER_HOUR: '0',
+        ANTHROPIC_API_KEY: 'sk-ant-test-key',
+        ANTHROPIC_BASE_URL: server.url,
+      }),
+    });
     expect(r.code, r.stderr).toBe(0);
     beads.push(JSON.parse(readFileSync(r.stdout.trim().split('\n')[0]!, 'utf8')).bead);
   }
@@ -47,14 +57,19 @@ async function queued(): Promise<{ j: Judging; beads: string[] }> {
 }
 
 function drained(j: Judging, beads: string[]): void {
-  expect(existsSync(join(j.state, 'queue')) ? readdirSync(join(j.state, 'queue')).filter((f) => f.endsWith('.json')) : []).toEqual([]);
-  for (const b of beads) expect(JSON.parse(readFileSync(join(j.state, 'judgments', `${b}.json`), 'utf8')).status).toBe('judged');
+  expect(
+    existsSync(join(j.state, 'queue')) ? readdirSync(join(j.state, 'queue')).filter((f) => f.endsWith('.json')) : [],
+  ).toEqual([]);
+  for (const b of beads)
+    expect(JSON.parse(readFileSync(join(j.state, 'judgments', `${b}.json`), 'utf8')).status).toBe('judged');
 }
 
 describe('examples/cron/crontab', () => {
-  it('the job line, run under env -i with the crontab\'s own PATH, drains the queue', async () => {
+  it("the job line, run under env -i with the crontab's own PATH, drains the queue", async () => {
     const { j, beads } = await queued();
-    const lines = readFileSync(join(EXAMPLES, 'cron', 'crontab'), 'utf8').split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#'));
+    const lines = readFileSync(join(EXAMPLES, 'cron', 'crontab'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '' && !l.startsWith('#'));
     const pathLine = lines.find((l) => l.startsWith('PATH='))!;
     const job = lines.find((l) => /^\S+ \S+ \S+ \S+ \S+ /.test(l) && !l.startsWith('PATH='))!;
     const command = job.split(' ').slice(5).join(' ').replaceAll(PROJECT_PLACEHOLDER, j.top);
@@ -72,8 +87,20 @@ describe('examples/cron/crontab', () => {
     const { j, beads } = await queued();
     const cfg = JSON.parse(readFileSync(join(j.top, 'judgeloop.json'), 'utf8'));
     writeFileSync(join(j.top, 'judgeloop.json'), JSON.stringify({ ...cfg, judge: { enabled: false } }));
-    const job = readFileSync(join(EXAMPLES, 'cron', 'crontab'), 'utf8').split('\n').find((l) => /^\*\/15 /.test(l))!;
-    const r = await runProc('env', ['-i', `PATH=${BIN}:/usr/bin:/bin`, 'sh', '-c', job.split(' ').slice(5).join(' ').replaceAll(PROJECT_PLACEHOLDER, j.top)], { cwd: '/', env: {} });
+    const job = readFileSync(join(EXAMPLES, 'cron', 'crontab'), 'utf8')
+      .split('\n')
+      .find((l) => /^\*\/15 /.test(l))!;
+    const r = await runProc(
+      'env',
+      [
+        '-i',
+        `PATH=${BIN}:/usr/bin:/bin`,
+        'sh',
+        '-c',
+        job.split(' ').slice(5).join(' ').replaceAll(PROJECT_PLACEHOLDER, j.top),
+      ],
+      { cwd: '/', env: {} },
+    );
     expect(r.code).toBe(0);
     expect(readdirSync(join(j.state, 'queue'))).toHaveLength(beads.length);
   }, 120_000);
@@ -108,13 +135,22 @@ describe('examples/systemd', () => {
     const dir = makeJudging();
     made.push(dir);
     mkdirSync(join(dir.top, 'units'));
-    const text = readFileSync(join(EXAMPLES, 'systemd', 'judgeloop-drain.service'), 'utf8').replaceAll(PROJECT_PLACEHOLDER, dir.top);
+    const text = readFileSync(join(EXAMPLES, 'systemd', 'judgeloop-drain.service'), 'utf8').replaceAll(
+      PROJECT_PLACEHOLDER,
+      dir.top,
+    );
     writeFileSync(join(dir.top, 'units', 'judgeloop-drain.service'), text);
     writeFileSync(join(dir.top, 'judgeloop.env'), '');
     copyFileSync(join(EXAMPLES, 'systemd', 'judgeloop-drain.timer'), join(dir.top, 'units', 'judgeloop-drain.timer'));
-    const out = execFileSync('systemd-analyze', ['verify', join(dir.top, 'units', 'judgeloop-drain.service'), join(dir.top, 'units', 'judgeloop-drain.timer')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = execFileSync(
+      'systemd-analyze',
+      ['verify', join(dir.top, 'units', 'judgeloop-drain.service'), join(dir.top, 'units', 'judgeloop-drain.timer')],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     expect(out).toBe('');
     const cal = unit(join(EXAMPLES, 'systemd', 'judgeloop-drain.timer')).OnCalendar![0]!;
-    expect(execFileSync('systemd-analyze', ['calendar', cal], { encoding: 'utf8' })).toContain('Normalized form: *-*-* *:00/15:00');
+    expect(execFileSync('systemd-analyze', ['calendar', cal], { encoding: 'utf8' })).toContain(
+      'Normalized form: *-*-* *:00/15:00',
+    );
   });
 });

@@ -32,7 +32,8 @@ describe('examples/git/post-commit', () => {
     chmodSync(join(j.repo, '.git', 'hooks', 'post-commit'), 0o755);
     writeTree(j.repo, {
       'src/sub.mjs': 'export function sub(a, b) {\n  return a - b;\n}\n',
-      'test/sub.test.mjs': "import test from 'node:test';\nimport assert from 'node:assert';\nimport { sub } from '../src/sub.mjs';\ntest('subs', () => assert.equal(sub(3, 1), 2));\n",
+      'test/sub.test.mjs':
+        "import test from 'node:test';\nimport assert from 'node:assert';\nimport { sub } from '../src/sub.mjs';\ntest('subs', () => assert.equal(sub(3, 1), 2));\n",
     });
     gitIn(j.repo, 'add', '-A');
     const before = outsideState(j);
@@ -58,7 +59,9 @@ describe('examples/git/post-commit', () => {
     expect(fb.outcome).toBe('full_pass');
     expect(fb.run.record_path).toBe(join(j.state, 'runs', `${bead}.json`));
     expect(JSON.parse(readFileSync(fb.run.record_path, 'utf8')).task.prompt).toBe('Add sub() with a test');
-    expect(readFileSync(log, 'utf8')).toContain(`record: ${bead}: wrote ${join(j.state, 'runs', `${bead}.json`)}; judge started`);
+    expect(readFileSync(log, 'utf8')).toContain(
+      `record: ${bead}: wrote ${join(j.state, 'runs', `${bead}.json`)}; judge started`,
+    );
     // Nothing written outside the configured state: not in the judging folder, not in the worktree.
     expect(outsideState(j)).toEqual(before);
     expect(gitIn(j.repo, 'status', '--porcelain', '--ignored')).toBe('');
@@ -86,7 +89,7 @@ describe('examples/claude-code/settings.json (Stop hook)', () => {
     return s.hooks.Stop[0].hooks[0].command as string;
   };
 
-  it('records the session\'s worktree (commits and uncommitted work) as a run and collects it', async () => {
+  it("records the session's worktree (commits and uncommitted work) as a run and collects it", async () => {
     const j = makeJudging({ record: { agent: 'claude-code', template: 'default', base_ref: 'main' } });
     made.push(j);
     gitIn(j.repo, 'checkout', '-q', '-b', 'claude/session');
@@ -94,14 +97,45 @@ describe('examples/claude-code/settings.json (Stop hook)', () => {
     gitIn(j.repo, 'add', '-A');
     gitIn(j.repo, 'commit', '-q', '-m', 'wip');
     // Work left uncommitted when the turn ended is part of the run.
-    writeTree(j.repo, { 'test/sub.test.mjs': "import test from 'node:test';\nimport assert from 'node:assert';\nimport { sub } from '../src/sub.mjs';\ntest('subs', () => assert.equal(sub(3, 1), 2));\n" });
+    writeTree(j.repo, {
+      'test/sub.test.mjs':
+        "import test from 'node:test';\nimport assert from 'node:assert';\nimport { sub } from '../src/sub.mjs';\ntest('subs', () => assert.equal(sub(3, 1), 2));\n",
+    });
     const transcript = join(j.top, 'session.jsonl');
-    writeFileSync(transcript, [
-      { type: 'user', timestamp: '2026-11-24T10:00:00.000Z', sessionId: 'sess-1', cwd: j.repo, message: { role: 'user', content: 'Add sub() and test it' } },
-      { type: 'assistant', timestamp: '2026-11-24T10:04:00.000Z', sessionId: 'sess-1', message: { id: 'msg_a', model: 'claude-opus-4-5', content: [{ type: 'text', text: 'Done.' }], usage: { input_tokens: 900, output_tokens: 120 } } },
-    ].map((x) => JSON.stringify(x)).join('\n') + '\n');
+    writeFileSync(
+      transcript,
+      [
+        {
+          type: 'user',
+          timestamp: '2026-11-24T10:00:00.000Z',
+          sessionId: 'sess-1',
+          cwd: j.repo,
+          message: { role: 'user', content: 'Add sub() and test it' },
+        },
+        {
+          type: 'assistant',
+          timestamp: '2026-11-24T10:04:00.000Z',
+          sessionId: 'sess-1',
+          message: {
+            id: 'msg_a',
+            model: 'claude-opus-4-5',
+            content: [{ type: 'text', text: 'Done.' }],
+            usage: { input_tokens: 900, output_tokens: 120 },
+          },
+        },
+      ]
+        .map((x) => JSON.stringify(x))
+        .join('\n') + '\n',
+    );
     const before = outsideState(j);
-    const input = JSON.stringify({ session_id: 'sess-1', transcript_path: transcript, cwd: j.repo, permission_mode: 'default', hook_event_name: 'Stop', stop_hook_active: false });
+    const input = JSON.stringify({
+      session_id: 'sess-1',
+      transcript_path: transcript,
+      cwd: j.repo,
+      permission_mode: 'default',
+      hook_event_name: 'Stop',
+      stop_hook_active: false,
+    });
     // Claude Code runs the command through a shell in the project folder, the hook's JSON on stdin.
     const hook = await runProc('sh', ['-c', stopCommand()], { cwd: j.repo, env: cleanEnv(j.top), input });
     expect(hook.code, hook.stderr).toBe(0);
@@ -111,14 +145,23 @@ describe('examples/claude-code/settings.json (Stop hook)', () => {
     expect(fb.outcome).toBe('full_pass');
     expect(fb.checks.test.tests.passed).toBe(3);
     expect(fb.run.record_path).toBe(join(j.state, 'runs', 'claude-sess-1.json'));
-    expect(JSON.parse(readFileSync(fb.run.record_path, 'utf8'))).toMatchObject({ agent: { slug: 'claude-code', model: 'claude-opus-4-5' }, task: { id: 'sess-1', prompt: 'Add sub() and test it' }, usage: { input_tokens: 900, output_tokens: 120 } });
+    expect(JSON.parse(readFileSync(fb.run.record_path, 'utf8'))).toMatchObject({
+      agent: { slug: 'claude-code', model: 'claude-opus-4-5' },
+      task: { id: 'sess-1', prompt: 'Add sub() and test it' },
+      usage: { input_tokens: 900, output_tokens: 120 },
+    });
     expect(outsideState(j)).toEqual(before);
   }, 120_000);
 
   it('a failure exits 1 (shown to the user), never 2 (which would keep Claude working on our message)', async () => {
     const j = makeJudging({ record: { agent: 'claude-code' } });
     made.push(j);
-    const input = JSON.stringify({ session_id: 'sess-2', transcript_path: join(j.top, 'missing.jsonl'), cwd: j.repo, hook_event_name: 'Stop' });
+    const input = JSON.stringify({
+      session_id: 'sess-2',
+      transcript_path: join(j.top, 'missing.jsonl'),
+      cwd: j.repo,
+      hook_event_name: 'Stop',
+    });
     const hook = await runProc('sh', ['-c', stopCommand()], { cwd: j.repo, env: cleanEnv(j.top), input });
     expect(hook.code).toBe(1);
     expect(hook.stderr).toContain('record: no template');

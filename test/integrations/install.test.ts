@@ -9,7 +9,10 @@ import { tmpdir } from 'node:os';
 import { tempDir } from '../helpers/repo.js';
 import { agentCommit, makeJudging, ROOT, runProc, type Judging } from './_setup.js';
 
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string>; files: string[] };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  bin: Record<string, string>;
+  files: string[];
+};
 let tmp: string;
 let prefix: string;
 let judging: Judging;
@@ -18,13 +21,33 @@ let env: NodeJS.ProcessEnv;
 beforeAll(() => {
   tmp = tempDir('judgeloop-install-');
   prefix = join(tmp, 'prefix');
-  const npmEnv = { ...process.env, npm_config_loglevel: 'error', npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' };
-  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], { cwd: ROOT, encoding: 'utf8', env: npmEnv });
+  const npmEnv = {
+    ...process.env,
+    npm_config_loglevel: 'error',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+    npm_config_update_notifier: 'false',
+  };
+  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: npmEnv,
+  });
   const tarball = join(tmp, (JSON.parse(out) as { filename: string }[])[0]!.filename);
-  execFileSync('npm', ['install', '-g', '--prefix', prefix, tarball], { cwd: tmp, encoding: 'utf8', env: npmEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync('npm', ['install', '-g', '--prefix', prefix, tarball], {
+    cwd: tmp,
+    encoding: 'utf8',
+    env: npmEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   judging = makeJudging();
   // Only the installed commands and node: nothing of the checkout is on PATH.
-  env = { PATH: `${join(prefix, 'bin')}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: tmp, LANG: 'C.UTF-8', TMPDIR: tmpdir() };
+  env = {
+    PATH: `${join(prefix, 'bin')}:${dirname(process.execPath)}:/usr/bin:/bin`,
+    HOME: tmp,
+    LANG: 'C.UTF-8',
+    TMPDIR: tmpdir(),
+  };
 }, 300_000);
 afterAll(() => {
   judging?.cleanup();
@@ -66,7 +89,8 @@ describe('npm pack → npm install -g', () => {
 
   it('the package carries what the commands read at run time, and no tests or sources', () => {
     const pkgDir = join(prefix, 'lib', 'node_modules', 'judgeloop');
-    for (const d of ['dist/scripts', 'dist/validators', 'config', 'schemas', 'examples/git/post-commit']) expect(existsSync(join(pkgDir, d)), d).toBe(true);
+    for (const d of ['dist/scripts', 'dist/validators', 'config', 'schemas', 'examples/git/post-commit'])
+      expect(existsSync(join(pkgDir, d)), d).toBe(true);
     for (const d of ['test', 'scripts', 'state', 'bench']) expect(existsSync(join(pkgDir, d)), d).toBe(false);
   });
 });

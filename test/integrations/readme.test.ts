@@ -22,11 +22,14 @@ describe('README recipes', () => {
       'examples/systemd/judgeloop-drain.timer',
     ]);
   });
-  it.each(recipes.map((f) => [relative(ROOT, f), f]))('%s is in README verbatim, in a fenced block under its name', (name, file) => {
-    const text = readFileSync(file, 'utf8');
-    const at = readme.indexOf(`\`${name}\`:\n\n\`\`\``);
-    expect(at, name).toBeGreaterThan(-1);
-    const open = readme.indexOf('\n', readme.indexOf('```', at)) + 1;
-    expect(readme.slice(open, open + text.length + 4)).toBe(`${text}\`\`\`\n`);
-  });
+  it.each(recipes.map((f) => [relative(ROOT, f), f]))(
+    '%s is in README verbatim, in a fenced block under its name',
+    (name, file) => {
+      const text = readFileSync(file, 'utf8');
+      const at = readme.indexOf(`\`${name}\`:\n\n\`\`\``);
+      expect(at, name).toBeGreaterThan(-1);
+      const open = readme.indexOf('\n', readme.indexOf('```', at)) + 1;
+      expect(readme.slice(open, open + text.length + 4)).toBe(`${text}\`\`\`\n`);
+    },
+  );
 });

@@ -19,10 +19,25 @@ function judging(config: Record<string, unknown> = {}): Judging {
   return j;
 }
 const record = (j: Judging, args: string[], o: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}) =>
-  runProc(join(BIN, 'record'), args, { cwd: o.cwd ?? j.repo, env: cleanEnv(j.top, o.env), ...(o.input !== undefined ? { input: o.input } : {}) });
+  runProc(join(BIN, 'record'), args, {
+    cwd: o.cwd ?? j.repo,
+    env: cleanEnv(j.top, o.env),
+    ...(o.input !== undefined ? { input: o.input } : {}),
+  });
 
 describe('assembleRunRecord (pure)', () => {
-  const all: RecordFacts = { bead: 'b1', worktree: '/w', base_ref: 'abc', agent: 'a', template: 't', task_id: 'T', prompt: 'p', started_at: '2026-01-01T00:00:00.000Z', completed_at: '2026-01-01T00:10:00.000Z', exit_code: 0 };
+  const all: RecordFacts = {
+    bead: 'b1',
+    worktree: '/w',
+    base_ref: 'abc',
+    agent: 'a',
+    template: 't',
+    task_id: 'T',
+    prompt: 'p',
+    started_at: '2026-01-01T00:00:00.000Z',
+    completed_at: '2026-01-01T00:10:00.000Z',
+    exit_code: 0,
+  };
   it('names every missing required fact once, in a fixed order', () => {
     const r = assembleRunRecord({ bead: 'b1', worktree: '/w', completed_at: all.completed_at, exit_code: 0 });
     expect(r.ok).toBe(false);
@@ -33,7 +48,9 @@ describe('assembleRunRecord (pure)', () => {
     expect(!r.ok && r.missing).toEqual([MISSING[key as keyof typeof MISSING]]);
   });
   it('status follows the exit code unless given', () => {
-    expect(assembleRunRecord(all).ok && (assembleRunRecord(all) as { record: { status: string } }).record.status).toBe('completed');
+    expect(assembleRunRecord(all).ok && (assembleRunRecord(all) as { record: { status: string } }).record.status).toBe(
+      'completed',
+    );
     const failed = assembleRunRecord({ ...all, exit_code: 3 });
     expect(failed.ok && failed.record.status).toBe('failed');
     const timeout = assembleRunRecord({ ...all, exit_code: null, status: 'timeout' });
@@ -50,15 +67,67 @@ describe('summarizeTranscript (pure)', () => {
   const line = (o: Record<string, unknown>) => JSON.stringify(o);
   const text = [
     line({ type: 'summary', summary: 'x' }),
-    line({ type: 'user', isMeta: true, timestamp: '2026-11-24T10:00:00.000Z', message: { role: 'user', content: '<local-command-caveat>Caveat</local-command-caveat>' } }),
-    line({ type: 'user', timestamp: '2026-11-24T10:00:01.000Z', message: { role: 'user', content: '<command-name>/clear</command-name>' } }),
-    line({ type: 'user', timestamp: '2026-11-24T10:00:02.000Z', message: { role: 'user', content: [{ type: 'text', text: 'Add sub() with a test' }] } }),
+    line({
+      type: 'user',
+      isMeta: true,
+      timestamp: '2026-11-24T10:00:00.000Z',
+      message: { role: 'user', content: '<local-command-caveat>Caveat</local-command-caveat>' },
+    }),
+    line({
+      type: 'user',
+      timestamp: '2026-11-24T10:00:01.000Z',
+      message: { role: 'user', content: '<command-name>/clear</command-name>' },
+    }),
+    line({
+      type: 'user',
+      timestamp: '2026-11-24T10:00:02.000Z',
+      message: { role: 'user', content: [{ type: 'text', text: 'Add sub() with a test' }] },
+    }),
     // One API message logged once per content block, each line with the same usage.
-    line({ type: 'assistant', timestamp: '2026-11-24T10:00:05.000Z', message: { id: 'msg_1', role: 'assistant', model: 'claude-opus-4-5', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: 10, cache_creation_input_tokens: 100, cache_read_input_tokens: 1000, output_tokens: 5 } } }),
-    line({ type: 'assistant', timestamp: '2026-11-24T10:00:06.000Z', message: { id: 'msg_1', role: 'assistant', model: 'claude-opus-4-5', content: [{ type: 'tool_use', id: 't', name: 'Write', input: {} }], usage: { input_tokens: 10, cache_creation_input_tokens: 100, cache_read_input_tokens: 1000, output_tokens: 5 } } }),
-    line({ type: 'user', timestamp: '2026-11-24T10:00:07.000Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'done' }] } }),
-    line({ type: 'assistant', isSidechain: true, timestamp: '2026-11-24T10:00:08.000Z', message: { id: 'msg_side', model: 'claude-haiku', usage: { input_tokens: 7, output_tokens: 7 } } }),
-    line({ type: 'assistant', timestamp: '2026-11-24T10:03:00.000Z', message: { id: 'msg_2', role: 'assistant', model: 'claude-opus-4-5', content: [{ type: 'text', text: 'done' }], usage: { input_tokens: 20, output_tokens: 50 } } }),
+    line({
+      type: 'assistant',
+      timestamp: '2026-11-24T10:00:05.000Z',
+      message: {
+        id: 'msg_1',
+        role: 'assistant',
+        model: 'claude-opus-4-5',
+        content: [{ type: 'text', text: 'ok' }],
+        usage: { input_tokens: 10, cache_creation_input_tokens: 100, cache_read_input_tokens: 1000, output_tokens: 5 },
+      },
+    }),
+    line({
+      type: 'assistant',
+      timestamp: '2026-11-24T10:00:06.000Z',
+      message: {
+        id: 'msg_1',
+        role: 'assistant',
+        model: 'claude-opus-4-5',
+        content: [{ type: 'tool_use', id: 't', name: 'Write', input: {} }],
+        usage: { input_tokens: 10, cache_creation_input_tokens: 100, cache_read_input_tokens: 1000, output_tokens: 5 },
+      },
+    }),
+    line({
+      type: 'user',
+      timestamp: '2026-11-24T10:00:07.000Z',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'done' }] },
+    }),
+    line({
+      type: 'assistant',
+      isSidechain: true,
+      timestamp: '2026-11-24T10:00:08.000Z',
+      message: { id: 'msg_side', model: 'claude-haiku', usage: { input_tokens: 7, output_tokens: 7 } },
+    }),
+    line({
+      type: 'assistant',
+      timestamp: '2026-11-24T10:03:00.000Z',
+      message: {
+        id: 'msg_2',
+        role: 'assistant',
+        model: 'claude-opus-4-5',
+        content: [{ type: 'text', text: 'done' }],
+        usage: { input_tokens: 20, output_tokens: 50 },
+      },
+    }),
     '{"type":"assistant","message":{"id":"msg_3", cut while writ',
   ].join('\n');
   it('first real prompt, last model, times, tokens counted once per message, bad lines counted', () => {
@@ -81,9 +150,18 @@ describe('bin/record', () => {
     expect(lines).toEqual(Object.values(MISSING).map((m) => `record: ${m}`));
     expect(existsSync(j.state)).toBe(false);
     // Each fact given removes exactly its own line.
-    const given: Record<string, string[]> = { agent: ['--agent', 'a'], template: ['--template', 't'], task_id: ['--task', 'T'], prompt: ['--prompt', 'p'], base_ref: ['--base', 'HEAD'], started_at: ['--started-at', '2026-11-24T10:00:00Z'] };
+    const given: Record<string, string[]> = {
+      agent: ['--agent', 'a'],
+      template: ['--template', 't'],
+      task_id: ['--task', 'T'],
+      prompt: ['--prompt', 'p'],
+      base_ref: ['--base', 'HEAD'],
+      started_at: ['--started-at', '2026-11-24T10:00:00Z'],
+    };
     for (const [key, missing] of Object.entries(MISSING)) {
-      const args = Object.entries(given).filter(([k]) => k !== key).flatMap(([, a]) => a);
+      const args = Object.entries(given)
+        .filter(([k]) => k !== key)
+        .flatMap(([, a]) => a);
       const one = await record(j, args);
       expect(one.code, key).toBe(2);
       expect(one.stderr.trim(), key).toBe(`record: ${missing}`);
@@ -95,13 +173,31 @@ describe('bin/record', () => {
     const base = gitIn(j.repo, 'rev-parse', 'HEAD');
     agentCommit(j.repo, 'Add sub() with a test\n\nAnd nothing else.');
     const head = gitIn(j.repo, 'rev-parse', 'HEAD');
-    const r = await record(j, ['--from-commit', '--input-tokens', '1200', '--output-tokens', '300', '--cost-usd', '0.02']);
+    const r = await record(j, [
+      '--from-commit',
+      '--input-tokens',
+      '1200',
+      '--output-tokens',
+      '300',
+      '--cost-usd',
+      '0.02',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const path = r.stdout.trim();
     expect(path).toBe(join(j.state, 'runs', `repo-${head.slice(0, 12)}.json`));
     const rec = JSON.parse(readFileSync(path, 'utf8'));
-    expect(rec).toMatchObject({ base_ref: base, head_ref: 'main', worktree: j.repo, agent: { slug: 'claude-code' }, template: 'default', task: { id: 'main', prompt: 'Add sub() with a test\n\nAnd nothing else.' }, usage: { input_tokens: 1200, output_tokens: 300, total_tokens: 1500, cost_usd: 0.02 }, status: 'completed', exit_code: 0 });
+    expect(rec).toMatchObject({
+      base_ref: base,
+      head_ref: 'main',
+      worktree: j.repo,
+      agent: { slug: 'claude-code' },
+      template: 'default',
+      task: { id: 'main', prompt: 'Add sub() with a test\n\nAnd nothing else.' },
+      usage: { input_tokens: 1200, output_tokens: 300, total_tokens: 1500, cost_usd: 0.02 },
+      status: 'completed',
+      exit_code: 0,
+    });
     const c = await runProc(join(BIN, 'collect'), ['--json', path], { cwd: j.top, env: cleanEnv(j.top) });
     expect(c.code, c.stderr).toBe(0);
     const fb = JSON.parse(c.stdout);
@@ -120,7 +216,7 @@ describe('bin/record', () => {
     expect(JSON.parse(readFileSync(join(j.state, 'feedback', 'run-1.json'), 'utf8')).outcome).toBe('full_pass');
   });
 
-  it('a hook\'s GIT_DIR / GIT_WORK_TREE / GIT_INDEX_FILE naming another repository change nothing', async () => {
+  it("a hook's GIT_DIR / GIT_WORK_TREE / GIT_INDEX_FILE naming another repository change nothing", async () => {
     const j = judging();
     agentCommit(j.repo);
     const other = makeRepo({ 'x.txt': 'other\n' });
@@ -140,7 +236,13 @@ describe('bin/record', () => {
     const j = judging();
     agentCommit(j.repo);
     // The agent's own config would switch the sandbox off, make the tests `true`, and move the state into its tree.
-    writeFileSync(join(j.repo, 'judgeloop.json'), JSON.stringify({ collector: { sandbox: 'off', commands: { test: 'true' } }, record: { agent: 'x', template: 'y' } }));
+    writeFileSync(
+      join(j.repo, 'judgeloop.json'),
+      JSON.stringify({
+        collector: { sandbox: 'off', commands: { test: 'true' } },
+        record: { agent: 'x', template: 'y' },
+      }),
+    );
     const before = filesUnder(j.top, (rel) => rel.startsWith('repo/.git'));
     const r = await record(j, ['--from-commit', '--collect']);
     expect(r.code).toBe(2);
@@ -154,7 +256,10 @@ describe('bin/record', () => {
     agentCommit(j.repo);
     const r = await record(j, ['--from-commit', '--bead', 'b2']);
     expect(r.code, r.stderr).toBe(0);
-    writeFileSync(join(j.repo, '.judgeloop.json'), JSON.stringify({ collector: { commands: { test: 'true' } }, state_dir: '/tmp' }));
+    writeFileSync(
+      join(j.repo, '.judgeloop.json'),
+      JSON.stringify({ collector: { commands: { test: 'true' } }, state_dir: '/tmp' }),
+    );
     const c = await runProc(join(BIN, 'collect'), [r.stdout.trim()], { cwd: j.repo, env: cleanEnv(j.top) });
     expect(c.code).toBe(2);
     expect(c.stderr).toMatch(/\.judgeloop\.json lies inside the worktree being measured/);
@@ -170,20 +275,50 @@ describe('bin/record', () => {
     expect(existsSync(join(j.repo, '.state'))).toBe(false);
   });
 
-  it('--claude-hook: the session\'s worktree, prompt, model, tokens and times from the hook input and transcript', async () => {
+  it("--claude-hook: the session's worktree, prompt, model, tokens and times from the hook input and transcript", async () => {
     const j = judging({ record: { template: 'default', base_ref: 'main' } });
     gitIn(j.repo, 'checkout', '-q', '-b', 'agent/session');
     agentCommit(j.repo);
     const transcript = join(j.top, 'transcript.jsonl');
-    writeFileSync(transcript, [
-      { type: 'user', timestamp: '2026-11-24T10:00:00.000Z', cwd: j.repo, sessionId: 's', message: { role: 'user', content: 'Add sub() with a test' } },
-      { type: 'assistant', timestamp: '2026-11-24T10:02:00.000Z', message: { id: 'm1', model: 'claude-opus-4-5', usage: { input_tokens: 3, output_tokens: 4 } } },
-    ].map((x) => JSON.stringify(x)).join('\n') + '\n');
-    const input = JSON.stringify({ session_id: '3c07f08f-e544-47b9-898a-f169f651788c', transcript_path: transcript, cwd: join(j.repo, 'src'), hook_event_name: 'Stop', stop_hook_active: false });
+    writeFileSync(
+      transcript,
+      [
+        {
+          type: 'user',
+          timestamp: '2026-11-24T10:00:00.000Z',
+          cwd: j.repo,
+          sessionId: 's',
+          message: { role: 'user', content: 'Add sub() with a test' },
+        },
+        {
+          type: 'assistant',
+          timestamp: '2026-11-24T10:02:00.000Z',
+          message: { id: 'm1', model: 'claude-opus-4-5', usage: { input_tokens: 3, output_tokens: 4 } },
+        },
+      ]
+        .map((x) => JSON.stringify(x))
+        .join('\n') + '\n',
+    );
+    const input = JSON.stringify({
+      session_id: '3c07f08f-e544-47b9-898a-f169f651788c',
+      transcript_path: transcript,
+      cwd: join(j.repo, 'src'),
+      hook_event_name: 'Stop',
+      stop_hook_active: false,
+    });
     const r = await record(j, ['--claude-hook', '--json', '--completed-at', '2026-11-24T10:05:00Z'], { input });
     expect(r.code, r.stderr).toBe(0);
     const rec = JSON.parse(r.stdout);
-    expect(rec).toMatchObject({ bead: 'claude-3c07f08f-e544-47b9-898a-f169f651788c', worktree: j.repo, head_ref: 'agent/session', agent: { slug: 'claude-code', model: 'claude-opus-4-5' }, task: { id: '3c07f08f-e544-47b9-898a-f169f651788c', prompt: 'Add sub() with a test' }, started_at: '2026-11-24T10:00:00.000Z', completed_at: '2026-11-24T10:05:00.000Z', usage: { input_tokens: 3, output_tokens: 4, total_tokens: 7 } });
+    expect(rec).toMatchObject({
+      bead: 'claude-3c07f08f-e544-47b9-898a-f169f651788c',
+      worktree: j.repo,
+      head_ref: 'agent/session',
+      agent: { slug: 'claude-code', model: 'claude-opus-4-5' },
+      task: { id: '3c07f08f-e544-47b9-898a-f169f651788c', prompt: 'Add sub() with a test' },
+      started_at: '2026-11-24T10:00:00.000Z',
+      completed_at: '2026-11-24T10:05:00.000Z',
+      usage: { input_tokens: 3, output_tokens: 4, total_tokens: 7 },
+    });
     expect(rec.base_ref).toBe(gitIn(j.repo, 'rev-parse', 'main'));
     const bad = await record(j, ['--claude-hook'], { input: '{"cwd": "/tmp"}' });
     expect(bad.code).toBe(2);

@@ -10,8 +10,27 @@ import { removeRuns, scratchDir } from './helpers/fixtures.js';
 afterAll(removeRuns);
 
 const dir = scratchDir('judgeloop-claude-proc-');
-const req = (timeoutMs: number): CallRequest => ({ model: 'm', system: 's', messages: [{ role: 'user', content: 'judge this' }], schema: { type: 'object' }, maxTokens: 100, effort: null, timeoutMs, maxRetries: 0, retryBackoffMs: 0, retryBackoffMaxMs: 0 });
-const result = JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result: 'ok', structured_output: { verdict: 'pass' }, total_cost_usd: 0.01, usage: { input_tokens: 1, output_tokens: 2 } });
+const req = (timeoutMs: number): CallRequest => ({
+  model: 'm',
+  system: 's',
+  messages: [{ role: 'user', content: 'judge this' }],
+  schema: { type: 'object' },
+  maxTokens: 100,
+  effort: null,
+  timeoutMs,
+  maxRetries: 0,
+  retryBackoffMs: 0,
+  retryBackoffMaxMs: 0,
+});
+const result = JSON.stringify({
+  type: 'result',
+  subtype: 'success',
+  is_error: false,
+  result: 'ok',
+  structured_output: { verdict: 'pass' },
+  total_cost_usd: 0.01,
+  usage: { input_tokens: 1, output_tokens: 2 },
+});
 
 function stand(name: string, body: string): string {
   const file = join(dir, name);
@@ -45,7 +64,9 @@ describe('claude-cli backend processes', () => {
     const pidFile = join(dir, 'timeout.pid');
     const cmd = stand('claude-hang', `sleep 30 &\necho $! > ${pidFile}\nsleep 30`);
     const t0 = Date.now();
-    const r = await createCliBackend({ command: cmd, env: { PATH: process.env.PATH }, killGraceMs: 200 }).call(req(500));
+    const r = await createCliBackend({ command: cmd, env: { PATH: process.env.PATH }, killGraceMs: 200 }).call(
+      req(500),
+    );
     expect(r.ok).toBe(false);
     expect(!r.ok && r.failure.reason).toBe('timeout');
     expect(Date.now() - t0).toBeLessThan(10_000);
@@ -55,7 +76,10 @@ describe('claude-cli backend processes', () => {
 
   it('ends when claude exits even if a process it left holds stdout open; that process is killed', async () => {
     const pidFile = join(dir, 'leftover.pid');
-    const cmd = stand('claude-leaves', `cat > /dev/null\nprintf '%s\\n' '${result}'\nsleep 30 &\necho $! > ${pidFile}\nexit 0`);
+    const cmd = stand(
+      'claude-leaves',
+      `cat > /dev/null\nprintf '%s\\n' '${result}'\nsleep 30 &\necho $! > ${pidFile}\nexit 0`,
+    );
     const t0 = Date.now();
     const r = await createCliBackend({ command: cmd, env: { PATH: process.env.PATH } }).call(req(20_000));
     expect(r.ok).toBe(true);
@@ -64,8 +88,13 @@ describe('claude-cli backend processes', () => {
   });
 
   it('stdout beyond the cap: the head and tail are kept, so the result line at the end still parses', async () => {
-    const cmd = stand('claude-chatty', `cat > /dev/null\nyes 'progress line that is not json' | head -c 3000000\necho\nprintf '%s\\n' '${result}'`);
-    const r = await createCliBackend({ command: cmd, env: { PATH: process.env.PATH }, stdoutCapBytes: 64 * 1024 }).call(req(20_000));
+    const cmd = stand(
+      'claude-chatty',
+      `cat > /dev/null\nyes 'progress line that is not json' | head -c 3000000\necho\nprintf '%s\\n' '${result}'`,
+    );
+    const r = await createCliBackend({ command: cmd, env: { PATH: process.env.PATH }, stdoutCapBytes: 64 * 1024 }).call(
+      req(20_000),
+    );
     expect(r.ok).toBe(true);
     expect(r.ok && r.structured).toEqual({ verdict: 'pass' });
   });
@@ -76,7 +105,10 @@ describe('claude-cli backend processes', () => {
     const r = await createCliBackend({ command: cmd, env: { PATH: process.env.PATH } }).call(req(20_000));
     expect(r.ok).toBe(true);
     expect(readFileSync(got, 'utf8')).toBe('judge this');
-    const missing = await createCliBackend({ command: join(dir, 'no-such-claude'), env: { PATH: process.env.PATH } }).call(req(1000));
+    const missing = await createCliBackend({
+      command: join(dir, 'no-such-claude'),
+      env: { PATH: process.env.PATH },
+    }).call(req(1000));
     expect(!missing.ok && missing.failure.reason).toBe('cli_not_found');
   });
 });

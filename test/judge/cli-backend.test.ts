@@ -35,9 +35,35 @@ process.stdin.on('end', () => {
 );
 chmodSync(join(bin, 'claude'), 0o755);
 
-const base = { type: 'result', duration_ms: 8123, duration_api_ms: 7900, num_turns: 2, session_id: '4f1c2a9e-0000-4000-8000-000000000000', total_cost_usd: 0.0731, usage: { input_tokens: 14, cache_creation_input_tokens: 5120, cache_read_input_tokens: 13000, output_tokens: 640, server_tool_use: { web_search_requests: 0 }, service_tier: 'standard' }, modelUsage: {}, permission_denials: [], uuid: 'c0ffee00-0000-4000-8000-000000000000' };
-const success = (over: Record<string, unknown>) => JSON.stringify({ ...base, subtype: 'success', is_error: false, result: '', ...over });
-const error = (subtype: string, over: Record<string, unknown> = {}) => JSON.stringify({ ...base, subtype, is_error: subtype !== 'error_during_execution', errors: [`scripted ${subtype}`], ...over });
+const base = {
+  type: 'result',
+  duration_ms: 8123,
+  duration_api_ms: 7900,
+  num_turns: 2,
+  session_id: '4f1c2a9e-0000-4000-8000-000000000000',
+  total_cost_usd: 0.0731,
+  usage: {
+    input_tokens: 14,
+    cache_creation_input_tokens: 5120,
+    cache_read_input_tokens: 13000,
+    output_tokens: 640,
+    server_tool_use: { web_search_requests: 0 },
+    service_tier: 'standard',
+  },
+  modelUsage: {},
+  permission_denials: [],
+  uuid: 'c0ffee00-0000-4000-8000-000000000000',
+};
+const success = (over: Record<string, unknown>) =>
+  JSON.stringify({ ...base, subtype: 'success', is_error: false, result: '', ...over });
+const error = (subtype: string, over: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    ...base,
+    subtype,
+    is_error: subtype !== 'error_during_execution',
+    errors: [`scripted ${subtype}`],
+    ...over,
+  });
 
 let fx: RunFixture;
 let store: StateStore;
@@ -50,28 +76,44 @@ beforeEach(() => {
   writeFileSync(log, '');
 });
 
-async function judgeWith(steps: { stdout: string; exit?: number; stderr?: string }[], path = `${bin}:${process.env.PATH}`) {
+async function judgeWith(
+  steps: { stdout: string; exit?: number; stderr?: string }[],
+  path = `${bin}:${process.env.PATH}`,
+) {
   const scriptFile = join(scratchDir(), 'script.json');
   writeFileSync(scriptFile, JSON.stringify(steps));
   const before = store.read<Feedback>('feedback', fx.record.bead)!;
-  const io = captureIo({ JUDGE_ENABLED: 'true', JUDGELOOP_STATE_DIR: fx.stateDir, JUDGELOOP_CONFIG: config }, { ...process.env, PATH: path, FAKE_CLAUDE_SCRIPT: scriptFile });
+  const io = captureIo(
+    { JUDGE_ENABLED: 'true', JUDGELOOP_STATE_DIR: fx.stateDir, JUDGELOOP_CONFIG: config },
+    { ...process.env, PATH: path, FAKE_CLAUDE_SCRIPT: scriptFile },
+  );
   const code = await run([fx.recordPath], io);
   const j = store.read<Judgment>('judgments', fx.record.bead)!;
   expect(validate('judgment', j).ok).toBe(true);
   const after = store.read<Feedback>('feedback', fx.record.bead)!;
   expect({ ...after, judgment: null }).toEqual({ ...before, judgment: null });
-  const calls = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { argv: string[]; stdin: string });
+  const calls = readFileSync(log, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { argv: string[]; stdin: string });
   return { code, j, after, calls };
 }
 
 describe('claude-cli backend', () => {
   it('success with structured_output: judged, cost from total_cost_usd, context on stdin, schema and model in argv', async () => {
-    const { code, j, after, calls } = await judgeWith([{ stdout: success({ result: 'done', structured_output: JSON.parse(goodReply()) }) }]);
+    const { code, j, after, calls } = await judgeWith([
+      { stdout: success({ result: 'done', structured_output: JSON.parse(goodReply()) }) },
+    ]);
     expect(code).toBe(0);
     expect(j.status).toBe('judged');
     expect(j.backend).toBe('claude-cli');
     expect(j.cost_usd).toBe(0.0731);
-    expect(j.usage).toEqual({ input_tokens: 14, output_tokens: 640, cache_creation_input_tokens: 5120, cache_read_input_tokens: 13000 });
+    expect(j.usage).toEqual({
+      input_tokens: 14,
+      output_tokens: 640,
+      cache_creation_input_tokens: 5120,
+      cache_read_input_tokens: 13000,
+    });
     expect(after.judgment?.verdict).toBe('pass');
     expect(calls).toHaveLength(1);
     const argv = calls[0]!.argv;
@@ -82,29 +124,37 @@ describe('claude-cli backend', () => {
   });
 
   it('JSON only in result (no structured_output): parsed from the text', async () => {
-    const { j } = await judgeWith([{ stdout: success({ result: 'Verdict follows.\n```json\n' + goodReply() + '\n```' }) }]);
+    const { j } = await judgeWith([
+      { stdout: success({ result: 'Verdict follows.\n```json\n' + goodReply() + '\n```' }) },
+    ]);
     expect(j.status).toBe('judged');
   });
 
   it('a result with no JSON, then a valid retry', async () => {
-    const { j, calls } = await judgeWith([{ stdout: success({ result: 'Looks fine to me.' }) }, { stdout: success({ result: goodReply() }) }]);
+    const { j, calls } = await judgeWith([
+      { stdout: success({ result: 'Looks fine to me.' }) },
+      { stdout: success({ result: goodReply() }) },
+    ]);
     expect(j.status).toBe('judged');
     expect(j.attempts).toBe(2);
     expect(calls[1]!.stdin).toContain('Your earlier reply was:\nLooks fine to me.');
     expect(j.cost_usd).toBeCloseTo(0.1462, 10);
   });
 
-  it.each(['error_max_turns', 'error_during_execution', 'error_max_budget_usd', 'error_max_structured_output_retries'])('%s is a recorded failure with its subtype and cost', async (subtype) => {
-    const { code, j, after } = await judgeWith([{ stdout: error(subtype) }]);
-    expect(code).toBe(0);
-    expect(j.status).toBe('failed');
-    expect(j.score).toBeNull();
-    expect(j.failure?.subtype).toBe(subtype);
-    expect(j.failure?.reason).toBe(subtype === 'error_max_structured_output_retries' ? 'invalid_reply' : 'cli_error');
-    expect(j.failure?.message).toContain(`scripted ${subtype}`);
-    expect(j.cost_usd).toBe(0.0731);
-    expect(after.judgment).toBeNull();
-  });
+  it.each(['error_max_turns', 'error_during_execution', 'error_max_budget_usd', 'error_max_structured_output_retries'])(
+    '%s is a recorded failure with its subtype and cost',
+    async (subtype) => {
+      const { code, j, after } = await judgeWith([{ stdout: error(subtype) }]);
+      expect(code).toBe(0);
+      expect(j.status).toBe('failed');
+      expect(j.score).toBeNull();
+      expect(j.failure?.subtype).toBe(subtype);
+      expect(j.failure?.reason).toBe(subtype === 'error_max_structured_output_retries' ? 'invalid_reply' : 'cli_error');
+      expect(j.failure?.message).toContain(`scripted ${subtype}`);
+      expect(j.cost_usd).toBe(0.0731);
+      expect(after.judgment).toBeNull();
+    },
+  );
 
   it('non-JSON output with a non-zero exit: cli_error quoting stderr', async () => {
     const { j } = await judgeWith([{ stdout: '', stderr: 'Error: something unexpected happened\n', exit: 1 }]);
@@ -114,8 +164,14 @@ describe('claude-cli backend', () => {
 
   it('a rejected key: a configuration error (exit 2) naming the login, no judgment written', async () => {
     const scriptFile = join(scratchDir(), 'script.json');
-    writeFileSync(scriptFile, JSON.stringify([{ stdout: '', stderr: 'Error: Invalid API key · Please run /login\n', exit: 1 }]));
-    const io = captureIo({ JUDGE_ENABLED: 'true', JUDGELOOP_STATE_DIR: fx.stateDir, JUDGELOOP_CONFIG: config }, { ...process.env, PATH: `${bin}:${process.env.PATH}`, FAKE_CLAUDE_SCRIPT: scriptFile });
+    writeFileSync(
+      scriptFile,
+      JSON.stringify([{ stdout: '', stderr: 'Error: Invalid API key · Please run /login\n', exit: 1 }]),
+    );
+    const io = captureIo(
+      { JUDGE_ENABLED: 'true', JUDGELOOP_STATE_DIR: fx.stateDir, JUDGELOOP_CONFIG: config },
+      { ...process.env, PATH: `${bin}:${process.env.PATH}`, FAKE_CLAUDE_SCRIPT: scriptFile },
+    );
     expect(await run([fx.recordPath], io)).toBe(2);
     expect(io.err.join('')).toContain('claude login');
     expect(store.read('judgments', fx.record.bead)).toBeNull();
@@ -126,15 +182,21 @@ describe('claude-cli backend', () => {
     ['API Error: 500 Internal server error', 'api_error', 500],
     ['API Error: 429 rate_limit_error', 'rate_limited', 429],
     ['API Error: Connection error. (ECONNRESET)', 'connection', null],
-  ])('an outage reported by claude (%s) is transient: recorded, and the run queued for the next drain', async (text, reason, status) => {
-    const { j } = await judgeWith([{ stdout: error('error_during_execution', { errors: [text] }) }]);
-    expect(j.failure).toMatchObject({ reason, http_status: status });
-    expect(store.read('queue', fx.record.bead)).toMatchObject({ bead: fx.record.bead });
-  });
+  ])(
+    'an outage reported by claude (%s) is transient: recorded, and the run queued for the next drain',
+    async (text, reason, status) => {
+      const { j } = await judgeWith([{ stdout: error('error_during_execution', { errors: [text] }) }]);
+      expect(j.failure).toMatchObject({ reason, http_status: status });
+      expect(store.read('queue', fx.record.bead)).toMatchObject({ bead: fx.record.bead });
+    },
+  );
 
   it('claude not on PATH: a configuration error, exit 2 naming judge.cli_command, no judgment written', async () => {
     const empty = scratchDir();
-    const io = captureIo({ JUDGE_ENABLED: 'true', JUDGELOOP_STATE_DIR: fx.stateDir, JUDGELOOP_CONFIG: config }, { ...process.env, PATH: empty });
+    const io = captureIo(
+      { JUDGE_ENABLED: 'true', JUDGELOOP_STATE_DIR: fx.stateDir, JUDGELOOP_CONFIG: config },
+      { ...process.env, PATH: empty },
+    );
     expect(await run([fx.recordPath], io)).toBe(2);
     expect(io.err.join('')).toMatch(/cannot run claude.*judge\.cli_command/);
     expect(store.read('judgments', fx.record.bead)).toBeNull();
@@ -147,7 +209,28 @@ describe('claude-cli backend', () => {
   });
 
   it('claudeArgs: one flag per concern', () => {
-    const args = claudeArgs({ model: 'm', system: 's', messages: [], schema: { type: 'object' }, maxTokens: 1, effort: 'high', timeoutMs: 1, maxRetries: 0, retryBackoffMs: 0, retryBackoffMaxMs: 0 });
-    expect(args).toEqual(['-p', '--output-format', 'json', '--model', 'm', '--system-prompt', 's', '--json-schema', '{"type":"object"}']);
+    const args = claudeArgs({
+      model: 'm',
+      system: 's',
+      messages: [],
+      schema: { type: 'object' },
+      maxTokens: 1,
+      effort: 'high',
+      timeoutMs: 1,
+      maxRetries: 0,
+      retryBackoffMs: 0,
+      retryBackoffMaxMs: 0,
+    });
+    expect(args).toEqual([
+      '-p',
+      '--output-format',
+      'json',
+      '--model',
+      'm',
+      '--system-prompt',
+      's',
+      '--json-schema',
+      '{"type":"object"}',
+    ]);
   });
 });

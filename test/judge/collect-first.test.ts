@@ -20,7 +20,13 @@ describe('bin/judge collects first', () => {
     const fx = makeRun();
     const store = new StateStore(fx.stateDir);
     expect(store.read('feedback', fx.record.bead)).toBeNull();
-    const io = captureIo({ JUDGE_ENABLED: 'true', ANTHROPIC_API_KEY: 'sk-test-dummy', ANTHROPIC_BASE_URL: server.url, JUDGELOOP_STATE_DIR: fx.stateDir, JUDGELOOP_CONFIG: judgeConfigFile({ phase: 2, max_retries: 0 }) });
+    const io = captureIo({
+      JUDGE_ENABLED: 'true',
+      ANTHROPIC_API_KEY: 'sk-test-dummy',
+      ANTHROPIC_BASE_URL: server.url,
+      JUDGELOOP_STATE_DIR: fx.stateDir,
+      JUDGELOOP_CONFIG: judgeConfigFile({ phase: 2, max_retries: 0 }),
+    });
     expect(await run([fx.recordPath], io)).toBe(0);
     const fb = store.read<Feedback>('feedback', fx.record.bead)!;
     expect(fb.checks.test?.source).toBe('run_record');
@@ -33,7 +39,9 @@ describe('bin/judge collects first', () => {
     const sent = JSON.stringify(server.requests.at(-1)!.body);
     expect(sent).toContain('src/sub.ts');
     // The index's last row for the bead is the merged record (score-templates reads it).
-    const rows = store.readLines<FeedbackIndexRow>('feedback-index', 'feedback').rows.filter((r) => r.bead === fx.record.bead);
+    const rows = store
+      .readLines<FeedbackIndexRow>('feedback-index', 'feedback')
+      .rows.filter((r) => r.bead === fx.record.bead);
     expect(rows.map((r) => r.judge?.score ?? null)).toEqual([null, j.score]);
   });
 });

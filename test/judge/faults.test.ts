@@ -10,7 +10,13 @@ import type { JudgeLedgerRow, JudgeQueueEntry, Judgment } from '../../lib/schema
 import { validate } from '../../lib/schema/schema.js';
 import { captureIo, feedbackFor, judgeConfigFile, runWithFeedback } from './helpers/feedback.js';
 import { recordFor, removeRun, type RunFixture, removeRuns } from './helpers/fixtures.js';
-import { goodReply, resetServer, startMessagesServer, type MessagesServer, type Step } from './helpers/messages-server.js';
+import {
+  goodReply,
+  resetServer,
+  startMessagesServer,
+  type MessagesServer,
+  type Step,
+} from './helpers/messages-server.js';
 
 afterAll(removeRuns);
 
@@ -32,7 +38,14 @@ beforeEach(() => {
 });
 afterEach(() => removeRun(fx));
 
-const env = (over: Record<string, string> = {}) => ({ JUDGE_ENABLED: 'true', ANTHROPIC_API_KEY: 'sk-test-dummy', ANTHROPIC_BASE_URL: server.url, JUDGELOOP_STATE_DIR: fx.stateDir, JUDGELOOP_CONFIG: config, ...over });
+const env = (over: Record<string, string> = {}) => ({
+  JUDGE_ENABLED: 'true',
+  ANTHROPIC_API_KEY: 'sk-test-dummy',
+  ANTHROPIC_BASE_URL: server.url,
+  JUDGELOOP_STATE_DIR: fx.stateDir,
+  JUDGELOOP_CONFIG: config,
+  ...over,
+});
 
 async function judge(args: string[], script: Step[] = [], fallback?: Step) {
   server.script = script;
@@ -43,7 +56,11 @@ async function judge(args: string[], script: Step[] = [], fallback?: Step) {
 }
 
 const calls = () => store.readLines<JudgeLedgerRow>('judge-ledger', 'judge').rows.filter((r) => r.type === 'call');
-const judged = () => store.list('judgments').map((b) => store.read<Judgment>('judgments', b)!).filter((j) => j.status === 'judged');
+const judged = () =>
+  store
+    .list('judgments')
+    .map((b) => store.read<Judgment>('judgments', b)!)
+    .filter((j) => j.status === 'judged');
 
 /**
  * The ledger's ok rows are the stored judgments that a call paid for (one sample each; a copy reused from an
@@ -51,7 +68,12 @@ const judged = () => store.list('judgments').map((b) => store.read<Judgment>('ju
  */
 function expectLedgerMatchesJudgments() {
   const ok = calls().filter((r) => r.outcome === 'ok');
-  expect(ok.map((r) => r.bead).sort()).toEqual(judged().filter((j) => !j.cached_from).map((j) => j.bead).sort());
+  expect(ok.map((r) => r.bead).sort()).toEqual(
+    judged()
+      .filter((j) => !j.cached_from)
+      .map((j) => j.bead)
+      .sort(),
+  );
   for (const j of judged().filter((x) => x.cached_from)) expect(ok.map((r) => r.bead)).toContain(j.cached_from);
   for (const r of calls()) {
     expect(validate('judge-ledger', r).ok).toBe(true);
@@ -87,7 +109,9 @@ describe('transient faults are retried with backoff', () => {
     expect(j.status).toBe('failed');
     expect(j.failure).toMatchObject({ reason: 'api_error', http_status: 503 });
     expect(j.score).toBeNull();
-    expect(calls()).toEqual([expect.objectContaining({ outcome: 'api_error', retries: 2, cause: expect.stringContaining('HTTP 503') })]);
+    expect(calls()).toEqual([
+      expect.objectContaining({ outcome: 'api_error', retries: 2, cause: expect.stringContaining('HTTP 503') }),
+    ]);
     expect(store.read<JudgeQueueEntry>('queue', fx.record.bead)).toMatchObject({ bead: fx.record.bead });
     expect(err).toContain('queued');
     expectLedgerMatchesJudgments();
@@ -103,7 +127,13 @@ describe('transient faults are retried with backoff', () => {
 describe('invalid replies', () => {
   it('invalid twice: invalid_reply in the ledger (both rows) and the judgment, never ok', async () => {
     const bad = goodReply({ score: 1.5 });
-    const { code } = await judge([fx.recordPath], [{ kind: 'reply', text: bad }, { kind: 'reply', text: bad }]);
+    const { code } = await judge(
+      [fx.recordPath],
+      [
+        { kind: 'reply', text: bad },
+        { kind: 'reply', text: bad },
+      ],
+    );
     expect(code).toBe(0);
     const j = store.read<Judgment>('judgments', fx.record.bead)!;
     expect(j).toMatchObject({ status: 'failed', score: null, verdict: null });
@@ -114,28 +144,46 @@ describe('invalid replies', () => {
   });
 
   it('invalid, then valid: one invalid_reply row and one ok row', async () => {
-    await judge([fx.recordPath], [{ kind: 'reply', text: 'no json here' }, { kind: 'reply', text: goodReply() }]);
+    await judge(
+      [fx.recordPath],
+      [
+        { kind: 'reply', text: 'no json here' },
+        { kind: 'reply', text: goodReply() },
+      ],
+    );
     expect(calls().map((r) => r.outcome)).toEqual(['invalid_reply', 'ok']);
     expectLedgerMatchesJudgments();
   });
 });
 
 describe('permanent causes', () => {
-  it.each([401, 403])('%i: exit 2, one line naming ANTHROPIC_API_KEY, no judgment written, the cause in the ledger', async (status) => {
-    const { code, err } = await judge([fx.recordPath], [], { kind: 'status', status, errorType: status === 401 ? 'authentication_error' : 'permission_error' });
-    expect(code).toBe(2);
-    expect(err.trim().split('\n')).toHaveLength(1);
-    expect(err).toContain('ANTHROPIC_API_KEY');
-    expect(err).toContain(`HTTP ${status}`);
-    expect(server.requests).toHaveLength(1);
-    expect(store.list('judgments')).toEqual([]);
-    expect(calls()).toEqual([expect.objectContaining({ outcome: 'auth_error', cause: expect.stringContaining(String(status)) })]);
-  });
+  it.each([401, 403])(
+    '%i: exit 2, one line naming ANTHROPIC_API_KEY, no judgment written, the cause in the ledger',
+    async (status) => {
+      const { code, err } = await judge([fx.recordPath], [], {
+        kind: 'status',
+        status,
+        errorType: status === 401 ? 'authentication_error' : 'permission_error',
+      });
+      expect(code).toBe(2);
+      expect(err.trim().split('\n')).toHaveLength(1);
+      expect(err).toContain('ANTHROPIC_API_KEY');
+      expect(err).toContain(`HTTP ${status}`);
+      expect(server.requests).toHaveLength(1);
+      expect(store.list('judgments')).toEqual([]);
+      expect(calls()).toEqual([
+        expect.objectContaining({ outcome: 'auth_error', cause: expect.stringContaining(String(status)) }),
+      ]);
+    },
+  );
 
   it('a 400: a recorded api_error, not retried, not queued', async () => {
     await judge([fx.recordPath], [], { kind: 'status', status: 400, errorType: 'invalid_request_error' });
     expect(server.requests).toHaveLength(1);
-    expect(store.read<Judgment>('judgments', fx.record.bead)!.failure).toMatchObject({ reason: 'api_error', http_status: 400 });
+    expect(store.read<Judgment>('judgments', fx.record.bead)!.failure).toMatchObject({
+      reason: 'api_error',
+      http_status: 400,
+    });
     expect(store.list('queue')).toEqual([]);
   });
 });
@@ -146,7 +194,15 @@ describe('--drain', () => {
     beads.forEach((b, i) => {
       const path = recordFor(fx, b, dirname(fx.recordPath));
       store.write('feedback', b, feedbackFor({ ...fx.record, bead: b }));
-      store.write<JudgeQueueEntry>('queue', b, { schema_version: '1.0.0', bead: b, record_path: path, queued_at: `2025-06-01T10:0${i}:00.000Z`, reason: 'test', claimed_at: null, claimed_by: null });
+      store.write<JudgeQueueEntry>('queue', b, {
+        schema_version: '1.0.0',
+        bead: b,
+        record_path: path,
+        queued_at: `2025-06-01T10:0${i}:00.000Z`,
+        reason: 'test',
+        claimed_at: null,
+        claimed_by: null,
+      });
     });
     return beads;
   }
@@ -165,7 +221,11 @@ describe('--drain', () => {
     const after = await judge(['--drain'], [], { kind: 'reply', text: goodReply() });
     expect(after.code).toBe(0);
     expect(store.list('queue')).toEqual([]);
-    expect(judged().map((j) => j.bead).sort()).toEqual(beads);
+    expect(
+      judged()
+        .map((j) => j.bead)
+        .sort(),
+    ).toEqual(beads);
     // One call: the other two had the same context and reused its judgment.
     expect(calls().filter((r) => r.outcome === 'ok')).toHaveLength(1);
     expectLedgerMatchesJudgments();
@@ -186,16 +246,23 @@ describe('--drain', () => {
     const piped = await judge(['--drain'], [], { kind: 'reply', text: goodReply() });
     const lines = piped.err.split('\n').filter((l) => l.startsWith('judge --drain: '));
     expect(lines.map((l) => l.replace(/ \(\d+\.\d s\)$/, ''))).toEqual([
-      'judge --drain: bd-q1: judging 1/3', 'judge --drain: bd-q1: judged',
+      'judge --drain: bd-q1: judging 1/3',
+      'judge --drain: bd-q1: judged',
       // The other two have the same context: they reuse the first judgment.
-      'judge --drain: bd-q2: judging 2/3', 'judge --drain: bd-q2: cached',
-      'judge --drain: bd-q3: judging 3/3', 'judge --drain: bd-q3: cached',
+      'judge --drain: bd-q2: judging 2/3',
+      'judge --drain: bd-q2: cached',
+      'judge --drain: bd-q3: judging 3/3',
+      'judge --drain: bd-q3: cached',
     ]);
     expect(piped.io.out.join('')).toBe('');
     queueThree();
     const json = await judge(['--drain', '--json'], [], { kind: 'reply', text: goodReply() });
     expect(json.err).not.toMatch(/judge --drain:/);
-    const rows = json.io.out.join('').trimEnd().split('\n').map((l) => JSON.parse(l) as { bead: string; status: string });
+    const rows = json.io.out
+      .join('')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { bead: string; status: string });
     expect(rows.map((r) => r.bead)).toEqual(['bd-q1', 'bd-q2', 'bd-q3']);
   });
 
@@ -204,13 +271,21 @@ describe('--drain', () => {
     await judge(['--drain'], [{ kind: 'status', status: 400, errorType: 'invalid_request_error' }]);
     expect(store.list('queue')).toEqual([]);
     expect(store.read<Judgment>('judgments', 'bd-q1')!.failure?.reason).toBe('api_error');
-    expect(judged().map((j) => j.bead).sort()).toEqual(['bd-q2', 'bd-q3']);
+    expect(
+      judged()
+        .map((j) => j.bead)
+        .sort(),
+    ).toEqual(['bd-q2', 'bd-q3']);
     expectLedgerMatchesJudgments();
   });
 
   it('a 401: stops with exit 2 naming the key, the queue intact', async () => {
     const beads = queueThree();
-    const { code, err } = await judge(['--drain'], [], { kind: 'status', status: 401, errorType: 'authentication_error' });
+    const { code, err } = await judge(['--drain'], [], {
+      kind: 'status',
+      status: 401,
+      errorType: 'authentication_error',
+    });
     expect(code).toBe(2);
     expect(err).toContain('ANTHROPIC_API_KEY');
     expect(store.list('queue').sort()).toEqual(beads);

@@ -43,7 +43,10 @@ function configFile(cfg: Record<string, unknown>): string {
 }
 
 const judgeBin = (args: string[], env: Record<string, string>) =>
-  spawnSync(join(import.meta.dirname, '..', '..', 'bin', 'judge'), args, { env: { PATH: process.env.PATH!, TMPDIR: tmpdir(), ...env }, encoding: 'utf8' });
+  spawnSync(join(import.meta.dirname, '..', '..', 'bin', 'judge'), args, {
+    env: { PATH: process.env.PATH!, TMPDIR: tmpdir(), ...env },
+    encoding: 'utf8',
+  });
 
 describe('the judge off (the default)', () => {
   it('bin/judge run.json (the real command) collects the run, says so, exits 0, calls nothing', () => {
@@ -79,7 +82,13 @@ describe('the judgment cache is keyed on what the judge sees', () => {
   it('re-collecting with another time budget moves the composite, not the key: no second call, merged again', async () => {
     const fx = fixture();
     const store = new StateStore(fx.stateDir);
-    const env = (budget: number) => ({ JUDGE_ENABLED: 'true', ANTHROPIC_API_KEY: 'sk-test-dummy', ANTHROPIC_BASE_URL: server.url, JUDGELOOP_STATE_DIR: fx.stateDir, JUDGELOOP_CONFIG: configFile({ judge: { phase: 2, max_retries: 0 }, collector: { time_budget_seconds: budget } }) });
+    const env = (budget: number) => ({
+      JUDGE_ENABLED: 'true',
+      ANTHROPIC_API_KEY: 'sk-test-dummy',
+      ANTHROPIC_BASE_URL: server.url,
+      JUDGELOOP_STATE_DIR: fx.stateDir,
+      JUDGELOOP_CONFIG: configFile({ judge: { phase: 2, max_retries: 0 }, collector: { time_budget_seconds: budget } }),
+    });
     server.requests.length = 0;
     expect(await run([fx.recordPath], captureIo(env(100)))).toBe(0);
     const first = store.read<Feedback>('feedback', fx.record.bead)!;
@@ -105,7 +114,12 @@ describe('configuration errors name their cause, exit 2, never 0', () => {
     ['JUDGE_ENABLED', 'yes please'],
   ])('%s=%s', (name, value) => {
     const fx = fixture();
-    const r = judgeBin([fx.recordPath], { JUDGE_ENABLED: 'true', ANTHROPIC_API_KEY: 'k', JUDGELOOP_STATE_DIR: fx.stateDir, [name]: value });
+    const r = judgeBin([fx.recordPath], {
+      JUDGE_ENABLED: 'true',
+      ANTHROPIC_API_KEY: 'k',
+      JUDGELOOP_STATE_DIR: fx.stateDir,
+      [name]: value,
+    });
     expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain(name);
@@ -113,7 +127,12 @@ describe('configuration errors name their cause, exit 2, never 0', () => {
 
   it('an ANTHROPIC_BASE_URL that is not an http(s) URL names the variable; nothing is called or written', async () => {
     const fx = fixture();
-    const io = captureIo({ JUDGE_ENABLED: 'true', ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: 'localhost:8080', JUDGELOOP_STATE_DIR: fx.stateDir });
+    const io = captureIo({
+      JUDGE_ENABLED: 'true',
+      ANTHROPIC_API_KEY: 'k',
+      ANTHROPIC_BASE_URL: 'localhost:8080',
+      JUDGELOOP_STATE_DIR: fx.stateDir,
+    });
     expect(await run([fx.recordPath], io)).toBe(2);
     expect(io.err.join('')).toContain('ANTHROPIC_BASE_URL="localhost:8080": expected an http(s) URL');
     expect(new StateStore(fx.stateDir).list('judgments')).toEqual([]);
@@ -129,7 +148,12 @@ describe('configuration errors name their cause, exit 2, never 0', () => {
   it('a config file with a bad judge key: exit 2, names the file and the key', () => {
     const fx = fixture();
     const file = configFile({ judge: { max_retries: -1 } });
-    const r = judgeBin([fx.recordPath], { JUDGE_ENABLED: 'true', ANTHROPIC_API_KEY: 'k', JUDGELOOP_STATE_DIR: fx.stateDir, JUDGELOOP_CONFIG: file });
+    const r = judgeBin([fx.recordPath], {
+      JUDGE_ENABLED: 'true',
+      ANTHROPIC_API_KEY: 'k',
+      JUDGELOOP_STATE_DIR: fx.stateDir,
+      JUDGELOOP_CONFIG: file,
+    });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(new RegExp(`${file}.*/judge/max_retries`));
   });

@@ -20,9 +20,17 @@ describe('bin/judge without a model call', () => {
 
   it.each(['infra_failure', 'timeout'] as const)('a run that ended with %s is skipped', async (status) => {
     const fx = makeRun({ record: { status } });
-    const io = captureIo({ JUDGE_ENABLED: 'true', JUDGELOOP_STATE_DIR: fx.stateDir, ANTHROPIC_API_KEY: 'x', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' });
+    const io = captureIo({
+      JUDGE_ENABLED: 'true',
+      JUDGELOOP_STATE_DIR: fx.stateDir,
+      ANTHROPIC_API_KEY: 'x',
+      ANTHROPIC_BASE_URL: 'http://127.0.0.1:9',
+    });
     expect(await run(['--json', fx.recordPath], io)).toBe(0);
-    expect(JSON.parse(io.out.join(''))).toMatchObject({ status: 'skipped', message: `nothing to judge: the run ended with ${status}; feedback collected` });
+    expect(JSON.parse(io.out.join(''))).toMatchObject({
+      status: 'skipped',
+      message: `nothing to judge: the run ended with ${status}; feedback collected`,
+    });
     // Collected all the same: the templates' timeout and infra rates count these runs.
     expect(new StateStore(fx.stateDir).read<{ outcome: string }>('feedback', fx.record.bead)?.outcome).toBe(status);
   });

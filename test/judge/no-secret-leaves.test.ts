@@ -77,7 +77,10 @@ beforeAll(async () => {
     record: {
       task: { id: 'task-leak', prompt: `Wire the client. The old key ${S.prompt} is revoked.` },
       checks: {
-        test: { exit_code: 1, output: ` ✓ test/a.test.ts (1 test)\n FAIL test/b.test.ts > calls the API\n   request headers: { Authorization: 'Bearer ${S.testBearer}' }\n   slack: ${S.testSlack}\n   dd: ${S.ownEnvValue}\n Tests  1 failed | 1 passed (2)\n` },
+        test: {
+          exit_code: 1,
+          output: ` ✓ test/a.test.ts (1 test)\n FAIL test/b.test.ts > calls the API\n   request headers: { Authorization: 'Bearer ${S.testBearer}' }\n   slack: ${S.testSlack}\n   dd: ${S.ownEnvValue}\n Tests  1 failed | 1 passed (2)\n`,
+        },
         lint: { exit_code: 1, output: `src/client.ts:3:3  error  hard-coded key ${S.lint}  no-secrets\n` },
       },
     },
@@ -105,13 +108,24 @@ afterAll(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-const planted = (): string[] => [...Object.values(S), ...key.map((l) => l.slice(10, 40)), key[17]!.split('').reverse().join('').slice(10, 40)];
+const planted = (): string[] => [
+  ...Object.values(S),
+  ...key.map((l) => l.slice(10, 40)),
+  key[17]!.split('').reverse().join('').slice(10, 40),
+];
 
 function envFor(backend: 'sdk' | 'claude-cli', extra: Record<string, string> = {}) {
   const state = tempDir('judgeloop-state-');
   const config = judgeConfigFile({ backend, max_retries: 0, timeout_seconds: 20 });
   dirs.push(state, join(config, '..'));
-  return { JUDGE_ENABLED: 'true', ANTHROPIC_API_KEY: 'sk-test-dummy', ANTHROPIC_BASE_URL: server.url, JUDGELOOP_STATE_DIR: state, JUDGELOOP_CONFIG: config, ...extra };
+  return {
+    JUDGE_ENABLED: 'true',
+    ANTHROPIC_API_KEY: 'sk-test-dummy',
+    ANTHROPIC_BASE_URL: server.url,
+    JUDGELOOP_STATE_DIR: state,
+    JUDGELOOP_CONFIG: config,
+    ...extra,
+  };
 }
 
 describe('the planted secrets are in what the agent left', () => {

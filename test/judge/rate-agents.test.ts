@@ -18,12 +18,22 @@ afterAll(() => server.close());
 const config = judgeConfigFile({ timeout_seconds: 5, max_retries: 0, phase: 2 });
 
 function setup() {
-  const fx = makeRun({ record: { task: { id: 'task-sub', prompt: 'Add sub().', complexity: 3, command: 'work-on-tasks' } } });
+  const fx = makeRun({
+    record: { task: { id: 'task-sub', prompt: 'Add sub().', complexity: 3, command: 'work-on-tasks' } },
+  });
   const store = new StateStore(fx.stateDir);
   const fb = feedbackFor(fx.record);
   fb.run = { ...fb.run, complexity: 3, command: 'work-on-tasks' };
   store.write('feedback', fx.record.bead, fb);
-  const io = () => captureIo({ JUDGE_ENABLED: 'true', ANTHROPIC_API_KEY: 'sk-test-dummy', ANTHROPIC_BASE_URL: server.url, JUDGELOOP_STATE_DIR: fx.stateDir, JUDGELOOP_CONFIG: config, JUDGELOOP_NOW: '2025-06-01T11:00:00Z' });
+  const io = () =>
+    captureIo({
+      JUDGE_ENABLED: 'true',
+      ANTHROPIC_API_KEY: 'sk-test-dummy',
+      ANTHROPIC_BASE_URL: server.url,
+      JUDGELOOP_STATE_DIR: fx.stateDir,
+      JUDGELOOP_CONFIG: config,
+      JUDGELOOP_NOW: '2025-06-01T11:00:00Z',
+    });
   return { fx, store, io };
 }
 
@@ -65,6 +75,8 @@ describe('bin/judge --rate-agents', () => {
 
   it('--rating-agent without --rate-agents is a usage error', async () => {
     const { fx, io } = setup();
-    await expect(run(['--rating-agent', 'sonnet', fx.recordPath], io())).rejects.toThrow(/--rating-agent and --rating-strict go with --rate-agents/);
+    await expect(run(['--rating-agent', 'sonnet', fx.recordPath], io())).rejects.toThrow(
+      /--rating-agent and --rating-strict go with --rate-agents/,
+    );
   });
 });

@@ -24,12 +24,32 @@ describe('retryDelayMs', () => {
 });
 
 describe('what is transient', () => {
-  it.each([[408, true], [409, true], [429, true], [500, true], [503, true], [529, true], [400, false], [401, false], [403, false], [404, false], [413, false]])('HTTP %i → %s', (status, want) => {
+  it.each([
+    [408, true],
+    [409, true],
+    [429, true],
+    [500, true],
+    [503, true],
+    [529, true],
+    [400, false],
+    [401, false],
+    [403, false],
+    [404, false],
+    [413, false],
+  ])('HTTP %i → %s', (status, want) => {
     expect(isTransientStatus(status)).toBe(want);
   });
   it('broken connections, however they surface', () => {
-    expect(isBrokenConnection(Object.assign(new Error('terminated'), { cause: { code: 'UND_ERR_SOCKET' } }))).toBe(true);
-    expect(isBrokenConnection(Object.assign(new Error('request failed'), { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) }))).toBe(true);
+    expect(isBrokenConnection(Object.assign(new Error('terminated'), { cause: { code: 'UND_ERR_SOCKET' } }))).toBe(
+      true,
+    );
+    expect(
+      isBrokenConnection(
+        Object.assign(new Error('request failed'), {
+          cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+        }),
+      ),
+    ).toBe(true);
     expect(isBrokenConnection(new SyntaxError('Unexpected token < in JSON'))).toBe(false);
   });
   it('failures: outages are transient, the reply and the credentials are not', () => {

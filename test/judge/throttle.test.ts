@@ -17,14 +17,21 @@ afterAll(removeRuns);
 const judgeBin = join(import.meta.dirname, '..', '..', 'bin', 'judge');
 let server: MessagesServer;
 beforeAll(async () => {
-  if (!existsSync(join(import.meta.dirname, '..', '..', 'dist', 'scripts', 'judge.js'))) throw new Error('run `npm run build` first');
+  if (!existsSync(join(import.meta.dirname, '..', '..', 'dist', 'scripts', 'judge.js')))
+    throw new Error('run `npm run build` first');
   server = await startMessagesServer();
 });
 afterAll(() => server.close());
 
-function judgeProc(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
+function judgeProc(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(judgeBin, args, { env: { PATH: process.env.PATH!, TMPDIR: tmpdir(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(judgeBin, args, {
+      env: { PATH: process.env.PATH!, TMPDIR: tmpdir(), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d));
@@ -44,7 +51,13 @@ describe('throttle across processes', () => {
       store.write('feedback', b, feedbackFor({ ...fx.record, bead: b }));
       return p;
     });
-    const env = (now: string) => ({ JUDGE_ENABLED: 'true', ANTHROPIC_API_KEY: 'sk-test-dummy', ANTHROPIC_BASE_URL: server.url, JUDGELOOP_STATE_DIR: fx.stateDir, JUDGELOOP_NOW: now });
+    const env = (now: string) => ({
+      JUDGE_ENABLED: 'true',
+      ANTHROPIC_API_KEY: 'sk-test-dummy',
+      ANTHROPIC_BASE_URL: server.url,
+      JUDGELOOP_STATE_DIR: fx.stateDir,
+      JUDGELOOP_NOW: now,
+    });
 
     const results = await Promise.all(paths.map((p) => judgeProc(['--json', p], env('2025-06-01T12:00:00Z'))));
     expect(results.map((r) => r.code)).toEqual(beads.map(() => 0));
@@ -81,6 +94,18 @@ describe('throttle across processes', () => {
     // Spend per day and model from the ledger.
     const spend = await judgeProc(['--spend', '--json'], env('2025-06-01T15:00:00Z'));
     const s = JSON.parse(spend.out) as { day: string; model: string; calls: number; cost_usd: number }[];
-    expect(s).toEqual([{ day: '2025-06-01', model: 'claude-opus-5-5', calls: 50, input_tokens: 60000, output_tokens: 15000, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cost_usd: 50 * (1200 * 4 + 300 * 20) / 1e6, unpriced_calls: 0 }]);
+    expect(s).toEqual([
+      {
+        day: '2025-06-01',
+        model: 'claude-opus-5-5',
+        calls: 50,
+        input_tokens: 60000,
+        output_tokens: 15000,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        cost_usd: (50 * (1200 * 4 + 300 * 20)) / 1e6,
+        unpriced_calls: 0,
+      },
+    ]);
   }, 240_000); // 50 real node processes on a shared 2-core machine
 });

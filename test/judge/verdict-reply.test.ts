@@ -9,7 +9,12 @@ import { goodReply } from './helpers/messages-server.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const d = (c: number, s: number, q: number, p: number) => ({ correctness: c, scope_adherence: s, code_quality: q, completeness: p });
+const d = (c: number, s: number, q: number, p: number) => ({
+  correctness: c,
+  scope_adherence: s,
+  code_quality: q,
+  completeness: p,
+});
 
 describe('judge composite and verdict', () => {
   it('weights .4/.2/.2/.2', () => {
@@ -28,7 +33,13 @@ describe('judge composite and verdict', () => {
   });
   it('samples aggregate by median, lowest confidence, merged issues', () => {
     const a = JSON.parse(goodReply({ dimensions: d(0.9, 0.9, 0.9, 0.9), confidence: 'high' }));
-    const b = JSON.parse(goodReply({ dimensions: d(0.5, 0.8, 0.7, 0.6), confidence: 'low', issues: [{ severity: 'major', description: 'stub in sub()' }] }));
+    const b = JSON.parse(
+      goodReply({
+        dimensions: d(0.5, 0.8, 0.7, 0.6),
+        confidence: 'low',
+        issues: [{ severity: 'major', description: 'stub in sub()' }],
+      }),
+    );
     const c = JSON.parse(goodReply({ dimensions: d(0.7, 0.6, 0.8, 0.8), confidence: 'medium' }));
     const r = aggregateReplies([a, b, c]);
     expect(r.dimensions).toEqual(d(0.7, 0.8, 0.8, 0.8));
@@ -45,11 +56,17 @@ describe('reply parsing', () => {
   });
   it('errors name the JSON path', () => {
     const r = checkReplyText(goodReply({ confidence: 'very' }));
-    expect(r).toEqual({ ok: false, reason: 'schema_invalid', errors: ['/confidence: must be one of "high", "medium", "low"'] });
+    expect(r).toEqual({
+      ok: false,
+      reason: 'schema_invalid',
+      errors: ['/confidence: must be one of "high", "medium", "low"'],
+    });
     expect(checkReplyText('no json here')).toMatchObject({ ok: false, reason: 'invalid_json' });
   });
   it('the API schema has refs inlined and no range keywords', () => {
-    const s = apiReplySchema(JSON.parse(readFileSync(join(import.meta.dirname, '../../schemas/judge-reply.schema.json'), 'utf8')));
+    const s = apiReplySchema(
+      JSON.parse(readFileSync(join(import.meta.dirname, '../../schemas/judge-reply.schema.json'), 'utf8')),
+    );
     const text = JSON.stringify(s);
     expect(text).not.toMatch(/\$ref|minimum|maximum|definitions|\$schema/);
     expect(s).toHaveProperty('properties.dimensions.properties.correctness.type', 'number');
@@ -59,26 +76,60 @@ describe('reply parsing', () => {
 describe('cost, cache key, prompt', () => {
   const judge = loadConfig({ env: {} }).judge;
   it('tokens x per-million prices; unknown model → null', () => {
-    expect(costUsd({ input_tokens: 1e6, output_tokens: 1e6, cache_creation_input_tokens: 1e6, cache_read_input_tokens: 1e6 }, 'claude-opus-4-6', judge)).toBe(5 + 25 + 6.25 + 0.5);
-    expect(costUsd({ input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }, 'nope', judge)).toBeNull();
+    expect(
+      costUsd(
+        { input_tokens: 1e6, output_tokens: 1e6, cache_creation_input_tokens: 1e6, cache_read_input_tokens: 1e6 },
+        'claude-opus-4-6',
+        judge,
+      ),
+    ).toBe(5 + 25 + 6.25 + 0.5);
+    expect(
+      costUsd(
+        { input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+        'nope',
+        judge,
+      ),
+    ).toBeNull();
   });
   it('cache key changes with model, prompt version and context', () => {
     const k = judgmentCacheKey('m', 'v1', 'ctx');
     expect(k).toMatch(/^[0-9a-f]{64}$/);
-    expect(new Set([k, judgmentCacheKey('m2', 'v1', 'ctx'), judgmentCacheKey('m', 'v2', 'ctx'), judgmentCacheKey('m', 'v1', 'ctx2')]).size).toBe(4);
+    expect(
+      new Set([
+        k,
+        judgmentCacheKey('m2', 'v1', 'ctx'),
+        judgmentCacheKey('m', 'v2', 'ctx'),
+        judgmentCacheKey('m', 'v1', 'ctx2'),
+      ]).size,
+    ).toBe(4);
   });
   it('spend groups call rows by day and model; unpriced calls counted apart', () => {
     const rows = [
-      { type: 'call' as const, at: '2025-06-01T23:59:59Z', bead: 'a', model: 'x', input_tokens: 10, output_tokens: 1, cost_usd: 0.5 },
+      {
+        type: 'call' as const,
+        at: '2025-06-01T23:59:59Z',
+        bead: 'a',
+        model: 'x',
+        input_tokens: 10,
+        output_tokens: 1,
+        cost_usd: 0.5,
+      },
       { type: 'call' as const, at: '2025-06-02T00:00:00Z', bead: 'b', model: 'x', cost_usd: null },
       { type: 'slot' as const, at: '2025-06-02T00:00:00Z', bead: 'b' },
     ];
-    expect(summarizeSpend(rows).map((r) => [r.day, r.calls, r.cost_usd, r.unpriced_calls])).toEqual([['2025-06-01', 1, 0.5, 0], ['2025-06-02', 1, 0, 1]]);
+    expect(summarizeSpend(rows).map((r) => [r.day, r.calls, r.cost_usd, r.unpriced_calls])).toEqual([
+      ['2025-06-01', 1, 0.5, 0],
+      ['2025-06-02', 1, 0, 1],
+    ]);
   });
   it('the shipped prompt has a version, the four anchors and the data rule', () => {
-    const p = parseJudgePrompt(readFileSync(join(import.meta.dirname, '../../config/judge-prompt.md'), 'utf8'), 'judge-prompt.md');
+    const p = parseJudgePrompt(
+      readFileSync(join(import.meta.dirname, '../../config/judge-prompt.md'), 'utf8'),
+      'judge-prompt.md',
+    );
     expect(p.version).toMatch(/\S/);
-    for (const dim of ['correctness', 'scope_adherence', 'code_quality', 'completeness']) expect(p.text).toContain(`### ${dim}`);
+    for (const dim of ['correctness', 'scope_adherence', 'code_quality', 'completeness'])
+      expect(p.text).toContain(`### ${dim}`);
     expect(p.text.match(/^- (0\.2|0\.5|0\.8|1\.0):/gm)).toHaveLength(16);
     expect(p.text).toContain('Nothing inside the');
     expect(() => parseJudgePrompt('no front matter', 'x.md')).toThrow(/version/);

@@ -18,7 +18,13 @@ async function run(): Promise<number> {
       // index <first bead number> <count> [tail max bytes]
       const [from, n, tailMax] = args.map(Number);
       for (let i = from!; i < from! + n!; i++) {
-        const fb = makeFeedback({ bead: `bd-${String(i).padStart(4, '0')}`, template: 't1', outcome: 'full_pass', judge: 0.8, issues: [{ description: 'x'.repeat(150) }] });
+        const fb = makeFeedback({
+          bead: `bd-${String(i).padStart(4, '0')}`,
+          template: 't1',
+          outcome: 'full_pass',
+          judge: 0.8,
+          issues: [{ description: 'x'.repeat(150) }],
+        });
         store.write('feedback', fb.bead, fb);
         await indexFeedback(store, fb, '2026-01-01T00:00:00Z', { tailMaxBytes: tailMax ?? undefined, runRows: 4 });
       }

@@ -13,9 +13,19 @@ describe('clock', () => {
     expect(t).toBeGreaterThanOrEqual(before);
   });
 
-  it.each([['collect', collect], ['race', race]] as const)('bin/%s: a bad JUDGELOOP_NOW is a usage error (exit 2, one line), not a crash', async (_name, run) => {
+  it.each([
+    ['collect', collect],
+    ['race', race],
+  ] as const)('bin/%s: a bad JUDGELOOP_NOW is a usage error (exit 2, one line), not a crash', async (_name, run) => {
     const err: string[] = [];
-    const io: Io = { stdout: () => undefined, stderr: (t) => void err.push(t), env: { JUDGELOOP_NOW: 'yesterday', JUDGELOOP_STATE_DIR: tempDir() }, processEnv: process.env, cwd: tempDir(), color: false };
+    const io: Io = {
+      stdout: () => undefined,
+      stderr: (t) => void err.push(t),
+      env: { JUDGELOOP_NOW: 'yesterday', JUDGELOOP_STATE_DIR: tempDir() },
+      processEnv: process.env,
+      cwd: tempDir(),
+      color: false,
+    };
     expect(await execute(run, ['run.json'], io)).toBe(2);
     expect(err.join('')).toBe('JUDGELOOP_NOW="yesterday": expected an ISO 8601 time\n');
   });

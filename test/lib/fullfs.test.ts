@@ -23,14 +23,16 @@ function run(fs: FullFs, argv: string[], env: Record<string, string> = {}) {
   const r = spawnSync(cmd!, args, { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
-const child = (fs: FullFs, scenario: string, state: string, ...args: string[]) => run(fs, [process.execPath, '--import', 'tsx', CHILD, scenario, state, ...args]);
+const child = (fs: FullFs, scenario: string, state: string, ...args: string[]) =>
+  run(fs, [process.execPath, '--import', 'tsx', CHILD, scenario, state, ...args]);
 
 /** Every file under `dir` (the tmpfs filler aside) with its bytes. */
 function bytesOf(files: string[]): Record<string, string> {
   return Object.fromEntries(files.map((f) => [f, existsSync(f) ? readFileSync(f).toString('base64') : '(missing)']));
 }
 
-const causeLine = (fs: FullFs) => (fs.code === 'ENOSPC' ? 'no space left on device \\(ENOSPC\\)' : 'file too large \\(EFBIG\\)');
+const causeLine = (fs: FullFs) =>
+  fs.code === 'ENOSPC' ? 'no space left on device \\(ENOSPC\\)' : 'file too large \\(EFBIG\\)';
 
 describe.each(systems.map((s) => [s.mode, s] as const))('on a full file system (%s)', (_mode, fs) => {
   it('bin/collect keeps the previous feedback record byte-identical, leaves no .tmp and exits 1 with one line', () => {
@@ -59,7 +61,11 @@ describe.each(systems.map((s) => [s.mode, s] as const))('on a full file system (
       const second = run(fs, [BIN, '--quiet', rec], env);
       expect(second.code).toBe(1);
       expect(second.stderr.trimEnd().split('\n')).toHaveLength(1);
-      expect(second.stderr).toMatch(new RegExp(`cannot write ${record.replace(/[.]/g, '\\.')}: ${causeLine(fs)}; the previous version is unchanged`));
+      expect(second.stderr).toMatch(
+        new RegExp(
+          `cannot write ${record.replace(/[.]/g, '\\.')}: ${causeLine(fs)}; the previous version is unchanged`,
+        ),
+      );
       expect(bytesOf(files)).toEqual(was);
       expect(tempsUnder(state)).toEqual([]);
     } finally {
@@ -101,7 +107,9 @@ describe.each(systems.map((s) => [s.mode, s] as const))('on a full file system (
     const row = (bead: string, key = '') => ({ type: 'call', at: '2026-01-01T00:00:00.000Z', bead, cache_key: key });
     // Rows that end 60 bytes short of a page: the next row starts in the page's slack and comes up short.
     let size = 0;
-    for (let i = 0; size < 4036 - 200; i++) size += Buffer.byteLength(JSON.stringify(row(`bd-${i}`)) + '\n'), store.appendLine('judge-ledger', 'judge', row(`bd-${i}`));
+    for (let i = 0; size < 4036 - 200; i++)
+      (size += Buffer.byteLength(JSON.stringify(row(`bd-${i}`)) + '\n')),
+        store.appendLine('judge-ledger', 'judge', row(`bd-${i}`));
     const pad = 4036 - size - Buffer.byteLength(JSON.stringify(row('bd-pad')) + '\n');
     store.appendLine('judge-ledger', 'judge', row('bd-pad', 'k'.repeat(pad)));
     const file = store.path('judge-ledger', 'judge');
@@ -112,7 +120,9 @@ describe.each(systems.map((s) => [s.mode, s] as const))('on a full file system (
     try {
       const r = child(fs, 'append-ledger', state, JSON.stringify(row('bd-late', 'z'.repeat(500))));
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(new RegExp(`^cannot write ${file.replace(/[.]/g, '\\.')}: ${causeLine(fs)}; nothing was appended\\n$`));
+      expect(r.stderr).toMatch(
+        new RegExp(`^cannot write ${file.replace(/[.]/g, '\\.')}: ${causeLine(fs)}; nothing was appended\\n$`),
+      );
       expect(readFileSync(file).equals(was)).toBe(true);
     } finally {
       fs.free();

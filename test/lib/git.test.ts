@@ -100,7 +100,9 @@ describe('workingDiff with nothing committed since the merge base', () => {
     writeTree(repo, { 'b.txt': 'b\nmore\n', 'new.txt': 'n\n' });
     const d = await workingDiff(repo, base);
     expect(d.headCommit).toBe(d.mergeBase);
-    const listed = new Set(gitIn(repo, 'diff', '--name-only', '--no-renames', 'HEAD', d.tree).split('\n').filter(Boolean));
+    const listed = new Set(
+      gitIn(repo, 'diff', '--name-only', '--no-renames', 'HEAD', d.tree).split('\n').filter(Boolean),
+    );
     expect(d.files.map((f) => f.path).sort()).toEqual(['b.txt', 'moved.txt', 'new.txt']);
     expect(d.files.find((f) => f.path === 'moved.txt')?.oldPath).toBe('a.txt');
     for (const f of d.files) expect(f.untracked, f.path).toBe(listed.has(f.path));

@@ -15,7 +15,12 @@ function processState(pid: number): string {
   }
 }
 
-const base = { env: { PATH: process.env.PATH, TMPDIR: tmpdir() }, timeoutMs: 20_000, capBytes: 64 * 1024, killGraceMs: 500 };
+const base = {
+  env: { PATH: process.env.PATH, TMPDIR: tmpdir() },
+  timeoutMs: 20_000,
+  capBytes: 64 * 1024,
+  killGraceMs: 500,
+};
 
 describe('runCommand', () => {
   it('captures stdout and stderr together and the exit code, in the given directory', async () => {
@@ -30,7 +35,10 @@ describe('runCommand', () => {
 
   it('kills the whole process tree at the timeout, grandchildren included', async () => {
     const cwd = tempDir();
-    const r = await runCommand('sleep 30 & echo $! > a.pid; sh -c \'sleep 40 & echo $! > b.pid; wait\' & echo started; wait', { ...base, cwd, timeoutMs: 500 });
+    const r = await runCommand(
+      "sleep 30 & echo $! > a.pid; sh -c 'sleep 40 & echo $! > b.pid; wait' & echo started; wait",
+      { ...base, cwd, timeoutMs: 500 },
+    );
     expect(r.timedOut).toBe(true);
     expect(r.exitCode).toBeNull();
     expect(r.output.text).toContain('started');
@@ -39,14 +47,19 @@ describe('runCommand', () => {
       expect(pid).toBeGreaterThan(0);
       // The pipe closes as a killed process releases its files, a moment before /proc shows it dead.
       const deadline = Date.now() + 5000;
-      while (!/^(gone|Z)$/.test(processState(pid)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while (!/^(gone|Z)$/.test(processState(pid)) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
       expect(processState(pid)).toMatch(/^(gone|Z)$/);
     }
   });
 
   it('keeps head and tail of a flood of output within the cap', async () => {
     const cwd = tempDir();
-    const r = await runCommand('echo FIRST; head -c 20000000 /dev/zero | tr "\\0" x; echo; echo LAST', { ...base, cwd, capBytes: 4096 });
+    const r = await runCommand('echo FIRST; head -c 20000000 /dev/zero | tr "\\0" x; echo; echo LAST', {
+      ...base,
+      cwd,
+      capBytes: 4096,
+    });
     expect(r.output.bytes).toBeGreaterThan(20_000_000);
     expect(r.output.truncated).toBe(true);
     expect(r.output.text.startsWith('FIRST\n')).toBe(true);
@@ -81,7 +94,11 @@ describe('HeadTailBuffer', () => {
 
 describe('scrubEnv', () => {
   it('drops secret-looking variables and keeps the rest', () => {
-    const out = scrubEnv({ PATH: '/bin', ANTHROPIC_API_KEY: 'sk', GITHUB_TOKEN: 't', HOME: '/h', db_password: 'p' }, ['KEY', 'TOKEN', 'PASSWORD']);
+    const out = scrubEnv({ PATH: '/bin', ANTHROPIC_API_KEY: 'sk', GITHUB_TOKEN: 't', HOME: '/h', db_password: 'p' }, [
+      'KEY',
+      'TOKEN',
+      'PASSWORD',
+    ]);
     expect(out).toEqual({ PATH: '/bin', HOME: '/h' });
   });
 });

@@ -12,7 +12,8 @@ function* properties(node: unknown, at: string): Generator<[string, Record<strin
   if (!node || typeof node !== 'object') return;
   const n = node as Record<string, unknown>;
   if (n.properties && typeof n.properties === 'object') {
-    for (const [k, v] of Object.entries(n.properties as Record<string, unknown>)) yield [`${at}/properties/${k}`, v as Record<string, unknown>];
+    for (const [k, v] of Object.entries(n.properties as Record<string, unknown>))
+      yield [`${at}/properties/${k}`, v as Record<string, unknown>];
   }
   for (const [k, v] of Object.entries(n)) {
     if (k === 'enum' || k === 'const') continue;
@@ -36,13 +37,19 @@ describe('schemas', () => {
   it.each(files)('%s: every field has a description and every object forbids unknown fields', (file) => {
     const schema = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Record<string, unknown>;
     expect(schema.$id).toBe(file);
-    const undocumented = [...properties(schema, '#')].filter(([, p]) => !p.$ref && typeof p.description !== 'string').map(([at]) => at);
+    const undocumented = [...properties(schema, '#')]
+      .filter(([, p]) => !p.$ref && typeof p.description !== 'string')
+      .map(([at]) => at);
     expect(undocumented).toEqual([]);
-    const open = [...objects(schema, '#')].filter(([, o]) => o.properties && o.additionalProperties !== false).map(([at]) => at);
+    const open = [...objects(schema, '#')]
+      .filter(([, o]) => o.properties && o.additionalProperties !== false)
+      .map(([at]) => at);
     expect(open).toEqual([]);
   });
 
   it('the generated types are up to date with the schemas', () => {
-    expect(() => execFileSync(process.execPath, [join(projectRoot(), 'dev/gen-types.mjs'), '--check'], { stdio: 'pipe' })).not.toThrow();
+    expect(() =>
+      execFileSync(process.execPath, [join(projectRoot(), 'dev/gen-types.mjs'), '--check'], { stdio: 'pipe' }),
+    ).not.toThrow();
   });
 });

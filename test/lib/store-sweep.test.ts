@@ -1,7 +1,16 @@
 // Leftovers of killed runs, with real processes: a lock whose holder was SIGKILLed is taken over at once (a
 // live holder's never), temporary files of dead writers and baseline checkouts of dead runs are swept.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -26,7 +35,9 @@ const temp = (prefix?: string) => {
 
 /** Starts a real process holding lock `name` in `root`; resolves once it holds it. */
 function holder(root: string, name: string): Promise<ChildProcess> {
-  const c = spawn(process.execPath, ['--import', 'tsx', CHILD, 'hold-lock', root, name], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const c = spawn(process.execPath, ['--import', 'tsx', CHILD, 'hold-lock', root, name], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(c);
   return new Promise((resolve, reject) => {
     c.stdout!.on('data', (d: Buffer) => d.toString().includes('held') && resolve(c));
@@ -35,7 +46,9 @@ function holder(root: string, name: string): Promise<ChildProcess> {
 }
 
 const taker = (root: string, name: string, waitSeconds: number) =>
-  spawnSync(process.execPath, ['--import', 'tsx', CHILD, 'take-lock', root, name, String(waitSeconds)], { encoding: 'utf8' });
+  spawnSync(process.execPath, ['--import', 'tsx', CHILD, 'take-lock', root, name, String(waitSeconds)], {
+    encoding: 'utf8',
+  });
 
 const killed = (c: ChildProcess) => new Promise<void>((r) => (c.once('exit', () => r()), c.kill('SIGKILL')));
 
@@ -103,32 +116,50 @@ describe('temporary files', () => {
     const old = new Date(Date.now() - 2 * 3600_000);
     utimesSync(join(tmp, names.otherMachineOld), old, old);
     utimesSync(join(tmp, names.oldFormatOld), old, old);
-    new StateStore(root).appendLine('judge-ledger', 'judge', { type: 'slot', at: '2026-01-01T00:00:00.000Z', bead: 'bd-1' });
+    new StateStore(root).appendLine('judge-ledger', 'judge', {
+      type: 'slot',
+      at: '2026-01-01T00:00:00.000Z',
+      bead: 'bd-1',
+    });
     expect(readdirSync(tmp).sort()).toEqual([names.live, names.otherMachineFresh, names.trickyLive].sort());
   });
 
   it('a writer SIGKILLed mid-write leaves its temporary file, which the next writer removes', async () => {
     const root = temp();
     // A real writer that dies after creating its temporary file: killed while it holds a lock, temp in place.
-    const c = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `
+    const c = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `
       import { AtomicFile } from ${JSON.stringify(join(import.meta.dirname, '../../lib/store/state-write.ts'))};
       const f = new AtomicFile(${JSON.stringify(join(root, 'scores', 'templates.json'))}, { tmpDir: ${JSON.stringify(join(root, '.tmp'))} });
       f.write('{"half":');
       console.log('written');
       setTimeout(() => {}, 600000);
-    `], { stdio: ['ignore', 'pipe', 'inherit'] });
+    `,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     children.push(c);
     await new Promise<void>((r) => c.stdout!.on('data', () => r()));
     await killed(c);
     expect(readdirSync(join(root, '.tmp'))).toHaveLength(1);
     expect(existsSync(join(root, 'scores', 'templates.json'))).toBe(false);
-    new StateStore(root).appendLine('judge-ledger', 'judge', { type: 'slot', at: '2026-01-01T00:00:00.000Z', bead: 'bd-1' });
+    new StateStore(root).appendLine('judge-ledger', 'judge', {
+      type: 'slot',
+      at: '2026-01-01T00:00:00.000Z',
+      bead: 'bd-1',
+    });
     expect(readdirSync(join(root, '.tmp'))).toEqual([]);
   });
 });
 
 describe('baseline checkouts', () => {
-  it('registered checkouts of dead runs are removed and pruned; a live run\'s, another machine\'s, the agent\'s own worktrees and a symlink are left alone', async () => {
+  it("registered checkouts of dead runs are removed and pruned; a live run's, another machine's, the agent's own worktrees and a symlink are left alone", async () => {
     const repo = makeRepo({ 'a.txt': 'a\n' });
     dirs.push(repo);
     const me = self();
@@ -156,11 +187,17 @@ describe('baseline checkouts', () => {
     dirs.push(link);
     gitIn(repo, 'worktree', 'add', '--detach', '-q', join(precious, 'tree'), 'HEAD');
     // git records real paths; a hostile repository writes the symlinked path into the registration itself.
-    writeFileSync(join(gitIn(join(precious, 'tree'), 'rev-parse', '--absolute-git-dir'), 'gitdir'), `${join(link, 'tree', '.git')}\n`);
+    writeFileSync(
+      join(gitIn(join(precious, 'tree'), 'rev-parse', '--absolute-git-dir'), 'gitdir'),
+      `${join(link, 'tree', '.git')}\n`,
+    );
 
     const removed = await sweepBaselineCheckouts(repo);
     expect(removed).toEqual([dead]);
-    const registered = gitIn(repo, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).map((l) => l.slice(9));
+    const registered = gitIn(repo, 'worktree', 'list', '--porcelain')
+      .split('\n')
+      .filter((l) => l.startsWith('worktree '))
+      .map((l) => l.slice(9));
     expect(registered.sort()).toEqual([repo, live, foreign, foreignGone, join(link, 'tree'), elsewhere].sort());
     expect(existsSync(join(dead, '..'))).toBe(false);
     expect(existsSync(live)).toBe(true);

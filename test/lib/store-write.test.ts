@@ -25,7 +25,11 @@ describe('state writes', () => {
     // A file where the kind's folder should be: mkdir fails before any temporary file exists.
     writeFileSync(join(root, 'scores'), 'not a folder');
     expect(() => writeFileAtomic(join(root, 'scores', 'templates.json'), '{}', store.atomic())).toThrow(
-      new StateWriteError(join(root, 'scores', 'templates.json'), 'EEXIST', `cannot write ${join(root, 'scores', 'templates.json')}: a file is where a folder should be (EEXIST); the previous version is unchanged`),
+      new StateWriteError(
+        join(root, 'scores', 'templates.json'),
+        'EEXIST',
+        `cannot write ${join(root, 'scores', 'templates.json')}: a file is where a folder should be (EEXIST); the previous version is unchanged`,
+      ),
     );
     expect(readFileSync(join(root, 'scores'), 'utf8')).toBe('not a folder');
     // A folder where the file should be: the temporary file is written in full, the rename fails, the temp goes.
@@ -38,7 +42,11 @@ describe('state writes', () => {
     }
     expect(err).toBeInstanceOf(StateWriteError);
     expect((err as StateWriteError).code).toMatch(/^(EISDIR|ENOTEMPTY)$/);
-    expect((err as Error).message).toMatch(new RegExp(`^cannot write ${join(root, 'triggers', 'x.json')}: .* \\((EISDIR|ENOTEMPTY)\\); the previous version is unchanged$`));
+    expect((err as Error).message).toMatch(
+      new RegExp(
+        `^cannot write ${join(root, 'triggers', 'x.json')}: .* \\((EISDIR|ENOTEMPTY)\\); the previous version is unchanged$`,
+      ),
+    );
     expect(readdirSync(join(root, '.tmp'))).toEqual([]);
     expect(readdirSync(join(root, 'triggers', 'x.json'))).toEqual(['inside']);
   });
@@ -61,9 +69,17 @@ describe('state writes', () => {
     const store = new StateStore(temp());
     store.appendLines('judge-ledger', 'judge', [row, { ...row, bead: 'bd-2' }]);
     const before = readFileSync(store.path('judge-ledger', 'judge'), 'utf8');
-    expect(() => store.appendLines('judge-ledger', 'judge', [{ ...row, bead: 'bd-3' }, { ...row, type: 'nope' }])).toThrow(/refusing to append an invalid judge-ledger row/);
+    expect(() =>
+      store.appendLines('judge-ledger', 'judge', [
+        { ...row, bead: 'bd-3' },
+        { ...row, type: 'nope' },
+      ]),
+    ).toThrow(/refusing to append an invalid judge-ledger row/);
     expect(readFileSync(store.path('judge-ledger', 'judge'), 'utf8')).toBe(before);
-    expect(store.readLines<{ bead: string }>('judge-ledger', 'judge').rows.map((r) => r.bead)).toEqual(['bd-1', 'bd-2']);
+    expect(store.readLines<{ bead: string }>('judge-ledger', 'judge').rows.map((r) => r.bead)).toEqual([
+      'bd-1',
+      'bd-2',
+    ]);
   });
 
   it('appendLine closes a half-written last line before its row and fsyncs a new file into its folder', () => {

@@ -28,13 +28,16 @@ describe('StateStore', () => {
     const store = new StateStore(tempDir());
     const file = store.write('baselines', 'abcdef0123456789', baseline('abcdef0123456789'));
     const before = readFileSync(file, 'utf8');
-    expect(() => store.write('baselines', 'abcdef0123456789', { ...baseline('abcdef0123456789'), commit: 'nope' })).toThrow(/\/commit/);
+    expect(() =>
+      store.write('baselines', 'abcdef0123456789', { ...baseline('abcdef0123456789'), commit: 'nope' }),
+    ).toThrow(/\/commit/);
     expect(readFileSync(file, 'utf8')).toBe(before);
   });
 
   it('rejects unsafe ids', () => {
     const store = new StateStore(tempDir());
-    for (const id of ['../../x', 'a/b', '.hidden', '', '..']) expect(() => store.path('feedback', id)).toThrow(/not safe as a file name/);
+    for (const id of ['../../x', 'a/b', '.hidden', '', '..'])
+      expect(() => store.path('feedback', id)).toThrow(/not safe as a file name/);
   });
 
   it('names the file and the JSON path of a corrupt or invalid file, and readAll keeps going', () => {
@@ -42,10 +45,15 @@ describe('StateStore', () => {
     store.write('baselines', 'abcdef0123456789', baseline('abcdef0123456789'));
     mkdirSync(store.dir('baselines'), { recursive: true });
     writeFileSync(join(store.dir('baselines'), '0000000000000001.json'), '{"key": ');
-    writeFileSync(join(store.dir('baselines'), '0000000000000002.json'), JSON.stringify({ ...baseline('0000000000000002'), commit: 42 }));
+    writeFileSync(
+      join(store.dir('baselines'), '0000000000000002.json'),
+      JSON.stringify({ ...baseline('0000000000000002'), commit: 42 }),
+    );
     expect(() => store.read('baselines', '0000000000000001')).toThrow(CorruptStateError);
     expect(() => store.read('baselines', '0000000000000001')).toThrow(/0000000000000001\.json: not valid JSON/);
-    expect(() => store.read('baselines', '0000000000000002')).toThrow(/0000000000000002\.json: \/commit: must be string/);
+    expect(() => store.read('baselines', '0000000000000002')).toThrow(
+      /0000000000000002\.json: \/commit: must be string/,
+    );
     const all = store.readAll('baselines');
     expect(all.map((r) => [r.id, 'error' in r])).toEqual([
       ['0000000000000001', true],
@@ -69,10 +77,16 @@ describe('StateStore', () => {
     `;
     const n = 12;
     const codes = await Promise.all(
-      Array.from({ length: n }, () => new Promise<number>((resolve) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'inherit' });
-        child.on('close', (code) => resolve(code ?? -1));
-      })),
+      Array.from(
+        { length: n },
+        () =>
+          new Promise<number>((resolve) => {
+            const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+              stdio: 'inherit',
+            });
+            child.on('close', (code) => resolve(code ?? -1));
+          }),
+      ),
     );
     expect(codes).toEqual(Array(n).fill(0));
     expect(readFileSync(join(root, 'counter.txt'), 'utf8')).toBe(String(n));
@@ -84,7 +98,10 @@ describe('StateStore.appendLine', () => {
     const store = new StateStore(tempDir());
     const row = { type: 'slot', at: '2026-11-21T10:00:00.000Z', bead: 'bd-1', pid: 1 };
     store.appendLine('judge-ledger', 'judge', row);
-    writeFileSync(store.path('judge-ledger', 'judge'), readFileSync(store.path('judge-ledger', 'judge'), 'utf8') + '{"type":"slot","at":"2026-');
+    writeFileSync(
+      store.path('judge-ledger', 'judge'),
+      readFileSync(store.path('judge-ledger', 'judge'), 'utf8') + '{"type":"slot","at":"2026-',
+    );
     store.appendLine('judge-ledger', 'judge', { ...row, bead: 'bd-2' });
     const { rows, bad } = store.readLines<{ bead: string }>('judge-ledger', 'judge');
     expect(rows.map((r) => r.bead)).toEqual(['bd-1', 'bd-2']);

@@ -13,7 +13,8 @@ const cli = (args: string[], input?: string) => spawnSync(bin, args, { encoding:
 // Needs `npm run build` first, as `npm test` does. Compiling here would rewrite dist/ under the other test files'
 // running processes (and leave dist/bundle older than the code, which the bin/ shims then pass over).
 beforeAll(() => {
-  if (!existsSync(`${repo}dist/scripts/parse-output.js`)) throw new Error('run `npm run build` first: these tests spawn bin/parse-output');
+  if (!existsSync(`${repo}dist/scripts/parse-output.js`))
+    throw new Error('run `npm run build` first: these tests spawn bin/parse-output');
 });
 
 describe('bin/parse-output', () => {
@@ -23,7 +24,10 @@ describe('bin/parse-output', () => {
     expect(JSON.parse(r.stdout)).toEqual({ runner: 'jest', passed: 7, failed: 2, skipped: 2, errors: 0, total: 11 });
   });
   test('reads stdin with "-" and a forced runner; xfailed/xpassed and notes appear only when there', () => {
-    const r = cli(['tests', '--runner', 'pytest', '-'], spawnSync('cat', [fixture('pytest/basic-qq.txt')], { encoding: 'utf8' }).stdout);
+    const r = cli(
+      ['tests', '--runner', 'pytest', '-'],
+      spawnSync('cat', [fixture('pytest/basic-qq.txt')], { encoding: 'utf8' }).stdout,
+    );
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(out).toMatchObject({ runner: 'pytest', passed: 7, failed: 3, xfailed: 1, xpassed: 1 });
@@ -48,7 +52,11 @@ describe('bin/parse-output', () => {
   });
   test('importing the script runs nothing; run() returns the exit code', () => {
     const out: string[] = [];
-    const code = run(['lint', '--runner', 'eslint', '-'], { stdout: (t) => out.push(t), stderr: () => {}, readStdin: () => '' });
+    const code = run(['lint', '--runner', 'eslint', '-'], {
+      stdout: (t) => out.push(t),
+      stderr: () => {},
+      readStdin: () => '',
+    });
     expect(code).toBe(0);
     expect(JSON.parse(out.join(''))).toMatchObject({ linter: 'eslint', errors: 0, warnings: 0 });
   });
@@ -71,7 +79,9 @@ describe('bin/parse-output', () => {
     expect(r.status).toBe(0);
     const [json, ...lines] = r.stdout.trim().split('\n');
     expect(JSON.parse(json as string)).toMatchObject({ failed: 1, counts_disputed: true });
-    expect(lines).toContain('# line 27: summary (used): ========================= 1 failed, 1 passed in 0.49s ==========================');
+    expect(lines).toContain(
+      '# line 27: summary (used): ========================= 1 failed, 1 passed in 0.49s ==========================',
+    );
     expect(lines.filter((l) => l.includes('summary-shaped line'))).toHaveLength(3);
     expect(lines.some((l) => /failure mark: FAILED test_spoof.py::test_fails/.test(l))).toBe(true);
   });

@@ -2,11 +2,24 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { LINTERS, TEST_RUNNERS, detectLinter, detectTestRunner, parseLintOutput, parseTestOutput } from '../../lib/collector/parsers/index.js';
+import {
+  LINTERS,
+  TEST_RUNNERS,
+  detectLinter,
+  detectTestRunner,
+  parseLintOutput,
+  parseTestOutput,
+} from '../../lib/collector/parsers/index.js';
 
 const root = fileURLToPath(new URL('../fixtures/output/', import.meta.url));
 
-interface Entry { kind: 'tests' | 'lint'; name?: string; expected: Record<string, unknown> | null; notes?: boolean; derived: string }
+interface Entry {
+  kind: 'tests' | 'lint';
+  name?: string;
+  expected: Record<string, unknown> | null;
+  notes?: boolean;
+  derived: string;
+}
 const { files } = JSON.parse(readFileSync(`${root}expected.json`, 'utf8')) as { files: Record<string, Entry> };
 
 describe('captured fixtures', () => {
@@ -21,9 +34,18 @@ describe('captured fixtures', () => {
     const text = readFileSync(`${root}${file}`, 'utf8');
     const opts = entry.name ? { name: entry.name } : {};
     const counts = entry.kind === 'tests' ? parseTestOutput(text, opts) : parseLintOutput(text, opts);
-    if (entry.expected === null) { expect(counts).toBeNull(); return; }
+    if (entry.expected === null) {
+      expect(counts).toBeNull();
+      return;
+    }
     expect(counts).not.toBeNull();
-    const { notes, cases, cases_complete: _complete, source: _source, ...rest } = counts as unknown as Record<string, unknown>;
+    const {
+      notes,
+      cases,
+      cases_complete: _complete,
+      source: _source,
+      ...rest
+    } = counts as unknown as Record<string, unknown>;
     expect(rest).toEqual(entry.expected);
     expect(Array.isArray(notes) && notes.length > 0, 'notes present').toBe(entry.notes === true);
     if (rest.passed === null || rest.total === null) expect(notes, 'a null count is explained').toBeDefined();

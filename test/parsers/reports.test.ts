@@ -5,7 +5,14 @@ import { describe, expect, test } from 'vitest';
 import { pickSummary } from '../../lib/collector/parsers/_counts.js';
 import { parseTestOutput } from '../../lib/collector/parsers/index.js';
 import { planReport } from '../../lib/collector/parsers/report-plan.js';
-import { readJestJson, readJunit, readMochaJson, readReport, reconcile, type ReportFormat } from '../../lib/collector/parsers/reports.js';
+import {
+  readJestJson,
+  readJunit,
+  readMochaJson,
+  readReport,
+  reconcile,
+  type ReportFormat,
+} from '../../lib/collector/parsers/reports.js';
 import type { TestCounts } from '../../lib/collector/parsers/types.js';
 
 const root = fileURLToPath(new URL('../fixtures/output/', import.meta.url));
@@ -16,13 +23,20 @@ for (const dir of readdirSync(root)) {
   if (dir.endsWith('.json')) continue;
   for (const f of readdirSync(`${root}${dir}`)) {
     const m = /^(.*)\.report\.(xml|json)$/.exec(f);
-    if (m) reports.push([dir, m[1] as string, m[2] === 'xml' ? 'junit' : dir === 'jest' ? 'jest-json' : dir === 'rspec' ? 'rspec-json' : 'mocha-json']);
+    if (m)
+      reports.push([
+        dir,
+        m[1] as string,
+        m[2] === 'xml' ? 'junit' : dir === 'jest' ? 'jest-json' : dir === 'rspec' ? 'rspec-json' : 'mocha-json',
+      ]);
   }
 }
 
 describe('captured reports', () => {
   test('there is a report for every runner bin/collect asks one of', () => {
-    expect(new Set(reports.map(([d]) => d))).toEqual(new Set(['jest', 'mocha', 'node-test', 'phpunit', 'pytest', 'rspec', 'vitest']));
+    expect(new Set(reports.map(([d]) => d))).toEqual(
+      new Set(['jest', 'mocha', 'node-test', 'phpunit', 'pytest', 'rspec', 'vitest']),
+    );
   });
 
   test.each(reports)('%s/%s: per-test cases add up to the counts, ids are unique', (dir, name, format) => {
@@ -31,7 +45,11 @@ describe('captured reports', () => {
     const cases = r?.cases ?? [];
     expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
     const n = (s: string) => cases.filter((c) => c.status === s).length;
-    expect({ passed: n('passed'), failed: n('failed'), skipped: n('skipped') }).toEqual({ passed: r?.passed, failed: r?.failed, skipped: r?.skipped });
+    expect({ passed: n('passed'), failed: n('failed'), skipped: n('skipped') }).toEqual({
+      passed: r?.passed,
+      failed: r?.failed,
+      skipped: r?.skipped,
+    });
     for (const c of cases) if (c.excerpt) expect(['failed', 'error']).toContain(c.status);
     expect(r?.source).toBe('report');
   });
@@ -49,7 +67,9 @@ describe('captured reports', () => {
 
   test('spoofed runs: the report agrees with the real summary and the reconciled counts stay disputed', () => {
     for (const [dir, name, format] of reports.filter(([, n]) => n.startsWith('spoof'))) {
-      const r = readReport(format, read(`${dir}/${name}.report.${format === 'junit' ? 'xml' : 'json'}`), { runner: dir });
+      const r = readReport(format, read(`${dir}/${name}.report.${format === 'junit' ? 'xml' : 'json'}`), {
+        runner: dir,
+      });
       const c = parseTestOutput(read(`${dir}/${name}.txt`), { name: dir });
       const merged = reconcile(c, r);
       expect(merged?.failed, `${dir}/${name}`).toBe(1);
@@ -69,12 +89,19 @@ describe('report readers', () => {
   test('node --test JUnit nests suites: ids name the path, the top-level test is not in a suite', () => {
     const r = readJunit(read('node-test/nested.report.xml'), 'node-test');
     expect(r?.cases?.map((c) => `${c.id}=${c.status}`)).toEqual([
-      'outer > inner > deep one=passed', 'outer > inner > deep two=passed', 'outer > shallow fails=failed', 'top skipped=skipped',
+      'outer > inner > deep one=passed',
+      'outer > inner > deep two=passed',
+      'outer > shallow fails=failed',
+      'top skipped=skipped',
     ]);
   });
   test('pytest JUnit ids are the ids pytest -v prints', () => {
     const ids = readJunit(read('pytest/subtests.report.xml'))?.cases?.map((c) => c.id);
-    expect(ids).toEqual(['test_subtests.py::test_subs', 'test_subtests.py::Skips::test_skipped_subtests', 'test_subtests.py::test_plain']);
+    expect(ids).toEqual([
+      'test_subtests.py::test_subs',
+      'test_subtests.py::Skips::test_skipped_subtests',
+      'test_subtests.py::test_plain',
+    ]);
     const v = parseTestOutput(read('pytest/subtests-v.txt'))?.cases?.map((c) => c.id);
     expect(v).toEqual(ids);
   });
@@ -93,7 +120,9 @@ describe('report readers', () => {
   test('phpunit JUnit: data-provider cases nested under their method, file paths relative to the project', () => {
     const r = readJunit(read('phpunit/data.report.xml'), 'phpunit', '/tmp/capture-work/phpunit');
     expect(r).toMatchObject({ passed: 2, failed: 1 });
-    expect(r?.cases?.map((c) => c.id)).toEqual(['one', 'two', 'three'].map((n) => `DataTest.php::DataTest::testSmall with data set "${n}"`));
+    expect(r?.cases?.map((c) => c.id)).toEqual(
+      ['one', 'two', 'three'].map((n) => `DataTest.php::DataTest::testSmall with data set "${n}"`),
+    );
   });
   test('rspec JSON: a spec file that failed to load is an error outside of examples', () => {
     expect(readReport('rspec-json', read('rspec/load-error.report.json'))).toMatchObject({ passed: 0, errors: 1 });
@@ -106,7 +135,15 @@ describe('report readers', () => {
 });
 
 describe('reconcile', () => {
-  const counts = (over: Partial<TestCounts>): TestCounts => ({ runner: 'x', passed: 2, failed: 0, skipped: 0, errors: 0, total: 2, ...over });
+  const counts = (over: Partial<TestCounts>): TestCounts => ({
+    runner: 'x',
+    passed: 2,
+    failed: 0,
+    skipped: 0,
+    errors: 0,
+    total: 2,
+    ...over,
+  });
   test('agreeing sources: the report, not disputed', () => {
     expect(reconcile(counts({}), counts({ source: 'report' }))).toMatchObject({ source: 'report' });
     expect(reconcile(counts({}), counts({}))?.counts_disputed).toBeUndefined();
@@ -122,22 +159,42 @@ describe('reconcile', () => {
 
 describe('pickSummary', () => {
   test('takes the last candidate that agrees, disputes when there are several', () => {
-    expect(pickSummary([1, 5, 2], (n) => n >= 2, 'x')).toMatchObject({ chosen: 2, disputed: expect.stringContaining('3 summaries') });
+    expect(pickSummary([1, 5, 2], (n) => n >= 2, 'x')).toMatchObject({
+      chosen: 2,
+      disputed: expect.stringContaining('3 summaries'),
+    });
     expect(pickSummary([5], (n) => n >= 2, 'x')).toEqual({ chosen: 5, disputed: null });
-    expect(pickSummary([0, 1], (n) => n >= 2, 'x')).toMatchObject({ chosen: 1, disputed: expect.stringContaining('contradicts') });
+    expect(pickSummary([0, 1], (n) => n >= 2, 'x')).toMatchObject({
+      chosen: 1,
+      disputed: expect.stringContaining('contradicts'),
+    });
     expect(pickSummary([], () => true, 'x')).toEqual({ chosen: null, disputed: null });
   });
 });
 
 describe('planReport', () => {
   test('pytest through PYTEST_ADDOPTS, whatever wraps it; the others only when the command starts with them', () => {
-    expect(planReport('make test && python -m pytest -q', '/r', null)).toMatchObject({ runner: 'pytest', command: 'make test && python -m pytest -q', env: { PYTEST_ADDOPTS: '--junitxml=/r/pytest.xml' } });
-    expect(planReport('pytest', '/r', null, { PYTEST_ADDOPTS: '-x' })?.env.PYTEST_ADDOPTS).toBe('-x --junitxml=/r/pytest.xml');
-    expect(planReport('npx vitest run', '/r', null)?.command).toBe("npx vitest run --reporter=default --reporter=junit --outputFile.junit='/r/vitest.xml'");
+    expect(planReport('make test && python -m pytest -q', '/r', null)).toMatchObject({
+      runner: 'pytest',
+      command: 'make test && python -m pytest -q',
+      env: { PYTEST_ADDOPTS: '--junitxml=/r/pytest.xml' },
+    });
+    expect(planReport('pytest', '/r', null, { PYTEST_ADDOPTS: '-x' })?.env.PYTEST_ADDOPTS).toBe(
+      '-x --junitxml=/r/pytest.xml',
+    );
+    expect(planReport('npx vitest run', '/r', null)?.command).toBe(
+      "npx vitest run --reporter=default --reporter=junit --outputFile.junit='/r/vitest.xml'",
+    );
     expect(planReport('jest --ci', '/r', null)?.command).toBe("jest --ci --json --outputFile='/r/jest.json'");
-    expect(planReport('node --test test/', '/r', null)?.command).toBe("node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination='/r/node-test.xml' test/");
-    expect(planReport('vendor/bin/phpunit tests', '/r', null)?.command).toBe("vendor/bin/phpunit tests --log-junit '/r/phpunit.xml'");
-    expect(planReport('bundle exec rspec', '/r', null)?.command).toBe("bundle exec rspec --format progress --format json --out '/r/rspec.json'");
+    expect(planReport('node --test test/', '/r', null)?.command).toBe(
+      "node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination='/r/node-test.xml' test/",
+    );
+    expect(planReport('vendor/bin/phpunit tests', '/r', null)?.command).toBe(
+      "vendor/bin/phpunit tests --log-junit '/r/phpunit.xml'",
+    );
+    expect(planReport('bundle exec rspec', '/r', null)?.command).toBe(
+      "bundle exec rspec --format progress --format json --out '/r/rspec.json'",
+    );
     expect(planReport('rspec -f d', '/r', null)?.command).toBe("rspec -f d --format json --out '/r/rspec.json'");
     expect(planReport('npm test', '/r', null)).toBeNull();
     expect(planReport('cargo test', '/r', null)).toBeNull();

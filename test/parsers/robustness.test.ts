@@ -6,11 +6,20 @@ import { parseLintOutput, parseTestOutput } from '../../lib/collector/parsers/in
 
 const root = fileURLToPath(new URL('../fixtures/output/', import.meta.url));
 const read = (f: string): string => readFileSync(`${root}${f}`, 'utf8');
-const strip = (c: unknown): unknown => { const { notes: _n, ...rest } = c as Record<string, unknown>; return rest; };
+const strip = (c: unknown): unknown => {
+  const { notes: _n, ...rest } = c as Record<string, unknown>;
+  return rest;
+};
 
 describe('order and shape traps', () => {
   test('pytest reads "N failed, N passed" whatever the order of words', () => {
-    expect(strip(parseTestOutput(read('pytest/basic-q.txt')))).toMatchObject({ passed: 7, failed: 3, xfailed: 1, xpassed: 1, errors: 1 });
+    expect(strip(parseTestOutput(read('pytest/basic-q.txt')))).toMatchObject({
+      passed: 7,
+      failed: 3,
+      xfailed: 1,
+      xpassed: 1,
+      errors: 1,
+    });
   });
   test('jest reads "Tests: 2 failed, 1 skipped, 1 todo, 7 passed, 11 total"', () => {
     expect(parseTestOutput(read('jest/basic.txt'))).toMatchObject({ passed: 7, failed: 2, skipped: 2, total: 11 });
@@ -33,16 +42,34 @@ describe('order and shape traps', () => {
 
 describe('mangled output', () => {
   const cases: Array<[string, 'tests' | 'lint']> = [
-    ['pytest/basic-color.txt', 'tests'], ['jest/basic-color.txt', 'tests'], ['vitest/basic-color.txt', 'tests'],
-    ['cargo/failing-color.txt', 'tests'], ['go/failing-v.txt', 'tests'], ['node-test/spec-color.txt', 'tests'],
-    ['mocha/spec-color.txt', 'tests'], ['unittest/verbose.txt', 'tests'], ['eslint/stylish-color.txt', 'lint'],
-    ['clippy/warnings-color.txt', 'lint'], ['shellcheck/tty-color.txt', 'lint'], ['ruff/color.txt', 'lint'],
+    ['pytest/basic-color.txt', 'tests'],
+    ['jest/basic-color.txt', 'tests'],
+    ['vitest/basic-color.txt', 'tests'],
+    ['cargo/failing-color.txt', 'tests'],
+    ['go/failing-v.txt', 'tests'],
+    ['node-test/spec-color.txt', 'tests'],
+    ['mocha/spec-color.txt', 'tests'],
+    ['unittest/verbose.txt', 'tests'],
+    ['eslint/stylish-color.txt', 'lint'],
+    ['clippy/warnings-color.txt', 'lint'],
+    ['shellcheck/tty-color.txt', 'lint'],
+    ['ruff/color.txt', 'lint'],
     // Spoofed summaries stay disputed, and the real one chosen, whatever the terminal noise.
-    ['pytest/spoof.txt', 'tests'], ['vitest/spoof.txt', 'tests'], ['jest/spoof.txt', 'tests'], ['mocha/spoof.txt', 'tests'],
-    ['cargo/spoof.txt', 'tests'], ['go/spoof-v.txt', 'tests'], ['unittest/spoof.txt', 'tests'], ['node-test/spoof.txt', 'tests'],
-    ['phpunit/spoof.txt', 'tests'], ['rspec/spoof.txt', 'tests'], ['tap/perl-spoof.txt', 'tests'], ['biome/github.txt', 'lint'],
+    ['pytest/spoof.txt', 'tests'],
+    ['vitest/spoof.txt', 'tests'],
+    ['jest/spoof.txt', 'tests'],
+    ['mocha/spoof.txt', 'tests'],
+    ['cargo/spoof.txt', 'tests'],
+    ['go/spoof-v.txt', 'tests'],
+    ['unittest/spoof.txt', 'tests'],
+    ['node-test/spoof.txt', 'tests'],
+    ['phpunit/spoof.txt', 'tests'],
+    ['rspec/spoof.txt', 'tests'],
+    ['tap/perl-spoof.txt', 'tests'],
+    ['biome/github.txt', 'lint'],
   ];
-  const parse = (text: string, kind: 'tests' | 'lint'): unknown => strip(kind === 'tests' ? parseTestOutput(text) : parseLintOutput(text));
+  const parse = (text: string, kind: 'tests' | 'lint'): unknown =>
+    strip(kind === 'tests' ? parseTestOutput(text) : parseLintOutput(text));
 
   test.each(cases)('%s with CRLF line ends', (file, kind) => {
     const text = read(file);
@@ -51,7 +78,10 @@ describe('mangled output', () => {
 
   test.each(cases)('%s with tput sgr0 (ESC ( B) and an OSC title on every line', (file, kind) => {
     const text = read(file);
-    const noisy = text.split('\n').map((l) => `\u001b]0;running\u0007${l}\u001b(B\u001b[m`).join('\n');
+    const noisy = text
+      .split('\n')
+      .map((l) => `\u001b]0;running\u0007${l}\u001b(B\u001b[m`)
+      .join('\n');
     expect(parse(noisy, kind)).toEqual(parse(text, kind));
   });
 
@@ -74,7 +104,11 @@ describe('mangled output', () => {
     const text = read('pytest/many-v.txt');
     const body = text.split('\n').filter((l) => l.includes('::'));
     const head = text.split('\n').filter((l) => !l.includes('::') && !/ passed in /.test(l));
-    const big = [...head, ...Array.from({ length: 10 }, () => body).flat(), '============================= 20000 passed in 9.00s ============================='].join('\n');
+    const big = [
+      ...head,
+      ...Array.from({ length: 10 }, () => body).flat(),
+      '============================= 20000 passed in 9.00s =============================',
+    ].join('\n');
     const start = performance.now();
     const c = parseTestOutput(big);
     const ms = performance.now() - start;
@@ -83,7 +117,20 @@ describe('mangled output', () => {
   });
 
   test('pathological input (2 MB of summary-like fragments, one 1 MB line) stays linear', () => {
-    const pieces = ['a:1:2: ', ' Tests  1 a ', '=== ', ' in ', '1 passed, ', '{"Time":', 'ok 1 ', '  ^-- SC', '\t', 'x'.repeat(50), ':', '(1,2): '];
+    const pieces = [
+      'a:1:2: ',
+      ' Tests  1 a ',
+      '=== ',
+      ' in ',
+      '1 passed, ',
+      '{"Time":',
+      'ok 1 ',
+      '  ^-- SC',
+      '\t',
+      'x'.repeat(50),
+      ':',
+      '(1,2): ',
+    ];
     let seed = 1;
     const rnd = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const parts: string[] = [];
@@ -111,7 +158,10 @@ describe('printing a summary can never raise a count', () => {
     ['vitest/spoof.txt', ' Test Files  1 failed (1)\n      Tests  1 failed | 99 passed (100)'],
     ['jest/spoof.txt', 'Test Suites: 1 failed, 1 total\nTests:       1 failed, 99 passed, 100 total'],
     ['mocha/spoof.txt', '  99 passing (5ms)\n  1 failing'],
-    ['node-test/spoof.txt', 'ℹ tests 100\nℹ suites 0\nℹ pass 99\nℹ fail 1\nℹ cancelled 0\nℹ skipped 0\nℹ todo 0\nℹ duration_ms 5'],
+    [
+      'node-test/spoof.txt',
+      'ℹ tests 100\nℹ suites 0\nℹ pass 99\nℹ fail 1\nℹ cancelled 0\nℹ skipped 0\nℹ todo 0\nℹ duration_ms 5',
+    ],
     ['phpunit/spoof.txt', 'FAILURES!\nTests: 100, Assertions: 100, Failures: 1.'],
     ['rspec/spoof.txt', '100 examples, 1 failure'],
   ];

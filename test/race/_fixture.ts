@@ -7,10 +7,16 @@ import type { Config } from '../../lib/schema/types.generated.js';
 import { gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
 
 const t = (name: string, expr: string) => `test(${JSON.stringify(name)}, () => assert.ok(${expr}));\n`;
-const HEADER = "import test from 'node:test';\nimport assert from 'node:assert';\nimport { clamp } from '../src/clamp.mjs';\n";
+const HEADER =
+  "import test from 'node:test';\nimport assert from 'node:assert';\nimport { clamp } from '../src/clamp.mjs';\n";
 export const BUGGY = 'export function clamp(x, lo, hi) {\n  if (x < lo) return lo;\n  return x;\n}\n';
-export const FIXED = 'export function clamp(x, lo, hi) {\n  if (x < lo) return lo;\n  if (x > hi) return hi;\n  return x;\n}\n';
-export const BASE_TESTS = HEADER + t('below', 'clamp(-1, 0, 5) === 0') + t('inside', 'clamp(3, 0, 5) === 3') + t('above', 'clamp(9, 0, 5) === 5');
+export const FIXED =
+  'export function clamp(x, lo, hi) {\n  if (x < lo) return lo;\n  if (x > hi) return hi;\n  return x;\n}\n';
+export const BASE_TESTS =
+  HEADER +
+  t('below', 'clamp(-1, 0, 5) === 0') +
+  t('inside', 'clamp(3, 0, 5) === 3') +
+  t('above', 'clamp(9, 0, 5) === 5');
 export const MORE_TESTS = BASE_TESTS + t('at the upper bound', 'clamp(5, 0, 5) === 5');
 
 function util(i: number, indent: string): string {
@@ -21,7 +27,8 @@ export const PROJECT: Record<string, string> = {
   'src/clamp.mjs': BUGGY,
   'test/clamp.test.mjs': BASE_TESTS,
   // One process imports every module: a syntax error anywhere fails the build.
-  'tools/build.mjs': "import { readdirSync } from 'node:fs';\nfor (const f of readdirSync('src')) await import('../src/' + f);\n",
+  'tools/build.mjs':
+    "import { readdirSync } from 'node:fs';\nfor (const f of readdirSync('src')) await import('../src/' + f);\n",
   'tools/lint.mjs': [
     "import { readFileSync, readdirSync } from 'node:fs';",
     'let w = 0; let e = 0;',
@@ -33,15 +40,35 @@ export const PROJECT: Record<string, string> = {
   ...Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`src/util${i}.mjs`, util(i, '  ')])),
 };
 
-export const COMMANDS = { build: 'node tools/build.mjs', test: 'node --test test/', lint: 'node tools/lint.mjs', typecheck: null };
+export const COMMANDS = {
+  build: 'node tools/build.mjs',
+  test: 'node --test test/',
+  lint: 'node tools/lint.mjs',
+  typecheck: null,
+};
 
 /** The six solutions of the race test: what each commits on its branch. */
 export const SOLUTIONS: Record<string, Record<string, string>> = {
   clean: { 'src/clamp.mjs': FIXED, 'test/clamp.test.mjs': MORE_TESTS },
-  reformat: { 'src/clamp.mjs': FIXED, 'test/clamp.test.mjs': MORE_TESTS, ...Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`src/util${i}.mjs`, util(i, '    ')])) },
-  deltest: { 'test/clamp.test.mjs': HEADER + t('below', 'clamp(-1, 0, 5) === 0') + t('inside', 'clamp(3, 0, 5) === 3') },
-  secret: { 'src/clamp.mjs': "const API_KEY = 'sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c';\n" + FIXED + 'const client = { key: API_KEY };\nvoid client;\n', 'test/clamp.test.mjs': MORE_TESTS },
-  stub: { 'src/clamp.mjs': 'export function clamp(x, lo, hi) {\n  // TODO: handle the upper bound\n  if (x < lo) return lo;\n  return x;\n}\n' },
+  reformat: {
+    'src/clamp.mjs': FIXED,
+    'test/clamp.test.mjs': MORE_TESTS,
+    ...Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`src/util${i}.mjs`, util(i, '    ')])),
+  },
+  deltest: {
+    'test/clamp.test.mjs': HEADER + t('below', 'clamp(-1, 0, 5) === 0') + t('inside', 'clamp(3, 0, 5) === 3'),
+  },
+  secret: {
+    'src/clamp.mjs':
+      "const API_KEY = 'sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c';\n" +
+      FIXED +
+      'const client = { key: API_KEY };\nvoid client;\n',
+    'test/clamp.test.mjs': MORE_TESTS,
+  },
+  stub: {
+    'src/clamp.mjs':
+      'export function clamp(x, lo, hi) {\n  // TODO: handle the upper bound\n  if (x < lo) return lo;\n  return x;\n}\n',
+  },
   nobuild: { 'src/clamp.mjs': FIXED.replace('return hi;', 'return hi;;}'), 'test/clamp.test.mjs': MORE_TESTS },
 };
 
@@ -58,7 +85,12 @@ export function makeRaceProject(): RaceProject {
 }
 
 /** A real branch agent/<name> with `files` committed, in its own worktree; returns the run record path. */
-export function addSolution(p: RaceProject, name: string, files: Record<string, string>, over: Record<string, unknown> = {}): string {
+export function addSolution(
+  p: RaceProject,
+  name: string,
+  files: Record<string, string>,
+  over: Record<string, unknown> = {},
+): string {
   const wt = join(p.dir, `wt-${name}`);
   gitIn(p.repo, 'worktree', 'add', '-q', '-b', `agent/${name}`, wt);
   writeTree(wt, files);
@@ -94,7 +126,15 @@ export function raceTestConfig(overrides: { race?: DeepPartial<NonNullable<Confi
 
 /** A judgment with the optional criteria, as the judge writes it (state/judgments/<bead>.json, schema-valid). */
 export function writeJudgment(state: string, bead: string, score: number, confidence: number): void {
-  const names = ['requirement_coverage', 'edge_cases', 'naming', 'pattern_adherence', 'error_handling', 'security', 'algorithmic_complexity'] as const;
+  const names = [
+    'requirement_coverage',
+    'edge_cases',
+    'naming',
+    'pattern_adherence',
+    'error_handling',
+    'security',
+    'algorithmic_complexity',
+  ] as const;
   const criteria = Object.fromEntries(names.map((n) => [n, { score, confidence, reasoning: `${n} looks right` }]));
   writeJudgmentFile(state, judgmentFor(bead, { verdict: 'pass', score, criteria }));
 }

@@ -11,26 +11,36 @@ import { addSolution, FIXED, BUGGY, makeRaceProject, SOLUTIONS, type RaceProject
 const ROOT = join(import.meta.dirname, '..', '..');
 
 function bin(name: string, args: string[], p: RaceProject) {
-  const r = spawnSync(join(ROOT, 'bin', name), args, { cwd: p.dir, encoding: 'utf8', env: { ...process.env, JUDGELOOP_STATE_DIR: p.state, NO_COLOR: '1' } });
+  const r = spawnSync(join(ROOT, 'bin', name), args, {
+    cwd: p.dir,
+    encoding: 'utf8',
+    env: { ...process.env, JUDGELOOP_STATE_DIR: p.state, NO_COLOR: '1' },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe('a race with no mergeable solution', () => {
-  it('says so, names each solution\'s failed conditions and prints the next command; accept refuses without --force', () => {
+  it("says so, names each solution's failed conditions and prints the next command; accept refuses without --force", () => {
     const p = makeRaceProject();
     addSolution(p, 'stub', SOLUTIONS.stub!);
     addSolution(p, 'nobuild', SOLUTIONS.nobuild!);
     const r = bin('race', ['--quiet', 'stub.json', 'nobuild.json'], p);
     expect(r).toMatchObject({ code: 0, stderr: '' });
     // Neither makes the base's failing test pass: it stays the target, and both leave it failing.
-    expect(r.stdout).toContain('No mergeable solution: every ranked solution fails the gate (bd-stub: target_tests_pass, substantive_change; bd-nobuild: builds, target_tests_pass, pass_to_pass_kept).\n');
+    expect(r.stdout).toContain(
+      'No mergeable solution: every ranked solution fails the gate (bd-stub: target_tests_pass, substantive_change; bd-nobuild: builds, target_tests_pass, pass_to_pass_kept).\n',
+    );
     expect(r.stdout).toMatch(/\nTarget tests \(base_failing\): .*above\.\n/);
-    expect(r.stdout).toContain('Next: re-run the agents on the task, or inspect one with `bin/race --race race-clamp --markdown`; after new work, `bin/race --race race-clamp --recollect`.\n');
+    expect(r.stdout).toContain(
+      'Next: re-run the agents on the task, or inspect one with `bin/race --race race-clamp --markdown`; after new work, `bin/race --race race-clamp --recollect`.\n',
+    );
     const race = new StateStore(p.state).read<Race>('races', 'race-clamp')!;
     expect(race.ranking).toMatchObject({ winner: null, outcome: 'no_mergeable_solution' });
     const dry = bin('accept', ['race-clamp', '--solution', 'bd-stub', '--merge', '--dry-run'], p);
     expect(dry.code).toBe(1);
-    expect(dry.stderr).toMatch(/^accept: bd-stub fails the mergeable gate: target_tests_pass \(failing: .*above\); substantive_change \(changes no code: only 1 files in whitespace or comments only\); --force merges anyway\n$/);
+    expect(dry.stderr).toMatch(
+      /^accept: bd-stub fails the mergeable gate: target_tests_pass \(failing: .*above\); substantive_change \(changes no code: only 1 files in whitespace or comments only\); --force merges anyway\n$/,
+    );
   });
 });
 
@@ -57,7 +67,9 @@ describe('bin/race then bin/accept --merge', () => {
     expect(table.stdout).toMatch(/^Race Results — Task: "clamp ignores the upper bound: fix it"\n/);
     expect(table.stdout).toMatch(/#1 +clean \(bd-clean\) .*\[BUILD: ✓\]/);
     expect(table.stdout).toMatch(/#2 +nobuild \(bd-nobuild\) .*\[BUILD: ✗\].*✗ not mergeable/);
-    expect(table.stdout).toContain('      gate: ✓ builds  ✓ target_tests_pass  ✓ pass_to_pass_kept  ✓ substantive_change  ✓ no_blocking_finding\n');
+    expect(table.stdout).toContain(
+      '      gate: ✓ builds  ✓ target_tests_pass  ✓ pass_to_pass_kept  ✓ substantive_change  ✓ no_blocking_finding\n',
+    );
     expect(table.stdout).toMatch(/\n {8}✗ builds: build failed \(exit 1\)\n/);
   });
 
@@ -73,7 +85,10 @@ describe('bin/race then bin/accept --merge', () => {
       expect(JSON.stringify(store.read<Race>('races', 'race-clamp'))).toBe(stored);
       const md = bin('race', ['--race', 'race-clamp', '--markdown'], p);
       expect(md.stdout).toMatch(/\| Gate: builds \| ✓ \| ✗ build failed \(exit 1\) \|/);
-      expect(bin('race', ['--race', 'race-clamp', '--target', 'x'], p)).toMatchObject({ code: 2, stderr: '--target re-evaluates: add --recollect (bin/race --race race-clamp --recollect --target …)\n' });
+      expect(bin('race', ['--race', 'race-clamp', '--target', 'x'], p)).toMatchObject({
+        code: 2,
+        stderr: '--target re-evaluates: add --recollect (bin/race --race race-clamp --recollect --target …)\n',
+      });
       const re = bin('race', ['--race', 'race-clamp', '--recollect', '--json', '--quiet'], p);
       expect(re.code).toBe(0);
       const again = JSON.parse(re.stdout) as Race;
@@ -89,13 +104,20 @@ describe('bin/race then bin/accept --merge', () => {
     const before = mainHead();
     const r = bin('accept', ['race-clamp', '--solution', 'bd-nobuild', '--merge'], p);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('accept: bd-nobuild fails the mergeable gate: builds (build failed (exit 1)); target_tests_pass (tests not run: the build failed); pass_to_pass_kept (tests not run: the build failed); --force merges anyway\n');
+    expect(r.stderr).toBe(
+      'accept: bd-nobuild fails the mergeable gate: builds (build failed (exit 1)); target_tests_pass (tests not run: the build failed); pass_to_pass_kept (tests not run: the build failed); --force merges anyway\n',
+    );
     const dry = bin('accept', ['race-clamp', '--solution', 'bd-nobuild', '--merge', '--dry-run'], p);
     expect(dry.code).toBe(1);
     expect(dry.stdout).toContain('merge: refused: bd-nobuild fails the mergeable gate: builds (build failed (exit 1))');
     expect(mainHead()).toBe(before);
     const choice = new StateStore(p.state).read<RaceChoice>('race_choices', 'race-clamp')!;
-    expect(choice).toMatchObject({ user_choice: 'chose_other', chosen_solution_id: 'bd-nobuild', recommended_solution_id: 'bd-clean', merge: { status: 'refused', forced: false } });
+    expect(choice).toMatchObject({
+      user_choice: 'chose_other',
+      chosen_solution_id: 'bd-nobuild',
+      recommended_solution_id: 'bd-clean',
+      merge: { status: 'refused', forced: false },
+    });
   });
 
   it('--dry-run says it would merge and changes nothing', () => {
@@ -116,24 +138,42 @@ describe('bin/race then bin/accept --merge', () => {
     const r = bin('accept', ['race-clamp', '--solution', 'bd-clean', '--merge', '--notes', 'the clean one'], p);
     expect(r.code).toBe(0);
     const head = mainHead();
-    expect(gitIn(p.repo, 'rev-list', '--parents', '-n', '1', head).split(' ')).toEqual([head, before, gitIn(p.repo, 'rev-parse', 'agent/clean')]);
+    expect(gitIn(p.repo, 'rev-list', '--parents', '-n', '1', head).split(' ')).toEqual([
+      head,
+      before,
+      gitIn(p.repo, 'rev-parse', 'agent/clean'),
+    ]);
     expect(gitIn(p.repo, 'show', 'main:src/clamp.mjs') + '\n').toBe(FIXED);
     const choice = new StateStore(p.state).read<RaceChoice>('race_choices', 'race-clamp')!;
-    expect(choice).toMatchObject({ user_choice: 'accepted_winner', chosen_solution_id: 'bd-clean', feedback_notes: 'the clean one', merge: { status: 'merged', commit: head, into: 'main' } });
+    expect(choice).toMatchObject({
+      user_choice: 'accepted_winner',
+      chosen_solution_id: 'bd-clean',
+      feedback_notes: 'the clean one',
+      merge: { status: 'merged', commit: head, into: 'main' },
+    });
   });
 
   it('--force overrides the gate, and a conflicting merge is aborted and reported', () => {
     const before = mainHead();
     const r = bin('accept', ['race-clamp', '--solution', 'bd-nobuild', '--merge', '--force'], p);
     expect(r.code).toBe(1);
-    expect(new StateStore(p.state).read<RaceChoice>('race_choices', 'race-clamp')!.merge).toMatchObject({ status: 'conflict', forced: true });
+    expect(new StateStore(p.state).read<RaceChoice>('race_choices', 'race-clamp')!.merge).toMatchObject({
+      status: 'conflict',
+      forced: true,
+    });
     expect(mainHead()).toBe(before);
     expect(gitIn(p.repo, 'status', '--porcelain', '--untracked-files=no')).toBe('');
   });
 
   it('bad usage is one line and exit 2', () => {
-    expect(bin('accept', ['no-such-race', '--solution', 'x'], p)).toMatchObject({ code: 2, stderr: 'race no-such-race: no state/races/no-such-race.json (run bin/race first)\n' });
-    expect(bin('accept', ['race-clamp', '--solution', 'bd-x'], p)).toMatchObject({ code: 2, stderr: '--solution bd-x: not a solution of race race-clamp (bd-clean, bd-nobuild)\n' });
+    expect(bin('accept', ['no-such-race', '--solution', 'x'], p)).toMatchObject({
+      code: 2,
+      stderr: 'race no-such-race: no state/races/no-such-race.json (run bin/race first)\n',
+    });
+    expect(bin('accept', ['race-clamp', '--solution', 'bd-x'], p)).toMatchObject({
+      code: 2,
+      stderr: '--solution bd-x: not a solution of race race-clamp (bd-clean, bd-nobuild)\n',
+    });
     expect(bin('accept', ['race-clamp', '--reject-all', '--merge'], p).code).toBe(2);
     expect(bin('race', ['--race', 'nothing-here'], p).code).toBe(2);
     // A stored race that does not fit the schema (older judgeloop, hand edit): one line, how to get a fresh one.
@@ -141,7 +181,9 @@ describe('bin/race then bin/accept --merge', () => {
     writeFileSync(file, JSON.stringify({ schema_version: '1.0.0', race_id: 'old-race' }));
     const old = bin('race', ['--race', 'old-race'], p);
     expect(old.code).toBe(2);
-    expect(old.stderr).toMatch(/^--race old-race: the stored race cannot be read \(.*\); evaluate it again with bin\/race --race old-race --recollect\n$/);
+    expect(old.stderr).toMatch(
+      /^--race old-race: the stored race cannot be read \(.*\); evaluate it again with bin\/race --race old-race --recollect\n$/,
+    );
   });
 
   it('shows the learned adjustments (from the override above) without applying them', () => {

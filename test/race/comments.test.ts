@@ -37,7 +37,15 @@ describe('comment coverage', () => {
   });
 
   it('Python: # comments and docstrings; # inside a string is code', () => {
-    const py = ['def f(x):', '    """Doc', '    string."""', '    s = "# not"  # trailing', "    return s + '#'", '# end', ''].join('\n');
+    const py = [
+      'def f(x):',
+      '    """Doc',
+      '    string."""',
+      '    s = "# not"  # trailing',
+      "    return s + '#'",
+      '# end',
+      '',
+    ].join('\n');
     expect(lines('m.py', py)).toEqual({ comment: [2, 3, 4, 6], code: [1, 4, 5] });
   });
 
@@ -62,7 +70,10 @@ describe('comment coverage', () => {
       { path: 'b.zig', text: 'const x = 1;\n', addedLines: new Set([1]) },
     ]);
     expect(f).toEqual({ commentLines: 1, codeLines: 1, files: 1, unknown: ['b.zig'] });
-    expect(commentFigures([{ path: 'a.ts', text, addedLines: all(text) }])).toMatchObject({ commentLines: 2, codeLines: 2 });
+    expect(commentFigures([{ path: 'a.ts', text, addedLines: all(text) }])).toMatchObject({
+      commentLines: 2,
+      codeLines: 2,
+    });
   });
 
   it('score: the ratio over the target, capped at 1; a target of 0 always scores 1', () => {

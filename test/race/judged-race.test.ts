@@ -9,7 +9,15 @@ import { goodReply, startMessagesServer, type MessagesServer } from '../judge/he
 import { addSolution, makeRaceProject, SOLUTIONS } from './_fixture.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const NAMES = ['requirement_coverage', 'edge_cases', 'naming', 'pattern_adherence', 'error_handling', 'security', 'algorithmic_complexity'];
+const NAMES = [
+  'requirement_coverage',
+  'edge_cases',
+  'naming',
+  'pattern_adherence',
+  'error_handling',
+  'security',
+  'algorithmic_complexity',
+];
 const criteria = Object.fromEntries(NAMES.map((n) => [n, { score: 0.9, confidence: 0.8, reasoning: `${n}: fine` }]));
 
 let server: MessagesServer;
@@ -18,7 +26,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function race(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function race(
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(join(ROOT, 'bin', 'race'), args, { cwd, env: { ...process.env, NO_COLOR: '1', ...env } });
     let stdout = '';
@@ -32,18 +44,32 @@ function race(args: string[], cwd: string, env: Record<string, string>): Promise
 describe('bin/race with JUDGE_ENABLED=true and --rate-agents', () => {
   it('judges each solution once, reads its criteria, and rates each agent from its judgment', async () => {
     const p = makeRaceProject();
-    const task = { id: 'fix-clamp', prompt: 'clamp ignores the upper bound: fix it', complexity: 3, command: 'work-on-tasks' };
+    const task = {
+      id: 'fix-clamp',
+      prompt: 'clamp ignores the upper bound: fix it',
+      complexity: 3,
+      command: 'work-on-tasks',
+    };
     addSolution(p, 'clean', SOLUTIONS.clean!, { task });
     addSolution(p, 'nobuild', SOLUTIONS.nobuild!, { task });
-    const env = { JUDGELOOP_STATE_DIR: p.state, JUDGE_ENABLED: 'true', JUDGE_PHASE: '2', ANTHROPIC_API_KEY: 'sk-test-dummy', ANTHROPIC_BASE_URL: server.url };
+    const env = {
+      JUDGELOOP_STATE_DIR: p.state,
+      JUDGE_ENABLED: 'true',
+      JUDGE_PHASE: '2',
+      ANTHROPIC_API_KEY: 'sk-test-dummy',
+      ANTHROPIC_BASE_URL: server.url,
+    };
     const r = await race(['--json', '--quiet', '--rate-agents', 'clean.json', 'nobuild.json'], p.dir, env);
     expect(r.code).toBe(0);
     const store = new StateStore(p.state);
     expect(server.requests.length).toBe(2);
-    for (const bead of ['bd-clean', 'bd-nobuild']) expect(store.read<Judgment>('judgments', bead)?.status).toBe('judged');
+    for (const bead of ['bd-clean', 'bd-nobuild'])
+      expect(store.read<Judgment>('judgments', bead)?.status).toBe('judged');
     const result = JSON.parse(r.stdout) as Race;
     const clean = result.solutions.find((s) => s.id === 'bd-clean')!;
-    const fromJudge = clean.evaluation!.categories.correctness.criteria.filter((c) => c.source === 'judge').map((c) => c.name);
+    const fromJudge = clean
+      .evaluation!.categories.correctness.criteria.filter((c) => c.source === 'judge')
+      .map((c) => c.name);
     expect(fromJudge).toEqual(expect.arrayContaining(['requirement_coverage', 'edge_cases']));
     for (const slug of ['clean', 'nobuild']) {
       const rows = store.readLines<AgentRunRating>('ratings', slug).rows;

@@ -14,10 +14,35 @@ const breaks = (path: string, before: string, after: string) =>
 
 describe('Python API', () => {
   it('reads the same public names as ast on 16 modules of the standard library', () => {
-    const stdlib = execFileSync('python3', ['-c', 'import json, os; print(os.path.dirname(os.path.dirname(json.__file__)))'], { encoding: 'utf8' }).trim();
-    const modules = ['argparse', 'ast', 'calendar', 'configparser', 'dataclasses', 'difflib', 'enum', 'fractions', 'functools', 'inspect', 'pydoc', 'shutil', 'tarfile', 'textwrap', 'typing', 'zipfile'];
+    const stdlib = execFileSync(
+      'python3',
+      ['-c', 'import json, os; print(os.path.dirname(os.path.dirname(json.__file__)))'],
+      { encoding: 'utf8' },
+    ).trim();
+    const modules = [
+      'argparse',
+      'ast',
+      'calendar',
+      'configparser',
+      'dataclasses',
+      'difflib',
+      'enum',
+      'fractions',
+      'functools',
+      'inspect',
+      'pydoc',
+      'shutil',
+      'tarfile',
+      'textwrap',
+      'typing',
+      'zipfile',
+    ];
     const files = modules.map((m) => join(stdlib, `${m}.py`));
-    const ref = JSON.parse(execFileSync('python3', [join(import.meta.dirname, '..', 'helpers', 'python_functions.py'), '--api', ...files], { encoding: 'utf8' })) as Record<string, string[]>;
+    const ref = JSON.parse(
+      execFileSync('python3', [join(import.meta.dirname, '..', 'helpers', 'python_functions.py'), '--api', ...files], {
+        encoding: 'utf8',
+      }),
+    ) as Record<string, string[]>;
     let total = 0;
     for (const f of files) {
       expect([...langApi(f, readFileSync(f, 'utf8'))!.keys()].sort(), f).toEqual(ref[f]);
@@ -51,17 +76,55 @@ describe('Python API', () => {
       .replace('return open(path, mode)', 'return open(path, mode, encoding="utf-8")')
       .concat('def save(path, data):\n    pass\n');
     expect(breaks('m.py', base, after)).toEqual([]);
-    expect(compareLangApi('m.py', base, after)!.filter((c) => c.change === 'added').map((c) => c.name)).toEqual(['save']);
+    expect(
+      compareLangApi('m.py', base, after)!
+        .filter((c) => c.change === 'added')
+        .map((c) => c.name),
+    ).toEqual(['save']);
   });
 
   it('breaking changes, each named', () => {
-    expect(breaks('m.py', base, base.replace('def load(path, mode="r", *args, **kwargs):', 'def load(path, mode, *args, **kwargs):'))).toEqual(['m.py: load: parameter mode lost its default']);
-    expect(breaks('m.py', base, base.replace('def load(path, mode="r", *args, **kwargs):', 'def load(path, encoding, mode="r", *args, **kwargs):'))).toEqual(['m.py: load: parameter mode moved']);
-    expect(breaks('m.py', base, base.replace('def load(path, mode="r", *args, **kwargs):', 'def load(path, mode="r", **kwargs):'))).toEqual(['m.py: load: *args removed']);
-    expect(breaks('m.py', base, base.replace('    def get(self, key, default=None):', '    def get(self, key, default=None, *, version):'))).toEqual(['m.py: Store.get: new required parameter version']);
-    expect(breaks('m.py', base, base.replace('(self, root, *, strict=False)', '(self, root)'))).toEqual(['m.py: Store.__init__: parameter strict removed']);
+    expect(
+      breaks(
+        'm.py',
+        base,
+        base.replace('def load(path, mode="r", *args, **kwargs):', 'def load(path, mode, *args, **kwargs):'),
+      ),
+    ).toEqual(['m.py: load: parameter mode lost its default']);
+    expect(
+      breaks(
+        'm.py',
+        base,
+        base.replace(
+          'def load(path, mode="r", *args, **kwargs):',
+          'def load(path, encoding, mode="r", *args, **kwargs):',
+        ),
+      ),
+    ).toEqual(['m.py: load: parameter mode moved']);
+    expect(
+      breaks(
+        'm.py',
+        base,
+        base.replace('def load(path, mode="r", *args, **kwargs):', 'def load(path, mode="r", **kwargs):'),
+      ),
+    ).toEqual(['m.py: load: *args removed']);
+    expect(
+      breaks(
+        'm.py',
+        base,
+        base.replace('    def get(self, key, default=None):', '    def get(self, key, default=None, *, version):'),
+      ),
+    ).toEqual(['m.py: Store.get: new required parameter version']);
+    expect(breaks('m.py', base, base.replace('(self, root, *, strict=False)', '(self, root)'))).toEqual([
+      'm.py: Store.__init__: parameter strict removed',
+    ]);
     expect(breaks('m.py', base, base.replace('def load(', 'def read('))).toEqual(['m.py: load removed']);
-    expect(breaks('m.py', base, null as unknown as string)).toEqual(['m.py: Store removed', 'm.py: Store.__init__ removed', 'm.py: Store.get removed', 'm.py: load removed']);
+    expect(breaks('m.py', base, null as unknown as string)).toEqual([
+      'm.py: Store removed',
+      'm.py: Store.__init__ removed',
+      'm.py: Store.get removed',
+      'm.py: load removed',
+    ]);
   });
 });
 
@@ -72,7 +135,9 @@ describe('Go API', () => {
     for (const file of Object.keys(ref)) {
       const api = langApi(file, readFileSync(join(dir, file), 'utf8'))!;
       const funcs = new Set([...api].filter(([, e]) => e.kind === 'go-func').map(([n]) => n.split('.').pop()));
-      const exported = ref[file]!.map((f) => f.name).filter((n) => /^[A-Z]/.test(n) && !(file === 'sort.go' && n === 'Next'));
+      const exported = ref[file]!.map((f) => f.name).filter(
+        (n) => /^[A-Z]/.test(n) && !(file === 'sort.go' && n === 'Next'),
+      );
       for (const n of exported) expect(funcs.has(n), `${file} ${n}`).toBe(true);
     }
     expect(langApi('sort.go', readFileSync(join(dir, 'sort.go'), 'utf8'))!.has('xorshift.Next')).toBe(false);
@@ -95,15 +160,23 @@ describe('Go API', () => {
   ].join('\n');
 
   it('signatures compare by types: renamed parameters and private changes are compatible', () => {
-    const after = base.replace('func Get(key string, n int)', 'func Get(k string, count int)').replace('func helper(x int) int', 'func helper(x, y int) int');
+    const after = base
+      .replace('func Get(key string, n int)', 'func Get(k string, count int)')
+      .replace('func helper(x int) int', 'func helper(x, y int) int');
     expect(breaks('s.go', base, after)).toEqual([]);
     expect(langApi('s.go', base)!.get('Get')).toEqual({ kind: 'go-func', signature: '(string, int) ([]byte, error)' });
     expect(langApi('s.go', base)!.get('Store.Put')).toEqual({ kind: 'go-func', signature: '(string, string) (error)' });
   });
 
   it('a changed parameter or result type, a removed method or type breaks', () => {
-    expect(breaks('s.go', base, base.replace('n int)', 'n int64)'))).toEqual(['s.go: Get: signature (string, int) ([]byte, error) → (string, int64) ([]byte, error)']);
-    expect(breaks('s.go', base, base.replace('(key, value string) error', '(key, value string)'))).toEqual(['s.go: Store.Put: signature (string, string) (error) → (string, string) ()']);
-    expect(breaks('s.go', base, base.replace('type Store struct', 'type store struct').replace('(s *Store)', '(s *store)'))).toEqual(['s.go: Store.Put removed', 's.go: Store removed']);
+    expect(breaks('s.go', base, base.replace('n int)', 'n int64)'))).toEqual([
+      's.go: Get: signature (string, int) ([]byte, error) → (string, int64) ([]byte, error)',
+    ]);
+    expect(breaks('s.go', base, base.replace('(key, value string) error', '(key, value string)'))).toEqual([
+      's.go: Store.Put: signature (string, string) (error) → (string, string) ()',
+    ]);
+    expect(
+      breaks('s.go', base, base.replace('type Store struct', 'type store struct').replace('(s *Store)', '(s *store)')),
+    ).toEqual(['s.go: Store.Put removed', 's.go: Store removed']);
   });
 });

@@ -10,7 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { langFunctionMetrics, langMetricsKnown } from '../../lib/race/lang-metrics.js';
 
 const dir = join(import.meta.dirname, '..', 'fixtures', 'lang-metrics');
-const metrics = (file: string) => langFunctionMetrics(file, readFileSync(join(dir, file), 'utf8'))!.map(({ name, startLine, endLine, lines, complexity }) => ({ name, startLine, endLine, lines, complexity }));
+const metrics = (file: string) =>
+  langFunctionMetrics(file, readFileSync(join(dir, file), 'utf8'))!.map(
+    ({ name, startLine, endLine, lines, complexity }) => ({ name, startLine, endLine, lines, complexity }),
+  );
 
 describe('function metrics beyond TS/JS', () => {
   it('Python: def to its last indented line; nested functions apart; docstrings and strings ignored; case _ is no branch', () => {
@@ -96,27 +99,72 @@ describe('function metrics beyond TS/JS', () => {
     expect(metrics('m.scala')).toEqual([{ name: 'pick', startLine: 2, endLine: 10, lines: 9, complexity: 6 }]);
     expect(metrics('m.dart')).toEqual([{ name: 'pick', startLine: 5, endLine: 15, lines: 11, complexity: 6 }]);
     // `case _ =>` is the default of a match: one decision for `case 1`, none for it.
-    const scala = 'object A {\n  def f(x: Int): Int = {\n    x match {\n      case 1 => 1\n      case _ => 0\n    }\n  }\n}\n';
-    expect(langFunctionMetrics('a.scala', scala)).toEqual([{ name: 'f', startLine: 2, endLine: 7, lines: 6, complexity: 2 }]);
+    const scala =
+      'object A {\n  def f(x: Int): Int = {\n    x match {\n      case 1 => 1\n      case _ => 0\n    }\n  }\n}\n';
+    expect(langFunctionMetrics('a.scala', scala)).toEqual([
+      { name: 'f', startLine: 2, endLine: 7, lines: 6, complexity: 2 },
+    ]);
   });
 
   it('knows which languages it measures', () => {
-    for (const f of ['a.py', 'a.go', 'a.rs', 'A.java', 'a.c', 'a.cpp', 'a.cs', 'a.kt', 'a.swift', 'a.php', 'a.scala', 'a.dart']) expect(langMetricsKnown(f), f).toBe(true);
+    for (const f of [
+      'a.py',
+      'a.go',
+      'a.rs',
+      'A.java',
+      'a.c',
+      'a.cpp',
+      'a.cs',
+      'a.kt',
+      'a.swift',
+      'a.php',
+      'a.scala',
+      'a.dart',
+    ])
+      expect(langMetricsKnown(f), f).toBe(true);
     for (const f of ['a.ts', 'a.rb', 'a.sh', 'a.zig']) expect(langMetricsKnown(f), f).toBe(false);
     expect(langFunctionMetrics('a.zig', 'fn f() void {}')).toBeNull();
   });
 
   it("Python: agrees with Python's own parser on the standard library (functions, their lines, their complexity)", () => {
     // Real code nobody wrote for this test: modules of the installed Python's standard library.
-    const stdlib = execFileSync('python3', ['-c', 'import json, os; print(os.path.dirname(os.path.dirname(json.__file__)))'], { encoding: 'utf8' }).trim();
-    const modules = ['argparse', 'ast', 'calendar', 'configparser', 'dataclasses', 'difflib', 'enum', 'fractions', 'functools', 'inspect', 'pydoc', 'shutil', 'tarfile', 'textwrap', 'typing', 'zipfile'];
+    const stdlib = execFileSync(
+      'python3',
+      ['-c', 'import json, os; print(os.path.dirname(os.path.dirname(json.__file__)))'],
+      { encoding: 'utf8' },
+    ).trim();
+    const modules = [
+      'argparse',
+      'ast',
+      'calendar',
+      'configparser',
+      'dataclasses',
+      'difflib',
+      'enum',
+      'fractions',
+      'functools',
+      'inspect',
+      'pydoc',
+      'shutil',
+      'tarfile',
+      'textwrap',
+      'typing',
+      'zipfile',
+    ];
     const files = modules.map((m) => join(stdlib, `${m}.py`));
-    const ref = JSON.parse(execFileSync('python3', [join(import.meta.dirname, '..', 'helpers', 'python_functions.py'), ...files], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })) as Record<string, { name: string; startLine: number; endLine: number; complexity: number }[]>;
+    const ref = JSON.parse(
+      execFileSync('python3', [join(import.meta.dirname, '..', 'helpers', 'python_functions.py'), ...files], {
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      }),
+    ) as Record<string, { name: string; startLine: number; endLine: number; complexity: number }[]>;
     let total = 0;
     let sameEnd = 0;
     let sameComplexity = 0;
     for (const file of files) {
-      const ours = new Map(langFunctionMetrics(file, readFileSync(file, 'utf8'))!.map((f) => [`${f.startLine}:${f.name}`, f]));
+      const ours = new Map(
+        langFunctionMetrics(file, readFileSync(file, 'utf8'))!.map((f) => [`${f.startLine}:${f.name}`, f]),
+      );
       for (const f of ref[file]!) {
         total++;
         const o = ours.get(`${f.startLine}:${f.name}`);
@@ -135,10 +183,15 @@ describe('function metrics beyond TS/JS', () => {
 
   it("Go: agrees with go/ast on six files of Go's standard library (captured by dev/capture-lang-metrics)", () => {
     const goDir = join(dir, 'go');
-    const ref = JSON.parse(readFileSync(join(goDir, 'expected.json'), 'utf8')) as Record<string, { name: string; startLine: number; endLine: number; complexity: number }[]>;
+    const ref = JSON.parse(readFileSync(join(goDir, 'expected.json'), 'utf8')) as Record<
+      string,
+      { name: string; startLine: number; endLine: number; complexity: number }[]
+    >;
     let total = 0;
     for (const [file, fns] of Object.entries(ref)) {
-      const ours = langFunctionMetrics(file, readFileSync(join(goDir, file), 'utf8'))!.map(({ name, startLine, endLine, complexity }) => ({ name, startLine, endLine, complexity }));
+      const ours = langFunctionMetrics(file, readFileSync(join(goDir, file), 'utf8'))!.map(
+        ({ name, startLine, endLine, complexity }) => ({ name, startLine, endLine, complexity }),
+      );
       // Every function and method, at its name's line, to its closing brace, with go/ast's count — and nothing else
       // (function literals belong to their function).
       expect(ours, file).toEqual(fns);

@@ -5,7 +5,16 @@ import { runRace } from '../../lib/race/run-race.js';
 import { loadRunRecord } from '../../lib/collector/run-record.js';
 import { StateStore } from '../../lib/store/store.js';
 import type { Race, RaceSolution } from '../../lib/schema/types.generated.js';
-import { addSolution, BUGGY, FIXED, makeRaceProject, raceTestConfig, SOLUTIONS, writeJudgment, type RaceProject } from './_fixture.js';
+import {
+  addSolution,
+  BUGGY,
+  FIXED,
+  makeRaceProject,
+  raceTestConfig,
+  SOLUTIONS,
+  writeJudgment,
+  type RaceProject,
+} from './_fixture.js';
 
 const now = () => new Date('2026-01-01T12:00:00Z');
 
@@ -37,19 +46,28 @@ describe('a race of six real branches', () => {
     expect(race.ranking.order[0]).toBe('bd-clean');
     expect(race.ranking.order.at(-1)).toBe('bd-nobuild');
     const score = (n: string) => sol(race, n).score!;
-    for (const other of ['reformat', 'deltest', 'secret', 'stub', 'nobuild']) expect(score('clean')).toBeGreaterThan(score(other));
+    for (const other of ['reformat', 'deltest', 'secret', 'stub', 'nobuild'])
+      expect(score('clean')).toBeGreaterThan(score(other));
     // The fixes that work outrank those that do not fix the bug.
-    for (const fixed of ['reformat', 'secret']) for (const broken of ['deltest', 'stub', 'nobuild']) expect(score(fixed)).toBeGreaterThan(score(broken));
+    for (const fixed of ['reformat', 'secret'])
+      for (const broken of ['deltest', 'stub', 'nobuild']) expect(score(fixed)).toBeGreaterThan(score(broken));
   });
 
   it('leaves comment coverage out of a change of a few lines (not applicable, with the count)', () => {
     const absent = sol(race, 'clean').evaluation!.categories.quality.absent.find((a) => a.name === 'comment_coverage');
-    expect(absent).toEqual({ name: 'comment_coverage', reason: 'not_applicable', detail: '1 added code line: too few for a comment ratio (at least 10)' });
+    expect(absent).toEqual({
+      name: 'comment_coverage',
+      reason: 'not_applicable',
+      detail: '1 added code line: too few for a comment ratio (at least 10)',
+    });
   });
 
   it('keeps the mergeability gates apart from the rank, each failed condition named', () => {
     const g = (n: string) => sol(race, n).gates;
-    const failed = (n: string) => g(n).conditions.filter((c) => c.status === 'fail').map((c) => c.name);
+    const failed = (n: string) =>
+      g(n)
+        .conditions.filter((c) => c.status === 'fail')
+        .map((c) => c.name);
     expect(g('clean')).toMatchObject({ build_passes: true, no_test_regression: true, mergeable: true });
     expect(g('clean').conditions.map((c) => [c.name, c.status])).toEqual([
       ['builds', 'pass'],
@@ -66,7 +84,12 @@ describe('a race of six real branches', () => {
     // The deleted test failed on the base: by test id it is a target left failing; by counts alone it also shows as
     // fewer tests than the base.
     const byCounts = sol(race, 'deltest').target_tests!.basis === 'counts';
-    expect(failed('deltest')).toEqual(['target_tests_pass', ...(byCounts ? ['pass_to_pass_kept'] : []), 'substantive_change', 'no_blocking_finding']);
+    expect(failed('deltest')).toEqual([
+      'target_tests_pass',
+      ...(byCounts ? ['pass_to_pass_kept'] : []),
+      'substantive_change',
+      'no_blocking_finding',
+    ]);
     expect(g('deltest')).toMatchObject({ build_passes: true, no_test_regression: !byCounts, mergeable: false });
     expect(g('nobuild')).toMatchObject({ build_passes: false, mergeable: false });
     expect(failed('nobuild')[0]).toBe('builds');
@@ -81,7 +104,9 @@ describe('a race of six real branches', () => {
     expect(secret).toHaveLength(1);
     expect(secret[0]).toMatchObject({ file: 'src/clamp.mjs', line: 1 });
     expect(secret[0]!.detail).not.toContain('4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c');
-    expect(sol(race, 'secret').evaluation!.categories.safety.criteria.find((c) => c.name === 'no_secrets')!.score).toBe(0);
+    expect(sol(race, 'secret').evaluation!.categories.safety.criteria.find((c) => c.name === 'no_secrets')!.score).toBe(
+      0,
+    );
     const stub = sol(race, 'stub').flags.find((f) => f.kind === 'stub')!;
     expect(stub).toMatchObject({ file: 'src/clamp.mjs', line: 2 });
     expect(kinds(sol(race, 'stub'))).toContain('tests_failed');
@@ -90,8 +115,12 @@ describe('a race of six real branches', () => {
 
   it('marks the judge criteria as unmeasured (no judgment) and lowers the confidence for it', () => {
     const c = sol(race, 'clean').evaluation!;
-    expect(c.categories.correctness.absent.map((a) => a.name)).toEqual(expect.arrayContaining(['requirement_coverage', 'edge_cases', 'typecheck']));
-    expect(c.categories.correctness.criteria.map((x) => x.name)).toEqual(expect.arrayContaining(['tests_pass', 'build', 'lint_clean', 'no_regressions', 'api_compatible']));
+    expect(c.categories.correctness.absent.map((a) => a.name)).toEqual(
+      expect.arrayContaining(['requirement_coverage', 'edge_cases', 'typecheck']),
+    );
+    expect(c.categories.correctness.criteria.map((x) => x.name)).toEqual(
+      expect.arrayContaining(['tests_pass', 'build', 'lint_clean', 'no_regressions', 'api_compatible']),
+    );
     expect(c.confidence).toBeLessThan(0.8);
     expect(c.confidence).toBeGreaterThan(0.4);
   });
@@ -103,7 +132,11 @@ describe('a race of six real branches', () => {
   });
 
   it('writes pairwise comparisons for every pair and category measured', () => {
-    expect(race.comparisons.filter((c) => c.category === 'safety' && c.solution_a === 'bd-clean' && c.solution_b === 'bd-secret')[0]).toMatchObject({ winner: 'bd-clean' });
+    expect(
+      race.comparisons.filter(
+        (c) => c.category === 'safety' && c.solution_a === 'bd-clean' && c.solution_b === 'bd-secret',
+      )[0],
+    ).toMatchObject({ winner: 'bd-clean' });
     expect(race.comparisons.length).toBe(15 * 5);
   });
 });
@@ -116,19 +149,35 @@ describe('auto-accept on real branches', () => {
     writeJudgment(p.state, 'bd-nobuild', 0.5, 0.9);
     const store = new StateStore(p.state);
     const runs = files.map((f) => loadRunRecord(f, p.dir));
-    const on = await runRace(runs, { store, config: raceTestConfig({ race: { auto_accept: { enabled: true } } }), processEnv: process.env, now });
+    const on = await runRace(runs, {
+      store,
+      config: raceTestConfig({ race: { auto_accept: { enabled: true } } }),
+      processEnv: process.env,
+      now,
+    });
     expect(on.ranking.winner).toBe('bd-clean');
     expect(on.auto_accept).toEqual({ enabled: true, accept: true, reason: 'All criteria met', solution: 'bd-clean' });
     const off = await runRace(runs, { store, config: raceTestConfig(), processEnv: process.env, now, raceId: 'off' });
-    expect(off.auto_accept).toEqual({ enabled: false, accept: false, reason: 'Auto-acceptance disabled', solution: null });
+    expect(off.auto_accept).toEqual({
+      enabled: false,
+      accept: false,
+      reason: 'Auto-acceptance disabled',
+      solution: null,
+    });
   });
 });
 
 describe('named target tests', () => {
   it('derives the failing test the fix makes pass; named targets are used as given, and a name no run reported is noted', async () => {
     const p = makeRaceProject();
-    const dead = { 'src/clamp.mjs': `${BUGGY}\nexport function clampAll(xs, lo, hi) {\n  return xs.map((x) => clamp(x, lo, hi));\n}\n` };
-    const runs = [addSolution(p, 'clean', SOLUTIONS.clean!), addSolution(p, 'stub', SOLUTIONS.stub!), addSolution(p, 'dead', dead)].map((f) => loadRunRecord(f, p.dir));
+    const dead = {
+      'src/clamp.mjs': `${BUGGY}\nexport function clampAll(xs, lo, hi) {\n  return xs.map((x) => clamp(x, lo, hi));\n}\n`,
+    };
+    const runs = [
+      addSolution(p, 'clean', SOLUTIONS.clean!),
+      addSolution(p, 'stub', SOLUTIONS.stub!),
+      addSolution(p, 'dead', dead),
+    ].map((f) => loadRunRecord(f, p.dir));
     const store = new StateStore(p.state);
     const derived = await runRace(runs, { store, config: raceTestConfig(), processEnv: process.env, now });
     expect(derived.targets.source).toBe('derived');
@@ -136,17 +185,33 @@ describe('named target tests', () => {
     expect(derived.targets.fail_to_pass[0]).toMatch(/above$/);
     const above = derived.targets.fail_to_pass[0]!;
     // The clean fix also added a test: its own targets are the race's plus that one.
-    expect(sol(derived, 'clean').target_tests!.targets).toEqual([above, ...sol(derived, 'clean').target_tests!.added].sort());
+    expect(sol(derived, 'clean').target_tests!.targets).toEqual(
+      [above, ...sol(derived, 'clean').target_tests!.added].sort(),
+    );
     expect(sol(derived, 'stub').target_tests!.target_failing).toEqual([above]);
     // Code that changes but moves no target test to passing earns no correctness: it does not reach the task.
     expect(sol(derived, 'dead').gates.conditions.find((c) => c.name === 'substantive_change')!.status).toBe('pass');
-    expect(sol(derived, 'dead').evaluation!.categories.correctness).toMatchObject({ overall: 0, override: 'no credit: none of the 1 target tests passes (the change does not reach them)' });
+    expect(sol(derived, 'dead').evaluation!.categories.correctness).toMatchObject({
+      overall: 0,
+      override: 'no credit: none of the 1 target tests passes (the change does not reach them)',
+    });
     expect(sol(derived, 'clean').evaluation!.categories.correctness.override).toBeUndefined();
 
-    const named = await runRace(runs, { store, config: raceTestConfig(), processEnv: process.env, now, raceId: 'named', targets: [above, 'no-such-test'] });
+    const named = await runRace(runs, {
+      store,
+      config: raceTestConfig(),
+      processEnv: process.env,
+      now,
+      raceId: 'named',
+      targets: [above, 'no-such-test'],
+    });
     expect(named.targets).toMatchObject({ source: 'explicit', fail_to_pass: [above, 'no-such-test'].sort() });
     expect(named.notes).toContain('target tests not reported by any run (check the id): no-such-test');
-    expect(sol(named, 'clean').gates.conditions[1]).toMatchObject({ name: 'target_tests_pass', status: 'fail', detail: 'failing: no-such-test' });
+    expect(sol(named, 'clean').gates.conditions[1]).toMatchObject({
+      name: 'target_tests_pass',
+      status: 'fail',
+      detail: 'failing: no-such-test',
+    });
     expect(named.ranking.outcome).toBe('no_mergeable_solution');
   });
 });
@@ -154,7 +219,12 @@ describe('named target tests', () => {
 describe('bad input and odd races', () => {
   it('a race of a single run has confidence 1 and a winner', async () => {
     const p = makeRaceProject();
-    const race = await runRace([loadRunRecord(addSolution(p, 'clean', SOLUTIONS.clean!), p.dir)], { store: new StateStore(p.state), config: raceTestConfig(), processEnv: process.env, now });
+    const race = await runRace([loadRunRecord(addSolution(p, 'clean', SOLUTIONS.clean!), p.dir)], {
+      store: new StateStore(p.state),
+      config: raceTestConfig(),
+      processEnv: process.env,
+      now,
+    });
     expect(race.ranking).toMatchObject({ confidence: 1, winner: 'bd-clean', order: ['bd-clean'] });
     expect(race.comparisons).toEqual([]);
   });
@@ -165,9 +235,17 @@ describe('bad input and odd races', () => {
     const b = addSolution(p, 'other', SOLUTIONS.clean!, { task: { id: 'another-task', prompt: 'x' } });
     const c = addSolution(p, 'dup', SOLUTIONS.clean!, { bead: 'bd-clean' });
     const ctx = { store: new StateStore(p.state), config: raceTestConfig(), processEnv: process.env, now };
-    const msg = async (files: string[]) => runRace(files.map((f) => loadRunRecord(f, p.dir)), ctx).then(() => 'no error', errorMessage);
-    expect(await msg([a, b])).toBe(`${b}: /task/id: "another-task" differs from "fix-clamp" in ${a}; a race compares runs of one task`);
-    expect(await msg([a, c])).toBe(`${c}: /bead: "bd-clean" is also the bead of ${a}; each solution needs its own bead`);
+    const msg = async (files: string[]) =>
+      runRace(
+        files.map((f) => loadRunRecord(f, p.dir)),
+        ctx,
+      ).then(() => 'no error', errorMessage);
+    expect(await msg([a, b])).toBe(
+      `${b}: /task/id: "another-task" differs from "fix-clamp" in ${a}; a race compares runs of one task`,
+    );
+    expect(await msg([a, c])).toBe(
+      `${c}: /bead: "bd-clean" is also the bead of ${a}; each solution needs its own bead`,
+    );
     expect(new StateStore(p.state).list('races')).toEqual([]);
   });
 
@@ -175,7 +253,10 @@ describe('bad input and odd races', () => {
     const p = makeRaceProject();
     const a = addSolution(p, 'clean', SOLUTIONS.clean!);
     const b = addSolution(p, 'gone', SOLUTIONS.clean!, { worktree: 'wt-does-not-exist' });
-    const race = await runRace([a, b].map((f) => loadRunRecord(f, p.dir)), { store: new StateStore(p.state), config: raceTestConfig(), processEnv: process.env, now });
+    const race = await runRace(
+      [a, b].map((f) => loadRunRecord(f, p.dir)),
+      { store: new StateStore(p.state), config: raceTestConfig(), processEnv: process.env, now },
+    );
     const gone = race.solutions.find((s) => s.id === 'bd-gone')!;
     expect(gone).toMatchObject({ status: 'failed', rank: null, score: null });
     expect(gone.failure).toContain(join(p.dir, 'wt-does-not-exist'));
@@ -187,30 +268,52 @@ describe('comment coverage in a race', () => {
   it('is measured on the added non-test code: the same helper with and without comments', async () => {
     const p = makeRaceProject();
     const helper = (comment: boolean) =>
-      Array.from({ length: 12 }, (_, i) => `${comment && i % 4 === 0 ? `// step ${i}: keep the running total in range\n` : ''}export const k${i} = (v) => Math.min(${i}, v);\n`).join('');
+      Array.from(
+        { length: 12 },
+        (_, i) =>
+          `${comment && i % 4 === 0 ? `// step ${i}: keep the running total in range\n` : ''}export const k${i} = (v) => Math.min(${i}, v);\n`,
+      ).join('');
     const records = [
       addSolution(p, 'commented', { 'src/clamp.mjs': FIXED, 'src/helpers.mjs': helper(true) }),
       addSolution(p, 'bare', { 'src/clamp.mjs': FIXED, 'src/helpers.mjs': helper(false) }),
     ];
-    const race = await runRace(records.map((f) => loadRunRecord(f, p.dir)), { store: new StateStore(p.state), config: raceTestConfig(), processEnv: process.env, now });
-    const coverage = (n: string) => sol(race, n).evaluation!.categories.quality.criteria.find((c) => c.name === 'comment_coverage');
+    const race = await runRace(
+      records.map((f) => loadRunRecord(f, p.dir)),
+      { store: new StateStore(p.state), config: raceTestConfig(), processEnv: process.env, now },
+    );
+    const coverage = (n: string) =>
+      sol(race, n).evaluation!.categories.quality.criteria.find((c) => c.name === 'comment_coverage');
     // 3 comment lines for 13 code lines (12 helpers + the fix): ratio 0.23 ≥ target 0.1.
     expect(coverage('commented')).toMatchObject({ score: 1, source: 'mechanical' });
     expect(coverage('commented')!.detail).toMatch(/^3 comment lines for 13 added code lines/);
     expect(sol(race, 'commented').metrics).toMatchObject({ comment_lines: 3, code_lines: 13 });
     expect(coverage('bare')).toMatchObject({ score: 0 });
-    expect(sol(race, 'commented').evaluation!.categories.quality.overall!).toBeGreaterThan(sol(race, 'bare').evaluation!.categories.quality.overall!);
+    expect(sol(race, 'commented').evaluation!.categories.quality.overall!).toBeGreaterThan(
+      sol(race, 'bare').evaluation!.categories.quality.overall!,
+    );
   });
 
   it('measures complexity and function length of a Python change by token heuristics, and says so', async () => {
     const p = makeRaceProject();
-    const py = 'def pick(xs, lo):\n    for x in xs:\n        if x > lo and x % 2:\n            return x\n    return None\n';
+    const py =
+      'def pick(xs, lo):\n    for x in xs:\n        if x > lo and x % 2:\n            return x\n    return None\n';
     const record = addSolution(p, 'python', { 'src/clamp.mjs': FIXED, 'tools/pick.py': py });
-    const race = await runRace([loadRunRecord(record, p.dir)], { store: new StateStore(p.state), config: raceTestConfig(), processEnv: process.env, now });
+    const race = await runRace([loadRunRecord(record, p.dir)], {
+      store: new StateStore(p.state),
+      config: raceTestConfig(),
+      processEnv: process.env,
+      now,
+    });
     const q = sol(race, 'python').evaluation!.categories.quality.criteria;
     // pick: 1 + for + if + and = 4 (the JS fix: 1 + two ifs = 3); longest changed function: pick's 5 lines.
     // Change-local: clamp gained one decision (2 → 3), pick is new with 4; both within their ideal, the first is named.
-    expect(q.find((c) => c.name === 'complexity')!.detail).toBe('clamp (src/clamp.mjs:1): complexity 2 → 3 (+1); ideal ≤ +2 (worst of 2 changed functions) (token heuristic for .py)');
-    expect(sol(race, 'python').metrics).toMatchObject({ max_complexity: 4, max_function_lines: 5, functions_measured: 2 });
+    expect(q.find((c) => c.name === 'complexity')!.detail).toBe(
+      'clamp (src/clamp.mjs:1): complexity 2 → 3 (+1); ideal ≤ +2 (worst of 2 changed functions) (token heuristic for .py)',
+    );
+    expect(sol(race, 'python').metrics).toMatchObject({
+      max_complexity: 4,
+      max_function_lines: 5,
+      functions_measured: 2,
+    });
   });
 });

@@ -3,12 +3,27 @@
 import { describe, expect, it } from 'vitest';
 import { detectClones } from '../../lib/race/clones.js';
 import { matchFunctions, touchedFunctionScores, type TouchedFunction } from '../../lib/race/criteria.js';
-import { compareRankables, rankSolutions, TIE_BREAK, WINNER_MIN_CONFIDENCE, type Rankable } from '../../lib/race/rank.js';
+import {
+  compareRankables,
+  rankSolutions,
+  TIE_BREAK,
+  WINNER_MIN_CONFIDENCE,
+  type Rankable,
+} from '../../lib/race/rank.js';
 import { functionMetrics } from '../../lib/race/ts-metrics.js';
 import { langFunctionMetrics } from '../../lib/race/lang-metrics.js';
 
 const cats = (x: number) => ({ correctness: x, quality: x, efficiency: x, completeness: x, safety: x });
-const r = (id: string, score: number, over: Partial<Rankable> = {}): Rankable => ({ id, score, confidence: 0.9, categories: cats(score), mergeable: true, target: 1, hash: `h-${id}`, ...over });
+const r = (id: string, score: number, over: Partial<Rankable> = {}): Rankable => ({
+  id,
+  score,
+  confidence: 0.9,
+  categories: cats(score),
+  mergeable: true,
+  target: 1,
+  hash: `h-${id}`,
+  ...over,
+});
 
 function permutations<T>(xs: T[]): T[][] {
   if (xs.length <= 1) return [xs];
@@ -34,7 +49,9 @@ describe('deterministic ranking', () => {
 
   it('orders by gate, then target share, then score, then content hash, then id', () => {
     expect(compareRankables(r('a', 0.1), r('b', 0.99, { mergeable: false }))).toBeLessThan(0);
-    expect(compareRankables(r('a', 0.1, { mergeable: false, target: 1 }), r('b', 0.99, { mergeable: false, target: 0.5 }))).toBeLessThan(0);
+    expect(
+      compareRankables(r('a', 0.1, { mergeable: false, target: 1 }), r('b', 0.99, { mergeable: false, target: 0.5 })),
+    ).toBeLessThan(0);
     expect(compareRankables(r('a', 0.5, { target: null }), r('b', 0.4, { target: 0 }))).toBeGreaterThan(0);
     expect(compareRankables(r('z', 0.5, { hash: 'a' }), r('a', 0.5, { hash: 'b' }))).toBeLessThan(0);
     expect(compareRankables(r('b', 0.5, { hash: 'x' }), r('a', 0.5, { hash: 'x' }))).toBeGreaterThan(0);
@@ -48,19 +65,40 @@ describe('deterministic ranking', () => {
   });
 
   it('"no mergeable solution" is a result of its own, naming each failed condition', () => {
-    const { ranking } = rankSolutions([r('noop', 0, { mergeable: false, target: 0, gateFailures: 'substantive_change, target_tests_pass' }), r('half', 0.8, { mergeable: false, target: 0.5, gateFailures: 'target_tests_pass' })], false);
-    expect(ranking).toMatchObject({ winner: null, outcome: 'no_mergeable_solution', winner_reason: 'No mergeable solution: half fails target_tests_pass; noop fails substantive_change, target_tests_pass' });
-    expect(rankSolutions([r('only', 0.9, { mergeable: false })], false).ranking).toMatchObject({ winner: null, outcome: 'no_mergeable_solution' });
+    const { ranking } = rankSolutions(
+      [
+        r('noop', 0, { mergeable: false, target: 0, gateFailures: 'substantive_change, target_tests_pass' }),
+        r('half', 0.8, { mergeable: false, target: 0.5, gateFailures: 'target_tests_pass' }),
+      ],
+      false,
+    );
+    expect(ranking).toMatchObject({
+      winner: null,
+      outcome: 'no_mergeable_solution',
+      winner_reason:
+        'No mergeable solution: half fails target_tests_pass; noop fails substantive_change, target_tests_pass',
+    });
+    expect(rankSolutions([r('only', 0.9, { mergeable: false })], false).ranking).toMatchObject({
+      winner: null,
+      outcome: 'no_mergeable_solution',
+    });
   });
 
   it('a tie between the top two holds the confidence below the winner threshold', () => {
-    const tied = rankSolutions([r('a', 0.9, { categories: { ...cats(0.9), correctness: 1 } }), r('b', 0.898)], false).ranking;
+    const tied = rankSolutions(
+      [r('a', 0.9, { categories: { ...cats(0.9), correctness: 1 } }), r('b', 0.898)],
+      false,
+    ).ranking;
     expect(tied.tied).toBe(true);
     expect(tied.confidence).toBeLessThan(WINNER_MIN_CONFIDENCE);
     expect(tied).toMatchObject({ winner: null, outcome: 'low_confidence' });
     expect(tied.winner_reason).toMatch(/^a and b are tied/);
     // Not tied once the scores part by more than the epsilon (or the gate or targets differ).
-    expect(rankSolutions([r('a', 0.99), r('b', 0.8)], false).ranking).toMatchObject({ tied: false, winner: 'a', outcome: 'winner' });
+    expect(rankSolutions([r('a', 0.99), r('b', 0.8)], false).ranking).toMatchObject({
+      tied: false,
+      winner: 'a',
+      outcome: 'winner',
+    });
     expect(rankSolutions([r('a', 0.9), r('b', 0.9, { target: 0.5 })], false).ranking.tied).toBe(false);
   });
 });
@@ -72,28 +110,41 @@ describe('change-local complexity and length', () => {
   const FIXED = BASE.replace('  return y;', '  if (y < 0) y = 0;\n  return y;');
   const touched = (base: string, head: string, path = 'a.mjs'): TouchedFunction[] => {
     const fns = path.endsWith('.py') ? langFunctionMetrics(path, head)! : functionMetrics(path, head);
-    const before = matchFunctions(fns, path.endsWith('.py') ? langFunctionMetrics(path, base)! : functionMetrics(path, base));
+    const before = matchFunctions(
+      fns,
+      path.endsWith('.py') ? langFunctionMetrics(path, base)! : functionMetrics(path, base),
+    );
     return fns.map((f, i) => ({ ...f, path, before: before[i] ?? null }));
   };
 
   it('charges a one-line fix in a long function for the line, not the function', () => {
     const s = touchedFunctionScores(touched(BASE, FIXED));
-    expect(s.complexity).toEqual({ score: 1, detail: 'big (a.mjs:1): complexity 61 → 62 (+1); ideal ≤ +2 (worst of 1 changed functions)' });
+    expect(s.complexity).toEqual({
+      score: 1,
+      detail: 'big (a.mjs:1): complexity 61 → 62 (+1); ideal ≤ +2 (worst of 1 changed functions)',
+    });
     expect(s.length.score).toBe(1);
     expect(s.length.detail).toBe('big (a.mjs:1): 64 → 65 lines (+1); ideal ≤ +20 (worst of 1 changed functions)');
   });
 
   it('still charges what a change adds, and a new function for its whole size', () => {
-    const grown = BASE.replace('  return y;', `${Array.from({ length: 10 }, (_, i) => `  if (y === ${i + 100}) y--;`).join('\n')}\n  return y;`);
+    const grown = BASE.replace(
+      '  return y;',
+      `${Array.from({ length: 10 }, (_, i) => `  if (y === ${i + 100}) y--;`).join('\n')}\n  return y;`,
+    );
     expect(touchedFunctionScores(touched(BASE, grown)).complexity.score).toBe(0);
     const added = touched('', BASE);
     expect(added[0]!.before).toBeNull();
-    expect(touchedFunctionScores(added).complexity).toEqual({ score: 0, detail: 'big (a.mjs:1): new, complexity 61; ideal < 10 (worst of 1 changed functions)' });
+    expect(touchedFunctionScores(added).complexity).toEqual({
+      score: 0,
+      detail: 'big (a.mjs:1): new, complexity 61; ideal < 10 (worst of 1 changed functions)',
+    });
   });
 
   it('matches functions by name and occurrence (Python too)', () => {
     const base = 'def a():\n    return 1\n\n\ndef b(x):\n    if x:\n        return 1\n    return 2\n';
-    const head = 'def c():\n    pass\n\n\ndef b(x):\n    if x:\n        return 1\n    if x > 2:\n        return 3\n    return 2\n';
+    const head =
+      'def c():\n    pass\n\n\ndef b(x):\n    if x:\n        return 1\n    if x > 2:\n        return 3\n    return 2\n';
     const t = touched(base, head, 'm.py');
     expect(t.map((f) => [f.name, f.before?.complexity ?? null, f.complexity])).toEqual([
       ['c', null, 1],
@@ -103,8 +154,10 @@ describe('change-local complexity and length', () => {
 });
 
 describe('clones that mirror the surrounding file', () => {
-  const HANDLER = (name: string) => `export function ${name}(req, res) {\n  const body = parse(req.body);\n  if (!body.ok) { res.status(400).send({ error: body.error, field: body.field }); return; }\n  store.save(body.value).then(() => res.status(201).send({ id: body.value.id }));\n}\n`;
-  const lines = (text: string, from: number) => new Set(Array.from({ length: text.split('\n').length - 1 }, (_, i) => from + i));
+  const HANDLER = (name: string) =>
+    `export function ${name}(req, res) {\n  const body = parse(req.body);\n  if (!body.ok) { res.status(400).send({ error: body.error, field: body.field }); return; }\n  store.save(body.value).then(() => res.status(201).send({ id: body.value.id }));\n}\n`;
+  const lines = (text: string, from: number) =>
+    new Set(Array.from({ length: text.split('\n').length - 1 }, (_, i) => from + i));
 
   it('do not count when the copy is unchanged code of the same file', () => {
     const base = HANDLER('createUser');
@@ -116,8 +169,16 @@ describe('clones that mirror the surrounding file', () => {
 
   it('still count when the solution adds the same code twice, or copies another file', () => {
     const twice = HANDLER('a') + HANDLER('b');
-    expect(detectClones([{ path: 'h.mjs', text: twice, addedLines: lines(twice, 1) }], 20).duplicatedTokens).toBeGreaterThan(0);
-    const res = detectClones([{ path: 'h.mjs', text: HANDLER('b'), addedLines: lines(HANDLER('b'), 1) }, { path: 'other.mjs', text: HANDLER('a'), addedLines: new Set() }], 20);
+    expect(
+      detectClones([{ path: 'h.mjs', text: twice, addedLines: lines(twice, 1) }], 20).duplicatedTokens,
+    ).toBeGreaterThan(0);
+    const res = detectClones(
+      [
+        { path: 'h.mjs', text: HANDLER('b'), addedLines: lines(HANDLER('b'), 1) },
+        { path: 'other.mjs', text: HANDLER('a'), addedLines: new Set() },
+      ],
+      20,
+    );
     expect(res.duplicatedTokens).toBeGreaterThan(0);
     expect(res.clones[0]).toMatchObject({ file: 'h.mjs', otherFile: 'other.mjs' });
   });

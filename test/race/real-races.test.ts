@@ -40,10 +40,16 @@ def parse_duration(text):
     amount = int(value[:-1])
     return amount * UNITS[unit]
 `;
-const PY_FIXED = PY_BUGGY.replace('"m": 60}', '"m": 60, "h": 3600}').replace('value = text\n', 'value = text.strip()\n');
+const PY_FIXED = PY_BUGGY.replace('"m": 60}', '"m": 60, "h": 3600}').replace(
+  'value = text\n',
+  'value = text.strip()\n',
+);
 const PY_RENAMED = PY_FIXED.replace(/\bvalue\b/g, 'cleaned');
 const PY_HALF = PY_BUGGY.replace('"m": 60}', '"m": 60, "h": 3600}');
-const PY_HACK = PY_BUGGY.replace('    value = text\n', '    if text == "1h":\n        return 3600\n    if text == " 2m ":\n        return 120\n    value = text\n');
+const PY_HACK = PY_BUGGY.replace(
+  '    value = text\n',
+  '    if text == "1h":\n        return 3600\n    if text == " 2m ":\n        return 120\n    value = text\n',
+);
 const PY_DANGEROUS = `import os\n\n${PY_FIXED}\n\ndef clear_cache():\n    os.system("rm -rf /tmp/duration-cache")\n`;
 const PY_COMMENT = PY_BUGGY.replace('UNITS = {', '# Units of a duration, in seconds.\nUNITS = {');
 /** Behaves as the base does, but its code differs: with rewritten tests it is not "nothing". */
@@ -59,29 +65,57 @@ const UNITTEST_CASES = [
 const unittestFile = (skip: boolean, drop: boolean) =>
   'import unittest\n\nfrom duration import parse_duration\n\n\nclass ParseDurationTest(unittest.TestCase):\n' +
   UNITTEST_CASES.filter(([n]) => !(drop && (n === 'hours' || n === 'spaces')))
-    .map(([n, arg, want]) => `${skip && (n === 'hours' || n === 'spaces') ? '    @unittest.skip("flaky")\n' : ''}    def test_${n}(self):\n        self.assertEqual(parse_duration(${arg}), ${want})\n`)
+    .map(
+      ([n, arg, want]) =>
+        `${skip && (n === 'hours' || n === 'spaces') ? '    @unittest.skip("flaky")\n' : ''}    def test_${n}(self):\n        self.assertEqual(parse_duration(${arg}), ${want})\n`,
+    )
     .join('\n');
 const pytestFile = (skip: boolean, drop: boolean) =>
   `${skip ? 'import pytest\n\n' : ''}from duration import parse_duration\n\n` +
   UNITTEST_CASES.filter(([n]) => !(drop && (n === 'hours' || n === 'spaces')))
-    .map(([n, arg, want]) => `\n${skip && (n === 'hours' || n === 'spaces') ? '@pytest.mark.skip(reason="flaky")\n' : ''}def test_${n}():\n    assert parse_duration(${arg}) == ${want}\n`)
+    .map(
+      ([n, arg, want]) =>
+        `\n${skip && (n === 'hours' || n === 'spaces') ? '@pytest.mark.skip(reason="flaky")\n' : ''}def test_${n}():\n    assert parse_duration(${arg}) == ${want}\n`,
+    )
     .join('\n');
 
 /** The failing tests rewritten to expect what the buggy code does. */
 const unittestRewrite = (f: string) =>
   f
-    .replace('        self.assertEqual(parse_duration("1h"), 3600)\n', '        with self.assertRaises(KeyError):\n            parse_duration("1h")\n')
-    .replace('        self.assertEqual(parse_duration(" 2m "), 120)\n', '        with self.assertRaises(ValueError):\n            parse_duration(" 2m ")\n');
+    .replace(
+      '        self.assertEqual(parse_duration("1h"), 3600)\n',
+      '        with self.assertRaises(KeyError):\n            parse_duration("1h")\n',
+    )
+    .replace(
+      '        self.assertEqual(parse_duration(" 2m "), 120)\n',
+      '        with self.assertRaises(ValueError):\n            parse_duration(" 2m ")\n',
+    );
 const pytestRewrite = (f: string) =>
   `import pytest\n\n${f}`
-    .replace('    assert parse_duration("1h") == 3600\n', '    with pytest.raises(KeyError):\n        parse_duration("1h")\n')
-    .replace('    assert parse_duration(" 2m ") == 120\n', '    with pytest.raises(ValueError):\n        parse_duration(" 2m ")\n');
+    .replace(
+      '    assert parse_duration("1h") == 3600\n',
+      '    with pytest.raises(KeyError):\n        parse_duration("1h")\n',
+    )
+    .replace(
+      '    assert parse_duration(" 2m ") == 120\n',
+      '    with pytest.raises(ValueError):\n        parse_duration(" 2m ")\n',
+    );
 
-function python(name: string, testFile: (skip: boolean, drop: boolean) => string, test: string, rewrite: (f: string) => string): Project {
+function python(
+  name: string,
+  testFile: (skip: boolean, drop: boolean) => string,
+  test: string,
+  rewrite: (f: string) => string,
+): Project {
   const T = 'tests/test_duration.py';
   return {
     name,
-    base: { 'duration.py': PY_BUGGY, [T]: testFile(false, false), 'tests/__init__.py': '', '.gitignore': '__pycache__/\n.pytest_cache/\n' },
+    base: {
+      'duration.py': PY_BUGGY,
+      [T]: testFile(false, false),
+      'tests/__init__.py': '',
+      '.gitignore': '__pycache__/\n.pytest_cache/\n',
+    },
     commands: { build: 'python3 -m py_compile duration.py', test, lint: null, typecheck: null },
     solutions: {
       fix: { 'duration.py': PY_FIXED },
@@ -109,18 +143,26 @@ export function parseDuration(text) {
   return amount * UNITS[unit];
 }
 `;
-const JS_FIXED = JS_BUGGY.replace('m: 60 }', 'm: 60, h: 3600 }').replace('const value = text;', 'const value = text.trim();');
+const JS_FIXED = JS_BUGGY.replace('m: 60 }', 'm: 60, h: 3600 }').replace(
+  'const value = text;',
+  'const value = text.trim();',
+);
 const JS_RENAMED = JS_FIXED.replace(/\bvalue\b/g, 'cleaned');
 const JS_HALF = JS_BUGGY.replace('m: 60 }', 'm: 60, h: 3600 }');
-const JS_HACK = JS_BUGGY.replace('  const value = text;\n', "  if (text === '1h') return 3600;\n  if (text === ' 2m ') return 120;\n  const value = text;\n");
+const JS_HACK = JS_BUGGY.replace(
+  '  const value = text;\n',
+  "  if (text === '1h') return 3600;\n  if (text === ' 2m ') return 120;\n  const value = text;\n",
+);
 const JS_SAME = JS_BUGGY.replace('Number(value.slice(0, -1))', 'Number(value.substring(0, value.length - 1))');
 const JS_DANGEROUS = `import { execSync } from 'node:child_process';\n\n${JS_FIXED}\nexport function clearCache() {\n  execSync('rm -rf /tmp/duration-cache');\n}\n`;
 const jsTests = (skip: boolean, drop: boolean) =>
   "import test from 'node:test';\nimport assert from 'node:assert';\nimport { parseDuration } from '../src/duration.mjs';\n\n" +
-  "for (let i = 0; i < 596; i++) test(`seconds ${i}`, () => assert.strictEqual(parseDuration(`${i}s`), i));\n" +
+  'for (let i = 0; i < 596; i++) test(`seconds ${i}`, () => assert.strictEqual(parseDuration(`${i}s`), i));\n' +
   "test('minutes', () => assert.strictEqual(parseDuration('2m'), 120));\n" +
   "test('large', () => assert.strictEqual(parseDuration('90m'), 5400));\n" +
-  (drop ? '' : `test('hours', ${skip ? "{ skip: 'flaky' }, " : ''}() => assert.strictEqual(parseDuration('1h'), 3600));\ntest('spaces', ${skip ? "{ skip: 'flaky' }, " : ''}() => assert.strictEqual(parseDuration(' 2m '), 120));\n`);
+  (drop
+    ? ''
+    : `test('hours', ${skip ? "{ skip: 'flaky' }, " : ''}() => assert.strictEqual(parseDuration('1h'), 3600));\ntest('spaces', ${skip ? "{ skip: 'flaky' }, " : ''}() => assert.strictEqual(parseDuration(' 2m '), 120));\n`);
 
 const JS: Project = {
   name: 'node --test',
@@ -137,7 +179,9 @@ const JS: Project = {
     noop: null,
     retest: {
       'src/duration.mjs': JS_SAME,
-      'test/duration.test.mjs': jsTests(false, false).replace("assert.strictEqual(parseDuration('1h'), 3600)", "assert.ok(Number.isNaN(parseDuration('1h')))").replace("assert.strictEqual(parseDuration(' 2m '), 120)", "assert.ok(Number.isNaN(parseDuration(' 2m ')))"),
+      'test/duration.test.mjs': jsTests(false, false)
+        .replace("assert.strictEqual(parseDuration('1h'), 3600)", "assert.ok(Number.isNaN(parseDuration('1h')))")
+        .replace("assert.strictEqual(parseDuration(' 2m '), 120)", "assert.ok(Number.isNaN(parseDuration(' 2m ')))"),
     },
   },
   code: 'src/duration.mjs',
@@ -184,7 +228,8 @@ function build(p: Project, dir: string): Record<Kind, string> {
 
 const sol = (race: Race, kind: Kind): RaceSolution => race.solutions.find((s) => s.id === `bd-${kind}`)!;
 const failed = (s: RaceSolution) => s.gates.conditions.filter((c) => c.status === 'fail').map((c) => c.name);
-const flagAt = (s: RaceSolution, kind: string) => s.flags.filter((f) => f.kind === kind).map((f) => `${f.file}:${f.line}`);
+const flagAt = (s: RaceSolution, kind: string) =>
+  s.flags.filter((f) => f.kind === kind).map((f) => `${f.file}:${f.line}`);
 
 describe.each(PROJECTS)('a race of nine solutions: $name', (p) => {
   let dir: string;
@@ -196,11 +241,16 @@ describe.each(PROJECTS)('a race of nine solutions: $name', (p) => {
     const records = build(p, dir);
     const store = new StateStore(join(dir, 'state'));
     const config = raceTestConfig();
-    const orders = [[...KINDS], ['noop', 'dangerous', 'rename', 'retest', 'half', 'skipped', 'fix', 'deleted', 'hack'] as Kind[]];
+    const orders = [
+      [...KINDS],
+      ['noop', 'dangerous', 'rename', 'retest', 'half', 'skipped', 'fix', 'deleted', 'hack'] as Kind[],
+    ];
     races = [];
     for (const [i, order] of orders.entries()) {
       const runs = order.map((k) => loadRunRecord(records[k], dir));
-      races.push(await runRace(runs, { store, config, processEnv: process.env, now, raceId: `order-${i}`, concurrency: 4 }));
+      races.push(
+        await runRace(runs, { store, config, processEnv: process.env, now, raceId: `order-${i}`, concurrency: 4 }),
+      );
     }
   }, 240_000);
   afterAll(() => {
@@ -226,7 +276,10 @@ describe.each(PROJECTS)('a race of nine solutions: $name', (p) => {
 
   it('lets only the fix and the renamed fix through the gate', () => {
     const r = races[0]!;
-    const mergeable = r.solutions.filter((s) => s.gates.mergeable).map((s) => s.id).sort();
+    const mergeable = r.solutions
+      .filter((s) => s.gates.mergeable)
+      .map((s) => s.id)
+      .sort();
     expect(mergeable).toEqual(['bd-fix', 'bd-rename']);
     expect(failed(sol(r, 'fix'))).toEqual([]);
     expect(failed(sol(r, 'noop'))).toContain('substantive_change');
@@ -236,7 +289,12 @@ describe.each(PROJECTS)('a race of nine solutions: $name', (p) => {
     // they also show as fewer tests / more skipped than the base (pass_to_pass_kept).
     for (const k of ['deleted', 'skipped'] as Kind[]) {
       const byCounts = sol(r, k).target_tests!.basis === 'counts';
-      expect(failed(sol(r, k))).toEqual(['target_tests_pass', ...(byCounts ? ['pass_to_pass_kept'] : []), 'substantive_change', 'no_blocking_finding']);
+      expect(failed(sol(r, k))).toEqual([
+        'target_tests_pass',
+        ...(byCounts ? ['pass_to_pass_kept'] : []),
+        'substantive_change',
+        'no_blocking_finding',
+      ]);
     }
     expect(failed(sol(r, 'hack'))).toEqual(['no_blocking_finding']);
     expect(failed(sol(r, 'dangerous'))).toEqual(['no_blocking_finding']);
@@ -255,7 +313,11 @@ describe.each(PROJECTS)('a race of nine solutions: $name', (p) => {
     expect(flagAt(sol(r, 'retest'), 'test_modified')).toHaveLength(2);
     expect(flagAt(sol(r, 'retest'), 'test_modified')[0]).toMatch(new RegExp(`^${p.tests}:\\d+$`));
     for (const k of ['fix', 'rename', 'half', 'noop'] as Kind[]) {
-      expect(sol(r, k).flags.filter((f) => ['special_case', 'test_deleted', 'test_skipped', 'test_weakened', 'dangerous_op'].includes(f.kind))).toEqual([]);
+      expect(
+        sol(r, k).flags.filter((f) =>
+          ['special_case', 'test_deleted', 'test_skipped', 'test_weakened', 'dangerous_op'].includes(f.kind),
+        ),
+      ).toEqual([]);
     }
   });
 
@@ -266,7 +328,8 @@ describe.each(PROJECTS)('a race of nine solutions: $name', (p) => {
       expect(score(k)).toBe(0);
       expect(sol(r, k).evaluation!.categories.correctness.override).toMatch(/^no credit: /);
     }
-    for (const k of ['hack', 'deleted', 'skipped', 'half', 'dangerous', 'noop', 'retest'] as Kind[]) expect(r.ranking.order.indexOf(`bd-${k}`)).toBeGreaterThan(r.ranking.order.indexOf('bd-fix'));
+    for (const k of ['hack', 'deleted', 'skipped', 'half', 'dangerous', 'noop', 'retest'] as Kind[])
+      expect(r.ranking.order.indexOf(`bd-${k}`)).toBeGreaterThan(r.ranking.order.indexOf('bd-fix'));
     // Target-test progress outweighs the whole-suite pass rate (node --test: 598 of 600 pass for the no-op, 599 for half).
     expect(score('fix') - score('half')).toBeGreaterThan(0.01);
     expect(score('fix') - score('noop')).toBeGreaterThan(0.5);
@@ -278,7 +341,9 @@ describe.each(PROJECTS)('a race of nine solutions: $name', (p) => {
   it('shows the gate and the findings in the table and the markdown', () => {
     const r = races[0]!;
     const table = present(r, 'table');
-    expect(table).toContain('gate: ✓ builds  ✓ target_tests_pass  ✓ pass_to_pass_kept  ✓ substantive_change  ✓ no_blocking_finding');
+    expect(table).toContain(
+      'gate: ✓ builds  ✓ target_tests_pass  ✓ pass_to_pass_kept  ✓ substantive_change  ✓ no_blocking_finding',
+    );
     expect(table).toMatch(new RegExp(`finding special_case ${p.code}:\\d+ — `));
     const md = present(r, 'markdown');
     expect(md).toMatch(/\| Gate: substantive_change \|/);

@@ -1,17 +1,38 @@
 // Target tests and the mergeable gate over the per-test contract (tests.cases) and the counts fallback.
 import { describe, expect, it } from 'vitest';
 import { evaluateGate, type GateInput } from '../../lib/race/gate.js';
-import { caseList, deriveTargets, targetFraction, targetStanding, type CaseStatus, type CountsWithCases } from '../../lib/race/targets.js';
+import {
+  caseList,
+  deriveTargets,
+  targetFraction,
+  targetStanding,
+  type CaseStatus,
+  type CountsWithCases,
+} from '../../lib/race/targets.js';
 import type { Feedback } from '../../lib/schema/types.generated.js';
 
 /** Counts with per-test cases, as the counts work's contract gives them (ids of pytest's shape). */
 function run(cases: Record<string, CaseStatus>, complete = true): CountsWithCases {
   const list = Object.entries(cases).map(([id, status]) => ({ id: `tests/test_d.py::${id}`, status }));
   const n = (s: CaseStatus) => list.filter((c) => c.status === s).length;
-  return { passed: n('passed'), failed: n('failed'), errors: n('error'), skipped: n('skipped'), total: list.length, cases: list, cases_complete: complete };
+  return {
+    passed: n('passed'),
+    failed: n('failed'),
+    errors: n('error'),
+    skipped: n('skipped'),
+    total: list.length,
+    cases: list,
+    cases_complete: complete,
+  };
 }
 const id = (x: string) => `tests/test_d.py::${x}`;
-const counts = (passed: number, failed: number, skipped = 0, errors = 0): CountsWithCases => ({ passed, failed, errors, skipped, total: passed + failed + skipped + errors });
+const counts = (passed: number, failed: number, skipped = 0, errors = 0): CountsWithCases => ({
+  passed,
+  failed,
+  errors,
+  skipped,
+  total: passed + failed + skipped + errors,
+});
 
 const BASE = run({ seconds: 'passed', minutes: 'passed', hours: 'failed', spaces: 'error' });
 const FIX = run({ seconds: 'passed', minutes: 'passed', hours: 'passed', spaces: 'passed', new_case: 'passed' });
@@ -23,8 +44,15 @@ const BROKE = run({ seconds: 'failed', minutes: 'passed', hours: 'passed', space
 describe('deriveTargets', () => {
   it('takes the tests failing on the base that pass in at least one solution, sorted', () => {
     const t = deriveTargets(caseList(BASE), [HALF, DELETED].map(caseList));
-    expect(t).toEqual({ source: 'derived', fail_to_pass: [id('hours')], note: '1 tests fail on the base and pass in at least one solution' });
-    expect(deriveTargets(caseList(BASE), [DELETED, FIX, HALF].map(caseList)).fail_to_pass).toEqual([id('hours'), id('spaces')]);
+    expect(t).toEqual({
+      source: 'derived',
+      fail_to_pass: [id('hours')],
+      note: '1 tests fail on the base and pass in at least one solution',
+    });
+    expect(deriveTargets(caseList(BASE), [DELETED, FIX, HALF].map(caseList)).fail_to_pass).toEqual([
+      id('hours'),
+      id('spaces'),
+    ]);
   });
 
   it('is the same whatever order the solutions come in', () => {
@@ -39,11 +67,18 @@ describe('deriveTargets', () => {
     const t = deriveTargets(caseList(BASE), [caseList(DELETED)]);
     expect(t).toMatchObject({ source: 'base_failing', fail_to_pass: [id('hours'), id('spaces')] });
     expect(targetStanding(t, DELETED, BASE).target_failing).toEqual([id('hours'), id('spaces')]);
-    expect(deriveTargets(caseList(run({ a: 'passed' })), [caseList(FIX)])).toMatchObject({ source: 'none', fail_to_pass: [] });
+    expect(deriveTargets(caseList(run({ a: 'passed' })), [caseList(FIX)])).toMatchObject({
+      source: 'none',
+      fail_to_pass: [],
+    });
   });
 
   it('uses named targets as given (explicit)', () => {
-    expect(deriveTargets(null, [], ['b', 'a', 'a'])).toEqual({ source: 'explicit', fail_to_pass: ['a', 'b'], note: '3 target tests named for the race' });
+    expect(deriveTargets(null, [], ['b', 'a', 'a'])).toEqual({
+      source: 'explicit',
+      fail_to_pass: ['a', 'b'],
+      note: '3 target tests named for the race',
+    });
   });
 });
 
@@ -52,7 +87,17 @@ describe('targetStanding (per-test)', () => {
 
   it('a real fix passes every target, keeps every passing test, and its own new test is a target', () => {
     const st = targetStanding(targets, FIX, BASE);
-    expect(st).toMatchObject({ basis: 'per-test', targets: [id('hours'), id('new_case'), id('spaces')], target_passed: 3, target_total: 3, target_failing: [], added: [id('new_case')], broke: [], disappeared: [], newly_skipped: [] });
+    expect(st).toMatchObject({
+      basis: 'per-test',
+      targets: [id('hours'), id('new_case'), id('spaces')],
+      target_passed: 3,
+      target_total: 3,
+      target_failing: [],
+      added: [id('new_case')],
+      broke: [],
+      disappeared: [],
+      newly_skipped: [],
+    });
     expect(targetFraction(st)).toBe(1);
   });
 
@@ -89,11 +134,26 @@ describe('targetStanding (per-test)', () => {
 describe('targetStanding (counts only: the fallback says so)', () => {
   const t = deriveTargets(null, []);
   it('fixing a failing test is one fewer failure and one more pass; deleting or skipping it is not', () => {
-    expect(targetStanding(t, counts(4, 0), counts(2, 2))).toMatchObject({ basis: 'counts', target_passed: 2, target_total: 2, target_failing: [] });
-    expect(targetStanding(t, counts(2, 0), counts(2, 2))).toMatchObject({ target_passed: 0, disappeared: ['2 fewer tests (2, base 4)'] });
-    expect(targetStanding(t, counts(2, 0, 2), counts(2, 2))).toMatchObject({ target_passed: 0, newly_skipped: ['2 more skipped (2, base 0)'] });
-    expect(targetStanding(t, counts(3, 1), counts(2, 2)).target_failing).toEqual(["1 of the base's 2 failing tests not passing (1 fail; 3 pass, base 2)"]);
-    expect(targetStanding(t, counts(3, 1), counts(2, 2)).notes).toEqual(['per-test results absent: decided by the counts']);
+    expect(targetStanding(t, counts(4, 0), counts(2, 2))).toMatchObject({
+      basis: 'counts',
+      target_passed: 2,
+      target_total: 2,
+      target_failing: [],
+    });
+    expect(targetStanding(t, counts(2, 0), counts(2, 2))).toMatchObject({
+      target_passed: 0,
+      disappeared: ['2 fewer tests (2, base 4)'],
+    });
+    expect(targetStanding(t, counts(2, 0, 2), counts(2, 2))).toMatchObject({
+      target_passed: 0,
+      newly_skipped: ['2 more skipped (2, base 0)'],
+    });
+    expect(targetStanding(t, counts(3, 1), counts(2, 2)).target_failing).toEqual([
+      "1 of the base's 2 failing tests not passing (1 fail; 3 pass, base 2)",
+    ]);
+    expect(targetStanding(t, counts(3, 1), counts(2, 2)).notes).toEqual([
+      'per-test results absent: decided by the counts',
+    ]);
   });
   it('fewer passing tests than the base is a regression by counts', () => {
     expect(targetStanding(t, counts(1, 1), counts(2, 0)).broke).toEqual(['1 fewer tests pass (1, base 2)']);
@@ -105,8 +165,17 @@ describe('the mergeable gate', () => {
   const passed = { status: 'passed', exit_code: 0 } as unknown as Feedback['checks']['build'];
   const failedBuild = { status: 'failed', exit_code: 2 } as unknown as Feedback['checks']['build'];
   const test = { status: 'failed', exit_code: 1 } as unknown as Feedback['checks']['test'];
-  const input = (over: Partial<GateInput>): GateInput => ({ build: passed, test, standing: targetStanding(targets, FIX, BASE), noOp: null, flags: [], blockingKinds: ['dangerous_op', 'test_deleted'], ...over });
-  const failed = (g: ReturnType<typeof evaluateGate>) => g.conditions.filter((c) => c.status === 'fail').map((c) => `${c.name}: ${c.detail}`);
+  const input = (over: Partial<GateInput>): GateInput => ({
+    build: passed,
+    test,
+    standing: targetStanding(targets, FIX, BASE),
+    noOp: null,
+    flags: [],
+    blockingKinds: ['dangerous_op', 'test_deleted'],
+    ...over,
+  });
+  const failed = (g: ReturnType<typeof evaluateGate>) =>
+    g.conditions.filter((c) => c.status === 'fail').map((c) => `${c.name}: ${c.detail}`);
 
   it('passes a real fix on every condition', () => {
     const g = evaluateGate(input({}));
@@ -121,7 +190,10 @@ describe('the mergeable gate', () => {
         build: failedBuild,
         standing: targetStanding(targets, BROKE, BASE),
         noOp: { kind: 'tests_only', detail: 'changes no code under test: only 1 test files' },
-        flags: [{ kind: 'test_deleted', detail: 'x', file: 'tests/test_d.py', line: 12 }, { kind: 'stub', detail: 'TODO', file: 'd.py', line: 3 }],
+        flags: [
+          { kind: 'test_deleted', detail: 'x', file: 'tests/test_d.py', line: 12 },
+          { kind: 'stub', detail: 'TODO', file: 'd.py', line: 3 },
+        ],
       }),
     );
     expect(g.mergeable).toBe(false);
@@ -132,12 +204,23 @@ describe('the mergeable gate', () => {
       'no_blocking_finding: test_deleted at tests/test_d.py:12',
     ]);
     expect(g.reasons[0]).toBe('builds failed: build failed (exit 2)');
-    expect(evaluateGate(input({ standing: targetStanding(targets, HALF, BASE) })).conditions[1]).toEqual({ name: 'target_tests_pass', status: 'fail', detail: `failing: ${id('spaces')}` });
+    expect(evaluateGate(input({ standing: targetStanding(targets, HALF, BASE) })).conditions[1]).toEqual({
+      name: 'target_tests_pass',
+      status: 'fail',
+      detail: `failing: ${id('spaces')}`,
+    });
   });
 
   it('tests that could not run fail both test conditions; no test command leaves them unknown (not blocking)', () => {
-    const skipped = { status: 'skipped', exit_code: null, skipped_reason: 'the build failed' } as unknown as Feedback['checks']['test'];
-    expect(failed(evaluateGate(input({ test: skipped })))).toEqual(['target_tests_pass: tests not run: the build failed', 'pass_to_pass_kept: tests not run: the build failed']);
+    const skipped = {
+      status: 'skipped',
+      exit_code: null,
+      skipped_reason: 'the build failed',
+    } as unknown as Feedback['checks']['test'];
+    expect(failed(evaluateGate(input({ test: skipped })))).toEqual([
+      'target_tests_pass: tests not run: the build failed',
+      'pass_to_pass_kept: tests not run: the build failed',
+    ]);
     const none = evaluateGate(input({ test: undefined, build: undefined }));
     expect(none.conditions.map((c) => c.status)).toEqual(['unknown', 'unknown', 'unknown', 'pass', 'pass']);
     expect(none.mergeable).toBe(true);

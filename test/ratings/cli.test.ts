@@ -14,17 +14,32 @@ describe('bin/agents, bin/rate, bin/ratings, bin/route', () => {
   it('registers agents, rates runs, shows them and routes a task, logging the decision', () => {
     const s = tempStore();
     expect(bin('agents', ['add', 'fast', '--cost-per-million', '3', '--max-complexity', '6'], s).code).toBe(0);
-    expect(bin('agents', ['add', 'fast'], s)).toMatchObject({ code: 2, stderr: expect.stringMatching(/already registered/) });
+    expect(bin('agents', ['add', 'fast'], s)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/already registered/),
+    });
     expect(bin('agents', ['add', 'slow', '--max-complexity', '4', '--rating', '6'], s).code).toBe(0);
     s.write('feedback', 'bd-1', feedback('bd-1', { agent: 'fast', tokens: 100_000, complexity: 6, judgeScore: 0.9 }));
     s.write('feedback', 'bd-2', feedback('bd-2', { agent: 'slow', complexity: 3 }));
     const r1 = bin('rate', ['bd-1', '--json'], s, { JUDGELOOP_NOW: '2026-03-01T10:00:00Z' });
     expect(r1.code).toBe(0);
-    expect(JSON.parse(r1.stdout)[0]).toMatchObject({ status: 'rated', agent: 'fast', summary: { quality_source: 'judge', quality_score: 9, max_complexity_after: 7 } });
-    expect(bin('rate', ['bd-2', '--rating-strict'], s)).toMatchObject({ code: 1, stderr: expect.stringMatching(/bd-2: not rated: no judgment and no reviewer quality/) });
+    expect(JSON.parse(r1.stdout)[0]).toMatchObject({
+      status: 'rated',
+      agent: 'fast',
+      summary: { quality_source: 'judge', quality_score: 9, max_complexity_after: 7 },
+    });
+    expect(bin('rate', ['bd-2', '--rating-strict'], s)).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/bd-2: not rated: no judgment and no reviewer quality/),
+    });
     expect(bin('rate', ['bd-2'], s)).toMatchObject({ code: 0, stderr: expect.stringMatching(/not rated/) });
-    expect(bin('rate', ['bd-2', '--quality', '12'], s)).toMatchObject({ code: 2, stderr: expect.stringMatching(/--quality "12": expected a number from 0 to 10/) });
-    expect(bin('rate', ['bd-2', '--quality', '3', '--reviewer', 'human'], s, { JUDGELOOP_NOW: '2026-03-01T11:00:00Z' }).code).toBe(0);
+    expect(bin('rate', ['bd-2', '--quality', '12'], s)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--quality "12": expected a number from 0 to 10/),
+    });
+    expect(
+      bin('rate', ['bd-2', '--quality', '3', '--reviewer', 'human'], s, { JUDGELOOP_NOW: '2026-03-01T11:00:00Z' }).code,
+    ).toBe(0);
     expect(readLog(s, 'slow').rows[0]!.row).toMatchObject({ quality_source: 'reviewer', reviewer: 'human' });
 
     const table = bin('ratings', [], s);
@@ -42,12 +57,23 @@ describe('bin/agents, bin/rate, bin/ratings, bin/route', () => {
     const d = JSON.parse(route.stdout) as RoutingDecision;
     expect(d).toMatchObject({ agent: 'fast', seed: 'demo', fallback: false });
     const fb = bin('route', ['--command', 'work-on-tasks', '--complexity', '8', '--seed', 'x'], s);
-    expect(fb).toMatchObject({ code: 0, stdout: 'fast\n', stderr: expect.stringMatching(/warning: no agent has max_complexity >= 8; falling back to agents at 7/) });
-    expect(bin('route', ['--command', 'work-on-tasks', '--complexity', '10'], s)).toMatchObject({ code: 1, stdout: '' });
+    expect(fb).toMatchObject({
+      code: 0,
+      stdout: 'fast\n',
+      stderr: expect.stringMatching(/warning: no agent has max_complexity >= 8; falling back to agents at 7/),
+    });
+    expect(bin('route', ['--command', 'work-on-tasks', '--complexity', '10'], s)).toMatchObject({
+      code: 1,
+      stdout: '',
+    });
     expect(bin('route', ['--complexity', '3'], s).code).toBe(2);
     const { rows, bad } = s.readLines<RoutingDecision>('routing', 'decisions');
     expect(bad).toEqual([]);
-    expect(rows.map((r) => [r.mode, r.agent, r.fallback])).toEqual([[d.mode, 'fast', false], [expect.any(String), 'fast', true], ['none', null, true]]);
+    expect(rows.map((r) => [r.mode, r.agent, r.fallback])).toEqual([
+      [d.mode, 'fast', false],
+      [expect.any(String), 'fast', true],
+      ['none', null, true],
+    ]);
   });
 });
 
@@ -58,10 +84,18 @@ describe('issue 17: deliberate registration, one-line errors', () => {
     s.write('feedback', 'u-1', feedback('u-1', { agent: 'stranger', complexity: 3, judgeScore: 0.95 }));
     const r = bin('rate', ['u-1'], s, { JUDGELOOP_NOW: '2026-03-01T10:00:00Z' });
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/agent stranger was not registered: added DISABLED for routing .*bin\/agents enable stranger/);
-    const picks = (n: number) => Array.from({ length: n }, (_, i) => bin('route', ['--command', 'work-on-tasks', '--complexity', '3', '--seed', `s${i}`], s).stdout.trim());
+    expect(r.stderr).toMatch(
+      /agent stranger was not registered: added DISABLED for routing .*bin\/agents enable stranger/,
+    );
+    const picks = (n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        bin('route', ['--command', 'work-on-tasks', '--complexity', '3', '--seed', `s${i}`], s).stdout.trim(),
+      );
     expect(picks(20).filter((a) => a === 'stranger')).toEqual([]);
-    expect(bin('agents', ['enable', 'stranger'], s)).toMatchObject({ code: 0, stderr: expect.stringMatching(/stranger: enabled: routable/) });
+    expect(bin('agents', ['enable', 'stranger'], s)).toMatchObject({
+      code: 0,
+      stderr: expect.stringMatching(/stranger: enabled: routable/),
+    });
     expect(picks(20)).toContain('stranger');
     expect(bin('agents', ['disable', 'stranger'], s).code).toBe(0);
     expect(picks(10).filter((a) => a === 'stranger')).toEqual([]);
@@ -77,9 +111,21 @@ describe('issue 17: deliberate registration, one-line errors', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/^neg: run\.completed_at .* is before run\.started_at/);
     s.write('feedback', 'ok', feedback('ok'));
-    expect(bin('rate', ['ok', '--quality', '-1'], s)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^--quality "-1": expected a number from 0 to 10\n$/) });
-    expect(bin('agents', ['add', 'a', '--rating', '-0.5'], s)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^--rating "-0\.5": expected a number from 0 to 10\n$/) });
-    expect(bin('route', ['--command', 'c', '--complexity', '-3'], s)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^--complexity "-3": expected a whole number from 1 to 10\n$/) });
-    expect(bin('select-template', ['--candidates', 'a,b', '--exploration-share', '-0.2'], s)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^--exploration-share "-0\.2": expected a number from 0 to 1\n$/) });
+    expect(bin('rate', ['ok', '--quality', '-1'], s)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^--quality "-1": expected a number from 0 to 10\n$/),
+    });
+    expect(bin('agents', ['add', 'a', '--rating', '-0.5'], s)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^--rating "-0\.5": expected a number from 0 to 10\n$/),
+    });
+    expect(bin('route', ['--command', 'c', '--complexity', '-3'], s)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^--complexity "-3": expected a whole number from 1 to 10\n$/),
+    });
+    expect(bin('select-template', ['--candidates', 'a,b', '--exploration-share', '-0.2'], s)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^--exploration-share "-0\.2": expected a number from 0 to 1\n$/),
+    });
   });
 });

@@ -5,7 +5,16 @@ import { config } from './helpers.js';
 const P: ComplexityParams = config().ratings!.complexity;
 const now = '2026-03-02T12:00:00.000Z';
 const decide = (o: Partial<Parameters<typeof decideComplexity>[0]>) =>
-  decideComplexity({ runScore: 8, quality: 8, taskComplexity: 5, maxComplexity: 5, complexityUpdatedAt: null, now, params: P, ...o });
+  decideComplexity({
+    runScore: 8,
+    quality: 8,
+    taskComplexity: 5,
+    maxComplexity: 5,
+    complexityUpdatedAt: null,
+    now,
+    params: P,
+    ...o,
+  });
 
 describe('seed 002 §7.2 promotion and demotion', () => {
   it('uses the seed thresholds 7.5 / 4.0, quality ≥ 7 and a 24 h cooldown', () => {
@@ -44,8 +53,14 @@ describe('seed 002 §7.2 promotion and demotion', () => {
   });
 
   it('stays within 1-10', () => {
-    expect(decide({ maxComplexity: 10, taskComplexity: 10 })).toMatchObject({ action: 'at_limit', max_complexity_after: 10 });
-    expect(decide({ maxComplexity: 1, taskComplexity: 1, runScore: 0 })).toMatchObject({ action: 'at_limit', max_complexity_after: 1 });
+    expect(decide({ maxComplexity: 10, taskComplexity: 10 })).toMatchObject({
+      action: 'at_limit',
+      max_complexity_after: 10,
+    });
+    expect(decide({ maxComplexity: 1, taskComplexity: 1, runScore: 0 })).toMatchObject({
+      action: 'at_limit',
+      max_complexity_after: 1,
+    });
   });
 
   it('names the evidence in the reason', () => {

@@ -24,7 +24,12 @@ function runBin(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number 
   });
 }
 
-const facts = (i: number) => ({ tokens: 50_000 + 7_919 * i, durationSeconds: 60 + ((i * 37) % 1500), iterations: i % 4, complexity: 3 + (i % 5) });
+const facts = (i: number) => ({
+  tokens: 50_000 + 7_919 * i,
+  durationSeconds: 60 + ((i * 37) % 1500),
+  iterations: i % 4,
+  complexity: 3 + (i % 5),
+});
 const quality = (i: number) => (i * 3) % 11;
 
 describe('concurrent rating', () => {
@@ -34,7 +39,9 @@ describe('concurrent rating', () => {
     await registerAgent(s, cfg, 'agent-a', { cost_per_million: 3, rating: 5 }, '2026-01-01T00:00:00.000Z');
     for (let i = 0; i < N; i++) s.write('feedback', `bd-${i}`, feedback(`bd-${i}`, facts(i)));
     const env = { ...process.env, JUDGELOOP_STATE_DIR: s.root };
-    const results = await Promise.all(Array.from({ length: N }, (_, i) => runBin([`bd-${i}`, '--quality', String(quality(i))], env)));
+    const results = await Promise.all(
+      Array.from({ length: N }, (_, i) => runBin([`bd-${i}`, '--quality', String(quality(i))], env)),
+    );
     expect(results.filter((r) => r.code !== 0).map((r) => r.stderr)).toEqual([]);
 
     const log = readLog(s, 'agent-a');
@@ -48,8 +55,29 @@ describe('concurrent rating', () => {
     // The fold over the rows as recorded reproduces the profile and every row's before/after.
     const { state, mismatches } = replay(profile.initial, log.rows);
     expect(mismatches).toEqual([]);
-    const { rating_samples, rating, reasoning_rating, max_complexity, complexity_updated_at, complexity_samples, rating_last_score, rating_updated_at, last_bead } = profile;
-    expect(state).toEqual({ rating_samples, rating, reasoning_rating, max_complexity, complexity_updated_at, complexity_samples, rating_last_score, rating_updated_at, last_bead, reasoning_samples: 0 });
+    const {
+      rating_samples,
+      rating,
+      reasoning_rating,
+      max_complexity,
+      complexity_updated_at,
+      complexity_samples,
+      rating_last_score,
+      rating_updated_at,
+      last_bead,
+    } = profile;
+    expect(state).toEqual({
+      rating_samples,
+      rating,
+      reasoning_rating,
+      max_complexity,
+      complexity_updated_at,
+      complexity_samples,
+      rating_last_score,
+      rating_updated_at,
+      last_bead,
+      reasoning_samples: 0,
+    });
 
     // Rating the same runs one by one in the recorded order, from scratch, gives the same rows and profile.
     const seq = tempStore();
@@ -58,7 +86,13 @@ describe('concurrent rating', () => {
       const r = row as AgentRunRow;
       const i = Number(r.bead.slice(3));
       seq.write('feedback', r.bead, feedback(r.bead, facts(i)));
-      await rateBead({ store: seq, config: cfg, bead: r.bead, quality: { score0to10: quality(i), source: 'reviewer', raw: { quality_score: quality(i) }, reviewer: null }, now: r.created_at });
+      await rateBead({
+        store: seq,
+        config: cfg,
+        bead: r.bead,
+        quality: { score0to10: quality(i), source: 'reviewer', raw: { quality_score: quality(i) }, reviewer: null },
+        now: r.created_at,
+      });
     }
     expect(readLog(seq, 'agent-a').rows).toEqual(log.rows);
     const { updated_at: _a, ...p1 } = profile;

@@ -15,7 +15,9 @@ describe('seed 002 §6.2 run score', () => {
   });
 
   it('a perfect run with no cost, time or retries reaches 10', () => {
-    expect(computeRunScore({ quality: 10, totalCost: 0, durationSeconds: 0, iterations: 0, budget, weights: W }).score).toBe(10);
+    expect(
+      computeRunScore({ quality: 10, totalCost: 0, durationSeconds: 0, iterations: 0, budget, weights: W }).score,
+    ).toBe(10);
   });
 
   it('subtracts each penalty in proportion to its share of the budget', () => {
@@ -27,13 +29,22 @@ describe('seed 002 §6.2 run score', () => {
   });
 
   it('caps every penalty at its weight (norms clamp at 1), so a run far over budget loses at most 4.5 points', () => {
-    const r = computeRunScore({ quality: 10, totalCost: 1000, durationSeconds: 1e7, iterations: 99, budget, weights: W });
+    const r = computeRunScore({
+      quality: 10,
+      totalCost: 1000,
+      durationSeconds: 1e7,
+      iterations: 99,
+      budget,
+      weights: W,
+    });
     expect(r.norms).toEqual({ cost: 1, time: 1, iterations: 1 });
     expect(r.score).toBeCloseTo(5.5, 12);
   });
 
   it('retries penalise hard but not to zero: budget-many retries on a perfect, free, instant run leave 8', () => {
-    expect(computeRunScore({ quality: 10, totalCost: 0, durationSeconds: 0, iterations: 3, budget, weights: W }).score).toBeCloseTo(8, 12);
+    expect(
+      computeRunScore({ quality: 10, totalCost: 0, durationSeconds: 0, iterations: 3, budget, weights: W }).score,
+    ).toBeCloseTo(8, 12);
   });
 
   it('clamps below at 0: poor quality sinks the score and never goes negative', () => {
@@ -43,11 +54,21 @@ describe('seed 002 §6.2 run score', () => {
   });
 
   it('negative iterations count as zero (max(0, iterations))', () => {
-    expect(computeRunScore({ quality: 8, totalCost: 0, durationSeconds: 0, iterations: -2, budget, weights: W }).norms.iterations).toBe(0);
+    expect(
+      computeRunScore({ quality: 8, totalCost: 0, durationSeconds: 0, iterations: -2, budget, weights: W }).norms
+        .iterations,
+    ).toBe(0);
   });
 
   it('spreads a missing penalty over the present ones instead of waiving it', () => {
-    const r = computeRunScore({ quality: 10, totalCost: null, durationSeconds: 1800, iterations: null, budget, weights: W });
+    const r = computeRunScore({
+      quality: 10,
+      totalCost: null,
+      durationSeconds: 1800,
+      iterations: null,
+      budget,
+      weights: W,
+    });
     expect(r.norms).toEqual({ cost: null, time: 1, iterations: null });
     expect(r.weights_used.time).toBeCloseTo(0.45, 12);
     expect(r.weights_used.cost).toBe(0);
@@ -55,7 +76,9 @@ describe('seed 002 §6.2 run score', () => {
   });
 
   it('rejects a quality outside 0-10', () => {
-    expect(() => computeRunScore({ quality: 11, totalCost: 0, durationSeconds: 0, iterations: 0, budget, weights: W })).toThrow(/0-10/);
+    expect(() =>
+      computeRunScore({ quality: 11, totalCost: 0, durationSeconds: 0, iterations: 0, budget, weights: W }),
+    ).toThrow(/0-10/);
   });
 
   it('normalise: zero usage is no penalty; a zero budget makes any usage a full penalty', () => {
@@ -105,9 +128,17 @@ describe('seed 002 §6.1 budgets by command and complexity bucket', () => {
   });
 
   it('switches a dimension to multiplier × median once min_runs past runs measured it', () => {
-    const s = (c: number | null, d: number | null, i: number | null): BudgetSample => ({ total_cost: c, duration_seconds: d, iterations: i });
+    const s = (c: number | null, d: number | null, i: number | null): BudgetSample => ({
+      total_cost: c,
+      duration_seconds: d,
+      iterations: i,
+    });
     const three = [s(1, 100, 0), s(2, 200, 0), s(3, 300, 0)];
-    expect(resolveBudget(cfg, null, 3, three).source).toEqual({ cost_usd: 'config', duration_seconds: 'config', iterations: 'config' });
+    expect(resolveBudget(cfg, null, 3, three).source).toEqual({
+      cost_usd: 'config',
+      duration_seconds: 'config',
+      iterations: 'config',
+    });
     const four = [...three, s(null, 400, 0)];
     const r = resolveBudget(cfg, null, 3, four);
     expect(r.duration_seconds).toBe(2 * 250);

@@ -65,13 +65,24 @@ export function feedback(bead: string, f: RunFacts = {}): Feedback {
     speed: { basis: 'none', duration_seconds: f.durationSeconds ?? 600, reference_seconds: null },
     outcome: f.outcome ?? 'full_pass',
     outcome_reason: 'test fixture',
-    integrity: { tests_not_run: false, exit_code_contradicts_counts: false, test_count_below_baseline: false, notes: [] },
-    judgment: f.judgeScore === undefined ? null : { verdict: 'pass', score: f.judgeScore, judged_at: completed, model: 'claude-opus-test' },
+    integrity: {
+      tests_not_run: false,
+      exit_code_contradicts_counts: false,
+      test_count_below_baseline: false,
+      notes: [],
+    },
+    judgment:
+      f.judgeScore === undefined
+        ? null
+        : { verdict: 'pass', score: f.judgeScore, judged_at: completed, model: 'claude-opus-test' },
   };
 }
 
 /** Runs a built bin/<cmd> with JUDGELOOP_STATE_DIR pointed at the store. */
 export function bin(cmd: string, args: string[], store: StateStore, env: Record<string, string> = {}) {
-  const r = spawnSync(join(ROOT, 'bin', cmd), args, { encoding: 'utf8', env: { ...process.env, JUDGELOOP_STATE_DIR: store.root, NO_COLOR: '1', ...env } });
+  const r = spawnSync(join(ROOT, 'bin', cmd), args, {
+    encoding: 'utf8',
+    env: { ...process.env, JUDGELOOP_STATE_DIR: store.root, NO_COLOR: '1', ...env },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }

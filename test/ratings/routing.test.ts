@@ -4,12 +4,46 @@ import { routeTask, type RoutableAgent, type RoutingParams } from '../../lib/rat
 import { config } from './helpers.js';
 
 const P: RoutingParams = config().ratings!.routing;
-const agent = (slug: string, rating: number | null, max: number, extra: Partial<RoutableAgent> = {}): RoutableAgent => ({
-  slug, enabled: true, commands: [], rating, reasoning_rating: null, rating_samples: rating === null ? 0 : 20, reasoning_samples: 0, max_complexity: max, cost_per_million: 3, ...extra,
+const agent = (
+  slug: string,
+  rating: number | null,
+  max: number,
+  extra: Partial<RoutableAgent> = {},
+): RoutableAgent => ({
+  slug,
+  enabled: true,
+  commands: [],
+  rating,
+  reasoning_rating: null,
+  rating_samples: rating === null ? 0 : 20,
+  reasoning_samples: 0,
+  max_complexity: max,
+  cost_per_million: 3,
+  ...extra,
 });
-const fleet = [agent('strong', 8.5, 6), agent('medium', 6, 8), agent('weak', 3, 5), agent('new', null, 5), agent('stretchy', 7.5, 5), agent('small', 9, 3)];
-const route = (complexity: number, seed: string, agents = fleet, extra: Partial<Parameters<typeof routeTask>[0]> = {}) =>
-  routeTask({ agents, command: 'work-on-tasks', complexity, useReasoning: false, params: P, rng: createRng(seed), ...extra });
+const fleet = [
+  agent('strong', 8.5, 6),
+  agent('medium', 6, 8),
+  agent('weak', 3, 5),
+  agent('new', null, 5),
+  agent('stretchy', 7.5, 5),
+  agent('small', 9, 3),
+];
+const route = (
+  complexity: number,
+  seed: string,
+  agents = fleet,
+  extra: Partial<Parameters<typeof routeTask>[0]> = {},
+) =>
+  routeTask({
+    agents,
+    command: 'work-on-tasks',
+    complexity,
+    useReasoning: false,
+    params: P,
+    rng: createRng(seed),
+    ...extra,
+  });
 
 function shares(complexity: number, draws: number, agents = fleet) {
   const count: Record<string, number> = {};
@@ -90,8 +124,17 @@ describe('seed 002 §7 routing', () => {
   });
 
   it('skips disabled agents and agents not serving the command; ranks reasoning disciplines by reasoning_rating', () => {
-    const agents = [agent('a', 9, 5, { enabled: false }), agent('b', 8, 5, { commands: ['docs'] }), agent('c', 5, 5, { reasoning_rating: 9.5, reasoning_samples: 3 }), agent('d', 7, 5, { reasoning_rating: 4, reasoning_samples: 9 })];
-    const picks = new Set(Array.from({ length: 100 }, (_, i) => route(5, `r${i}`, agents)).filter((r) => r.mode === 'exploit').map((r) => r.agent));
+    const agents = [
+      agent('a', 9, 5, { enabled: false }),
+      agent('b', 8, 5, { commands: ['docs'] }),
+      agent('c', 5, 5, { reasoning_rating: 9.5, reasoning_samples: 3 }),
+      agent('d', 7, 5, { reasoning_rating: 4, reasoning_samples: 9 }),
+    ];
+    const picks = new Set(
+      Array.from({ length: 100 }, (_, i) => route(5, `r${i}`, agents))
+        .filter((r) => r.mode === 'exploit')
+        .map((r) => r.agent),
+    );
     expect(picks).toEqual(new Set(['d']));
     const reasoning = route(5, 'r0', agents, { useReasoning: true, rng: () => 0.5 });
     expect(reasoning.agent).toBe('c');

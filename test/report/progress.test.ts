@@ -25,9 +25,20 @@ describe('renderer (pure)', () => {
   it('formats elapsed time, event lines and live lines', () => {
     expect(formatElapsed(3240)).toBe('3.2 s');
     expect(formatElapsed(125_000)).toBe('2 min 5 s');
-    expect(eventLine('race', { label: 'sol-b', phase: 'checks done', started: 1000 }, 4200)).toBe('race: sol-b: checks done (3.2 s)\n');
-    expect(eventLine('judge --drain', { label: 'bd-1', phase: 'judging', done: 2, total: 5, started: 0 }, 0)).toBe('judge --drain: bd-1: judging 2/5 (0.0 s)\n');
-    const live = renderLive('race', [{ label: 'a', phase: 'collect', started: 0 }, { label: 'long-id', phase: 'judge', done: 2, total: 3, started: 500 }], 1500);
+    expect(eventLine('race', { label: 'sol-b', phase: 'checks done', started: 1000 }, 4200)).toBe(
+      'race: sol-b: checks done (3.2 s)\n',
+    );
+    expect(eventLine('judge --drain', { label: 'bd-1', phase: 'judging', done: 2, total: 5, started: 0 }, 0)).toBe(
+      'judge --drain: bd-1: judging 2/5 (0.0 s)\n',
+    );
+    const live = renderLive(
+      'race',
+      [
+        { label: 'a', phase: 'collect', started: 0 },
+        { label: 'long-id', phase: 'judge', done: 2, total: 3, started: 500 },
+      ],
+      1500,
+    );
     expect(live).toEqual(['race: a        collect  1.5 s', 'race: long-id  [2/3] judge  1.0 s']);
     // Cut to the terminal's width (a wrapped line would break the redraw).
     const [cut] = renderLive('race', [{ label: 'x', phase: 'y'.repeat(200), started: 0 }], 0, 40);
@@ -61,7 +72,9 @@ describe('Progress', () => {
     f.p.message('race: a warning');
     f.p.finish('sol-a', 'done', { done: 1, total: 2 });
     f.p.end();
-    expect(f.out()).toBe('race: sol-a: collect (0.0 s)\nrace: sol-a: checks done (3.2 s)\nrace: a warning\nrace: sol-a: done 1/2 (3.2 s)\n');
+    expect(f.out()).toBe(
+      'race: sol-a: collect (0.0 s)\nrace: sol-a: checks done (3.2 s)\nrace: a warning\nrace: sol-a: done 1/2 (3.2 s)\n',
+    );
   });
 
   it('on a terminal: a live line per item redrawn in place; a finished item stays above the block; end clears it', () => {
@@ -81,7 +94,9 @@ describe('Progress', () => {
     expect(f.out()).toBe('\x1b[2F\x1b[Jrace: sol-a  collect  1.2 s\nrace: sol-b  [20] records  0.2 s\n');
     f.reset();
     f.p.message('race: a warning');
-    expect(f.out()).toBe('\x1b[2F\x1b[Jrace: a warning\nrace: sol-a  collect  1.2 s\nrace: sol-b  [20] records  0.2 s\n');
+    expect(f.out()).toBe(
+      '\x1b[2F\x1b[Jrace: a warning\nrace: sol-a  collect  1.2 s\nrace: sol-b  [20] records  0.2 s\n',
+    );
     f.reset();
     f.p.finish('sol-a', 'done');
     expect(f.out()).toBe('\x1b[2F\x1b[Jrace: sol-a: done (1.2 s)\nrace: sol-b  [20] records  0.2 s\n');
@@ -103,7 +118,12 @@ describe('Progress', () => {
 
 describe('bin/race', () => {
   let p: RaceProject;
-  const race = (args: string[]) => spawnSync(join(ROOT, 'bin', 'race'), args, { cwd: p.dir, encoding: 'utf8', env: { ...process.env, JUDGELOOP_STATE_DIR: p.state, NO_COLOR: '1', JUDGELOOP_NOW: '2026-01-02T00:00:00Z' } });
+  const race = (args: string[]) =>
+    spawnSync(join(ROOT, 'bin', 'race'), args, {
+      cwd: p.dir,
+      encoding: 'utf8',
+      env: { ...process.env, JUDGELOOP_STATE_DIR: p.state, NO_COLOR: '1', JUDGELOOP_NOW: '2026-01-02T00:00:00Z' },
+    });
   beforeAll(() => {
     execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'ignore' });
     p = makeRaceProject();
@@ -117,7 +137,9 @@ describe('bin/race', () => {
     const lines = piped.stderr.trimEnd().split('\n');
     for (const l of lines) expect(l).toMatch(/^race: (bd-clean|bd-stub|baseline [0-9a-f]{12}): \S/);
     for (const bead of ['bd-clean', 'bd-stub']) {
-      const mine = lines.filter((l) => l.startsWith(`race: ${bead}: `)).map((l) => l.slice(`race: ${bead}: `.length).replace(/ \(\d+(\.\d)? s\)$|\(\d+ min \d+ s\)$/, ''));
+      const mine = lines
+        .filter((l) => l.startsWith(`race: ${bead}: `))
+        .map((l) => l.slice(`race: ${bead}: `.length).replace(/ \(\d+(\.\d)? s\)$|\(\d+ min \d+ s\)$/, ''));
       expect(mine[0]).toBe('collect');
       expect(mine).toContain('evaluate');
       expect(mine.some((m) => /^checks done \((full_pass|partial_pass|agent_failure)\)$/.test(m))).toBe(true);
@@ -140,18 +162,30 @@ describe('bin/race', () => {
   });
 
   const hasScript = spawnSync('script', ['--version']).status === 0;
-  it.skipIf(!hasScript)('on a terminal (script): live lines redrawn in place on stderr; stdout (a file) is the same as piped', () => {
-    const out = join(p.dir, 'tty-stdout.txt');
-    const cmd = `cd '${p.dir}' && '${join(ROOT, 'bin', 'race')}' clean.json stub.json > '${out}'`;
-    const r = spawnSync('script', ['-qec', cmd, '/dev/null'], { encoding: 'utf8', env: { ...process.env, JUDGELOOP_STATE_DIR: p.state, NO_COLOR: '1', TERM: 'xterm', JUDGELOOP_NOW: '2026-01-02T00:00:00Z' } });
-    expect(r.status, r.stdout).toBe(0);
-    const tty = r.stdout;
-    expect(tty).toMatch(/\x1b\[\d+F\x1b\[J/); // the block redrawn in place
-    expect(tty).toMatch(/race: bd-clean +(collect|evaluate|test: node --test)/); // a live line (label padded)
-    expect(tty).toMatch(/race: bd-stub: done [12]\/2 \(/); // a finished item's kept line
-    const piped = race(['--quiet', 'clean.json', 'stub.json']);
-    expect(readFileSync(out, 'utf8')).toBe(piped.stdout);
-  });
+  it.skipIf(!hasScript)(
+    'on a terminal (script): live lines redrawn in place on stderr; stdout (a file) is the same as piped',
+    () => {
+      const out = join(p.dir, 'tty-stdout.txt');
+      const cmd = `cd '${p.dir}' && '${join(ROOT, 'bin', 'race')}' clean.json stub.json > '${out}'`;
+      const r = spawnSync('script', ['-qec', cmd, '/dev/null'], {
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          JUDGELOOP_STATE_DIR: p.state,
+          NO_COLOR: '1',
+          TERM: 'xterm',
+          JUDGELOOP_NOW: '2026-01-02T00:00:00Z',
+        },
+      });
+      expect(r.status, r.stdout).toBe(0);
+      const tty = r.stdout;
+      expect(tty).toMatch(/\x1b\[\d+F\x1b\[J/); // the block redrawn in place
+      expect(tty).toMatch(/race: bd-clean +(collect|evaluate|test: node --test)/); // a live line (label padded)
+      expect(tty).toMatch(/race: bd-stub: done [12]\/2 \(/); // a finished item's kept line
+      const piped = race(['--quiet', 'clean.json', 'stub.json']);
+      expect(readFileSync(out, 'utf8')).toBe(piped.stdout);
+    },
+  );
 });
 
 describe('bin/score-templates', () => {
@@ -162,19 +196,33 @@ describe('bin/score-templates', () => {
     // Feedback written before any index (copied in): the first read parses every file — a long read.
     mkdirSync(join(st.root, 'feedback'), { recursive: true });
     for (let i = 0; i < N; i++) {
-      const fb = orderFeedback(makeFeedback({ bead: `r${i}`, template: `t${i % 3}`, outcome: i % 4 ? 'full_pass' : 'partial_pass' }));
+      const fb = orderFeedback(
+        makeFeedback({ bead: `r${i}`, template: `t${i % 3}`, outcome: i % 4 ? 'full_pass' : 'partial_pass' }),
+      );
       writeFileSync(join(st.root, 'feedback', `r${i}.json`), JSON.stringify(fb, null, 2) + '\n');
     }
   });
   afterAll(() => st?.cleanup());
-  const score = (args: string[]) => spawnSync(join(ROOT, 'bin', 'score-templates'), args, { encoding: 'utf8', env: { PATH: process.env.PATH, JUDGELOOP_STATE_DIR: st.root } });
+  const score = (args: string[]) =>
+    spawnSync(join(ROOT, 'bin', 'score-templates'), args, {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, JUDGELOOP_STATE_DIR: st.root },
+    });
 
   it('over 2,000 records, piped: one labelled line at the end; --json: stdout JSON alone and no progress', () => {
     const first = score([]);
     expect(first.status, first.stderr).toBe(0);
-    expect(first.stderr).toMatch(new RegExp(`^score-templates: feedback: ${N} records scored \\(0 from the index, ${N} read from their files\\) \\(\\d+\\.\\d s\\)\\n$`));
+    expect(first.stderr).toMatch(
+      new RegExp(
+        `^score-templates: feedback: ${N} records scored \\(0 from the index, ${N} read from their files\\) \\(\\d+\\.\\d s\\)\\n$`,
+      ),
+    );
     const json = score(['--json']);
     expect(json.stderr).toBe('');
-    expect((JSON.parse(json.stdout) as TemplateScores).sources).toMatchObject({ feedback_files: N, from_index: N, read_now: 0 });
+    expect((JSON.parse(json.stdout) as TemplateScores).sources).toMatchObject({
+      feedback_files: N,
+      from_index: N,
+      read_now: 0,
+    });
   });
 });

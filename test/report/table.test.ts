@@ -25,15 +25,29 @@ describe('textTable', () => {
   });
 
   it('right-aligns the columns asked for: their cells end at one offset', () => {
-    const lines = textTable(header, rows, { align: ['left', 'right', 'right'] }).trimEnd().split('\n');
+    const lines = textTable(header, rows, { align: ['left', 'right', 'right'] })
+      .trimEnd()
+      .split('\n');
     const ends = lines.map((l) => l.length);
     expect(new Set(ends).size).toBe(1);
-    const ratingEnd = lines.map((l) => l.indexOf(l.includes('rating') ? 'rating' : l.includes('7.25') ? '7.25' : '10.00') + (l.includes('rating') ? 6 : l.includes('7.25') ? 4 : 5));
+    const ratingEnd = lines.map(
+      (l) =>
+        l.indexOf(l.includes('rating') ? 'rating' : l.includes('7.25') ? '7.25' : '10.00') +
+        (l.includes('rating') ? 6 : l.includes('7.25') ? 4 : 5),
+    );
     expect(new Set(ratingEnd).size).toBe(1);
   });
 
   it('counts ✓ and — as one column wide and treats a missing cell as empty', () => {
-    const lines = textTable(['a', 'b', 'c'], [['✓', '—'], ['yes', 'no', 'z']]).trimEnd().split('\n');
+    const lines = textTable(
+      ['a', 'b', 'c'],
+      [
+        ['✓', '—'],
+        ['yes', 'no', 'z'],
+      ],
+    )
+      .trimEnd()
+      .split('\n');
     expect(starts(lines[1]!)).toEqual(starts(lines[2]!).slice(0, 2));
   });
 
@@ -49,7 +63,13 @@ describe('textTable', () => {
 
 describe('markdownTable', () => {
   it('has a header, a separator with one cell per column, and one line per row with as many cells', () => {
-    const md = markdownTable(['Category', '#1 a', '#2 b'], [['Correctness', '0.90'], ['**Overall**', '0.80', '0.70']]);
+    const md = markdownTable(
+      ['Category', '#1 a', '#2 b'],
+      [
+        ['Correctness', '0.90'],
+        ['**Overall**', '0.80', '0.70'],
+      ],
+    );
     const lines = md.trimEnd().split('\n');
     expect(lines).toHaveLength(4);
     const cells = (l: string) => l.split(/(?<!\\)\|/).length - 2;

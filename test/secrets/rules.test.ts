@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isUserError } from '../../lib/base/errors.js';
-import { findSecrets, isSecretFile, isSecretName, isSecretValue, loadSecretTable, secretRulesFile } from '../../lib/secrets/index.js';
+import {
+  findSecrets,
+  isSecretFile,
+  isSecretName,
+  isSecretValue,
+  loadSecretTable,
+  secretRulesFile,
+} from '../../lib/secrets/index.js';
 import { ALNUM, B32, B64, HEX, LETTERS, LOWER, UPPER_NUM, URLSAFE, pemBody, rnd } from './tokens.js';
 
 const an = (n: number) => rnd(ALNUM, n);
@@ -29,9 +36,17 @@ const CASES: Record<string, Case> = {
   sendgrid_api_key: c(say, `SG.${us(22)}.${us(43)}`, say(`SG.${us(22)}.${us(20)}`)),
   shopify_token: c(say, `shpat_${hx(32)}`, say(`shpat_${rnd(LOWER, 32)}`)),
   digitalocean_token: c(say, `dop_v1_${hx(64)}`, say(`dop_v1_${hx(40)}`)),
-  azure_storage_account_key: c((s) => `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${s};EndpointSuffix=core.windows.net`, `${rnd(B64, 86)}==`, 'AccountName=acct;AccountKey=short;EndpointSuffix=core.windows.net'),
+  azure_storage_account_key: c(
+    (s) => `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${s};EndpointSuffix=core.windows.net`,
+    `${rnd(B64, 86)}==`,
+    'AccountName=acct;AccountKey=short;EndpointSuffix=core.windows.net',
+  ),
   azure_ad_client_secret: c(say, `${an(3)}8Q~${us(34)}`, say(`${an(3)}8Q~${us(10)}`)),
-  azure_sas_signature: c((s) => `https://acct.blob.core.windows.net/c/f?sv=2022-11-02&se=2030-01-01&sig=${s}`, `${an(43)}%3D`, 'https://acct.blob.core.windows.net/c/f?sv=2022-11-02&sig=abc'),
+  azure_sas_signature: c(
+    (s) => `https://acct.blob.core.windows.net/c/f?sv=2022-11-02&se=2030-01-01&sig=${s}`,
+    `${an(43)}%3D`,
+    'https://acct.blob.core.windows.net/c/f?sv=2022-11-02&sig=abc',
+  ),
   groq_api_key: c(say, `gsk_${an(52)}`, say(`gsk_${an(30)}`)),
   twilio_api_key: c(say, `SK${hx(32)}`, say(`SK${hx(31)}`)),
   aws_access_key_id: c(say, `AKIA${rnd(B32, 16)}`, say(`AKIA${rnd(B32, 12)}`)),
@@ -41,7 +56,11 @@ const CASES: Record<string, Case> = {
   google_oauth_client_secret: c(say, `GOCSPX-${us(28)}`, say(`GOCSPX-${us(20)}`)),
   google_oauth_refresh_token: c(say, `1//0${us(60)}`, 'see https://example.com//0abc'),
   slack_token: c(say, `xoxb-${rnd('0123456789', 12)}-${rnd('0123456789', 12)}-${an(24)}`, say('xoxb-short')),
-  slack_webhook_url: c((s) => `curl -X POST ${s}`, `https://hooks.slack.com/services/T${rnd(UPPER_NUM, 10)}/B${rnd(UPPER_NUM, 10)}/${an(24)}`, 'see https://hooks.slack.com/ for details'),
+  slack_webhook_url: c(
+    (s) => `curl -X POST ${s}`,
+    `https://hooks.slack.com/services/T${rnd(UPPER_NUM, 10)}/B${rnd(UPPER_NUM, 10)}/${an(24)}`,
+    'see https://hooks.slack.com/ for details',
+  ),
   stripe_secret_key: c(say, `sk_live_${an(24)}`, say(`pk_live_${an(24)}`)),
   stripe_webhook_secret: c(say, `whsec_${an(32)}`, say(`whsec_${an(10)}`)),
   npm_token: c(say, `npm_${an(36)}`, say(`npm_${an(20)}`)),
@@ -51,14 +70,34 @@ const CASES: Record<string, Case> = {
   clojars_token: c(say, `CLOJARS_${rnd(LOWER + '0123456789', 60)}`, say(`CLOJARS_${rnd(LOWER, 20)}`)),
   docker_hub_pat: c(say, `dckr_pat_${us(27)}`, say(`dckr_pat_${us(10)}`)),
   jwt: c(say, `eyJ${us(30)}.eyJ${us(60)}.${us(43)}`, say(`eyJ${us(30)}.notjwt`)),
-  bearer_token: c((s) => `curl -H "Authorization: Bearer ${s}" https://api.example.com`, an(40), 'the Bearer of this letter is welcome'),
-  basic_auth_header: c((s) => `Authorization: Basic ${s}`, rnd(B64, 24) + '==', 'authorization: basic auth is deprecated'),
-  url_credentials: c((s) => `DATABASE_URL=postgres://app:${s}@db.internal:5432/app`, an(16), 'DATABASE_URL=postgres://${DB_USER}:${DB_PASSWORD}@db.internal:5432/app'),
+  bearer_token: c(
+    (s) => `curl -H "Authorization: Bearer ${s}" https://api.example.com`,
+    an(40),
+    'the Bearer of this letter is welcome',
+  ),
+  basic_auth_header: c(
+    (s) => `Authorization: Basic ${s}`,
+    rnd(B64, 24) + '==',
+    'authorization: basic auth is deprecated',
+  ),
+  url_credentials: c(
+    (s) => `DATABASE_URL=postgres://app:${s}@db.internal:5432/app`,
+    an(16),
+    'DATABASE_URL=postgres://${DB_USER}:${DB_PASSWORD}@db.internal:5432/app',
+  ),
   mailgun_api_key: c(say, `key-${hx(32)}`, say(`key-${hx(16)}`)),
   mailchimp_api_key: c(say, `${hx(32)}-us14`, say(`${hx(16)}-us14`)),
   discord_bot_token: c(say, `M${an(23)}.${us(6)}.${us(27)}`, say(`M${an(10)}.${us(6)}.${us(10)}`)),
-  discord_webhook_url: c(say, `https://discord.com/api/webhooks/${rnd('0123456789', 18)}/${us(68)}`, say('https://discord.com/api/webhooks/')),
-  teams_webhook_url: c(say, `https://acme.webhook.office.com/webhookb2/${hx(8)}-${hx(4)}-${hx(4)}-${hx(4)}-${hx(12)}@${hx(8)}-${hx(4)}-${hx(4)}-${hx(4)}-${hx(12)}/IncomingWebhook/${hx(32)}`, say('https://acme.webhook.office.com/webhookb2/x')),
+  discord_webhook_url: c(
+    say,
+    `https://discord.com/api/webhooks/${rnd('0123456789', 18)}/${us(68)}`,
+    say('https://discord.com/api/webhooks/'),
+  ),
+  teams_webhook_url: c(
+    say,
+    `https://acme.webhook.office.com/webhookb2/${hx(8)}-${hx(4)}-${hx(4)}-${hx(4)}-${hx(12)}@${hx(8)}-${hx(4)}-${hx(4)}-${hx(4)}-${hx(12)}/IncomingWebhook/${hx(32)}`,
+    say('https://acme.webhook.office.com/webhookb2/x'),
+  ),
   telegram_bot_token: c(say, `${rnd('123456789', 10)}:AA${us(33)}`, say(`${rnd('123456789', 10)}:AA${us(10)}`)),
   atlassian_api_token: c(say, `ATATT3${us(186)}`, say(`ATATT3${us(20)}`)),
   linear_api_key: c(say, `lin_api_${an(40)}`, say(`lin_api_${an(20)}`)),
@@ -67,7 +106,11 @@ const CASES: Record<string, Case> = {
   heroku_api_key: c(say, `HRKU-AA${us(58)}`, say(`HRKU-AA${us(20)}`)),
   new_relic_key: c(say, `NRAK-${rnd(UPPER_NUM, 27)}`, say(`NRAK-${rnd(UPPER_NUM, 10)}`)),
   sentry_token: c(say, `sntrys_${rnd(B64, 60)}`, say(`sntrys_${an(10)}`)),
-  sentry_dsn: c((s) => `SENTRY=https://${s}@o123456.ingest.sentry.io/4504`, hx(32), 'SENTRY=https://o123456.ingest.sentry.io/4504'),
+  sentry_dsn: c(
+    (s) => `SENTRY=https://${s}@o123456.ingest.sentry.io/4504`,
+    hx(32),
+    'SENTRY=https://o123456.ingest.sentry.io/4504',
+  ),
   doppler_token: c(say, `dp.pt.${an(43)}`, say(`dp.pt.${an(20)}`)),
   vault_token: c(say, `hvs.${us(90)}`, say('hvs.short')),
   terraform_cloud_token: c(say, `${an(14)}.atlasv1.${us(67)}`, say(`${an(14)}.atlasv1.${us(20)}`)),
@@ -82,13 +125,21 @@ const CASES: Record<string, Case> = {
   planetscale_token: c(say, `pscale_tkn_${us(43)}`, say(`pscale_tkn_${us(10)}`)),
   supabase_key: c(say, `sbp_${hx(40)}`, say(`sbp_${hx(20)}`)),
   flyio_token: c(say, `fo1_${us(43)}`, say(`fo1_${us(20)}`)),
-  age_secret_key: c(say, `AGE-SECRET-KEY-1${rnd('QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L', 58)}`, say('AGE-SECRET-KEY-1QPZRY')),
+  age_secret_key: c(
+    say,
+    `AGE-SECRET-KEY-1${rnd('QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L', 58)}`,
+    say('AGE-SECRET-KEY-1QPZRY'),
+  ),
   circleci_token: c(say, `CCIPAT_${an(22)}_${hx(40)}`, say(`CCIPAT_${an(22)}_${hx(10)}`)),
   shippo_token: c(say, `shippo_live_${hx(40)}`, say(`shippo_live_${hx(20)}`)),
   mapbox_secret_token: c(say, `sk.eyJ${us(60)}.${us(22)}`, say(`pk.eyJ${us(60)}.${us(22)}`)),
   cloudflare_origin_ca_key: c(say, `v1.0-${hx(24)}-${hx(146)}`, say(`v1.0-${hx(24)}-${hx(20)}`)),
   openshift_token: c(say, `sha256~${us(43)}`, say(`sha256~${us(20)}`)),
-  onepassword_token: c(say, `A3-${rnd(UPPER_NUM, 6)}-${rnd(UPPER_NUM, 11)}-${rnd(UPPER_NUM, 5)}-${rnd(UPPER_NUM, 5)}-${rnd(UPPER_NUM, 5)}`, say(`A3-${rnd(UPPER_NUM, 6)}-${rnd(UPPER_NUM, 5)}`)),
+  onepassword_token: c(
+    say,
+    `A3-${rnd(UPPER_NUM, 6)}-${rnd(UPPER_NUM, 11)}-${rnd(UPPER_NUM, 5)}-${rnd(UPPER_NUM, 5)}-${rnd(UPPER_NUM, 5)}`,
+    say(`A3-${rnd(UPPER_NUM, 6)}-${rnd(UPPER_NUM, 5)}`),
+  ),
   alibaba_access_key_id: c(say, `LTAI${an(20)}`, say(`LTAI${an(10)}`)),
   artifactory_api_key: c(say, `AKCp${an(69)}`, say(`AKCp${an(20)}`)),
   dynatrace_token: c(say, `dt0c01.${rnd(UPPER_NUM, 24)}.${an(64)}`, say(`dt0c01.${rnd(UPPER_NUM, 24)}.${an(20)}`)),
@@ -107,7 +158,11 @@ const CASES: Record<string, Case> = {
   render_api_key: c(say, `rnd_${an(32)}`, say(`rnd_${an(20)}`)),
   neon_api_key: c(say, `napi_${rnd(LOWER + '0123456789', 64)}`, say(`napi_${rnd(LOWER, 20)}`)),
   figma_token: c(say, `figd_${us(43)}`, say(`figd_${us(20)}`)),
-  braintree_access_token: c(say, `access_token$production$${rnd(LOWER + '0123456789', 16)}$${hx(32)}`, say(`access_token$production$${hx(16)}`)),
+  braintree_access_token: c(
+    say,
+    `access_token$production$${rnd(LOWER + '0123456789', 16)}$${hx(32)}`,
+    say(`access_token$production$${hx(16)}`),
+  ),
 };
 
 const table = loadSecretTable();
@@ -172,14 +227,38 @@ describe('generic rules', () => {
   it.each([
     ['a whole block', block.join('\n')],
     ['a whole block as diff lines', block.map((l) => `+${l}`).join('\n')],
-    ['a BEGIN whose END is cut off', block.slice(0, 4).map((l) => `+${l}`).join('\n') + '\n+const next = 1;'],
-    ['an END whose BEGIN is outside the hunk', block.slice(3).map((l) => ` ${l}`).join('\n')],
-    ['body lines with neither', block.slice(2, 6).map((l) => `-${l}`).join('\n')],
+    [
+      'a BEGIN whose END is cut off',
+      block
+        .slice(0, 4)
+        .map((l) => `+${l}`)
+        .join('\n') + '\n+const next = 1;',
+    ],
+    [
+      'an END whose BEGIN is outside the hunk',
+      block
+        .slice(3)
+        .map((l) => ` ${l}`)
+        .join('\n'),
+    ],
+    [
+      'body lines with neither',
+      block
+        .slice(2, 6)
+        .map((l) => `-${l}`)
+        .join('\n'),
+    ],
     ['a JSON string with escaped newlines', `{"private_key": "${block.join('\\n')}\\n"}`],
     ['a JSON string cut after BEGIN', `"private_key": "${block.slice(0, 3).join('\\n')}`],
     ['an OpenSSH key', block.join('\n').replaceAll('RSA', 'OPENSSH')],
-    ['a tail whose hunk header shows a key line as function context', [`@@ -16,7 +16,7 @@ ${body[0]}`, ...block.slice(2).map((l) => ` ${l}`)].join('\n')],
-    ['body lines under a hunk header showing a key line', [`@@ -3,3 +3,3 @@ ${body[0]}`, ...body.slice(1, 5).map((l) => ` ${l}`)].join('\n')],
+    [
+      'a tail whose hunk header shows a key line as function context',
+      [`@@ -16,7 +16,7 @@ ${body[0]}`, ...block.slice(2).map((l) => ` ${l}`)].join('\n'),
+    ],
+    [
+      'body lines under a hunk header showing a key line',
+      [`@@ -3,3 +3,3 @@ ${body[0]}`, ...body.slice(1, 5).map((l) => ` ${l}`)].join('\n'),
+    ],
   ])('private_key: %s', (_name, text) => {
     const hits = found(text);
     expect(hits.length).toBeGreaterThan(0);
@@ -199,23 +278,56 @@ describe('generic rules', () => {
 });
 
 describe('names and values', () => {
-  it.each(['ANTHROPIC_API_KEY', 'GITHUB_TOKEN', 'db_password', 'DB_PASS', 'DB_PWD', 'SOMEVENDOR_KEY', 'CLIENT_SECRET', 'AWS_CREDENTIALS', 'SESSION_COOKIE'])('%s is a secret-looking name', (name) => {
+  it.each([
+    'ANTHROPIC_API_KEY',
+    'GITHUB_TOKEN',
+    'db_password',
+    'DB_PASS',
+    'DB_PWD',
+    'SOMEVENDOR_KEY',
+    'CLIENT_SECRET',
+    'AWS_CREDENTIALS',
+    'SESSION_COOKIE',
+  ])('%s is a secret-looking name', (name) => {
     expect(isSecretName(name)).toBe(true);
   });
-  it.each(['PATH', 'HOME', 'PWD', 'OLDPWD', 'BYPASS_PROXY', 'KEYMAP', 'MONKEY_PATCH', 'LANG', 'PASSENGER_ROOT'])('%s is not', (name) => {
-    expect(isSecretName(name)).toBe(false);
-  });
+  it.each(['PATH', 'HOME', 'PWD', 'OLDPWD', 'BYPASS_PROXY', 'KEYMAP', 'MONKEY_PATCH', 'LANG', 'PASSENGER_ROOT'])(
+    '%s is not',
+    (name) => {
+      expect(isSecretName(name)).toBe(false);
+    },
+  );
   it('a value in a token format is secret whatever its name; ordinary values are not', () => {
     expect(isSecretValue(`ghp_${an(36)}`)).toBe(true);
     expect(isSecretValue('/usr/local/bin:/usr/bin:/bin')).toBe(false);
     expect(isSecretValue('en_US.UTF-8')).toBe(false);
   });
-  it.each(['.env', 'app/.env.local', 'my config/.env\t', '.envrc', 'certs/server.pem', 'keys/id_ed25519', 'home/.aws/credentials', 'infra/prod.tfvars', 'deploy/service-account.json'])('%s is a secret file', (path) => {
+  it.each([
+    '.env',
+    'app/.env.local',
+    'my config/.env\t',
+    '.envrc',
+    'certs/server.pem',
+    'keys/id_ed25519',
+    'home/.aws/credentials',
+    'infra/prod.tfvars',
+    'deploy/service-account.json',
+  ])('%s is a secret file', (path) => {
     expect(isSecretFile(path)).toBe(true);
   });
   // Source code named like a secret file is still shown (its literals redacted): an agent must not be able to
   // hide its work from the judge behind a name.
-  it.each(['src/env.ts', 'docs/environment.md', 'src/identity.ts', 'src/credentials_form.tsx.snap', 'public/key-visual.png', 'src/.env.ts', 'src/auth/credentials.ts', 'lib/id_generator.py', 'app/secrets.go'])('%s is not', (path) => {
+  it.each([
+    'src/env.ts',
+    'docs/environment.md',
+    'src/identity.ts',
+    'src/credentials_form.tsx.snap',
+    'public/key-visual.png',
+    'src/.env.ts',
+    'src/auth/credentials.ts',
+    'lib/id_generator.py',
+    'app/secrets.go',
+  ])('%s is not', (path) => {
     expect(isSecretFile(path)).toBe(false);
   });
 });
@@ -255,7 +367,9 @@ describe('the table file', () => {
   });
   it('a rule that does not compile: a configuration error naming the rule', () => {
     const bad = { ...good, token_rules: [{ ...good.token_rules[0]!, regex: '(unclosed' }] };
-    expect(() => loadSecretTable(write('bad-regex.json', bad))).toThrow(/config\/secret-rules\.json: token_rules anthropic_api_key: Invalid regular expression/);
+    expect(() => loadSecretTable(write('bad-regex.json', bad))).toThrow(
+      /config\/secret-rules\.json: token_rules anthropic_api_key: Invalid regular expression/,
+    );
     try {
       loadSecretTable(write('bad-regex2.json', bad));
     } catch (e) {
@@ -263,7 +377,9 @@ describe('the table file', () => {
     }
   });
   it('a table that fails its schema, or is not JSON: a configuration error naming the file and the path', () => {
-    expect(() => loadSecretTable(write('no-keywords.json', { ...good, token_rules: [{ ...good.token_rules[0]!, keywords: [] }] }))).toThrow(/no-keywords\.json: \/token_rules\/0\/keywords/);
+    expect(() =>
+      loadSecretTable(write('no-keywords.json', { ...good, token_rules: [{ ...good.token_rules[0]!, keywords: [] }] })),
+    ).toThrow(/no-keywords\.json: \/token_rules\/0\/keywords/);
     expect(() => loadSecretTable(write('broken.json', '{'))).toThrow(/broken\.json: not valid JSON/);
   });
 });

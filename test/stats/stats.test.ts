@@ -1,7 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { createRng as seededRandom } from '../../lib/stats/prng.js';
-import { addMoment, averageRanks, emptyMoments, kendallTauB, spearman, t95, tInterval, wilsonInterval } from '../../lib/stats/stats.js';
+import {
+  addMoment,
+  averageRanks,
+  emptyMoments,
+  kendallTauB,
+  spearman,
+  t95,
+  tInterval,
+  wilsonInterval,
+} from '../../lib/stats/stats.js';
 
 // Expected values come from scipy (a real tool), not from hand arithmetic.
 function scipy(code: string): unknown {
@@ -10,7 +19,14 @@ function scipy(code: string): unknown {
 
 describe('wilsonInterval', () => {
   it('matches scipy binomtest(...).proportion_ci(method="wilson")', () => {
-    const cases = [[8, 10], [0, 5], [5, 5], [1, 1], [37, 120], [999, 1000]] as const;
+    const cases = [
+      [8, 10],
+      [0, 5],
+      [5, 5],
+      [1, 1],
+      [37, 120],
+      [999, 1000],
+    ] as const;
     const expected = scipy(
       `print(json.dumps([[c.low, c.high] for c in [st.binomtest(k, n).proportion_ci(0.95, 'wilson') for k, n in ${JSON.stringify(cases)}]]))`,
     ) as [number, number][];
@@ -34,7 +50,9 @@ describe('t95 and tInterval', () => {
     const xs = [0.2, 0.9, 0.55, 0.7, 0.65, 0.4];
     const m = emptyMoments();
     xs.forEach((x) => addMoment(m, x));
-    const [lo, hi] = scipy(`import statistics as s\nx=${JSON.stringify(xs)}\nprint(json.dumps(list(st.t.interval(0.95, len(x)-1, loc=s.mean(x), scale=st.sem(x)))))`) as [number, number];
+    const [lo, hi] = scipy(
+      `import statistics as s\nx=${JSON.stringify(xs)}\nprint(json.dumps(list(st.t.interval(0.95, len(x)-1, loc=s.mean(x), scale=st.sem(x)))))`,
+    ) as [number, number];
     const iv = tInterval(m)!;
     expect(iv.low).toBeCloseTo(lo, 3);
     expect(iv.high).toBeCloseTo(hi, 3);
@@ -46,10 +64,22 @@ describe('t95 and tInterval', () => {
 
 describe('rank correlation', () => {
   const pairs: [number[], number[]][] = [
-    [[0.9, 0.8, 0.7, 0.6], [0.9, 0.8, 0.7, 0.6]],
-    [[0.9, 0.8, 0.7, 0.6], [0.1, 0.2, 0.3, 0.4]],
-    [[0.9, 0.8, 0.8, 0.6, 0.3], [0.7, 0.85, 0.6, 0.6, 0.2]],
-    [[0.5, 0.4, 0.3, 0.2, 0.1, 0.05], [0.45, 0.5, 0.1, 0.3, 0.2, 0.05]],
+    [
+      [0.9, 0.8, 0.7, 0.6],
+      [0.9, 0.8, 0.7, 0.6],
+    ],
+    [
+      [0.9, 0.8, 0.7, 0.6],
+      [0.1, 0.2, 0.3, 0.4],
+    ],
+    [
+      [0.9, 0.8, 0.8, 0.6, 0.3],
+      [0.7, 0.85, 0.6, 0.6, 0.2],
+    ],
+    [
+      [0.5, 0.4, 0.3, 0.2, 0.1, 0.05],
+      [0.45, 0.5, 0.1, 0.3, 0.2, 0.05],
+    ],
   ];
   it('Spearman (with ties) and Kendall tau-b match scipy', () => {
     const expected = scipy(
@@ -65,7 +95,8 @@ describe('rank correlation', () => {
     expect(spearman([0.5, 0.5], [0.1, 0.2])).toBeNull();
     expect(kendallTauB([0.5, 0.5], [0.1, 0.2])).toBeNull();
   });
-  it('average ranks put the best first and share ties', () => expect(averageRanks([0.2, 0.9, 0.5, 0.5])).toEqual([4, 1, 2.5, 2.5]));
+  it('average ranks put the best first and share ties', () =>
+    expect(averageRanks([0.2, 0.9, 0.5, 0.5])).toEqual([4, 1, 2.5, 2.5]));
 });
 
 describe('seededRandom', () => {

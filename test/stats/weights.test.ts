@@ -27,18 +27,32 @@ describe('normaliseWeights', () => {
     const weights = { build: 30, tests: 30, lint: 15, diff_size: 15, speed: 10 };
     const scores = { build: 100, tests: null, lint: 50, diff_size: null, speed: 0 };
     expect(collectorWeights(weights, scores)).toEqual(normaliseWeights(weights, ['build', 'lint', 'speed']));
-    const cats = { correctness: { overall: 0.5 }, quality: { overall: null }, efficiency: { overall: 1 }, completeness: { overall: 0.2 }, safety: { overall: 0 } };
+    const cats = {
+      correctness: { overall: 0.5 },
+      quality: { overall: null },
+      efficiency: { overall: 1 },
+      completeness: { overall: 0.2 },
+      safety: { overall: 0 },
+    };
     const cw = { correctness: 0.4, quality: 0.25, efficiency: 0.15, completeness: 0.1, safety: 0 };
     const race = presentWeights(cats as never, cw as never);
     expect(race).toEqual(normaliseWeights(cw, ['correctness', 'efficiency', 'completeness']));
-    expect(blendWeights({ mechanical: 0.6, judge: 0.4 } as never)).toEqual(normaliseWeights({ mechanical: 0.6, judge: 0.4 }));
+    expect(blendWeights({ mechanical: 0.6, judge: 0.4 } as never)).toEqual(
+      normaliseWeights({ mechanical: 0.6, judge: 0.4 }),
+    );
     expect(() => blendWeights({ mechanical: 0, judge: 0 } as never)).toThrow(/above 0/);
   });
 });
 
 describe('weightedMean', () => {
   it('is Σ value·weight / Σ weight, exact on integers (seed 000: 91.25), and the normalised weights give the same', () => {
-    const pairs: [number, number][] = [[100, 30], [75, 30], [100, 15], [85, 15], [100, 10]];
+    const pairs: [number, number][] = [
+      [100, 30],
+      [75, 30],
+      [100, 15],
+      [85, 15],
+      [100, 10],
+    ];
     const m = weightedMean(pairs)!;
     expect(m * 100).toBe(Math.round(m * 100));
     const n = normaliseWeights(Object.fromEntries(pairs.map(([, w], i) => [`k${i}`, w])));
@@ -47,7 +61,12 @@ describe('weightedMean', () => {
 
   it('is null for no pair, all-zero weights and a NaN weight; a NaN value propagates', () => {
     expect(weightedMean([])).toBeNull();
-    expect(weightedMean([[1, 0], [2, 0]])).toBeNull();
+    expect(
+      weightedMean([
+        [1, 0],
+        [2, 0],
+      ]),
+    ).toBeNull();
     expect(weightedMean([[1, Number.NaN]])).toBeNull();
     expect(weightedMean([[Number.NaN, 1]])).toBeNaN();
   });

@@ -22,7 +22,10 @@ describe('readFeedback', () => {
 
   it('no file: missing (not an error)', () => {
     st = tempState();
-    expect(readFeedback(st.store, 'bd-none')).toEqual({ status: 'missing', file: st.store.path('feedback', 'bd-none') });
+    expect(readFeedback(st.store, 'bd-none')).toEqual({
+      status: 'missing',
+      file: st.store.path('feedback', 'bd-none'),
+    });
   });
 
   it('corrupt: not JSON, empty, fails the schema, or names another bead than its file', () => {
@@ -46,7 +49,8 @@ describe('readFeedback', () => {
   it('feedbackNames lists the beads of state/feedback (no hidden or temporary files), nothing when the folder is absent', () => {
     st = tempState();
     expect([...feedbackNames(st.store)]).toEqual([]);
-    for (const b of ['bd-a', 'bd-b']) st.store.write('feedback', b, makeFeedback({ bead: b, template: 't', outcome: 'full_pass' }));
+    for (const b of ['bd-a', 'bd-b'])
+      st.store.write('feedback', b, makeFeedback({ bead: b, template: 't', outcome: 'full_pass' }));
     writeFileSync(st.store.path('feedback', 'bd-a').replace('bd-a.json', '.bd-c.json'), '{}');
     expect([...feedbackNames(st.store)].sort()).toEqual(['bd-a', 'bd-b']);
   });

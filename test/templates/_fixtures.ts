@@ -25,7 +25,11 @@ export function makeFeedback(s: RunSpec): Feedback {
       : {
           verdict: s.judge >= 0.7 ? 'pass' : s.judge >= 0.4 ? 'partial' : 'fail',
           score: s.judge,
-          issues: (s.issues ?? []).map((i) => ({ severity: i.severity ?? 'major', description: i.description, ...(i.category ? { category: i.category } : {}) })),
+          issues: (s.issues ?? []).map((i) => ({
+            severity: i.severity ?? 'major',
+            description: i.description,
+            ...(i.category ? { category: i.category } : {}),
+          })),
           model: 'claude-opus-4',
           judged_at: completed,
         };
@@ -40,7 +44,13 @@ export function makeFeedback(s: RunSpec): Feedback {
       agent: 'claude',
       started_at: new Date(Date.parse(completed) - 60_000).toISOString(),
       completed_at: completed,
-      status: infra ? 'infra_failure' : s.outcome === 'timeout' ? 'timeout' : s.outcome === 'agent_failure' ? 'failed' : 'completed',
+      status: infra
+        ? 'infra_failure'
+        : s.outcome === 'timeout'
+          ? 'timeout'
+          : s.outcome === 'agent_failure'
+            ? 'failed'
+            : 'completed',
       exit_code: infra ? null : 0,
       ...(s.iterations !== undefined ? { iterations: s.iterations } : {}),
     },
@@ -55,7 +65,12 @@ export function makeFeedback(s: RunSpec): Feedback {
     speed: { basis: 'none', duration_seconds: 60, reference_seconds: null },
     outcome: s.outcome,
     outcome_reason: `fixture ${s.outcome}`,
-    integrity: { tests_not_run: false, exit_code_contradicts_counts: false, test_count_below_baseline: false, notes: [] },
+    integrity: {
+      tests_not_run: false,
+      exit_code_contradicts_counts: false,
+      test_count_below_baseline: false,
+      notes: [],
+    },
     judgment,
   };
 }
@@ -81,4 +96,5 @@ export async function writeRuns(store: StateStore, runs: RunSpec[], index = true
 }
 
 /** An ISO time `minutes` after a fixed origin. */
-export const at = (minutes: number): string => new Date(Date.parse('2026-01-01T00:00:00Z') + minutes * 60_000).toISOString();
+export const at = (minutes: number): string =>
+  new Date(Date.parse('2026-01-01T00:00:00Z') + minutes * 60_000).toISOString();

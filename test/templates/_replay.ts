@@ -16,7 +16,8 @@ export const TEMPLATES: Record<string, (day: number) => Mix> = {
   'steady-a': () => ({ full: 0.85, partial: 0.1, timeout: 0.0 }),
   'steady-b': () => ({ full: 0.75, partial: 0.15, timeout: 0.03 }),
   improving: (day) => ({ full: 0.55 + (0.4 * (day - 1)) / (DAYS - 1), partial: 0.15, timeout: 0.02 }),
-  collapse: (day) => (day < COLLAPSE_DAY ? { full: 0.85, partial: 0.1, timeout: 0.0 } : { full: 0.05, partial: 0.05, timeout: 0.1 }),
+  collapse: (day) =>
+    day < COLLAPSE_DAY ? { full: 0.85, partial: 0.1, timeout: 0.0 } : { full: 0.05, partial: 0.05, timeout: 0.1 },
   low: () => ({ full: 0.3, partial: 0.3, timeout: 0.05 }),
 };
 
@@ -35,7 +36,14 @@ export function monthOfRuns(seed: string): RunSpec[][] {
       const mix = mixOf(day);
       for (let i = 0; i < RUNS_PER_DAY; i++) {
         const u = rng();
-        const outcome: Outcome = u < mix.full ? 'full_pass' : u < mix.full + mix.partial ? 'partial_pass' : u < mix.full + mix.partial + mix.timeout ? 'timeout' : 'agent_failure';
+        const outcome: Outcome =
+          u < mix.full
+            ? 'full_pass'
+            : u < mix.full + mix.partial
+              ? 'partial_pass'
+              : u < mix.full + mix.partial + mix.timeout
+                ? 'timeout'
+                : 'agent_failure';
         const minute = Math.floor(rng() * 1380);
         out.push({
           // Bead ids that do not sort by time: the order must come from completed_at.

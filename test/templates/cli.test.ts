@@ -15,9 +15,31 @@ beforeAll(async () => {
   st = tempState();
   const runs: RunSpec[] = [];
   for (let i = 0; i < 12; i++) {
-    runs.push({ bead: `g${i}`, template: 'good', task_type: 'bugfix', outcome: 'full_pass', iterations: 0, judge: 0.85, completed_at: at(i) });
-    runs.push({ bead: `m${i}`, template: 'meh', task_type: 'bugfix', outcome: i % 2 ? 'full_pass' : 'agent_failure', iterations: 1, judge: i % 3 ? 0.5 : null, completed_at: at(i) });
-    runs.push({ bead: `f${i}`, template: 'feature-only', task_type: 'feature', outcome: 'partial_pass', completed_at: at(i) });
+    runs.push({
+      bead: `g${i}`,
+      template: 'good',
+      task_type: 'bugfix',
+      outcome: 'full_pass',
+      iterations: 0,
+      judge: 0.85,
+      completed_at: at(i),
+    });
+    runs.push({
+      bead: `m${i}`,
+      template: 'meh',
+      task_type: 'bugfix',
+      outcome: i % 2 ? 'full_pass' : 'agent_failure',
+      iterations: 1,
+      judge: i % 3 ? 0.5 : null,
+      completed_at: at(i),
+    });
+    runs.push({
+      bead: `f${i}`,
+      template: 'feature-only',
+      task_type: 'feature',
+      outcome: 'partial_pass',
+      completed_at: at(i),
+    });
   }
   runs.push({ bead: 'infra', template: 'meh', task_type: 'bugfix', outcome: 'infra_failure' });
   await writeRuns(st.store, runs.slice(0, 20));
@@ -28,7 +50,14 @@ afterAll(() => st.cleanup());
 function bin(cmd: string, args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(join(root, 'bin', cmd), args, {
     encoding: 'utf8',
-    env: { PATH: process.env.PATH, TMPDIR: tmpdir(), JUDGELOOP_STATE_DIR: st.root, JUDGE_ENABLED: 'true', JUDGE_PHASE: '4', ...env },
+    env: {
+      PATH: process.env.PATH,
+      TMPDIR: tmpdir(),
+      JUDGELOOP_STATE_DIR: st.root,
+      JUDGE_ENABLED: 'true',
+      JUDGE_PHASE: '4',
+      ...env,
+    },
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
@@ -37,7 +66,9 @@ describe('bin/score-templates', () => {
   it('scores a mixed state directory, writes the scores file, prints JSON with --json', () => {
     const r = bin('score-templates', ['--json']);
     // The fixture's feature-only template has 12 scored runs and no full pass: the level trigger fires, nothing else.
-    expect(r.err).toMatch(/^score-templates: trigger \S+feature-only-low_full_pass-\S+: feature-only: full-pass rate 0\.000 over 12 scored runs .* is below 0\.5/);
+    expect(r.err).toMatch(
+      /^score-templates: trigger \S+feature-only-low_full_pass-\S+: feature-only: full-pass rate 0\.000 over 12 scored runs .* is below 0\.5/,
+    );
     expect(r.err.trim().split('\n')).toHaveLength(1);
     expect(r.code).toBe(0);
     const data = JSON.parse(r.out) as TemplateScores;
@@ -83,7 +114,10 @@ describe('bin/select-template', () => {
     expect(rb.incumbent).toBe(ra.chosen);
     expect(ra.candidates.map((c) => c.template).sort()).toEqual(['good', 'meh']);
     expect(ra.basis).toBe('blended');
-    const log = readFileSync(join(st.root, 'selections', 'log.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as SelectionLogRow);
+    const log = readFileSync(join(st.root, 'selections', 'log.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as SelectionLogRow);
     expect(log.slice(-2).map((x) => x.seed)).toEqual(['7', '7']);
     expect(log.at(-1)!.reason.length).toBeGreaterThan(10);
   });
@@ -92,7 +126,17 @@ describe('bin/select-template', () => {
     let explored = 0;
     const n = 10;
     for (let i = 0; i < n; i++) {
-      const r = bin('select-template', ['--task-type', 'bugfix', '--candidates', 'good,meh,brand-new', '--seed', `s${i}`, '--exploration-share', '0.5', '--dry-run']);
+      const r = bin('select-template', [
+        '--task-type',
+        'bugfix',
+        '--candidates',
+        'good,meh,brand-new',
+        '--seed',
+        `s${i}`,
+        '--exploration-share',
+        '0.5',
+        '--dry-run',
+      ]);
       expect(r.code).toBe(0);
       expect(['good', 'meh', 'brand-new']).toContain(r.out.trim());
       if (r.out.trim() !== 'good') explored++;

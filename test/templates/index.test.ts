@@ -1,5 +1,14 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compactIndex, indexFeedback, summarizeFeedback, type IndexLimits } from '../../lib/store/feedback-index.js';
@@ -26,22 +35,44 @@ async function score(args: string[] = []): Promise<{ code: number; data: Templat
 
 describe('feedback index', () => {
   it('the collector call appends one summary row per write, keyed by bead, with the file identity', async () => {
-    const fb = makeFeedback({ bead: 'b1', template: 'A', outcome: 'partial_pass', iterations: 2, task_type: 'bugfix', judge: 0.6, issues: [
-      { description: 'Scope creep in utils', category: 'Scope_Creep' },
-      { description: 'Missing   test for 3 edge cases!' },
-      { description: 'Missing test for 12 edge cases' },
-    ] });
+    const fb = makeFeedback({
+      bead: 'b1',
+      template: 'A',
+      outcome: 'partial_pass',
+      iterations: 2,
+      task_type: 'bugfix',
+      judge: 0.6,
+      issues: [
+        { description: 'Scope creep in utils', category: 'Scope_Creep' },
+        { description: 'Missing   test for 3 edge cases!' },
+        { description: 'Missing test for 12 edge cases' },
+      ],
+    });
     st.store.write('feedback', 'b1', fb);
     const row = await indexFeedback(st.store, fb, '2026-02-01T00:00:00.000Z');
     expect(indexLines()).toEqual([JSON.stringify(row)]);
-    expect(row).toMatchObject({ bead: 'b1', template: 'A', task_type: 'bugfix', outcome: 'partial_pass', retries: 2, composite: 0.5 });
+    expect(row).toMatchObject({
+      bead: 'b1',
+      template: 'A',
+      task_type: 'bugfix',
+      outcome: 'partial_pass',
+      retries: 2,
+      composite: 0.5,
+    });
     // Same issue with other numbers folds to one key; categories are compared lower-cased.
     expect(row.judge!.issues.map((i) => i.key)).toEqual(['scope_creep', 'missing test for # edge cases']);
     expect(row.file.size).toBe(readFileSync(st.store.path('feedback', 'b1')).length);
   });
 
   it('files the index does not know are read, scored and indexed; the next run reads none', async () => {
-    await writeRuns(st.store, [{ bead: 'a', template: 'A', outcome: 'full_pass' }, { bead: 'b', template: 'A', outcome: 'agent_failure' }], false);
+    await writeRuns(
+      st.store,
+      [
+        { bead: 'a', template: 'A', outcome: 'full_pass' },
+        { bead: 'b', template: 'A', outcome: 'agent_failure' },
+      ],
+      false,
+    );
     const first = await score();
     expect(first.data.sources).toMatchObject({ feedback_files: 2, from_index: 0, read_now: 2 });
     expect(first.data.templates[0]!.runs).toBe(2);
@@ -59,13 +90,19 @@ describe('feedback index', () => {
   });
 
   it('a deleted feedback file no longer counts', async () => {
-    await writeRuns(st.store, [{ bead: 'a', template: 'A', outcome: 'full_pass' }, { bead: 'b', template: 'A', outcome: 'full_pass' }]);
+    await writeRuns(st.store, [
+      { bead: 'a', template: 'A', outcome: 'full_pass' },
+      { bead: 'b', template: 'A', outcome: 'full_pass' },
+    ]);
     rmSync(st.store.path('feedback', 'b'));
     expect((await score()).data.templates[0]!.runs).toBe(1);
   });
 
   it('--verify re-reads a file rewritten without a new row; --rebuild compacts the index', async () => {
-    await writeRuns(st.store, [{ bead: 'a', template: 'A', outcome: 'full_pass' }, { bead: 'b', template: 'A', outcome: 'full_pass' }]);
+    await writeRuns(st.store, [
+      { bead: 'a', template: 'A', outcome: 'full_pass' },
+      { bead: 'b', template: 'A', outcome: 'full_pass' },
+    ]);
     await writeRuns(st.store, [{ bead: 'a', template: 'A', outcome: 'full_pass' }]);
     st.store.write('feedback', 'b', makeFeedback({ bead: 'b', template: 'A', outcome: 'agent_failure' })); // not indexed
     utimesSync(st.store.path('feedback', 'b'), new Date(), new Date(Date.now() + 5000));
@@ -116,7 +153,11 @@ describe('compacted index + bounded tail', () => {
     const { res, rows } = await scan();
     expect(res).toMatchObject({ feedbackFiles: 12, fromIndex: 12, readNow: 0, reconciled: false, badIndexLines: 0 });
     expect(rows.map((r) => r.bead)).toEqual(Array.from({ length: 12 }, (_, i) => `b${String(i).padStart(2, '0')}`));
-    expect(rows.filter((r) => r.judge).map((r) => [r.bead, r.judge!.score])).toEqual([['b03', 0.15], ['b07', 0.35], ['b11', 0.55]]);
+    expect(rows.filter((r) => r.judge).map((r) => [r.bead, r.judge!.score])).toEqual([
+      ['b03', 0.15],
+      ['b07', 0.35],
+      ['b11', 0.55],
+    ]);
     // A compaction changes nothing that is scored.
     await compactIndex(st.store, limits);
     expect(indexLines()).toEqual([]);
@@ -130,7 +171,21 @@ describe('compacted index + bounded tail', () => {
     for (let i = 0; i < 7; i++) await write(`u${i}`, null, false); // never indexed; 3 names per sorted run
     const first = await scan();
     expect(first.res).toMatchObject({ feedbackFiles: 13, readNow: 7, fromIndex: 6, reconciled: true, skipped: [] });
-    expect(first.rows.map((r) => r.bead)).toEqual(['k0', 'k1', 'k3', 'k4', 'k6', 'k7', 'u0', 'u1', 'u2', 'u3', 'u4', 'u5', 'u6']);
+    expect(first.rows.map((r) => r.bead)).toEqual([
+      'k0',
+      'k1',
+      'k3',
+      'k4',
+      'k6',
+      'k7',
+      'u0',
+      'u1',
+      'u2',
+      'u3',
+      'u4',
+      'u5',
+      'u6',
+    ]);
     expect(beadsOf(linesOf(compactedFile()))).toEqual(first.rows.map((r) => r.bead));
     const second = await scan();
     expect(second.res).toMatchObject({ feedbackFiles: 13, readNow: 0, fromIndex: 13, reconciled: false });
@@ -179,18 +234,37 @@ describe('compacted index + bounded tail', () => {
       for (let i = 0; i < 40; i++) { await compactIndex(store, { runRows: 4 }); await new Promise((r) => setTimeout(r, 5)); }`;
     const spawnTsx = (script: string, ...args: string[]) =>
       new Promise<void>((resolve, reject) => {
-        const p = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, st.root, ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+        const p = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, st.root, ...args], {
+          stdio: ['ignore', 'ignore', 'inherit'],
+        });
         p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`child exited ${code}`))));
       });
     await Promise.all([...Array.from({ length: writers }, (_, w) => spawnTsx(writer, String(w))), spawnTsx(compactor)]);
     const all = [...linesOf(compactedFile()), ...indexLines()];
     expect(isSortedUnique(beadsOf(linesOf(compactedFile())))).toBe(true);
     const { res, rows } = await scan();
-    expect(res).toMatchObject({ feedbackFiles: writers * per, fromIndex: writers * per, readNow: 0, reconciled: false, badIndexLines: 0 });
+    expect(res).toMatchObject({
+      feedbackFiles: writers * per,
+      fromIndex: writers * per,
+      readNow: 0,
+      reconciled: false,
+      badIndexLines: 0,
+    });
     expect(rows).toHaveLength(writers * per);
     // Every rewritten file's row is its last one (judged), and no other row has a judgment.
-    expect(rows.filter((r) => r.judge !== null).map((r) => r.bead).sort()).toEqual(
-      Array.from({ length: writers }, (_, w) => Array.from({ length: per }, (_, i) => i).filter((i) => i % 3 === 0).map((i) => `w${w}-${i}`)).flat().sort(),
+    expect(
+      rows
+        .filter((r) => r.judge !== null)
+        .map((r) => r.bead)
+        .sort(),
+    ).toEqual(
+      Array.from({ length: writers }, (_, w) =>
+        Array.from({ length: per }, (_, i) => i)
+          .filter((i) => i % 3 === 0)
+          .map((i) => `w${w}-${i}`),
+      )
+        .flat()
+        .sort(),
     );
     expect(all.length).toBeGreaterThanOrEqual(writers * per);
   });
@@ -208,9 +282,15 @@ describe('BeadFingerprint', () => {
 
 describe('corrupt feedback', () => {
   it('is named on stderr with its JSON path and skipped; the others are scored; exit 1; nothing stored is lost', async () => {
-    await writeRuns(st.store, [{ bead: 'good1', template: 'A', outcome: 'full_pass' }, { bead: 'good2', template: 'A', outcome: 'agent_failure' }]);
+    await writeRuns(st.store, [
+      { bead: 'good1', template: 'A', outcome: 'full_pass' },
+      { bead: 'good2', template: 'A', outcome: 'agent_failure' },
+    ]);
     writeFileSync(join(st.root, 'feedback', 'broken.json'), '{"schema_version": "1.0.0", "bead": ');
-    const invalid = makeFeedback({ bead: 'invalid', template: 'A', outcome: 'full_pass' }) as unknown as Record<string, unknown>;
+    const invalid = makeFeedback({ bead: 'invalid', template: 'A', outcome: 'full_pass' }) as unknown as Record<
+      string,
+      unknown
+    >;
     invalid.outcome = 'great_success';
     writeFileSync(join(st.root, 'feedback', 'invalid.json'), JSON.stringify(invalid));
     const before = readFileSync(join(st.root, 'feedback', 'broken.json'), 'utf8');
@@ -224,7 +304,10 @@ describe('corrupt feedback', () => {
     // Still reported on the next run (a corrupt file is never indexed).
     expect((await score()).code).toBe(1);
     // A file whose bead disagrees with its name is skipped too.
-    writeFileSync(join(st.root, 'feedback', 'other.json'), JSON.stringify(makeFeedback({ bead: 'good1', template: 'A', outcome: 'full_pass' })));
+    writeFileSync(
+      join(st.root, 'feedback', 'other.json'),
+      JSON.stringify(makeFeedback({ bead: 'good1', template: 'A', outcome: 'full_pass' })),
+    );
     expect((await score()).err).toMatch(/other\.json: \/bead: is "good1", expected "other"/);
   });
 });
@@ -245,11 +328,17 @@ describe('concurrent writers', () => {
         await indexFeedback(store, fb);
       }`;
     await Promise.all(
-      Array.from({ length: n }, (_, w) =>
-        new Promise<void>((resolve, reject) => {
-          const p = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, st.root, String(w)], { stdio: ['ignore', 'ignore', 'inherit'] });
-          p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`writer exited ${code}`))));
-        }),
+      Array.from(
+        { length: n },
+        (_, w) =>
+          new Promise<void>((resolve, reject) => {
+            const p = spawn(
+              process.execPath,
+              ['--import', 'tsx', '--input-type=module', '-e', script, st.root, String(w)],
+              { stdio: ['ignore', 'ignore', 'inherit'] },
+            );
+            p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`writer exited ${code}`))));
+          }),
       ),
     );
     const rows: FeedbackIndexRow[] = [];
@@ -262,7 +351,11 @@ describe('concurrent writers', () => {
 
 describe('summarizeFeedback', () => {
   it('keeps missing signals missing', () => {
-    const row = summarizeFeedback(makeFeedback({ bead: 'x', template: 'A', outcome: 'infra_failure' }), { size: 1, mtime_ms: 2 }, '2026-01-01T00:00:00Z');
+    const row = summarizeFeedback(
+      makeFeedback({ bead: 'x', template: 'A', outcome: 'infra_failure' }),
+      { size: 1, mtime_ms: 2 },
+      '2026-01-01T00:00:00Z',
+    );
     expect(row).toMatchObject({ task_type: null, retries: null, composite: null, judge: null });
   });
 });

@@ -23,17 +23,35 @@ interface DayView {
 
 /** The same replay in memory: the aggregator and decideTriggers as score-templates uses them (mechanical basis). */
 function replayInMemory(seed: string, triggers = tcfg.triggers): DayView[] {
-  const agg = new TemplateAggregator({ weights: tcfg.weights, mechanical: tcfg.mechanical, trendWindow: tcfg.trend_window, recurringWindow: triggers.recurring_window, recentSize: triggers.drop.window_runs + triggers.drop.baseline_runs, blend: false, blendOffReason: 'test' });
+  const agg = new TemplateAggregator({
+    weights: tcfg.weights,
+    mechanical: tcfg.mechanical,
+    trendWindow: tcfg.trend_window,
+    recurringWindow: triggers.recurring_window,
+    recentSize: triggers.drop.window_runs + triggers.drop.baseline_runs,
+    blend: false,
+    blendOffReason: 'test',
+  });
   const all = new Map<string, Trigger>();
   const days: DayView[] = [];
   for (let day = 1; day <= DAYS; day++) {
-    for (const spec of runsOfDay(day, seed)) agg.add(summarizeFeedback(makeFeedback(spec), { size: 1, mtime_ms: 0 }, endOfDay(day)));
+    for (const spec of runsOfDay(day, seed))
+      agg.add(summarizeFeedback(makeFeedback(spec), { size: 1, mtime_ms: 0 }, endOfDay(day)));
     const now = endOfDay(day);
     const open = [...all.values()].filter((t) => t.cleared_at === null);
-    const d = decideTriggers({ templates: agg.finish(), recent: (t) => agg.recent(t), recentJudged: () => [], open, settings: triggers, blend: null, now });
+    const d = decideTriggers({
+      templates: agg.finish(),
+      recent: (t) => agg.recent(t),
+      recentJudged: () => [],
+      open,
+      settings: triggers,
+      blend: null,
+      now,
+    });
     for (const t of d.fire) all.set(t.id, t);
     for (const id of d.keep) all.set(id, { ...all.get(id)!, checked_at: now });
-    for (const c of d.close) all.set(c.id, { ...all.get(c.id)!, checked_at: now, cleared_at: now, closed_reason: c.reason });
+    for (const c of d.close)
+      all.set(c.id, { ...all.get(c.id)!, checked_at: now, cleared_at: now, closed_reason: c.reason });
     days.push({ day, all: [...all.values()], open: [...all.values()].filter((t) => t.cleared_at === null) });
   }
   return days;
@@ -41,7 +59,8 @@ function replayInMemory(seed: string, triggers = tcfg.triggers): DayView[] {
 
 function checkMonth(days: DayView[]): void {
   const last = days[days.length - 1]!;
-  const of = (template: string, kind?: Trigger['kind']) => last.all.filter((t) => t.template === template && (!kind || t.kind === kind));
+  const of = (template: string, kind?: Trigger['kind']) =>
+    last.all.filter((t) => t.template === template && (!kind || t.kind === kind));
   expect(of('steady-a')).toEqual([]);
   expect(of('steady-b')).toEqual([]);
   expect(of('improving', 'score_drop')).toEqual([]);
@@ -51,7 +70,8 @@ function checkMonth(days: DayView[]): void {
   const firedDay = days.find((d) => d.open.some((t) => t.template === 'collapse' && t.kind === 'score_drop'))!.day;
   expect(firedDay).toBeGreaterThanOrEqual(COLLAPSE_DAY);
   expect(firedDay).toBeLessThanOrEqual(COLLAPSE_DAY + 1);
-  for (const d of days.filter((x) => x.day >= firedDay)) expect(d.open.filter((t) => t.template === 'collapse' && t.kind === 'score_drop')).toHaveLength(1);
+  for (const d of days.filter((x) => x.day >= firedDay))
+    expect(d.open.filter((t) => t.template === 'collapse' && t.kind === 'score_drop')).toHaveLength(1);
   // The low template: flagged by the level trigger, and still open at the end.
   expect(last.open.filter((t) => t.template === 'low' && t.kind === 'low_full_pass')).toHaveLength(1);
   expect(of('low', 'score_drop')).toEqual([]);
@@ -67,11 +87,33 @@ function tally(seeds: number) {
   for (let s = 0; s < seeds; s++) {
     const days = replayInMemory(`seed-${s}`);
     const all = days[days.length - 1]!.all;
-    falseDrops += all.filter((t) => t.kind === 'score_drop' && (t.template !== 'collapse' || Date.parse(t.fired_at) < Date.parse(endOfDay(COLLAPSE_DAY)))).length;
+    falseDrops += all.filter(
+      (t) =>
+        t.kind === 'score_drop' &&
+        (t.template !== 'collapse' || Date.parse(t.fired_at) < Date.parse(endOfDay(COLLAPSE_DAY))),
+    ).length;
     if (all.some((t) => t.template.startsWith('steady'))) steadyMonthsWithTrigger++;
-    const hit = days.find((d) => d.day >= COLLAPSE_DAY && d.open.some((t) => t.template === 'collapse' && t.kind === 'score_drop' && Date.parse(t.fired_at) >= Date.parse(endOfDay(COLLAPSE_DAY))));
+    const hit = days.find(
+      (d) =>
+        d.day >= COLLAPSE_DAY &&
+        d.open.some(
+          (t) =>
+            t.template === 'collapse' &&
+            t.kind === 'score_drop' &&
+            Date.parse(t.fired_at) >= Date.parse(endOfDay(COLLAPSE_DAY)),
+        ),
+    );
     if (hit && hit.day <= COLLAPSE_DAY + 1) collapseOnTime++;
-    if (all.some((t) => t.template === 'collapse' && t.kind === 'score_drop' && t.cleared_at !== null && Date.parse(t.cleared_at) >= Date.parse(endOfDay(COLLAPSE_DAY)))) closedWhileBroken++;
+    if (
+      all.some(
+        (t) =>
+          t.template === 'collapse' &&
+          t.kind === 'score_drop' &&
+          t.cleared_at !== null &&
+          Date.parse(t.cleared_at) >= Date.parse(endOfDay(COLLAPSE_DAY)),
+      )
+    )
+      closedWhileBroken++;
     if (days[days.length - 1]!.open.some((t) => t.template === 'low' && t.kind === 'low_full_pass')) lowFlagged++;
   }
   return { falseDrops, steadyMonthsWithTrigger, collapseOnTime, closedWhileBroken, lowFlagged };
@@ -97,10 +139,19 @@ describe('trigger replay, in memory', () => {
     // The same replay judged by the rule issue 17 replaced: it flags steady templates on some seeds.
     let falseAlarms = 0;
     for (let s = 0; s < 200; s++) {
-      const agg = new TemplateAggregator({ weights: tcfg.weights, mechanical: tcfg.mechanical, trendWindow: 20, recurringWindow: 10, blend: false, blendOffReason: 'test' });
+      const agg = new TemplateAggregator({
+        weights: tcfg.weights,
+        mechanical: tcfg.mechanical,
+        trendWindow: 20,
+        recurringWindow: 10,
+        blend: false,
+        blendOffReason: 'test',
+      });
       for (let day = 1; day <= DAYS; day++) {
-        for (const spec of runsOfDay(day, `seed-${s}`)) agg.add(summarizeFeedback(makeFeedback(spec), { size: 1, mtime_ms: 0 }, endOfDay(day)));
-        for (const t of agg.finish()) if (t.template.startsWith('steady') && t.trend.change !== null && -t.trend.change > 0.15) falseAlarms++;
+        for (const spec of runsOfDay(day, `seed-${s}`))
+          agg.add(summarizeFeedback(makeFeedback(spec), { size: 1, mtime_ms: 0 }, endOfDay(day)));
+        for (const t of agg.finish())
+          if (t.template.startsWith('steady') && t.trend.change !== null && -t.trend.change > 0.15) falseAlarms++;
       }
     }
     // Days on which a steady template's trend change was below -0.15 (each one a trigger under the old rule).
@@ -125,11 +176,50 @@ describe('trigger replay, in memory', () => {
     // Collapse then recovery: feed the collapse template's broken days, then good ones again.
     const days = replayInMemory('seed-evidence');
     const open = days[days.length - 1]!.open.find((t) => t.template === 'collapse' && t.kind === 'score_drop')!;
-    const agg = new TemplateAggregator({ weights: tcfg.weights, mechanical: tcfg.mechanical, trendWindow: 20, recurringWindow: 10, recentSize: 50, blend: false, blendOffReason: 'test' });
-    for (let day = 1; day <= DAYS; day++) for (const spec of runsOfDay(day, 'seed-evidence')) if (spec.template === 'collapse') agg.add(summarizeFeedback(makeFeedback(spec), { size: 1, mtime_ms: 0 }, endOfDay(day)));
-    for (let i = 0; i < 10; i++) agg.add(summarizeFeedback(makeFeedback({ bead: `fixed-${i}`, template: 'collapse', outcome: 'full_pass', iterations: 0, completed_at: endOfDay(DAYS + 1) }), { size: 1, mtime_ms: 0 }, endOfDay(DAYS + 1)));
-    const d = decideTriggers({ templates: agg.finish(), recent: (t) => agg.recent(t), recentJudged: () => [], open: [open], settings: tcfg.triggers, blend: null, now: endOfDay(DAYS + 1) });
-    expect(d.close).toEqual([{ id: open.id, reason: expect.stringMatching(/^recovered: the last 10 runs average 1\.000, back inside the baseline interval \[/) }]);
+    const agg = new TemplateAggregator({
+      weights: tcfg.weights,
+      mechanical: tcfg.mechanical,
+      trendWindow: 20,
+      recurringWindow: 10,
+      recentSize: 50,
+      blend: false,
+      blendOffReason: 'test',
+    });
+    for (let day = 1; day <= DAYS; day++)
+      for (const spec of runsOfDay(day, 'seed-evidence'))
+        if (spec.template === 'collapse')
+          agg.add(summarizeFeedback(makeFeedback(spec), { size: 1, mtime_ms: 0 }, endOfDay(day)));
+    for (let i = 0; i < 10; i++)
+      agg.add(
+        summarizeFeedback(
+          makeFeedback({
+            bead: `fixed-${i}`,
+            template: 'collapse',
+            outcome: 'full_pass',
+            iterations: 0,
+            completed_at: endOfDay(DAYS + 1),
+          }),
+          { size: 1, mtime_ms: 0 },
+          endOfDay(DAYS + 1),
+        ),
+      );
+    const d = decideTriggers({
+      templates: agg.finish(),
+      recent: (t) => agg.recent(t),
+      recentJudged: () => [],
+      open: [open],
+      settings: tcfg.triggers,
+      blend: null,
+      now: endOfDay(DAYS + 1),
+    });
+    expect(d.close).toEqual([
+      {
+        id: open.id,
+        reason: expect.stringMatching(
+          /^recovered: the last 10 runs average 1\.000, back inside the baseline interval \[/,
+        ),
+      },
+    ]);
     expect(d.fire.filter((t) => t.kind === 'score_drop')).toEqual([]);
   });
 });
@@ -145,7 +235,12 @@ describe('trigger replay through bin/score-templates, day by day', () => {
     const views: DayView[] = [];
     for (let day = 1; day <= DAYS; day++) {
       await writeRuns(st.store, runsOfDay(day, 'seed-io'));
-      const io = captureIo({ JUDGELOOP_STATE_DIR: st.root, JUDGELOOP_NOW: endOfDay(day), JUDGE_ENABLED: 'false', JUDGE_PHASE: '4' });
+      const io = captureIo({
+        JUDGELOOP_STATE_DIR: st.root,
+        JUDGELOOP_NOW: endOfDay(day),
+        JUDGE_ENABLED: 'false',
+        JUDGE_PHASE: '4',
+      });
       expect(await run(['--json'], io)).toBe(0);
       const dir = join(st.root, 'triggers');
       let names: string[] = [];

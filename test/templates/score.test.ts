@@ -14,7 +14,10 @@ let st: TempState;
 beforeEach(() => (st = tempState()));
 afterEach(() => st.cleanup());
 
-async function score(env: EnvSettings = {}, args: string[] = ['--json']): Promise<{ code: number; data: TemplateScores; err: string }> {
+async function score(
+  env: EnvSettings = {},
+  args: string[] = ['--json'],
+): Promise<{ code: number; data: TemplateScores; err: string }> {
   const io = captureIo({ JUDGELOOP_STATE_DIR: st.root, JUDGELOOP_NOW: '2026-03-01T00:00:00Z', ...env });
   const code = await run(args, io);
   return { code, data: JSON.parse(io.out()) as TemplateScores, err: io.err() };
@@ -40,7 +43,14 @@ describe('counting and infra exclusion', () => {
     expect(code).toBe(0);
     const a = tpl(data, 'A');
     expect(a.runs).toBe(8);
-    expect(a.outcomes).toEqual({ full_pass: 3, partial_pass: 1, agent_failure: 1, infra_failure: 2, timeout: 1, unmeasured: 0 });
+    expect(a.outcomes).toEqual({
+      full_pass: 3,
+      partial_pass: 1,
+      agent_failure: 1,
+      infra_failure: 2,
+      timeout: 1,
+      unmeasured: 0,
+    });
     expect(a.scored_runs).toBe(6);
     expect(a.full_pass_rate).toEqual({ value: 3 / 6, n: 6, interval: wilsonInterval(3, 6) });
     expect(a.pass_rate.value).toBeCloseTo(4 / 6, 12);
@@ -48,11 +58,19 @@ describe('counting and infra exclusion', () => {
     // a6 reports no retries: the retry rate rests on the 5 that do (2 retried), the infra runs not at all.
     expect(a.retry_rate).toMatchObject({ value: 2 / 5, n: 5 });
     expect(a.mean_retries).toBeCloseTo(3 / 5, 12);
-    const expected = mechanicalComposite({ full_pass: 3, partial_pass: 1, timeout: 1, scored: 6, retried: 2, retry_known: 5 }, P)!;
+    const expected = mechanicalComposite(
+      { full_pass: 3, partial_pass: 1, timeout: 1, scored: 6, retried: 2, retry_known: 5 },
+      P,
+    )!;
     expect(a.mechanical.value).toBeCloseTo(expected, 12);
     expect(a.mechanical.n).toBe(6);
     const z = tpl(data, 'Z');
-    expect(z).toMatchObject({ runs: 1, scored_runs: 0, score: null, basis_reason: 'no scored runs (only infra failures)' });
+    expect(z).toMatchObject({
+      runs: 1,
+      scored_runs: 0,
+      score: null,
+      basis_reason: 'no scored runs (only infra failures)',
+    });
     expect(z.pass_rate).toEqual({ value: null, n: 0, interval: null });
     expect(data.templates.at(-1)!.template).toBe('Z');
   });
@@ -60,7 +78,10 @@ describe('counting and infra exclusion', () => {
   it('more infra failures do not change a template score', async () => {
     await writeRuns(st.store, runs);
     const before = tpl((await score()).data, 'A');
-    await writeRuns(st.store, Array.from({ length: 10 }, (_, i) => ({ bead: `inf${i}`, template: 'A', outcome: 'infra_failure' as const })));
+    await writeRuns(
+      st.store,
+      Array.from({ length: 10 }, (_, i) => ({ bead: `inf${i}`, template: 'A', outcome: 'infra_failure' as const })),
+    );
     const after = tpl((await score()).data, 'A');
     expect(after.runs).toBe(before.runs + 10);
     expect(after.mechanical).toEqual(before.mechanical);
@@ -92,7 +113,11 @@ describe('judge average and blend', () => {
     expect(j).toMatchObject({ basis: 'blended' });
     expect(j.score).toBe(j.blended.value);
     const u = tpl(data, 'U');
-    expect(u).toMatchObject({ basis: 'mechanical', basis_reason: 'no judged runs: mechanical kept', blended: { value: null, interval: null } });
+    expect(u).toMatchObject({
+      basis: 'mechanical',
+      basis_reason: 'no judged runs: mechanical kept',
+      blended: { value: null, interval: null },
+    });
     expect(u.score).toBe(0.5);
     expect(u.judge).toEqual({ value: null, n: 0, interval: null });
   });
@@ -108,19 +133,33 @@ describe('judge average and blend', () => {
   it('another coefficient set is used only under its own name with a reason, recorded in the scores file', async () => {
     await writeRuns(st.store, mixed);
     const cfg = join(st.root, 'cfg.json');
-    const v1 = { name: 'judgeloop-v1', partial_credit: 0.5, retry_penalty: 0.1, timeout_penalty: 0.2, reason: 'reproduce scores from before issue 17' };
+    const v1 = {
+      name: 'judgeloop-v1',
+      partial_credit: 0.5,
+      retry_penalty: 0.1,
+      timeout_penalty: 0.2,
+      reason: 'reproduce scores from before issue 17',
+    };
     writeFileSync(cfg, JSON.stringify({ templates: { mechanical: v1 } }));
     const { data } = await score({ JUDGELOOP_CONFIG: cfg });
     expect(data.settings.mechanical).toEqual(v1);
     expect(tpl(data, 'J').mechanical.value).toBeCloseTo((2 + 0.5) / 4, 12);
     writeFileSync(cfg, JSON.stringify({ templates: { mechanical: { partial_credit: 0.5 } } }));
     const io = captureIo({ JUDGELOOP_STATE_DIR: st.root, JUDGELOOP_CONFIG: cfg });
-    await expect(run([], io)).rejects.toMatchObject({ name: 'UserError', message: expect.stringMatching(/\/templates\/mechanical \("learning-loop"\): coefficients 0\.5\/0\.2\/0\.3 are not the learning-loop's/) });
+    await expect(run([], io)).rejects.toMatchObject({
+      name: 'UserError',
+      message: expect.stringMatching(
+        /\/templates\/mechanical \("learning-loop"\): coefficients 0\.5\/0\.2\/0\.3 are not the learning-loop's/,
+      ),
+    });
   });
 
   it('phase 2 and JUDGE_ENABLED=false score mechanical only, still reporting the judge average', async () => {
     await writeRuns(st.store, mixed);
-    for (const env of [{ JUDGE_ENABLED: 'true', JUDGE_PHASE: '2' }, { JUDGE_ENABLED: 'false', JUDGE_PHASE: '4' }]) {
+    for (const env of [
+      { JUDGE_ENABLED: 'true', JUDGE_PHASE: '2' },
+      { JUDGE_ENABLED: 'false', JUDGE_PHASE: '4' },
+    ]) {
       const { code, data } = await score(env);
       expect(code).toBe(0);
       expect(data.blend_active).toBe(false);
@@ -150,7 +189,10 @@ describe('judge average and blend', () => {
     expect(j.blended.interval!.method).toBe('delta_t');
     expect(j.pass_rate.interval).toEqual(wilsonInterval(3, 4));
     // One judged run: a value, but no interval can be estimated.
-    await writeRuns(st.store, [{ bead: 'k1', template: 'K', outcome: 'full_pass', judge: 0.8 }, { bead: 'k2', template: 'K', outcome: 'full_pass' }]);
+    await writeRuns(st.store, [
+      { bead: 'k1', template: 'K', outcome: 'full_pass', judge: 0.8 },
+      { bead: 'k2', template: 'K', outcome: 'full_pass' },
+    ]);
     const k = tpl((await score({ JUDGE_ENABLED: 'true', JUDGE_PHASE: '3' })).data, 'K');
     expect(k.judge).toEqual({ value: 0.8, n: 1, interval: null });
     expect(k.blended.value).not.toBeNull();
@@ -158,8 +200,18 @@ describe('judge average and blend', () => {
   });
 
   it('a wider sample narrows the interval', async () => {
-    const few = Array.from({ length: 4 }, (_, i) => ({ bead: `f${i}`, template: 'F', outcome: (i % 2 ? 'full_pass' : 'agent_failure') as RunSpec['outcome'], iterations: 0 }));
-    const many = Array.from({ length: 40 }, (_, i) => ({ bead: `m${i}`, template: 'M', outcome: (i % 2 ? 'full_pass' : 'agent_failure') as RunSpec['outcome'], iterations: 0 }));
+    const few = Array.from({ length: 4 }, (_, i) => ({
+      bead: `f${i}`,
+      template: 'F',
+      outcome: (i % 2 ? 'full_pass' : 'agent_failure') as RunSpec['outcome'],
+      iterations: 0,
+    }));
+    const many = Array.from({ length: 40 }, (_, i) => ({
+      bead: `m${i}`,
+      template: 'M',
+      outcome: (i % 2 ? 'full_pass' : 'agent_failure') as RunSpec['outcome'],
+      iterations: 0,
+    }));
     await writeRuns(st.store, [...few, ...many]);
     const { data } = await score();
     const width = (t: Template) => t.mechanical.interval!.high - t.mechanical.interval!.low;
@@ -195,12 +247,30 @@ describe('trend', () => {
 describe('A/B report', () => {
   it('ranks mechanical-only beside blended, correlates them, and says who moves and why', async () => {
     const runs: RunSpec[] = [];
-    const add = (tplName: string, outcomes: RunSpec['outcome'][], judge: number | null, issues: RunSpec['issues'][] = []) =>
-      outcomes.forEach((o, i) => runs.push({ bead: `${tplName}-${i}`, template: tplName, outcome: o, iterations: 0, judge, issues: issues[i] ?? [] }));
+    const add = (
+      tplName: string,
+      outcomes: RunSpec['outcome'][],
+      judge: number | null,
+      issues: RunSpec['issues'][] = [],
+    ) =>
+      outcomes.forEach((o, i) =>
+        runs.push({
+          bead: `${tplName}-${i}`,
+          template: tplName,
+          outcome: o,
+          iterations: 0,
+          judge,
+          issues: issues[i] ?? [],
+        }),
+      );
     const scope = [{ description: 'Rewrote unrelated modules', category: 'scope_creep' }];
     add('alpha', ['full_pass', 'full_pass', 'full_pass', 'full_pass'], 0.2, [scope, scope, scope, scope]); // mech 1.0, blend 0.68
     add('beta', ['full_pass', 'full_pass', 'full_pass', 'agent_failure'], 0.95); // mech 0.75, blend 0.83
-    add('gamma', ['full_pass', 'full_pass', 'full_pass', 'partial_pass'], 0.1, [scope, [{ description: 'Left a TODO stub in parser.ts line 12' }], scope]); // 0.875 -> 0.565
+    add('gamma', ['full_pass', 'full_pass', 'full_pass', 'partial_pass'], 0.1, [
+      scope,
+      [{ description: 'Left a TODO stub in parser.ts line 12' }],
+      scope,
+    ]); // 0.875 -> 0.565
     add('delta', ['full_pass', 'full_pass', 'agent_failure', 'agent_failure'], null); // 0.5, unjudged
     await writeRuns(st.store, runs);
     const { data } = await score({ JUDGE_ENABLED: 'true', JUDGE_PHASE: '3' });
@@ -215,11 +285,16 @@ describe('A/B report', () => {
     expect(m.alpha).toMatchObject({ mechanical_rank: 1, blended_rank: 2, change: -1, issues: ['scope_creep'] });
     expect(m.gamma).toMatchObject({ mechanical_rank: 2, blended_rank: 3, change: -1, issues: ['scope_creep'] });
     expect(m.delta).toMatchObject({ change: 0, judge: null, judge_n: 0 });
-    expect(m.alpha!.why).toMatch(/judge average 0\.20 over 4 run\(s\) against mechanical 1\.00 pulls it down 1 place\(s\); recurring issues: scope_creep/);
+    expect(m.alpha!.why).toMatch(
+      /judge average 0\.20 over 4 run\(s\) against mechanical 1\.00 pulls it down 1 place\(s\); recurring issues: scope_creep/,
+    );
     expect(m.delta!.why).toMatch(/no judged runs/);
     expect(ab.moves[0]!.template).toBe('beta');
     expect(ab.shared_issues).toEqual([{ key: 'scope_creep', templates: ['alpha', 'gamma'] }]);
-    expect(tpl(data, 'gamma').top_issues.map((i) => i.key)).toEqual(['scope_creep', 'left a todo stub in parser ts line #']);
+    expect(tpl(data, 'gamma').top_issues.map((i) => i.key)).toEqual([
+      'scope_creep',
+      'left a todo stub in parser ts line #',
+    ]);
   });
 });
 

@@ -43,13 +43,31 @@ describe('selectTemplate', () => {
     expect(b).toEqual(a);
   });
   it('prefers fewer runs on equal scores; explains the choice', () => {
-    const s = selectTemplate([{ template: 'a', score: 0.7, scored_runs: 50 }, { template: 'b', score: 0.7, scored_runs: 5 }], 0, seededRandom('1'));
+    const s = selectTemplate(
+      [
+        { template: 'a', score: 0.7, scored_runs: 50 },
+        { template: 'b', score: 0.7, scored_runs: 5 },
+      ],
+      0,
+      seededRandom('1'),
+    );
     expect(s.chosen).toBe('b');
     expect(s.reason).toMatch(/best score: b \(score 0\.700( \[[^\]]*\])? over 5 run/);
   });
   it('handles one candidate and a cold start', () => {
-    expect(selectTemplate([cands[3]!], 0.5, seededRandom('1'))).toMatchObject({ mode: 'only_candidate', chosen: 'tpl-new', draw: null });
-    const cold = selectTemplate([{ template: 'x', score: null, scored_runs: 0 }, { template: 'y', score: null, scored_runs: 0 }], 0.1, seededRandom('1'));
+    expect(selectTemplate([cands[3]!], 0.5, seededRandom('1'))).toMatchObject({
+      mode: 'only_candidate',
+      chosen: 'tpl-new',
+      draw: null,
+    });
+    const cold = selectTemplate(
+      [
+        { template: 'x', score: null, scored_runs: 0 },
+        { template: 'y', score: null, scored_runs: 0 },
+      ],
+      0.1,
+      seededRandom('1'),
+    );
     expect(cold.mode).toBe('cold_start');
     expect(['x', 'y']).toContain(cold.chosen);
   });
@@ -63,32 +81,59 @@ describe('selection with a margin (issue 17)', () => {
   const noExplore = () => 0.99;
 
   it('does not switch on a 0.013 gap inside overlapping intervals, and says why', () => {
-    const s = selectTemplate([inc, near], 0.1, noExplore, { settings: { rule: 'interval', min_gap: 0.1 }, incumbent: 'incumbent' });
+    const s = selectTemplate([inc, near], 0.1, noExplore, {
+      settings: { rule: 'interval', min_gap: 0.1 },
+      incumbent: 'incumbent',
+    });
     expect(s.chosen).toBe('incumbent');
     expect(s.margin).toMatchObject({ decision: 'kept', incumbent: 'incumbent', challenger: 'challenger' });
-    expect(s.reason).toMatch(/kept the incumbent incumbent .* does not clear it \(interval: challenger's interval low 0\.610 <= incumbent's high 0\.820\)/);
+    expect(s.reason).toMatch(
+      /kept the incumbent incumbent .* does not clear it \(interval: challenger's interval low 0\.610 <= incumbent's high 0\.820\)/,
+    );
     // Without an incumbent the same scores pick the best: the margin is what keeps it.
     expect(selectTemplate([inc, near], 0.1, noExplore).chosen).toBe('challenger');
   });
 
   it('switches when the challenger clears the incumbent', () => {
-    const s = selectTemplate([inc, far], 0.1, noExplore, { settings: { rule: 'interval', min_gap: 0.1 }, incumbent: 'incumbent' });
+    const s = selectTemplate([inc, far], 0.1, noExplore, {
+      settings: { rule: 'interval', min_gap: 0.1 },
+      incumbent: 'incumbent',
+    });
     expect(s.chosen).toBe('challenger');
     expect(s.margin!.decision).toBe('switched');
   });
 
   it('min_gap (the learning-loop A/B promotion, 0.1) and interval_or_gap', () => {
     const gap = { template: 'challenger', score: 0.81, scored_runs: 3, interval: iv(0.2, 1) };
-    expect(selectTemplate([inc, gap], 0, noExplore, { settings: { rule: 'min_gap', min_gap: 0.1 }, incumbent: 'incumbent' }).chosen).toBe('challenger');
-    expect(selectTemplate([inc, gap], 0, noExplore, { settings: { rule: 'interval', min_gap: 0.1 }, incumbent: 'incumbent' }).chosen).toBe('incumbent');
-    expect(selectTemplate([inc, gap], 0, noExplore, { settings: { rule: 'interval_or_gap', min_gap: 0.1 }, incumbent: 'incumbent' }).chosen).toBe('challenger');
-    expect(selectTemplate([inc, near], 0, noExplore, { settings: { rule: 'min_gap', min_gap: 0.1 }, incumbent: 'incumbent' }).chosen).toBe('incumbent');
+    expect(
+      selectTemplate([inc, gap], 0, noExplore, { settings: { rule: 'min_gap', min_gap: 0.1 }, incumbent: 'incumbent' })
+        .chosen,
+    ).toBe('challenger');
+    expect(
+      selectTemplate([inc, gap], 0, noExplore, { settings: { rule: 'interval', min_gap: 0.1 }, incumbent: 'incumbent' })
+        .chosen,
+    ).toBe('incumbent');
+    expect(
+      selectTemplate([inc, gap], 0, noExplore, {
+        settings: { rule: 'interval_or_gap', min_gap: 0.1 },
+        incumbent: 'incumbent',
+      }).chosen,
+    ).toBe('challenger');
+    expect(
+      selectTemplate([inc, near], 0, noExplore, { settings: { rule: 'min_gap', min_gap: 0.1 }, incumbent: 'incumbent' })
+        .chosen,
+    ).toBe('incumbent');
   });
 
   it('exploration picks another than the exploit choice, and is marked', () => {
     const rnd = seededRandom('x');
     for (let i = 0; i < 200; i++) {
-      const s = selectTemplate([inc, near, { template: 'third', score: 0.3, scored_runs: 5, interval: iv(0.1, 0.5) }], 0.5, rnd, { settings: { rule: 'interval', min_gap: 0.1 }, incumbent: 'incumbent' });
+      const s = selectTemplate(
+        [inc, near, { template: 'third', score: 0.3, scored_runs: 5, interval: iv(0.1, 0.5) }],
+        0.5,
+        rnd,
+        { settings: { rule: 'interval', min_gap: 0.1 }, incumbent: 'incumbent' },
+      );
       if (s.mode === 'explore') {
         expect(s.chosen).not.toBe('incumbent');
         expect(s.reason).toMatch(/^exploring/);

@@ -13,12 +13,37 @@ let cfg: string;
 beforeEach(() => {
   st = tempState();
   cfg = join(st.root, 'cfg.json');
-  writeFileSync(cfg, JSON.stringify({ templates: { trend_window: 6, triggers: { drop: { test: 'interval_separation', window_runs: 6, baseline_runs: 20, min_baseline_runs: 6, min_drop: 0.15 }, level: { test: 'interval', full_pass_below: 0.5, min_runs: 10 }, recurring_min_runs: 3, recurring_window: 5 } } }));
+  writeFileSync(
+    cfg,
+    JSON.stringify({
+      templates: {
+        trend_window: 6,
+        triggers: {
+          drop: {
+            test: 'interval_separation',
+            window_runs: 6,
+            baseline_runs: 20,
+            min_baseline_runs: 6,
+            min_drop: 0.15,
+          },
+          level: { test: 'interval', full_pass_below: 0.5, min_runs: 10 },
+          recurring_min_runs: 3,
+          recurring_window: 5,
+        },
+      },
+    }),
+  );
 });
 afterEach(() => st.cleanup());
 
 async function score(now: string, phase = '4', enabled = 'true'): Promise<{ code: number; err: string }> {
-  const io = captureIo({ JUDGELOOP_STATE_DIR: st.root, JUDGELOOP_NOW: now, JUDGE_ENABLED: enabled, JUDGE_PHASE: phase, JUDGELOOP_CONFIG: cfg });
+  const io = captureIo({
+    JUDGELOOP_STATE_DIR: st.root,
+    JUDGELOOP_NOW: now,
+    JUDGE_ENABLED: enabled,
+    JUDGE_PHASE: phase,
+    JUDGELOOP_CONFIG: cfg,
+  });
   const code = await run(['--json'], io);
   return { code, err: io.err() };
 }
@@ -34,8 +59,23 @@ function triggers(): Trigger[] {
 
 const stub = [{ description: 'Left a stub where the parser should be', category: 'stub' }];
 // Bead ids are not chronological: the good runs have the high ids.
-const good = (i: number, minute: number): RunSpec => ({ bead: `x-${90 + i}`, template: 'tpl', outcome: 'full_pass', iterations: 0, judge: 0.9, completed_at: at(minute) });
-const bad = (i: number, minute: number): RunSpec => ({ bead: `x-${10 + i}`, template: 'tpl', outcome: 'agent_failure', iterations: 0, judge: 0.3, issues: stub, completed_at: at(minute) });
+const good = (i: number, minute: number): RunSpec => ({
+  bead: `x-${90 + i}`,
+  template: 'tpl',
+  outcome: 'full_pass',
+  iterations: 0,
+  judge: 0.9,
+  completed_at: at(minute),
+});
+const bad = (i: number, minute: number): RunSpec => ({
+  bead: `x-${10 + i}`,
+  template: 'tpl',
+  outcome: 'agent_failure',
+  iterations: 0,
+  judge: 0.3,
+  issues: stub,
+  completed_at: at(minute),
+});
 
 describe('refinement triggers', () => {
   it('fire with the evidence, stay open while the condition holds, close with a reason when it goes', async () => {
@@ -55,24 +95,41 @@ describe('refinement triggers', () => {
     expect(d.baseline.mean).toBeCloseTo(0.6 + 0.4 * 0.9, 9);
     expect(d.window.interval!.high).toBeLessThan(d.baseline.interval!.low);
     expect(drop).toMatchObject({ cleared_at: null, closed_reason: null, checked_at: '2026-03-01T00:00:00.000Z' });
-    expect(drop.summary).toMatch(/^tpl: its last 6 runs average 0\.120 \[.*\] against 0\.960 \[.*\] over the 20 runs before/);
+    expect(drop.summary).toMatch(
+      /^tpl: its last 6 runs average 0\.120 \[.*\] against 0\.960 \[.*\] over the 20 runs before/,
+    );
     const rec = ts.find((t) => t.kind === 'recurring_issue')!;
-    expect(rec.evidence.issues).toEqual([{ key: 'stub', runs: 5, beads: bads.slice(1).map((b) => b.bead), example: 'Left a stub where the parser should be' }]);
+    expect(rec.evidence.issues).toEqual([
+      {
+        key: 'stub',
+        runs: 5,
+        beads: bads.slice(1).map((b) => b.bead),
+        example: 'Left a stub where the parser should be',
+      },
+    ]);
 
     // Still broken a day later: nothing new fires, the open trigger is checked again and kept open.
     await writeRuns(st.store, [bad(6, 26)]);
     await score('2026-03-02T00:00:00Z');
     ts = triggers();
     expect(ts).toHaveLength(2);
-    expect(ts.find((t) => t.kind === 'score_drop')).toMatchObject({ cleared_at: null, checked_at: '2026-03-02T00:00:00.000Z' });
+    expect(ts.find((t) => t.kind === 'score_drop')).toMatchObject({
+      cleared_at: null,
+      checked_at: '2026-03-02T00:00:00.000Z',
+    });
 
     // Recovery: six good runs; both close, each with its reason, and stay on disk.
-    await writeRuns(st.store, Array.from({ length: 6 }, (_, i) => good(30 + i, 40 + i)));
+    await writeRuns(
+      st.store,
+      Array.from({ length: 6 }, (_, i) => good(30 + i, 40 + i)),
+    );
     const r = await score('2026-03-03T00:00:00Z');
     ts = triggers();
     expect(ts).toHaveLength(2);
     expect(ts.every((t) => t.cleared_at === '2026-03-03T00:00:00.000Z')).toBe(true);
-    expect(ts.find((t) => t.kind === 'score_drop')!.closed_reason).toMatch(/^recovered: the last 6 runs average 0\.960, back inside the baseline interval/);
+    expect(ts.find((t) => t.kind === 'score_drop')!.closed_reason).toMatch(
+      /^recovered: the last 6 runs average 0\.960, back inside the baseline interval/,
+    );
     expect(ts.find((t) => t.kind === 'recurring_issue')!.closed_reason).toMatch(/no issue recurs/);
     expect(r.err).toMatch(/closed .*score_drop.*recovered/);
   });
@@ -82,7 +139,10 @@ describe('refinement triggers', () => {
     await score('2026-03-01T00:00:00Z');
     expect(triggers().filter((t) => t.kind === 'recurring_issue')).toHaveLength(1);
     const scope = [...stub, { description: 'Touched unrelated files', category: 'scope_creep' }];
-    await writeRuns(st.store, [0, 1, 2].map((i) => ({ ...bad(5 + i, 5 + i), issues: scope })));
+    await writeRuns(
+      st.store,
+      [0, 1, 2].map((i) => ({ ...bad(5 + i, 5 + i), issues: scope })),
+    );
     await score('2026-03-01T01:00:00Z');
     const rec = triggers().filter((t) => t.kind === 'recurring_issue');
     expect(rec).toHaveLength(2);
@@ -92,7 +152,10 @@ describe('refinement triggers', () => {
   });
 
   it('do not fire before phase 4; with the judge disabled only score drops count, on mechanical values', async () => {
-    await writeRuns(st.store, [...Array.from({ length: 20 }, (_, i) => good(i, i)), ...Array.from({ length: 6 }, (_, i) => bad(i, 20 + i))]);
+    await writeRuns(st.store, [
+      ...Array.from({ length: 20 }, (_, i) => good(i, i)),
+      ...Array.from({ length: 6 }, (_, i) => bad(i, 20 + i)),
+    ]);
     await score('2026-03-01T00:00:00Z', '3');
     expect(triggers()).toHaveLength(0);
     await score('2026-03-01T00:00:00Z', '4', 'false');
@@ -104,13 +167,33 @@ describe('refinement triggers', () => {
   });
 
   it('too few runs, or a drop inside the intervals, does not fire', async () => {
-    await writeRuns(st.store, [good(0, 0), good(1, 1), good(2, 2), good(3, 3), good(4, 4), bad(0, 5), bad(1, 6), bad(2, 7), bad(3, 8), bad(4, 9), bad(5, 10)]); // baseline 5 < 6
+    await writeRuns(st.store, [
+      good(0, 0),
+      good(1, 1),
+      good(2, 2),
+      good(3, 3),
+      good(4, 4),
+      bad(0, 5),
+      bad(1, 6),
+      bad(2, 7),
+      bad(3, 8),
+      bad(4, 9),
+      bad(5, 10),
+    ]); // baseline 5 < 6
     await score('2026-03-01T00:00:00Z', '4', 'false');
     expect(triggers()).toHaveLength(0);
   });
 
   it('two failures among six recent runs of a good template are inside the intervals: no drop', async () => {
-    const runs = [...Array.from({ length: 20 }, (_, i) => good(i, i)), good(20, 20), bad(0, 21), good(21, 22), bad(1, 23), good(22, 24), good(23, 25)];
+    const runs = [
+      ...Array.from({ length: 20 }, (_, i) => good(i, i)),
+      good(20, 20),
+      bad(0, 21),
+      good(21, 22),
+      bad(1, 23),
+      good(22, 24),
+      good(23, 25),
+    ];
     await writeRuns(st.store, runs);
     await score('2026-03-01T00:00:00Z', '4', 'false');
     expect(triggers()).toHaveLength(0);
@@ -119,17 +202,32 @@ describe('refinement triggers', () => {
 
 describe('triggers written before issue 17', () => {
   it('an open score_drop without a baseline is read, and closed with its reason instead of staying open forever', async () => {
-    await writeRuns(st.store, Array.from({ length: 8 }, (_, i) => good(i, i)));
+    await writeRuns(
+      st.store,
+      Array.from({ length: 8 }, (_, i) => good(i, i)),
+    );
     const old = {
-      schema_version: '1.0.0', id: 'tpl-score_drop-old', template: 'tpl', kind: 'score_drop', fired_at: '2026-02-01T00:00:00.000Z', cleared_at: null,
+      schema_version: '1.0.0',
+      id: 'tpl-score_drop-old',
+      template: 'tpl',
+      kind: 'score_drop',
+      fired_at: '2026-02-01T00:00:00.000Z',
+      cleared_at: null,
       summary: 'tpl: blended score fell from 0.960 to 0.120 over its last 6 runs (threshold 0.15).',
-      evidence: { beads: ['x-90'], issues: [], trend: { window: 6, runs: [], earlier: null, later: null, change: null } },
+      evidence: {
+        beads: ['x-90'],
+        issues: [],
+        trend: { window: 6, runs: [], earlier: null, later: null, change: null },
+      },
     };
     st.store.write('triggers', old.id, old);
     const r = await score('2026-03-01T00:00:00Z');
     expect(r.code).toBe(0);
     const t = triggers().find((x) => x.id === old.id)!;
-    expect(t).toMatchObject({ cleared_at: '2026-03-01T00:00:00.000Z', closed_reason: expect.stringMatching(/^replaced by the window-against-baseline test/) });
+    expect(t).toMatchObject({
+      cleared_at: '2026-03-01T00:00:00.000Z',
+      closed_reason: expect.stringMatching(/^replaced by the window-against-baseline test/),
+    });
   });
 });
 
@@ -140,7 +238,17 @@ describe('trigger helpers', () => {
     expect(id).toMatch(/^prompts_fix_bug.md-score_drop-20260301T000000Z-[0-9a-f]{8}$/);
   });
   it('recurringIssues counts runs, not mentions', () => {
-    const r = (bead: string, keys: string[], ms: number) => ({ bead, completed_at: '', ms, outcome: 'full_pass' as const, mechanical: 1, judge: 0.5, issues: keys.map((key) => ({ key, text: key })) });
-    expect(recurringIssues([r('b', ['x', 'x'], 2), r('a', ['x'], 1), r('c', ['y'], 3)], 2)).toEqual([{ key: 'x', runs: 2, beads: ['a', 'b'], example: 'x' }]);
+    const r = (bead: string, keys: string[], ms: number) => ({
+      bead,
+      completed_at: '',
+      ms,
+      outcome: 'full_pass' as const,
+      mechanical: 1,
+      judge: 0.5,
+      issues: keys.map((key) => ({ key, text: key })),
+    });
+    expect(recurringIssues([r('b', ['x', 'x'], 2), r('a', ['x'], 1), r('c', ['y'], 3)], 2)).toEqual([
+      { key: 'x', runs: 2, beads: ['a', 'b'], example: 'x' },
+    ]);
   });
 });

@@ -9,7 +9,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Feedback } from '../../lib/schema/types.generated.js';
 import { gitIn } from '../helpers/repo.js';
 import { removeLeftTemps, tempEntries } from '../helpers/temp.js';
-import { agentWorktree, makeProject, PROJECT, type Project, readJson, runRecord, writeRecord } from '../collector/_project.js';
+import {
+  agentWorktree,
+  makeProject,
+  PROJECT,
+  type Project,
+  readJson,
+  runRecord,
+  writeRecord,
+} from '../collector/_project.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const temps: string[] = [];
@@ -23,7 +31,11 @@ function project(): Project {
   return p;
 }
 
-function collect(p: Project, rec: string, config: Record<string, unknown>): { code: number | null; seconds: number; stderr: string } {
+function collect(
+  p: Project,
+  rec: string,
+  config: Record<string, unknown>,
+): { code: number | null; seconds: number; stderr: string } {
   const cfg = join(p.dir, `cfg-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(cfg, JSON.stringify(config));
   const t0 = Date.now();
@@ -59,8 +71,14 @@ describe.each(['auto', 'off'] as const)('checks end when their process ends (san
     agentWorktree(p, 'a');
     const token = sandbox === 'auto' ? '4241' : '4242';
     // setsid: another session and process group, so a group kill alone would miss it; it keeps the stdout pipe.
-    const rec = writeRecord(p, 'a', runRecord({ commands: cmds(`setsid sh -c 'trap "" TERM HUP; sleep ${token}' & echo started`) }));
-    const r = collect(p, rec, { collector: { sandbox, timeouts_seconds: { build: 30, test: 30, lint: 30, typecheck: 30 } } });
+    const rec = writeRecord(
+      p,
+      'a',
+      runRecord({ commands: cmds(`setsid sh -c 'trap "" TERM HUP; sleep ${token}' & echo started`) }),
+    );
+    const r = collect(p, rec, {
+      collector: { sandbox, timeouts_seconds: { build: 30, test: 30, lint: 30, typecheck: 30 } },
+    });
     expect(r.code).toBe(0);
     const build = readJson<Feedback>(join(p.state, 'feedback', 'bd-1.json')).checks.build!;
     expect(build.status).toBe('passed');
@@ -76,7 +94,9 @@ describe.each(['auto', 'off'] as const)('checks end when their process ends (san
     agentWorktree(p, 'a');
     const token = sandbox === 'auto' ? '4243' : '4244';
     const rec = writeRecord(p, 'a', runRecord({ commands: cmds(`(setsid sleep ${token} &); sleep ${token}`) }));
-    const r = collect(p, rec, { collector: { sandbox, kill_grace_seconds: 1, timeouts_seconds: { build: 2, test: 2, lint: 2, typecheck: 2 } } });
+    const r = collect(p, rec, {
+      collector: { sandbox, kill_grace_seconds: 1, timeouts_seconds: { build: 2, test: 2, lint: 2, typecheck: 2 } },
+    });
     expect(r.code).toBe(0);
     const fb = readJson<Feedback>(join(p.state, 'feedback', 'bd-1.json'));
     expect(fb.checks.build!.status).toBe('timeout');
@@ -97,33 +117,45 @@ describe.each(['auto', 'off'] as const)('checks end when their process ends (san
 });
 
 describe('a collector killed with SIGKILL mid-check leaves nothing running', () => {
-  it.each(['auto', 'off'] as const)('sandbox %s: the check dies with it (bubblewrap) or is swept by the next run', async (sandbox) => {
-    const p = project();
-    agentWorktree(p, 'a');
-    const token = sandbox === 'auto' ? '4251' : '4252';
-    const cfg = join(p.dir, 'cfg.json');
-    writeFileSync(cfg, JSON.stringify({ collector: { sandbox } }));
-    const rec = writeRecord(p, 'a', runRecord({ commands: cmds(`setsid sleep ${token} & sleep ${token}1`) }));
-    const before = tempEntries();
-    const child = spawn(join(ROOT, 'bin', 'collect'), ['--quiet', '--config', cfg, rec], { cwd: p.dir, stdio: 'ignore', env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmpdir(), JUDGELOOP_STATE_DIR: p.state } });
-    for (let i = 0; i < 200 && running(`sleep ${token}1`).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(running(`sleep ${token}1`).length).toBeGreaterThan(0);
-    const exited = new Promise((r) => child.on('exit', r));
-    child.kill('SIGKILL');
-    await exited;
-    if (sandbox === 'off') {
-      // Nothing could clean up after SIGKILL: the check and its daemon are still there until the next run.
-      expect(running(`sleep ${token}`).length).toBeGreaterThan(0);
-      const next = writeRecord(p, 'b', runRecord({ bead: 'bd-2', commands: cmds('true') }));
-      const n = spawnSync(join(ROOT, 'bin', 'collect'), ['--quiet', '--config', cfg, next], { cwd: p.dir, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmpdir(), JUDGELOOP_STATE_DIR: p.state } });
-      expect(n.status).toBe(0);
-    }
-    for (let i = 0; i < 40 && running(`sleep ${token}`).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(running(`sleep ${token}`)).toEqual([]);
-    // The killed run's temporary folders (its baseline checkout, report folder; with sandbox off the next run has
-    // swept the checkout already): a SIGKILL runs no cleanup, so the test that killed it removes them.
-    removeLeftTemps(before);
-  });
+  it.each(['auto', 'off'] as const)(
+    'sandbox %s: the check dies with it (bubblewrap) or is swept by the next run',
+    async (sandbox) => {
+      const p = project();
+      agentWorktree(p, 'a');
+      const token = sandbox === 'auto' ? '4251' : '4252';
+      const cfg = join(p.dir, 'cfg.json');
+      writeFileSync(cfg, JSON.stringify({ collector: { sandbox } }));
+      const rec = writeRecord(p, 'a', runRecord({ commands: cmds(`setsid sleep ${token} & sleep ${token}1`) }));
+      const before = tempEntries();
+      const child = spawn(join(ROOT, 'bin', 'collect'), ['--quiet', '--config', cfg, rec], {
+        cwd: p.dir,
+        stdio: 'ignore',
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmpdir(), JUDGELOOP_STATE_DIR: p.state },
+      });
+      for (let i = 0; i < 200 && running(`sleep ${token}1`).length === 0; i++)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(running(`sleep ${token}1`).length).toBeGreaterThan(0);
+      const exited = new Promise((r) => child.on('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+      if (sandbox === 'off') {
+        // Nothing could clean up after SIGKILL: the check and its daemon are still there until the next run.
+        expect(running(`sleep ${token}`).length).toBeGreaterThan(0);
+        const next = writeRecord(p, 'b', runRecord({ bead: 'bd-2', commands: cmds('true') }));
+        const n = spawnSync(join(ROOT, 'bin', 'collect'), ['--quiet', '--config', cfg, next], {
+          cwd: p.dir,
+          encoding: 'utf8',
+          env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmpdir(), JUDGELOOP_STATE_DIR: p.state },
+        });
+        expect(n.status).toBe(0);
+      }
+      for (let i = 0; i < 40 && running(`sleep ${token}`).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(running(`sleep ${token}`)).toEqual([]);
+      // The killed run's temporary folders (its baseline checkout, report folder; with sandbox off the next run has
+      // swept the checkout already): a SIGKILL runs no cleanup, so the test that killed it removes them.
+      removeLeftTemps(before);
+    },
+  );
 });
 
 describe('git on a repository that would hang it', () => {
@@ -149,14 +181,25 @@ describe('git on a repository that would hang it', () => {
     const p = makeProject({ ...PROJECT, 'src/other.mjs': 'export const o = 1;\n' });
     temps.push(p.repo, p.dir);
     for (const name of ['a', 'b']) {
-      const wt = agentWorktree(p, name, { uncommitted: { 'src/add.mjs': 'export function add(a, b) {\n  return b + a;\n}\n' } });
+      const wt = agentWorktree(p, name, {
+        uncommitted: { 'src/add.mjs': 'export function add(a, b) {\n  return b + a;\n}\n' },
+      });
       const tracked = join(wt, 'tools', 'lint.mjs');
       unlinkSync(tracked);
       spawnSync('mkfifo', [tracked]);
       // The agent's tests plant more after the snapshot: a FIFO and a symlink out of the tree in place of
       // unchanged files the race reads for context.
       const test = `node --test test/ && rm -f test/add.test.mjs && mkfifo test/add.test.mjs && ln -sf /etc/passwd src/other.mjs`;
-      writeRecord(p, name, runRecord({ bead: `bd-${name}`, worktree: `wt-${name}`, race_id: 'race-f', commands: { build: 'node --check src/add.mjs', test, lint: null, typecheck: null } }));
+      writeRecord(
+        p,
+        name,
+        runRecord({
+          bead: `bd-${name}`,
+          worktree: `wt-${name}`,
+          race_id: 'race-f',
+          commands: { build: 'node --check src/add.mjs', test, lint: null, typecheck: null },
+        }),
+      );
     }
     const t0 = Date.now();
     const r = spawnSync(join(ROOT, 'bin', 'race'), ['--json', '--quiet', 'a.json', 'b.json'], {
@@ -168,7 +211,10 @@ describe('git on a repository that would hang it', () => {
     expect(r.status).toBe(0);
     expect((Date.now() - t0) / 1000).toBeLessThan(60);
     const fb = readJson<Feedback>(join(p.state, 'feedback', 'bd-a.json'));
-    expect(fb.diff!.files.find((f) => f.path === 'tools/lint.mjs')).toMatchObject({ removed: expect.any(Number), added: 0 });
+    expect(fb.diff!.files.find((f) => f.path === 'tools/lint.mjs')).toMatchObject({
+      removed: expect.any(Number),
+      added: 0,
+    });
     expect(r.stdout).not.toContain('root:x:0');
   });
 });

@@ -32,7 +32,15 @@ function bin(name: string, args: string[], p: Project, env: Record<string, strin
     cwd: p.dir,
     encoding: 'utf8',
     timeout: 120_000,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmpdir(), JUDGELOOP_STATE_DIR: p.state, NO_COLOR: '1', ANTHROPIC_API_KEY: CANARY, ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      TMPDIR: tmpdir(),
+      JUDGELOOP_STATE_DIR: p.state,
+      NO_COLOR: '1',
+      ANTHROPIC_API_KEY: CANARY,
+      ...env,
+    },
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -46,9 +54,24 @@ function bin(name: string, args: string[], p: Project, env: Record<string, strin
 function plant(repo: string, markers: string): void {
   const gitDir = join(repo, '.git');
   const evil = join(gitDir, 'evil.sh');
-  writeFileSync(evil, `#!/bin/sh\nname=$1\nenv > "${markers}/ran-$name-$$"\ncase $name in clean|smudge|textconv) cat ;; esac\nexit 0\n`);
+  writeFileSync(
+    evil,
+    `#!/bin/sh\nname=$1\nenv > "${markers}/ran-$name-$$"\ncase $name in clean|smudge|textconv) cat ;; esac\nexit 0\n`,
+  );
   chmodSync(evil, 0o755);
-  const hooks = ['post-checkout', 'post-commit', 'pre-commit', 'post-merge', 'pre-merge-commit', 'reference-transaction', 'post-index-change', 'pre-auto-gc', 'post-rewrite', 'prepare-commit-msg', 'commit-msg'];
+  const hooks = [
+    'post-checkout',
+    'post-commit',
+    'pre-commit',
+    'post-merge',
+    'pre-merge-commit',
+    'reference-transaction',
+    'post-index-change',
+    'pre-auto-gc',
+    'post-rewrite',
+    'prepare-commit-msg',
+    'commit-msg',
+  ];
   const hooksPath = join(gitDir, 'other-hooks');
   mkdirSync(hooksPath, { recursive: true });
   for (const h of hooks) {
@@ -86,7 +109,7 @@ function ran(markers: string): string[] {
   return readdirSync(markers);
 }
 
-describe('a repository with planted programs (and a calling hook\'s GIT_* pointing at another planted one)', () => {
+describe("a repository with planted programs (and a calling hook's GIT_* pointing at another planted one)", () => {
   let p: Project;
   let markers: string;
   let decoyEnv: Record<string, string>;
@@ -100,9 +123,17 @@ describe('a repository with planted programs (and a calling hook\'s GIT_* pointi
     const decoy = makeProject();
     temps.push(decoy.repo, decoy.dir);
     plant(decoy.repo, markers);
-    decoyEnv = { GIT_DIR: join(decoy.repo, '.git'), GIT_WORK_TREE: decoy.repo, GIT_INDEX_FILE: join(decoy.repo, '.git', 'index'), GIT_CONFIG_PARAMETERS: "'core.fsmonitor'='true'" };
+    decoyEnv = {
+      GIT_DIR: join(decoy.repo, '.git'),
+      GIT_WORK_TREE: decoy.repo,
+      GIT_INDEX_FILE: join(decoy.repo, '.git', 'index'),
+      GIT_CONFIG_PARAMETERS: "'core.fsmonitor'='true'",
+    };
     // Two solutions of one task, one with a committed and an uncommitted change, both edit a file under the filter.
-    agentWorktree(p, 'a', { commit: { 'src/add.mjs': 'export function add(a, b) {\n  return a + b; // fixed\n}\n' }, uncommitted: { 'src/extra.mjs': 'export const x = 1;\n' } });
+    agentWorktree(p, 'a', {
+      commit: { 'src/add.mjs': 'export function add(a, b) {\n  return a + b; // fixed\n}\n' },
+      uncommitted: { 'src/extra.mjs': 'export const x = 1;\n' },
+    });
     agentWorktree(p, 'b', { uncommitted: { 'src/add.mjs': 'export function add(a, b) {\n  return b + a;\n}\n' } });
     plant(p.repo, markers);
     // The planted config is live: plain git in the worktree runs the programs (the plant works).
@@ -113,7 +144,17 @@ describe('a repository with planted programs (and a calling hook\'s GIT_* pointi
   });
 
   it('bin/collect runs none of them (baseline checkout included) and still measures the change', () => {
-    const rec = writeRecord(p, 'a', runRecord({ bead: 'bd-a', worktree: 'wt-a', head_ref: 'agent/a', race_id: 'race-h', task: { id: 'task-h', prompt: 'fix add', complexity: 2 } }));
+    const rec = writeRecord(
+      p,
+      'a',
+      runRecord({
+        bead: 'bd-a',
+        worktree: 'wt-a',
+        head_ref: 'agent/a',
+        race_id: 'race-h',
+        task: { id: 'task-h', prompt: 'fix add', complexity: 2 },
+      }),
+    );
     const r = bin('collect', ['--quiet', rec], p, decoyEnv);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -133,7 +174,16 @@ describe('a repository with planted programs (and a calling hook\'s GIT_* pointi
   });
 
   it('bin/race and bin/accept (--dry-run, then a real --merge) run none of them', () => {
-    const rec = writeRecord(p, 'b', runRecord({ bead: 'bd-b', worktree: 'wt-b', race_id: 'race-h', task: { id: 'task-h', prompt: 'fix add', complexity: 2 } }));
+    const rec = writeRecord(
+      p,
+      'b',
+      runRecord({
+        bead: 'bd-b',
+        worktree: 'wt-b',
+        race_id: 'race-h',
+        task: { id: 'task-h', prompt: 'fix add', complexity: 2 },
+      }),
+    );
     const race = bin('race', ['--json', '--quiet', join(p.dir, 'a.json'), rec], p, decoyEnv);
     expect(race.stderr).toBe('');
     expect(race.code).toBe(0);
@@ -144,7 +194,17 @@ describe('a repository with planted programs (and a calling hook\'s GIT_* pointi
     expect(ran(markers)).toEqual([]);
     // A real merge into main (a temporary worktree: checkout, merge, commit) with the planted merge driver and hooks.
     safeGit(join(p.dir, 'wt-a'), 'add', '-A');
-    safeGit(join(p.dir, 'wt-a'), '-c', 'filter.evil.clean=', '-c', 'filter.evil.required=false', 'commit', '-q', '-m', 'extra');
+    safeGit(
+      join(p.dir, 'wt-a'),
+      '-c',
+      'filter.evil.clean=',
+      '-c',
+      'filter.evil.required=false',
+      'commit',
+      '-q',
+      '-m',
+      'extra',
+    );
     rmSync(markers, { recursive: true, force: true });
     mkdirSync(markers);
     const merge = bin('accept', ['race-h', '--solution', 'bd-a', '--merge', '--force'], p, decoyEnv);
@@ -154,8 +214,19 @@ describe('a repository with planted programs (and a calling hook\'s GIT_* pointi
   });
 
   it('checks never see judgeloop environment: no API key, no unlisted variable', () => {
-    const rec = writeRecord(p, 'env', runRecord({ bead: 'bd-env', worktree: 'wt-b', commands: { build: 'env', test: null, lint: null, typecheck: null } }));
-    const r = bin('collect', ['--quiet', rec], p, { JUDGELOOP_PRIVATE_SETTING: 'private-value', OPENAI_API_KEY: 'sk-openai-canary' });
+    const rec = writeRecord(
+      p,
+      'env',
+      runRecord({
+        bead: 'bd-env',
+        worktree: 'wt-b',
+        commands: { build: 'env', test: null, lint: null, typecheck: null },
+      }),
+    );
+    const r = bin('collect', ['--quiet', rec], p, {
+      JUDGELOOP_PRIVATE_SETTING: 'private-value',
+      OPENAI_API_KEY: 'sk-openai-canary',
+    });
     expect(r.code).toBe(0);
     const out = readJson<Feedback>(join(p.state, 'feedback', 'bd-env.json')).checks.build!.output!.text;
     expect(out).toMatch(/^PATH=/m);
@@ -176,8 +247,16 @@ describe('repositories that would make judgeloop measure something else', () => 
     writeFileSync(join(other.repo, 'unrelated.txt'), 'x\n');
     const otherIndex = join(other.repo, '.git', 'index');
     const indexBefore = readFileSync(otherIndex);
-    const rec = writeRecord(p, 'a', runRecord({ commands: { build: 'git rev-parse --show-toplevel', test: null, lint: null, typecheck: null } }));
-    const r = bin('collect', ['--quiet', rec], p, { GIT_DIR: join(other.repo, '.git'), GIT_WORK_TREE: other.repo, GIT_INDEX_FILE: otherIndex });
+    const rec = writeRecord(
+      p,
+      'a',
+      runRecord({ commands: { build: 'git rev-parse --show-toplevel', test: null, lint: null, typecheck: null } }),
+    );
+    const r = bin('collect', ['--quiet', rec], p, {
+      GIT_DIR: join(other.repo, '.git'),
+      GIT_WORK_TREE: other.repo,
+      GIT_INDEX_FILE: otherIndex,
+    });
     expect(r.code).toBe(0);
     const fb = readJson<Feedback>(join(p.state, 'feedback', 'bd-1.json'));
     expect(fb.head!.commit).toBe(gitIn(join(p.dir, 'wt-a'), 'rev-parse', 'HEAD'));

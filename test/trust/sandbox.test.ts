@@ -17,10 +17,20 @@ let port = 0;
 
 beforeAll(async () => {
   const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--unshare-pid', 'true']);
-  if (probe.status !== 0) throw new Error('bubblewrap is needed for these tests (apt-get install -y bubblewrap; .ci/run installs it)');
+  if (probe.status !== 0)
+    throw new Error('bubblewrap is needed for these tests (apt-get install -y bubblewrap; .ci/run installs it)');
   // In its own process: the tests below block this one's event loop in spawnSync.
-  server = spawn(process.execPath, ['-e', "const s = require('net').createServer((c) => c.end('pong\\n')).listen(0, '127.0.0.1', () => console.log(s.address().port))"], { stdio: ['ignore', 'pipe', 'inherit'] });
-  port = await new Promise<number>((res) => server.stdout!.once('data', (d: Buffer) => res(Number(d.toString().trim()))));
+  server = spawn(
+    process.execPath,
+    [
+      '-e',
+      "const s = require('net').createServer((c) => c.end('pong\\n')).listen(0, '127.0.0.1', () => console.log(s.address().port))",
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  port = await new Promise<number>((res) =>
+    server.stdout!.once('data', (d: Buffer) => res(Number(d.toString().trim()))),
+  );
 });
 afterAll(() => {
   server?.kill();
@@ -33,7 +43,13 @@ interface Run {
   fb: Feedback | null;
 }
 
-function collectWith(p: Project, build: string, config: Record<string, unknown>, env: Record<string, string> = {}, cfgDir = p.dir): Run {
+function collectWith(
+  p: Project,
+  build: string,
+  config: Record<string, unknown>,
+  env: Record<string, string> = {},
+  cfgDir = p.dir,
+): Run {
   const cfg = join(cfgDir, `cfg-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(cfg, JSON.stringify(config));
   const rec = writeRecord(p, 'a', runRecord({ commands: { build, test: null, lint: null, typecheck: null } }));
@@ -98,7 +114,9 @@ describe('the bubblewrap sandbox', () => {
   });
 
   it('the repository metadata is read-only inside: a check cannot plant config or hooks for later git calls', () => {
-    const r = collectWith(p, 'git config core.fsmonitor "touch /tmp/x" && echo CONFIG-WRITTEN; echo x > .git-probe', { collector: { sandbox: 'auto' } });
+    const r = collectWith(p, 'git config core.fsmonitor "touch /tmp/x" && echo CONFIG-WRITTEN; echo x > .git-probe', {
+      collector: { sandbox: 'auto' },
+    });
     expect(r.fb!.checks.build!.output!.text).not.toContain('CONFIG-WRITTEN');
     expect(readFileSync(join(p.repo, '.git', 'config'), 'utf8')).not.toContain('fsmonitor');
   });
@@ -133,7 +151,10 @@ describe('the bubblewrap sandbox', () => {
     it('auto runs the check without a sandbox and says why; required refuses with exit 2 and one line', () => {
       const auto = collectWith(p, 'echo ran', { collector: { sandbox: 'auto' } }, { PATH: bin });
       expect(auto.code).toBe(0);
-      expect(auto.fb!.checks.build!.isolation).toMatchObject({ sandbox: 'none', note: expect.stringMatching(/bubblewrap \(bwrap\) is not installed/) });
+      expect(auto.fb!.checks.build!.isolation).toMatchObject({
+        sandbox: 'none',
+        note: expect.stringMatching(/bubblewrap \(bwrap\) is not installed/),
+      });
       const required = collectWith(p, 'echo ran', { collector: { sandbox: 'required' } }, { PATH: bin });
       expect(required.code).toBe(2);
       expect(required.stderr.trim().split('\n')).toHaveLength(1);

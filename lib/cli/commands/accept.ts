@@ -14,7 +14,11 @@ export const ACCEPT = defineCommand({
     'manual-edit': { type: 'boolean', help: 'the user edited one by hand (--solution names it)' },
     notes: { type: 'string', placeholder: 'TEXT', help: 'recorded with the choice' },
     merge: { type: 'boolean', help: "merge the chosen solution's branch" },
-    into: { type: 'string', placeholder: 'BRANCH', help: "with --merge: the branch to merge into (default: the run's base_ref)" },
+    into: {
+      type: 'string',
+      placeholder: 'BRANCH',
+      help: "with --merge: the branch to merge into (default: the run's base_ref)",
+    },
     force: { type: 'boolean', help: 'with --merge: merge a solution that fails the mergeable gate' },
     'dry-run': { type: 'boolean', help: 'with --merge: try the merge, record nothing' },
     json: { type: 'boolean', help: 'the recorded choice as JSON on stdout' },

@@ -3,7 +3,8 @@ import { CONFIG, STATE_ENV } from './common.js';
 
 export const COLLECT = defineCommand({
   name: 'collect',
-  summary: 'measures each agent run (checks in its worktree, the baseline, the diff) and writes state/feedback/<bead>.json',
+  summary:
+    'measures each agent run (checks in its worktree, the baseline, the diff) and writes state/feedback/<bead>.json',
   flags: {
     json: { type: 'boolean', help: 'one feedback record per run as JSON on stdout (else one line per run)' },
     config: CONFIG,

@@ -1,6 +1,16 @@
 // Flags and environment names several command definitions share.
-export const CONFIG = { type: 'string', placeholder: 'FILE', help: 'the config file (else JUDGELOOP_CONFIG, else judgeloop.json or .judgeloop.json upwards)' } as const;
+export const CONFIG = {
+  type: 'string',
+  placeholder: 'FILE',
+  help: 'the config file (else JUDGELOOP_CONFIG, else judgeloop.json or .judgeloop.json upwards)',
+} as const;
 export const JSON_OUT = { type: 'boolean', help: 'print JSON on stdout (and nothing else there)' } as const;
 export const STATE_ENV = ['JUDGELOOP_STATE_DIR', 'JUDGELOOP_CONFIG', 'JUDGELOOP_NOW'] as const;
-export const JUDGE_ENV = ['JUDGE_ENABLED', 'JUDGE_MODEL', 'JUDGE_PHASE', 'JUDGE_BACKEND', 'JUDGE_MAX_PER_HOUR'] as const;
+export const JUDGE_ENV = [
+  'JUDGE_ENABLED',
+  'JUDGE_MODEL',
+  'JUDGE_PHASE',
+  'JUDGE_BACKEND',
+  'JUDGE_MAX_PER_HOUR',
+] as const;
 export const API_ENV = ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'] as const;

@@ -14,4 +14,18 @@ import { ROUTE } from './route.js';
 import { SCORE_TEMPLATES } from './score-templates.js';
 import { SELECT_TEMPLATE } from './select-template.js';
 
-export const COMMANDS: readonly CommandDef[] = [COLLECT, JUDGE, PARSE_OUTPUT, SCORE_TEMPLATES, SELECT_TEMPLATE, RATE, RATINGS, ROUTE, AGENTS, RACE, ACCEPT, RECORD, CONFIG_COMMAND];
+export const COMMANDS: readonly CommandDef[] = [
+  COLLECT,
+  JUDGE,
+  PARSE_OUTPUT,
+  SCORE_TEMPLATES,
+  SELECT_TEMPLATE,
+  RATE,
+  RATINGS,
+  ROUTE,
+  AGENTS,
+  RACE,
+  ACCEPT,
+  RECORD,
+  CONFIG_COMMAND,
+];

@@ -9,7 +9,9 @@ export const JUDGE = defineCommand({
     '--drain [--json] [--config FILE]',
     '--spend [--json]',
   ],
-  description: ['Over the hourly limit a run is queued (--drain judges the queue); JUDGE_ENABLED=true turns the judge on.'],
+  description: [
+    'Over the hourly limit a run is queued (--drain judges the queue); JUDGE_ENABLED=true turns the judge on.',
+  ],
   flags: {
     drain: { type: 'boolean', help: 'judge queued runs oldest first while the hour has room' },
     'dry-run': { type: 'boolean', help: 'show the context and the cost estimate; call and write nothing' },
@@ -18,7 +20,11 @@ export const JUDGE = defineCommand({
     spend: { type: 'boolean', help: 'spend per day and model from the ledger' },
     config: CONFIG,
     'rate-agents': { type: 'boolean', help: "then rate each run's agent from its judgment" },
-    'rating-agent': { type: 'string', placeholder: 'MODEL', help: 'with --rate-agents: the judge model whose verdict is rated' },
+    'rating-agent': {
+      type: 'string',
+      placeholder: 'MODEL',
+      help: 'with --rate-agents: the judge model whose verdict is rated',
+    },
     'rating-strict': { type: 'boolean', help: 'with --rate-agents: exit 1 when a run cannot be rated' },
   },
   positionals: [{ name: '<run.json>', help: 'run records to judge', variadic: true }],
@@ -28,5 +34,9 @@ export const JUDGE = defineCommand({
     1: 'failure (or --rating-strict with nothing to rate)',
     2: 'bad input or config, credentials refused (401/403)',
   },
-  examples: ['JUDGE_ENABLED=true judge state/runs/bd-1.json', 'judge --dry-run --show-request state/runs/bd-1.json', 'judge --spend'],
+  examples: [
+    'JUDGE_ENABLED=true judge state/runs/bd-1.json',
+    'judge --dry-run --show-request state/runs/bd-1.json',
+    'judge --spend',
+  ],
 });

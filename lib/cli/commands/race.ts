@@ -3,7 +3,8 @@ import { API_ENV, CONFIG, JUDGE_ENV, STATE_ENV } from './common.js';
 
 export const RACE = defineCommand({
   name: 'race',
-  summary: 'evaluates competing solutions of one task, ranks them, decides auto-accept and writes state/races/<id>.json',
+  summary:
+    'evaluates competing solutions of one task, ranks them, decides auto-accept and writes state/races/<id>.json',
   usage: [
     '[--json | --markdown] [--config FILE] [--id RACE] [--concurrency N] [--target TEST]... [--quiet] [--rate-agents [--rating-strict]] <run.json>...',
     '--race ID [--json | --markdown]                 show the stored race (nothing re-run)',
@@ -13,10 +14,19 @@ export const RACE = defineCommand({
     json: { type: 'boolean', help: 'the race as JSON on stdout' },
     markdown: { type: 'boolean', help: 'the race as Markdown on stdout' },
     config: CONFIG,
-    id: { type: 'string', placeholder: 'RACE', help: 'the race id (default: the runs\' race_id)' },
-    race: { type: 'string', placeholder: 'ID', help: 'a stored race: show it (with --recollect: evaluate its runs again)' },
+    id: { type: 'string', placeholder: 'RACE', help: "the race id (default: the runs' race_id)" },
+    race: {
+      type: 'string',
+      placeholder: 'ID',
+      help: 'a stored race: show it (with --recollect: evaluate its runs again)',
+    },
     recollect: { type: 'boolean', help: 'with --race: evaluate its runs again' },
-    target: { type: 'string', multiple: true, placeholder: 'TEST', help: 'a test the task is about (weighs race.target_weight in correctness)' },
+    target: {
+      type: 'string',
+      multiple: true,
+      placeholder: 'TEST',
+      help: 'a test the task is about (weighs race.target_weight in correctness)',
+    },
     concurrency: { type: 'string', placeholder: 'N', help: 'solutions evaluated at once' },
     quiet: { type: 'boolean', help: 'no progress on stderr' },
     'rate-agents': { type: 'boolean', help: "then rate each run's agent from its judgment" },

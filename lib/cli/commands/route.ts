@@ -8,7 +8,11 @@ export const ROUTE = defineCommand({
   flags: {
     command: { type: 'string', placeholder: 'C', help: 'the command the agent will run (required)' },
     complexity: { type: 'string', placeholder: '1-10', help: "the task's complexity (required)" },
-    discipline: { type: 'string', placeholder: 'D', help: 'the discipline (reasoning disciplines use the reasoning rating)' },
+    discipline: {
+      type: 'string',
+      placeholder: 'D',
+      help: 'the discipline (reasoning disciplines use the reasoning rating)',
+    },
     'task-id': { type: 'string', placeholder: 'ID', help: 'logged with the decision' },
     seed: { type: 'string', placeholder: 'S', help: 'the seed of the draw (default: random, logged)' },
     json: { type: 'boolean', help: 'the logged decision as JSON on stdout (else the agent)' },

@@ -6,13 +6,26 @@ export const SCORE_TEMPLATES = defineCommand({
   summary: 'scores every prompt template from state/feedback and writes state/scores/templates.json (A/B, triggers)',
   flags: {
     json: { type: 'boolean', help: 'the scores as JSON on stdout (else a table)' },
-    'task-type': { type: 'string', placeholder: 'T', help: 'only runs of that type: printed, not written; no triggers' },
-    phase: { type: 'string', placeholder: 'N', choices: ['1', '2', '3', '4'], help: 'the rollout phase (overrides JUDGE_PHASE and the config)' },
+    'task-type': {
+      type: 'string',
+      placeholder: 'T',
+      help: 'only runs of that type: printed, not written; no triggers',
+    },
+    phase: {
+      type: 'string',
+      placeholder: 'N',
+      choices: ['1', '2', '3', '4'],
+      help: 'the rollout phase (overrides JUDGE_PHASE and the config)',
+    },
     rebuild: { type: 'boolean', help: 're-read every feedback file and rewrite state/index/feedback.jsonl' },
     verify: { type: 'boolean', help: 're-read feedback files changed since they were indexed' },
     config: CONFIG,
   },
   env: [...STATE_ENV, 'JUDGE_ENABLED', 'JUDGE_PHASE'],
-  exit: { 0: 'scored', 1: 'a feedback file was skipped (named on stderr) or state could not be written', 2: 'usage or config' },
+  exit: {
+    0: 'scored',
+    1: 'a feedback file was skipped (named on stderr) or state could not be written',
+    2: 'usage or config',
+  },
   examples: ['score-templates', 'score-templates --task-type bugfix --json'],
 });

@@ -11,9 +11,17 @@ export const SELECT_TEMPLATE = defineCommand({
   ],
   flags: {
     'task-type': { type: 'string', placeholder: 'T', help: 'the task type to choose for' },
-    candidates: { type: 'string', placeholder: 'a,b,...', help: 'the templates to choose from (new ones allowed; default: every template with runs of type T)' },
+    candidates: {
+      type: 'string',
+      placeholder: 'a,b,...',
+      help: 'the templates to choose from (new ones allowed; default: every template with runs of type T)',
+    },
     seed: { type: 'string', placeholder: 'S', help: 'the seed of the draw (default: random, logged)' },
-    'exploration-share': { type: 'string', placeholder: 'X', help: 'the chance of exploring, 0 to 1 (default: templates.exploration_share)' },
+    'exploration-share': {
+      type: 'string',
+      placeholder: 'X',
+      help: 'the chance of exploring, 0 to 1 (default: templates.exploration_share)',
+    },
     json: { type: 'boolean', help: 'the logged decision as JSON on stdout' },
     'dry-run': { type: 'boolean', help: 'choose, log nothing' },
     config: CONFIG,

@@ -67,9 +67,18 @@ export interface CountFlags {
 /** Sets the dispute/crash/no-tests flags on counts, each with its reason as a note. */
 export function flag(counts: TestCounts, f: CountFlags): TestCounts {
   const notes = counts.notes ?? [];
-  if (f.disputed) { counts.counts_disputed = true; notes.push(`counts disputed: ${f.disputed}`); }
-  if (f.crashed) { counts.runner_crashed = true; notes.push(`runner crashed: ${f.crashed}`); }
-  if (f.noTests) { counts.no_tests_collected = true; notes.push(`no tests collected: ${f.noTests}`); }
+  if (f.disputed) {
+    counts.counts_disputed = true;
+    notes.push(`counts disputed: ${f.disputed}`);
+  }
+  if (f.crashed) {
+    counts.runner_crashed = true;
+    notes.push(`runner crashed: ${f.crashed}`);
+  }
+  if (f.noTests) {
+    counts.no_tests_collected = true;
+    notes.push(`no tests collected: ${f.noTests}`);
+  }
   if (notes.length > 0) counts.notes = notes;
   return counts;
 }
@@ -85,7 +94,12 @@ export function favour(passed: number, failures: number): number {
  * (`favourOf`; the last one on a tie), else the last one. Printing a summary can then never raise a score.
  * More than one candidate, or none agreeing, is a dispute.
  */
-export function pickSummary<T>(candidates: readonly T[], agrees: (c: T) => boolean, what: string, favourOf: (c: T) => number = () => 0): { chosen: T | null; disputed: string | null } {
+export function pickSummary<T>(
+  candidates: readonly T[],
+  agrees: (c: T) => boolean,
+  what: string,
+  favourOf: (c: T) => number = () => 0,
+): { chosen: T | null; disputed: string | null } {
   if (candidates.length === 0) return { chosen: null, disputed: null };
   let chosen: T | null = null;
   let best = Infinity;
@@ -93,12 +107,21 @@ export function pickSummary<T>(candidates: readonly T[], agrees: (c: T) => boole
     const c = candidates[i] as T;
     if (!agrees(c)) continue;
     const f = favourOf(c);
-    if (f < best) { best = f; chosen = c; }
+    if (f < best) {
+      best = f;
+      chosen = c;
+    }
   }
   if (chosen === null) {
-    return { chosen: candidates[candidates.length - 1] as T, disputed: `the ${what} contradicts the per-test results the output shows` };
+    return {
+      chosen: candidates[candidates.length - 1] as T,
+      disputed: `the ${what} contradicts the per-test results the output shows`,
+    };
   }
-  const disputed = candidates.length > 1 ? `the output holds ${candidates.length} summaries (${what}; a test printed one?): the least favourable one agreeing with the per-test results was used` : null;
+  const disputed =
+    candidates.length > 1
+      ? `the output holds ${candidates.length} summaries (${what}; a test printed one?): the least favourable one agreeing with the per-test results was used`
+      : null;
   return { chosen, disputed };
 }
 

@@ -9,11 +9,19 @@ const GITHUB = /^::(error|warning|notice) title=lint\//;
 
 export const biome: LintParser = {
   name: 'biome',
-  detect: (lines) => lines.some((l) => /^Checked \d+ files? in /.test(l) || l.startsWith('{"summary":{"changed":') || GITHUB.test(l)),
+  detect: (lines) =>
+    lines.some((l) => /^Checked \d+ files? in /.test(l) || l.startsWith('{"summary":{"changed":') || GITHUB.test(l)),
   parse(lines, forced) {
     if (lines.some((l) => GITHUB.test(l))) {
-      let e = 0, w = 0;
-      for (const l of lines) { const m = GITHUB.exec(l); if (m) { if (m[1] === 'error') e++; else if (m[1] === 'warning') w++; } }
+      let e = 0,
+        w = 0;
+      for (const l of lines) {
+        const m = GITHUB.exec(l);
+        if (m) {
+          if (m[1] === 'error') e++;
+          else if (m[1] === 'warning') w++;
+        }
+      }
       return lintCounts('biome', e, w);
     }
     const json = lines.find((l) => l.startsWith('{"summary":'));
@@ -21,9 +29,13 @@ export const biome: LintParser = {
       try {
         const s = (JSON.parse(json) as { summary: { errors?: number; warnings?: number } }).summary;
         return lintCounts('biome', s.errors ?? 0, s.warnings ?? 0);
-      } catch { /* fall through to the text reporter */ }
+      } catch {
+        /* fall through to the text reporter */
+      }
     }
-    let errors = 0, warnings = 0, found = false;
+    let errors = 0,
+      warnings = 0,
+      found = false;
     for (const line of lines) {
       const m = FOUND.exec(line);
       if (!m) continue;
@@ -37,10 +49,16 @@ export const biome: LintParser = {
       if (!HEADER.test(lines[i] as string)) continue;
       for (let j = i + 1; j < lines.length && j < i + 4; j++) {
         const s = /^\s+([×!i]) /.exec(lines[j] as string);
-        if (s) { if (s[1] === '×') errors++; else if (s[1] === '!') warnings++; break; }
+        if (s) {
+          if (s[1] === '×') errors++;
+          else if (s[1] === '!') warnings++;
+          break;
+        }
       }
     }
     if (errors + warnings > 0) return lintCounts('biome', errors, warnings);
-    return lines.some((l) => /^Checked \d+ files? in /.test(l)) ? lintCounts('biome', 0, 0) : cleanIfForced('biome', forced);
+    return lines.some((l) => /^Checked \d+ files? in /.test(l))
+      ? lintCounts('biome', 0, 0)
+      : cleanIfForced('biome', forced);
   },
 };

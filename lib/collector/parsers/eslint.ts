@@ -13,21 +13,35 @@ export const eslint: LintParser = {
     const json = lines.find((l) => l.startsWith('[{"filePath":') || l === '[]');
     if (json) {
       try {
-        const files = JSON.parse(json) as Array<{ errorCount?: number; fatalErrorCount?: number; warningCount?: number }>;
-        let errors = 0, warnings = 0;
-        for (const f of files) { errors += f.errorCount ?? 0; warnings += f.warningCount ?? 0; }
+        const files = JSON.parse(json) as Array<{
+          errorCount?: number;
+          fatalErrorCount?: number;
+          warningCount?: number;
+        }>;
+        let errors = 0,
+          warnings = 0;
+        for (const f of files) {
+          errors += f.errorCount ?? 0;
+          warnings += f.warningCount ?? 0;
+        }
         return lintCounts('eslint', errors, warnings);
-      } catch { /* not JSON after all: read it as text */ }
+      } catch {
+        /* not JSON after all: read it as text */
+      }
     }
     const i = lastIndex(lines, SUMMARY);
     if (i >= 0) {
       const m = SUMMARY.exec(lines[i] as string);
       return lintCounts('eslint', Number(m?.[1]), Number(m?.[2]));
     }
-    let errors = 0, warnings = 0;
+    let errors = 0,
+      warnings = 0;
     for (const line of lines) {
       const m = MESSAGE.exec(line);
-      if (m) { if (m[1] === 'error') errors++; else warnings++; }
+      if (m) {
+        if (m[1] === 'error') errors++;
+        else warnings++;
+      }
     }
     return errors + warnings > 0 ? lintCounts('eslint', errors, warnings) : cleanIfForced('eslint', forced);
   },

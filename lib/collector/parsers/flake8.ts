@@ -8,11 +8,13 @@ export const flake8: LintParser = {
   name: 'flake8',
   detect: (lines) => lines.some((l) => LINE.test(l) && !/ \[SC\d+\]$/.test(l)),
   parse(lines, forced) {
-    let errors = 0, warnings = 0;
+    let errors = 0,
+      warnings = 0;
     for (const line of lines) {
       const m = LINE.exec(line);
       if (!m) continue;
-      if (m[1] === 'W') warnings++; else errors++;
+      if (m[1] === 'W') warnings++;
+      else errors++;
     }
     return errors + warnings > 0 ? lintCounts('flake8', errors, warnings) : cleanIfForced('flake8', forced);
   },

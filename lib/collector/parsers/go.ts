@@ -12,7 +12,14 @@ const CRASH = /^(?:panic: |fatal error: |SIG[A-Z]+: |signal: )/;
 type Outcome = 'pass' | 'fail' | 'skip';
 const STATUS: Record<Outcome, CaseStatus> = { pass: 'passed', fail: 'failed', skip: 'skipped' };
 
-interface Leaves { passed: number; failed: number; skipped: number; errors: number; cases: TestCase[]; unfinished: number }
+interface Leaves {
+  passed: number;
+  failed: number;
+  skipped: number;
+  errors: number;
+  cases: TestCase[];
+  unfinished: number;
+}
 
 /**
  * Counts leaf tests only: a parent whose subtests are reported is a group, not one more test
@@ -32,7 +39,10 @@ function countLeaves(results: Map<string, Map<string, Outcome | null>>, crashed:
       if (outcome === null) {
         out.unfinished++;
         // The binary died under it (panic elsewhere, timeout, signal): the process crashed, an error, not a failed assertion.
-        if (crashed) { out.errors++; out.cases.push({ id, status: 'error', excerpt: 'running when the test binary crashed or timed out' }); }
+        if (crashed) {
+          out.errors++;
+          out.cases.push({ id, status: 'error', excerpt: 'running when the test binary crashed or timed out' });
+        }
         continue;
       }
       out[outcome === 'pass' ? 'passed' : outcome === 'fail' ? 'failed' : 'skipped']++;
@@ -44,9 +54,19 @@ function countLeaves(results: Map<string, Map<string, Outcome | null>>, crashed:
 
 function leavesCounts(l: Leaves, errors: number, crashed: boolean, notes: string[]): TestCounts {
   if (l.unfinished > 0) {
-    notes.push(crashed ? `${l.unfinished} test(s) were running when the test binary panicked or timed out: counted as errors` : `${l.unfinished} test(s) started without a reported result (output cut?): not counted`);
+    notes.push(
+      crashed
+        ? `${l.unfinished} test(s) were running when the test binary panicked or timed out: counted as errors`
+        : `${l.unfinished} test(s) started without a reported result (output cut?): not counted`,
+    );
   }
-  const counts = makeCounts('go', { passed: l.passed, failed: l.failed, skipped: l.skipped, errors: errors + l.errors, notes });
+  const counts = makeCounts('go', {
+    passed: l.passed,
+    failed: l.failed,
+    skipped: l.skipped,
+    errors: errors + l.errors,
+    notes,
+  });
   if (l.cases.length > 0) counts.cases = l.cases;
   return counts;
 }
@@ -54,7 +74,11 @@ function leavesCounts(l: Leaves, errors: number, crashed: boolean, notes: string
 function parseJson(lines: readonly string[]): TestCounts | null {
   const results = new Map<string, Map<string, Outcome | null>>();
   const pkgOutcome = new Map<string, string[]>();
-  let events = 0, errors = 0, crashed = false, nested = 0, twice = 0;
+  let events = 0,
+    errors = 0,
+    crashed = false,
+    nested = 0,
+    twice = 0;
   const active = new Set<string>();
   const notes: string[] = [];
   for (const line of lines) {
@@ -63,7 +87,11 @@ function parseJson(lines: readonly string[]): TestCounts | null {
       continue;
     }
     let ev: { Action?: string; Package?: string; Test?: string; Output?: string };
-    try { ev = JSON.parse(line) as typeof ev; } catch { continue; }
+    try {
+      ev = JSON.parse(line) as typeof ev;
+    } catch {
+      continue;
+    }
     events++;
     const pkg = ev.Package ?? '';
     if (ev.Action === 'output' && typeof ev.Output === 'string') {
@@ -82,7 +110,8 @@ function parseJson(lines: readonly string[]): TestCounts | null {
     results.set(pkg, tests);
     const top = !ev.Test.includes('/');
     const key = `${pkg} ${ev.Test}`;
-    if (top && (ev.Action === 'pause' || ev.Action === 'pass' || ev.Action === 'fail' || ev.Action === 'skip')) active.delete(key);
+    if (top && (ev.Action === 'pause' || ev.Action === 'pass' || ev.Action === 'fail' || ev.Action === 'skip'))
+      active.delete(key);
     if (top && ev.Action === 'cont') active.add(key);
     if (ev.Action === 'run') {
       // A top-level test starting while another runs unpaused: a test printed "=== RUN" (test2json believed it).
@@ -101,18 +130,24 @@ function parseJson(lines: readonly string[]): TestCounts | null {
   if (events === 0) return null;
   const leaves = countLeaves(results, crashed);
   const disputes: string[] = [];
-  if (nested > 0) disputes.push(`${nested} test(s) started while another top-level test was running (printed "=== RUN" lines?)`);
+  if (nested > 0)
+    disputes.push(`${nested} test(s) started while another top-level test was running (printed "=== RUN" lines?)`);
   if (twice > 0) disputes.push(`${twice} test(s) reported two results (a test printed a "--- PASS:" line?)`);
   let crashNote: string | null = crashed ? 'a test binary panicked, crashed or timed out' : null;
   for (const [pkg, outcomes] of pkgOutcome) {
-    const failedLeaves = leaves.cases.filter((c) => c.id.startsWith(`${pkg}::`) && (c.status === 'failed' || c.status === 'error')).length;
+    const failedLeaves = leaves.cases.filter(
+      (c) => c.id.startsWith(`${pkg}::`) && (c.status === 'failed' || c.status === 'error'),
+    ).length;
     if (outcomes.includes('fail') && failedLeaves === 0 && errors === 0) {
       leaves.errors++;
       crashNote = `package ${pkg} failed with no failed test reported (the binary died): counted as an error`;
     }
     if (new Set(outcomes).size > 1) disputes.push(`package ${pkg} reported both pass and fail`);
   }
-  return flag(leavesCounts(leaves, errors, crashed, notes), { disputed: disputes.join('; ') || null, crashed: crashNote });
+  return flag(leavesCounts(leaves, errors, crashed, notes), {
+    disputed: disputes.join('; ') || null,
+    crashed: crashNote,
+  });
 }
 
 function parseText(lines: readonly string[]): TestCounts | null {
@@ -121,14 +156,27 @@ function parseText(lines: readonly string[]): TestCounts | null {
   // Tests come before their package's final `ok`/`FAIL` line: collected per package as that line arrives.
   const results = new Map<string, Map<string, Outcome | null>>();
   let current = new Map<string, Outcome | null>();
-  let errors = 0, packages = 0, timeouts = 0, crashedPackages = 0, failLinesSince = 0, crashSince = false;
+  let errors = 0,
+    packages = 0,
+    timeouts = 0,
+    crashedPackages = 0,
+    failLinesSince = 0,
+    crashSince = false;
   const finals = new Map<string, string[]>();
   const notes: string[] = [];
-  const finalLine = (l: string): RegExpExecArray | null => { const m = PACKAGE.exec(l); return m && /^(?:\(cached\)|[\d.]+s|\[)/.test(m[3] as string) ? m : null; };
+  const finalLine = (l: string): RegExpExecArray | null => {
+    const m = PACKAGE.exec(l);
+    return m && /^(?:\(cached\)|[\d.]+s|\[)/.test(m[3] as string) ? m : null;
+  };
   // go prints a package's final line after its test binary exits: the last one per package is the real one.
   const lastFinal = new Map<string, number>();
-  lines.forEach((l, i) => { const m = finalLine(l); if (m) lastFinal.set(m[2] as string, i); });
-  let nested = 0, twice = 0, running: string | null = null;
+  lines.forEach((l, i) => {
+    const m = finalLine(l);
+    if (m) lastFinal.set(m[2] as string, i);
+  });
+  let nested = 0,
+    twice = 0,
+    running: string | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
     const pkg = finalLine(line);
@@ -155,7 +203,13 @@ function parseText(lines: readonly string[]): TestCounts | null {
     const run = RUN.exec(line);
     if (run) {
       const name = run[1] as string;
-      if (!name.includes('/') && running !== null && current.get(running) === null && !line.startsWith('=== RUN   ' + running + '/')) nested++;
+      if (
+        !name.includes('/') &&
+        running !== null &&
+        current.get(running) === null &&
+        !line.startsWith('=== RUN   ' + running + '/')
+      )
+        nested++;
       if (!name.includes('/')) running = name;
       if (!current.has(name)) current.set(name, null);
       continue;
@@ -173,36 +227,54 @@ function parseText(lines: readonly string[]): TestCounts | null {
   if (current.size > 0) results.set('', current);
   if (packages === 0 && results.size === 0) return null;
   const crashed = timeouts > 0 || lines.some((l) => CRASH.test(l));
-  const disputes = [...finals].filter(([, v]) => v.length > 1).map(([k, v]) => `package ${k} has ${v.length} final lines (${v.join(', ')}): a test printed one`);
-  if (nested > 0) disputes.push(`${nested} test(s) started while another top-level test was running (printed "=== RUN" lines?)`);
+  const disputes = [...finals]
+    .filter(([, v]) => v.length > 1)
+    .map(([k, v]) => `package ${k} has ${v.length} final lines (${v.join(', ')}): a test printed one`);
+  if (nested > 0)
+    disputes.push(`${nested} test(s) started while another top-level test was running (printed "=== RUN" lines?)`);
   if (twice > 0) disputes.push(`${twice} test(s) reported two results (a test printed a "--- PASS:" line?)`);
   const disputed = disputes.join('; ') || null;
   const crashNote = crashed ? 'a test binary panicked, crashed or timed out' : null;
-  if (verbose) return flag(leavesCounts(countLeaves(results, crashed), errors, crashed, notes), { disputed, crashed: crashNote });
+  if (verbose)
+    return flag(leavesCounts(countLeaves(results, crashed), errors, crashed, notes), { disputed, crashed: crashNote });
   const leaves = countLeaves(results, false);
   if (packages > 0 && !lines.some((l) => /^(?:ok|FAIL)\s/.test(l))) {
-    return flag(makeCounts('go', { passed: 0, errors, notes: ['no package had test files'] }), { noTests: 'no package had test files' });
+    return flag(makeCounts('go', { passed: 0, errors, notes: ['no package had test files'] }), {
+      noTests: 'no package had test files',
+    });
   }
   notes.push('plain go test does not list passing or skipped tests: passed and total unknown, skipped not shown');
   let crashErrors = 0;
   if (timeouts > 0) {
     crashErrors += timeouts;
-    notes.push(`${timeouts} test binary timeout(s): counted as an error each (the test that was running never finished)`);
+    notes.push(
+      `${timeouts} test binary timeout(s): counted as an error each (the test that was running never finished)`,
+    );
   }
   const signalled = Math.max(0, crashedPackages - timeouts);
   if (signalled > 0) {
     crashErrors += signalled;
     notes.push(`${signalled} package(s) failed with no failed test listed (the binary died): counted as an error each`);
   }
-  const counts = makeCounts('go', { passed: null, failed: leaves.failed, skipped: 0, errors: errors + crashErrors, notes });
+  const counts = makeCounts('go', {
+    passed: null,
+    failed: leaves.failed,
+    skipped: 0,
+    errors: errors + crashErrors,
+    notes,
+  });
   if (leaves.cases.length > 0) counts.cases = leaves.cases.filter((c) => c.status !== 'passed');
   return flag(counts, { disputed, crashed: crashNote });
 }
 
 export const go: TestParser = {
   name: 'go',
-  explain: { summary: /^(?:ok|FAIL)\s+\S+\s+(?:\(cached\)|[\d.]+s|\[)|"Action":"(?:pass|fail)","Package":"[^"]+","Elapsed"/, marks: /^\s*--- FAIL: |"Action":"fail","Package":"[^"]+","Test"|^panic: |^SIG[A-Z]+: / },
-  detect: (lines) => lines.some((l) => (PACKAGE.test(l) && /\t/.test(l)) || RUN.test(l) || /^\{"Time":"[^"]+","Action":"/.test(l)),
+  explain: {
+    summary: /^(?:ok|FAIL)\s+\S+\s+(?:\(cached\)|[\d.]+s|\[)|"Action":"(?:pass|fail)","Package":"[^"]+","Elapsed"/,
+    marks: /^\s*--- FAIL: |"Action":"fail","Package":"[^"]+","Test"|^panic: |^SIG[A-Z]+: /,
+  },
+  detect: (lines) =>
+    lines.some((l) => (PACKAGE.test(l) && /\t/.test(l)) || RUN.test(l) || /^\{"Time":"[^"]+","Action":"/.test(l)),
   parse(lines) {
     const json = lines.some((l) => /^\{"(?:Time|Action)":/.test(l));
     return json ? parseJson(lines) : parseText(lines);

@@ -29,7 +29,21 @@ export type { LintCounts, ParseOptions, TestCounts } from './types.js';
 export { normalizeLines, stripAnsi } from './normalize.js';
 
 // Detection order: most specific first; go -json, JUnit and the TAP dialects before the generic TAP reader.
-const TEST_PARSERS: readonly TestParser[] = [junit, cargo, pytest, unittest, phpunit, rspec, vitest, jest, nodeTest, nodeTap, mocha, go, tap];
+const TEST_PARSERS: readonly TestParser[] = [
+  junit,
+  cargo,
+  pytest,
+  unittest,
+  phpunit,
+  rspec,
+  vitest,
+  jest,
+  nodeTest,
+  nodeTap,
+  mocha,
+  go,
+  tap,
+];
 // Biome before ruff (both say "Found N errors."), shellcheck's gcc format before flake8/mypy lookalikes.
 const LINT_PARSERS: readonly LintParser[] = [eslint, biome, ruff, tsc, mypy, pylint, shellcheck, clippy, flake8];
 
@@ -104,7 +118,8 @@ const MAX_MARKS = 50;
  * as used, the others as passed over) and the per-test failure marks the summary was checked against.
  */
 export function explainTestOutput(text: string, counts: TestCounts): ExplainLine[] {
-  const parser = TEST_PARSERS.find((p) => p.name === counts.runner) ?? (counts.runner === 'mocha' ? nodeTap : undefined);
+  const parser =
+    TEST_PARSERS.find((p) => p.name === counts.runner) ?? (counts.runner === 'mocha' ? nodeTap : undefined);
   if (!parser?.explain) return [];
   const lines = normalizeLines(text);
   const { summary, marks } = parser.explain;
@@ -124,7 +139,13 @@ export function explainTestOutput(text: string, counts: TestCounts): ExplainLine
     const l = lines[summaries[k] as number] as string;
     if (has(l, counts.passed) && has(l, counts.failed)) used = summaries[k] as number;
   }
-  for (const i of summaries) out.push({ line: i + 1, text: (lines[i] as string).trim(), role: i === used ? 'summary (used)' : 'summary-shaped line' });
-  if (markCount > MAX_MARKS) out.push({ line: 0, text: `${markCount - MAX_MARKS} more failure marks`, role: 'failure mark' });
+  for (const i of summaries)
+    out.push({
+      line: i + 1,
+      text: (lines[i] as string).trim(),
+      role: i === used ? 'summary (used)' : 'summary-shaped line',
+    });
+  if (markCount > MAX_MARKS)
+    out.push({ line: 0, text: `${markCount - MAX_MARKS} more failure marks`, role: 'failure mark' });
   return out.sort((a, b) => a.line - b.line);
 }

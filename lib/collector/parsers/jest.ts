@@ -10,7 +10,8 @@ export const jest: TestParser = {
   explain: { summary: /^Tests:\s+|^No tests found/, marks: /^ {2}● \S|^FAIL / },
   detect: (lines) => lastIndex(lines, /^(Tests|Test Suites):\s+\d|^No tests found, exiting with code/) >= 0,
   parse(lines) {
-    let suiteErrors = 0, headers = 0;
+    let suiteErrors = 0,
+      headers = 0;
     const candidates: number[] = [];
     for (let j = 0; j < lines.length; j++) {
       const line = lines[j] as string;
@@ -20,7 +21,9 @@ export const jest: TestParser = {
     }
     if (candidates.length === 0) {
       if (lastIndex(lines, /^No tests found, exiting with code/) >= 0) {
-        return flag(makeCounts('jest', { passed: 0, errors: suiteErrors, notes: ['jest found no tests'] }), { noTests: 'jest found no tests' });
+        return flag(makeCounts('jest', { passed: 0, errors: suiteErrors, notes: ['jest found no tests'] }), {
+          noTests: 'jest found no tests',
+        });
       }
       // Every suite failed to load: Jest prints `Test Suites: N failed` and `Tests: 0 total` or nothing.
       if (suiteErrors > 0) return makeCounts('jest', { passed: 0, errors: suiteErrors });
@@ -28,9 +31,19 @@ export const jest: TestParser = {
     }
     // Each failed test gets a "  ● name" header: the real Tests line counts at least that many failures.
     const words = (j: number) => wordCounts(TESTS.exec(lines[j] as string)?.[1] ?? '');
-    const { chosen, disputed } = pickSummary(candidates, (j) => get(words(j), 'failed') >= headers, 'jest Tests line', (j) => favour(get(words(j), 'passed'), get(words(j), 'failed')));
+    const { chosen, disputed } = pickSummary(
+      candidates,
+      (j) => get(words(j), 'failed') >= headers,
+      'jest Tests line',
+      (j) => favour(get(words(j), 'passed'), get(words(j), 'failed')),
+    );
     const w = words(chosen as number);
-    const counts = makeCounts('jest', { passed: get(w, 'passed'), failed: get(w, 'failed'), skipped: get(w, 'skipped', 'todo', 'pending'), errors: suiteErrors });
+    const counts = makeCounts('jest', {
+      passed: get(w, 'passed'),
+      failed: get(w, 'failed'),
+      skipped: get(w, 'skipped', 'todo', 'pending'),
+      errors: suiteErrors,
+    });
     return flag(counts, { disputed, noTests: counts.total === 0 && suiteErrors === 0 ? 'jest ran no tests' : null });
   },
 };

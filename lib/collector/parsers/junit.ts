@@ -9,8 +9,16 @@ export const junit: TestParser = {
   detect: (lines) => lines.some((l) => /<testsuites?\b/.test(l)),
   parse(lines) {
     const text = lines.join('\n');
-    let passed = 0, failed = 0, skipped = 0, errors = 0, xfailed = 0, cases = 0;
-    let open = false, hasFailure = false, hasError = false, skipKind: 'skip' | 'xfail' | null = null;
+    let passed = 0,
+      failed = 0,
+      skipped = 0,
+      errors = 0,
+      xfailed = 0,
+      cases = 0;
+    let open = false,
+      hasFailure = false,
+      hasError = false,
+      skipKind: 'skip' | 'xfail' | null = null;
     const close = (): void => {
       cases++;
       // <error> is JUnit's "broke outside an assertion" (pytest: setup/teardown); a case with one is an error, not a result.
@@ -25,9 +33,16 @@ export const junit: TestParser = {
     for (const m of text.matchAll(TAG)) {
       const [, slash, tag, attrs = '', selfClose] = m;
       if (tag === 'testcase') {
-        if (slash) { if (open) close(); open = false; continue; }
-        hasFailure = false; hasError = false; skipKind = null;
-        if (selfClose) close(); else open = true;
+        if (slash) {
+          if (open) close();
+          open = false;
+          continue;
+        }
+        hasFailure = false;
+        hasError = false;
+        skipKind = null;
+        if (selfClose) close();
+        else open = true;
       } else if (open && !slash) {
         if (tag === 'failure') hasFailure = true;
         else if (tag === 'error') hasError = true;

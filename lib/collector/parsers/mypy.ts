@@ -15,6 +15,8 @@ export const mypy: LintParser = {
     let errors = 0;
     for (const line of lines) if (ERROR.test(line)) errors++;
     if (errors > 0) return lintCounts('mypy', errors, 0);
-    return lines.some((l) => /^Success: no issues found/.test(l)) ? lintCounts('mypy', 0, 0) : cleanIfForced('mypy', forced);
+    return lines.some((l) => /^Success: no issues found/.test(l))
+      ? lintCounts('mypy', 0, 0)
+      : cleanIfForced('mypy', forced);
   },
 };

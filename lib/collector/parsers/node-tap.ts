@@ -10,8 +10,10 @@ function filesThatNeverRan(lines: readonly string[]): number {
   let emptyPlan = false;
   for (const line of lines) {
     if (/^\s+1\.\.0 # no tests found/.test(line)) emptyPlan = true;
-    else if (/^not ok \d+ - /.test(line)) { if (emptyPlan) count++; emptyPlan = false; }
-    else if (/^ok \d+ - /.test(line)) emptyPlan = false;
+    else if (/^not ok \d+ - /.test(line)) {
+      if (emptyPlan) count++;
+      emptyPlan = false;
+    } else if (/^ok \d+ - /.test(line)) emptyPlan = false;
   }
   return count;
 }
@@ -28,11 +30,17 @@ export const nodeTap: TestParser = {
       if (/^not ok \d+ /.test(lines[j] as string)) notOk++;
     }
     const failOf = (j: number): number => Number(/fail: (\d+)/.exec(lines[j] as string)?.[1] ?? 0);
-    const { chosen, disputed } = pickSummary(candidates, (j) => failOf(j) >= notOk, 'tap summary', (j) => favour(Number(/pass: (\d+)/.exec(lines[j] as string)?.[1] ?? 0), failOf(j)));
+    const { chosen, disputed } = pickSummary(
+      candidates,
+      (j) => failOf(j) >= notOk,
+      'tap summary',
+      (j) => favour(Number(/pass: (\d+)/.exec(lines[j] as string)?.[1] ?? 0), failOf(j)),
+    );
     const i = chosen ?? -1;
     if (i < 0) return null;
     const map = new Map<string, number>();
-    for (const m of (SUMMARY.exec(lines[i] as string)?.[1] ?? '').matchAll(/([a-z]+): (\d+)/g)) map.set(m[1] as string, Number(m[2]));
+    for (const m of (SUMMARY.exec(lines[i] as string)?.[1] ?? '').matchAll(/([a-z]+): (\d+)/g))
+      map.set(m[1] as string, Number(m[2]));
     const crashed = filesThatNeverRan(lines);
     const notes = crashed > 0 ? [`${crashed} test file(s) failed before running any test: counted as errors`] : [];
     const counts = makeCounts('node-tap', {
@@ -43,6 +51,10 @@ export const nodeTap: TestParser = {
       notes,
     });
     const died = crashed > 0 ? `${crashed} test file(s) died before running a test` : null;
-    return flag(counts, { disputed, crashed: died, noTests: (map.get('total') ?? 0) === 0 ? 'tap ran no tests' : null });
+    return flag(counts, {
+      disputed,
+      crashed: died,
+      noTests: (map.get('total') ?? 0) === 0 ? 'tap ran no tests' : null,
+    });
   },
 };

@@ -6,7 +6,8 @@ const KEY = /^(?:ℹ|#) (tests|suites|pass|fail|cancelled|skipped|todo|duration_
 // A failure reported for a whole test file (node names it by its path) rather than for a test in it.
 const FILE_FAILURE = /^\s*(?:✖|not ok \d+ -) (\/\S+\.(?:[cm]?[jt]s|tsx|jsx))(?: \([\d.]+m?s\))?\s*$/;
 const NOT_FOUND = /^Could not find '[^']+'\s*$/;
-const LOAD_ERROR = /ERR_MODULE_NOT_FOUND|Cannot find module|SyntaxError|ERR_REQUIRE_ESM|ERR_UNKNOWN_FILE_EXTENSION|does not provide an export named/;
+const LOAD_ERROR =
+  /ERR_MODULE_NOT_FOUND|Cannot find module|SyntaxError|ERR_REQUIRE_ESM|ERR_UNKNOWN_FILE_EXTENSION|does not provide an export named/;
 
 /** Every closing block (`tests N` … with pass and fail), first to last: a test can print one too. */
 function closingBlocks(lines: readonly string[]): Array<Map<string, number>> {
@@ -42,7 +43,10 @@ function loadFailures(lines: readonly string[]): { load: number; files: number }
     if (m && !seen.has(m[1] as string)) {
       seen.add(m[1] as string);
       for (let j = lastResult + 1; j < i; j++) {
-        if (LOAD_ERROR.test(lines[j] as string)) { count++; break; }
+        if (LOAD_ERROR.test(lines[j] as string)) {
+          count++;
+          break;
+        }
       }
     }
     if (/^\s*(?:✔|✖|﹣|ok \d+|not ok \d+)/.test(line)) lastResult = i;
@@ -52,8 +56,13 @@ function loadFailures(lines: readonly string[]): { load: number; files: number }
 
 export const nodeTest: TestParser = {
   name: 'node-test',
-  explain: { summary: /^(?:ℹ|#) (?:tests|pass|fail|cancelled) \d+\s*$|^Could not find/, marks: /^\s*(?:✖ |not ok \d+ )/ },
-  detect: (lines) => (closingBlock(lines) !== null && lines.some((l) => /^(?:ℹ|#) suites \d+\s*$/.test(l))) || NOT_FOUND.test(lines[0] ?? ''),
+  explain: {
+    summary: /^(?:ℹ|#) (?:tests|pass|fail|cancelled) \d+\s*$|^Could not find/,
+    marks: /^\s*(?:✖ |not ok \d+ )/,
+  },
+  detect: (lines) =>
+    (closingBlock(lines) !== null && lines.some((l) => /^(?:ℹ|#) suites \d+\s*$/.test(l))) ||
+    NOT_FOUND.test(lines[0] ?? ''),
   parse(lines) {
     if (closingBlock(lines) === null && lines.some((l) => NOT_FOUND.test(l))) {
       return flag(makeCounts('node-test', { passed: 0 }), { noTests: 'node --test found no test file' });
@@ -61,7 +70,12 @@ export const nodeTest: TestParser = {
     const blocks = closingBlocks(lines);
     // Failed tests are marked ✖ (spec) or `not ok` (TAP): the real block counts a failure when any is shown.
     const marked = lines.some((l) => /^\s*(?:✖ |not ok \d+ )/.test(l));
-    const { chosen: block, disputed } = pickSummary(blocks, (b) => !marked || (b.get('fail') ?? 0) + (b.get('cancelled') ?? 0) > 0, 'node:test closing block', (b) => favour(b.get('pass') ?? 0, (b.get('fail') ?? 0) + (b.get('cancelled') ?? 0)));
+    const { chosen: block, disputed } = pickSummary(
+      blocks,
+      (b) => !marked || (b.get('fail') ?? 0) + (b.get('cancelled') ?? 0) > 0,
+      'node:test closing block',
+      (b) => favour(b.get('pass') ?? 0, (b.get('fail') ?? 0) + (b.get('cancelled') ?? 0)),
+    );
     if (!block) return null;
     const notes: string[] = [];
     const { load: loadErrors, files } = loadFailures(lines);
@@ -78,6 +92,10 @@ export const nodeTest: TestParser = {
       errors: loadErrors + died,
       notes,
     });
-    return flag(counts, { disputed, crashed: died > 0 ? `${died} test file process(es) died mid-run: counted as an error each` : null, noTests: (block.get('tests') ?? 0) === 0 && loadErrors === 0 ? 'node --test ran no tests' : null });
+    return flag(counts, {
+      disputed,
+      crashed: died > 0 ? `${died} test file process(es) died mid-run: counted as an error each` : null,
+      noTests: (block.get('tests') ?? 0) === 0 && loadErrors === 0 ? 'node --test ran no tests' : null,
+    });
   },
 };

@@ -1,7 +1,8 @@
 // Turns raw terminal output into plain lines: no ANSI, no CR, progress overwrites resolved.
 
 // CSI (colours, cursor moves), OSC (titles, hyperlinks; BEL or ST ended), charset selection (ESC ( B), other 2-byte escapes.
-const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[()*+][0-9A-Za-z]|\u001b[@-Z\\-_=>]|\u009b[0-?]*[ -/]*[@-~]/g;
+const ANSI =
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[()*+][0-9A-Za-z]|\u001b[@-Z\\-_=>]|\u009b[0-?]*[ -/]*[@-~]/g;
 
 export function stripAnsi(text: string): string {
   return text.includes('\u001b') || text.includes('\u009b') ? text.replace(ANSI, '') : text;

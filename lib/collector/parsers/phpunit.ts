@@ -7,7 +7,10 @@ const TESTS = /^Tests: (\d+), Assertions: \d+((?:, [A-Z][a-z]+: \d+)*)\.\s*$/;
 const PROGRESS = /^([.FESIRWD]+)\s+\d+ \/ \d+ \(\s*\d+%\)\s*$/;
 const NONE = /^No tests executed!\s*$/;
 
-interface Summary { tests: number; w: Map<string, number> }
+interface Summary {
+  tests: number;
+  w: Map<string, number>;
+}
 
 function summaryOf(line: string): Summary | null {
   const ok = OK.exec(line);
@@ -22,15 +25,24 @@ function summaryOf(line: string): Summary | null {
 export const phpunit: TestParser = {
   name: 'phpunit',
   detect: (lines) => lines.some((l) => /^PHPUnit \d+\.\d+/.test(l)),
-  explain: { summary: /^OK \(\d+ tests?|^Tests: \d+, Assertions|^No tests executed!/, marks: /^[.FESIRWD]*[FE][.FESIRWD]*\s+\d+ \/ \d+|^There (?:was|were) \d+ (?:failure|error)s?:|^\d+\) \S/ },
+  explain: {
+    summary: /^OK \(\d+ tests?|^Tests: \d+, Assertions|^No tests executed!/,
+    marks: /^[.FESIRWD]*[FE][.FESIRWD]*\s+\d+ \/ \d+|^There (?:was|were) \d+ (?:failure|error)s?:|^\d+\) \S/,
+  },
   parse(lines) {
     const candidates: Summary[] = [];
-    let shownF = 0, shownE = 0, none = false;
+    let shownF = 0,
+      shownE = 0,
+      none = false;
     for (const l of lines) {
       const s = summaryOf(l);
       if (s) candidates.push(s);
       const p = PROGRESS.exec(l);
-      if (p) for (const ch of p[1] as string) { if (ch === 'F') shownF++; else if (ch === 'E') shownE++; }
+      if (p)
+        for (const ch of p[1] as string) {
+          if (ch === 'F') shownF++;
+          else if (ch === 'E') shownE++;
+        }
       if (NONE.test(l)) none = true;
     }
     const crash = lines.find((l) => /^(?:PHP )?Fatal error: |^Segmentation fault/.test(l));
@@ -39,14 +51,33 @@ export const phpunit: TestParser = {
       if (!crash && shownF + shownE === 0) return null;
       // Died mid-run: the progress characters are what is known, the test that was running counts as failed.
       const dots = lines.reduce((n, l) => n + ((PROGRESS.exec(l)?.[1] ?? '').match(/\./g)?.length ?? 0), 0);
-      return flag(makeCounts('phpunit', { passed: dots, failed: shownF, errors: shownE + 1 }), { crashed: `phpunit died before its summary (${crash?.trim() ?? 'no summary line'}): counted as an error` });
+      return flag(makeCounts('phpunit', { passed: dots, failed: shownF, errors: shownE + 1 }), {
+        crashed: `phpunit died before its summary (${crash?.trim() ?? 'no summary line'}): counted as an error`,
+      });
     }
     // The progress line marks each failure (F) and error (E): the real summary counts at least as many.
-    const { chosen, disputed } = pickSummary(candidates, (s) => (s.w.get('Failures') ?? 0) >= shownF && (s.w.get('Errors') ?? 0) >= shownE, 'phpunit summary', (s) => { const bad = (s.w.get('Failures') ?? 0) + (s.w.get('Errors') ?? 0); return favour(s.tests - bad, bad); });
+    const { chosen, disputed } = pickSummary(
+      candidates,
+      (s) => (s.w.get('Failures') ?? 0) >= shownF && (s.w.get('Errors') ?? 0) >= shownE,
+      'phpunit summary',
+      (s) => {
+        const bad = (s.w.get('Failures') ?? 0) + (s.w.get('Errors') ?? 0);
+        return favour(s.tests - bad, bad);
+      },
+    );
     const { tests, w } = chosen as Summary;
     const n = (k: string): number => w.get(k) ?? 0;
     const skipped = n('Skipped') + n('Incomplete');
-    const counts = makeCounts('phpunit', { passed: Math.max(0, tests - n('Failures') - n('Errors') - skipped), failed: n('Failures'), skipped, errors: n('Errors') });
-    return flag(counts, { disputed, crashed: crash ? `a fatal error after the summary (${crash.trim()})` : null, noTests: tests === 0 ? 'phpunit executed no test' : null });
+    const counts = makeCounts('phpunit', {
+      passed: Math.max(0, tests - n('Failures') - n('Errors') - skipped),
+      failed: n('Failures'),
+      skipped,
+      errors: n('Errors'),
+    });
+    return flag(counts, {
+      disputed,
+      crashed: crash ? `a fatal error after the summary (${crash.trim()})` : null,
+      noTests: tests === 0 ? 'phpunit executed no test' : null,
+    });
   },
 };

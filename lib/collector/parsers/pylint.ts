@@ -13,7 +13,10 @@ export const pylint: LintParser = {
     let any = false;
     for (const line of lines) {
       const m = MSG.exec(line);
-      if (m) { n[m[1] as string] = (n[m[1] as string] ?? 0) + 1; any = true; }
+      if (m) {
+        n[m[1] as string] = (n[m[1] as string] ?? 0) + 1;
+        any = true;
+      }
     }
     const notes: string[] = [];
     if ((n.C ?? 0) + (n.R ?? 0) > 0) notes.push(`${n.C} convention (C) and ${n.R} refactor (R) messages not counted`);

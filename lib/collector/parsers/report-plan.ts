@@ -24,31 +24,66 @@ export interface ReportOverride {
   env?: Record<string, string>;
 }
 
-export function planConfiguredReport(command: string, dir: string, named: string | null, o: ReportOverride): ReportPlan {
+export function planConfiguredReport(
+  command: string,
+  dir: string,
+  named: string | null,
+  o: ReportOverride,
+): ReportPlan {
   const file = `${dir}/${o.file ?? (o.format === 'junit' ? 'report.xml' : 'report.json')}`;
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(o.env ?? {})) env[k] = v.replaceAll('{file}', file);
-  const runner = named ?? { junit: 'junit', 'jest-json': 'jest', 'mocha-json': 'mocha', 'rspec-json': 'rspec' }[o.format];
-  return { runner, format: o.format, file, command: o.args ? `${command} ${o.args.replaceAll('{file}', quote(file))}` : command, env };
+  const runner =
+    named ?? { junit: 'junit', 'jest-json': 'jest', 'mocha-json': 'mocha', 'rspec-json': 'rspec' }[o.format];
+  return {
+    runner,
+    format: o.format,
+    file,
+    command: o.args ? `${command} ${o.args.replaceAll('{file}', quote(file))}` : command,
+    env,
+  };
 }
 
 /**
  * pytest is reached through PYTEST_ADDOPTS, so `make test` or `npm test` that end in pytest still write the report;
  * vitest, jest and node --test get flags only when the command starts with them (a wrapper would not pass them on).
  */
-export function planReport(command: string, dir: string, named: string | null, env: NodeJS.ProcessEnv = {}): ReportPlan | null {
+export function planReport(
+  command: string,
+  dir: string,
+  named: string | null,
+  env: NodeJS.ProcessEnv = {},
+): ReportPlan | null {
   const is = (name: string, re: RegExp): boolean => named === name || (named === null && re.test(command));
   if (is('pytest', /\bpytest\b|\bpy\.test\b/)) {
     const file = `${dir}/pytest.xml`;
-    return { runner: 'pytest', format: 'junit', file, command, env: { PYTEST_ADDOPTS: `${env.PYTEST_ADDOPTS ?? ''} --junitxml=${file}`.trim() } };
+    return {
+      runner: 'pytest',
+      format: 'junit',
+      file,
+      command,
+      env: { PYTEST_ADDOPTS: `${env.PYTEST_ADDOPTS ?? ''} --junitxml=${file}`.trim() },
+    };
   }
   if (new RegExp(`${LEAD}vitest\\b`).test(command) && (named === null || named === 'vitest')) {
     const file = `${dir}/vitest.xml`;
-    return { runner: 'vitest', format: 'junit', file, command: `${command} --reporter=default --reporter=junit --outputFile.junit=${quote(file)}`, env: {} };
+    return {
+      runner: 'vitest',
+      format: 'junit',
+      file,
+      command: `${command} --reporter=default --reporter=junit --outputFile.junit=${quote(file)}`,
+      env: {},
+    };
   }
   if (new RegExp(`${LEAD}jest\\b`).test(command) && (named === null || named === 'jest')) {
     const file = `${dir}/jest.json`;
-    return { runner: 'jest', format: 'jest-json', file, command: `${command} --json --outputFile=${quote(file)}`, env: {} };
+    return {
+      runner: 'jest',
+      format: 'jest-json',
+      file,
+      command: `${command} --json --outputFile=${quote(file)}`,
+      env: {},
+    };
   }
   if (new RegExp(`${LEAD}(?:\\S*/)?phpunit\\b`).test(command) && (named === null || named === 'phpunit')) {
     const file = `${dir}/phpunit.xml`;
@@ -58,14 +93,26 @@ export function planReport(command: string, dir: string, named: string | null, e
     const file = `${dir}/rspec.json`;
     // Any --format replaces rspec's default console formatter: keep progress on the console when none was given.
     const console = /\s(?:--format|-f)\b/.test(command) ? '' : ' --format progress';
-    return { runner: 'rspec', format: 'rspec-json', file, command: `${command}${console} --format json --out ${quote(file)}`, env: {} };
+    return {
+      runner: 'rspec',
+      format: 'rspec-json',
+      file,
+      command: `${command}${console} --format json --out ${quote(file)}`,
+      env: {},
+    };
   }
   const node = /^(\s*node\s+(?:--[\w-]+(?:=\S+)?\s+)*--test\b)/.exec(command);
   if (node && (named === null || named === 'node-test')) {
     const file = `${dir}/node-test.xml`;
     const flags = ` --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=${quote(file)}`;
     const head = node[1] as string;
-    return { runner: 'node-test', format: 'junit', file, command: `${head}${flags}${command.slice(head.length)}`, env: {} };
+    return {
+      runner: 'node-test',
+      format: 'junit',
+      file,
+      command: `${head}${flags}${command.slice(head.length)}`,
+      env: {},
+    };
   }
   return null;
 }

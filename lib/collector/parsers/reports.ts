@@ -8,11 +8,20 @@ export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 const EXCERPT = 500;
 const ENTITY: Record<string, string> = { lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' };
-const unescapeXml = (s: string): string => (s.includes('&') ? s.replace(/&(lt|gt|quot|apos|amp|#\d+|#x[0-9a-fA-F]+);/g, (_, e: string) => ENTITY[e] ?? String.fromCodePoint(Number(e[1] === 'x' ? `0${e.slice(1)}` : e.slice(1)))) : s);
+const unescapeXml = (s: string): string =>
+  s.includes('&')
+    ? s.replace(
+        /&(lt|gt|quot|apos|amp|#\d+|#x[0-9a-fA-F]+);/g,
+        (_, e: string) => ENTITY[e] ?? String.fromCodePoint(Number(e[1] === 'x' ? `0${e.slice(1)}` : e.slice(1))),
+      )
+    : s;
 const ATTR = new Map<string, RegExp>();
 const attr = (attrs: string, name: string): string | null => {
   let re = ATTR.get(name);
-  if (!re) { re = new RegExp(`\\b${name}="([^"]*)"`); ATTR.set(name, re); }
+  if (!re) {
+    re = new RegExp(`\\b${name}="([^"]*)"`);
+    ATTR.set(name, re);
+  }
   const m = re.exec(attrs);
   return m ? unescapeXml(m[1] as string) : null;
 };
@@ -34,7 +43,15 @@ function tally(cases: readonly TestCase[]): Record<CaseStatus, number> {
 
 function countsFromCases(runner: string, cases: TestCase[], extraErrors = 0, notes: string[] = []): TestCounts {
   const t = tally(cases);
-  const counts = makeCounts(runner, { passed: t.passed, failed: t.failed, skipped: t.skipped, errors: t.error + extraErrors, xfailed: t.xfail, xpassed: t.xpass, notes });
+  const counts = makeCounts(runner, {
+    passed: t.passed,
+    failed: t.failed,
+    skipped: t.skipped,
+    errors: t.error + extraErrors,
+    xfailed: t.xfail,
+    xpassed: t.xpass,
+    notes,
+  });
   counts.cases = cases;
   counts.source = 'report';
   if (cases.length === 0 && extraErrors === 0) flag(counts, { noTests: 'the report lists no test' });
@@ -51,11 +68,21 @@ export function readJunit(xml: string, runner = 'junit', cwd?: string): TestCoun
   const suites: string[] = [];
   const pytest = /<testsuite[^>]*\bname="pytest"/.test(xml);
   const prefixes = new Map<string, string>();
-  let open: { id: string; status: CaseStatus; excerpt?: string; textFrom: number; skips: number; fileLevel: boolean } | null = null;
+  let open: {
+    id: string;
+    status: CaseStatus;
+    excerpt?: string;
+    textFrom: number;
+    skips: number;
+    fileLevel: boolean;
+  } | null = null;
   const close = (end: number): void => {
     if (!open) return;
     // pytest writes one <skipped> per skipped subtest into a test it reports PASSED: more than one is not a skipped test.
-    const c: TestCase = { id: open.id, status: pytest && open.status === 'skipped' && open.skips > 1 ? 'passed' : open.status };
+    const c: TestCase = {
+      id: open.id,
+      status: pytest && open.status === 'skipped' && open.skips > 1 ? 'passed' : open.status,
+    };
     if (open.status === 'failed' || open.status === 'error') {
       const body = unescapeXml(xml.slice(open.textFrom, end).replace(/<[^>]*>/g, '')).trim();
       const ex = open.excerpt ?? body;
@@ -73,18 +100,34 @@ export function readJunit(xml: string, runner = 'junit', cwd?: string): TestCoun
     }
     if (tag === 'testsuites') continue;
     if (tag === 'testcase') {
-      if (slash) { close(m.index); continue; }
+      if (slash) {
+        close(m.index);
+        continue;
+      }
       const name = rel(attr(attrs, 'name')) ?? '';
       const classname = attr(attrs, 'classname') ?? '';
       const file = rel(attr(attrs, 'file'));
       // A suite named like the file (vitest, phpunit) is the prefix already; pytest's one suite is a label. Others nest (node).
       // phpunit nests a data provider's cases in a suite named `Class::method`: the case name says it already.
-      const nested = pytest || suites.length === 0 ? [] : suites.filter((s) => s !== '' && s !== classname && s !== file && !s.startsWith(`${classname}::`));
+      const nested =
+        pytest || suites.length === 0
+          ? []
+          : suites.filter((s) => s !== '' && s !== classname && s !== file && !s.startsWith(`${classname}::`));
       const path = nested.length === 0 ? name : name === '' ? nested.join(' > ') : `${nested.join(' > ')} > ${name}`;
       const cls = classname && classname !== 'test' && classname !== file ? classname : '';
-      const prefix = pytest ? (prefixes.get(classname) ?? prefixes.set(classname, pytestPrefix(classname)).get(classname) as string) : file && cls ? `${file}::${cls}` : (file ?? cls);
+      const prefix = pytest
+        ? (prefixes.get(classname) ?? (prefixes.set(classname, pytestPrefix(classname)).get(classname) as string))
+        : file && cls
+          ? `${file}::${cls}`
+          : (file ?? cls);
       const id = prefix ? `${prefix}::${path}` : path;
-      open = { id, status: 'passed', textFrom: m.index + m[0].length, skips: 0, fileLevel: name.startsWith('/') && /^\/\S+\.(?:[cm]?[jt]s|tsx|jsx)$/.test(name) };
+      open = {
+        id,
+        status: 'passed',
+        textFrom: m.index + m[0].length,
+        skips: 0,
+        fileLevel: name.startsWith('/') && /^\/\S+\.(?:[cm]?[jt]s|tsx|jsx)$/.test(name),
+      };
       if (selfClose) close(m.index);
       continue;
     }
@@ -95,11 +138,13 @@ export function readJunit(xml: string, runner = 'junit', cwd?: string): TestCoun
       // node --test names a whole test file's failure (load error, dead process) by its path: an error, not a test.
       if (current.status !== 'error') current.status = current.fileLevel ? 'error' : 'failed';
       if (message && !current.excerpt) current.excerpt = message;
-    }
-    else if (tag === 'error') { current.status = 'error'; if (message) current.excerpt = message; }
-    else {
+    } else if (tag === 'error') {
+      current.status = 'error';
+      if (message) current.excerpt = message;
+    } else {
       current.skips += 1;
-      if (current.status === 'passed' || current.status === 'skipped') current.status = /type="pytest\.xfail"/.test(attrs) ? 'xfail' : 'skipped';
+      if (current.status === 'passed' || current.status === 'skipped')
+        current.status = /type="pytest\.xfail"/.test(attrs) ? 'xfail' : 'skipped';
     }
   }
   return countsFromCases(runner, uniqueIds(cases));
@@ -116,15 +161,37 @@ function uniqueIds(cases: TestCase[]): TestCase[] {
   return cases;
 }
 
-interface JestAssertion { ancestorTitles?: string[]; title?: string; status?: string; failureMessages?: string[] }
-interface JestFile { name?: string; status?: string; message?: string; testExecError?: unknown; assertionResults?: JestAssertion[] }
+interface JestAssertion {
+  ancestorTitles?: string[];
+  title?: string;
+  status?: string;
+  failureMessages?: string[];
+}
+interface JestFile {
+  name?: string;
+  status?: string;
+  message?: string;
+  testExecError?: unknown;
+  assertionResults?: JestAssertion[];
+}
 
-const JEST_STATUS: Record<string, CaseStatus> = { passed: 'passed', failed: 'failed', pending: 'skipped', skipped: 'skipped', todo: 'skipped', disabled: 'skipped' };
+const JEST_STATUS: Record<string, CaseStatus> = {
+  passed: 'passed',
+  failed: 'failed',
+  pending: 'skipped',
+  skipped: 'skipped',
+  todo: 'skipped',
+  disabled: 'skipped',
+};
 
 /** Jest's --json report: assertionResults per file; a file that failed with no assertions failed to run (an error). */
 export function readJestJson(text: string, cwd?: string): TestCounts | null {
   let data: { testResults?: JestFile[] };
-  try { data = JSON.parse(text) as typeof data; } catch { return null; }
+  try {
+    data = JSON.parse(text) as typeof data;
+  } catch {
+    return null;
+  }
   if (!Array.isArray(data.testResults)) return null;
   const cases: TestCase[] = [];
   let suiteErrors = 0;
@@ -134,20 +201,38 @@ export function readJestJson(text: string, cwd?: string): TestCounts | null {
     const results = f.assertionResults ?? [];
     if (results.length === 0 && f.status === 'failed') suiteErrors++;
     for (const a of results) {
-      const c: TestCase = { id: `${file}::${[...(a.ancestorTitles ?? []), a.title ?? ''].join(' > ')}`, status: JEST_STATUS[a.status ?? ''] ?? 'failed' };
-      if (c.status === 'failed' && a.failureMessages?.length) c.excerpt = a.failureMessages.join('\n').slice(0, EXCERPT);
+      const c: TestCase = {
+        id: `${file}::${[...(a.ancestorTitles ?? []), a.title ?? ''].join(' > ')}`,
+        status: JEST_STATUS[a.status ?? ''] ?? 'failed',
+      };
+      if (c.status === 'failed' && a.failureMessages?.length)
+        c.excerpt = a.failureMessages.join('\n').slice(0, EXCERPT);
       cases.push(c);
     }
   }
-  return countsFromCases('jest', uniqueIds(cases), suiteErrors, suiteErrors ? [`${suiteErrors} test file(s) failed to run: counted as errors`] : []);
+  return countsFromCases(
+    'jest',
+    uniqueIds(cases),
+    suiteErrors,
+    suiteErrors ? [`${suiteErrors} test file(s) failed to run: counted as errors`] : [],
+  );
 }
 
-interface MochaTest { fullTitle?: string; title?: string; file?: string; err?: { message?: string } }
+interface MochaTest {
+  fullTitle?: string;
+  title?: string;
+  file?: string;
+  err?: { message?: string };
+}
 
 /** Mocha's JSON reporter: tests, failures (a failed hook, titled `"before all" hook…`, is one failure of its suite), pending. */
 export function readMochaJson(text: string, cwd?: string): TestCounts | null {
   let data: { tests?: MochaTest[]; failures?: MochaTest[]; pending?: MochaTest[] };
-  try { data = JSON.parse(text.slice(text.indexOf('{'))) as typeof data; } catch { return null; }
+  try {
+    data = JSON.parse(text.slice(text.indexOf('{'))) as typeof data;
+  } catch {
+    return null;
+  }
   if (!Array.isArray(data.tests)) return null;
   const idOf = (t: MochaTest): string => {
     let file = t.file ?? '';
@@ -165,24 +250,53 @@ export function readMochaJson(text: string, cwd?: string): TestCounts | null {
   return countsFromCases('mocha', [...status.values()]);
 }
 
-interface RspecExample { id?: string; full_description?: string; status?: string; file_path?: string; exception?: { message?: string } }
+interface RspecExample {
+  id?: string;
+  full_description?: string;
+  status?: string;
+  file_path?: string;
+  exception?: { message?: string };
+}
 
 /** RSpec's JSON formatter: one entry per example; errors outside of examples (a spec file that failed to load) are errors. */
 export function readRspecJson(text: string): TestCounts | null {
   let data: { examples?: RspecExample[]; summary?: { errors_outside_of_examples_count?: number } };
-  try { data = JSON.parse(text) as typeof data; } catch { return null; }
+  try {
+    data = JSON.parse(text) as typeof data;
+  } catch {
+    return null;
+  }
   if (!Array.isArray(data.examples)) return null;
   const cases = data.examples.map((e): TestCase => {
-    const c: TestCase = { id: `${(e.file_path ?? '').replace(/^\.\//, '')}::${e.full_description ?? e.id ?? ''}`, status: e.status === 'passed' ? 'passed' : e.status === 'pending' ? 'skipped' : 'failed' };
+    const c: TestCase = {
+      id: `${(e.file_path ?? '').replace(/^\.\//, '')}::${e.full_description ?? e.id ?? ''}`,
+      status: e.status === 'passed' ? 'passed' : e.status === 'pending' ? 'skipped' : 'failed',
+    };
     if (c.status === 'failed' && e.exception?.message) c.excerpt = e.exception.message.slice(0, EXCERPT);
     return c;
   });
   const outside = Number(data.summary?.errors_outside_of_examples_count ?? 0);
-  return countsFromCases('rspec', uniqueIds(cases), outside, outside ? [`${outside} error(s) outside of examples (a spec file failed to load)`] : []);
+  return countsFromCases(
+    'rspec',
+    uniqueIds(cases),
+    outside,
+    outside ? [`${outside} error(s) outside of examples (a spec file failed to load)`] : [],
+  );
 }
 
-export function readReport(format: ReportFormat, text: string, opts: { runner?: string; cwd?: string } = {}): TestCounts | null {
-  const counts = format === 'junit' ? readJunit(text, opts.runner, opts.cwd) : format === 'jest-json' ? readJestJson(text, opts.cwd) : format === 'rspec-json' ? readRspecJson(text) : readMochaJson(text, opts.cwd);
+export function readReport(
+  format: ReportFormat,
+  text: string,
+  opts: { runner?: string; cwd?: string } = {},
+): TestCounts | null {
+  const counts =
+    format === 'junit'
+      ? readJunit(text, opts.runner, opts.cwd)
+      : format === 'jest-json'
+        ? readJestJson(text, opts.cwd)
+        : format === 'rspec-json'
+          ? readRspecJson(text)
+          : readMochaJson(text, opts.cwd);
   if (counts && opts.runner) counts.runner = opts.runner;
   return counts;
 }
@@ -192,30 +306,51 @@ export function readReport(format: ReportFormat, text: string, opts: { runner?: 
  * reach of what tests print), but a disagreement on what passed or failed is a dispute, and the console's crash,
  * empty-run and dispute flags carry over: a report written by a crashed or tampered run is not proof.
  */
-export function reconcile(consoleCounts: TestCounts | null, report: TestCounts | null, reportNote: string | null = null): TestCounts | null {
+export function reconcile(
+  consoleCounts: TestCounts | null,
+  report: TestCounts | null,
+  reportNote: string | null = null,
+): TestCounts | null {
   if (!report) {
     if (consoleCounts && reportNote) consoleCounts.notes = [...(consoleCounts.notes ?? []), reportNote];
     if (consoleCounts) consoleCounts.source = 'console';
     return consoleCounts;
   }
   // The console names the runner when the report's format alone cannot (JUnit is written by many).
-  const out: TestCounts = { ...report, runner: report.runner === 'junit' && consoleCounts ? consoleCounts.runner : report.runner, notes: [...(report.notes ?? [])], source: 'report' };
+  const out: TestCounts = {
+    ...report,
+    runner: report.runner === 'junit' && consoleCounts ? consoleCounts.runner : report.runner,
+    notes: [...(report.notes ?? [])],
+    source: 'report',
+  };
   if (!consoleCounts) {
     out.notes?.push('the console output was not recognised: counts from the report alone');
     return out;
   }
   const bad = (c: TestCounts): number => c.failed + c.errors;
   const disagreements: string[] = [];
-  if ((bad(consoleCounts) === 0) !== (bad(report) === 0)) disagreements.push(`the console counts ${bad(consoleCounts)} failure(s)/error(s), the report ${bad(report)}`);
-  if (consoleCounts.passed !== null && consoleCounts.passed + (consoleCounts.xpassed ?? 0) !== (report.passed ?? 0) + (report.xpassed ?? 0)) {
+  if ((bad(consoleCounts) === 0) !== (bad(report) === 0))
+    disagreements.push(`the console counts ${bad(consoleCounts)} failure(s)/error(s), the report ${bad(report)}`);
+  if (
+    consoleCounts.passed !== null &&
+    consoleCounts.passed + (consoleCounts.xpassed ?? 0) !== (report.passed ?? 0) + (report.xpassed ?? 0)
+  ) {
     disagreements.push(`the console counts ${consoleCounts.passed} passed, the report ${report.passed}`);
   }
-  if (consoleCounts.counts_disputed) disagreements.push('the console text holds more than one summary or contradicts its per-test lines');
+  if (consoleCounts.counts_disputed)
+    disagreements.push('the console text holds more than one summary or contradicts its per-test lines');
   // A test can add failures to what the runner prints, never remove real ones: of two disagreeing sources the one
   // with more failures and errors is kept (a report overwritten after the run cannot hide a failure the console saw).
   let base = out;
   if (disagreements.length && bad(consoleCounts) > bad(report)) {
-    base = { ...consoleCounts, notes: [...(consoleCounts.notes ?? []), 'the report shows fewer failures than the console: the console counts are kept'], source: 'console' };
+    base = {
+      ...consoleCounts,
+      notes: [
+        ...(consoleCounts.notes ?? []),
+        'the report shows fewer failures than the console: the console counts are kept',
+      ],
+      source: 'console',
+    };
     if (report.cases) base.cases = report.cases;
   }
   return finish(base, consoleCounts, disagreements);
@@ -225,7 +360,8 @@ function finish(out: TestCounts, consoleCounts: TestCounts, disagreements: strin
   flag(out, {
     disputed: disagreements.length ? disagreements.join('; ') : null,
     crashed: consoleCounts.runner_crashed && !out.runner_crashed ? 'the console shows a crash' : null,
-    noTests: consoleCounts.no_tests_collected && !out.no_tests_collected ? 'the console says no tests were collected' : null,
+    noTests:
+      consoleCounts.no_tests_collected && !out.no_tests_collected ? 'the console says no tests were collected' : null,
   });
   if (!out.notes?.length) delete out.notes;
   return out;

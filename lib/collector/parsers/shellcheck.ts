@@ -9,7 +9,9 @@ export const shellcheck: LintParser = {
   name: 'shellcheck',
   detect: (lines) => lines.some((l) => TTY.test(l) || GCC.test(l)),
   parse(lines, forced) {
-    let errors = 0, warnings = 0, advice = 0;
+    let errors = 0,
+      warnings = 0,
+      advice = 0;
     for (const line of lines) {
       const level = TTY.exec(line)?.[1] ?? GCC.exec(line)?.[1];
       if (level === 'error') errors++;
@@ -17,6 +19,11 @@ export const shellcheck: LintParser = {
       else if (level) advice++;
     }
     if (errors + warnings + advice === 0) return cleanIfForced('shellcheck', forced);
-    return lintCounts('shellcheck', errors, warnings, advice > 0 ? [`${advice} info/style message(s) not counted`] : []);
+    return lintCounts(
+      'shellcheck',
+      errors,
+      warnings,
+      advice > 0 ? [`${advice} info/style message(s) not counted`] : [],
+    );
   },
 };

@@ -6,7 +6,11 @@ import type { TestCounts } from './types.js';
 const POINT = /^(not )?ok\b(?:\s+(\d+))?[^#]*(?:#\s*(skip|todo)\b)?/i;
 
 export function parseTapLines(lines: readonly string[], runner: string): TestCounts | null {
-  let passed = 0, failed = 0, skipped = 0, errors = 0, points = 0;
+  let passed = 0,
+    failed = 0,
+    skipped = 0,
+    errors = 0,
+    points = 0;
   let planned: number | null = null;
   const notes: string[] = [];
   const numbers = new Set<number>();
@@ -16,7 +20,10 @@ export function parseTapLines(lines: readonly string[], runner: string): TestCou
       const m = POINT.exec(line);
       if (!m) continue;
       points++;
-      if (m[2] !== undefined) { if (numbers.has(Number(m[2]))) duplicate = true; numbers.add(Number(m[2])); }
+      if (m[2] !== undefined) {
+        if (numbers.has(Number(m[2]))) duplicate = true;
+        numbers.add(Number(m[2]));
+      }
       // TODO points do not count as failures in TAP, whatever their ok; judgeloop counts them with skipped.
       if (m[3]) skipped++;
       else if (m[1]) failed++;
@@ -36,13 +43,23 @@ export function parseTapLines(lines: readonly string[], runner: string): TestCou
     crashed = `plan said ${planned} tests, output shows ${points}: the producer died, counted as an error`;
   } else if (planned !== null && planned !== points) notes.push(`plan said ${planned} tests, output shows ${points}`);
   // A test printing "ok N" lines adds test points: a number seen twice, or more points than planned, is a dispute.
-  const disputed = duplicate ? 'a test point number appears twice (a test printed TAP lines?)' : planned !== null && points > planned ? `${points} test points against a plan of ${planned}` : null;
-  return flag(makeCounts(runner, { passed, failed, skipped, errors, notes }), { disputed, crashed, noTests: planned === 0 && points === 0 ? 'the TAP plan is 1..0' : null });
+  const disputed = duplicate
+    ? 'a test point number appears twice (a test printed TAP lines?)'
+    : planned !== null && points > planned
+      ? `${points} test points against a plan of ${planned}`
+      : null;
+  return flag(makeCounts(runner, { passed, failed, skipped, errors, notes }), {
+    disputed,
+    crashed,
+    noTests: planned === 0 && points === 0 ? 'the TAP plan is 1..0' : null,
+  });
 }
 
 export const tap: TestParser = {
   name: 'tap',
   explain: { summary: /^1\.\.\d+/, marks: /^not ok\b|^Bail out!/ },
-  detect: (lines) => lines.some((l) => /^TAP version \d+/.test(l)) || (lines.some((l) => /^1\.\.\d+/.test(l)) && lines.some((l) => /^(not )?ok\b/.test(l))),
+  detect: (lines) =>
+    lines.some((l) => /^TAP version \d+/.test(l)) ||
+    (lines.some((l) => /^1\.\.\d+/.test(l)) && lines.some((l) => /^(not )?ok\b/.test(l))),
   parse: (lines) => parseTapLines(lines, 'tap'),
 };

@@ -10,9 +10,13 @@ const LOADER = /^unittest\.loader\._FailedTest/;
 const FIXTURE = /^(?:setUpClass|tearDownClass|setUpModule|tearDownModule)$/;
 const PROGRESS = /^[.FEsxu]+$/;
 // -v: `test_x (mod.Class.test_x) ... ok`; a test with subtests ends its line with ` ... ` and lists them indented.
-const VERBOSE = /^(\s*)(\S+) \(([^)]*)\)(?: (\(.*\)))? \.\.\. ?(ok|FAIL|ERROR|skipped\b.*|expected failure|unexpected success)?\s*$/;
+const VERBOSE =
+  /^(\s*)(\S+) \(([^)]*)\)(?: (\(.*\)))? \.\.\. ?(ok|FAIL|ERROR|skipped\b.*|expected failure|unexpected success)?\s*$/;
 
-interface Summary { ran: number; w: Map<string, number> }
+interface Summary {
+  ran: number;
+  w: Map<string, number>;
+}
 
 function summaries(lines: readonly string[]): Array<Summary & { at: number }> {
   const out: Array<Summary & { at: number }> = [];
@@ -36,7 +40,13 @@ function idOf(name: string, paren: string): string {
   return paren.endsWith(`.${name}`) ? paren : `${paren}.${name}`;
 }
 
-const STATUS: Record<string, CaseStatus> = { ok: 'passed', FAIL: 'failed', ERROR: 'error', 'expected failure': 'xfail', 'unexpected success': 'failed' };
+const STATUS: Record<string, CaseStatus> = {
+  ok: 'passed',
+  FAIL: 'failed',
+  ERROR: 'error',
+  'expected failure': 'xfail',
+  'unexpected success': 'failed',
+};
 const RANK: Record<CaseStatus, number> = { passed: 0, skipped: 1, xfail: 1, xpass: 2, failed: 3, error: 4 };
 
 /** -v lines: one case per test; a test's subtests decide its status (any failure fails it, all skipped skips it). */
@@ -47,10 +57,13 @@ function verboseCases(lines: readonly string[]): TestCase[] | null {
     if (!m || line.length > 2000) continue;
     const id = idOf(m[2] as string, m[3] as string);
     const word = m[5];
-    const status: CaseStatus | null = word === undefined ? null : word.startsWith('skipped') ? 'skipped' : (STATUS[word] ?? null);
+    const status: CaseStatus | null =
+      word === undefined ? null : word.startsWith('skipped') ? 'skipped' : (STATUS[word] ?? null);
     const t = tests.get(id) ?? { own: null, subs: [] };
     tests.set(id, t);
-    if ((m[1] as string).length > 0 || m[4]) { if (status) t.subs.push(status); } else if (status) t.own = status;
+    if ((m[1] as string).length > 0 || m[4]) {
+      if (status) t.subs.push(status);
+    } else if (status) t.own = status;
   }
   if (tests.size === 0) return null;
   return [...tests].map(([id, t]) => {
@@ -68,22 +81,40 @@ export const unittest: TestParser = {
   parse(lines) {
     const all = summaries(lines);
     if (all.length === 0) return null;
-    const failedIds = new Set<string>(), errorIds = new Set<string>();
-    let failHeaders = 0, errorHeaders = 0, loadErrors = 0, fixtureErrors = 0, dots = 0, progress = false;
+    const failedIds = new Set<string>(),
+      errorIds = new Set<string>();
+    let failHeaders = 0,
+      errorHeaders = 0,
+      loadErrors = 0,
+      fixtureErrors = 0,
+      dots = 0,
+      progress = false;
     for (const line of lines) {
       const h = HEADER.exec(line);
       if (h) {
         const [, kind, name, paren] = h as unknown as [string, string, string, string];
-        if (kind === 'FAIL') failHeaders++; else errorHeaders++;
+        if (kind === 'FAIL') failHeaders++;
+        else errorHeaders++;
         if (LOADER.test(paren)) loadErrors++;
         else if (FIXTURE.test(name)) fixtureErrors++;
         else (kind === 'FAIL' ? failedIds : errorIds).add(idOf(name, paren));
         continue;
       }
-      if (PROGRESS.test(line)) { progress = true; for (const ch of line) if (ch === '.') dots++; }
+      if (PROGRESS.test(line)) {
+        progress = true;
+        for (const ch of line) if (ch === '.') dots++;
+      }
     }
     // The real summary lists as many failures and errors as the report printed headers for.
-    const { chosen, disputed } = pickSummary(all, (s) => (s.w.get('failures') ?? 0) === failHeaders && (s.w.get('errors') ?? 0) === errorHeaders, 'unittest summary', (s) => { const bad = (s.w.get('failures') ?? 0) + (s.w.get('errors') ?? 0); return favour(s.ran - bad, bad); });
+    const { chosen, disputed } = pickSummary(
+      all,
+      (s) => (s.w.get('failures') ?? 0) === failHeaders && (s.w.get('errors') ?? 0) === errorHeaders,
+      'unittest summary',
+      (s) => {
+        const bad = (s.w.get('failures') ?? 0) + (s.w.get('errors') ?? 0);
+        return favour(s.ran - bad, bad);
+      },
+    );
     const { ran, w } = chosen as Summary;
     const n = (k: string): number => w.get(k) ?? 0;
     for (const id of errorIds) failedIds.delete(id);
@@ -109,6 +140,9 @@ export const unittest: TestParser = {
       notes,
     });
     if (cases) counts.cases = cases;
-    return flag(counts, { disputed, noTests: ran === 0 && loadErrors + fixtureErrors === 0 ? 'unittest ran 0 tests' : null });
+    return flag(counts, {
+      disputed,
+      noTests: ran === 0 && loadErrors + fixtureErrors === 0 ? 'unittest ran 0 tests' : null,
+    });
   },
 };

@@ -8,16 +8,33 @@ import type { Feedback, RunRecord } from '../../../lib/schema/types.generated.js
 import { makeRun, scratchDir, type RunFixture } from './fixtures.js';
 
 export function feedbackFor(r: RunRecord, over: Partial<Feedback> = {}): Feedback {
-  const check = (text: string) => ({ status: 'passed' as const, exit_code: 0, duration_ms: 12, source: 'collector' as const, output: { text, bytes: text.length, truncated: false } });
+  const check = (text: string) => ({
+    status: 'passed' as const,
+    exit_code: 0,
+    duration_ms: 12,
+    source: 'collector' as const,
+    output: { text, bytes: text.length, truncated: false },
+  });
   return {
     schema_version: '1.0.0',
     bead: r.bead,
-    run: { task_id: r.task.id, template: r.template, agent: r.agent.slug, started_at: r.started_at, completed_at: r.completed_at, status: r.status, exit_code: r.exit_code },
+    run: {
+      task_id: r.task.id,
+      template: r.template,
+      agent: r.agent.slug,
+      started_at: r.started_at,
+      completed_at: r.completed_at,
+      status: r.status,
+      exit_code: r.exit_code,
+    },
     collected_at: '2025-06-01T10:06:00.000Z',
     commands: { build: null, test: 'npx vitest run', lint: 'npx eslint .', typecheck: null },
     checks: {
       build: null,
-      test: { ...check(' ✓ test/sub.test.ts (1 test)\n Test Files  1 passed (1)\n      Tests  1 passed (1)\n'), tests: { runner: 'vitest', passed: 1, failed: 0, skipped: 0, errors: 0, total: 1 } },
+      test: {
+        ...check(' ✓ test/sub.test.ts (1 test)\n Test Files  1 passed (1)\n      Tests  1 passed (1)\n'),
+        tests: { runner: 'vitest', passed: 1, failed: 0, skipped: 0, errors: 0, total: 1 },
+      },
       lint: { ...check('✔ no problems\n'), lint: { linter: 'eslint', errors: 0, warnings: 0 } },
       typecheck: null,
     },
@@ -29,7 +46,12 @@ export function feedbackFor(r: RunRecord, over: Partial<Feedback> = {}): Feedbac
     speed: { basis: 'budget', duration_seconds: 300, reference_seconds: 600 },
     outcome: 'full_pass',
     outcome_reason: 'all checks passed',
-    integrity: { tests_not_run: false, exit_code_contradicts_counts: false, test_count_below_baseline: false, notes: [] },
+    integrity: {
+      tests_not_run: false,
+      exit_code_contradicts_counts: false,
+      test_count_below_baseline: false,
+      notes: [],
+    },
     judgment: null,
     ...over,
   };
@@ -43,7 +65,16 @@ export interface CapturedIo extends Io {
 export function captureIo(env: EnvSettings, processEnv: NodeJS.ProcessEnv = process.env): CapturedIo {
   const out: string[] = [];
   const err: string[] = [];
-  return { out, err, stdout: (t) => out.push(t), stderr: (t) => err.push(t), env, processEnv, cwd: process.cwd(), color: false };
+  return {
+    out,
+    err,
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+    env,
+    processEnv,
+    cwd: process.cwd(),
+    color: false,
+  };
 }
 
 /** A config file overriding judge keys (short timeouts for tests). */

@@ -27,10 +27,27 @@ export function removeRuns(): void {
   for (const d of scratch.splice(0)) rmSync(d, { recursive: true, force: true });
 }
 
-export function makeRun(opts: { bead?: string; base?: Record<string, string>; files?: Record<string, string>; uncommitted?: Record<string, string>; record?: Partial<RunRecord>; stateDir?: string } = {}): RunFixture {
-  const repo = makeRepo(opts.base ?? { 'src/add.ts': 'export const add = (a: number, b: number) => a + b;\n', 'README.md': '# demo\n' });
+export function makeRun(
+  opts: {
+    bead?: string;
+    base?: Record<string, string>;
+    files?: Record<string, string>;
+    uncommitted?: Record<string, string>;
+    record?: Partial<RunRecord>;
+    stateDir?: string;
+  } = {},
+): RunFixture {
+  const repo = makeRepo(
+    opts.base ?? { 'src/add.ts': 'export const add = (a: number, b: number) => a + b;\n', 'README.md': '# demo\n' },
+  );
   gitIn(repo, 'checkout', '-q', '-b', 'agent');
-  writeTree(repo, opts.files ?? { 'src/sub.ts': 'export const sub = (a: number, b: number) => a - b;\n', 'test/sub.test.ts': "import { sub } from '../src/sub';\ntest('sub', () => expect(sub(3, 1)).toBe(2));\n" });
+  writeTree(
+    repo,
+    opts.files ?? {
+      'src/sub.ts': 'export const sub = (a: number, b: number) => a - b;\n',
+      'test/sub.test.ts': "import { sub } from '../src/sub';\ntest('sub', () => expect(sub(3, 1)).toBe(2));\n",
+    },
+  );
   commitAll(repo, 'agent work');
   if (opts.uncommitted) writeTree(repo, opts.uncommitted);
   const stateDir = opts.stateDir ?? tempDir('judgeloop-state-');
@@ -47,7 +64,12 @@ export function makeRun(opts: { bead?: string; base?: Record<string, string>; fi
     completed_at: '2025-06-01T10:05:00Z',
     exit_code: 0,
     status: 'completed',
-    checks: { test: { exit_code: 0, output: ' ✓ test/sub.test.ts (1 test)\n\n Test Files  1 passed (1)\n      Tests  1 passed (1)\n' } },
+    checks: {
+      test: {
+        exit_code: 0,
+        output: ' ✓ test/sub.test.ts (1 test)\n\n Test Files  1 passed (1)\n      Tests  1 passed (1)\n',
+      },
+    },
     ...opts.record,
   };
   const recordPath = join(tempDir('judgeloop-runs-'), `${bead}.json`);

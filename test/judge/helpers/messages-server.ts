@@ -3,7 +3,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 
 export type Step =
-  | { kind: 'reply'; text: string; stop_reason?: string; usage?: Partial<Record<'input_tokens' | 'output_tokens' | 'cache_creation_input_tokens' | 'cache_read_input_tokens', number>>; delayMs?: number; content?: unknown[] }
+  | {
+      kind: 'reply';
+      text: string;
+      stop_reason?: string;
+      usage?: Partial<
+        Record<'input_tokens' | 'output_tokens' | 'cache_creation_input_tokens' | 'cache_read_input_tokens', number>
+      >;
+      delayMs?: number;
+      content?: unknown[];
+    }
   | { kind: 'status'; status: number; errorType: string; headers?: Record<string, string> }
   | { kind: 'reset' }
   /** Headers and half the reply body sent, then the connection is destroyed (a reset mid-reply). */
@@ -45,7 +54,15 @@ function answer(step: Step, req: IncomingMessage, res: ServerResponse, body: Rec
     return;
   }
   if (step.kind === 'reset-mid') {
-    const whole = JSON.stringify({ id: 'msg_test', type: 'message', role: 'assistant', model: body.model, content: [{ type: 'text', text: goodReply() }], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } });
+    const whole = JSON.stringify({
+      id: 'msg_test',
+      type: 'message',
+      role: 'assistant',
+      model: body.model,
+      content: [{ type: 'text', text: goodReply() }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 1, output_tokens: 1 },
+    });
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(whole)) });
     res.write(whole.slice(0, Math.floor(whole.length / 2)), () => setTimeout(() => req.socket.destroy(), 5));
     return;
@@ -77,7 +94,13 @@ function answer(step: Step, req: IncomingMessage, res: ServerResponse, body: Rec
         stop_reason: step.stop_reason ?? 'end_turn',
         stop_sequence: null,
         stop_details: step.stop_reason === 'refusal' ? { type: 'refusal', category: null, explanation: null } : null,
-        usage: { input_tokens: 1200, output_tokens: 300, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, ...step.usage },
+        usage: {
+          input_tokens: 1200,
+          output_tokens: 300,
+          cache_creation_input_tokens: 0,
+          cache_read_input_tokens: 0,
+          ...step.usage,
+        },
       }),
     );
   };
@@ -87,7 +110,9 @@ function answer(step: Step, req: IncomingMessage, res: ServerResponse, body: Rec
   } else send();
 }
 
-export async function startMessagesServer(fallback: Step = { kind: 'reply', text: goodReply() }): Promise<MessagesServer> {
+export async function startMessagesServer(
+  fallback: Step = { kind: 'reply', text: goodReply() },
+): Promise<MessagesServer> {
   const state = { requests: [] as Recorded[], script: [] as Step[], fallback };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
