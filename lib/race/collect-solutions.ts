@@ -1,0 +1,121 @@
+// Collecting the solutions of a race: the baselines once, the base benchmark, each solution's checks (and judge)
+// and the facts its evaluation reads.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { errorMessage } from '../base/errors.js';
+import { git, removeWorktree } from '../git/git.js';
+import { isWorkTree, resolveCommit } from '../git/worktree.js';
+import type { LoadedRunRecord } from '../collector/run-record.js';
+import { collectorSandbox, type SandboxPolicy } from '../process/sandbox.js';
+import type { Feedback } from '../schema/types.generated.js';
+import { collectRun, getBaseline, resolveCommands } from './collector-adapter.js';
+import type { BenchmarkResult, SolutionFacts } from './facts.js';
+import { gatherFacts, runBenchmark } from './gather.js';
+import { raceConfig, type RaceConfig } from './settings.js';
+import type { RaceContext } from './context.js';
+
+export interface Collected {
+  run: LoadedRunRecord;
+  feedback: Feedback | null;
+  facts: SolutionFacts | null;
+  failure: string | null;
+}
+
+/** The base checks once per (base commit, commands) before the solutions run in parallel. */
+export async function prepareBaselines(runs: LoadedRunRecord[], ctx: RaceContext): Promise<void> {
+  const done = new Set<string>();
+  for (const r of runs) {
+    if (!(await isWorkTree(r.worktree))) continue;
+    const commit = await resolveCommit(r.worktree, r.record.base_ref);
+    if (!commit) continue;
+    const commands = resolveCommands(r.record, ctx.config.collector);
+    if (!commands.build && !commands.test && !commands.lint && !commands.typecheck) continue;
+    const key = JSON.stringify([commit, commands]);
+    if (done.has(key)) continue;
+    done.add(key);
+    const label = `baseline ${commit.slice(0, 12)}`;
+    ctx.progress?.(label, 'checks');
+    try {
+      const res = await getBaseline({
+        store: ctx.store,
+        repoDir: r.worktree,
+        commit,
+        commands,
+        collector: ctx.config.collector,
+        env: ctx.processEnv,
+        sandbox: collectorSandbox(ctx.config.collector, ctx.processEnv, ctx.store.root),
+        now: ctx.now,
+        ...(ctx.progress ? { log: (m: string) => ctx.progress!(label, m.replace(/^baseline [0-9a-f]+: /, '')) } : {}),
+      });
+      ctx.progress?.(label, res.computed ? 'checks done' : 'cached', 'done');
+    } catch (e) {
+      ctx.progress?.(label, 'failed', 'failed');
+      ctx.log?.(`baseline for ${commit.slice(0, 12)} failed: ${errorMessage(e)} (each solution records it)`);
+    }
+  }
+}
+
+export async function baseBenchmark(
+  runs: LoadedRunRecord[],
+  command: string,
+  rc: RaceConfig,
+  env: NodeJS.ProcessEnv,
+  sandbox: SandboxPolicy,
+): Promise<BenchmarkResult | null> {
+  const r = runs.find((x) => x.record.base_ref);
+  if (!r || !(await isWorkTree(r.worktree))) return null;
+  const commit = await resolveCommit(r.worktree, r.record.base_ref);
+  if (!commit) return null;
+  const tmp = mkdtempSync(join(tmpdir(), 'judgeloop-bench-'));
+  const tree = join(tmp, 'tree');
+  try {
+    await git(r.worktree, ['worktree', 'add', '--detach', '--quiet', tree, commit]);
+    return await runBenchmark(command, tree, env, rc.benchmark.timeout_seconds, sandbox);
+  } finally {
+    await removeWorktree(r.worktree, tree);
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+export async function collectOne(run: LoadedRunRecord, ctx: RaceContext, env: NodeJS.ProcessEnv): Promise<Collected> {
+  const id = run.record.bead;
+  const p = ctx.progress;
+  // The collector's step messages are progress, labelled by the solution: its checks run beside the others'.
+  const log = p ? (m: string) => p(id, m.startsWith(`${id}: `) ? m.slice(id.length + 2) : m) : undefined;
+  try {
+    p?.(id, 'collect');
+    const feedback = await collectRun(run, {
+      store: ctx.store,
+      config: ctx.config,
+      processEnv: ctx.processEnv,
+      now: ctx.now,
+      ...(log ? { log } : {}),
+    });
+    if (!feedback.diff || !feedback.head) {
+      p?.(id, `not measured (${feedback.outcome})`, 'failed');
+      return { run, feedback, facts: null, failure: feedback.outcome_reason || 'the worktree could not be measured' };
+    }
+    p?.(id, `checks done (${feedback.outcome})`);
+    if (ctx.judge) {
+      p?.(id, 'judge');
+      await ctx.judge(run);
+    }
+    p?.(id, 'evaluate');
+    const rc = raceConfig(ctx.config);
+    const facts = await gatherFacts(feedback, run.worktree, {
+      stateRoot: ctx.store.root,
+      benchmark: {
+        command: rc.benchmark.command,
+        timeoutSeconds: rc.benchmark.timeout_seconds,
+        sandbox: collectorSandbox(ctx.config.collector, ctx.processEnv, ctx.store.root),
+      },
+      env,
+    });
+    p?.(id, 'done', 'done');
+    return { run, feedback, facts, failure: null };
+  } catch (e) {
+    p?.(id, 'failed', 'failed');
+    return { run, feedback: null, facts: null, failure: errorMessage(e) };
+  }
+}
