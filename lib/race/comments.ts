@@ -1,7 +1,8 @@
 // Seed 001's comment coverage ("ratio of comments to code", quality category), pure: the comments of a file are
 // found by a lexer of its language (the TypeScript parser for TS/JS; for the others a scanner that knows their
 // comment markers and skips strings), then each added line is counted as comment, code, both or neither.
-import ts from 'typescript';
+import type TS from 'typescript';
+import { ts } from './typescript.js';
 import { TS_JS_FILE } from './ts-metrics.js';
 
 /** A language's comment syntax and the string quotes that can hide a comment marker. */
@@ -52,11 +53,11 @@ function tsCommentRanges(path: string, text: string): [number, number][] {
         : ts.ScriptKind.TS;
   const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, kind);
   const seen = new Map<number, number>();
-  const add = (ranges: ts.CommentRange[] | undefined) => {
+  const add = (ranges: TS.CommentRange[] | undefined) => {
     for (const r of ranges ?? []) seen.set(r.pos, r.end);
   };
   // Comments are trivia before (leading) or after (trailing) a node; every node boundary is asked once.
-  const visit = (node: ts.Node) => {
+  const visit = (node: TS.Node) => {
     add(ts.getLeadingCommentRanges(text, node.pos));
     add(ts.getTrailingCommentRanges(text, node.end));
     node.forEachChild(visit);

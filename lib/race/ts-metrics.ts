@@ -1,16 +1,17 @@
 // TypeScript/JavaScript measurements from the TypeScript compiler's parser (pure: source text in, figures out).
-import ts from 'typescript';
+import type TS from 'typescript';
+import { ts } from './typescript.js';
 
 export const TS_JS_FILE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 
-function scriptKind(path: string): ts.ScriptKind {
+function scriptKind(path: string): TS.ScriptKind {
   if (/\.tsx$/.test(path)) return ts.ScriptKind.TSX;
   if (/\.jsx$/.test(path)) return ts.ScriptKind.JSX;
   if (/\.(js|mjs|cjs)$/.test(path)) return ts.ScriptKind.JS;
   return ts.ScriptKind.TS;
 }
 
-export function parseSource(path: string, text: string): ts.SourceFile {
+export function parseSource(path: string, text: string): TS.SourceFile {
   return ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, scriptKind(path));
 }
 
@@ -23,7 +24,7 @@ export interface FunctionMetric {
   complexity: number;
 }
 
-function isFunctionLike(n: ts.Node): n is ts.FunctionLikeDeclaration {
+function isFunctionLike(n: TS.Node): n is TS.FunctionLikeDeclaration {
   return (
     ts.isFunctionDeclaration(n) ||
     ts.isMethodDeclaration(n) ||
@@ -35,7 +36,7 @@ function isFunctionLike(n: ts.Node): n is ts.FunctionLikeDeclaration {
   );
 }
 
-function functionName(n: ts.FunctionLikeDeclaration, sf: ts.SourceFile): string {
+function functionName(n: TS.FunctionLikeDeclaration, sf: TS.SourceFile): string {
   if (n.name) return n.name.getText(sf);
   const p = n.parent;
   if (p && ts.isVariableDeclaration(p)) return p.name.getText(sf);
@@ -45,9 +46,9 @@ function functionName(n: ts.FunctionLikeDeclaration, sf: ts.SourceFile): string 
 }
 
 /** Cyclomatic complexity of one function body, not descending into nested functions (they are measured on their own). */
-function complexityOf(fn: ts.FunctionLikeDeclaration): number {
+function complexityOf(fn: TS.FunctionLikeDeclaration): number {
   let c = 1;
-  const visit = (n: ts.Node): void => {
+  const visit = (n: TS.Node): void => {
     if (n !== fn && isFunctionLike(n)) return;
     switch (n.kind) {
       case ts.SyntaxKind.IfStatement:
@@ -62,7 +63,7 @@ function complexityOf(fn: ts.FunctionLikeDeclaration): number {
         c++;
         break;
       case ts.SyntaxKind.BinaryExpression: {
-        const op = (n as ts.BinaryExpression).operatorToken.kind;
+        const op = (n as TS.BinaryExpression).operatorToken.kind;
         if (
           op === ts.SyntaxKind.AmpersandAmpersandToken ||
           op === ts.SyntaxKind.BarBarToken ||
@@ -82,7 +83,7 @@ function complexityOf(fn: ts.FunctionLikeDeclaration): number {
 export function functionMetrics(path: string, text: string): FunctionMetric[] {
   const sf = parseSource(path, text);
   const out: FunctionMetric[] = [];
-  const visit = (n: ts.Node): void => {
+  const visit = (n: TS.Node): void => {
     if (isFunctionLike(n) && n.body) {
       const startLine = sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1;
       const endLine = sf.getLineAndCharacterOfPosition(n.getEnd()).line + 1;
@@ -102,7 +103,7 @@ export function functionMetrics(path: string, text: string): FunctionMetric[] {
 
 /** A file has parse errors (the compiler's syntactic diagnostics). */
 export function syntaxErrors(path: string, text: string): number {
-  const sf = parseSource(path, text) as ts.SourceFile & { parseDiagnostics?: unknown[] };
+  const sf = parseSource(path, text) as TS.SourceFile & { parseDiagnostics?: unknown[] };
   return sf.parseDiagnostics?.length ?? 0;
 }
 
@@ -129,11 +130,11 @@ const norm = (s: string | undefined | null): string | null =>
         .replace(/\s*([,;:()<>{}[\]|&=])\s*/g, '$1')
         .trim();
 
-function hasModifier(n: ts.Node, kind: ts.SyntaxKind): boolean {
+function hasModifier(n: TS.Node, kind: TS.SyntaxKind): boolean {
   return ts.canHaveModifiers(n) ? (ts.getModifiers(n) ?? []).some((m) => m.kind === kind) : false;
 }
 
-function fnEntry(n: ts.SignatureDeclarationBase, sf: ts.SourceFile): ApiEntry {
+function fnEntry(n: TS.SignatureDeclarationBase, sf: TS.SourceFile): ApiEntry {
   return {
     kind: 'function',
     params: n.parameters.map((p) => ({
@@ -145,7 +146,7 @@ function fnEntry(n: ts.SignatureDeclarationBase, sf: ts.SourceFile): ApiEntry {
   };
 }
 
-function classEntry(n: ts.ClassDeclaration, sf: ts.SourceFile): ApiEntry {
+function classEntry(n: TS.ClassDeclaration, sf: TS.SourceFile): ApiEntry {
   const members: Record<string, ApiEntry | { kind: 'property'; type: string | null; optional: boolean }> = {};
   for (const m of n.members) {
     if (hasModifier(m, ts.SyntaxKind.PrivateKeyword) || hasModifier(m, ts.SyntaxKind.ProtectedKeyword)) continue;
@@ -215,7 +216,7 @@ export function exportedApi(path: string, text: string): Map<string, ApiEntry> {
       const left = st.expression.left.getText(sf);
       const right = st.expression.right;
       const m = /^(?:module\.)?exports\.(\w+)$/.exec(left);
-      const entryOf = (r: ts.Expression): ApiEntry =>
+      const entryOf = (r: TS.Expression): ApiEntry =>
         ts.isArrowFunction(r) || ts.isFunctionExpression(r)
           ? fnEntry(r, sf)
           : ts.isIdentifier(r)
