@@ -1,6 +1,5 @@
 // Token-based clone detection (the method of jscpd and CPD): a run of at least `minTokens` identical tokens,
 // whitespace and comments ignored, found at two places. Pure: file texts in, duplicated added tokens out.
-import type TS from 'typescript';
 import { ts } from './typescript.js';
 import { TS_JS_FILE } from './ts-metrics.js';
 
