@@ -13,7 +13,8 @@ import {
   parseTestOutput,
   type TestCounts,
 } from '../lib/collector/parsers/index.js';
-import { REPORT_FORMATS, readReport, reconcile, type ReportFormat } from '../lib/collector/parsers/reports.js';
+import { reconcile } from '../lib/collector/parsers/reconcile.js';
+import { REPORT_FORMATS, readReport, type ReportFormat } from '../lib/collector/parsers/reports.js';
 
 export interface Io {
   stdout: (text: string) => void;

@@ -149,7 +149,8 @@ export async function prepareReport(
 
 /** Reads the runner's report (a regular file written during this run), reconciles it with the console counts. */
 async function readReportInto(check: Check, rr: ReportRun, cwd: string): Promise<void> {
-  const { readReport, reconcile } = await import('./parsers/reports.js');
+  const { readReport } = await import('./parsers/reports.js');
+  const { reconcile } = await import('./parsers/reconcile.js');
   let report = null;
   let note: string | null = null;
   try {

@@ -10,9 +10,9 @@ import {
   readJunit,
   readMochaJson,
   readReport,
-  reconcile,
   type ReportFormat,
 } from '../../lib/collector/parsers/reports.js';
+import { reconcile } from '../../lib/collector/parsers/reconcile.js';
 import type { TestCounts } from '../../lib/collector/parsers/types.js';
 
 const root = fileURLToPath(new URL('../fixtures/output/', import.meta.url));
