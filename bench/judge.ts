@@ -12,6 +12,7 @@ import { assembleContext } from '../lib/judge/context.js';
 import { loadSecretTable } from '../lib/secrets/load.js';
 import { redactSecrets } from '../lib/secrets/match.js';
 import { scrubEnv } from '../lib/process/env-scrub.js';
+import { contextBudget } from '../lib/judge/gather.js';
 import { judgeRun } from '../lib/judge/judge-run.js';
 import { projectRoot } from '../lib/base/paths.js';
 import { parseRunRecord } from '../lib/collector/run-record.js';
@@ -42,16 +43,7 @@ try {
   testOutput = String((e as { stdout?: string }).stdout ?? '');
 }
 const config = loadConfig({ env: {} });
-const j = config.judge;
-const budget = {
-  contextTokens: j.context_budget_tokens,
-  diffTokens: j.diff_budget_tokens,
-  promptTokens: j.prompt_budget_tokens,
-  testTokens: j.test_output_budget_tokens,
-  lintTokens: j.lint_output_budget_tokens,
-  testMaxLines: j.test_output_max_lines,
-  charsPerToken: j.chars_per_token,
-};
+const budget = contextBudget(config);
 
 console.log('Assembled context vs naive (whole diff + 2000 lines of test output), estimated tokens at 4 chars/token');
 console.log(

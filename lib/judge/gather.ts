@@ -92,7 +92,6 @@ export async function gather(
   if (feedback?.checks.lint?.output) sources.push('lint output: captured by the collector');
   else if (r.checks?.lint) sources.push('lint output: reported in the run record');
   else sources.push('lint output: none (no lint command ran)');
-  const j = config.judge;
   const context = assembleContext(
     {
       prompt: r.task.prompt,
@@ -102,16 +101,22 @@ export async function gather(
       metadata: runMetadata(loaded, feedback),
       sources,
     },
-    {
-      contextTokens: j.context_budget_tokens,
-      diffTokens: j.diff_budget_tokens,
-      promptTokens: j.prompt_budget_tokens,
-      testTokens: j.test_output_budget_tokens,
-      lintTokens: j.lint_output_budget_tokens,
-      testMaxLines: j.test_output_max_lines,
-      charsPerToken: j.chars_per_token,
-    },
+    contextBudget(config),
     loadSecretTable(),
   );
   return { context, feedback, headTree: wd.tree };
+}
+
+/** The context budget the judge configuration sets (tokens per part, lines of test output, chars per token). */
+export function contextBudget(config: Config): Parameters<typeof assembleContext>[1] {
+  const j = config.judge;
+  return {
+    contextTokens: j.context_budget_tokens,
+    diffTokens: j.diff_budget_tokens,
+    promptTokens: j.prompt_budget_tokens,
+    testTokens: j.test_output_budget_tokens,
+    lintTokens: j.lint_output_budget_tokens,
+    testMaxLines: j.test_output_max_lines,
+    charsPerToken: j.chars_per_token,
+  };
 }
