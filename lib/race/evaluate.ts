@@ -14,20 +14,16 @@ import { noOpChange } from './substance.js';
 import { TEST_FILE, specialCaseFindings, targetTestEdits, testFindings, testLiterals } from './test-findings.js';
 import { targetStanding, testCounts, type TargetStanding } from './targets.js';
 import { SOURCE_FILE, type EvaluateOptions, type RaceFacts, type SolutionFacts } from './facts.js';
+import { addedLineSet, completeness, efficiency, safety, testFacts } from './criteria.js';
+import { correctness } from './criteria-correctness.js';
 import {
-  addedLineSet,
-  completeness,
-  correctness,
-  efficiency,
   matchFunctions,
   METRICS_LANGUAGES,
   quality,
-  safety,
-  testFacts,
   touchedFunctionScores,
   type QualityFigures,
   type TouchedFunction,
-} from './criteria.js';
+} from './criteria-quality.js';
 
 export interface SolutionAssessment {
   evaluation: RaceEvaluation;

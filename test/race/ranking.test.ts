@@ -2,7 +2,7 @@
 // quality (touched functions before vs after; clones that mirror the surrounding file are not clones).
 import { describe, expect, it } from 'vitest';
 import { detectClones } from '../../lib/race/clones.js';
-import { matchFunctions, touchedFunctionScores, type TouchedFunction } from '../../lib/race/criteria.js';
+import { matchFunctions, touchedFunctionScores, type TouchedFunction } from '../../lib/race/criteria-quality.js';
 import {
   compareRankables,
   rankSolutions,
