@@ -176,7 +176,7 @@ export interface RewriteResult {
 function rewriteIndexLocked(
   store: StateStore,
   lim: Limits,
-  opts: { now: string; names?: Iterator<string>; fresh?: boolean; onFileRead?: () => void },
+  opts: { now: string; names?: Iterator<string>; fresh?: boolean; onFileRead?: () => void; emit?: Emit },
 ): RewriteResult {
   const dir = store.dir('feedback-index');
   mkdirSync(dir, { recursive: true });
@@ -204,10 +204,11 @@ function rewriteIndexLocked(
     pending = file;
     let chunk = '';
     let last = '';
-    const out = (bead: string, line: string) => {
+    const out = (bead: string, line: string, row: FeedbackIndexRow | null = null) => {
       if (bead <= last && res.rows > 0) throw new Error(`feedback index: rows out of order at ${bead} (after ${last})`);
       last = bead;
       res.rows++;
+      opts.emit?.(bead, line, row);
       chunk += line + '\n';
       if (chunk.length > CHUNK) {
         file.write(chunk);
@@ -220,7 +221,7 @@ function rewriteIndexLocked(
       if ('skipped' in r) res.skipped.push(r.skipped);
       else {
         res.readNow++;
-        out(bead, JSON.stringify(r.row));
+        out(bead, JSON.stringify(r.row), r.row);
       }
     };
     const merged = mergeSorted(sources);
@@ -262,18 +263,25 @@ function sortedNames(store: StateStore, lim: Limits): { names: Iterator<string>;
   return { names, cleanup: () => runs.cleanup() };
 }
 
-/** Under the lock: rewrite the index joined with the directory (`fresh`: from the files alone). */
+/** Each row a rewrite writes, as it is written (`row`: when it was made from its file just now). */
+export type Emit = (bead: string, line: string, row: FeedbackIndexRow | null) => void;
+
+/**
+ * Under the lock: rewrite the index joined with the directory (`fresh`: from the files alone). With `emit`, each
+ * row written is handed on too (a caller that wants every row need not read the new index back).
+ */
 export async function reconcile(
   store: StateStore,
   lim: Limits,
   now: string,
   fresh: boolean,
   onFileRead?: () => void,
+  emit?: Emit,
 ): Promise<RewriteResult> {
   return store.withLock(LOCK, () => {
     const s = sortedNames(store, lim);
     try {
-      return rewriteIndexLocked(store, lim, { now, names: s.names, fresh, onFileRead });
+      return rewriteIndexLocked(store, lim, { now, names: s.names, fresh, onFileRead, emit });
     } finally {
       s.cleanup();
     }
