@@ -26,19 +26,28 @@ export const LOCK = 'feedback-index';
 export const TAIL_MAX_BYTES = 2 << 20;
 /** Rows per sorted run when a tail (or a directory listing) larger than that must be sorted: an external sort. */
 export const RUN_ROWS = 8192;
+/**
+ * Names per sorted run when the bead ids of state/feedback are sorted (a reconcile, a first read): a name is ~20
+ * bytes against ~500 for a row, so 8× as many in about the same memory; 20,000 files sort without a run file.
+ */
+export const NAME_RUN_ROWS = 8 * RUN_ROWS;
 
 /** Bounds of the index's working memory; tests make them small to exercise compaction and the external sort. */
 export interface IndexLimits {
   tailMaxBytes?: number;
   runRows?: number;
+  /** Names per sorted run; default NAME_RUN_ROWS, or `runRows` when only that is given. */
+  nameRunRows?: number;
 }
 export interface Limits {
   tailMaxBytes: number;
   runRows: number;
+  nameRunRows: number;
 }
 export const limitsOf = (l?: IndexLimits): Limits => ({
   tailMaxBytes: l?.tailMaxBytes ?? TAIL_MAX_BYTES,
   runRows: l?.runRows ?? RUN_ROWS,
+  nameRunRows: l?.nameRunRows ?? l?.runRows ?? NAME_RUN_ROWS,
 });
 
 /** The index row for one feedback record. Pure. */
@@ -254,7 +263,7 @@ function rewriteIndexLocked(
 
 /** The sorted, deduplicated bead ids of state/feedback, by an external sort; `cleanup` removes its run files. */
 function sortedNames(store: StateStore, lim: Limits): { names: Iterator<string>; cleanup: () => void } {
-  const runs = new SortedRuns(store.tmpDir(), lim.runRows);
+  const runs = new SortedRuns(store.tmpDir(), lim.nameRunRows);
   for (const n of feedbackNames(store)) runs.add(n, n);
   const merged = mergeSorted(runs.sources((l) => l));
   const names = (function* () {
