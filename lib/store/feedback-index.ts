@@ -28,7 +28,7 @@ export const TAIL_MAX_BYTES = 2 << 20;
 export const RUN_ROWS = 8192;
 /**
  * Names per sorted run when the bead ids of state/feedback are sorted (a reconcile, a first read): a name is ~20
- * bytes against ~500 for a row, so 8× as many in about the same memory; 20,000 files sort without a run file.
+ * bytes against ~500 for a row, so 8× as many in a few MB; 20,000 files sort without a run file.
  */
 export const NAME_RUN_ROWS = 8 * RUN_ROWS;
 
