@@ -26,19 +26,28 @@ export const LOCK = 'feedback-index';
 export const TAIL_MAX_BYTES = 2 << 20;
 /** Rows per sorted run when a tail (or a directory listing) larger than that must be sorted: an external sort. */
 export const RUN_ROWS = 8192;
+/**
+ * Names per sorted run when the bead ids of state/feedback are sorted (a reconcile, a first read): a name is ~20
+ * bytes against ~500 for a row, so 8× as many in a few MB; 20,000 files sort without a run file.
+ */
+export const NAME_RUN_ROWS = 8 * RUN_ROWS;
 
 /** Bounds of the index's working memory; tests make them small to exercise compaction and the external sort. */
 export interface IndexLimits {
   tailMaxBytes?: number;
   runRows?: number;
+  /** Names per sorted run; default NAME_RUN_ROWS, or `runRows` when only that is given. */
+  nameRunRows?: number;
 }
 export interface Limits {
   tailMaxBytes: number;
   runRows: number;
+  nameRunRows: number;
 }
 export const limitsOf = (l?: IndexLimits): Limits => ({
   tailMaxBytes: l?.tailMaxBytes ?? TAIL_MAX_BYTES,
   runRows: l?.runRows ?? RUN_ROWS,
+  nameRunRows: l?.nameRunRows ?? l?.runRows ?? NAME_RUN_ROWS,
 });
 
 /** The index row for one feedback record. Pure. */
@@ -176,7 +185,7 @@ export interface RewriteResult {
 function rewriteIndexLocked(
   store: StateStore,
   lim: Limits,
-  opts: { now: string; names?: Iterator<string>; fresh?: boolean; onFileRead?: () => void },
+  opts: { now: string; names?: Iterator<string>; fresh?: boolean; onFileRead?: () => void; emit?: Emit },
 ): RewriteResult {
   const dir = store.dir('feedback-index');
   mkdirSync(dir, { recursive: true });
@@ -204,10 +213,11 @@ function rewriteIndexLocked(
     pending = file;
     let chunk = '';
     let last = '';
-    const out = (bead: string, line: string) => {
+    const out = (bead: string, line: string, row: FeedbackIndexRow | null = null) => {
       if (bead <= last && res.rows > 0) throw new Error(`feedback index: rows out of order at ${bead} (after ${last})`);
       last = bead;
       res.rows++;
+      opts.emit?.(bead, line, row);
       chunk += line + '\n';
       if (chunk.length > CHUNK) {
         file.write(chunk);
@@ -220,7 +230,7 @@ function rewriteIndexLocked(
       if ('skipped' in r) res.skipped.push(r.skipped);
       else {
         res.readNow++;
-        out(bead, JSON.stringify(r.row));
+        out(bead, JSON.stringify(r.row), r.row);
       }
     };
     const merged = mergeSorted(sources);
@@ -253,7 +263,7 @@ function rewriteIndexLocked(
 
 /** The sorted, deduplicated bead ids of state/feedback, by an external sort; `cleanup` removes its run files. */
 function sortedNames(store: StateStore, lim: Limits): { names: Iterator<string>; cleanup: () => void } {
-  const runs = new SortedRuns(store.tmpDir(), lim.runRows);
+  const runs = new SortedRuns(store.tmpDir(), lim.nameRunRows);
   for (const n of feedbackNames(store)) runs.add(n, n);
   const merged = mergeSorted(runs.sources((l) => l));
   const names = (function* () {
@@ -262,18 +272,25 @@ function sortedNames(store: StateStore, lim: Limits): { names: Iterator<string>;
   return { names, cleanup: () => runs.cleanup() };
 }
 
-/** Under the lock: rewrite the index joined with the directory (`fresh`: from the files alone). */
+/** Each row a rewrite writes, as it is written (`row`: when it was made from its file just now). */
+export type Emit = (bead: string, line: string, row: FeedbackIndexRow | null) => void;
+
+/**
+ * Under the lock: rewrite the index joined with the directory (`fresh`: from the files alone). With `emit`, each
+ * row written is handed on too (a caller that wants every row need not read the new index back).
+ */
 export async function reconcile(
   store: StateStore,
   lim: Limits,
   now: string,
   fresh: boolean,
   onFileRead?: () => void,
+  emit?: Emit,
 ): Promise<RewriteResult> {
   return store.withLock(LOCK, () => {
     const s = sortedNames(store, lim);
     try {
-      return rewriteIndexLocked(store, lim, { now, names: s.names, fresh, onFileRead });
+      return rewriteIndexLocked(store, lim, { now, names: s.names, fresh, onFileRead, emit });
     } finally {
       s.cleanup();
     }

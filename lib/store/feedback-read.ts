@@ -56,7 +56,7 @@ export function readFeedback(store: StateStore, bead: string): FeedbackRead {
 export function* feedbackNames(store: StateStore): Generator<string> {
   let dir: Dir;
   try {
-    dir = opendirSync(store.dir('feedback'), { bufferSize: 128 });
+    dir = opendirSync(store.dir('feedback'), { bufferSize: 1024 });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw e;

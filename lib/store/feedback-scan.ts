@@ -128,11 +128,37 @@ export async function scanFeedback(
     reconciled: false,
   };
   let reconciledReads = 0;
-  if (opts.rebuild) {
-    const r = await reconcile(store, lim, now, true, opts.onFileRead);
-    Object.assign(result, { feedbackFiles: r.files, skipped: r.skipped, reconciled: true });
-    reconciledReads = r.readNow;
-  } else if (sizeOf(store.path('feedback-index', TAIL_ID)) > lim.tailMaxBytes) {
+  // A rebuild, or a first read (no index yet): the rows are handed on as the reconcile writes them, rather than read
+  // back from the new index (a copied row that does not parse: its file is read now, as pass 2 would).
+  const handOn = async (fresh: boolean): Promise<ScanResult> => {
+    let fromIndex = 0;
+    let reread = 0;
+    const skipped: Skipped[] = [];
+    result.badIndexLines = 0;
+    const r = await reconcile(store, lim, now, fresh, opts.onFileRead, (bead, line, made) => {
+      const row = made ?? parseRow(line);
+      if (row) {
+        if (!made) fromIndex++;
+        onRow(row);
+        return;
+      }
+      result.badIndexLines++;
+      const again = rowFromFile(store, bead, now);
+      if ('row' in again) {
+        reread++;
+        onRow(again.row);
+      } else skipped.push(again.skipped);
+    });
+    return Object.assign(result, {
+      feedbackFiles: r.files,
+      fromIndex,
+      readNow: r.readNow + reread,
+      skipped: [...r.skipped, ...skipped],
+      reconciled: true,
+    });
+  };
+  if (opts.rebuild) return handOn(true);
+  if (sizeOf(store.path('feedback-index', TAIL_ID)) > lim.tailMaxBytes) {
     await compactIndex(store, opts.limits);
   }
 
@@ -156,6 +182,13 @@ export async function scanFeedback(
           idx.add(bead);
         }
         for (const [bead, t] of tail) if (!t.inCompacted) idx.add(bead);
+        if (idx.n === 0) {
+          // No index yet (a first read): one file is enough to know that all are read, listed once, by the reconcile.
+          const names = feedbackNames(store);
+          const any = !names.next().done;
+          names.return(undefined);
+          if (any) return await handOn(false);
+        }
         const files = new BeadFingerprint();
         for (const name of feedbackNames(store)) files.add(name);
         if (!files.equals(idx)) {

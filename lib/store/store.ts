@@ -1,5 +1,5 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { assertSafeId } from './bead.js';
 import { chooseConfigFile, chooseStateDir } from '../config/config.js';
 import type { EnvSettings } from '../base/env.js';
@@ -106,13 +106,22 @@ export class StateStore {
     return new StateStore(stateRoot(env, cwd, configFile));
   }
 
+  /** Each kind's folder, joined once (a first read of the feedback index asks for 20,000 paths). */
+  private readonly dirs = new Map<Kind, string>();
+
   dir(kind: Kind): string {
-    return join(this.root, KINDS[kind].dir);
+    let d = this.dirs.get(kind);
+    if (d === undefined) {
+      d = join(this.root, KINDS[kind].dir);
+      this.dirs.set(kind, d);
+    }
+    return d;
   }
 
   path(kind: Kind, id: string): string {
     assertSafeId(id, `${kind} id`);
-    return join(this.dir(kind), id + KINDS[kind].ext);
+    // A safe id has no separator and no leading dot: joining it to the normalised folder is plain concatenation.
+    return `${this.dir(kind)}${sep}${id}${KINDS[kind].ext}`;
   }
 
   /** The validated file, or null when it does not exist. */

@@ -193,6 +193,30 @@ describe('compacted index + bounded tail', () => {
     expect(readdirSync(join(st.root, 'index')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('a first read (no index) and --rebuild hand on the rows they index: the same rows the next read takes from the index', async () => {
+    for (let i = 0; i < 7; i++) await write(`f${i}`, i % 2 ? i / 10 : null, false); // 3 names per sorted run
+    writeFileSync(join(st.root, 'feedback', 'f9.json'), '{"schema_version": "1.0.0", "bead": ');
+    expect(existsSync(join(st.root, 'index'))).toBe(false);
+    const first = await scan();
+    expect(first.res).toMatchObject({ feedbackFiles: 8, readNow: 7, fromIndex: 0, reconciled: true, badIndexLines: 0 });
+    expect(first.res.skipped.map((s) => [s.file.split('/').pop(), s.problem])).toEqual([
+      ['f9.json', expect.stringMatching(/^not valid JSON/)],
+    ]);
+    expect(first.rows.map((r) => r.bead)).toEqual(['f0', 'f1', 'f2', 'f3', 'f4', 'f5', 'f6']);
+    expect(beadsOf(linesOf(compactedFile()))).toEqual(first.rows.map((r) => r.bead));
+    const second = await scan(); // the corrupt file, never indexed, is reconciled (and named) again
+    expect(second.res).toMatchObject({ feedbackFiles: 8, readNow: 0, fromIndex: 7, reconciled: true });
+    expect(second.res.skipped).toHaveLength(1);
+    expect(second.rows).toEqual(first.rows);
+    rmSync(join(st.root, 'feedback', 'f9.json'));
+    const third = await scan();
+    expect(third.res).toMatchObject({ feedbackFiles: 7, readNow: 0, fromIndex: 7, reconciled: false });
+    const rebuilt = await scan({ rebuild: true });
+    expect(rebuilt.res).toMatchObject({ feedbackFiles: 7, readNow: 7, fromIndex: 0, reconciled: true, skipped: [] });
+    expect(rebuilt.rows.map(({ indexed_at: _, ...r }) => r)).toEqual(first.rows.map(({ indexed_at: _, ...r }) => r));
+    expect(readdirSync(join(st.root, 'index')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
   it('a tail far over its bound (rows appended without compaction) is compacted by the scan, last row winning', async () => {
     let rows = '';
     for (let round = 0; round < 3; round++)
