@@ -5,7 +5,7 @@ import { measured, notApplicable, unmeasured, type CriterionResult } from './cat
 import { booleanToScore } from './rubric.js';
 import type { ApiChange } from './ts-metrics.js';
 import { targetFraction, type TargetStanding } from './targets.js';
-import { type SolutionFacts } from './facts.js';
+import type { SolutionFacts } from './facts.js';
 
 import { checkCriterion, judgeCriterion, testFacts } from './criteria.js';
 

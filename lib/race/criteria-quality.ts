@@ -5,7 +5,7 @@ import type { detectClones } from './clones.js';
 import { commentScore, MIN_CODE_LINES, type CommentFigures } from './comments.js';
 import { inverseScore } from './rubric.js';
 import type { FunctionMetric } from './ts-metrics.js';
-import { type SolutionFacts } from './facts.js';
+import type { SolutionFacts } from './facts.js';
 
 import { judgeCriterion, r2 } from './criteria.js';
 

@@ -7,7 +7,7 @@ import { booleanToScore, ratioToScore } from './rubric.js';
 import { durationSeconds } from '../collector/scoring.js';
 import type { ApiChange } from './ts-metrics.js';
 import { TEST_FILE } from './test-findings.js';
-import { type TargetStanding } from './targets.js';
+import type { TargetStanding } from './targets.js';
 import {
   CHANGELOG_FILE,
   DOC_FILE,

@@ -4,15 +4,14 @@
 // layout of lib/collector/record-order.ts: the summary first (outcome, composite, scores, judgment, run), the bulk
 // last (diff file list, checks with their raw output). What the index needs is in the head: we read the first
 // HEAD_BYTES, parse the head alone and check the row it gives against the small index-row schema. Everything else
-// takes the old road — the whole file parsed and validated against the feedback schema, with its precise messages:
+// goes to the one feedback reader (feedback-read.ts: the whole file validated, with its precise messages):
 // a file in another layout (written by hand, another tool, an older judgeloop), one that does not end as our writer
 // ends a file (cut short), a head that does not parse or has the wrong shape, a row that fails its schema.
 // Index rows (state/index/*.jsonl) are only ever appended validated (StateStore.appendLines) or copied whole by
 // compaction: on read they are parsed and given a shape check, not the schema (isIndexRow).
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { KINDS } from './kinds.js';
 import { validate } from '../schema/schema.js';
-import { parseValidated } from './store.js';
 import type { Feedback, FeedbackIndexRow } from '../schema/types.generated.js';
 
 /** Bytes read first: a record's head (everything up to `run`) is 1–3 KB; a longer head is read whole. */
@@ -29,10 +28,9 @@ const OUR_START = /^\{\n {2}"schema_version": "[^"\\]*",\n {2}"bead": "/;
  */
 const AFTER_HEAD = Buffer.from(',\n  "collected_at": ');
 
-export interface FeedbackFile {
-  /** The parsed record; when `head` is true only its head (the keys before collected_at) is there. */
+export interface FeedbackHead {
+  /** The record's head alone (the keys before collected_at), typed as the record: read only those keys. */
   feedback: Feedback;
-  head: boolean;
   size: number;
   mtime_ms: number;
 }
@@ -56,29 +54,27 @@ function headShape(v: unknown): v is Feedback {
 }
 
 /**
- * Reads state/feedback/<bead>.json for the index: the head alone when the file is in the writer's layout (then the
- * caller checks the row with `rowProblems`), else (or with `whole`) the whole file validated (CorruptStateError when
- * it is not valid). ENOENT is thrown as it comes.
+ * The head of state/feedback/<bead>.json when the file is in the writer's layout (then the caller checks the row
+ * with `rowProblems`), else null: the caller reads the whole file through the one feedback reader
+ * (feedback-read.ts), which validates it. ENOENT is thrown as it comes.
  */
-export function readFeedbackFile(file: string, whole = false): FeedbackFile {
+export function readFeedbackHead(file: string): FeedbackHead | null {
   const fd = openSync(file, 'r');
   try {
     const st = fstatSync(fd);
-    const ident = { size: st.size, mtime_ms: st.mtimeMs };
     const n = st.size ? readSync(fd, headBuf, 0, Math.min(st.size, HEAD_BYTES), 0) : 0;
     // Only the head is decoded (the cut is found in the bytes: the key is ASCII, so never inside a character).
-    const cut = whole ? -1 : headBuf.subarray(0, n).indexOf(AFTER_HEAD);
-    if (cut > 0 && endsLikeOurs(fd, st.size, n)) {
-      const start = headBuf.toString('utf8', 0, cut);
-      try {
-        const head: unknown = OUR_START.test(start) ? JSON.parse(`${start}\n}`) : undefined;
-        if (headShape(head)) return { feedback: head, head: true, ...ident };
-      } catch {
-        // Not what our writer writes: the whole file is parsed and validated below.
-      }
+    const cut = headBuf.subarray(0, n).indexOf(AFTER_HEAD);
+    if (cut <= 0 || !endsLikeOurs(fd, st.size, n)) return null;
+    const start = headBuf.toString('utf8', 0, cut);
+    if (!OUR_START.test(start)) return null;
+    let head: unknown;
+    try {
+      head = JSON.parse(`${start}\n}`);
+    } catch {
+      return null; // not what our writer writes
     }
-    const text = n === st.size ? headBuf.toString('utf8', 0, n) : readFileSync(fd, 'utf8');
-    return { feedback: parseValidated<Feedback>(file, text, KINDS.feedback.schema), head: false, ...ident };
+    return headShape(head) ? { feedback: head, size: st.size, mtime_ms: st.mtimeMs } : null;
   } finally {
     closeSync(fd);
   }

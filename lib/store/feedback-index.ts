@@ -7,9 +7,8 @@
 // This file: the rows and the writers (append, compaction, reconcile with state/feedback); the reader is
 // feedback-scan.ts, the sorted-stream machinery jsonl-sort.ts, the one feedback-file reader feedback-read.ts.
 import { mkdirSync, statSync } from 'node:fs';
-import { feedbackNames, type FileIdentity } from './feedback-read.js';
-import { isIndexRow, readFeedbackFile, rowProblems } from './feedback-head.js';
-import { CorruptStateError } from './store.js';
+import { feedbackNames, readFeedback, type FileIdentity } from './feedback-read.js';
+import { isIndexRow, readFeedbackHead, rowProblems, type FeedbackHead } from './feedback-head.js';
 import { linesOfFile, mergeSorted, SortedRuns, CHUNK } from './jsonl-sort.js';
 import { AtomicFile, writeFileAtomic } from './state-write.js';
 import type { StateStore } from './store.js';
@@ -144,28 +143,23 @@ export function rowFromFile(
   bead: string,
   now: string,
 ): { row: FeedbackIndexRow } | { skipped: Skipped } {
-  const file = store.path('feedback', bead);
+  // The head alone when the file is in our writer's layout (validated when written) and gives a valid row; else
+  // the whole file through the one reader, validated, which names any problem by its path in the file.
+  let head: FeedbackHead | null;
   try {
-    // The head alone when the file is in our writer's layout (validated when written); else all of it, validated.
-    let r = readFeedbackFile(file);
-    let row = summarizeFeedback(r.feedback, r, now);
-    if (r.head && rowProblems(row).length) {
-      r = readFeedbackFile(file, true); // the full schema names the problem by its path in the file
-      row = summarizeFeedback(r.feedback, r, now);
-    }
-    if (r.feedback.bead !== bead)
-      return {
-        skipped: {
-          file,
-          problem: `/bead: is ${JSON.stringify(r.feedback.bead)}, expected ${JSON.stringify(bead)} (the file name)`,
-        },
-      };
-    return { row };
+    head = readFeedbackHead(store.path('feedback', bead));
   } catch (e) {
-    if (e instanceof CorruptStateError) return { skipped: { file, problem: e.problems.join('; ') } };
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { skipped: { file, problem: 'vanished while scoring' } };
-    throw e;
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    head = null; // the reader below says it vanished
   }
+  if (head && head.feedback.bead === bead) {
+    const row = summarizeFeedback(head.feedback, head, now);
+    if (!rowProblems(row).length) return { row };
+  }
+  const r = readFeedback(store, bead);
+  if (r.status === 'ok') return { row: summarizeFeedback(r.feedback, r.identity, now) };
+  if (r.status === 'missing') return { skipped: { file: r.file, problem: 'vanished while scoring' } };
+  return { skipped: { file: r.file, problem: r.error.problems.join('; ') } };
 }
 
 export interface RewriteResult {

@@ -4,7 +4,8 @@ import { mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FEEDBACK_KEY_ORDER, orderFeedback, round4 } from '../../lib/collector/record-order.js';
-import { readFeedbackFile } from '../../lib/store/feedback-head.js';
+import { readFeedbackHead } from '../../lib/store/feedback-head.js';
+import { readFeedback } from '../../lib/store/feedback-read.js';
 import { scanFeedback } from '../../lib/store/feedback-scan.js';
 import { summarizeFeedback } from '../../lib/store/feedback-index.js';
 import { validate } from '../../lib/schema/schema.js';
@@ -88,11 +89,11 @@ describe('reading feedback for the index', () => {
   it('a record in the writer layout is read by its head alone; the row equals the one from the whole record', async () => {
     const fb = orderFeedback(measured('b1'));
     st.store.write('feedback', 'b1', fb);
-    const head = readFeedbackFile(file('b1'));
-    expect(head.head).toBe(true);
-    expect(head.feedback).not.toHaveProperty('checks');
-    const whole = readFeedbackFile(file('b1'), true);
-    expect(whole.head).toBe(false);
+    const head = readFeedbackHead(file('b1'));
+    expect(head).not.toBeNull();
+    expect(head!.feedback).not.toHaveProperty('checks');
+    const whole = readFeedback(st.store, 'b1');
+    if (whole.status !== 'ok') throw new Error(`b1: ${whole.status}`);
     expect(whole.feedback).toEqual(fb);
     const { rows, res } = await scan();
     expect(res).toMatchObject({ readNow: 1, skipped: [] });
@@ -103,12 +104,12 @@ describe('reading feedback for the index', () => {
       composite: 0.1235,
       judge: { score: 0.6667, verdict: 'partial', issues: [{ key: 'stub' }] },
     });
-    expect(rows[0]).toEqual(summarizeFeedback(whole.feedback, whole, rows[0]!.indexed_at));
+    expect(rows[0]).toEqual(summarizeFeedback(whole.feedback, whole.identity, rows[0]!.indexed_at));
   });
 
   it('a record in another layout is parsed whole and validated', async () => {
     writeFileSync(file('old'), JSON.stringify(measured('old'), null, 2) + '\n'); // keys in the old order
-    expect(readFeedbackFile(file('old')).head).toBe(false);
+    expect(readFeedbackHead(file('old'))).toBeNull();
     const { res } = await scan();
     expect(res).toMatchObject({ readNow: 1, skipped: [] });
   });
@@ -139,8 +140,12 @@ describe('reading feedback for the index', () => {
   it('a bad value in the bulk of a file we wrote is not looked at by the scores (validated when written)', async () => {
     const text = JSON.stringify(orderFeedback(measured('b2')), null, 2).replace('"runner": "node"', '"runner": 7');
     writeFileSync(file('b2'), text + '\n');
-    expect(readFeedbackFile(file('b2')).head).toBe(true);
-    expect(() => readFeedbackFile(file('b2'), true)).toThrow(/\/checks\/test\/tests\/runner: must be string/);
+    expect(readFeedbackHead(file('b2'))).not.toBeNull();
+    const whole = readFeedback(st.store, 'b2');
+    expect(whole.status).toBe('corrupt');
+    expect(whole.status === 'corrupt' && whole.error.problems.join('; ')).toMatch(
+      /\/checks\/test\/tests\/runner: must be string/,
+    );
     const { rows } = await scan();
     expect(rows.map((r) => r.bead)).toEqual(['b2']);
   });
