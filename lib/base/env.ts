@@ -1,5 +1,16 @@
 // The one module that reads the environment: callers pass `env` so tests can pass their own.
 
+/** bin/record's facts, for a wrapper that knows them (flags win; judgeloop.json "record" is the fallback). */
+export const RECORD_ENV_KEYS = [
+  'JUDGELOOP_AGENT',
+  'JUDGELOOP_MODEL',
+  'JUDGELOOP_TEMPLATE',
+  'JUDGELOOP_TASK',
+  'JUDGELOOP_PROMPT_FILE',
+  'JUDGELOOP_BASE_REF',
+  'JUDGELOOP_STARTED_AT',
+] as const;
+
 export const ENV_KEYS = [
   'JUDGELOOP_STATE_DIR',
   'JUDGELOOP_CONFIG',
@@ -9,14 +20,7 @@ export const ENV_KEYS = [
   'JUDGE_BACKEND',
   'JUDGE_MAX_PER_HOUR',
   'JUDGELOOP_NOW',
-  // bin/record's facts, for a wrapper that knows them (flags win; judgeloop.json "record" is the fallback).
-  'JUDGELOOP_AGENT',
-  'JUDGELOOP_MODEL',
-  'JUDGELOOP_TEMPLATE',
-  'JUDGELOOP_TASK',
-  'JUDGELOOP_PROMPT_FILE',
-  'JUDGELOOP_BASE_REF',
-  'JUDGELOOP_STARTED_AT',
+  ...RECORD_ENV_KEYS,
   'ANTHROPIC_API_KEY',
   'ANTHROPIC_BASE_URL',
   'NO_COLOR',

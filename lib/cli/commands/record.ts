@@ -1,5 +1,6 @@
 import { defineCommand } from '../command.js';
 import { CONFIG, STATE_ENV } from './common.js';
+import { RECORD_ENV_KEYS } from '../../base/env.js';
 
 const num = (placeholder: string, help: string) => ({ type: 'string', placeholder, help }) as const;
 
@@ -62,16 +63,7 @@ export const RECORD = defineCommand({
     json: { type: 'boolean', help: 'print the record as JSON instead of its path' },
     quiet: { type: 'boolean', help: 'no messages on stderr' },
   },
-  env: [
-    ...STATE_ENV,
-    'JUDGELOOP_AGENT',
-    'JUDGELOOP_MODEL',
-    'JUDGELOOP_TEMPLATE',
-    'JUDGELOOP_TASK',
-    'JUDGELOOP_PROMPT_FILE',
-    'JUDGELOOP_BASE_REF',
-    'JUDGELOOP_STARTED_AT',
-  ],
+  env: [...STATE_ENV, ...RECORD_ENV_KEYS],
   exit: {
     0: 'written (and handed on)',
     2: 'one line per missing fact, a config or state inside the worktree, bad values',
