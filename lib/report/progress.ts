@@ -87,6 +87,15 @@ export interface ProgressOptions {
   tickMs?: number;
 }
 
+/**
+ * Text as it may reach a terminal: control characters (ESC, BEL, CSI, …) but newline and tab become `?`. Labels,
+ * phases and messages carry what the agent's tree chose (paths, branch names, test names in a failure reason): an
+ * escape sequence in them must not move the cursor, retitle the window or rewrite what was printed.
+ */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?');
+}
+
 export class Progress {
   readonly mode: ProgressMode;
   private readonly items = new Map<string, ItemState>();
@@ -132,7 +141,7 @@ export class Progress {
   update(label: string, phase: string, count: { done?: number; total?: number } = {}): void {
     if (this.mode === 'off') return;
     const i = this.item(label);
-    Object.assign(i, { phase, done: count.done, total: count.total });
+    Object.assign(i, { phase: printable(phase), done: count.done, total: count.total });
     if (this.mode === 'lines') this.write(eventLine(this.command, i, this.clock()));
     else this.draw([]);
   }
@@ -144,7 +153,7 @@ export class Progress {
   count(label: string, phase: string, done: number, total?: number): void {
     if (this.mode !== 'tty') return;
     const i = this.item(label);
-    Object.assign(i, { phase, done, total });
+    Object.assign(i, { phase: printable(phase), done, total });
     const now = this.clock();
     if (now - this.lastDraw >= this.throttleMs) this.draw([]);
   }
@@ -153,7 +162,7 @@ export class Progress {
   finish(label: string, phase: string, count: { done?: number; total?: number } = {}): void {
     if (this.mode === 'off') return;
     const i = this.item(label);
-    Object.assign(i, { phase, done: count.done, total: count.total });
+    Object.assign(i, { phase: printable(phase), done: count.done, total: count.total });
     const line = eventLine(this.command, i, this.clock());
     this.items.delete(label);
     if (this.mode === 'lines') this.write(line);
@@ -161,7 +170,8 @@ export class Progress {
   }
 
   /** A message that is not progress (a warning, a result line): printed in every mode, above the live block. */
-  message(text: string): void {
+  message(raw: string): void {
+    const text = printable(raw);
     if (this.mode !== 'tty') {
       this.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
       return;

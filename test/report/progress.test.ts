@@ -22,6 +22,22 @@ function fake(mode: 'tty' | 'lines' | 'off', columns = 80) {
 }
 
 describe('renderer (pure)', () => {
+  it("text the agent's tree chose cannot drive the terminal: its control characters print as ?", () => {
+    // A failure reason naming a hostile path: retitle the window (OSC), clear the screen (CSI), ring the bell.
+    const hostile = 'refused: gitdir \x1b]0;owned\x07 at /w/\x1b[2J\x1b[H\x9b31mred';
+    for (const mode of ['tty', 'lines'] as const) {
+      const f = fake(mode);
+      f.p.update('bd-a', hostile);
+      f.p.message(`bd-a: ${hostile}\nsecond line`);
+      f.p.finish('bd-a', hostile);
+      f.p.end();
+      // What is left of ESC once progress's own cursor moves (ESC [ n F, ESC [ J) are taken out: nothing.
+      const own = f.out().replace(/\x1b\[\d*[FJ]/g, '');
+      expect(own).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+      expect(own).toContain('refused: gitdir ?]0;owned? at /w/?[2J?[H?31mred');
+      expect(own).toContain('second line');
+    }
+  });
   it('formats elapsed time, event lines and live lines', () => {
     expect(formatElapsed(3240)).toBe('3.2 s');
     expect(formatElapsed(125_000)).toBe('2 min 5 s');
