@@ -10,7 +10,7 @@
 //   lib/git                               the one safe git recipe
 //   lib/process                           process groups, sandbox, environment scrub
 //   lib/secrets                           the one secret table
-//   lib/stats lib/report                  pure or near-pure foundations
+//   lib/stats lib/report lib/evidence     pure or near-pure foundations (evidence: the one trust rule)
 //   lib/schema                            schemas and generated types
 //   lib/base                              errors, env, clock, paths, cleanup registry: imports nothing of ours
 //
@@ -18,7 +18,7 @@
 const LAYERS = [
   ['base'],
   ['schema'],
-  ['stats', 'report'],
+  ['stats', 'report', 'evidence'],
   ['secrets'],
   ['process'],
   ['git'],

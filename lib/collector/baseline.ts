@@ -1,15 +1,11 @@
 // The base commit's own check results, computed in a temporary detached worktree (never the agent's),
 // once per (commit, commands, runners), cached in state/baselines/<key>.json under a cross-process lock.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { CHECK_NAMES, fromRun, runChecks, skipped } from './checks.js';
-import { onAbort } from '../base/cleanup.js';
-import { git, removeWorktree, removeWorktreeSync } from '../git/git.js';
-import { runCommand } from '../process/runner.js';
-import { collectorCheckEnv, type SandboxPolicy } from '../process/sandbox.js';
+import { CHECK_NAMES, runChecks, skipped } from './checks.js';
+import { runSetup, setupCommand, withCheckout } from './checkout.js';
+import type { SandboxPolicy } from '../process/sandbox.js';
 import type { StateStore } from '../store/store.js';
-import { baselineTempPrefix, sweepBaselineCheckouts } from '../store/sweep.js';
+import { sweepBaselineCheckouts } from '../store/sweep.js';
 import type { Baseline, CommandsUsed, Config } from '../schema/types.generated.js';
 
 /** The cache key; a setup command is part of it (only when configured, so keys without one are unchanged). */
@@ -55,43 +51,18 @@ export interface BaselineResult {
 /** Runs the checks on a temporary detached checkout of `commit`, always removed afterwards. */
 async function computeBaseline(o: BaselineOptions, key: string): Promise<Baseline> {
   const started = performance.now();
-  const tmp = mkdtempSync(baselineTempPrefix());
-  const tree = join(tmp, 'tree');
-  let added = false;
-  // Interrupted mid-way: remove the checkout and its admin entry synchronously before the process ends.
-  // Through the git recipe (a plain `git worktree prune` here ran with the agent's config and our environment).
-  const offAbort = onAbort(() => {
-    removeWorktreeSync(o.repoDir, tree);
-    rmSync(tmp, { recursive: true, force: true });
-  });
-  try {
-    await git(o.repoDir, ['worktree', 'add', '--detach', '--quiet', tree, o.commit]);
-    added = true;
-    const setupCommand = o.collector.baseline_setup ?? null;
-    let setup: Baseline['setup'];
-    if (setupCommand !== null) {
-      o.log?.(`baseline ${o.commit.slice(0, 12)}: setup: ${setupCommand}`);
-      const r = await runCommand(setupCommand, {
-        cwd: tree,
-        env: collectorCheckEnv(o.collector, o.env),
-        sandbox: o.sandbox,
-        network: o.collector.baseline_setup_network ?? true,
-        timeoutMs: (o.collector.baseline_setup_timeout_seconds ?? 600) * 1000,
-        killGraceMs: o.collector.kill_grace_seconds * 1000,
-        capBytes: o.collector.output_cap_bytes,
-      });
-      setup = { command: setupCommand, result: fromRun(r) };
-      if (r.spawnError) setup.result.skipped_reason = `could not start: ${r.spawnError}`;
-    }
+  return withCheckout(o.repoDir, o.commit, async (tree) => {
+    const label = `baseline ${o.commit.slice(0, 12)}`;
+    const setup = await runSetup(tree, { ...o, label });
     let checks: Baseline['checks'];
     if (setup && setup.result.status !== 'passed') {
       // The base's checks would fail for want of what the setup installs, not for the base's own faults.
       const why = `the baseline setup ${setup.result.status === 'timeout' ? 'timed out' : 'failed'}`;
-      o.log?.(`baseline ${o.commit.slice(0, 12)}: ${why}; checks not run`);
+      o.log?.(`${label}: ${why}; checks not run`);
       checks = { build: null, test: null, lint: null, typecheck: null };
       for (const name of CHECK_NAMES) if (o.commands[name] !== null) checks[name] = skipped(why);
     } else {
-      o.log?.(`baseline ${o.commit.slice(0, 12)}: running checks in a temporary checkout`);
+      o.log?.(`${label}: running checks in a temporary checkout`);
       checks = await runChecks({
         cwd: tree,
         commands: o.commands,
@@ -112,26 +83,20 @@ async function computeBaseline(o: BaselineOptions, key: string): Promise<Baselin
       ...(setup ? { setup } : {}),
       checks,
     };
-  } finally {
-    offAbort();
-    // Only our own registration is removed (a global prune would drop the agent's worktrees whose folder is
-    // missing); one that survives a failure here is the next run's to sweep (sweep.ts).
-    if (added) await removeWorktree(o.repoDir, tree);
-    rmSync(tmp, { recursive: true, force: true });
-  }
+  });
 }
 
 /** The cached baseline or null, without a lock (a cheap read that can run while other work waits). */
 export function peekBaseline(o: Pick<BaselineOptions, 'store' | 'commit' | 'commands' | 'collector'>): Baseline | null {
   return o.store.read<Baseline>(
     'baselines',
-    baselineKey(o.commit, o.commands, o.collector.runners, o.collector.baseline_setup ?? null),
+    baselineKey(o.commit, o.commands, o.collector.runners, setupCommand(o.collector)),
   );
 }
 
 /** The cached baseline, or computes it once: concurrent callers wait on the lock and then read the cache. */
 export async function getBaseline(o: BaselineOptions): Promise<BaselineResult> {
-  const key = baselineKey(o.commit, o.commands, o.collector.runners, o.collector.baseline_setup ?? null);
+  const key = baselineKey(o.commit, o.commands, o.collector.runners, setupCommand(o.collector));
   await sweepBaselineCheckouts(o.repoDir).catch((e: Error) =>
     o.log?.(`could not sweep old baseline checkouts: ${e.message}`),
   );

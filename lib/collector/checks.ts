@@ -33,6 +33,8 @@ export interface ChecksOptions {
   sandbox: SandboxPolicy;
   /** Skip test, lint and typecheck after a failed build (the agent's worktree); off for the baseline. */
   shortCircuit: boolean;
+  /** Test ids never dropped from a capped per-test list (the base's tests, the task's targets). */
+  keepCases?: ReadonlySet<string>;
   log?: (msg: string) => void;
 }
 
@@ -153,6 +155,7 @@ async function readReportInto(check: Check, rr: ReportRun, cwd: string): Promise
   const { reconcile } = await import('./parsers/reconcile.js');
   let report = null;
   let note: string | null = null;
+  let status: 'read' | 'missing' | 'unreadable' = 'unreadable';
   try {
     const st = lstatSync(rr.plan.file);
     if (!st.isFile()) note = `the ${rr.plan.runner} report is not a regular file: ignored`;
@@ -160,13 +163,17 @@ async function readReportInto(check: Check, rr: ReportRun, cwd: string): Promise
     else {
       report = readReport(rr.plan.format, readFileSync(rr.plan.file, 'utf8'), { runner: rr.plan.runner, cwd });
       if (!report) note = `the ${rr.plan.runner} report could not be read (${rr.plan.format})`;
+      else status = 'read';
     }
   } catch {
-    note = `the ${rr.plan.runner} runner wrote no report: counts from the console text`;
+    status = 'missing';
+    note = `the ${rr.plan.runner} runner wrote no report: the run is unmeasured (the console alone is not proof)`;
   } finally {
     rr.dispose();
   }
   check.tests = stripUndefined(reconcile(check.tests ?? null, report, note));
+  // The build stopped before the runner ran, or the runner never started: nothing was asked of it.
+  if (check.tests) check.tests.report = status;
 }
 
 /** A process ended by a signal (or sh's 128+N for one) crashed, whatever the parsed counts say. */
@@ -234,10 +241,13 @@ export async function runChecks(opts: ChecksOptions): Promise<ChecksSet> {
           undefined,
       );
     if (report) await readReportInto(check, report, opts.cwd);
-    else if (name === 'test' && check.tests) check.tests.source = 'console';
+    else if (name === 'test' && check.tests) {
+      check.tests.source = 'console';
+      if (!reported) check.tests.report = 'not_asked';
+    }
     if (name === 'test') {
       markCrash(check);
-      capCases(check, opts.collector.max_test_cases ?? 10000);
+      capCases(check, opts.collector.max_test_cases ?? 10000, opts.keepCases);
     }
     out[name] = check;
     if (name === 'build' && check.status !== 'passed' && opts.shortCircuit) buildFailed = true;
@@ -245,16 +255,19 @@ export async function runChecks(opts: ChecksOptions): Promise<ChecksSet> {
   return out;
 }
 
-/** Caps the per-test list: every non-passed case first, then passed ones up to the cap; totals stay exact. */
-export function capCases(check: Check, max: number): void {
+/**
+ * Caps the per-test list past `max`: every non-passed case and every case in `keep` (the tests the gate reads:
+ * the task's targets, every test the base ran) stay whatever the cap; other passed ones fill up to it.
+ */
+export function capCases(check: Check, max: number, keep: ReadonlySet<string> = new Set()): void {
   const t = check.tests;
   if (!t?.cases) return;
   if (t.cases.length <= max) {
     t.cases_complete = true;
     return;
   }
-  const bad = t.cases.filter((c) => c.status !== 'passed');
-  const good = t.cases.filter((c) => c.status === 'passed');
-  t.cases = [...bad.slice(0, max), ...good.slice(0, Math.max(0, max - bad.length))];
+  const kept = t.cases.filter((c) => c.status !== 'passed' || keep.has(c.id));
+  const rest = t.cases.filter((c) => c.status === 'passed' && !keep.has(c.id));
+  t.cases = [...kept, ...rest.slice(0, Math.max(0, max - kept.length))];
   t.cases_complete = false;
 }

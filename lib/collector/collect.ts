@@ -1,12 +1,16 @@
 // collectRun: one run record in, state/feedback/<bead>.json out (checks, baseline, diff, scores, outcome).
 import { readFeedback as readFeedbackFile } from '../store/feedback-read.js';
 import { existsSync } from 'node:fs';
-import { resolveCommands, runChecks } from './checks.js';
+import { resolveCommands } from './checks.js';
 import { assertConfigOutside } from '../config/config.js';
 import { UserError, errorMessage } from '../base/errors.js';
 import { setGitTimeout } from '../git/git.js';
 import { diffSnapshot, snapshotWorking } from '../git/snapshot.js';
-import { resolveCommit, worktreeInfo, worktreeInfoWithRef, worktreeProblem } from '../git/worktree.js';
+import { worktreeInfo, worktreeInfoWithRef, worktreeProblem } from '../git/worktree.js';
+import { sealRun } from './candidate.js';
+import { changedExpectations, describeChanged } from './expectations.js';
+import { measureOwnTests, measureSealed, recordedBase, type MeasureOptions } from './measure.js';
+import { testEvidence } from '../evidence/trust.js';
 import { sweepOrphansOnce } from '../process/process.js';
 import { assertSandboxAvailable, collectorSandbox } from '../process/sandbox.js';
 import { classifyOutcome, integrityFlags } from './outcome.js';
@@ -25,7 +29,7 @@ import {
 import { preloadValidators } from '../schema/schema.js';
 import { orderFeedback } from './record-order.js';
 import type { StateStore } from '../store/store.js';
-import type { Baseline, BaselineSummary, Feedback, RaceRun } from '../schema/types.generated.js';
+import type { BaselineSummary, Feedback, RaceRun } from '../schema/types.generated.js';
 
 /**
  * Starts loading, without waiting, what a measured run needs later: the parsers, the feedback index, the
@@ -89,65 +93,54 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
     return write(ctx, unmeasured(loaded, ctx, reason));
   }
 
-  const baseCommit = fast?.refCommit ?? (await resolveCommit(wt, r.base_ref));
-  if (!baseCommit)
-    throw new UserError(`${loaded.file}: /base_ref: ${JSON.stringify(r.base_ref)} does not name a commit in ${wt}`);
-  // The tree is fixed before any check runs (build outputs never count as the agent's change); the per-file
-  // numbers only read git objects, so they are computed while the checks run.
-  // The cached baseline is read as soon as the merge base is known, while git still writes the tree.
-  let peeked: Promise<Baseline | null> | null = null;
-  const snap = await snapshotWorking(wt, baseCommit, info, (mb) => {
-    if (!baselineMod) return;
-    peeked = baselineMod
-      .then((m) => m.peekBaseline({ store, commit: mb, commands, collector: cfg.collector }))
-      .catch(() => null);
-  });
+  const baseCommit = await recordedBase(wt, r, fast?.refCommit ?? null, loaded.file);
+  // The tree is fixed before any check runs (build outputs never count as the agent's change), then sealed as a
+  // commit; every check runs in a fresh checkout of the graded commit, never in the agent's worktree.
+  const snap = await snapshotWorking(wt, baseCommit, info);
   const diffPromise = diffSnapshot(wt, snap, info);
   diffPromise.catch(() => undefined);
+  const sealed = await sealRun(wt, snap, r, cfg.collector, loaded.file);
   const notes: string[] = [];
+  if (sealed.candidate.tests_from.source === 'tests_ref')
+    notes.push(`graded tests from the task's test revision ${sealed.candidate.tests_from.ref}`);
 
   let baseline: BaselineSummary | null = null;
   if (baselineMod) {
     try {
-      const cached = peeked ? await (peeked as Promise<Baseline | null>) : null;
-      if (cached) baseline = summariseBaseline(cached, notes);
-      else {
-        // Not cached (or the quick read failed): under the lock, computed once; a corrupt cache file is reported here.
-        const { getBaseline } = await baselineMod;
-        const res = await getBaseline({
-          store,
-          repoDir: wt,
-          commit: snap.mergeBase,
-          commands,
-          collector: cfg.collector,
-          env: ctx.processEnv,
-          sandbox,
-          now: ctx.now,
-          log: ctx.log,
-        });
-        baseline = summariseBaseline(res.baseline, notes);
-        if (res.computed) ctx.log?.(`baseline ${res.baseline.key} computed`);
-      }
+      const { getBaseline } = await baselineMod;
+      const res = await getBaseline({
+        store,
+        repoDir: wt,
+        commit: sealed.gradedBase,
+        commands,
+        collector: cfg.collector,
+        env: ctx.processEnv,
+        sandbox,
+        now: ctx.now,
+        log: ctx.log,
+      });
+      baseline = summariseBaseline(res.baseline, notes);
+      if (res.computed) ctx.log?.(`baseline ${res.baseline.key} computed`);
     } catch (e) {
       notes.push(`no baseline: ${errorMessage(e)}`);
     }
   }
 
-  const checks = await runChecks({
-    cwd: wt,
-    commands,
-    reported: r.checks,
-    collector: cfg.collector,
-    env: ctx.processEnv,
-    sandbox,
-    shortCircuit: true,
-    log: ctx.log,
-  });
+  const keepCases = new Set([
+    ...(baseline?.tests?.cases ?? []).map((c) => c.id),
+    ...(r.task.target_tests ?? []),
+  ]);
+  const measure: MeasureOptions = { wt, commands, reported: r.checks, cfg, ctx, sandbox, keepCases };
+  const checks = await measureSealed(sealed.candidate.graded_commit, measure, `${r.bead} graded`, notes);
+  const own = await measureOwnTests(sealed, measure, `${r.bead} own tests`);
+  const changed = changedExpectations(checks.test, own?.check ?? null, sealed.candidate.replaced);
+  const changedTexts = changed.length ? await describeChanged(wt, sealed, changed) : [];
 
   const diff = await diffPromise;
   const integrity = integrityFlags(checks.test, baseline?.tests ?? null);
+  integrity.test_evidence = testEvidence(checks.test);
   integrity.notes.push(...notes);
-  const partial = scoreChecks(checks, baseline, integrity.notes);
+  const partial = scoreChecks(checks, baseline, integrity.notes, integrity.test_evidence);
 
   const dur = durationSeconds(r);
   const fastest = r.race_id ? fastestInRace(store, r.race_id, r.bead, ctx.racePeers) : null;
@@ -176,6 +169,9 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
   const fb = base(loaded, ctx, {
     base: { ref: r.base_ref, commit: baseCommit },
     head: { ref: r.head_ref ?? 'HEAD', commit: diff.headCommit, tree: diff.tree },
+    candidate: sealed.candidate,
+    ...(own ? { own_tests: own } : {}),
+    ...(changedTexts.length ? { changed_expectations: changedTexts } : {}),
     commands,
     checks,
     baseline,

@@ -1,5 +1,6 @@
 // The parts of a feedback record: the run's facts, the baseline's summary, the check scores, the diff's summary,
 // the race's fastest peer, the judgment carried over, and the records of a run that could not be measured.
+import { describeEvidence, type TestEvidence } from '../evidence/trust.js';
 import { resolveCommands, emptyChecks } from './checks.js';
 import type { WorkingDiff } from '../git/snapshot.js';
 import { classifyOutcome, type ChecksSet, type Integrity } from './outcome.js';
@@ -100,6 +101,7 @@ export function scoreChecks(
   checks: ChecksSet,
   baseline: BaselineSummary | null,
   notes: string[],
+  evidence: TestEvidence = { trusted: null, reasons: [] },
 ): Pick<Scores, 'build' | 'tests' | 'lint'> {
   const buildFailed = checks.build !== null && checks.build.status !== 'passed';
   const broken = (c: Check) => c.status === 'timeout' || c.status === 'error' || c.status === 'skipped';
@@ -108,6 +110,11 @@ export function scoreChecks(
   if (t) {
     if (buildFailed) tests = 0;
     else if (broken(t)) tests = 0;
+    else if (evidence.trusted === false) {
+      // Evidence that cannot be believed is unmeasured, never a pass (the one trust rule, trust.ts).
+      tests = 0;
+      notes.push(`tests scored 0: ${describeEvidence(evidence)}`);
+    }
     else {
       const tally = t.tests ? tallyTests(t.tests) : null;
       if (tally) {

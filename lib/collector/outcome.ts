@@ -1,5 +1,6 @@
 // Outcome class and integrity flags of one run (definitions: docs/notes/collector.md). Pure.
 import type { Check, LintCounts, Outcome, RunRecord, TestCounts } from '../schema/types.generated.js';
+import { describeEvidence, type TestEvidence } from '../evidence/trust.js';
 
 export interface ChecksSet {
   build: Check | null;
@@ -15,6 +16,7 @@ export interface Integrity {
   counts_disputed?: boolean;
   runner_crashed?: boolean;
   no_tests_collected?: boolean;
+  test_evidence?: TestEvidence;
   notes: string[];
 }
 
@@ -172,6 +174,8 @@ export function classifyOutcome(i: OutcomeInput): { outcome: Outcome; reason: st
     if (i.integrity.counts_disputed)
       short.push('the test counts are disputed (a second summary, or report and console disagree)');
     if (i.integrity.runner_crashed) short.push('the test runner crashed');
+    const ev = i.integrity.test_evidence;
+    if (ev?.trusted === false) short.push(`the test evidence is ${describeEvidence(ev)}`);
   }
   if (checks.lint && !lintClean(checks.lint, i.baselineLint)) short.push('lint reports new errors');
   if (checks.typecheck && checks.typecheck.status !== 'passed') short.push('the type check failed');

@@ -23,10 +23,13 @@ export const FEEDBACK_KEY_ORDER = [
   'collector_version',
   'base',
   'head',
+  'candidate',
   'commands',
+  'changed_expectations',
   'baseline',
   'diff',
   'checks',
+  'own_tests',
 ] as const satisfies readonly (keyof Feedback)[];
 
 /** Inside any object: these keys (raw output, per-test lists, notes, file lists) go after the others. */

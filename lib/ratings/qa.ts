@@ -1,5 +1,6 @@
 // Ratings see the tests (seed 002 §9: "If QA fails, the reviewer must downgrade quality_score"): the mechanical
 // outcome of a run caps the quality its rating may use. Pure.
+import { feedbackEvidence, TRUST_TEXT } from '../evidence/trust.js';
 import type { Config, Feedback } from '../schema/types.generated.js';
 
 export type QaCaps = NonNullable<Config['ratings']>['qa_caps'];
@@ -53,14 +54,9 @@ export function regressions(fb: Feedback): string[] {
 export function qaVerdict(fb: Feedback, caps: QaCaps): QaVerdict {
   const broke = regressions(fb);
   if (broke.length > 0) return { status: 'regressed', cap: caps.regressed, reason: broke.join('; ') };
-  const i = fb.integrity;
-  const distrust = [
-    i.runner_crashed ? 'the test runner crashed' : null,
-    i.no_tests_collected ? 'no test was collected' : null,
-    i.counts_disputed ? 'the test counts are disputed' : null,
-    i.exit_code_contradicts_counts ? 'the exit code contradicts the counts' : null,
-    i.tests_not_run ? 'the tests did not run' : null,
-  ].filter((x): x is string => x !== null);
+  const ev = feedbackEvidence(fb);
+  const distrust = ev.trusted === false ? ev.reasons.map((r) => TRUST_TEXT[r]) : [];
+  if (fb.integrity.tests_not_run && !ev.reasons.includes('not_run')) distrust.push('the tests did not run');
   if (fb.outcome === 'agent_failure' || fb.outcome === 'timeout' || distrust.length > 0) {
     return {
       status: 'failed',

@@ -631,6 +631,10 @@ runner_crashed?: boolean
  */
 no_tests_collected?: boolean
 /**
+ * The structured report judgeloop asked the runner for: read, asked and never written (missing), written but not a readable report (unreadable), or not asked (runner without one). Missing or unreadable is unmeasured evidence, never a pass.
+ */
+report?: ("read" | "missing" | "unreadable" | "not_asked")
+/**
  * Why a count is missing or uncertain.
  */
 notes?: string[]
@@ -776,9 +780,21 @@ env?: {
 }
 } | null)
 /**
- * Per-test results kept in tests.cases of a feedback or baseline record, count (default 10000); past it non-passed cases are kept first and tests.cases_complete is false.
+ * Per-test results kept in tests.cases of a feedback or baseline record, count (default 10000); past it non-passed cases, the task's targets and every test the base ran are kept first (never dropped) and tests.cases_complete is false.
  */
 max_test_cases?: number
+/**
+ * Shell command (sh -c) run in every fresh checkout (the base's and the sealed candidate's) before its checks, e.g. `npm ci`; null: collector.baseline_setup, else none. Files git ignores (node_modules, .venv) do not exist in a checkout: install them here.
+ */
+setup_command?: (string | null)
+/**
+ * Glob patterns (git pathspec glob syntax, ** for any folders) of test files: in the graded run they come from the trusted revision (the base, or task.tests_ref), never from the agent.
+ */
+test_paths?: string[]
+/**
+ * Glob patterns of test infrastructure (conftest.py, pytest.ini, runner configs…): taken from the trusted revision in the graded run; a change to one is a test_infra_changed finding. package.json's test scripts and runner keys and pyproject.toml's [tool.pytest…] tables are taken from the trusted revision within the candidate's file.
+ */
+test_infra_paths?: string[]
 /**
  * How long a collector waits for another process computing the same baseline, seconds.
  */
@@ -1661,6 +1677,115 @@ outcome: Outcome
  */
 outcome_reason: string
 /**
+ * The sealed candidate: the measured tree as a commit on the base commit, and the graded commit the checks ran in (the candidate's code with the test files and test infrastructure of the trusted revision). Checks run in a fresh checkout of graded_commit, never in the agent's worktree; bin/accept --merge merges commit.
+ */
+candidate?: {
+/**
+ * The sealed candidate commit (tree = the measured snapshot, parent = the base commit); kept under refs/judgeloop/candidates/<bead>.
+ */
+commit: string
+/**
+ * Its tree (equals head.tree).
+ */
+tree: string
+/**
+ * The base commit it is sealed on.
+ */
+parent: string
+/**
+ * The commit the graded checks ran in: the candidate with test paths taken from tests_from.
+ */
+graded_commit: string
+/**
+ * Its tree.
+ */
+graded_tree: string
+/**
+ * The trusted revision the graded tests and test infrastructure came from.
+ */
+tests_from: {
+/**
+ * The base commit, or the task's own test revision (run record task.tests_ref).
+ */
+source: ("base" | "tests_ref")
+/**
+ * task.tests_ref as given.
+ */
+ref?: string
+/**
+ * The commit.
+ */
+commit: string
+}
+/**
+ * Test or test-infrastructure paths the agent changed or deleted, restored from the trusted revision in the graded commit.
+ */
+replaced: string[]
+/**
+ * Test or test-infrastructure paths the agent added, left out of the graded commit (they run in the own-tests pass).
+ */
+excluded: string[]
+/**
+ * Test-infrastructure changes (conftest.py, pytest.ini, runner configs, package.json test scripts…) found in the candidate.
+ * 
+ * Items: A change to test infrastructure, not applied in the graded run.
+ */
+infra_changed?: {
+/**
+ * Path in the candidate.
+ */
+file: string
+/**
+ * First changed line (1-based), when known.
+ */
+line?: number
+/**
+ * What changed, one sentence.
+ */
+detail: string
+}[]
+}
+/**
+ * The agent's own tests (its added and edited test files and test infrastructure), run apart in a checkout of the candidate commit as evidence of testing: never used for the outcome, the targets or the gate.
+ */
+own_tests?: {
+/**
+ * Test paths that differ from the trusted revision.
+ */
+files: string[]
+/**
+ * The test command run on the candidate as the agent left it; null when no test command is configured.
+ */
+check: (Check | null)
+}
+/**
+ * Changed expectations (see items).
+ * 
+ * Items: A base test the agent edited that fails in the graded run and passes in the agent's version: the task may really change tested behaviour; stops auto-accept and the judge is shown both versions.
+ */
+changed_expectations?: {
+/**
+ * Test id.
+ */
+test: string
+/**
+ * The test file.
+ */
+file: string
+/**
+ * Line of the test in the agent's version.
+ */
+line?: number
+/**
+ * Line of the test in the trusted version.
+ */
+base_line?: number
+/**
+ * Both versions' assertions, one sentence.
+ */
+detail: string
+}[]
+/**
  * Flags that say a number should not be trusted at face value.
  */
 integrity: {
@@ -1688,6 +1813,19 @@ runner_crashed?: boolean
  * The test runner collected no test (tests.no_tests_collected): the outcome is agent_failure.
  */
 no_tests_collected?: boolean
+/**
+ * The one trust rule's verdict on the graded test run (lib/collector/trust.ts), read by the outcome, the tests score, the rating cap and the race gate.
+ */
+test_evidence?: {
+/**
+ * True: the counts and per-test list can be believed; false: they cannot (never scored 100, never mergeable); null: no test command configured.
+ */
+trusted: (boolean | null)
+/**
+ * Why the evidence is not trusted; empty when trusted.
+ */
+reasons: ("not_run" | "none_collected" | "crashed" | "disputed" | "exit_contradicts_counts" | "report_missing" | "console_silent" | "no_counts")[]
+}
 /**
  * Details behind the flags and anything else a reader should know, one sentence each.
  */
@@ -3409,6 +3547,14 @@ discipline?: string
  * Task type used for template selection (e.g. bugfix, feature).
  */
 type?: string
+/**
+ * The task's own test revision (a commit or ref holding the task's tests, like SWE-bench's test patch applied): graded tests and test infrastructure are taken from it instead of the base commit.
+ */
+tests_ref?: string
+/**
+ * The task's target tests (fail-to-pass), by test id as the runner reports it (path::name); when absent they are derived per solution from the base and that solution's graded run.
+ */
+target_tests?: string[]
 }
 /**
  * The agent that did the work.
@@ -3437,9 +3583,13 @@ job_id?: string
  */
 worktree: string
 /**
- * Git ref or commit the agent started from; the diff and the baseline are taken against it.
+ * Git ref or commit the agent started from, by name (the branch bin/accept merges into); the diff and the baseline are taken against base_commit when present, else against what this resolves to.
  */
 base_ref: string
+/**
+ * The commit base_ref named when the record was written (bin/record resolves it); collect, race and accept measure against this commit, not against where the name points later.
+ */
+base_commit?: string
 /**
  * Branch or commit holding the agent's work; informational: the worktree's current state (including uncommitted and untracked files) is what is measured.
  */

@@ -66,11 +66,12 @@ describe('collector.baseline_setup', () => {
   const { p } = setupProject();
   let keyWithout = '';
 
-  it('without it, the base tests fail in the clean checkout for want of the installed file', async () => {
+  it('without it, the base tests and the sealed candidate fail in the clean checkouts for want of the installed file', async () => {
     const r = await collect(p, 'bd-none', null);
     expect(r.code).toBe(0);
-    expect(r.fb.checks.test?.status).toBe('passed');
-    expect(r.fb.checks.test?.tests).toMatchObject({ passed: 2, failed: 0 });
+    // deps/ is git-ignored: it exists in the agent's worktree, never in a checkout of the sealed candidate.
+    expect(r.fb.checks.test?.status).toBe('failed');
+    expect(r.fb.checks.test?.output?.text).toMatch(/helper\.mjs/);
     keyWithout = r.fb.baseline!.key;
     const b = baselineFile(p, keyWithout);
     expect(b.setup).toBeUndefined();
@@ -104,10 +105,10 @@ describe('collector.baseline_setup', () => {
     expect(r.fb.integrity.notes.join('\n')).toMatch(
       /baseline setup `echo "registry unreachable" >&2; exit 3` failed \(exit 3\).*base checks not run; scored without a baseline/,
     );
-    // The agent's own checks ran and count as before; the failed base tests do not make a regression.
-    expect(r.fb.checks.test?.tests).toMatchObject({ passed: 2, failed: 0 });
-    expect(r.fb.integrity.test_count_below_baseline).toBe(false);
-    expect(r.fb.scores.tests).toBe(1);
+    // The same setup runs in the sealed candidate's checkout and fails there too: its checks are failed, noted.
+    expect(r.fb.checks.test).toMatchObject({ status: 'failed', skipped_reason: expect.stringMatching(/setup .* failed \(exit 3\) in the sealed checkout/) });
+    expect(r.fb.scores.tests).toBe(0);
+    expect(r.fb.outcome).toBe('agent_failure');
     const b = baselineFile(p, r.fb.baseline!.key);
     expect(b.setup?.result).toMatchObject({ status: 'failed', exit_code: 3 });
     expect(b.setup?.result.output?.text).toContain('registry unreachable');

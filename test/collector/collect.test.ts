@@ -65,13 +65,17 @@ describe('collect: the three agents of the demo', () => {
     expect(r.code).toBe(0);
     const fb = feedback(p, 'bd-a');
     expect(fb.outcome).toBe('full_pass');
-    expect(fb.checks.test?.tests).toMatchObject({ passed: 3, failed: 0, total: 3 });
+    // Graded: the candidate's code with the base's tests; the agent's added test runs apart, as its own.
+    expect(fb.checks.test?.tests).toMatchObject({ passed: 2, failed: 0, total: 2 });
     expect(fb.baseline?.tests).toMatchObject({ passed: 2, total: 2 });
+    expect(fb.candidate?.excluded).toEqual(['test/more.test.mjs']);
+    expect(fb.own_tests?.files).toEqual(['test/more.test.mjs']);
+    expect(fb.own_tests?.check?.tests).toMatchObject({ passed: 3, failed: 0, total: 3 });
     expect(fb.diff?.files.map((f) => [f.path, f.added, f.removed, f.untracked]).sort()).toEqual([
       ['src/util.mjs', 1, 0, true],
       ['test/more.test.mjs', 4, 0, false],
     ]);
-    // 3/3 pass + 1 new of 3 → clamped 100; lint clean; diff tiny; 60 s against a 600 s budget.
+    // 2/2 pass → 100; lint clean; diff tiny; 60 s against a 600 s budget.
     expect(fb.scores).toEqual({ build: 1, tests: 1, lint: 1, diff_size: 1, speed: 1 });
     expect(fb.composite).toBe(1);
     expect(fb.speed).toEqual({ basis: 'budget', duration_seconds: 60, reference_seconds: 600 });
@@ -82,6 +86,7 @@ describe('collect: the three agents of the demo', () => {
       counts_disputed: false,
       runner_crashed: false,
       no_tests_collected: false,
+      test_evidence: { trusted: true, reasons: [] },
       notes: [],
     });
     expect(fb.head?.commit).toBe(gitIn(join(p.dir, 'wt-a'), 'rev-parse', 'HEAD'));
@@ -330,10 +335,11 @@ describe('collect: integrity flags from real runs', () => {
     return feedback(p, 'bd-1');
   }
 
-  it('unparsable test output: scored by exit code, flagged', async () => {
+  it('unparsable test output: unmeasured evidence, never a pass (scored 0), flagged', async () => {
     const fb = await one({ test: 'echo all good' });
     expect(fb.checks.test?.tests).toBeNull();
-    expect(fb.scores.tests).toBe(1);
+    expect(fb.scores.tests).toBe(0);
+    expect(fb.integrity.test_evidence).toEqual({ trusted: false, reasons: ['no_counts'] });
     expect(fb.integrity.tests_not_run).toBe(true);
     expect(fb.integrity.notes.join(' ')).toMatch(/exit code alone/);
     expect(fb.outcome).toBe('partial_pass');
@@ -352,7 +358,7 @@ describe('collect: integrity flags from real runs', () => {
     expect(fb.outcome).toBe('agent_failure');
   });
 
-  it('tests deleted: test_count_below_baseline', async () => {
+  it('tests deleted: restored from the base in the graded run, so the deletion hides nothing', async () => {
     const p = makeProject();
     const wt = agentWorktree(p, 'a');
     writeFileSync(join(wt, 'test/add.test.mjs'), HEADER + t('adds', 'add(1, 2) === 3'));
@@ -364,10 +370,11 @@ describe('collect: integrity flags from real runs', () => {
       ),
     ]);
     const fb = feedback(p, 'bd-1');
-    expect(fb.integrity.test_count_below_baseline).toBe(true);
-    expect(fb.outcome).toBe('partial_pass');
-    // 1/1 pass, 1 fewer passing of 2 → 100 − 25
-    expect(fb.scores.tests).toBe(0.75);
+    expect(fb.candidate?.replaced).toEqual(['test/add.test.mjs']);
+    expect(fb.checks.test?.tests).toMatchObject({ total: fb.baseline?.tests?.total });
+    expect(fb.integrity.test_count_below_baseline).toBe(false);
+    // The agent's own version (one test fewer) is its evidence, not the verdict.
+    expect(fb.own_tests?.check?.tests?.total).toBe((fb.baseline?.tests?.total ?? 0) - 1);
   });
 
   it('a runner that exits non-zero after all tests pass: exit_code_contradicts_counts', async () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { run } from '../../scripts/collect.js';
 import { validate } from '../../lib/schema/schema.js';
 import type { Baseline, Feedback } from '../../lib/schema/types.generated.js';
-import { agentWorktree, HEADER, makeIo, makeProject, readJson, runRecord, writeRecord } from './_project.js';
+import { agentWorktree, HEADER, makeIo, makeProject, PROJECT, readJson, runRecord, writeRecord } from './_project.js';
 
 const FAKE_SPEC =
   'ℹ tests 3\\nℹ suites 0\\nℹ pass 3\\nℹ fail 0\\nℹ cancelled 0\\nℹ skipped 0\\nℹ todo 0\\nℹ duration_ms 5';
@@ -19,9 +19,12 @@ async function collectOne(
   test: string,
   config: Record<string, unknown> | null = null,
   inspect?: (state: string) => void,
+  by: 'base' | 'agent' = 'base',
 ): Promise<Feedback> {
-  const p = makeProject();
-  agentWorktree(p, 'a', { uncommitted: files });
+  // The hostile test files sit in the trusted revision (the base): the graded run would restore the base's over
+  // the agent's, so that is where the evidence machinery itself is attacked. by: 'agent' shows that restoration.
+  const p = makeProject(by === 'base' ? { ...PROJECT, ...files } : PROJECT);
+  agentWorktree(p, 'a', by === 'agent' ? { uncommitted: files } : {});
   const { io } = makeIo(p);
   const args = ['--quiet'];
   if (config) {
@@ -47,9 +50,18 @@ describe('collect: counts a test cannot fake', () => {
     // node itself also fails the file whose exit handler printed after its results: at least the real failure counts.
     expect(t).toMatchObject({ runner: 'node-test', passed: 1, source: 'report', counts_disputed: true });
     expect(t?.failed).toBeGreaterThanOrEqual(1);
-    expect(t?.cases?.find((c) => c.id.endsWith('really fails'))).toMatchObject({ status: 'failed' });
+    // Report and console disagree: the per-test list is not evidence, and the run is not trusted.
+    expect(t?.cases).toBeUndefined();
+    expect(fb.integrity.test_evidence?.trusted).toBe(false);
     expect(fb.integrity.counts_disputed).toBe(true);
     expect(fb.outcome).not.toBe('full_pass');
+  });
+
+  it("the same spoof written by the agent: not applied in the graded run, shown in its own tests' run", async () => {
+    const fb = await collectOne({ 'test/add.test.mjs': SPOOF }, 'node --test test/', null, undefined, 'agent');
+    expect(fb.candidate?.replaced).toEqual(['test/add.test.mjs']);
+    expect(fb.checks.test?.tests).toMatchObject({ passed: 2, failed: 0, source: 'report' });
+    expect(fb.own_tests?.check?.tests?.counts_disputed).toBe(true);
   });
 
   it('an honest run: counts from the report, per-test cases (the baseline too), full_pass', async () => {

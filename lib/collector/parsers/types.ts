@@ -34,6 +34,8 @@ export interface TestCounts {
   runner_crashed?: boolean;
   /** The runner collected no test at all ("no tests found", empty collection). */
   no_tests_collected?: boolean;
+  /** The structured report asked of the runner: read, missing (asked, never written), unreadable, not asked. */
+  report?: 'read' | 'missing' | 'unreadable' | 'not_asked';
 }
 
 /** Counts read from one linter run's output. */

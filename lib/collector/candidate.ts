@@ -1,0 +1,98 @@
+// Sealing a run: the candidate commit, the trusted test revision, the graded commit and the infra changes found.
+import { UserError } from '../base/errors.js';
+import { git } from '../git/git.js';
+import { blob, commitTree, gradedTree, lsTree, sealCandidate } from '../git/seal.js';
+import { firstDifferentLine, pathMatcher, spliceTestConfig } from '../git/test-paths.js';
+import type { Config, Feedback, RunRecord } from '../schema/types.generated.js';
+
+export type Candidate = NonNullable<Feedback['candidate']>;
+
+export interface Sealed {
+  candidate: Candidate;
+  /** The commit the baseline runs on: the base, with the task's tests when it names a test revision. */
+  gradedBase: string;
+  /** Test paths where the candidate differs from the trusted revision (its own tests run apart). */
+  ownFiles: string[];
+}
+
+async function commitOf(repo: string, ref: string): Promise<string | null> {
+  try {
+    return (await git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+const INFRA_NAMES = new Set(['package.json', 'pyproject.toml']);
+
+/** Seals the measured tree on `base` and builds the graded commit from the trusted revision's tests. */
+export async function sealRun(
+  repo: string,
+  snap: { tree: string; mergeBase: string },
+  r: RunRecord,
+  collector: Config['collector'],
+  file: string,
+): Promise<Sealed> {
+  const when = new Date(r.completed_at);
+  const commit = await sealCandidate(repo, snap.tree, snap.mergeBase, r.bead, when);
+  const testsRef = r.task.tests_ref;
+  const trusted = testsRef !== undefined ? await commitOf(repo, testsRef) : snap.mergeBase;
+  if (!trusted) throw new UserError(`${file}: /task/tests_ref: ${JSON.stringify(testsRef)} names no commit in ${repo}`);
+  const isInfra = pathMatcher(collector.test_infra_paths ?? []);
+  const testGlobs = [...(collector.test_paths ?? []), ...(collector.test_infra_paths ?? [])];
+  const isTest = pathMatcher(testGlobs);
+  const g = await gradedTree(repo, snap.tree, trusted, isTest);
+  const gradedCommit = await commitTree(repo, g.tree, snap.mergeBase, `judgeloop graded ${r.bead}`, when);
+  let gradedBase = snap.mergeBase;
+  if (testsRef !== undefined) {
+    const gb = await gradedTree(repo, snap.mergeBase, trusted, isTest);
+    gradedBase = await commitTree(repo, gb.tree, snap.mergeBase, `judgeloop graded base ${r.bead}`, when);
+  }
+  const infra = await infraChanges(repo, snap.tree, snap.mergeBase, isInfra);
+  const candidate: Candidate = {
+    commit,
+    tree: snap.tree,
+    parent: snap.mergeBase,
+    graded_commit: gradedCommit,
+    graded_tree: g.tree,
+    tests_from:
+      testsRef !== undefined ? { source: 'tests_ref', ref: testsRef, commit: trusted } : { source: 'base', commit: trusted },
+    replaced: g.replaced,
+    excluded: g.excluded,
+    infra_changed: infra,
+  };
+  return { candidate, gradedBase, ownFiles: [...new Set([...g.replaced, ...g.excluded, ...g.spliced])].sort() };
+}
+
+/** Test infrastructure the agent changed against the base, with the first changed line. */
+async function infraChanges(
+  repo: string,
+  tree: string,
+  base: string,
+  isInfra: (p: string) => boolean,
+): Promise<Candidate['infra_changed']> {
+  const [cand, baseTree] = await Promise.all([lsTree(repo, tree), lsTree(repo, base)]);
+  const out: NonNullable<Candidate['infra_changed']> = [];
+  const paths = new Set([...cand.keys(), ...baseTree.keys()]);
+  for (const p of [...paths].sort()) {
+    const name = p.slice(p.lastIndexOf('/') + 1);
+    if (!isInfra(p) && !INFRA_NAMES.has(name)) continue;
+    const a = baseTree.get(p);
+    const b = cand.get(p);
+    if (a?.oid === b?.oid) continue;
+    if (!b) {
+      out.push({ file: p, detail: `${p} deleted` });
+      continue;
+    }
+    const after = await blob(repo, b.oid);
+    const before = a ? await blob(repo, a.oid) : '';
+    if (INFRA_NAMES.has(name) && !isInfra(p)) {
+      // package.json / pyproject.toml: only their test part is infrastructure.
+      if (a && spliceTestConfig(p, after, before) === null) continue;
+      if (!a && !/"test|\[tool\.pytest/.test(after)) continue;
+    }
+    const line = firstDifferentLine(before, after) ?? 1;
+    out.push({ file: p, line, detail: a ? `${p} changed (not applied in the graded run)` : `${p} added (not applied in the graded run)` });
+  }
+  return out;
+}

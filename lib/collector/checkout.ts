@@ -1,0 +1,63 @@
+// A fresh detached checkout of one commit (never the agent's worktree), with the configured setup run in it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { onAbort } from '../base/cleanup.js';
+import { git, removeWorktree, removeWorktreeSync } from '../git/git.js';
+import { runCommand } from '../process/runner.js';
+import { collectorCheckEnv, type SandboxPolicy } from '../process/sandbox.js';
+import { baselineTempPrefix } from '../store/sweep.js';
+import type { Baseline, Config } from '../schema/types.generated.js';
+import { fromRun } from './checks.js';
+
+/** Runs `fn` in a temporary checkout of `commit`, always removed afterwards (also on SIGINT/TERM/HUP). */
+export async function withCheckout<T>(repoDir: string, commit: string, fn: (dir: string) => Promise<T>): Promise<T> {
+  const tmp = mkdtempSync(baselineTempPrefix());
+  const tree = join(tmp, 'tree');
+  let added = false;
+  const offAbort = onAbort(() => {
+    removeWorktreeSync(repoDir, tree);
+    rmSync(tmp, { recursive: true, force: true });
+  });
+  try {
+    await git(repoDir, ['worktree', 'add', '--detach', '--quiet', tree, commit]);
+    added = true;
+    return await fn(tree);
+  } finally {
+    offAbort();
+    // Only our own registration is removed; one that survives a failure is the next run's to sweep (sweep.ts).
+    if (added) await removeWorktree(repoDir, tree);
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** collector.setup_command, else the older collector.baseline_setup; null when neither is set. */
+export function setupCommand(collector: Config['collector']): string | null {
+  return collector.setup_command ?? collector.baseline_setup ?? null;
+}
+
+export interface SetupOptions {
+  collector: Config['collector'];
+  env: NodeJS.ProcessEnv;
+  sandbox: SandboxPolicy;
+  log?: ((msg: string) => void) | undefined;
+  label: string;
+}
+
+/** Runs the setup command in `dir`; undefined when none is configured. */
+export async function runSetup(dir: string, o: SetupOptions): Promise<Baseline['setup']> {
+  const command = setupCommand(o.collector);
+  if (command === null) return undefined;
+  o.log?.(`${o.label}: setup: ${command}`);
+  const r = await runCommand(command, {
+    cwd: dir,
+    env: collectorCheckEnv(o.collector, o.env),
+    sandbox: o.sandbox,
+    network: o.collector.baseline_setup_network ?? true,
+    timeoutMs: (o.collector.baseline_setup_timeout_seconds ?? 600) * 1000,
+    killGraceMs: o.collector.kill_grace_seconds * 1000,
+    capBytes: o.collector.output_cap_bytes,
+  });
+  const result = fromRun(r);
+  if (r.spawnError) result.skipped_reason = `could not start: ${r.spawnError}`;
+  return { command, result };
+}

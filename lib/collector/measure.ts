@@ -1,0 +1,95 @@
+// Running the checks on sealed commits: the graded run (the verdict) and the agent's own tests (evidence only).
+import { UserError } from '../base/errors.js';
+import { git } from '../git/git.js';
+import { resolveCommit } from '../git/worktree.js';
+import type { SandboxPolicy } from '../process/sandbox.js';
+import type { CommandsUsed, Config, Feedback, RunRecord } from '../schema/types.generated.js';
+import type { Sealed } from './candidate.js';
+import { CHECK_NAMES, emptyChecks, runChecks, skipped } from './checks.js';
+import { runSetup, withCheckout } from './checkout.js';
+import type { CollectContext } from './context.js';
+import type { ChecksSet } from './outcome.js';
+
+/** The base commit: the one the record stored, else what base_ref names now. */
+export async function recordedBase(
+  wt: string,
+  r: RunRecord,
+  resolved: string | null,
+  file: string,
+): Promise<string> {
+  if (r.base_commit !== undefined) {
+    try {
+      await git(wt, ['cat-file', '-e', `${r.base_commit}^{commit}`]);
+      return r.base_commit;
+    } catch {
+      throw new UserError(`${file}: /base_commit: ${r.base_commit} is not a commit in ${wt}`);
+    }
+  }
+  const commit = resolved ?? (await resolveCommit(wt, r.base_ref));
+  if (!commit) throw new UserError(`${file}: /base_ref: ${JSON.stringify(r.base_ref)} does not name a commit in ${wt}`);
+  return commit;
+}
+
+export interface MeasureOptions {
+  wt: string;
+  commands: CommandsUsed;
+  reported: RunRecord['checks'];
+  cfg: Config;
+  ctx: CollectContext;
+  sandbox: SandboxPolicy;
+  keepCases: ReadonlySet<string>;
+}
+
+const runsAny = (o: MeasureOptions, commands: CommandsUsed) =>
+  CHECK_NAMES.some((k) => commands[k] !== null && o.reported?.[k] === undefined);
+
+/** The checks in a fresh checkout of `commit` (setup first); checks the record reports are parsed, not run. */
+async function checksAt(
+  commit: string,
+  o: MeasureOptions,
+  commands: CommandsUsed,
+  label: string,
+  notes: string[],
+  shortCircuit: boolean,
+): Promise<ChecksSet> {
+  const base = {
+    commands,
+    reported: o.reported,
+    collector: o.cfg.collector,
+    env: o.ctx.processEnv,
+    sandbox: o.sandbox,
+    shortCircuit,
+    keepCases: o.keepCases,
+    log: o.ctx.log,
+  };
+  if (!runsAny(o, commands)) return runChecks({ ...base, cwd: o.wt });
+  return withCheckout(o.wt, commit, async (dir) => {
+    const setup = await runSetup(dir, { collector: o.cfg.collector, env: o.ctx.processEnv, sandbox: o.sandbox, log: o.ctx.log, label });
+    if (setup && setup.result.status !== 'passed') {
+      const why = `the setup (${setup.command}) ${setup.result.status === 'timeout' ? 'timed out' : `failed (exit ${setup.result.exit_code})`} in the sealed checkout`;
+      notes.push(why);
+      const out = emptyChecks();
+      for (const k of CHECK_NAMES) if (commands[k] !== null) out[k] = { ...skipped(why), status: 'failed' };
+      return out;
+    }
+    return runChecks({ ...base, cwd: dir });
+  });
+}
+
+/** The graded run: the candidate's code with the trusted revision's tests. */
+export function measureSealed(commit: string, o: MeasureOptions, label: string, notes: string[]): Promise<ChecksSet> {
+  return checksAt(commit, o, o.commands, label, notes, true);
+}
+
+/** The agent's own tests (its added or edited test files, as it left them), when it changed any. */
+export async function measureOwnTests(
+  sealed: Sealed,
+  o: MeasureOptions,
+  label: string,
+): Promise<NonNullable<Feedback['own_tests']> | null> {
+  if (!sealed.ownFiles.length) return null;
+  if (o.commands.test === null || o.reported?.test !== undefined) return { files: sealed.ownFiles, check: null };
+  const commands: CommandsUsed = { build: null, test: o.commands.test, lint: null, typecheck: null };
+  const checks = await checksAt(sealed.candidate.commit, o, commands, label, [], false);
+  return { files: sealed.ownFiles, check: checks.test };
+}

@@ -1,0 +1,111 @@
+// The sealed candidate (the measured tree as a commit on the base) and the graded tree (its code, the trusted
+// revision's tests). Objects only: nothing here reads or writes a worktree.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { onAbort } from '../base/cleanup.js';
+import { git } from './git.js';
+import { spliceTestConfig, type PathMatcher } from './test-paths.js';
+
+export interface Entry {
+  mode: string;
+  type: string;
+  oid: string;
+}
+
+/** Every blob, link and submodule of a tree-ish, by path. */
+export async function lsTree(repo: string, treeish: string): Promise<Map<string, Entry>> {
+  const out = await git(repo, ['ls-tree', '-r', '-z', '--full-tree', treeish]);
+  const map = new Map<string, Entry>();
+  for (const rec of out.split('\0')) {
+    const tab = rec.indexOf('\t');
+    if (tab < 0) continue;
+    const [mode, type, oid] = rec.slice(0, tab).split(' ') as [string, string, string];
+    map.set(rec.slice(tab + 1), { mode, type, oid });
+  }
+  return map;
+}
+
+const IDENTITY = {
+  GIT_AUTHOR_NAME: 'judgeloop',
+  GIT_AUTHOR_EMAIL: 'judgeloop@localhost',
+  GIT_COMMITTER_NAME: 'judgeloop',
+  GIT_COMMITTER_EMAIL: 'judgeloop@localhost',
+};
+
+/** A commit of `tree` on `parent` with a fixed identity and date: the same measurement seals to the same id. */
+export async function commitTree(repo: string, tree: string, parent: string, message: string, when: Date) {
+  const date = `${Math.floor(when.getTime() / 1000)} +0000`;
+  const env = { ...IDENTITY, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
+  return (await git(repo, ['commit-tree', tree, '-p', parent, '-m', message], { env })).trim();
+}
+
+/** Seals the snapshot as refs/judgeloop/candidates/<bead> (kept from gc: bin/accept merges it later). */
+export async function sealCandidate(repo: string, tree: string, parent: string, bead: string, when: Date) {
+  const commit = await commitTree(repo, tree, parent, `judgeloop candidate ${bead}`, when);
+  await git(repo, ['update-ref', `refs/judgeloop/candidates/${bead}`, commit]);
+  return commit;
+}
+
+export interface GradedTree {
+  tree: string;
+  /** Test paths the candidate changed or deleted: the trusted version is in the graded tree. */
+  replaced: string[];
+  /** Test paths only the candidate has: left out. */
+  excluded: string[];
+  /** Files whose test part (package.json scripts, pyproject's pytest tables) was taken from the trusted side. */
+  spliced: string[];
+}
+
+/** The candidate's tree with every test path as the trusted commit has it (absent there: absent here). */
+export async function gradedTree(
+  repo: string,
+  candidate: string,
+  trusted: string,
+  isTest: PathMatcher,
+): Promise<GradedTree> {
+  const [cand, trust] = await Promise.all([lsTree(repo, candidate), lsTree(repo, trusted)]);
+  const out = new Map<string, Entry>();
+  const replaced: string[] = [];
+  const excluded: string[] = [];
+  const spliced: string[] = [];
+  for (const [p, e] of cand) {
+    if (!isTest(p)) out.set(p, e);
+    else if (!trust.has(p)) excluded.push(p);
+  }
+  for (const [p, e] of trust) {
+    if (!isTest(p)) continue;
+    out.set(p, e);
+    if (cand.get(p)?.oid !== e.oid) replaced.push(p);
+  }
+  for (const [p, e] of out) {
+    const t = trust.get(p);
+    if (!t || t.oid === e.oid || e.type !== 'blob') continue;
+    const merged = spliceTestConfig(p, await blob(repo, e.oid), await blob(repo, t.oid));
+    if (merged === null) continue;
+    out.set(p, { ...e, oid: await writeBlob(repo, merged) });
+    spliced.push(p);
+  }
+  return { tree: await writeTree(repo, out), replaced: replaced.sort(), excluded: excluded.sort(), spliced };
+}
+
+export const blob = (repo: string, oid: string): Promise<string> => git(repo, ['cat-file', 'blob', oid]);
+
+async function writeBlob(repo: string, text: string): Promise<string> {
+  return (await git(repo, ['hash-object', '-w', '--stdin'], { input: text })).trim();
+}
+
+/** A tree object from a path → entry map, through a throwaway index. */
+async function writeTree(repo: string, entries: Map<string, Entry>): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'judgeloop-index-'));
+  const off = onAbort(() => rmSync(dir, { recursive: true, force: true }));
+  const env = { GIT_INDEX_FILE: join(dir, 'index') };
+  try {
+    const input = [...entries].map(([p, e]) => `${e.mode} ${e.oid}\t${p}\0`).join('');
+    await git(repo, ['update-index', '--add', '-z', '--index-info'], { env, input });
+    return (await git(repo, ['write-tree'], { env })).trim();
+  } finally {
+    off();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
