@@ -10,6 +10,7 @@ import { API_FILE, compareLangApi } from './lang-api.js';
 import { langFunctionMetrics, langMetricsKnown } from './lang-metrics.js';
 import { compareApi, functionMetrics, TS_JS_FILE, type ApiChange } from './ts-metrics.js';
 import { evaluateGate } from './gate.js';
+import { feedbackEvidence } from '../evidence/trust.js';
 import { noOpChange } from './substance.js';
 import { TEST_FILE, specialCaseFindings, targetTestEdits, testFindings, testLiterals } from './test-findings.js';
 import { targetStanding, testCounts, type TargetStanding } from './targets.js';
@@ -60,6 +61,7 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
     noOp,
     flags,
     blockingKinds: opts.blockingFindings,
+    evidence: feedbackEvidence(fb),
   });
 
   const results: Record<RaceCategory, CriterionResult[]> = {
@@ -76,15 +78,14 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
       overrides[c] = `no credit: ${noOp.detail}`;
   else if (buildFailed) overrides.quality = overrides.safety = 'no credit: the code does not build';
   // Code that moves none of the race's failing tests to passing did not reach them: nothing done for the task.
-  const raceTargets = race.targets.fail_to_pass.length
-    ? race.targets.fail_to_pass.length
-    : standing.basis === 'counts'
-      ? (standing.target_total ?? 0)
-      : 0;
-  const reached =
-    standing.basis === 'counts'
-      ? (standing.target_passed ?? 0)
-      : race.targets.fail_to_pass.filter((id) => !standing.target_failing.includes(id)).length;
+  const raceTargets = standing.credit
+    ? standing.credit.base_failing
+    : race.targets.source === 'explicit'
+      ? race.targets.fail_to_pass.length
+      : standing.basis === 'counts'
+        ? (standing.target_total ?? 0)
+        : 0;
+  const reached = standing.credit ? standing.credit.fixed : (standing.target_passed ?? 0);
   if (!noOp && raceTargets > 0 && reached === 0 && standing.basis !== 'none')
     overrides.correctness = `no credit: none of the ${raceTargets} target tests passes (the change does not reach them)`;
   return {
@@ -312,7 +313,22 @@ function targetFlags(acc: Acc, race: RaceFacts, t: ReturnType<typeof testFacts>)
   const { facts, flags } = acc;
   const fb = facts.feedback;
   const tcs = testCounts(fb);
-  const standing = targetStanding(race.targets, tcs.solution, tcs.base);
+  const changed = fb.changed_expectations ?? [];
+  const standing = targetStanding(
+    race.targets,
+    tcs.solution,
+    tcs.base,
+    changed.map((c) => c.test),
+  );
+  for (const c of changed)
+    flags.push({
+      kind: 'changed_expectation',
+      detail: `${c.test}: ${c.detail}`,
+      file: c.file,
+      ...(c.line ? { line: c.line } : {}),
+    });
+  for (const c of fb.candidate?.infra_changed ?? [])
+    flags.push({ kind: 'test_infra_changed', detail: c.detail, file: c.file, ...(c.line ? { line: c.line } : {}) });
   const names = (xs: string[]) => `${xs.slice(0, 5).join(', ')}${xs.length > 5 ? `, … (${xs.length})` : ''}`;
   if (standing.target_failing.length)
     flags.push({ kind: 'target_failing', detail: `target tests not passing: ${names(standing.target_failing)}` });

@@ -1,6 +1,7 @@
 // The mergeable gate (pure): five named conditions per solution; any failed one blocks winning, auto-accept and merge.
 import type { Feedback, RaceFlag, RaceGateCondition, RaceGates } from '../schema/types.generated.js';
 import type { TargetStanding } from './targets.js';
+import { describeEvidence, type TestEvidence } from '../evidence/trust.js';
 
 export type GateConditionName = RaceGateCondition['name'];
 export const GATE_CONDITIONS: readonly GateConditionName[] = [
@@ -24,6 +25,8 @@ export interface GateInput {
   noOp: NoOp | null;
   flags: RaceFlag[];
   blockingKinds: readonly string[];
+  /** The one trust rule's verdict on the graded test run: untrusted evidence is never mergeable. */
+  evidence: TestEvidence;
 }
 
 const list = (xs: string[], n = 5) =>
@@ -50,21 +53,21 @@ function testsRan(test: Feedback['checks']['test']): string | null {
   return null;
 }
 
+/** Why the graded test run proves nothing (not run, or evidence the trust rule rejects); null when it can be read. */
+function unproven(i: GateInput): string | null {
+  const notRun = testsRan(i.test);
+  if (notRun) return notRun;
+  if (i.evidence.trusted === false) return `test evidence ${describeEvidence(i.evidence)}`;
+  if (i.standing.basis === 'none') return `unmeasured: ${i.standing.notes.join('; ') || 'no test results'}`;
+  return null;
+}
+
 function targets(i: GateInput): RaceGateCondition {
   const s = i.standing;
-  const notRun = testsRan(i.test);
   if (!i.test) return { name: 'target_tests_pass', status: 'unknown', detail: 'no test command configured' };
-  if (notRun) return { name: 'target_tests_pass', status: 'fail', detail: notRun };
-  if (s.basis === 'none') {
-    // Nothing parsed: a failing test command still proves that something fails.
-    if (i.test.status === 'failed')
-      return {
-        name: 'target_tests_pass',
-        status: 'fail',
-        detail: `the test command failed (exit ${i.test.exit_code}) and no test result could be parsed`,
-      };
-    return { name: 'target_tests_pass', status: 'unknown', detail: s.notes.join('; ') || 'no test results' };
-  }
+  // Missing or untrusted evidence is never a pass.
+  const why = unproven(i);
+  if (why) return { name: 'target_tests_pass', status: 'fail', detail: why };
   if (s.target_failing.length)
     return {
       name: 'target_tests_pass',
@@ -80,19 +83,19 @@ function targets(i: GateInput): RaceGateCondition {
   return {
     name: 'target_tests_pass',
     status: 'pass',
-    detail: s.target_total
-      ? `all ${s.target_total} target tests pass`
-      : 'no target test: none fails on the base and none was added',
+    detail: s.credit
+      ? `the task names no target tests; fixes ${s.credit.fixed} of the ${s.credit.base_failing} tests failing on the base (credit, not a gate)`
+      : s.target_total
+        ? `all ${s.target_total} target tests pass`
+        : 'no target test: the task names none and none fails on the base',
   };
 }
 
 function passToPass(i: GateInput): RaceGateCondition {
   const s = i.standing;
-  const notRun = testsRan(i.test);
   if (!i.test) return { name: 'pass_to_pass_kept', status: 'unknown', detail: 'no test command configured' };
-  if (notRun) return { name: 'pass_to_pass_kept', status: 'fail', detail: notRun };
-  if (s.basis === 'none')
-    return { name: 'pass_to_pass_kept', status: 'unknown', detail: s.notes.join('; ') || 'no test results' };
+  const why = unproven(i);
+  if (why) return { name: 'pass_to_pass_kept', status: 'fail', detail: why };
   const parts: string[] = [];
   if (s.broke.length) parts.push(`broke ${list(s.broke)}`);
   if (s.disappeared.length) parts.push(`gone ${list(s.disappeared)}`);

@@ -104,9 +104,19 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
     autoAccept.solution = null;
     autoAccept.reason = `Winner is not mergeable: ${failedConditions(w.gates)}`;
   }
-  const bases = new Set(solutions.map((s) => s.base_commit).filter(Boolean));
+  const changedIn = w?.target_tests?.changed ?? [];
+  if (autoAccept.accept && changedIn.length) {
+    // The task may really change tested behaviour: a person decides, with both versions in front of them.
+    autoAccept.accept = false;
+    autoAccept.solution = null;
+    autoAccept.reason = `Winner rewrote what a base test expects (${changedIn.join(', ')}): a person decides`;
+  }
+  const bases = new Map<string, string[]>();
+  for (const s of solutions) if (s.base_commit) bases.set(s.base_commit, [...(bases.get(s.base_commit) ?? []), s.id]);
   if (bases.size > 1)
-    notes.push(`solutions start from ${bases.size} different base commits: scores are less comparable`);
+    notes.push(
+      `solutions start from ${bases.size} different base commits: ${[...bases].map(([c, ids]) => `${c.slice(0, 12)} (${ids.join(', ')})`).join('; ')}: scores are less comparable`,
+    );
   if (raceFacts.targets.source === 'counts') notes.push(`target tests: ${raceFacts.targets.note}`);
   if (raceFacts.targets.source === 'explicit') {
     // A named target no run reported (a typo, another runner's id form) fails every solution: say which.
@@ -146,6 +156,18 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
   return race;
 }
 
+/**
+ * The task's targets: --target, the run records' task.target_tests, else the tests failing on the base with the
+ * task's own test revision (task.tests_ref, SWE-bench's fail-to-pass). Empty: each solution's own fixes are credit.
+ */
+function taskTargets(ok: Collected[], named: string[]): string[] {
+  const fromRecords = ok.flatMap((c) => c.run.record.task.target_tests ?? []);
+  if (named.length || fromRecords.length) return [...new Set([...named, ...fromRecords])];
+  const withTests = ok.find((c) => c.feedback?.candidate?.tests_from.source === 'tests_ref');
+  const cases = withTests?.feedback?.baseline?.tests?.cases ?? [];
+  return cases.filter((c) => c.status === 'failed' || c.status === 'error').map((c) => c.id);
+}
+
 /** What every solution is measured against: the race's targets, the fastest, fewest tokens, cheapest, base benchmark. */
 function raceFactsOf(collected: Collected[], ctx: RaceContext, baseBench: RaceFacts['baseBenchmark']): RaceFacts {
   const rc = raceConfig(ctx.config);
@@ -162,7 +184,7 @@ function raceFactsOf(collected: Collected[], ctx: RaceContext, baseBench: RaceFa
           )
         : null,
       ok.map((c) => caseList(testCounts(c.feedback!).solution)),
-      ctx.targets ?? [],
+      taskTargets(ok, ctx.targets ?? []),
     ),
     fastestSeconds: durations.length ? Math.min(...durations) : null,
     fewestTokens: tokens.length ? Math.min(...tokens) : null,

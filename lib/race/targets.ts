@@ -137,6 +137,10 @@ export interface TargetStanding {
   disappeared: string[];
   /** Tests that passed on the base and are now skipped. */
   newly_skipped: string[];
+  /** Base tests the agent rewrote that fail graded and pass in its version (changed expectations; not regressions). */
+  changed?: string[];
+  /** Without named targets: the base's failing tests this solution fixed, of how many (credit, not a gate). */
+  credit?: { fixed: number; base_failing: number };
   /** per-test: decided by test id; counts: decided by the counts (per-test results absent). */
   basis: 'per-test' | 'counts' | 'none';
   /** What could not be told, one sentence each. */
@@ -156,6 +160,7 @@ function fromCounts(sol: CountsWithCases | null, base: CountsWithCases | null): 
     broke: [],
     disappeared: [],
     newly_skipped: [],
+    changed: [],
     basis: 'counts',
     notes: [],
   };
@@ -195,52 +200,59 @@ export function targetStanding(
   targets: RaceTargets,
   sol: CountsWithCases | null,
   base: CountsWithCases | null,
+  changed: readonly string[] = [],
 ): TargetStanding {
   const s = caseList(sol);
   const b = caseList(base);
   if (!s || (!b && targets.source !== 'explicit')) return fromCounts(sol, base);
   const added = b ? [...s.byId.keys()].filter((id) => !b.byId.has(id)).sort() : [];
-  const mine = [...new Set([...targets.fail_to_pass, ...added])].sort();
+  // Targets belong to the task: named ones are obligations; otherwise a solution's targets are the base failures
+  // its own graded run makes pass (credit, never another solution's obligation). Tests it adds are not targets.
+  const baseFailing = b ? [...b.byId].filter(([, st]) => isFail(st)).map(([id]) => id) : [];
+  const mine =
+    targets.source === 'explicit' ? targets.fail_to_pass : baseFailing.filter((id) => isPass(s.byId.get(id))).sort();
+  // The gate's tests are never capped out of the list: a target missing from the graded run is a failure.
   const failing = mine.filter((id) => !isPass(s.byId.get(id)));
-  // With a capped list a passed target may be missing from it: only a listed non-pass is evidence then.
-  const provenFailing = s.complete ? failing : failing.filter((id) => s.byId.has(id));
   const st: TargetStanding = {
     targets: mine,
-    target_passed: mine.length - provenFailing.length,
+    target_passed: mine.length - failing.length,
     target_total: mine.length,
-    target_failing: provenFailing,
+    target_failing: failing,
     added,
     broke: [],
     disappeared: [],
     newly_skipped: [],
+    changed: [],
     basis: 'per-test',
     notes: [],
   };
-  if (!s.complete) st.notes.push("the solution's per-test list was capped: only listed failures count");
+  if (targets.source !== 'explicit' && baseFailing.length)
+    st.credit = { fixed: mine.length, base_failing: baseFailing.length };
   if (!b) {
     st.notes.push('no per-test results for the base: pass-to-pass tests decided by the counts');
     const c = fromCounts(sol, base);
     Object.assign(st, { broke: c.broke, disappeared: c.disappeared, newly_skipped: c.newly_skipped });
     return st;
   }
+  const expectation = new Set(changed);
   for (const [id, status] of b.byId) {
     if (!isPass(status)) continue;
     const now = s.byId.get(id);
-    if (now === undefined) {
-      if (s.complete) st.disappeared.push(id);
-    } else if (isFail(now)) st.broke.push(id);
+    if (expectation.has(id)) st.changed!.push(id);
+    else if (now === undefined) st.disappeared.push(id);
+    else if (isFail(now)) st.broke.push(id);
     else if (now === 'skipped') st.newly_skipped.push(id);
   }
-  if (!s.complete && sol?.total != null && base?.total != null && sol.total < base.total)
-    st.disappeared.push(`${base.total - sol.total} fewer tests (${sol.total}, base ${base.total})`);
   st.broke.sort();
   st.disappeared.sort();
   st.newly_skipped.sort();
+  st.changed!.sort();
   return st;
 }
 
 /** Share of the solution's targets that pass, 0-1; null when there are none or they could not be told. */
 export function targetFraction(st: TargetStanding): number | null {
+  if (st.credit) return st.credit.fixed / st.credit.base_failing;
   if (st.target_total === null || st.target_total === 0 || st.target_passed === null) return null;
   return st.target_passed / st.target_total;
 }

@@ -1396,7 +1396,7 @@ gate: {
 /**
  * Finding kinds that make a solution fail the gate (condition no_blocking_finding).
  */
-blocking_findings: ("dangerous_op" | "disabled_check" | "secret" | "stub" | "test_deleted" | "test_skipped" | "test_weakened" | "test_modified" | "special_case" | "api_break")[]
+blocking_findings: ("dangerous_op" | "disabled_check" | "secret" | "stub" | "test_deleted" | "test_skipped" | "test_weakened" | "test_modified" | "special_case" | "api_break" | "test_infra_changed" | "changed_expectation")[]
 }
 /**
  * Weight of the target_tests criterion within correctness, where every other criterion weighs 1.
@@ -2756,7 +2756,7 @@ notes?: string[]
  */
 targets: {
 /**
- * explicit: named (--target); derived: failing on the base and passing in at least one solution (per-test results); base_failing: no solution makes a base failure pass, so every test failing on the base is a target; counts: per-test results absent, the counts stand in; none: nothing fails on the base (each solution's targets are the tests it adds).
+ * explicit: named by the task (run record task.target_tests, --target, or the failing tests of the task's test revision): every solution must make them pass; derived: per-test results known and nothing named, so each solution's targets are the base failures its own graded run makes pass (credit, not an obligation); base_failing: as derived, and no solution fixed one; counts: per-test results absent, the counts stand in; none: nothing fails on the base.
  */
 source: ("explicit" | "derived" | "base_failing" | "counts" | "none")
 /**
@@ -3166,7 +3166,7 @@ export interface RaceFlag {
 /**
  * What kind of defect.
  */
-kind: ("build_failed" | "tests_failed" | "test_regression" | "tests_removed" | "typecheck_failed" | "lint_errors" | "api_break" | "dangerous_op" | "disabled_check" | "secret" | "stub" | "formatting_churn" | "duplication" | "evaluation_failed" | "test_deleted" | "test_skipped" | "test_weakened" | "test_modified" | "special_case" | "no_op" | "target_failing" | "pass_to_pass_broken")
+kind: ("build_failed" | "tests_failed" | "test_regression" | "tests_removed" | "typecheck_failed" | "lint_errors" | "api_break" | "dangerous_op" | "disabled_check" | "secret" | "stub" | "formatting_churn" | "duplication" | "evaluation_failed" | "test_deleted" | "test_skipped" | "test_weakened" | "test_modified" | "special_case" | "no_op" | "target_failing" | "pass_to_pass_broken" | "test_infra_changed" | "changed_expectation")
 /**
  * The defect in words.
  */
@@ -3216,6 +3216,23 @@ disappeared: string[]
  * Tests that passed on the base and are now skipped.
  */
 newly_skipped: string[]
+/**
+ * Base tests the agent rewrote that fail in the graded run and pass in its own version: changed expectations, shown to the reviewer and the judge; they stop auto-accept but are not counted as regressions.
+ */
+changed?: string[]
+/**
+ * Without targets named by the task: the tests failing on the base that this solution's graded run makes pass (credit for ranking, never a gate for another solution).
+ */
+credit?: {
+/**
+ * Base-failing tests passing in this solution's graded run, count.
+ */
+fixed: number
+/**
+ * Tests failing on the base, count.
+ */
+base_failing: number
+}
 /**
  * per-test: decided by test id; counts: per-test results absent, decided by the counts; none: no test results.
  */

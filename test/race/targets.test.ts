@@ -63,10 +63,14 @@ describe('deriveTargets', () => {
   it('says when nothing can be derived: no per-test results, or no solution fixes anything', () => {
     expect(deriveTargets(null, [caseList(FIX)]).source).toBe('counts');
     expect(deriveTargets(caseList(counts(2, 1)), [caseList(FIX)]).source).toBe('counts');
-    // Nobody fixed anything: the base's failures are all targets, so a solution that leaves them failing fails.
+    // Nobody fixed anything: without targets named by the task, fixing a base failure is credit, not an obligation.
     const t = deriveTargets(caseList(BASE), [caseList(DELETED)]);
     expect(t).toMatchObject({ source: 'base_failing', fail_to_pass: [id('hours'), id('spaces')] });
-    expect(targetStanding(t, DELETED, BASE).target_failing).toEqual([id('hours'), id('spaces')]);
+    expect(targetStanding(t, DELETED, BASE)).toMatchObject({
+      target_failing: [],
+      credit: { fixed: 0, base_failing: 2 },
+    });
+    expect(targetFraction(targetStanding(t, DELETED, BASE))).toBe(0);
     expect(deriveTargets(caseList(run({ a: 'passed' })), [caseList(FIX)])).toMatchObject({
       source: 'none',
       fail_to_pass: [],
@@ -82,16 +86,16 @@ describe('deriveTargets', () => {
   });
 });
 
-describe('targetStanding (per-test)', () => {
-  const targets = deriveTargets(caseList(BASE), [FIX, HALF].map(caseList));
+describe('targetStanding (per-test, targets named by the task)', () => {
+  const targets = deriveTargets(caseList(BASE), [FIX, HALF].map(caseList), [id('hours'), id('spaces')]);
 
-  it('a real fix passes every target, keeps every passing test, and its own new test is a target', () => {
+  it('a real fix passes every target and keeps every passing test; its own new test is not a target', () => {
     const st = targetStanding(targets, FIX, BASE);
     expect(st).toMatchObject({
       basis: 'per-test',
-      targets: [id('hours'), id('new_case'), id('spaces')],
-      target_passed: 3,
-      target_total: 3,
+      targets: [id('hours'), id('spaces')],
+      target_passed: 2,
+      target_total: 2,
       target_failing: [],
       added: [id('new_case')],
       broke: [],
@@ -121,13 +125,33 @@ describe('targetStanding (per-test)', () => {
     expect(st.target_failing).toEqual([]);
   });
 
-  it('with a capped list, a missing test is not proof of anything, but a listed failure is', () => {
+  it('a capped list proves nothing by its gaps: a target or base test missing from it is failing or gone', () => {
+    // The collector never caps the gate's tests out of the list, so what is missing is missing.
     const capped = run({ hours: 'failed' }, false);
     capped.total = 4;
     const st = targetStanding(targets, capped, BASE);
-    expect(st.target_failing).toEqual([id('hours')]);
-    expect(st.disappeared).toEqual([]);
-    expect(st.notes[0]).toMatch(/capped/);
+    expect(st.target_failing).toEqual([id('hours'), id('spaces')]);
+    expect(st.disappeared).toEqual([id('minutes'), id('seconds')]);
+  });
+
+  it('a rewritten base test that fails graded and passes in the agent version is a changed expectation, not a break', () => {
+    const st = targetStanding(targets, BROKE, BASE, [id('seconds')]);
+    expect(st.broke).toEqual([]);
+    expect(st.changed).toEqual([id('seconds')]);
+  });
+});
+
+describe('targetStanding (per-test, no targets named): one solution never obliges another', () => {
+  // A base with an unrelated failing test (spaces) that only a cheat makes pass.
+  const CHEAT = run({ seconds: 'passed', minutes: 'passed', hours: 'passed', spaces: 'passed' });
+  const HONEST = run({ seconds: 'passed', minutes: 'passed', hours: 'passed', spaces: 'error' });
+  const targets = deriveTargets(caseList(BASE), [CHEAT, HONEST].map(caseList));
+
+  it("the cheat's extra pass is its credit, not the honest fix's obligation", () => {
+    const honest = targetStanding(targets, HONEST, BASE);
+    expect(honest).toMatchObject({ target_failing: [], targets: [id('hours')], credit: { fixed: 1, base_failing: 2 } });
+    expect(targetStanding(targets, CHEAT, BASE).credit).toEqual({ fixed: 2, base_failing: 2 });
+    expect(targetFraction(honest)).toBe(0.5);
   });
 });
 
@@ -161,7 +185,7 @@ describe('targetStanding (counts only: the fallback says so)', () => {
 });
 
 describe('the mergeable gate', () => {
-  const targets = deriveTargets(caseList(BASE), [FIX, HALF].map(caseList));
+  const targets = deriveTargets(caseList(BASE), [FIX, HALF].map(caseList), [id('hours'), id('spaces')]);
   const passed = { status: 'passed', exit_code: 0 } as unknown as Feedback['checks']['build'];
   const failedBuild = { status: 'failed', exit_code: 2 } as unknown as Feedback['checks']['build'];
   const test = { status: 'failed', exit_code: 1 } as unknown as Feedback['checks']['test'];
@@ -172,6 +196,7 @@ describe('the mergeable gate', () => {
     noOp: null,
     flags: [],
     blockingKinds: ['dangerous_op', 'test_deleted'],
+    evidence: { trusted: true, reasons: [] },
     ...over,
   });
   const failed = (g: ReturnType<typeof evaluateGate>) =>
@@ -225,6 +250,22 @@ describe('the mergeable gate', () => {
     expect(none.conditions.map((c) => c.status)).toEqual(['unknown', 'unknown', 'unknown', 'pass', 'pass']);
     expect(none.mergeable).toBe(true);
     expect(none).toMatchObject({ build_passes: null, no_test_regression: null });
+  });
+
+  it('evidence the trust rule rejects fails both test conditions, whatever the per-test list says', () => {
+    const g = evaluateGate(input({ evidence: { trusted: false, reasons: ['report_missing'] } }));
+    expect(g.mergeable).toBe(false);
+    expect(failed(g)).toEqual([
+      'target_tests_pass: test evidence not trusted: the structured report was asked for and not written (or not readable)',
+      'pass_to_pass_kept: test evidence not trusted: the structured report was asked for and not written (or not readable)',
+    ]);
+  });
+
+  it('no test result at all is unmeasured: never mergeable (unknown is not a pass)', () => {
+    const st = targetStanding(targets, null, BASE);
+    const g = evaluateGate(input({ standing: st, test: { status: 'passed', exit_code: 0 } as Feedback['checks']['test'] }));
+    expect(g.mergeable).toBe(false);
+    expect(g.conditions[1]).toMatchObject({ status: 'fail', detail: expect.stringMatching(/^unmeasured/) });
   });
 
   it('a finding blocks only when its kind is in the configured list', () => {
