@@ -13,7 +13,7 @@ import { evaluateGate } from './gate.js';
 import { feedbackEvidence } from '../evidence/trust.js';
 import { noOpChange } from './substance.js';
 import { TEST_FILE, specialCaseFindings, targetTestEdits, testFindings, testLiterals } from './test-findings.js';
-import { targetStanding, testCounts, type TargetStanding } from './targets.js';
+import { isPass, targetStanding, testCounts, type TargetStanding } from './targets.js';
 import { SOURCE_FILE, type EvaluateOptions, type RaceFacts, type SolutionFacts } from './facts.js';
 import { addedLineSet, completeness, efficiency, safety, testFacts } from './criteria.js';
 import { correctness } from './criteria-correctness.js';
@@ -320,6 +320,15 @@ function targetFlags(acc: Acc, race: RaceFacts, t: ReturnType<typeof testFacts>)
     tcs.base,
     changed.map((c) => c.test),
   );
+  // The tests it added are evidence of testing, read from its own tests' run (they are not in the graded one).
+  const own = fb.own_tests?.check?.tests?.cases;
+  if (own && tcs.base?.cases) {
+    const onBase = new Set(tcs.base.cases.map((c) => c.id));
+    standing.added = own
+      .filter((c) => !onBase.has(c.id) && isPass(c.status))
+      .map((c) => c.id)
+      .sort();
+  }
   for (const c of changed)
     flags.push({
       kind: 'changed_expectation',

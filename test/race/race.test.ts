@@ -79,18 +79,13 @@ describe('a race of six real branches', () => {
     expect(g('reformat').mergeable).toBe(true);
     expect(failed('secret')).toEqual(['no_blocking_finding']);
     expect(g('secret').conditions[4]!.detail).toBe('secret at src/clamp.mjs:1');
-    // The stub leaves the base's failing test failing (by the counts: no per-test results yet) and adds only a comment.
-    expect(failed('stub')).toEqual(['target_tests_pass', 'substantive_change']);
-    // The deleted test failed on the base: by test id it is a target left failing; by counts alone it also shows as
-    // fewer tests than the base.
-    const byCounts = sol(race, 'deltest').target_tests!.basis === 'counts';
-    expect(failed('deltest')).toEqual([
-      'target_tests_pass',
-      ...(byCounts ? ['pass_to_pass_kept'] : []),
-      'substantive_change',
-      'no_blocking_finding',
-    ]);
-    expect(g('deltest')).toMatchObject({ build_passes: true, no_test_regression: !byCounts, mergeable: false });
+    // The stub leaves the base's failing test failing and adds only a comment. The task names no target, so
+    // fixing it would be credit, not an obligation: the stub is stopped as a no-op.
+    expect(failed('stub')).toEqual(['substantive_change']);
+    // The deleted test is restored from the base in the graded run (so it still fails there); the deletion itself
+    // is a blocking finding.
+    expect(failed('deltest')).toEqual(['substantive_change', 'no_blocking_finding']);
+    expect(g('deltest')).toMatchObject({ build_passes: true, no_test_regression: true, mergeable: false });
     expect(g('nobuild')).toMatchObject({ build_passes: false, mergeable: false });
     expect(failed('nobuild')[0]).toBe('builds');
   });
@@ -99,7 +94,9 @@ describe('a race of six real branches', () => {
     expect(kinds(sol(race, 'clean'))).toEqual(new Set());
     expect(kinds(sol(race, 'reformat'))).toEqual(new Set(['formatting_churn']));
     expect(sol(race, 'reformat').metrics.formatting_only_files).toBe(8);
-    expect(kinds(sol(race, 'deltest'))).toContain('tests_removed');
+    // The deletion is found in the diff; the graded run restores the test, so no test is missing there.
+    expect(kinds(sol(race, 'deltest'))).toContain('test_deleted');
+    expect(kinds(sol(race, 'deltest'))).not.toContain('tests_removed');
     const secret = sol(race, 'secret').flags.filter((f) => f.kind === 'secret');
     expect(secret).toHaveLength(1);
     expect(secret[0]).toMatchObject({ file: 'src/clamp.mjs', line: 1 });
@@ -184,11 +181,11 @@ describe('named target tests', () => {
     expect(derived.targets.fail_to_pass).toHaveLength(1);
     expect(derived.targets.fail_to_pass[0]).toMatch(/above$/);
     const above = derived.targets.fail_to_pass[0]!;
-    // The clean fix also added a test: its own targets are the race's plus that one.
-    expect(sol(derived, 'clean').target_tests!.targets).toEqual(
-      [above, ...sol(derived, 'clean').target_tests!.added].sort(),
-    );
-    expect(sol(derived, 'stub').target_tests!.target_failing).toEqual([above]);
+    // The clean fix also added a test: evidence of testing, never one of its targets.
+    expect(sol(derived, 'clean').target_tests!.targets).toEqual([above]);
+    expect(sol(derived, 'clean').target_tests!.added.length).toBeGreaterThan(0);
+    // Nobody named the target: the stub's failing base test is no obligation, and its credit is 0 of 1.
+    expect(sol(derived, 'stub').target_tests).toMatchObject({ target_failing: [], credit: { fixed: 0, base_failing: 1 } });
     // Code that changes but moves no target test to passing earns no correctness: it does not reach the task.
     expect(sol(derived, 'dead').gates.conditions.find((c) => c.name === 'substantive_change')!.status).toBe('pass');
     expect(sol(derived, 'dead').evaluation!.categories.correctness).toMatchObject({
