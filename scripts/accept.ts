@@ -9,11 +9,11 @@ import { UserError } from '../lib/base/errors.js';
 import { CATEGORIES } from '../lib/race/categories.js';
 import { failedConditions } from '../lib/race/gate.js';
 import { applyAdjustments } from '../lib/race/learning.js';
-import { mergeBranch } from '../lib/race/merge.js';
+import { mergeBranch, mergeSource } from '../lib/race/merge.js';
 import { categoryScores, learnedAdjustments, raceConfig } from '../lib/race/settings.js';
 import { loadRunRecord } from '../lib/collector/run-record.js';
 import { StateStore } from '../lib/store/store.js';
-import type { Race, RaceChoice } from '../lib/schema/types.generated.js';
+import type { Feedback, Race, RaceChoice } from '../lib/schema/types.generated.js';
 
 const USAGE = usage(ACCEPT);
 
@@ -84,28 +84,31 @@ export async function run(argv: string[], io: Io): Promise<number> {
 
   let code = 0;
   if (values.merge && chosen) {
-    if (!chosen.branch)
-      throw new UserError(
-        `${chosen.run_record}: /head_ref: is required to merge ${chosen.id} (the branch holding its work)`,
-      );
-    const into = values.into ?? loadRunRecord(chosen.run_record, io.cwd).record.base_ref;
+    const record = loadRunRecord(chosen.run_record, io.cwd).record;
+    const into = values.into ?? record.base_ref;
+    const fb = store.read<Feedback>('feedback', chosen.id);
+    const branch = chosen.branch ?? `refs/judgeloop/candidates/${chosen.id}`;
+    const refused = (detail: string): NonNullable<RaceChoice['merge']> => ({ status: 'refused', branch, into, forced: false, detail });
     if (!chosen.gates.mergeable && !values.force) {
       const why = failedConditions(chosen.gates) || chosen.failure || chosen.gates.reasons.join('; ');
-      choice.merge = {
-        status: 'refused',
-        branch: chosen.branch,
-        into,
-        forced: false,
-        detail: `${chosen.id} fails the mergeable gate: ${why}; --force merges anyway`,
-      };
+      choice.merge = refused(`${chosen.id} fails the mergeable gate: ${why}; --force merges anyway`);
+    } else if (!fb?.candidate) {
+      choice.merge = refused(
+        `${chosen.id}: state/feedback/${chosen.id}.json holds no sealed candidate (collected before sealing): re-run the race to measure it`,
+      );
     } else {
-      choice.merge = await mergeBranch({
-        repoDir: chosen.worktree,
-        branch: chosen.branch,
-        into,
-        dryRun: Boolean(values['dry-run']),
-        forced: !chosen.gates.mergeable && Boolean(values.force),
-      });
+      const source = await mergeSource(chosen.worktree, chosen.branch ?? null, fb.candidate, Boolean(values.force));
+      choice.merge =
+        'refused' in source
+          ? refused(source.refused)
+          : await mergeBranch({
+              repoDir: chosen.worktree,
+              branch,
+              source,
+              into,
+              dryRun: Boolean(values['dry-run']),
+              forced: Boolean(values.force) && (!chosen.gates.mergeable || source.kind === 'branch'),
+            });
     }
     if (choice.merge.status === 'refused' || choice.merge.status === 'conflict') code = 1;
   }

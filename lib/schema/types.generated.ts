@@ -2627,9 +2627,17 @@ merge?: {
  */
 status: ("merged" | "dry_run" | "refused" | "conflict")
 /**
- * The branch merged.
+ * The branch holding the solution, or the sealed candidate's ref when the run names no branch.
  */
 branch: string
+/**
+ * The sealed candidate commit that was measured (feedback candidate.commit).
+ */
+sealed?: string
+/**
+ * What was (or would be) merged: the sealed candidate, i.e. what was measured; or the branch as it is now (--force after it changed since it was measured).
+ */
+merged?: ("sealed" | "branch")
 /**
  * The base branch merged into.
  */

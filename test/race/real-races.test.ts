@@ -208,7 +208,12 @@ function build(p: Project, dir: string): Record<Kind, string> {
     const record = {
       schema_version: '1.0.0',
       bead: `bd-${kind}`,
-      task: { id: 'fix-duration', prompt: 'parse_duration ignores hours and surrounding spaces: fix it' },
+      // The task's test revision is main (its failing tests are the task's, as a SWE-bench test patch would be).
+      task: {
+        id: 'fix-duration',
+        prompt: 'parse_duration ignores hours and surrounding spaces: fix it',
+        tests_ref: 'main',
+      },
       agent: { slug: kind },
       template: 'bugfix-v1',
       worktree: `wt-${kind}`,
@@ -298,8 +303,8 @@ describe.each(PROJECTS)('a race of nine solutions: $name', (p) => {
     }
     expect(failed(sol(r, 'hack'))).toEqual(['no_blocking_finding']);
     expect(failed(sol(r, 'dangerous'))).toEqual(['no_blocking_finding']);
-    // The rewritten tests pass, nothing else changed: by test id the edit of a target test is the finding that blocks.
-    expect(failed(sol(r, 'retest'))).toEqual(['no_blocking_finding']);
+    // The rewritten tests are not applied in the graded run: the targets still fail there, and the edit blocks.
+    expect(failed(sol(r, 'retest'))).toEqual(['target_tests_pass', 'no_blocking_finding']);
   });
 
   it('names each finding with file and line', () => {
