@@ -106,8 +106,12 @@ export async function mergeSource(
 ): Promise<NonNullable<MergeOptions['source']> | { refused: string }> {
   const sealed = { rev: candidate.commit, kind: 'sealed' as const, sealed: candidate.commit };
   if (!branch) return sealed;
-  const head = await resolveCommit(repoDir, `${branch}^{tree}`);
-  if (head === null || head === candidate.tree) return sealed;
+  const head = await git(repoDir, ['rev-parse', '--verify', '--quiet', `${branch}^{tree}`]).then(
+    (o) => o.trim(),
+    () => null,
+  );
+  if (head === null) return { refused: `${branch} names no commit` };
+  if (head === candidate.tree) return sealed;
   if (force) return { rev: branch, kind: 'branch', sealed: candidate.commit };
   const diff = await git(repoDir, ['diff', '--name-only', '-z', '--no-renames', candidate.tree, head]);
   const paths = diff.split('\0').filter(Boolean);
