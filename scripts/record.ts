@@ -126,7 +126,9 @@ export async function run(argv: string[], io: RecordIo): Promise<number> {
   const facts: RecordFacts = {
     bead,
     worktree: wt.top,
-    base_ref: base,
+    // The name is kept for accept's target branch; the commit is what collect, race and accept measure against.
+    base_ref: baseRef ?? base,
+    base_commit: base,
     head_ref: wt.branch ?? wt.head,
     agent: first(v.agent, env.JUDGELOOP_AGENT, rc.agent, hook ? 'claude-code' : undefined),
     model: first(v.model, env.JUDGELOOP_MODEL, transcript?.model, rc.model),

@@ -6,6 +6,7 @@ export interface RecordFacts {
   bead: string;
   worktree: string;
   base_ref?: string | undefined;
+  base_commit?: string | undefined;
   head_ref?: string | undefined;
   agent?: string | undefined;
   model?: string | undefined;
@@ -62,6 +63,7 @@ export function assembleRunRecord(f: RecordFacts): AssembleResult {
     ...(f.job_id ? { job_id: f.job_id } : {}),
     worktree: f.worktree,
     base_ref: f.base_ref!,
+    ...(f.base_commit ? { base_commit: f.base_commit } : {}),
     ...(f.head_ref ? { head_ref: f.head_ref } : {}),
     started_at: f.started_at!,
     completed_at: f.completed_at,

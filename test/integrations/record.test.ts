@@ -202,7 +202,9 @@ describe('bin/record', () => {
     expect(c.code, c.stderr).toBe(0);
     const fb = JSON.parse(c.stdout);
     expect(fb.outcome).toBe('full_pass');
-    expect(fb.checks.test.tests.passed).toBe(3);
+    // Graded with the base's tests; the test the commit added runs apart, as the agent's own.
+    expect(fb.checks.test.tests.passed).toBe(2);
+    expect(fb.own_tests.check.tests.passed).toBe(3);
     expect(existsSync(join(j.state, 'feedback', `${rec.bead}.json`))).toBe(true);
   });
 
@@ -319,7 +321,9 @@ describe('bin/record', () => {
       completed_at: '2026-11-24T10:05:00.000Z',
       usage: { input_tokens: 3, output_tokens: 4, total_tokens: 7 },
     });
-    expect(rec.base_ref).toBe(gitIn(j.repo, 'rev-parse', 'main'));
+    // The base by name (accept's target branch) and the commit it named when recorded (what is measured).
+    expect(rec.base_ref).toBe('main');
+    expect(rec.base_commit).toBe(gitIn(j.repo, 'rev-parse', 'main'));
     const bad = await record(j, ['--claude-hook'], { input: '{"cwd": "/tmp"}' });
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim()).toBe('--claude-hook: /session_id: missing in the hook input');
