@@ -34,6 +34,11 @@ export interface TestCounts {
   runner_crashed?: boolean;
   /** The runner collected no test at all ("no tests found", empty collection). */
   no_tests_collected?: boolean;
+  /**
+   * `cases` is not proof of which tests passed: the report it came from disagrees with the console, with a crash the
+   * console shows, or with the runner's own totals. Set only when true; the reason is a `cases disputed:` note.
+   */
+  cases_disputed?: boolean;
 }
 
 /** Counts read from one linter run's output. */
