@@ -83,7 +83,8 @@ export const nodeTest: TestParser = {
     const fail = (block.get('fail') ?? 0) - loadErrors - died;
     // A file reported as one passing test ran no test that reported (process.exit(0) in a test, or an empty file).
     const whole = lines.filter((l) => /^\s*(?:✔|ok \d+ -) \/\S+\.(?:[cm]?[jt]s|tsx|jsx)(?: \(|\s*$)/.test(l)).length;
-    if (whole > 0) notes.push(`${whole} test file(s) passed as a whole without reporting a test (exited early, or empty)`);
+    if (whole > 0)
+      notes.push(`${whole} test file(s) passed as a whole without reporting a test (exited early, or empty)`);
     if (loadErrors > 0) notes.push(`${loadErrors} test file(s) failed to load: counted as errors, not failed tests`);
     const cancelled = block.get('cancelled') ?? 0;
     if (cancelled > 0) notes.push(`${cancelled} cancelled test(s) (timeouts) counted as failed`);

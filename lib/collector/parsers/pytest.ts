@@ -143,7 +143,10 @@ function evidence(lines: readonly string[]): Evidence {
       if (kind.startsWith('SUBFAILED')) {
         ev.subfailed++;
         if (ev.subParents.get(s[2] as string) === undefined || s[3])
-          ev.subParents.set(s[2] as string, `subtest ${kind.slice(9).trim()} failed${s[3] ? `: ${s[3]}` : ''}`.slice(0, 500));
+          ev.subParents.set(
+            s[2] as string,
+            `subtest ${kind.slice(9).trim()} failed${s[3] ? `: ${s[3]}` : ''}`.slice(0, 500),
+          );
       } else {
         if (kind !== 'ERROR') ev.failedIds.add(s[2] as string);
         if (kind === 'FAILED') ev.shortFailed++;
@@ -263,7 +266,9 @@ function fromProgress(ev: Evidence, session: Session): TestCounts | null {
 /** The -v case list with the test the process died in, as an error: a crash names its test. */
 function withCrashCase(cases: TestCase[] | null, ev: Evidence): TestCase[] | null {
   if (!cases || ev.pending === null || ev.pending === 'a test' || cases.some((c) => c.id === ev.pending)) return cases;
-  const why = ev.fatal ? `the interpreter died in this test (Fatal Python error: ${ev.fatal})` : 'the process ended in this test';
+  const why = ev.fatal
+    ? `the interpreter died in this test (Fatal Python error: ${ev.fatal})`
+    : 'the process ended in this test';
   return [...cases, { id: ev.pending, status: 'error', excerpt: why }];
 }
 

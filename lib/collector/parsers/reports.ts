@@ -187,15 +187,22 @@ function withNodeTotals(
     notes: [...(counts.notes ?? [])],
   });
   if (out.passed !== leaves.passed || out.failed + out.errors !== leaves.failed + leaves.error)
-    out.notes = [...(out.notes ?? []), "counts are node's totals in the report (parent tests included); cases are the leaves"];
+    out.notes = [
+      ...(out.notes ?? []),
+      "counts are node's totals in the report (parent tests included); cases are the leaves",
+    ];
   if (!out.notes?.length) delete out.notes;
   out.cases = counts.cases;
   out.source = 'report';
   const doubts: string[] = [];
   if (fails > leaves.failed + leaves.error + suites.failing)
-    doubts.push(`node counts ${fails} failure(s), the cases and failing parents show ${leaves.failed + leaves.error + suites.failing} (a parent test's own failure is not written as a case)`);
+    doubts.push(
+      `node counts ${fails} failure(s), the cases and failing parents show ${leaves.failed + leaves.error + suites.failing} (a parent test's own failure is not written as a case)`,
+    );
   if (n('pass') < leaves.passed || n('pass') > leaves.passed + suites.all)
-    doubts.push(`node counts ${n('pass')} passed, the report lists ${leaves.passed} passed case(s) and ${suites.all} parent(s)`);
+    doubts.push(
+      `node counts ${n('pass')} passed, the report lists ${leaves.passed} passed case(s) and ${suites.all} parent(s)`,
+    );
   return flag(out, {
     casesDisputed: doubts.length ? doubts.join('; ') : null,
     noTests: n('tests') === 0 && fileErrors === 0 ? 'the report lists no test' : null,
