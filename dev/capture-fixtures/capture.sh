@@ -114,6 +114,9 @@ if want node-test; then
   capr node-test nested xml node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=@REPORT@ nested.test.mjs
   capr node-test hook xml node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=@REPORT@ hook.test.mjs
   capr node-test segfault xml node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=@REPORT@ pass.test.mjs segfault.test.mjs
+  capr node-test subtests xml node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=@REPORT@ subtests.test.mjs
+  capr node-test abort xml node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=@REPORT@ pass.test.mjs abort.test.mjs
+  capr node-test exit0 xml node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=@REPORT@ pass.test.mjs exit0.test.mjs
   capr node-test basic-report xml node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=@REPORT@ basic.test.mjs pass.test.mjs
 fi
 if want node-tap; then
@@ -162,6 +165,13 @@ if want pytest; then
   capr pytest xfail xml python3 -m pytest -p no:cacheprovider -rA --junitxml=@REPORT@ test_xfail.py
   capr pytest basic-report xml python3 -m pytest -p no:cacheprovider --junitxml=@REPORT@ test_basic.py test_pass.py
   capr pytest no-tests-report xml python3 -m pytest -p no:cacheprovider --junitxml=@REPORT@ -k nothing_matches test_pass.py
+  # issue 21: a crashing test is named; a unittest subTest failing under pytest 9 (which prints the test PASSED)
+  cap pytest segfault-v python3 -m pytest -p no:cacheprovider -v test_segfault.py
+  cap pytest abort python3 -m pytest -p no:cacheprovider test_abort.py
+  cap pytest abort-v python3 -m pytest -p no:cacheprovider -v test_abort.py
+  cap pytest exit-default python3 -m pytest -p no:cacheprovider test_crash.py
+  capr pytest usubtests xml python3 -m pytest -p no:cacheprovider --junitxml=@REPORT@ test_usubtests.py
+  capr pytest usubtests-v xml python3 -m pytest -p no:cacheprovider -v --junitxml=@REPORT@ test_usubtests.py
 fi
 if want unittest; then
   fresh unittest
@@ -176,6 +186,7 @@ if want unittest; then
   cap unittest subtests-v python3 -m unittest -v test_subtests
   cap unittest errors python3 -m unittest test_errors
   cap unittest segfault python3 -m unittest test_pass test_segfault
+  cap unittest segfault-v python3 -m unittest -v test_pass test_segfault
 fi
 if want cargo; then
   fresh cargo
@@ -214,6 +225,16 @@ if want go; then
   cap go spoof-json go test -json ./spoof/
   cap go segfault go test ./segv/ ./calc/
   cap go segfault-json go test -json ./segv/ ./calc/
+  # issue 21: printed "--- FAIL:" lines (in a passing test, in TestMain before any RUN), a printed RUN in a plain run, t.Run
+  cap go fakefail-v go test -v ./fakefail/
+  cap go mainfail-v go test -v ./mainfail/
+  cap go mainfail-json go test -json ./mainfail/
+  cap go runspoof go test ./runspoof/
+  cap go subtests go test ./subs/
+  cap go subtests-v go test -v ./subs/
+  cap go subtests-json go test -json ./subs/
+  cap go no-test-files-v go test -v ./empty/
+  cap go no-test-files-json go test -json ./empty/
 fi
 if want tap; then
   fresh perl

@@ -47,7 +47,7 @@ export function testEvidence(test: Check | null | undefined): TestEvidence {
   else {
     if (c.no_tests_collected || ran(c) === 0) reasons.push('none_collected');
     if (c.runner_crashed || (code !== null && code > 128 && code < 160)) reasons.push('crashed');
-    if (c.counts_disputed) reasons.push('disputed');
+    if (c.counts_disputed || c.cases_disputed) reasons.push('disputed');
     if (c.report === 'missing' || c.report === 'unreadable') reasons.push('report_missing');
     if (c.source === 'report' && c.notes?.some((n) => /console output was not recognised/.test(n)))
       reasons.push('console_silent');

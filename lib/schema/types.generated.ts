@@ -635,6 +635,10 @@ no_tests_collected?: boolean
  */
 report?: ("read" | "missing" | "unreadable" | "not_asked")
 /**
+ * The per-test list (cases) is not proof of which tests passed: its report disagrees with the console, with a crash the console shows, or with the runner's own totals (reason in a 'cases disputed:' note). Absent when there is no such doubt.
+ */
+cases_disputed?: boolean
+/**
  * Why a count is missing or uncertain.
  */
 notes?: string[]

@@ -45,11 +45,16 @@ describe('captured reports', () => {
     const cases = r?.cases ?? [];
     expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
     const n = (s: string) => cases.filter((c) => c.status === s).length;
-    expect({ passed: n('passed'), failed: n('failed'), skipped: n('skipped') }).toEqual({
-      passed: r?.passed,
-      failed: r?.failed,
-      skipped: r?.skipped,
-    });
+    // node counts a test with subtests as a test too: its totals hold the leaf cases and the parents.
+    if (r?.notes?.some((x) => x.startsWith("counts are node's totals"))) {
+      expect(n('passed')).toBeLessThanOrEqual(r?.passed ?? 0);
+      expect(n('failed')).toBeLessThanOrEqual(r?.failed ?? 0);
+    } else
+      expect({ passed: n('passed'), failed: n('failed'), skipped: n('skipped') }).toEqual({
+        passed: r?.passed,
+        failed: r?.failed,
+        skipped: r?.skipped,
+      });
     for (const c of cases) if (c.excerpt) expect(['failed', 'error']).toContain(c.status);
     expect(r?.source).toBe('report');
   });

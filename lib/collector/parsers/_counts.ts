@@ -62,9 +62,10 @@ export interface CountFlags {
   disputed?: string | null;
   crashed?: string | null;
   noTests?: string | null;
+  casesDisputed?: string | null;
 }
 
-/** Sets the dispute/crash/no-tests flags on counts, each with its reason as a note. */
+/** Sets the dispute/crash/no-tests/cases-disputed flags on counts, each with its reason as a note. */
 export function flag(counts: TestCounts, f: CountFlags): TestCounts {
   const notes = counts.notes ?? [];
   if (f.disputed) {
@@ -78,6 +79,10 @@ export function flag(counts: TestCounts, f: CountFlags): TestCounts {
   if (f.noTests) {
     counts.no_tests_collected = true;
     notes.push(`no tests collected: ${f.noTests}`);
+  }
+  if (f.casesDisputed && !counts.cases_disputed) {
+    counts.cases_disputed = true;
+    notes.push(`cases disputed: ${f.casesDisputed}`);
   }
   if (notes.length > 0) counts.notes = notes;
   return counts;

@@ -129,6 +129,8 @@ function parseJson(lines: readonly string[]): TestCounts | null {
   }
   if (events === 0) return null;
   const leaves = countLeaves(results, crashed);
+  // `?  pkg [no test files]` is a package skip event; with no test event and no package run, nothing was collected.
+  const noTests = results.size === 0 && pkgOutcome.size === 0 && errors === 0 ? 'no package had test files' : null;
   const disputes: string[] = [];
   if (nested > 0)
     disputes.push(`${nested} test(s) started while another top-level test was running (printed "=== RUN" lines?)`);
@@ -147,12 +149,30 @@ function parseJson(lines: readonly string[]): TestCounts | null {
   return flag(leavesCounts(leaves, errors, crashed, notes), {
     disputed: disputes.join('; ') || null,
     crashed: crashNote,
+    noTests,
   });
 }
 
+/**
+ * -v: go announces every test with `=== RUN` before its result. Not decided by the first line (TestMain can print a
+ * fake `--- FAIL:` or `ok` line before any test; a package without test files prints `?` first) but by the result
+ * lines: -v unless results without a RUN outnumber announced ones (a plain run where a test printed RUN lines).
+ */
+function isVerbose(lines: readonly string[]): boolean {
+  const ran = new Set<string>();
+  let announced = 0,
+    unannounced = 0;
+  for (const l of lines) {
+    const run = RUN.exec(l);
+    if (run) ran.add(run[1] as string);
+    const r = run ? null : RESULT.exec(l);
+    if (r) ran.has(r[2] as string) ? announced++ : unannounced++;
+  }
+  return ran.size > 0 && (unannounced === 0 || announced > unannounced);
+}
+
 function parseText(lines: readonly string[]): TestCounts | null {
-  // -v output starts with go's own `=== RUN`: a RUN line after a result line was printed by a test.
-  const verbose = RUN.test(lines.find((l) => RUN.test(l) || RESULT.test(l) || PACKAGE.test(l)) ?? '');
+  const verbose = isVerbose(lines);
   // Tests come before their package's final `ok`/`FAIL` line: collected per package as that line arrives.
   const results = new Map<string, Map<string, Outcome | null>>();
   let current = new Map<string, Outcome | null>();
@@ -176,6 +196,7 @@ function parseText(lines: readonly string[]): TestCounts | null {
   });
   let nested = 0,
     twice = 0,
+    unannounced = 0,
     running: string | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
@@ -218,8 +239,15 @@ function parseText(lines: readonly string[]): TestCounts | null {
     if (!r) continue;
     const name = r[2] as string;
     if (r[1] === 'FAIL') failLinesSince++;
-    // Only tests go announced with `=== RUN` (with -v): a test printing "--- PASS: TestFake" is not one.
-    if (verbose && !current.has(name)) continue;
+    // Only tests go announced with `=== RUN` (with -v): a test printing "--- PASS: TestFake" is not one. A failure
+    // without RUN still counts (printed by a test, or a plain run with a printed RUN line): a failure is never dropped.
+    if (verbose && !current.has(name)) {
+      if (r[1] === 'FAIL') {
+        unannounced++;
+        current.set(name, 'fail');
+      }
+      continue;
+    }
     if (current.get(name) !== null && current.get(name) !== undefined) twice++;
     if (current.get(name) === 'fail') continue;
     current.set(name, r[1] === 'PASS' ? 'pass' : r[1] === 'FAIL' ? 'fail' : 'skip');
@@ -233,6 +261,10 @@ function parseText(lines: readonly string[]): TestCounts | null {
   if (nested > 0)
     disputes.push(`${nested} test(s) started while another top-level test was running (printed "=== RUN" lines?)`);
   if (twice > 0) disputes.push(`${twice} test(s) reported two results (a test printed a "--- PASS:" line?)`);
+  if (!verbose && lines.some((l) => RUN.test(l)))
+    disputes.push('"=== RUN" lines in a plain go test run (printed by a test?): read as plain output');
+  if (unannounced > 0)
+    disputes.push(`${unannounced} "--- FAIL:" line(s) for a test go never started (printed?): counted as failed`);
   const disputed = disputes.join('; ') || null;
   const crashNote = crashed ? 'a test binary panicked, crashed or timed out' : null;
   if (verbose)

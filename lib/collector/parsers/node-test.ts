@@ -33,8 +33,9 @@ function closingBlock(lines: readonly string[]): Map<string, number> | null {
 }
 
 /** Files whose failure is a module that could not load: errors, not failed tests. */
-function loadFailures(lines: readonly string[]): { load: number; files: number } {
+function loadFailures(lines: readonly string[]): { load: number; files: number; died: string[] } {
   const seen = new Set<string>();
+  const died: string[] = [];
   let count = 0;
   let lastResult = -1;
   for (let i = 0; i < lines.length; i++) {
@@ -42,16 +43,14 @@ function loadFailures(lines: readonly string[]): { load: number; files: number }
     const m = FILE_FAILURE.exec(line);
     if (m && !seen.has(m[1] as string)) {
       seen.add(m[1] as string);
-      for (let j = lastResult + 1; j < i; j++) {
-        if (LOAD_ERROR.test(lines[j] as string)) {
-          count++;
-          break;
-        }
-      }
+      let load = false;
+      for (let j = lastResult + 1; j < i && !load; j++) load = LOAD_ERROR.test(lines[j] as string);
+      if (load) count++;
+      else died.push(m[1] as string);
     }
     if (/^\s*(?:✔|✖|﹣|ok \d+|not ok \d+)/.test(line)) lastResult = i;
   }
-  return { load: count, files: seen.size };
+  return { load: count, files: seen.size, died };
 }
 
 export const nodeTest: TestParser = {
@@ -78,10 +77,14 @@ export const nodeTest: TestParser = {
     );
     if (!block) return null;
     const notes: string[] = [];
-    const { load: loadErrors, files } = loadFailures(lines);
+    const { load: loadErrors, files, died: deadFiles } = loadFailures(lines);
     // node counts a file that failed to load, or whose process died, as one failed test: both are errors here.
     const died = files - loadErrors;
     const fail = (block.get('fail') ?? 0) - loadErrors - died;
+    // A file reported as one passing test ran no test that reported (process.exit(0) in a test, or an empty file).
+    const whole = lines.filter((l) => /^\s*(?:✔|ok \d+ -) \/\S+\.(?:[cm]?[jt]s|tsx|jsx)(?: \(|\s*$)/.test(l)).length;
+    if (whole > 0)
+      notes.push(`${whole} test file(s) passed as a whole without reporting a test (exited early, or empty)`);
     if (loadErrors > 0) notes.push(`${loadErrors} test file(s) failed to load: counted as errors, not failed tests`);
     const cancelled = block.get('cancelled') ?? 0;
     if (cancelled > 0) notes.push(`${cancelled} cancelled test(s) (timeouts) counted as failed`);
@@ -94,7 +97,10 @@ export const nodeTest: TestParser = {
     });
     return flag(counts, {
       disputed,
-      crashed: died > 0 ? `${died} test file process(es) died mid-run: counted as an error each` : null,
+      crashed:
+        died > 0
+          ? `${died} test file process(es) died mid-run, its tests unreported: counted as an error each (${deadFiles.join(', ')})`
+          : null,
       noTests: (block.get('tests') ?? 0) === 0 && loadErrors === 0 ? 'node --test ran no tests' : null,
     });
   },

@@ -9,7 +9,12 @@ const SUMMARY =
 const VERBOSE = /^(\S+::\S.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b/;
 const XDIST_VERBOSE = /^\[gw\d+\] \[\s*\d+%\] (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (\S+::\S.*)$/;
 const PROGRESS = /^(?:\S+\.py )?([.FEsxXu,]+)\s*(?:\[\s*\d+%\])?\s*$/;
-const STARTED = /^(\S+\.py::\S+)\s*$/;
+// -v names a test before running it; if the interpreter dies in it, CPython's banner follows on the same line.
+const STARTED = /^(\S+\.py::\S+?)\s*(?:Fatal Python error: (.*))?$/;
+const DEAD = /^(?:\S+\.py )?([.FEsxX]*)Fatal Python error: (.*)$/;
+// A faulthandler frame: `  File "/abs/test_x.py", line 4 in test_name`.
+const FRAME = /^\s+File "([^"]+)", line \d+ in (\S+)/;
+const COLLECTED = /^(?:collecting \.\.\. )?collected (\d+) items?\b/;
 const SHORT = /^(FAILED|ERROR|SUBFAILED\S*(?: \([^)]*\))?) (\S+::\S+|\S+\.py)(?: - (.*))?$/;
 
 type Key = 'passed' | 'failed' | 'errors' | 'skipped' | 'xfailed' | 'xpassed';
@@ -22,16 +27,20 @@ interface Tally {
   xpassed: number;
 }
 
-function fromSummary(fragment: string, subfailed: number): TestCounts {
+function fromSummary(fragment: string, sub: { subfailed: number; passedParents: number }): TestCounts {
+  const { subfailed, passedParents } = sub;
   const w = new Map<string, number>();
   for (const m of fragment.matchAll(/(\d+) ([a-z]+(?: [a-z]+)?)/g)) w.set(m[2] as string, Number(m[1]));
   const n = (k: string): number => w.get(k) ?? 0;
   const notes: string[] = [];
-  // pytest counts a failed subtest in "failed" and its test again: tests are counted once here.
-  const failed = Math.max(0, n('failed') - subfailed);
+  // pytest counts a failed subtest in "failed" and its test again: tests are counted once here. A unittest
+  // TestCase whose subTest failed is itself reported PASSED by pytest 9: that test failed.
+  const failed = Math.max(0, n('failed') - subfailed) + passedParents;
   if (subfailed > 0) notes.push(`${subfailed} failed subtest(s) counted within their test, not as tests of their own`);
+  if (passedParents > 0)
+    notes.push(`${passedParents} test(s) reported PASSED with a failed subtest (unittest subTest): counted as failed`);
   return makeCounts('pytest', {
-    passed: n('passed'),
+    passed: Math.max(0, n('passed') - passedParents),
     failed,
     skipped: n('skipped'),
     errors: n('error') + n('errors'),
@@ -71,8 +80,13 @@ interface Evidence {
   seen: boolean;
   verbose: Map<string, CaseStatus>;
   pending: string | null;
+  /** CPython's fatal error ("Segmentation fault", "Aborted"), when the interpreter died. */
+  fatal: string | null;
   excerpts: Map<string, string>;
   subfailed: number;
+  /** Tests with a failed subtest (SUBFAILED lines), with its message; `failedIds`: tests pytest itself reported FAILED. */
+  subParents: Map<string, string>;
+  failedIds: Set<string>;
   shortFailed: number;
   shortErrors: number;
 }
@@ -88,8 +102,11 @@ function evidence(lines: readonly string[]): Evidence {
     seen: false,
     verbose: new Map(),
     pending: null,
+    fatal: null,
     excerpts: new Map(),
     subfailed: 0,
+    subParents: new Map(),
+    failedIds: new Set(),
     shortFailed: 0,
     shortErrors: 0,
   };
@@ -108,20 +125,30 @@ function evidence(lines: readonly string[]): Evidence {
       ev.pending = null;
       continue;
     }
-    if (/^\S+::\S+ SUBFAILED/.test(line)) {
+    const subV = /^(\S+::\S+) SUBFAILED/.exec(line);
+    if (subV) {
       subVerbose++;
+      if (!ev.subParents.has(subV[1] as string)) ev.subParents.set(subV[1] as string, 'a subtest failed');
       continue;
     }
     const started = STARTED.exec(line);
     if (started) {
       ev.pending = started[1] as string;
+      if (started[2]) ev.fatal = started[2].trim();
       continue;
     }
     const s = SHORT.exec(line);
     if (s) {
       const kind = s[1] as string;
-      if (kind.startsWith('SUBFAILED')) ev.subfailed++;
-      else {
+      if (kind.startsWith('SUBFAILED')) {
+        ev.subfailed++;
+        if (ev.subParents.get(s[2] as string) === undefined || s[3])
+          ev.subParents.set(
+            s[2] as string,
+            `subtest ${kind.slice(9).trim()} failed${s[3] ? `: ${s[3]}` : ''}`.slice(0, 500),
+          );
+      } else {
+        if (kind !== 'ERROR') ev.failedIds.add(s[2] as string);
         if (kind === 'FAILED') ev.shortFailed++;
         else ev.shortErrors++;
         if (s[3]) ev.excerpts.set(s[2] as string, (s[3] as string).slice(0, 500));
@@ -130,11 +157,12 @@ function evidence(lines: readonly string[]): Evidence {
     }
     if (ev.verbose.size > 0) continue;
     // The interpreter died mid-line: pytest's progress characters, then CPython's fatal error banner.
-    const dead = /^(?:\S+\.py )?([.FEsxX]*)Fatal Python error: /.exec(line);
+    const dead = DEAD.exec(line);
     if (dead) {
       for (const ch of dead[1] as string) ev.tally[OUTCOME[ch] as Key]++;
       ev.seen = true;
       ev.pending = ev.pending ?? 'a test';
+      ev.fatal = (dead[2] as string).trim();
       continue;
     }
     const p = PROGRESS.exec(line);
@@ -147,6 +175,13 @@ function evidence(lines: readonly string[]): Evidence {
     }
   }
   ev.subfailed = Math.max(ev.subfailed, subVerbose);
+  // A failed subtest fails its test, whatever pytest printed for the test itself.
+  for (const [id, why] of ev.subParents) {
+    const before = ev.verbose.get(id);
+    if (before === undefined || RANK[before] >= RANK.failed) continue;
+    ev.verbose.set(id, 'failed');
+    if (!ev.excerpts.has(id)) ev.excerpts.set(id, why);
+  }
   if (ev.verbose.size > 0) {
     ev.tally = zero();
     for (const st of ev.verbose.values())
@@ -165,19 +200,76 @@ function casesOf(ev: Evidence): TestCase[] | null {
   });
 }
 
+interface Session {
+  /** pytest printed its `test session starts` header: a finished session then ends with a summary line. */
+  started: boolean;
+  collected: number | null;
+  /** The test function the interpreter died in, from CPython's traceback (`file.py::function`; no class). */
+  diedIn: string | null;
+}
+
+function sessionOf(lines: readonly string[]): Session {
+  const out: Session = { started: false, collected: null, diedIn: null };
+  let root: string | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i] as string;
+    if (/^=+ test session starts =+$/.test(l)) out.started = true;
+    else if (l.startsWith('rootdir: ')) root = (l.slice(9).split(',')[0] as string).trim();
+    else if (out.collected === null && COLLECTED.test(l)) out.collected = Number(COLLECTED.exec(l)?.[1]);
+    else if (out.diedIn === null && /Fatal Python error: /.test(l)) out.diedIn = diedIn(lines, i + 1, root);
+  }
+  return out;
+}
+
+/** The test frame of a faulthandler traceback (most recent call first): the one just above pytest's or unittest's. */
+function diedIn(lines: readonly string[], from: number, root: string | null): string | null {
+  let prev: RegExpExecArray | null = null;
+  for (let i = from; i < lines.length && i < from + 200; i++) {
+    const f = FRAME.exec(lines[i] as string);
+    if (!f) continue;
+    if (/\/(?:_pytest|unittest|pluggy)\//.test(f[1] as string)) {
+      if (!prev || !/^test/.test(prev[2] as string)) return null;
+      const file = prev[1] as string;
+      return `${root && file.startsWith(`${root}/`) ? file.slice(root.length + 1) : file}::${prev[2]}`;
+    }
+    prev = f;
+  }
+  return null;
+}
+
 /** Without a summary line (-qq, or pytest died): count the per-test results the output shows. */
-function fromProgress(ev: Evidence): TestCounts | null {
-  if (!ev.seen && ev.pending === null) return null;
+function fromProgress(ev: Evidence, session: Session): TestCounts | null {
+  if (!ev.seen && ev.pending === null && !session.started) return null;
   const c = { ...ev.tally };
   const notes: string[] = [];
+  const reported = c.passed + c.failed + c.errors + c.skipped + c.xfailed + c.xpassed;
+  const how = ev.fatal ? `the interpreter died, Fatal Python error: ${ev.fatal}` : 'the process ended';
   let crashed: string | null = null;
   if (ev.pending !== null) {
     c.errors++;
-    crashed = `${ev.pending} started but never reported a result (the process died): counted as an error`;
+    const who =
+      ev.pending === 'a test' && session.diedIn ? `${session.diedIn} (from the interpreter's traceback)` : ev.pending;
+    crashed = `${who} started and never reported a result (${how}): counted as an error`;
+  } else if (session.started) {
+    // A session that began and has no summary ended mid-run (os._exit in a test or conftest): not a clean pass.
+    c.errors++;
+    const of = session.collected === null ? '' : ` after ${reported} of ${session.collected} collected test(s)`;
+    crashed = `pytest stopped${of} without its summary line (${how}): counted as an error`;
   }
+  const missing = session.collected === null ? 0 : session.collected - reported - (ev.pending === null ? 0 : 1);
+  if (missing > 0) notes.push(`${missing} collected test(s) never ran or never reported a result`);
   notes.push('no pytest summary line (quiet -qq, or the run was cut short): counts read from per-test progress');
   const counts = makeCounts('pytest', { ...c, notes });
   return flag(counts, { crashed });
+}
+
+/** The -v case list with the test the process died in, as an error: a crash names its test. */
+function withCrashCase(cases: TestCase[] | null, ev: Evidence): TestCase[] | null {
+  if (!cases || ev.pending === null || ev.pending === 'a test' || cases.some((c) => c.id === ev.pending)) return cases;
+  const why = ev.fatal
+    ? `the interpreter died in this test (Fatal Python error: ${ev.fatal})`
+    : 'the process ended in this test';
+  return [...cases, { id: ev.pending, status: 'error', excerpt: why }];
 }
 
 export const pytest: TestParser = {
@@ -203,31 +295,33 @@ export const pytest: TestParser = {
       const m = SUMMARY.exec(l);
       if (m) candidates.push(m[1] as string);
     }
-    const crash = lines.some((l) => /^Fatal Python error: /.test(l))
+    const crash = lines.some((l) => l.includes('Fatal Python error: ') && (DEAD.test(l) || STARTED.test(l)))
       ? 'the Python interpreter died (Fatal Python error)'
       : null;
     if (candidates.length === 0) {
-      const counts = fromProgress(ev);
+      const counts = fromProgress(ev, sessionOf(lines));
       if (counts && crash && !counts.runner_crashed) flag(counts, { crashed: crash });
-      return counts && withCaseList(counts, casesOf(ev));
+      return counts && withCaseList(counts, withCrashCase(casesOf(ev), ev));
     }
     // A summary agrees when it counts at least the failures and errors the per-test lines show (a test can add
     // fake failures to the output, never remove real ones).
     const failures = Math.max(ev.tally.failed, ev.shortFailed);
+    const passedParents = [...ev.subParents.keys()].filter((id) => !ev.failedIds.has(id)).length;
+    const sub = { subfailed: ev.subfailed, passedParents };
     const errors = Math.max(ev.tally.errors, ev.shortErrors);
     const { chosen, disputed } = pickSummary(
       candidates,
       (c) => {
-        const s = fromSummary(c, ev.subfailed);
+        const s = fromSummary(c, sub);
         return s.failed >= failures - ev.subfailed && s.errors >= Math.min(errors, 1);
       },
       'pytest summary line',
       (c) => {
-        const s = fromSummary(c, ev.subfailed);
+        const s = fromSummary(c, sub);
         return favour(s.passed ?? 0, s.failed + s.errors);
       },
     );
-    let counts = fromSummary(chosen as string, ev.subfailed);
+    let counts = fromSummary(chosen as string, sub);
     // Console per-test lines are trusted as cases only when they cover the tests the summary counts.
     const cases = casesOf(ev);
     const covered = cases !== null && cases.length >= (counts.passed ?? 0) + counts.failed;

@@ -65,7 +65,17 @@ function finish(out: TestCounts, consoleCounts: TestCounts, disagreements: strin
     crashed: consoleCounts.runner_crashed && !out.runner_crashed ? 'the console shows a crash' : null,
     noTests:
       consoleCounts.no_tests_collected && !out.no_tests_collected ? 'the console says no tests were collected' : null,
+    casesDisputed: out.cases ? casesDoubt(out, consoleCounts, disagreements) : null,
   });
   if (!out.notes?.length) delete out.notes;
   return out;
+}
+
+/** Why the report's per-test list cannot be taken as proof, or null: it is only as good as the report it came from. */
+export function casesDoubt(report: TestCounts, consoleCounts: TestCounts, disagreements: string[]): string | null {
+  if (disagreements.length) return 'the report it comes from disagrees with the console';
+  // A crashed worker's tests can be written as passed (vitest's JUnit): a list that shows no crash is not the run's.
+  if (consoleCounts.runner_crashed && !report.runner_crashed && !report.cases?.some((c) => c.status === 'error'))
+    return 'the console shows a crash that the report does not';
+  return null;
 }

@@ -66,6 +66,7 @@ export function readJunit(xml: string, runner = 'junit', cwd?: string): TestCoun
   if (!/<testsuites?\b/.test(xml)) return null;
   const cases: TestCase[] = [];
   const suites: string[] = [];
+  const failingSuites = { all: 0, failing: 0 };
   const pytest = /<testsuite[^>]*\bname="pytest"/.test(xml);
   const prefixes = new Map<string, string>();
   let open: {
@@ -95,7 +96,11 @@ export function readJunit(xml: string, runner = 'junit', cwd?: string): TestCoun
     const [, slash, tag, attrs = '', selfClose] = m;
     if (tag === 'testsuite') {
       if (slash) suites.pop();
-      else if (!selfClose) suites.push(attr(attrs, 'name') ?? '');
+      else if (!selfClose) {
+        suites.push(attr(attrs, 'name') ?? '');
+        failingSuites.all++;
+        if (Number(attr(attrs, 'failures') ?? 0) > 0) failingSuites.failing++;
+      }
       continue;
     }
     if (tag === 'testsuites') continue;
@@ -147,7 +152,61 @@ export function readJunit(xml: string, runner = 'junit', cwd?: string): TestCoun
         current.status = /type="pytest\.xfail"/.test(attrs) ? 'xfail' : 'skipped';
     }
   }
-  return countsFromCases(runner, uniqueIds(cases));
+  const counts = countsFromCases(runner, uniqueIds(cases));
+  const totals = nodeTotals(xml);
+  return totals ? withNodeTotals(counts, totals, failingSuites) : counts;
+}
+
+/** node --test writes its own totals as comments at the end of its JUnit report (`<!-- fail 1 -->`). */
+function nodeTotals(xml: string): Map<string, number> | null {
+  const m = new Map<string, number>();
+  for (const c of xml.matchAll(/<!-- (tests|suites|pass|fail|cancelled|skipped|todo) (\d+) -->/g))
+    m.set(c[1] as string, Number(c[2]));
+  return m.has('tests') && m.has('pass') && m.has('fail') ? m : null;
+}
+
+/**
+ * node counts a test with subtests as a test (its JUnit writes it as a <testsuite>, a failed child marks it with
+ * `failures`, its own failure is dropped): the counts are node's totals, as on its console; the cases stay the leaves.
+ * Totals the leaves and suites cannot account for mean a failure is missing from the list.
+ */
+function withNodeTotals(
+  counts: TestCounts,
+  t: Map<string, number>,
+  suites: { all: number; failing: number },
+): TestCounts {
+  const n = (k: string): number => t.get(k) ?? 0;
+  const leaves = tally(counts.cases ?? []);
+  const fileErrors = (counts.cases ?? []).filter((c) => c.status === 'error').length;
+  const fails = n('fail') + n('cancelled');
+  const out = makeCounts(counts.runner, {
+    passed: n('pass'),
+    failed: Math.max(0, fails - fileErrors),
+    skipped: n('skipped') + n('todo'),
+    errors: fileErrors,
+    notes: [...(counts.notes ?? [])],
+  });
+  if (out.passed !== leaves.passed || out.failed + out.errors !== leaves.failed + leaves.error)
+    out.notes = [
+      ...(out.notes ?? []),
+      "counts are node's totals in the report (parent tests included); cases are the leaves",
+    ];
+  if (!out.notes?.length) delete out.notes;
+  out.cases = counts.cases;
+  out.source = 'report';
+  const doubts: string[] = [];
+  if (fails > leaves.failed + leaves.error + suites.failing)
+    doubts.push(
+      `node counts ${fails} failure(s), the cases and failing parents show ${leaves.failed + leaves.error + suites.failing} (a parent test's own failure is not written as a case)`,
+    );
+  if (n('pass') < leaves.passed || n('pass') > leaves.passed + suites.all)
+    doubts.push(
+      `node counts ${n('pass')} passed, the report lists ${leaves.passed} passed case(s) and ${suites.all} parent(s)`,
+    );
+  return flag(out, {
+    casesDisputed: doubts.length ? doubts.join('; ') : null,
+    noTests: n('tests') === 0 && fileErrors === 0 ? 'the report lists no test' : null,
+  });
 }
 
 /** Case ids must be unique: a repeated id (parametrised names clash) gets its position appended. */

@@ -36,6 +36,11 @@ export interface TestCounts {
   no_tests_collected?: boolean;
   /** The structured report asked of the runner: read, missing (asked, never written), unreadable, not asked. */
   report?: 'read' | 'missing' | 'unreadable' | 'not_asked';
+  /**
+   * `cases` is not proof of which tests passed: the report it came from disagrees with the console, with a crash the
+   * console shows, or with the runner's own totals. Set only when true; the reason is a `cases disputed:` note.
+   */
+  cases_disputed?: boolean;
 }
 
 /** Counts read from one linter run's output. */

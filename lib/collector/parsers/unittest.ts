@@ -1,7 +1,7 @@
 // Python unittest: `Ran 12 tests in 0.001s`, then `OK` or `FAILED (failures=1, errors=1, skipped=1, ...)`.
 import { favour, flag, makeCounts, pickSummary } from './_counts.js';
 import type { TestParser } from './_parser.js';
-import type { CaseStatus, TestCase } from './types.js';
+import type { CaseStatus, TestCase, TestCounts } from './types.js';
 
 const RAN = /^Ran (\d+) tests? in \d+(?:\.\d+)?s\s*$/;
 // `FAIL: test_x (mod.Class.test_x)` (3.11+) or `FAIL: test_x (mod.Class)`; a subtest adds ` (i=2)`.
@@ -50,7 +50,7 @@ const STATUS: Record<string, CaseStatus> = {
 const RANK: Record<CaseStatus, number> = { passed: 0, skipped: 1, xfail: 1, xpass: 2, failed: 3, error: 4 };
 
 /** -v lines: one case per test; a test's subtests decide its status (any failure fails it, all skipped skips it). */
-function verboseCases(lines: readonly string[]): TestCase[] | null {
+function verboseCases(lines: readonly string[], crashed = false): TestCase[] | null {
   const tests = new Map<string, { own: CaseStatus | null; subs: CaseStatus[] }>();
   for (const line of lines) {
     const m = VERBOSE.exec(line);
@@ -66,6 +66,9 @@ function verboseCases(lines: readonly string[]): TestCase[] | null {
     } else if (status) t.own = status;
   }
   if (tests.size === 0) return null;
+  const last = [...tests].at(-1) as [string, { own: CaseStatus | null; subs: CaseStatus[] }];
+  // The run died (no summary): the last test started and never got a result is the one it died in.
+  if (crashed && last[1].own === null && !last[1].subs.some((st) => st !== 'passed')) last[1].own = 'error';
   return [...tests].map(([id, t]) => {
     let status: CaseStatus = t.own ?? 'passed';
     for (const s of t.subs) if (RANK[s] > RANK[status] && s !== 'skipped') status = s;
@@ -77,10 +80,10 @@ function verboseCases(lines: readonly string[]): TestCase[] | null {
 export const unittest: TestParser = {
   name: 'unittest',
   explain: { summary: /^Ran \d+ tests? in |^(?:OK|FAILED)(?: \(.*\))?\s*$/, marks: /^(?:FAIL|ERROR): / },
-  detect: (lines) => lines.some((l) => RAN.test(l)),
+  detect: (lines) => lines.some((l) => RAN.test(l)) || lines.some((l) => VERBOSE.exec(l)?.[5] !== undefined),
   parse(lines) {
     const all = summaries(lines);
-    if (all.length === 0) return null;
+    if (all.length === 0) return withoutSummary(lines);
     const failedIds = new Set<string>(),
       errorIds = new Set<string>();
     let failHeaders = 0,
@@ -146,3 +149,25 @@ export const unittest: TestParser = {
     });
   },
 };
+
+/** No `Ran N tests` line: the process died mid-run. Only -v names the tests (and the one it died in); dots alone do not. */
+function withoutSummary(lines: readonly string[]): TestCounts | null {
+  const cases = verboseCases(lines, true);
+  if (!cases) return null;
+  const n = (st: CaseStatus): number => cases.filter((c) => c.status === st).length;
+  const dead = cases.at(-1) as TestCase;
+  const named = dead.status === 'error';
+  if (named) dead.excerpt = 'the process died in this test (no result, no unittest summary)';
+  const counts = makeCounts('unittest', {
+    passed: n('passed'),
+    failed: n('failed'),
+    skipped: n('skipped'),
+    errors: named ? n('error') : n('error') + 1,
+    xfailed: n('xfail'),
+    notes: ['no unittest summary (the run was cut short): counts read from the -v lines'],
+  });
+  counts.cases = cases;
+  return flag(counts, {
+    crashed: `${named ? dead.id : 'a test'} started and never reported a result (the process died): counted as an error`,
+  });
+}
