@@ -50,8 +50,8 @@ describe('collect: counts a test cannot fake', () => {
     // node itself also fails the file whose exit handler printed after its results: at least the real failure counts.
     expect(t).toMatchObject({ runner: 'node-test', passed: 1, source: 'report', counts_disputed: true });
     expect(t?.failed).toBeGreaterThanOrEqual(1);
-    // Report and console disagree: the per-test list is not evidence, and the run is not trusted.
-    expect(t?.cases).toBeUndefined();
+    // Report and console disagree: the per-test list is flagged, and the run is not trusted.
+    expect(t?.cases_disputed).toBe(true);
     expect(fb.integrity.test_evidence?.trusted).toBe(false);
     expect(fb.integrity.counts_disputed).toBe(true);
     expect(fb.outcome).not.toBe('full_pass');

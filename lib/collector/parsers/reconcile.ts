@@ -53,9 +53,9 @@ export function reconcile(
       ],
       source: 'console',
     };
+    if (report.cases) base.cases = report.cases;
   }
-  // A per-test list is evidence only when report and console agree: a disputed report's list is not copied.
-  if (disagreements.length && base === out) delete base.cases;
+  // Kept for a reader, flagged cases_disputed: the trust rule never lets a disputed list decide (lib/evidence/trust.ts).
   return finish(base, consoleCounts, disagreements);
 }
 
