@@ -910,27 +910,91 @@ exploration_share: number
  */
 triggers: {
 /**
- * score_drop: the newest window_runs scored runs against the baseline_runs before them, same template.
+ * score_drop: a change detector on the template's scored runs by completion time (chosen and calibrated by bench/drift.ts; docs/design/templates.md).
  */
 drop: {
 /**
- * interval_separation: the window's 95% t interval of per-run values lies wholly below the baseline's (the intervals score-templates reports).
+ * The detector: cusum_full_pass (default: one-sided Bernoulli CUSUM on the full-pass indicator), cusum_score (standardised CUSUM on the per-run score), fisher_full_pass (Fisher exact, window against reference), welch_score (Welch t, window against reference), interval_separation (issue 17's rule: the window's 95% t interval wholly below the baseline's).
  */
-test: "interval_separation"
+test: ("cusum_full_pass" | "cusum_score" | "fisher_full_pass" | "welch_score" | "interval_separation")
 /**
- * Recent window, scored runs by completion time.
+ * Reference: at most this many scored runs just before the monitored runs (their level is the pre-change level).
+ */
+reference_runs: number
+/**
+ * No detector runs before the reference holds this many scored runs.
+ */
+min_reference_runs: number
+/**
+ * CUSUM: the newest scored runs the statistic runs over.
+ */
+monitor_runs: number
+/**
+ * One-sided Bernoulli CUSUM on the full-pass indicator: p0 = the reference rate, p1 = max(p0 - shift, p0/3); fires when the log-likelihood-ratio sum exceeds threshold.
+ */
+cusum_full_pass: {
+/**
+ * The drop the CUSUM is tuned for, 0-1 (full-pass rate or score).
+ */
+shift: number
+/**
+ * h, nats (calibrated by bench/drift.ts --calibrate).
+ */
+threshold: number
+}
+/**
+ * One-sided CUSUM on the per-run score (mechanical, or blended when the blend is active), standardised by the reference standard deviation (at least 0.1), reference value shift/2.
+ */
+cusum_score: {
+/**
+ * The drop the CUSUM is tuned for, 0-1 (full-pass rate or score).
+ */
+shift: number
+/**
+ * h, standard deviations (calibrated by bench/drift.ts --calibrate).
+ */
+threshold: number
+}
+/**
+ * One-sided Fisher exact test: full passes in the window against the reference.
+ */
+fisher_full_pass: {
+/**
+ * The newest scored runs tested against the reference runs before them.
  */
 window_runs: number
 /**
- * Baseline: at most this many scored runs just before the window.
+ * Fires when the one-sided p-value is below this (calibrated by bench/drift.ts --calibrate).
+ */
+threshold: number
+}
+/**
+ * Welch t of reference mean minus window mean of the per-run score (each variance at least the variance of both together).
+ */
+welch_score: {
+/**
+ * The newest scored runs tested against the reference runs before them.
+ */
+window_runs: number
+/**
+ * Fires when t exceeds this (calibrated by bench/drift.ts --calibrate).
+ */
+threshold: number
+}
+/**
+ * interval_separation: recent window, scored runs by completion time.
+ */
+window_runs: number
+/**
+ * interval_separation: baseline, at most this many scored runs just before the window.
  */
 baseline_runs: number
 /**
- * No drop is tested before the baseline holds this many runs.
+ * interval_separation: no drop is tested before the baseline holds this many runs.
  */
 min_baseline_runs: number
 /**
- * The baseline mean minus the window mean must also be at least this, 0-1 (an effect size, not only significance).
+ * interval_separation: the baseline mean minus the window mean must also be at least this, 0-1.
  */
 min_drop: number
 }
