@@ -106,7 +106,8 @@ function alarms(h: History, name: DetectorName, p: Params, stopAtFirstAfterChang
 function falseAlarmRate(name: DetectorName, p: Params, perDay: number, seed: string): number {
   const rng = createRng(seed);
   let n = 0;
-  for (let i = 0; i < TEMPLATES; i++) n += alarms(history(rng, perDay, STEADY_DAYS, 0, Infinity), name, p, false).length;
+  for (let i = 0; i < TEMPLATES; i++)
+    n += alarms(history(rng, perDay, STEADY_DAYS, 0, Infinity), name, p, false).length;
   return (1000 * n) / (TEMPLATES * STEADY_DAYS);
 }
 
@@ -170,7 +171,12 @@ function table(): void {
   console.log(
     `reference ${drop.reference_runs} runs (min ${drop.min_reference_runs}), CUSUM over the newest ${drop.monitor_runs}; default: ${drop.test}`,
   );
-  const head = ['detector', 'runs/day', 'FA/1000d', ...DROPS.map((d) => `drop ${d}: days med/p90, runs med/p90, ≤2d ≤4d ≤7d`)];
+  const head = [
+    'detector',
+    'runs/day',
+    'FA/1000d',
+    ...DROPS.map((d) => `drop ${d}: days med/p90, runs med/p90, ≤2d ≤4d ≤7d`),
+  ];
   console.log(head.join(' | '));
   for (const name of DETECTORS) {
     for (const v of VOLUMES) {

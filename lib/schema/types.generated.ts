@@ -4124,6 +4124,27 @@ later: (number | null)
  * later - earlier; negative is a drop.
  */
 change: (number | null)
+/**
+ * 95% interval of later - earlier (two-sample t with the pooled variance of the per-run values); null when the runs cannot tell (fewer than 2 a half). Absent in files written before issue 25.
+ */
+interval?: ({
+/**
+ * Lower bound, -1 to 1.
+ */
+low: number
+/**
+ * Upper bound, -1 to 1.
+ */
+high: number
+/**
+ * t: two-sample Student t with pooled variance.
+ */
+method: "t"
+} | null)
+/**
+ * The interval excludes 0: the change is a trend, not noise; null without an interval. Absent in files written before issue 25.
+ */
+distinguishable?: (boolean | null)
 }
 /**
  * Mechanical-only ranking beside the blended ranking.
@@ -4213,7 +4234,7 @@ id: string
  */
 template: string
 /**
- * score_drop: the recent window's interval lies below the baseline's (templates.triggers.drop); low_full_pass: full-pass rate below templates.triggers.level.full_pass_below over at least level.min_runs runs; recurring_issue: the judge reported the same issue in several recent judged runs.
+ * score_drop: a change detector (templates.triggers.drop) saw the template's level drop; low_full_pass: full-pass rate below templates.triggers.level.full_pass_below over at least level.min_runs runs; recurring_issue: the judge reported the same issue in several recent judged runs.
  */
 kind: ("score_drop" | "low_full_pass" | "recurring_issue")
 /**
@@ -4259,28 +4280,9 @@ example: string
 }[]
 trend: Trend
 /**
- * score_drop only: the test at fire time (the baseline stays this one while the trigger is open).
+ * score_drop only: the test at fire time.
  */
-drop?: {
-/**
- * The significance test (templates.triggers.drop.test).
- */
-test: "interval_separation"
-/**
- * Per-run value tested: mechanical, or blended (judged runs w_m x mechanical + w_j x judge) when the blend is active.
- */
-series: ("mechanical" | "blended")
-window: Sample
-baseline: Sample
-/**
- * baseline mean - window mean, 0-1 scale.
- */
-drop: number
-/**
- * Configured minimum drop, 0-1.
- */
-min_drop: number
-}
+drop?: (DropInterval | DropChange)
 /**
  * low_full_pass only: the template's full-pass rate over all its scored runs at fire time.
  */
@@ -4323,6 +4325,35 @@ below: number
  */
 min_runs: number
 }
+/**
+ * score_drop closed by a change detector: the upward CUSUM that saw the level come back.
+ */
+recovery?: {
+/**
+ * Upward CUSUM sum from the dropped level to the pre-change level.
+ */
+statistic: number
+/**
+ * The threshold it exceeded (the CUSUM threshold of the series, scaled to runs a day).
+ */
+threshold: number
+/**
+ * run.completed_at of the first run of the recovery excursion.
+ */
+since: string
+/**
+ * Runs since then.
+ */
+n: number
+/**
+ * Mean of those runs (full-pass rate or score), 0-1 scale.
+ */
+level: (number | null)
+/**
+ * The pre-change level (evidence.drop.before.mean).
+ */
+level_before: (number | null)
+}
 }
 /**
  * Last time score-templates found the condition still holding (or the closing time), ISO 8601. Absent in triggers written before issue 17 (read as fired_at).
@@ -4335,6 +4366,29 @@ closed_reason?: (string | null)
 }
 /**
  * The template's last runs (infra failures left out) ordered by run.completed_at, never by bead id; the score formula applied to the older and the newer half.
+ */
+export interface DropInterval {
+/**
+ * The significance test (templates.triggers.drop.test).
+ */
+test: "interval_separation"
+/**
+ * Per-run value tested: mechanical, or blended (judged runs w_m x mechanical + w_j x judge) when the blend is active.
+ */
+series: ("mechanical" | "blended")
+window: Sample
+baseline: Sample
+/**
+ * baseline mean - window mean, 0-1 scale.
+ */
+drop: number
+/**
+ * Configured minimum drop, 0-1.
+ */
+min_drop: number
+}
+/**
+ * A run of consecutive scored runs of the template (by completion time) and the 95% interval of their per-run values (Wilson for the full_pass series, Student t otherwise).
  */
 export interface Sample {
 /**
@@ -4374,4 +4428,55 @@ last_completed_at: (string | null)
  * Bead ids, oldest first.
  */
 beads: string[]
+}
+/**
+ * score_drop by a change detector (issue 25): what it saw at fire time; before.mean is the pre-change level the trigger waits for.
+ */
+export interface DropChange {
+/**
+ * The detector (templates.triggers.drop.test).
+ */
+test: ("cusum_full_pass" | "cusum_score" | "fisher_full_pass" | "welch_score")
+/**
+ * The per-run series: full_pass (1 for a full pass, else 0), mechanical, or blended (judged runs w_m x mechanical + w_j x judge) when the blend is active.
+ */
+series: ("full_pass" | "mechanical" | "blended")
+/**
+ * The detector statistic: CUSUM sum (nats for full_pass, standard deviations for scores), Fisher one-sided p, or Welch t.
+ */
+statistic: number
+/**
+ * The threshold it was compared with, scaled to the template's runs a day.
+ */
+threshold: number
+/**
+ * The configured threshold (at 10 runs a day).
+ */
+configured_threshold: number
+/**
+ * The template's runs a day over the runs kept (at least 1).
+ */
+runs_per_day: number
+/**
+ * CUSUM: the drop it is tuned for, 0-1; null for windowed tests.
+ */
+shift: (number | null)
+/**
+ * Mean of the reference runs (full-pass rate or score), 0-1 scale.
+ */
+reference_level: number
+/**
+ * Standard deviation of the reference runs for score series; null for full_pass.
+ */
+reference_sd: (number | null)
+/**
+ * run.completed_at of the first run after the estimated change point.
+ */
+change_at: string
+/**
+ * The estimated change day, YYYY-MM-DD (UTC).
+ */
+change_day: string
+before: Sample
+after: Sample
 }
