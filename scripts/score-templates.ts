@@ -101,15 +101,22 @@ export async function run(argv: string[], io: Io): Promise<number> {
     if (cfg.judge.phase >= 4) {
       fired = await store.withLock('triggers', () => {
         const open: Trigger[] = [];
+        const dropClosed = new Map<string, string>();
         for (const r of store.readAll<Trigger>('triggers')) {
           if ('error' in r) io.stderr(`score-templates: ignoring ${r.file}: ${r.error.problems.join('; ')}\n`);
           else if (r.value.cleared_at === null) open.push(r.value);
+          else if (r.value.kind === 'score_drop') {
+            const t = r.value;
+            const last = dropClosed.get(t.template);
+            if (!last || Date.parse(t.cleared_at!) > Date.parse(last)) dropClosed.set(t.template, t.cleared_at!);
+          }
         }
         const d = decideTriggers({
           templates,
           recent: (t) => agg.recent(t),
           recentJudged: (t) => (cfg.judge.enabled ? agg.recentJudged(t) : []),
           open,
+          lastDropClosed: (t) => dropClosed.get(t) ?? null,
           settings: tcfg.triggers,
           blend: settings.blend ? tcfg.weights : null,
           now,
@@ -120,7 +127,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
           store.write('triggers', id, { ...t, checked_at: now });
         }
         for (const c of d.close) {
-          const t = open.find((x) => x.id === c.id)!;
+          const o = open.find((x) => x.id === c.id)!;
+          const t = c.recovery ? { ...o, evidence: { ...o.evidence, recovery: c.recovery } } : o;
           store.write('triggers', c.id, { ...t, checked_at: now, cleared_at: now, closed_reason: c.reason });
           closed.push({ ...t, cleared_at: now, closed_reason: c.reason });
         }

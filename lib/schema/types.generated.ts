@@ -930,27 +930,91 @@ exploration_share: number
  */
 triggers: {
 /**
- * score_drop: the newest window_runs scored runs against the baseline_runs before them, same template.
+ * score_drop: a change detector on the template's scored runs by completion time (chosen and calibrated by bench/drift.ts; docs/design/templates.md).
  */
 drop: {
 /**
- * interval_separation: the window's 95% t interval of per-run values lies wholly below the baseline's (the intervals score-templates reports).
+ * The detector: cusum_full_pass (default: one-sided Bernoulli CUSUM on the full-pass indicator), cusum_score (standardised CUSUM on the per-run score), fisher_full_pass (Fisher exact, window against reference), welch_score (Welch t, window against reference), interval_separation (issue 17's rule: the window's 95% t interval wholly below the baseline's).
  */
-test: "interval_separation"
+test: ("cusum_full_pass" | "cusum_score" | "fisher_full_pass" | "welch_score" | "interval_separation")
 /**
- * Recent window, scored runs by completion time.
+ * Reference: at most this many scored runs just before the monitored runs (their level is the pre-change level).
+ */
+reference_runs: number
+/**
+ * No detector runs before the reference holds this many scored runs.
+ */
+min_reference_runs: number
+/**
+ * CUSUM: the newest scored runs the statistic runs over.
+ */
+monitor_runs: number
+/**
+ * One-sided Bernoulli CUSUM on the full-pass indicator: p0 = the reference rate, p1 = max(p0 - shift, p0/3); fires when the log-likelihood-ratio sum exceeds threshold.
+ */
+cusum_full_pass: {
+/**
+ * The drop the CUSUM is tuned for, 0-1 (full-pass rate or score).
+ */
+shift: number
+/**
+ * h, nats (calibrated by bench/drift.ts --calibrate).
+ */
+threshold: number
+}
+/**
+ * One-sided CUSUM on the per-run score (mechanical, or blended when the blend is active), standardised by the reference standard deviation (at least 0.1), reference value shift/2.
+ */
+cusum_score: {
+/**
+ * The drop the CUSUM is tuned for, 0-1 (full-pass rate or score).
+ */
+shift: number
+/**
+ * h, standard deviations (calibrated by bench/drift.ts --calibrate).
+ */
+threshold: number
+}
+/**
+ * One-sided Fisher exact test: full passes in the window against the reference.
+ */
+fisher_full_pass: {
+/**
+ * The newest scored runs tested against the reference runs before them.
  */
 window_runs: number
 /**
- * Baseline: at most this many scored runs just before the window.
+ * Fires when the one-sided p-value is below this (calibrated by bench/drift.ts --calibrate).
+ */
+threshold: number
+}
+/**
+ * Welch t of reference mean minus window mean of the per-run score (each variance at least the variance of both together).
+ */
+welch_score: {
+/**
+ * The newest scored runs tested against the reference runs before them.
+ */
+window_runs: number
+/**
+ * Fires when t exceeds this (calibrated by bench/drift.ts --calibrate).
+ */
+threshold: number
+}
+/**
+ * interval_separation: recent window, scored runs by completion time.
+ */
+window_runs: number
+/**
+ * interval_separation: baseline, at most this many scored runs just before the window.
  */
 baseline_runs: number
 /**
- * No drop is tested before the baseline holds this many runs.
+ * interval_separation: no drop is tested before the baseline holds this many runs.
  */
 min_baseline_runs: number
 /**
- * The baseline mean minus the window mean must also be at least this, 0-1 (an effect size, not only significance).
+ * interval_separation: the baseline mean minus the window mean must also be at least this, 0-1.
  */
 min_drop: number
 }
@@ -4239,6 +4303,27 @@ later: (number | null)
  * later - earlier; negative is a drop.
  */
 change: (number | null)
+/**
+ * 95% interval of later - earlier (two-sample t with the pooled variance of the per-run values); null when the runs cannot tell (fewer than 2 a half). Absent in files written before issue 25.
+ */
+interval?: ({
+/**
+ * Lower bound, -1 to 1.
+ */
+low: number
+/**
+ * Upper bound, -1 to 1.
+ */
+high: number
+/**
+ * t: two-sample Student t with pooled variance.
+ */
+method: "t"
+} | null)
+/**
+ * The interval excludes 0: the change is a trend, not noise; null without an interval. Absent in files written before issue 25.
+ */
+distinguishable?: (boolean | null)
 }
 /**
  * Mechanical-only ranking beside the blended ranking.
@@ -4328,7 +4413,7 @@ id: string
  */
 template: string
 /**
- * score_drop: the recent window's interval lies below the baseline's (templates.triggers.drop); low_full_pass: full-pass rate below templates.triggers.level.full_pass_below over at least level.min_runs runs; recurring_issue: the judge reported the same issue in several recent judged runs.
+ * score_drop: a change detector (templates.triggers.drop) saw the template's level drop; low_full_pass: full-pass rate below templates.triggers.level.full_pass_below over at least level.min_runs runs; recurring_issue: the judge reported the same issue in several recent judged runs.
  */
 kind: ("score_drop" | "low_full_pass" | "recurring_issue")
 /**
@@ -4374,28 +4459,9 @@ example: string
 }[]
 trend: Trend
 /**
- * score_drop only: the test at fire time (the baseline stays this one while the trigger is open).
+ * score_drop only: the test at fire time.
  */
-drop?: {
-/**
- * The significance test (templates.triggers.drop.test).
- */
-test: "interval_separation"
-/**
- * Per-run value tested: mechanical, or blended (judged runs w_m x mechanical + w_j x judge) when the blend is active.
- */
-series: ("mechanical" | "blended")
-window: Sample
-baseline: Sample
-/**
- * baseline mean - window mean, 0-1 scale.
- */
-drop: number
-/**
- * Configured minimum drop, 0-1.
- */
-min_drop: number
-}
+drop?: (DropInterval | DropChange)
 /**
  * low_full_pass only: the template's full-pass rate over all its scored runs at fire time.
  */
@@ -4438,6 +4504,35 @@ below: number
  */
 min_runs: number
 }
+/**
+ * score_drop closed by a change detector: the upward CUSUM that saw the level come back.
+ */
+recovery?: {
+/**
+ * Upward CUSUM sum from the dropped level to the pre-change level.
+ */
+statistic: number
+/**
+ * The threshold it exceeded (the CUSUM threshold of the series, scaled to runs a day).
+ */
+threshold: number
+/**
+ * run.completed_at of the first run of the recovery excursion.
+ */
+since: string
+/**
+ * Runs since then.
+ */
+n: number
+/**
+ * Mean of those runs (full-pass rate or score), 0-1 scale.
+ */
+level: (number | null)
+/**
+ * The pre-change level (evidence.drop.before.mean).
+ */
+level_before: (number | null)
+}
 }
 /**
  * Last time score-templates found the condition still holding (or the closing time), ISO 8601. Absent in triggers written before issue 17 (read as fired_at).
@@ -4450,6 +4545,29 @@ closed_reason?: (string | null)
 }
 /**
  * The template's last runs (infra failures left out) ordered by run.completed_at, never by bead id; the score formula applied to the older and the newer half.
+ */
+export interface DropInterval {
+/**
+ * The significance test (templates.triggers.drop.test).
+ */
+test: "interval_separation"
+/**
+ * Per-run value tested: mechanical, or blended (judged runs w_m x mechanical + w_j x judge) when the blend is active.
+ */
+series: ("mechanical" | "blended")
+window: Sample
+baseline: Sample
+/**
+ * baseline mean - window mean, 0-1 scale.
+ */
+drop: number
+/**
+ * Configured minimum drop, 0-1.
+ */
+min_drop: number
+}
+/**
+ * A run of consecutive scored runs of the template (by completion time) and the 95% interval of their per-run values (Wilson for the full_pass series, Student t otherwise).
  */
 export interface Sample {
 /**
@@ -4489,4 +4607,55 @@ last_completed_at: (string | null)
  * Bead ids, oldest first.
  */
 beads: string[]
+}
+/**
+ * score_drop by a change detector (issue 25): what it saw at fire time; before.mean is the pre-change level the trigger waits for.
+ */
+export interface DropChange {
+/**
+ * The detector (templates.triggers.drop.test).
+ */
+test: ("cusum_full_pass" | "cusum_score" | "fisher_full_pass" | "welch_score")
+/**
+ * The per-run series: full_pass (1 for a full pass, else 0), mechanical, or blended (judged runs w_m x mechanical + w_j x judge) when the blend is active.
+ */
+series: ("full_pass" | "mechanical" | "blended")
+/**
+ * The detector statistic: CUSUM sum (nats for full_pass, standard deviations for scores), Fisher one-sided p, or Welch t.
+ */
+statistic: number
+/**
+ * The threshold it was compared with, scaled to the template's runs a day.
+ */
+threshold: number
+/**
+ * The configured threshold (at 10 runs a day).
+ */
+configured_threshold: number
+/**
+ * The template's runs a day over the runs kept (at least 1).
+ */
+runs_per_day: number
+/**
+ * CUSUM: the drop it is tuned for, 0-1; null for windowed tests.
+ */
+shift: (number | null)
+/**
+ * Mean of the reference runs (full-pass rate or score), 0-1 scale.
+ */
+reference_level: number
+/**
+ * Standard deviation of the reference runs for score series; null for full_pass.
+ */
+reference_sd: (number | null)
+/**
+ * run.completed_at of the first run after the estimated change point.
+ */
+change_at: string
+/**
+ * The estimated change day, YYYY-MM-DD (UTC).
+ */
+change_day: string
+before: Sample
+after: Sample
 }

@@ -198,11 +198,43 @@ export function scoreOfRuns(runs: RecentRun[], s: ScoreSettings): number | null 
   return blendScore(mech, average(judged.map((r) => r.judge!)), s.weights);
 }
 
+/** A run's value in the score's per-run form: mechanical, or the blend of mechanical and judge when judged. */
+function perRun(r: RecentRun, s: ScoreSettings): number {
+  if (!s.blend || r.judge === null) return r.mechanical;
+  const w = normaliseWeights(s.weights);
+  return w.mechanical * r.mechanical + w.judge * r.judge;
+}
+
+/**
+ * 95% interval of later - earlier: two-sample t with the pooled variance of the two halves' per-run values (under
+ * "no trend" they are one sample), centred on the change; null below 2 runs a half.
+ */
+export function trendInterval(
+  earlier: number[],
+  later: number[],
+  change: number | null,
+): NonNullable<Trend['interval']> | null {
+  if (change === null || earlier.length < 2 || later.length < 2) return null;
+  const a = emptyMoments();
+  const b = emptyMoments();
+  for (const x of earlier) addMoment(a, x);
+  for (const x of later) addMoment(b, x);
+  const pooled = ((a.n - 1) * sampleVariance(a)! + (b.n - 1) * sampleVariance(b)!) / (a.n + b.n - 2);
+  const half = t95(a.n + b.n - 2) * Math.sqrt(pooled * (1 / a.n + 1 / b.n));
+  return { low: Math.max(-1, change - half), high: Math.min(1, change + half), method: 't' };
+}
+
 export function trendOf(runs: RecentRun[], s: ScoreSettings): Trend {
   const half = Math.floor(runs.length / 2);
   const earlier = half > 0 ? scoreOfRuns(runs.slice(0, half), s) : null;
   const later = half > 0 ? scoreOfRuns(runs.slice(runs.length - half), s) : null;
   const round = (x: number) => Math.round(x * 1e9) / 1e9;
+  const change = earlier !== null && later !== null ? round(later - earlier) : null;
+  const interval = trendInterval(
+    runs.slice(0, half).map((r) => perRun(r, s)),
+    runs.slice(runs.length - half).map((r) => perRun(r, s)),
+    change,
+  );
   return {
     window: s.trendWindow,
     runs: runs.map((r) => ({
@@ -214,7 +246,9 @@ export function trendOf(runs: RecentRun[], s: ScoreSettings): Trend {
     })),
     earlier,
     later,
-    change: earlier !== null && later !== null ? round(later - earlier) : null,
+    change,
+    interval,
+    distinguishable: interval === null ? null : interval.low > 0 || interval.high < 0,
   };
 }
 

@@ -18,6 +18,12 @@ export function templatesConfig(cfg: Config): TemplatesConfig {
   return cfg.templates;
 }
 
+/** Newest scored runs kept per template for the drop trigger: what any of its tests looks at. */
+export function recentRunsKept(d: TemplatesConfig['triggers']['drop']): number {
+  const windowed = Math.max(d.fisher_full_pass.window_runs, d.welch_score.window_runs);
+  return Math.max(d.window_runs + d.baseline_runs, d.reference_runs + Math.max(d.monitor_runs, windowed));
+}
+
 /** Blend from `fromPhase` on (3 for scoring, 4 for selection) and only with the judge enabled. */
 export function scoreSettings(cfg: Config, fromPhase: 3 | 4): ScoreSettings {
   const t = templatesConfig(cfg);
@@ -30,7 +36,7 @@ export function scoreSettings(cfg: Config, fromPhase: 3 | 4): ScoreSettings {
     mechanical: t.mechanical,
     trendWindow: t.trend_window,
     recurringWindow: t.triggers.recurring_window,
-    recentSize: t.triggers.drop.window_runs + t.triggers.drop.baseline_runs,
+    recentSize: recentRunsKept(t.triggers.drop),
     blend,
     blendOffReason,
   };

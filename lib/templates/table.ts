@@ -1,6 +1,6 @@
 // The tables for people (0-100 where it reads better). Pure.
 import { textTable } from '../report/table.js';
-import type { Interval, TemplateScores, Trigger } from '../schema/types.generated.js';
+import type { Interval, TemplateScores, Trend, Trigger } from '../schema/types.generated.js';
 
 const pct = (x: number | null): string => (x === null ? '-' : (x * 100).toFixed(0) + '%');
 const num = (x: number | null): string => (x === null ? '-' : (x * 100).toFixed(1));
@@ -9,6 +9,16 @@ const iv = (i: Interval): string => (i === null ? '' : ` [${(i.low * 100).toFixe
 /** First column left-aligned (the template), the figures right-aligned. */
 const table = (rows: string[][]): string =>
   textTable(rows[0]!, rows.slice(1), { align: rows[0]!.map((_, c) => (c === 0 ? 'left' : 'right')) });
+
+const signed = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(0)}`;
+
+/** The trend: "—" when the runs cannot tell; the interval alone when it holds 0; the change and its interval else. */
+export function trendCell(tr: Trend): string {
+  const i = tr.interval ?? null;
+  if (tr.change === null || i === null) return '—';
+  const range = `[${signed(i.low)}, ${signed(i.high)}]/${tr.runs.length}`;
+  return tr.distinguishable ? `${tr.change >= 0 ? '+' : ''}${(tr.change * 100).toFixed(1)} ${range}` : `~0 ${range}`;
+}
 
 export function renderScores(s: TemplateScores, fired: Trigger[], closed: Trigger[] = []): string {
   let out = `Template scores (phase ${s.phase}, judge ${s.judge_enabled ? 'enabled' : 'disabled'}, ${s.blend_active ? `blend ${s.settings.weights.mechanical}/${s.settings.weights.judge}` : 'mechanical only'}${s.task_type ? `, task type ${s.task_type}` : ''}); scores 0-100 with 95% intervals\n`;
@@ -41,13 +51,12 @@ export function renderScores(s: TemplateScores, fired: Trigger[], closed: Trigge
       `${num(t.judge.value)} (${t.judge.n})`,
       num(t.blended.value) + iv(t.blended.interval),
       `${num(t.score)} ${t.basis === 'blended' ? 'B' : 'M'}`,
-      t.trend.change === null
-        ? '-'
-        : `${t.trend.change >= 0 ? '+' : ''}${(t.trend.change * 100).toFixed(1)}/${t.trend.runs.length}`,
+      trendCell(t.trend),
     ]);
   }
   out += s.templates.length ? table(rows) : '(no feedback records)\n';
-  out += 'score: B blended, M mechanical; trend: later half - earlier half over the last runs by completion time\n';
+  out +=
+    'score: B blended, M mechanical; trend: later half - earlier half over the last runs by completion time, 95% interval/runs (~0: not told apart from no change; —: too few runs)\n';
   if (s.ab) {
     out += `\nA/B (mechanical-only vs blended): Spearman ${s.ab.spearman === null ? '-' : s.ab.spearman.toFixed(3)}, Kendall tau-b ${s.ab.kendall_tau_b === null ? '-' : s.ab.kendall_tau_b.toFixed(3)} over ${s.ab.templates} templates\n`;
     for (const m of s.ab.moves.filter((x) => x.change !== 0))

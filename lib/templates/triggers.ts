@@ -1,21 +1,24 @@
 // Refinement triggers (seed 003 phase 4): decide which fire, which stay open and which close, with their evidence.
 // Pure: state comes in, decisions go out.
 import { createHash } from 'node:crypto';
-import type { Config, Template, Trigger } from '../schema/types.generated.js';
+import type { Config, DropInterval, Template, Trigger } from '../schema/types.generated.js';
 import { byCompletion, type RecentRun } from './aggregate.js';
-import { normaliseWeights, type BlendWeights } from './formula.js';
+import type { BlendWeights } from './formula.js';
 import { addMoment, emptyMoments, mean, sampleVariance, t95, tInterval, type Moments } from '../stats/stats.js';
+import { changeTest, recoveryTest, seriesValue, type Recovery } from './drop-detect.js';
+
+export { seriesValue };
 
 export type TriggerSettings = Config['templates']['triggers'];
-export type DropEvidence = NonNullable<Trigger['evidence']['drop']>;
-export type Sample = DropEvidence['window'];
+export type DropEvidence = DropInterval;
+export type Sample = DropInterval['window'];
 
 export interface TriggerDecision {
   fire: Trigger[];
   /** Open triggers whose condition still holds: checked_at moves on. */
   keep: string[];
   /** Open triggers to close, each with its reason. */
-  close: { id: string; reason: string }[];
+  close: { id: string; reason: string; recovery?: Recovery }[];
 }
 
 type Issues = Trigger['evidence']['issues'];
@@ -49,16 +52,6 @@ export function triggerId(template: string, kind: Trigger['kind'], now: string, 
     .digest('hex')
     .slice(0, 8);
   return `${slug}-${kind}-${stamp}-${hash}`;
-}
-
-/**
- * One run's value in the tested series: its mechanical value, or, when the blend is active and the run was judged,
- * w_m x mechanical + w_j x judge (the per-run form of the blended score).
- */
-export function seriesValue(r: RecentRun, blend: BlendWeights | null): number {
-  if (blend === null || r.judge === null) return r.mechanical;
-  const w = normaliseWeights(blend);
-  return w.mechanical * r.mechanical + w.judge * r.judge;
 }
 
 const round = (x: number): number => Math.round(x * 1e9) / 1e9;
@@ -119,7 +112,7 @@ export function dropTest(
   const separated =
     window.interval !== null && baseline.interval !== null && window.interval.high < baseline.interval.low;
   return {
-    test: d.test,
+    test: 'interval_separation',
     series: blend ? 'blended' : 'mechanical',
     window,
     baseline,
@@ -141,6 +134,8 @@ export interface TriggerInput {
   recentJudged: (template: string) => RecentRun[];
   /** Triggers not yet closed. */
   open: Trigger[];
+  /** When the template's last score_drop trigger closed (the detector starts again after it), or null. */
+  lastDropClosed?: (template: string) => string | null;
   settings: TriggerSettings;
   /** Blend weights when the blend is active (the drop test then runs on blended per-run values), else null. */
   blend: BlendWeights | null;
@@ -169,10 +164,88 @@ function base(
   };
 }
 
+type Recurring = Trigger['evidence']['issues'];
+
+/** A new score_drop trigger when the configured test finds a drop, else null. */
+function fireDrop(
+  t: Template,
+  input: TriggerInput,
+  recent: RecentRun[],
+  issues: Recurring,
+  trend: Template['trend'],
+): Trigger | null {
+  const d = input.settings.drop;
+  if (d.test !== 'interval_separation') {
+    const ev = changeTest(recent, d, input.blend, input.lastDropClosed?.(t.template) ?? null);
+    if (!ev) return null;
+    const stat =
+      ev.test === 'fisher_full_pass'
+        ? `p ${ev.statistic.toPrecision(2)} < ${ev.threshold}`
+        : `${fmt(ev.statistic)} > ${fmt(ev.threshold)}`;
+    const beads = [...ev.before.beads, ...ev.after.beads];
+    return base(
+      t,
+      'score_drop',
+      input.now,
+      beads,
+      `${t.template}: ${ev.test} ${stat}: ${ev.series} ${fmt(ev.after.mean)} ${fmtI(ev.after)} over the ${ev.after.n} runs since ${ev.change_day} against ${fmt(ev.before.mean)} ${fmtI(ev.before)} over the ${ev.before.n} runs before.`,
+      { issues, trend, drop: ev },
+    );
+  }
+  const test = dropTest(recent, d, input.blend);
+  if (!test?.significant) return null;
+  const { significant: _, ...drop } = test;
+  return base(
+    t,
+    'score_drop',
+    input.now,
+    [...drop.baseline.beads, ...drop.window.beads],
+    `${t.template}: its last ${drop.window.n} runs average ${fmt(drop.window.mean)} ${fmtI(drop.window)} against ${fmt(drop.baseline.mean)} ${fmtI(drop.baseline)} over the ${drop.baseline.n} runs before (95% intervals apart, drop ${fmt(drop.drop)} >= ${drop.min_drop}).`,
+    { issues, trend, drop },
+  );
+}
+
 /**
- * score_drop fires when the drop test is significant and no drop trigger of the template is open. While open, the
- * baseline it fired against stays the reference (later runs of a broken template must not become the new normal):
- * it closes only when the current window's mean is back inside that baseline's interval.
+ * An open score_drop stays open until its template is back. Change detectors: the upward CUSUM to the pre-change
+ * level (recoveryTest). interval_separation: the window's mean back inside the baseline interval it fired against.
+ */
+function holdDrop(o: Trigger, recent: RecentRun[], input: TriggerInput, out: TriggerDecision): void {
+  const ref = o.evidence.drop;
+  if (!ref) {
+    // Written by the halves-of-20 rule before issue 17: no baseline to hold it against.
+    out.close.push({
+      id: o.id,
+      reason:
+        'replaced by the window-against-baseline test: this trigger (two halves of the last runs) has no baseline to stay open against',
+    });
+    return;
+  }
+  if (ref.test !== 'interval_separation') {
+    const r = recoveryTest(ref, recent, input.settings.drop, input.blend);
+    if (!r) out.keep.push(o.id);
+    else
+      out.close.push({
+        id: o.id,
+        reason: `recovered: ${ref.series} ${fmt(r.level)} over the ${r.n} runs since ${r.since} against ${fmt(r.level_before)} before the change (upward CUSUM ${fmt(r.statistic)} > ${fmt(r.threshold)})`,
+        recovery: r,
+      });
+    return;
+  }
+  const windowRuns = [...recent].sort(byCompletion).slice(-input.settings.drop.window_runs);
+  const now_ = sampleOf(windowRuns, input.blend);
+  const low = ref.baseline.interval?.low ?? ref.baseline.mean;
+  if (low === null || now_.mean === null || now_.mean < low) out.keep.push(o.id);
+  else
+    out.close.push({
+      id: o.id,
+      reason: `recovered: the last ${now_.n} runs average ${fmt(now_.mean)}, back inside the baseline interval ${fmtI(ref.baseline)} it fired against`,
+    });
+}
+
+/**
+ * score_drop fires when the configured detector sees a drop and no drop trigger of the template is open; it stays
+ * open until the template is back at its pre-change level (holdDrop): later runs of a broken template never become
+ * the new normal.
  * low_full_pass holds while the full-pass rate over at least level.min_runs scored runs is below level.full_pass_below.
  * recurring_issue holds while some issue recurs; a newly recurring issue supersedes the open one.
  */
@@ -186,47 +259,11 @@ export function decideTriggers(input: TriggerInput): TriggerDecision {
     const trend = t.trend;
 
     // score_drop
-    const test = dropTest(recent, s.drop, input.blend);
     const openDrop = openOf('score_drop');
     if (openDrop.length === 0) {
-      if (test?.significant) {
-        const { significant: _, ...drop } = test;
-        const beads = [...drop.baseline.beads, ...drop.window.beads];
-        out.fire.push(
-          base(
-            t,
-            'score_drop',
-            now,
-            beads,
-            `${t.template}: its last ${drop.window.n} runs average ${fmt(drop.window.mean)} ${fmtI(drop.window)} against ${fmt(drop.baseline.mean)} ${fmtI(drop.baseline)} over the ${drop.baseline.n} runs before (95% intervals apart, drop ${fmt(drop.drop)} >= ${drop.min_drop}).`,
-            { issues: recurring, trend, drop },
-          ),
-        );
-      }
-    } else {
-      for (const o of openDrop) {
-        const ref = o.evidence.drop;
-        if (!ref) {
-          // Written by the halves-of-20 rule before issue 17: no baseline to hold it against.
-          out.close.push({
-            id: o.id,
-            reason:
-              'replaced by the window-against-baseline test: this trigger (two halves of the last runs) has no baseline to stay open against',
-          });
-          continue;
-        }
-        const windowRuns = [...recent].sort(byCompletion).slice(-s.drop.window_runs);
-        const now_ = sampleOf(windowRuns, input.blend);
-        const low = ref.baseline.interval?.low ?? ref.baseline.mean;
-        if (low === null || now_.mean === null) out.keep.push(o.id);
-        else if (now_.mean >= low) {
-          out.close.push({
-            id: o.id,
-            reason: `recovered: the last ${now_.n} runs average ${fmt(now_.mean)}, back inside the baseline interval ${fmtI(ref.baseline)} it fired against`,
-          });
-        } else out.keep.push(o.id);
-      }
-    }
+      const fired = fireDrop(t, input, recent, recurring, trend);
+      if (fired) out.fire.push(fired);
+    } else for (const o of openDrop) holdDrop(o, recent, input, out);
 
     // low_full_pass
     const lv = s.level;

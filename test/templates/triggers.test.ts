@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/score-templates.js';
 import { recurringIssues, triggerId } from '../../lib/templates/triggers.js';
 import { isSafeId } from '../../lib/store/bead.js';
-import type { Trigger } from '../../lib/schema/types.generated.js';
+import type { DropInterval, Trigger } from '../../lib/schema/types.generated.js';
 import { captureIo } from './_io.js';
 import { at, tempState, writeRuns, type RunSpec, type TempState } from './_fixtures.js';
 
@@ -86,7 +86,7 @@ describe('refinement triggers', () => {
     let ts = triggers();
     expect(ts.map((t) => t.kind).sort()).toEqual(['recurring_issue', 'score_drop']);
     const drop = ts.find((t) => t.kind === 'score_drop')!;
-    const d = drop.evidence.drop!;
+    const d = drop.evidence.drop as DropInterval;
     expect(d.series).toBe('blended');
     expect(d.window.beads).toEqual(bads.map((b) => b.bead));
     expect(d.baseline.beads).toEqual(goods.map((b) => b.bead));

@@ -1,0 +1,211 @@
+// Change detection on a series of per-run values, oldest first (pure, no IO): one-sided CUSUM on a 0/1 series
+// (Bernoulli log-likelihood ratio) and on a score (standardised), a windowed Fisher exact test on 0/1 values, a
+// windowed Welch t on scores; the upward CUSUM that says a level came back. Which one the drop trigger uses, and
+// its thresholds, were chosen by bench/drift.ts (docs/design/templates.md "Change detection").
+
+export type DetectorName = 'cusum_full_pass' | 'cusum_score' | 'fisher_full_pass' | 'welch_score';
+
+export interface DetectorParams {
+  /** CUSUM: the drop it is tuned for (0-1 scale). */
+  shift: number;
+  /** CUSUM: h (nats for 0/1, standard deviations for scores); Fisher: the one-sided p below which it fires; Welch: t. */
+  threshold: number;
+  /** Windowed tests: the newest runs tested against the reference before them. */
+  window_runs: number;
+}
+
+export interface SplitParams {
+  reference_runs: number;
+  min_reference_runs: number;
+  /** CUSUM: the newest runs the statistic runs over (the reference is the runs just before them). */
+  monitor_runs: number;
+}
+
+export interface Detection {
+  detector: DetectorName;
+  statistic: number;
+  threshold: number;
+  alarm: boolean;
+  /** Index of the first run after the estimated change point (CUSUM: where the current excursion began). */
+  changeIndex: number;
+  /** The reference runs: [referenceStart, monitorStart). */
+  referenceStart: number;
+  monitorStart: number;
+  /** Reference level (rate or mean) and, for scores, its standard deviation as used. */
+  level: number;
+  sd: number | null;
+}
+
+/** The runs a day at which configured thresholds hold; others are scaled so false alarms per day stay the same. */
+export const PER_DAY_REFERENCE = 10;
+
+/** Runs a day over a stretch of runs (n runs between two completion times), at least 1. */
+export function runsPerDay(n: number, firstMs: number, lastMs: number): number {
+  const days = (lastMs - firstMs) / 86_400_000;
+  return n < 2 || !(days > 0) ? 1 : Math.max(1, (n - 1) / days);
+}
+
+/**
+ * The threshold for a template with `perDay` runs a day. A detector that looks after every run has false alarms
+ * per day proportional to runs a day x its per-run rate, so the per-run rate is scaled by PER_DAY_REFERENCE / perDay:
+ * CUSUM h + ln(perDay / 10) (its in-control run length grows as e^h), Fisher p x 10 / perDay, Welch t from the
+ * normal tail, t^2 + 2 ln(perDay / 10).
+ */
+export function scaledThreshold(name: DetectorName, threshold: number, perDay: number | null): number {
+  if (perDay === null) return threshold;
+  const r = Math.log(perDay / PER_DAY_REFERENCE);
+  if (name === 'fisher_full_pass') return threshold * Math.exp(-r);
+  if (name === 'welch_score') return Math.sqrt(Math.max(0, threshold ** 2 + 2 * r));
+  return Math.max(0, threshold + r);
+}
+
+/** Smallest standard deviation a score CUSUM divides by: a reference of identical values is not noise-free. */
+export const SD_FLOOR = 0.1;
+
+const clampRate = (p: number, n: number): number => Math.min(1 - 0.5 / n, Math.max(0.5 / n, p));
+
+function meanOf(xs: ArrayLike<number>, from: number, to: number): number {
+  let s = 0;
+  for (let i = from; i < to; i++) s += xs[i]!;
+  return s / (to - from);
+}
+
+function sdOf(xs: ArrayLike<number>, from: number, to: number, mu: number): number {
+  let s = 0;
+  for (let i = from; i < to; i++) s += (xs[i]! - mu) ** 2;
+  return to - from > 1 ? Math.sqrt(s / (to - from - 1)) : 0;
+}
+
+/** Rate after a drop of `shift` from p0; a template already below the shift is tuned for a fall to a third. */
+export const droppedRate = (p0: number, shift: number): number => Math.max(p0 - shift, p0 / 3);
+
+/** Per-run log-likelihood ratio of "rate p1" against "rate p0" for a 0/1 value. */
+export const bernoulliLlr = (x: number, p0: number, p1: number): number =>
+  x >= 0.5 ? Math.log(p1 / p0) : Math.log((1 - p1) / (1 - p0));
+
+/** One-sided CUSUM S_t = max(0, S_t-1 + step(x_t)) over xs[from..]; its last value and where its excursion began. */
+export function cusumPath(
+  xs: ArrayLike<number>,
+  from: number,
+  step: (x: number) => number,
+): { value: number; start: number } {
+  let s = 0;
+  let start = from;
+  for (let i = from; i < xs.length; i++) {
+    s += step(xs[i]!);
+    if (s <= 0) {
+      s = 0;
+      start = i + 1;
+    }
+  }
+  return { value: s, start: Math.min(start, xs.length - 1) };
+}
+
+/** Where the reference ends and the monitored runs begin; null when the reference is too short. */
+export function split(n: number, restart: number, p: SplitParams, window: number | null): [number, number] | null {
+  const monitorStart = Math.max(restart, p.min_reference_runs, window === null ? n - p.monitor_runs : n - window);
+  if (monitorStart >= n) return null;
+  const referenceStart = Math.max(0, monitorStart - p.reference_runs);
+  if (monitorStart - referenceStart < p.min_reference_runs) return null;
+  return [referenceStart, monitorStart];
+}
+
+/** log(k!) from a table that grows as needed. */
+const LOG_FACT = [0];
+function logFact(k: number): number {
+  for (let i = LOG_FACT.length; i <= k; i++) LOG_FACT.push(LOG_FACT[i - 1]! + Math.log(i));
+  return LOG_FACT[k]!;
+}
+const logChoose = (n: number, k: number): number => logFact(n) - logFact(k) - logFact(n - k);
+
+/**
+ * One-sided Fisher exact test: P(X <= b) for X hypergeometric — b successes in a window of nw runs when the
+ * reference had a successes in nr runs and both are one population.
+ */
+export function fisherLowerP(a: number, nr: number, b: number, nw: number): number {
+  const k = a + b;
+  const n = nr + nw;
+  const lo = Math.max(0, k - nr);
+  const denom = logChoose(n, nw);
+  let p = 0;
+  for (let x = lo; x <= b; x++) p += Math.exp(logChoose(k, x) + logChoose(n - k, nw - x) - denom);
+  return Math.min(1, p);
+}
+
+/**
+ * Welch's t of reference mean minus window mean; each variance is at least the variance of both together (under
+ * "nothing changed" they are one sample), so a window of identical values does not give an infinite t.
+ */
+export function welchT(xs: ArrayLike<number>, r0: number, w0: number): number {
+  const n = xs.length;
+  const mr = meanOf(xs, r0, w0);
+  const mw = meanOf(xs, w0, n);
+  const all = sdOf(xs, r0, n, meanOf(xs, r0, n)) ** 2;
+  const vr = Math.max(sdOf(xs, r0, w0, mr) ** 2, all);
+  const vw = Math.max(sdOf(xs, w0, n, mw) ** 2, all);
+  const se = Math.sqrt(vr / (w0 - r0) + vw / (n - w0));
+  return se > 0 ? (mr - mw) / se : 0;
+}
+
+/**
+ * Runs the named detector on xs (0/1 values for *_full_pass, scores otherwise), oldest first; runs before `restart`
+ * are reference only (the detector starts again after a closed trigger); thresholds are scaled to `perDay` runs a
+ * day (null: as configured). null when there are too few runs.
+ */
+export function detectDrop(
+  name: DetectorName,
+  xs: ArrayLike<number>,
+  d: DetectorParams,
+  p: SplitParams,
+  restart = 0,
+  perDay: number | null = null,
+): Detection | null {
+  const windowed = name === 'fisher_full_pass' || name === 'welch_score';
+  const s = split(xs.length, restart, p, windowed ? d.window_runs : null);
+  if (s === null) return null;
+  const [r0, m0] = s;
+  const level = meanOf(xs, r0, m0);
+  const h = scaledThreshold(name, d.threshold, perDay);
+  const base = { detector: name, threshold: h, referenceStart: r0, monitorStart: m0, level };
+  if (name === 'cusum_full_pass') {
+    const p0 = (level * (m0 - r0) + 1) / (m0 - r0 + 2); // Laplace: a clean reference is not a certain one
+    const p1 = droppedRate(p0, d.shift);
+    const c = cusumPath(xs, m0, (x) => bernoulliLlr(x, p0, p1));
+    return { ...base, statistic: c.value, alarm: c.value > h, changeIndex: c.start, sd: null };
+  }
+  if (name === 'cusum_score') {
+    const sd = Math.max(SD_FLOOR, sdOf(xs, r0, m0, level));
+    const c = cusumPath(xs, m0, (x) => (level - x - d.shift / 2) / sd);
+    return { ...base, statistic: c.value, alarm: c.value > h, changeIndex: c.start, sd };
+  }
+  if (name === 'fisher_full_pass') {
+    let a = 0;
+    let b = 0;
+    for (let i = r0; i < m0; i++) a += xs[i]! >= 0.5 ? 1 : 0;
+    for (let i = m0; i < xs.length; i++) b += xs[i]! >= 0.5 ? 1 : 0;
+    const pv = fisherLowerP(a, m0 - r0, b, xs.length - m0);
+    return { ...base, statistic: pv, alarm: pv < h, changeIndex: m0, sd: null };
+  }
+  const t = welchT(xs, r0, m0);
+  return { ...base, statistic: t, alarm: t > h, changeIndex: m0, sd: sdOf(xs, r0, m0, level) };
+}
+
+/**
+ * The upward CUSUM that says a dropped level came back: over the runs since the change, "the pre-change level"
+ * against "the level after a drop of shift"; recovered when it exceeds the threshold.
+ */
+export function recoveryStatistic(
+  xs: ArrayLike<number>,
+  binary: boolean,
+  level: number,
+  sd: number | null,
+  shift: number,
+): { value: number; start: number } {
+  if (binary) {
+    const p0 = clampRate(level, 200);
+    const p1 = droppedRate(p0, shift);
+    return cusumPath(xs, 0, (x) => bernoulliLlr(x, p1, p0));
+  }
+  const s = Math.max(SD_FLOOR, sd ?? 0);
+  return cusumPath(xs, 0, (x) => (x - (level - shift) - shift / 2) / s);
+}

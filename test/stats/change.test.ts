@@ -1,0 +1,78 @@
+// The change detectors as pure functions: hand-computed values, and hostile cases (clean references, restarts).
+import { describe, expect, it } from 'vitest';
+import {
+  bernoulliLlr,
+  cusumPath,
+  detectDrop,
+  fisherLowerP,
+  recoveryStatistic,
+  runsPerDay,
+  scaledThreshold,
+  welchT,
+} from '../../lib/stats/change.js';
+import { trendInterval } from '../../lib/templates/aggregate.js';
+
+const split = { reference_runs: 20, min_reference_runs: 10, monitor_runs: 10 };
+const params = { shift: 0.3, threshold: 3, window_runs: 10 };
+const paramsOf = (name: string) => (name === 'fisher_full_pass' ? { ...params, threshold: 0.01 } : params);
+
+describe('change detectors', () => {
+  it('the CUSUM path restarts at 0 and reports where its excursion began', () => {
+    const c = cusumPath([1, -3, 2, 2, -1, 2], 0, (x) => x);
+    expect(c).toEqual({ value: 5, start: 2 });
+  });
+  it('the Bernoulli log-likelihood ratio, by hand', () => {
+    expect(bernoulliLlr(1, 0.6, 0.3)).toBeCloseTo(Math.log(0.5), 12);
+    expect(bernoulliLlr(0, 0.6, 0.3)).toBeCloseTo(Math.log(0.7 / 0.4), 12);
+  });
+  it('Fisher exact, one-sided, against a hand-computed hypergeometric tail', () => {
+    // 8/10 in the reference, 0/4 in the window: P(X <= 0), X ~ Hypergeom(14, 8, 4) = C(6,4)/C(14,4) = 15/1001.
+    expect(fisherLowerP(8, 10, 0, 4)).toBeCloseTo(15 / 1001, 12);
+    expect(fisherLowerP(5, 10, 4, 4)).toBe(1);
+  });
+  it('Welch t stays finite on a window of identical values', () => {
+    const t = welchT([1, 1, 0, 1, 1, 1, 0, 1, 0, 0, 0], 0, 8);
+    expect(Number.isFinite(t)).toBe(true);
+    expect(t).toBeGreaterThan(0);
+  });
+  it('fires on a collapse after a clean reference, not on the same level', () => {
+    const ref = Array.from({ length: 20 }, (_, i) => (i % 5 === 0 ? 0 : 1));
+    const steady = [...ref, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1];
+    const broken = [...ref, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    for (const name of ['cusum_full_pass', 'cusum_score', 'fisher_full_pass', 'welch_score'] as const) {
+      expect(detectDrop(name, steady, paramsOf(name), split)!.alarm, name).toBe(false);
+      const d = detectDrop(name, broken, paramsOf(name), split)!;
+      expect(d.alarm, name).toBe(true);
+      expect(d.level).toBeCloseTo(0.8, 12);
+    }
+    expect(detectDrop('cusum_full_pass', broken, params, split)!.changeIndex).toBe(20);
+  });
+  it('too short a reference tests nothing; a restart leaves older runs as reference only', () => {
+    expect(detectDrop('cusum_full_pass', [1, 1, 0, 0], params, split)).toBeNull();
+    const xs = [...Array.from({ length: 20 }, () => 1), 0, 0, 0, 0, 0, 0, 1, 1, 1, 1];
+    expect(detectDrop('cusum_full_pass', xs, params, split)!.alarm).toBe(true);
+    // Restarted after the failures (a trigger closed there): the monitored runs are the four passes.
+    expect(detectDrop('cusum_full_pass', xs, params, split, 26)!.alarm).toBe(false);
+  });
+  it('thresholds scale with volume so false alarms per day stay put', () => {
+    expect(scaledThreshold('cusum_full_pass', 9, 10)).toBe(9);
+    expect(scaledThreshold('cusum_full_pass', 9, 100)).toBeCloseTo(9 + Math.log(10), 12);
+    expect(scaledThreshold('fisher_full_pass', 0.001, 100)).toBeCloseTo(0.0001, 12);
+    expect(scaledThreshold('welch_score', 3, 10)).toBeCloseTo(3, 12);
+    expect(runsPerDay(11, 0, 86_400_000)).toBe(10);
+    expect(runsPerDay(1, 0, 0)).toBe(1);
+  });
+  it('recovery: a pass streak after a drop from 0.8 climbs; failures keep it at 0', () => {
+    expect(recoveryStatistic([1, 1, 1, 1], true, 0.8, null, 0.3).value).toBeCloseTo(4 * Math.log(0.8 / 0.5), 2);
+    expect(recoveryStatistic([0, 0, 0, 0], true, 0.8, null, 0.3).value).toBe(0);
+  });
+  it('the trend interval: pooled two-sample t; a half of one run cannot tell', () => {
+    const i = trendInterval([1, 0, 1, 0], [0, 0, 1, 0], -0.25)!;
+    // pooled variance (3*1/3 + 3*0.25)/6 = 0.2917; half = t(6) 2.4469 * sqrt(0.2917 * 0.5)
+    expect(i.high + 0.25).toBeCloseTo(2.4469 * Math.sqrt((1.75 / 6) * 0.5), 4);
+    expect(i.low).toBe(-1); // clamped to the scale
+    expect(i.low).toBeLessThan(0);
+    expect(i.high).toBeGreaterThan(0);
+    expect(trendInterval([1], [0, 1], 0)).toBeNull();
+  });
+});
