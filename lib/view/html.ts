@@ -29,7 +29,7 @@ function table(t: Table): string {
   const body = t.rows
     .map((r) => `<tr>${r.map((c) => `<td${typeof c === 'number' ? ' class="n"' : ''}>${cell(c)}</td>`).join('')}</tr>`)
     .join('\n');
-  return `<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+  return `<table class="numbers"><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 
 /** Grouped bars over labels, drawn here as SVG (no script). */
