@@ -13,6 +13,8 @@ export function chartAssets(): ChartAssets {
       css: readFileSync(join(dir, 'uPlot.min.css'), 'utf8'),
     };
   } catch (e) {
-    throw new WorkError(`cannot read the chart library in ${dir} (${(e as NodeJS.ErrnoException).code}): run npm run build`);
+    throw new WorkError(
+      `cannot read the chart library in ${dir} (${(e as NodeJS.ErrnoException).code}): run npm run build`,
+    );
   }
 }

@@ -1,7 +1,17 @@
 // Reads state/ for the report through the readers the other commands use: the feedback index (score-templates),
 // races and choices (race, accept), agents and their logs (ratings), the ledger, judgments and queue (judge).
 // Corrupt files are named in `problems`, never thrown.
-import type { Config, Judgment, JudgeLedgerRow, JudgeQueueEntry, Race, RaceChoice, RoutingDecision, SelectionLogRow, Trigger } from '../schema/types.generated.js';
+import type {
+  Config,
+  Judgment,
+  JudgeLedgerRow,
+  JudgeQueueEntry,
+  Race,
+  RaceChoice,
+  RoutingDecision,
+  SelectionLogRow,
+  Trigger,
+} from '../schema/types.generated.js';
 import type { Kind } from '../store/kinds.js';
 import type { StateStore } from '../store/store.js';
 import { scanFeedback } from '../store/feedback-scan.js';
@@ -95,6 +105,10 @@ export async function gatherReport(o: GatherOptions): Promise<ReportInput> {
     routing: linesOk<RoutingDecision>(store, 'routing', 'decisions', problems),
     ledger: linesOk<JudgeLedgerRow>(store, 'judge-ledger', LEDGER_ID, problems),
     judgments: readAllOk<Judgment>(store, 'judgments', problems).map(fact),
-    queue: { waiting: queue.filter((q) => q.claimed_at === null).length, claimed: queue.filter((q) => q.claimed_at !== null).length, oldest },
+    queue: {
+      waiting: queue.filter((q) => q.claimed_at === null).length,
+      claimed: queue.filter((q) => q.claimed_at !== null).length,
+      oldest,
+    },
   };
 }

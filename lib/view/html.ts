@@ -16,7 +16,10 @@ export const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => ESC[c]!);
 
 /** JSON safe inside a <script> element: no '<' (no </script>, no <!--), no line separators. */
 export const scriptJson = (v: unknown): string =>
-  JSON.stringify(v).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  JSON.stringify(v)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 
 const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf', '#7f7f7f'];
 /** Long tables of a chart's numbers fold away (still in the page, one click open). */
@@ -64,10 +67,7 @@ export function barsSvg(c: Chart): string {
     );
   });
   const legend = c.series
-    .map(
-      (s, k) =>
-        `<span class="key"><i style="background:${PALETTE[k % PALETTE.length]}"></i>${esc(s.label)}</span>`,
-    )
+    .map((s, k) => `<span class="key"><i style="background:${PALETTE[k % PALETTE.length]}"></i>${esc(s.label)}</span>`)
     .join(' ');
   return `<svg class="bars" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" role="img"><text x="4" y="${pad.t + 4}" class="axis">${esc(c.y)}</text>${parts.join('')}</svg><div class="legend">${legend}</div>`;
 }
@@ -95,7 +95,7 @@ function sectionHtml(s: Section, lines: Record<string, Chart>): string {
   return `<section id="${s.id}"><h2>${esc(s.title)}</h2>${missing}${blocks}</section>`;
 }
 
-/** Draws every line chart with uPlot and marks the body with the count and the time it took. */
+/** Draws every line chart with uPlot; marks the body with the count, the drawing time and the time since navigation. */
 const DRAW = `(function(){
 var t0=performance.now();var charts=JSON.parse(document.getElementById('report-data').textContent);
 var P=${JSON.stringify(PALETTE)};var n=0;
@@ -110,7 +110,8 @@ new uPlot({width:Math.min(900,Math.max(320,el.clientWidth||900)),height:260,seri
 scales:{x:{time:true},y:{auto:true},y2:{auto:true}},tzDate:function(ts){return uPlot.tzDate(new Date(ts*1e3),'Etc/UTC');}},
 [xs].concat(c.series.map(function(s){return s.values;})),el);n++;});
 document.body.setAttribute('data-charts-drawn',String(n));
-document.body.setAttribute('data-render-ms',(performance.now()-t0).toFixed(1));})();`;
+document.body.setAttribute('data-render-ms',(performance.now()-t0).toFixed(1));
+document.body.setAttribute('data-done-ms',performance.now().toFixed(1));})();`;
 
 const CSS = `body{font:14px/1.4 system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:1em;color:#222}
 nav a{margin-right:1em}h2{border-bottom:2px solid #444;margin-top:2em}figure{margin:1.5em 0}

@@ -394,7 +394,8 @@ function agentsSection(input: ReportInput): Section {
   const f = input.filters;
   const agents = input.agents.filter((a) => f.agent === null || a.slug === f.agent);
   const missing: string[] = [];
-  if (input.agents.length === 0) missing.push('No agents in state/agents or state/ratings: bin/agents add, then bin/rate.');
+  if (input.agents.length === 0)
+    missing.push('No agents in state/agents or state/ratings: bin/agents add, then bin/rate.');
   else if (agents.length === 0) missing.push(`No agent ${f.agent}.`);
   const blocks: Block[] = [];
   if (agents.length)
@@ -495,8 +496,8 @@ function judgeSection(input: ReportInput): Section {
   const days = new Map<string, JudgeDay>();
   const dayAcc = (iso: string) => {
     const d = dayOf(iso)!;
-    let a = days.get(d);
-    if (!a) days.set(d, (a = { calls: 0, cost: 0, cacheHits: 0, failures: 0 }));
+    const a = days.get(d) ?? { calls: 0, cost: 0, cacheHits: 0, failures: 0 };
+    days.set(d, a);
     return a;
   };
   const causes = new Map<string, number>();
@@ -533,7 +534,8 @@ function judgeSection(input: ReportInput): Section {
         'day',
       ),
     );
-  else missing.push('No judge calls in state/ledger/judge.jsonl: the judge is off (JUDGE_ENABLED=true) or has not run.');
+  else
+    missing.push('No judge calls in state/ledger/judge.jsonl: the judge is off (JUDGE_ENABLED=true) or has not run.');
   if (input.judgments.length === 0) missing.push('No judgments in state/judgments.');
   const failedJudgments = input.judgments.filter((j) => j.status === 'failed' && since(f, j.judged_at));
   for (const j of failedJudgments) {
@@ -564,7 +566,8 @@ function judgeSection(input: ReportInput): Section {
   });
   const agreement = agreementRows(input);
   if (agreement.rows.length) blocks.push(agreement.block);
-  else missing.push("No user's choice recorded on a race: agreement with the user cannot be measured yet (bin/accept).");
+  else
+    missing.push("No user's choice recorded on a race: agreement with the user cannot be measured yet (bin/accept).");
   return { id: 'judge', title: 'Judge', missing, blocks };
 }
 
@@ -578,7 +581,9 @@ function agreementRows(input: ReportInput): { rows: Cell[][]; block: Block } {
   for (const c of input.choices) {
     if (!since(input.filters, c.timestamp)) continue;
     const r = races.get(c.ranking_id);
-    const scored = (r?.solutions ?? []).filter((s) => score.has(s.id)).sort((a, b) => score.get(b.id)! - score.get(a.id)!);
+    const scored = (r?.solutions ?? [])
+      .filter((s) => score.has(s.id))
+      .sort((a, b) => score.get(b.id)! - score.get(a.id)!);
     const top = scored[0]?.id ?? null;
     const chosen = c.chosen_solution_id;
     let verdict = '—';

@@ -53,9 +53,15 @@ export class TemplateTimeline {
     const day = dayOf(row.completed_at);
     if (day === null) return;
     let t = this.days.get(row.template);
-    if (!t) this.days.set(row.template, (t = new Map()));
+    if (!t) {
+      t = new Map();
+      this.days.set(row.template, t);
+    }
     let a = t.get(day);
-    if (!a) t.set(day, (a = newAcc()));
+    if (!a) {
+      a = newAcc();
+      t.set(day, a);
+    }
     a.outcomes[row.outcome] += 1;
     const m = runMechanicalValue(row.outcome, row.retries, this.settings.mechanical);
     if (m === null) return;

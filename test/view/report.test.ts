@@ -12,7 +12,7 @@ import { judgmentFor, writeJudgmentFile } from '../helpers/judgment.js';
 import { tempDir } from '../helpers/temp.js';
 import { addSolution, makeRaceProject, SOLUTIONS, type RaceProject } from '../race/_fixture.js';
 import { at, writeRuns, type RunSpec } from '../templates/_fixtures.js';
-import { haveChromium, launch, openReport, type Opened } from './_browser.js';
+import { launch, openReport, type Opened } from './_browser.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const EVIL = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">';
@@ -93,7 +93,7 @@ function rowsOf(t: string[][] | undefined): Record<string, string>[] {
 const shown = (x: number | null) => (x === null ? '—' : String(Math.round(x * 1000) / 10));
 const rating = (x: number | null) => (x === null ? '—' : String(Math.round(x * 100) / 100));
 
-describe.skipIf(!haveChromium)('bin/report over a full state, in Chromium', () => {
+describe('bin/report over a full state, in Chromium', () => {
   let p: RaceProject;
   let browser: Browser;
   let page: Opened;
@@ -111,7 +111,9 @@ describe.skipIf(!haveChromium)('bin/report over a full state, in Chromium', () =
     for (let i = 0; i < 4; i++) store.appendLine('judge-ledger', 'judge', ledgerRow(i, i === 2 ? 'overloaded' : 'ok'));
     bin('agents', ['add', 'claude', '--max-complexity', '4', '--rating', '6'], p.state);
     for (let d = 0; d < 6; d++)
-      bin('rate', [`bd-a${d * 3 + 1}`, '--quality', String(6 + (d % 3))], p.state, { JUDGELOOP_NOW: at(d * DAY + 120) });
+      bin('rate', [`bd-a${d * 3 + 1}`, '--quality', String(6 + (d % 3))], p.state, {
+        JUDGELOOP_NOW: at(d * DAY + 120),
+      });
     bin('agents', ['set', 'claude', '--max-complexity', '6', '--reason', `review ${EVIL}`], p.state, {
       JUDGELOOP_NOW: at(7 * DAY),
     });
@@ -154,7 +156,7 @@ describe.skipIf(!haveChromium)('bin/report over a full state, in Chromium', () =
     // The trigger fired on the hostile template by score-templates (phase 4), its evidence quoting the judge issue.
     const triggers = rowsOf(page.tables['Refinement triggers']);
     expect(triggers.map((t) => t.template)).toContain(EVIL);
-    expect(triggers.some((t) => t.evidence.includes(`${EVIL} breaks the build`))).toBe(true);
+    expect(triggers.some((t) => t.evidence!.includes(`${EVIL} breaks the build`))).toBe(true);
   });
 
   it('prints the numbers bin/score-templates --json prints', () => {
@@ -184,13 +186,21 @@ describe.skipIf(!haveChromium)('bin/report over a full state, in Chromium', () =
     });
     // The per-day table of a template sums to its runs.
     const days = rowsOf(page.tables['bugfix-v1: score per day']);
-    expect(days.reduce((s, r) => s + Number(r.runs), 0)).toBe(json.templates.find((t) => t.template === 'bugfix-v1')!.runs);
+    expect(days.reduce((s, r) => s + Number(r.runs), 0)).toBe(
+      json.templates.find((t) => t.template === 'bugfix-v1')!.runs,
+    );
   });
 
   it('prints the numbers bin/race --json prints, the gate, the findings with file:line and the choice', () => {
     const race = JSON.parse(bin('race', ['--race', 'race-clamp', '--json'], p.state)) as {
       ranking: { winner: string | null; confidence: number };
-      solutions: { id: string; rank: number | null; score: number | null; composite: number | null; flags: { file?: string; line?: number }[] }[];
+      solutions: {
+        id: string;
+        rank: number | null;
+        score: number | null;
+        composite: number | null;
+        flags: { file?: string; line?: number }[];
+      }[];
     };
     const rows = rowsOf(page.tables['Race race-clamp: ranking and the mergeable gate']);
     expect(rows.map((r) => [r.solution, r.rank, r.score, r.composite])).toEqual(
@@ -199,7 +209,9 @@ describe.skipIf(!haveChromium)('bin/report over a full state, in Chromium', () =
     expect(html).toContain(`confidence ${shown(race.ranking.confidence)}%`);
     expect(html).toContain(`winner ${race.ranking.winner}`);
     expect(html).toContain('user&#39;s choice: chose_other bd-clean'.replace('chose_other', 'accepted_winner'));
-    const flagged = race.solutions.flatMap((s) => s.flags.filter((f) => f.file && f.line).map((f) => `${f.file}:${f.line}`));
+    const flagged = race.solutions.flatMap((s) =>
+      s.flags.filter((f) => f.file && f.line).map((f) => `${f.file}:${f.line}`),
+    );
     expect(flagged.length).toBeGreaterThan(0);
     const where = rowsOf(page.tables['Race race-clamp: findings']).map((r) => r.where);
     for (const w of flagged) expect(where).toContain(w);
@@ -214,7 +226,12 @@ describe.skipIf(!haveChromium)('bin/report over a full state, in Chromium', () =
       json.profiles.map((a) => [a.slug, rating(a.rating), String(a.rating_samples), String(a.max_complexity)]),
     );
     const moves = rowsOf(page.tables['Promotions, demotions and cooldowns']);
-    expect(moves.at(-1)).toMatchObject({ agent: 'claude', action: 'set', max_complexity: '4→6', evidence: `review ${EVIL}` });
+    expect(moves.at(-1)).toMatchObject({
+      agent: 'claude',
+      action: 'set',
+      max_complexity: '4→6',
+      evidence: `review ${EVIL}`,
+    });
   });
 
   it('counts the judge calls, cost, cache hits and failures per day, and the agreement with the choice', () => {
@@ -228,7 +245,7 @@ describe.skipIf(!haveChromium)('bin/report over a full state, in Chromium', () =
   });
 });
 
-describe.skipIf(!haveChromium)('bin/report over a thin state', () => {
+describe('bin/report over a thin state', () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await launch();
