@@ -2,6 +2,7 @@
 //
 //   scripts/<cmd>.ts                      command entries: may import any area, never each other
 //   lib/cli                               the command layer (definitions, help, completion): only for scripts/
+//   lib/view                              bin/report: state → view model → one HTML page
 //   lib/race                              ranks solutions: uses collector, judge, ratings
 //   lib/judge                             uses collector (collect before judging)
 //   lib/collector lib/templates lib/ratings lib/record
@@ -27,6 +28,7 @@ const LAYERS = [
   ['collector', 'templates', 'ratings', 'record'],
   ['judge'],
   ['race'],
+  ['view'],
   ['cli'],
 ];
 

@@ -231,3 +231,14 @@ process.stdout.write(textTable(header, table, { rule: true }));
 console.log(
   `\nFeedback records: ${join(state, 'feedback')}  (try: cat ${join(state, 'feedback')}/*.json | jq '{bead, outcome, composite}')`,
 );
+
+// The demo ends as a user's week would: one HTML page of everything above, opened from file:// with no server.
+const report = await $({
+  env: { ...process.env, JUDGELOOP_STATE_DIR: state, JUDGELOOP_CONFIG: join(work, 'judgeloop.json') },
+  nothrow: true,
+})`${join(root, 'bin', 'report')} --out ${join(work, 'report.html')}`;
+if (report.exitCode === 0) console.log(`\nReport: ${report.stdout.trim()}  (open it in a browser; bin/report --help)`);
+else {
+  console.error(`demo: bin/report exited ${report.exitCode}: ${report.stderr.trim()}`);
+  process.exitCode = 1;
+}

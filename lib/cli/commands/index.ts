@@ -10,6 +10,7 @@ import { RACE } from './race.js';
 import { RATE } from './rate.js';
 import { RATINGS } from './ratings.js';
 import { RECORD } from './record.js';
+import { REPORT } from './report.js';
 import { ROUTE } from './route.js';
 import { SCORE_TEMPLATES } from './score-templates.js';
 import { SELECT_TEMPLATE } from './select-template.js';
@@ -28,4 +29,5 @@ export const COMMANDS: readonly CommandDef[] = [
   ACCEPT,
   RECORD,
   CONFIG_COMMAND,
+  REPORT,
 ];

@@ -1,0 +1,114 @@
+// Reads state/ for the report through the readers the other commands use: the feedback index (score-templates),
+// races and choices (race, accept), agents and their logs (ratings), the ledger, judgments and queue (judge).
+// Corrupt files are named in `problems`, never thrown.
+import type {
+  Config,
+  Judgment,
+  JudgeLedgerRow,
+  JudgeQueueEntry,
+  Race,
+  RaceChoice,
+  RoutingDecision,
+  SelectionLogRow,
+  Trigger,
+} from '../schema/types.generated.js';
+import type { Kind } from '../store/kinds.js';
+import type { StateStore } from '../store/store.js';
+import { scanFeedback } from '../store/feedback-scan.js';
+import { LEDGER_ID } from '../judge/throttle.js';
+import { loadAllAgents } from '../ratings/agent-log.js';
+import { abReport } from '../templates/ab.js';
+import { TemplateAggregator } from '../templates/aggregate.js';
+import { scoreSettings } from '../templates/settings.js';
+import { since, type Filters, type JudgmentFact, type ReportInput } from './model.js';
+import { TemplateTimeline } from './timeline.js';
+
+export interface GatherOptions {
+  store: StateStore;
+  config: Config;
+  filters: Filters;
+  now: string;
+}
+
+function readAllOk<T>(store: StateStore, kind: Kind, problems: string[]): T[] {
+  const out: T[] = [];
+  for (const r of store.readAll<T>(kind)) {
+    if ('error' in r) problems.push(`skipped ${r.file}: ${r.error.problems.join('; ')}`);
+    else out.push(r.value);
+  }
+  return out;
+}
+
+function linesOk<T>(store: StateStore, kind: Kind, id: string, problems: string[]): T[] {
+  const { rows, bad } = store.readLines<T>(kind, id);
+  for (const b of bad) problems.push(`${store.path(kind, id)} line ${b.line} skipped: ${b.problems.join('; ')}`);
+  return rows;
+}
+
+const fact = (j: Judgment): JudgmentFact => ({
+  bead: j.bead,
+  judged_at: j.judged_at,
+  status: j.status,
+  score: j.score,
+  cached: j.cached_from !== undefined && j.cached_from !== null,
+  failure: j.failure ? j.failure.reason : null,
+});
+
+export async function gatherReport(o: GatherOptions): Promise<ReportInput> {
+  const { store, config, filters } = o;
+  const problems: string[] = [];
+  const settings = scoreSettings(config, 3); // as bin/score-templates scores
+  const agg = new TemplateAggregator(settings);
+  const timeline = new TemplateTimeline(settings);
+  const scan = await scanFeedback(
+    store,
+    (row) => {
+      if (!since(filters, row.completed_at)) return;
+      agg.add(row);
+      timeline.add(row);
+    },
+    { now: o.now },
+  );
+  for (const s of scan.skipped) problems.push(`skipped ${s.file}: ${s.problem}`);
+  const list = agg.finish();
+  const queue = readAllOk<JudgeQueueEntry>(store, 'queue', problems);
+  const oldest = queue.map((q) => q.queued_at).sort()[0] ?? null;
+  return {
+    generatedAt: o.now,
+    stateDir: store.root,
+    filters,
+    problems,
+    templates: {
+      list,
+      days: timeline.finish(),
+      ab: settings.blend ? abReport(list) : null,
+      blend: settings.blend,
+      phase: config.judge.phase,
+      feedbackFiles: scan.feedbackFiles,
+    },
+    triggers: readAllOk<Trigger>(store, 'triggers', problems),
+    selections: linesOk<SelectionLogRow>(store, 'selections', 'log', problems),
+    races: readAllOk<Race>(store, 'races', problems),
+    choices: readAllOk<RaceChoice>(store, 'race_choices', problems),
+    agents: loadAllAgents(store, config, o.now).map((a) => {
+      problems.push(...a.problems);
+      return {
+        slug: a.slug,
+        enabled: a.registration?.enabled ?? true,
+        rating: a.state.rating,
+        rating_samples: a.state.rating_samples,
+        reasoning_rating: a.state.reasoning_rating,
+        max_complexity: a.state.max_complexity,
+        rows: a.log.rows.map((r) => r.row),
+      };
+    }),
+    routing: linesOk<RoutingDecision>(store, 'routing', 'decisions', problems),
+    ledger: linesOk<JudgeLedgerRow>(store, 'judge-ledger', LEDGER_ID, problems),
+    judgments: readAllOk<Judgment>(store, 'judgments', problems).map(fact),
+    queue: {
+      waiting: queue.filter((q) => q.claimed_at === null).length,
+      claimed: queue.filter((q) => q.claimed_at !== null).length,
+      oldest,
+    },
+  };
+}
