@@ -284,9 +284,14 @@ function templatesSection(input: ReportInput): Section {
 export function evidenceText(t: Trigger): string {
   const e = t.evidence;
   const parts: string[] = [];
-  if (e.drop)
+  const d = e.drop;
+  if (d && 'min_drop' in d)
     parts.push(
-      `${e.drop.series} window ${pct(e.drop.window.mean) ?? '—'} (n=${e.drop.window.n}) against baseline ${pct(e.drop.baseline.mean) ?? '—'} (n=${e.drop.baseline.n}): drop ${pct(e.drop.drop)} ≥ ${pct(e.drop.min_drop)}`,
+      `${d.series} window ${pct(d.window.mean) ?? '—'} (n=${d.window.n}) against baseline ${pct(d.baseline.mean) ?? '—'} (n=${d.baseline.n}): drop ${pct(d.drop)} ≥ ${pct(d.min_drop)}`,
+    );
+  else if (d)
+    parts.push(
+      `${d.test} on ${d.series}: ${d.statistic.toFixed(2)} ≥ ${d.threshold.toFixed(2)} since ${d.change_day} (before ${pct(d.before.mean) ?? '—'} n=${d.before.n}, after ${pct(d.after.mean) ?? '—'} n=${d.after.n})`,
     );
   if (e.level)
     parts.push(
