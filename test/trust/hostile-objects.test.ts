@@ -85,7 +85,7 @@ describe('a hostile repository ends bin/collect with one line', () => {
     const r = collect(dir, wt);
     noStack(r.stderr);
     expect(r.code).toBe(0);
-    expect(r.fb!.diff.files.map((f) => f.path)).toEqual(['a.txt', 'b.txt']);
+    expect(r.fb!.diff!.files.map((f) => f.path)).toEqual(['a.txt', 'b.txt']);
   });
 
   it('a corrupt pack holding HEAD: a recorded infra_failure with git words', () => {
