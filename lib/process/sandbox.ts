@@ -212,7 +212,7 @@ export function configHides(file: string, home: string | null): string[] {
   } catch {
     /* the folder went away: the file alone */
   }
-  return [resolve(file), ...beside.map((f) => join(dir, f))];
+  return [...new Set([resolve(file), ...beside.map((f) => join(dir, f))])];
 }
 
 /**
