@@ -46,4 +46,6 @@ rmSync(wt, { recursive: true, force: true });
 console.log(`sandbox start-up, median of ${N} alternated runs (load ${loadavg()[0]!.toFixed(1)}):`);
 for (const [name, xs] of Object.entries(times)) console.log(`  ${name.padEnd(30)} ${median(xs)!.toFixed(1)} ms`);
 console.log(`  building the new argv (policy applied)  ${median(argvBuild)!.toFixed(2)} ms`);
-console.log(`  binds: ${bwrapArgs(policy, req).filter((a) => a.startsWith('--') && /bind|symlink|tmpfs/.test(a)).length} (previous ${previousArgs().filter((a) => /bind|tmpfs/.test(a)).length})`);
+console.log(
+  `  binds: ${bwrapArgs(policy, req).filter((a) => a.startsWith('--') && /bind|symlink|tmpfs/.test(a)).length} (previous ${previousArgs().filter((a) => /bind|tmpfs/.test(a)).length})`,
+);

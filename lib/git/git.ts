@@ -20,16 +20,17 @@ export class GitError extends WorkError {
 }
 
 /** git's stderr in one line: hints dropped (they name config to silence them), repeats once, the last three kept. */
-export const gitWords = (stderr: string): string => [
-  ...new Set(
-    stderr
-      .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => l && !l.startsWith('hint:')),
-  ),
-]
-  .slice(-3)
-  .join(' | ');
+export const gitWords = (stderr: string): string =>
+  [
+    ...new Set(
+      stderr
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l && !l.startsWith('hint:')),
+    ),
+  ]
+    .slice(-3)
+    .join(' | ');
 
 export interface GitOptions {
   /** Extra variables (GIT_INDEX_FILE); the rest of the environment is the safe recipe's, never the caller's. */

@@ -83,8 +83,7 @@ export async function assertWorktree(dir: string): Promise<void> {
   if (p) throw new WorktreeError(p);
 }
 
-export class WorktreeError extends WorkError {
-}
+export class WorktreeError extends WorkError {}
 
 /** The commit a ref names, or null when it names none. */
 export async function resolveCommit(cwd: string, ref: string): Promise<string | null> {

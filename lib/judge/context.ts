@@ -93,7 +93,13 @@ export function assembleContext(input: ContextInput, budget: ContextBudget, tabl
   const cpt = budget.charsPerToken;
   const secrets = { count: 0, kinds: {} as Record<string, number> };
   // A secret raw in one part (a token in the test output) is cut encoded in every part (its base64 in the diff).
-  const raw = [input.prompt, input.testOutput ?? '', input.lintOutput ?? '', input.diff, JSON.stringify(input.metadata)];
+  const raw = [
+    input.prompt,
+    input.testOutput ?? '',
+    input.lintOutput ?? '',
+    input.diff,
+    JSON.stringify(input.metadata),
+  ];
   const values = secretValues(raw, table, []);
   const redact = (text: string): string => {
     const enc = redactEncoded(text, values);

@@ -417,7 +417,11 @@ export function collectorSandbox(
     mode: collector.sandbox ?? 'auto',
     network: collector.sandbox_network ?? false,
     env,
-    private: [stateRoot, projectRoot(), ...privatePaths().flatMap((f) => configHides(f, env.HOME ? real(env.HOME) : null))],
+    private: [
+      stateRoot,
+      projectRoot(),
+      ...privatePaths().flatMap((f) => configHides(f, env.HOME ? real(env.HOME) : null)),
+    ],
     expose: collector.sandbox_expose ?? [],
     writable: collector.sandbox_writable ?? [],
   });

@@ -32,7 +32,9 @@ export function encodedForms(value: string): EncodedForm[] {
 export function redactEncoded(text: string, values: string[]): { text: string; count: number } {
   let out = text;
   let count = 0;
-  const forms = values.flatMap((v) => (v.length >= 8 ? encodedForms(v) : [])).sort((a, b) => b.text.length - a.text.length);
+  const forms = values
+    .flatMap((v) => (v.length >= 8 ? encodedForms(v) : []))
+    .sort((a, b) => b.text.length - a.text.length);
   for (const f of forms) {
     if (!out.includes(f.text)) continue;
     const parts = out.split(f.text);

@@ -148,7 +148,8 @@ process.stdin.on('end', () => process.stdout.write(${JSON.stringify(result)}));
     expect(flag('--setting-sources')).toBe('');
     expect(flag('--permission-mode')).toBe('dontAsk');
     expect(got.argv).toContain('--strict-mcp-config');
-    const enabling = /^--(allowed-?tools|allowedTools|mcp-config|add-dir|settings|dangerously-skip-permissions|agents?|plugin-dir)$/i;
+    const enabling =
+      /^--(allowed-?tools|allowedTools|mcp-config|add-dir|settings|dangerously-skip-permissions|agents?|plugin-dir)$/i;
     expect(got.argv.filter((a) => enabling.test(a))).toEqual([]);
     expect(got.argv.filter((a) => /bypassPermissions|acceptEdits/.test(a))).toEqual([]);
     for (const [k, v] of Object.entries(planted)) {

@@ -64,7 +64,10 @@ beforeAll(async () => {
     files,
     record: {
       checks: {
-        test: { exit_code: 1, output: ` FAIL test/api.test.ts > calls github\n   token ${GH} rejected\n Tests 1 failed (1)\n` },
+        test: {
+          exit_code: 1,
+          output: ` FAIL test/api.test.ts > calls github\n   token ${GH} rejected\n Tests 1 failed (1)\n`,
+        },
       },
     },
   });
@@ -92,8 +95,8 @@ afterAll(async () => {
 
 describe('encoded secrets never reach the Messages API', () => {
   it('the decoder sees every planted form (so the checks below can fail)', () => {
+    // A token of letters and digits URL-encodes to itself: the raw check covers it.
     for (const [form, encode] of Object.entries(forms))
-      // A token of letters and digits URL-encodes to itself: the raw check covers it.
       for (const s of form === 'url' ? [OWN] : [OWN, GH])
         for (const t of encode(s)) expect(decodesTo(t, s), form).not.toEqual([]);
   });
@@ -103,13 +106,16 @@ describe('encoded secrets never reach the Messages API', () => {
     expect(sent).toContain('[REDACTED:encoded_secret]');
   });
 
-  it.each(Object.keys(forms))('%s: neither the own-environment value nor the rules-found token, alone or embedded', (form) => {
-    const encode = forms[form as keyof typeof forms];
-    for (const s of [OWN, GH]) {
-      for (const t of encode(s)) expect(sent).not.toContain(t);
-      expect(decodesTo(sent, s)).toEqual([]);
-    }
-  });
+  it.each(Object.keys(forms))(
+    '%s: neither the own-environment value nor the rules-found token, alone or embedded',
+    (form) => {
+      const encode = forms[form as keyof typeof forms];
+      for (const s of [OWN, GH]) {
+        for (const t of encode(s)) expect(sent).not.toContain(t);
+        expect(decodesTo(sent, s)).toEqual([]);
+      }
+    },
+  );
 
   it('the raw values are gone too', () => {
     expect(sent).not.toContain(OWN);

@@ -7,15 +7,23 @@ import { ALNUM, rnd } from './tokens.js';
 const secret = `${rnd(ALNUM, 20)}/+=`;
 
 describe('encodedForms', () => {
-  it.each(['base64', 'base64url'] as const)('%s: a core is inside every blob holding the secret (prefixes 0–5 bytes)', (enc) => {
-    // A base64url core equal to the base64 one is listed once.
-    const cores = encodedForms(secret).filter((f) => f.form.startsWith('base64')).map((f) => f.text);
-    for (let pre = 0; pre < 6; pre++)
-      for (let post = 0; post < 3; post++) {
-        const blob = Buffer.from(`${'p'.repeat(pre)}${secret}${'s'.repeat(post)}`).toString(enc);
-        expect(cores.some((c) => blob.includes(c)), `${pre}/${post}`).toBe(true);
-      }
-  });
+  it.each(['base64', 'base64url'] as const)(
+    '%s: a core is inside every blob holding the secret (prefixes 0–5 bytes)',
+    (enc) => {
+      // A base64url core equal to the base64 one is listed once.
+      const cores = encodedForms(secret)
+        .filter((f) => f.form.startsWith('base64'))
+        .map((f) => f.text);
+      for (let pre = 0; pre < 6; pre++)
+        for (let post = 0; post < 3; post++) {
+          const blob = Buffer.from(`${'p'.repeat(pre)}${secret}${'s'.repeat(post)}`).toString(enc);
+          expect(
+            cores.some((c) => blob.includes(c)),
+            `${pre}/${post}`,
+          ).toBe(true);
+        }
+    },
+  );
   it('hex in both cases, URL-encoding when it differs, nothing under 8 characters', () => {
     const forms = encodedForms(secret);
     expect(forms.filter((f) => f.form === 'hex').map((f) => f.text)).toEqual([

@@ -41,7 +41,12 @@ function collect(dir: string, wt: string): { code: number | null; stderr: string
     cwd: dir,
     encoding: 'utf8',
     timeout: 60_000,
-    env: { PATH: process.env.PATH, HOME: dir, JUDGELOOP_STATE_DIR: state, JUDGELOOP_CONFIG: join(dir, 'judgeloop.json') },
+    env: {
+      PATH: process.env.PATH,
+      HOME: dir,
+      JUDGELOOP_STATE_DIR: state,
+      JUDGELOOP_CONFIG: join(dir, 'judgeloop.json'),
+    },
   });
   const file = join(state, 'feedback', 'bd-1.json');
   return {
@@ -114,7 +119,7 @@ describe('a hostile repository ends bin/collect with one line', () => {
     expect(r.fb!.outcome_reason).toContain(wt);
   });
 
-  it('a corrupt blob of the base commit: one line naming the repository and git\'s words', () => {
+  it("a corrupt blob of the base commit: one line naming the repository and git's words", () => {
     const { dir, wt } = cloned();
     // Loose objects: the pack moved out and unpacked, then the blob the diff must read (a.txt at the base) broken.
     const pack = join(wt, '.git', 'objects', 'pack');

@@ -76,7 +76,12 @@ describe('filesystem and abstract sockets', () => {
     await listen(sock);
     const env = { PATH: process.env.PATH, HOME: process.env.HOME };
     expect((await check(connect(sock), wt, env, null)).text).toContain('CONNECTED:pong');
-    const inside = await check(`${connect(sock)}; ls /run || echo NO-RUN; ls /var/run || echo NO-VAR-RUN`, wt, env, policyFor(env));
+    const inside = await check(
+      `${connect(sock)}; ls /run || echo NO-RUN; ls /var/run || echo NO-VAR-RUN`,
+      wt,
+      env,
+      policyFor(env),
+    );
     expect(inside.isolation.sandbox).toBe('bubblewrap');
     expect(inside.text).toMatch(/REFUSED:(ENOENT|ECONNREFUSED)/);
     expect(inside.text).not.toContain('CONNECTED');
@@ -204,7 +209,9 @@ describe('real toolchains still work inside', () => {
   const has = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
 
   it('python3 with pytest (pyenv shims under $HOME)', async () => {
-    const dir = project({ 'test_add.py': 'def test_add():\n    assert 1 + 1 == 2\n\ndef test_sub():\n    assert 2 - 1 == 1\n' });
+    const dir = project({
+      'test_add.py': 'def test_add():\n    assert 1 + 1 == 2\n\ndef test_sub():\n    assert 2 - 1 == 1\n',
+    });
     const r = await check('python3 -m pytest -q -p no:cacheprovider', dir, env, policyFor(env));
     expect(r.isolation.sandbox).toBe('bubblewrap');
     expect(r.text).toMatch(/2 passed/);
@@ -225,7 +232,8 @@ describe('real toolchains still work inside', () => {
     if (!has('cargo')) return;
     const dir = project({
       'Cargo.toml': '[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n',
-      'src/lib.rs': 'pub fn add(a: i32, b: i32) -> i32 { a + b }\n#[cfg(test)]\nmod t { #[test] fn adds() { assert_eq!(super::add(1, 2), 3); } }\n',
+      'src/lib.rs':
+        'pub fn add(a: i32, b: i32) -> i32 { a + b }\n#[cfg(test)]\nmod t { #[test] fn adds() { assert_eq!(super::add(1, 2), 3); } }\n',
     });
     const r = await check('cargo test --offline -q', dir, env, policyFor(env));
     expect(r.text, r.text).toMatch(/test result: ok\. 1 passed/);
@@ -237,7 +245,8 @@ describe('real toolchains still work inside', () => {
     const dir = project({
       'go.mod': 'module x\n\ngo 1.19\n',
       'add.go': 'package x\n\nfunc Add(a, b int) int { return a + b }\n',
-      'add_test.go': 'package x\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("no")\n\t}\n}\n',
+      'add_test.go':
+        'package x\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("no")\n\t}\n}\n',
     });
     const r = await check('go test ./...', dir, env, policyFor(env));
     expect(r.text, r.text).toMatch(/^ok\s+x/m);
