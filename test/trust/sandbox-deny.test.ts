@@ -156,7 +156,7 @@ describe('a PATH entry exposes its folder, never its parent', () => {
     writeFileSync(join(home, '.local', 'share', 'keyrings', 'login.keyring'), 'keyring secret\n');
     const env = { PATH: `${bin}:${join(home, '.local', 'bin')}:${process.env.PATH}`, HOME: home };
     const wt = tempDir('judgeloop-wt-');
-    const cmd = `mytool; cat ~/.config/gh/hosts.yml || echo GH-UNREADABLE; cat ~/.local/share/keyrings/login.keyring || echo KEYRING-UNREADABLE; ls -A ~/.config`;
+    const cmd = `mytool; cat ~/.config/gh/hosts.yml 2>/dev/null || echo GH-UNREADABLE; cat ~/.local/share/keyrings/login.keyring 2>/dev/null || echo KEYRING-UNREADABLE; echo "CONFIG:$(ls -A ~/.config | tr '\\n' ' ')"`;
     expect((await check(cmd, wt, env, null)).text).toContain('gho_plantedtoken123');
     const r = await check(cmd, wt, env, policyFor(env));
     expect(r.text).toContain('TOOL-RAN');
@@ -164,7 +164,7 @@ describe('a PATH entry exposes its folder, never its parent', () => {
     expect(r.text).toContain('KEYRING-UNREADABLE');
     expect(r.text).not.toContain('gho_plantedtoken123');
     expect(r.text).not.toContain('keyring secret');
-    expect(r.text.trim().split('\n').pop()).toBe('tool');
+    expect(r.text).toContain('CONFIG:tool \n');
   });
 });
 
