@@ -26,8 +26,10 @@ export interface SandboxPolicy {
   network: boolean;
   /** $HOME inside: an empty writable tmpfs (the real one never bound); null without a HOME. */
   home: string | null;
-  /** Read-only binds besides the system folders: PATH entries, their toolchain roots, collector.sandbox_expose. */
+  /** Read-only binds besides the system folders: PATH entries and their toolchain roots (a private path wins). */
   expose: string[];
+  /** collector.sandbox_expose: read-only, bound over a private path that holds them (the user named them). */
+  named: string[];
   /** Paths made invisible even where a bind would show them (state, judgeloop, the config's folder, the runtime dir). */
   hide: string[];
   /** Files masked with /dev/null inside a bound folder (credentials, /etc's secrets). */
@@ -229,14 +231,15 @@ export function sandboxPolicy(i: PolicyInputs): SandboxPolicy {
   const expose = new Set<string>();
   for (const dir of (i.env.PATH ?? '').split(delimiter))
     for (const e of pathExposure(dir, roots, home, hide)) if (existsSync(e)) expose.add(e);
-  for (const e of i.expose) expose.add(tilde(e));
+  const named = i.expose.map(tilde);
   const mask = [...ETC_SECRETS, ...sshHostKeys()];
-  for (const e of expose) for (const f of CREDENTIAL_FILES) mask.push(join(e, f));
+  for (const e of [...expose, ...named]) for (const f of CREDENTIAL_FILES) mask.push(join(e, f));
   return {
     mode: i.mode,
     network: i.network,
     home,
     expose: [...expose].sort(),
+    named,
     hide,
     mask,
     writable: (i.writable ?? []).map(tilde),
@@ -383,13 +386,19 @@ export function bwrapArgs(
   if (tmp !== '/tmp' && tmp !== '/var/tmp') args.push('--tmpfs', tmp);
   if (policy.home) args.push('--tmpfs', policy.home);
   // Parents before children, so a toolchain root never covers a folder bound inside it.
-  const expose = policy.expose.filter((e) => existsSync(e)).sort((x, y) => x.length - y.length);
+  const byDepth = (xs: string[]) => xs.filter((e) => existsSync(e)).sort((x, y) => x.length - y.length);
+  const expose = byDepth(policy.expose);
   for (const e of expose) args.push('--ro-bind', e, e);
-  for (const m of policy.mask) if (existsSync(m)) args.push(...hidden(m));
   const bound = [...SYSTEM_DIRS, ...expose];
   const hide = policy.hide.filter((h) => existsSync(h) && !SYSTEM_DIRS.some((s) => under(s, h)));
   // A private path a bind shows (or that holds an exposed folder) is hidden; the worktree may be bound back inside it.
   for (const h of hide) if (bound.some((b) => under(h, b) || under(b, h))) args.push(...hidden(h));
+  // Folders the user named come back even inside a private path (the demo's lint borrows judgeloop's node_modules);
+  // a private path inside one of them is hidden again.
+  const named = byDepth(policy.named);
+  for (const e of named) args.push('--ro-bind', e, e);
+  for (const h of hide) if (named.some((e) => h !== e && under(h, e))) args.push(...hidden(h));
+  for (const m of policy.mask) if (existsSync(m)) args.push(...hidden(m));
   const writable = [...req.writable, ...policy.writable].filter((w) => existsSync(w)).map(real);
   const inner: string[] = [];
   for (const w of writable) {

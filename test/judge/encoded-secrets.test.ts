@@ -86,7 +86,7 @@ beforeAll(async () => {
   expect(new StateStore(state).read<Judgment>('judgments', 'bd-encoded')?.status).toBe('judged');
   expect(server.requests).toHaveLength(1);
   sent = server.requests[0]!.raw;
-});
+}, 180_000);
 afterAll(async () => {
   await server.close();
   removeRun(fx);

@@ -168,6 +168,26 @@ describe('a PATH entry exposes its folder, never its parent', () => {
   });
 });
 
+describe('collector.sandbox_expose', () => {
+  it('a named folder inside a private one is shown; the rest of the private folder is not', async () => {
+    const state = tempDir('judgeloop-state-');
+    mkdirSync(join(state, 'tools'));
+    writeFileSync(join(state, 'tools', 'lib.txt'), 'named tool\n');
+    writeFileSync(join(state, 'feedback.json'), 'private state\n');
+    const env = { PATH: process.env.PATH, HOME: tempDir('judgeloop-home-') };
+    const policy = policyFor(env, { sandbox_expose: [join(state, 'tools')] }, state);
+    const r = await check(
+      `cat ${state}/tools/lib.txt; cat ${state}/feedback.json 2>/dev/null || echo STATE-UNREADABLE`,
+      tempDir('judgeloop-wt-'),
+      env,
+      policy,
+    );
+    expect(r.text).toContain('named tool');
+    expect(r.text).toContain('STATE-UNREADABLE');
+    expect(r.text).not.toContain('private state');
+  });
+});
+
 describe('the folder of the config file', () => {
   it('judgeloop.env beside the config (in /etc, which checks see) is hidden from a check run by bin/collect', () => {
     const p = makeProject();
