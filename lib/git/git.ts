@@ -2,20 +2,35 @@
 // global config, every config-driven program off, the repository's driver names neutralised, timeout + group kill.
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
+import { WorkError } from '../base/errors.js';
 import { HeadTailBuffer, spawnGroup } from '../process/process.js';
 
-export class GitError extends Error {
-  override readonly name = 'GitError';
+/** A git call that failed: one line naming the repository, the call and git's own last words (never a stack). */
+export class GitError extends WorkError {
   constructor(
     readonly args: string[],
     readonly stderr: string,
     readonly code: number | null,
+    readonly repo = '',
   ) {
     super(
-      `git ${args.join(' ')} failed${code === null ? '' : ` (exit ${code})`}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`,
+      `git ${args.join(' ')}${repo ? ` in ${repo}` : ''} failed${code === null ? '' : ` (exit ${code})`}: ${gitWords(stderr)}`,
     );
   }
 }
+
+/** git's stderr in one line: hints dropped (they name config to silence them), repeats once, the last three kept. */
+export const gitWords = (stderr: string): string =>
+  [
+    ...new Set(
+      stderr
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l && !l.startsWith('hint:')),
+    ),
+  ]
+    .slice(-3)
+    .join(' | ');
 
 export interface GitOptions {
   /** Extra variables (GIT_INDEX_FILE); the rest of the environment is the safe recipe's, never the caller's. */
@@ -208,15 +223,16 @@ async function rawGit(cwd: string, args: string[], opts: GitOptions & { prefix?:
     onStderr: (c) => err.push(c),
   });
   const stderr = err.result().text;
-  if (r.spawnError) throw new GitError(args, r.spawnError, null);
+  if (r.spawnError) throw new GitError(args, r.spawnError, null, cwd);
   if (r.timedOut)
     throw new GitError(
       args,
       `timed out after ${Math.round((opts.timeoutMs ?? defaultTimeoutMs) / 1000)} s and was killed`,
       null,
+      cwd,
     );
-  if (overflow) throw new GitError(args, `printed more than ${cap} bytes`, null);
-  if (r.exitCode !== 0) throw new GitError(args, stderr || `signal ${r.signal}`, r.exitCode);
+  if (overflow) throw new GitError(args, `printed more than ${cap} bytes`, null, cwd);
+  if (r.exitCode !== 0) throw new GitError(args, stderr || `signal ${r.signal}`, r.exitCode, cwd);
   return Buffer.concat(out).toString('utf8');
 }
 

@@ -1,7 +1,8 @@
 // Which folder is a worktree judgeloop may measure, and what git says of it (HEAD, index, refs, merge base).
 import { existsSync, lstatSync, readFileSync, realpathSync, type Stats } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { git } from './git.js';
+import { WorkError } from '../base/errors.js';
+import { git, GitError, gitWords } from './git.js';
 export async function isWorkTree(dir: string): Promise<boolean> {
   try {
     return (await git(dir, ['rev-parse', '--is-inside-work-tree'])).trim() === 'true';
@@ -67,22 +68,22 @@ export async function worktreeProblem(dir: string): Promise<string | null> {
   }
   if (realOrSelf(top) !== realOrSelf(dir)) return `${dir} is not the top level of its git worktree (git says ${top})`;
   try {
-    await git(dir, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
-  } catch {
-    return `worktree ${dir} has no commit (HEAD)`;
+    await git(dir, ['rev-parse', '--verify', 'HEAD^{commit}']);
+  } catch (e) {
+    // git's words tell an empty repository from a corrupt one (a pack that does not inflate).
+    const words = e instanceof GitError ? gitWords(e.stderr.replace(/^fatal: Needed a single revision$/m, '')) : '';
+    return `worktree ${dir} has no commit (HEAD)${words ? `: ${words}` : ''}`;
   }
   return null;
 }
 
-/** Resolves when `dir` can be measured; throws a GitError-free Error naming the problem otherwise. */
+/** Resolves when `dir` can be measured; throws a WorkError naming the problem otherwise (one line, exit 1). */
 export async function assertWorktree(dir: string): Promise<void> {
   const p = await worktreeProblem(dir);
   if (p) throw new WorktreeError(p);
 }
 
-export class WorktreeError extends Error {
-  override readonly name = 'WorktreeError';
-}
+export class WorktreeError extends WorkError {}
 
 /** The commit a ref names, or null when it names none. */
 export async function resolveCommit(cwd: string, ref: string): Promise<string | null> {

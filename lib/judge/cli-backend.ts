@@ -1,5 +1,9 @@
-// The claude-cli backend: `claude -p --output-format json --json-schema …`, the run's content on stdin.
+// The claude-cli backend: `claude -p --output-format json --json-schema …`, the run's content on stdin. The judge has
+// no hands: no tools, no MCP servers, no settings (hooks, permissions), no prompts; an empty folder; an environment
+// that only authenticates (the agent's diff is the prompt: an injection in it must find nothing to reach).
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { HeadTailBuffer, spawnGroup } from '../process/process.js';
 import type { Backend, CallRequest, CallResult } from './backend.js';
@@ -17,6 +21,23 @@ export interface CliBackendOptions {
 /** stderr kept for the failure message and the API fault (head and tail). */
 const STDERR_CAP = 64 * 1024;
 
+/**
+ * What keeps the judge handless, flags of Claude Code's CLI reference: `--tools ""` (no built-in tool),
+ * `--strict-mcp-config` without `--mcp-config` (no MCP server), `--setting-sources ""` (no user, project or local
+ * settings: their hooks and allow rules stay out), `--permission-mode dontAsk` (never prompts: what is not
+ * pre-approved is denied), `--no-session-persistence` (nothing saved to resume).
+ */
+export const HANDLESS_ARGS = [
+  '--tools',
+  '',
+  '--strict-mcp-config',
+  '--setting-sources',
+  '',
+  '--permission-mode',
+  'dontAsk',
+  '--no-session-persistence',
+];
+
 /** The argv for one judge call (pure, tested one line per case). */
 export function claudeArgs(req: CallRequest): string[] {
   return [
@@ -29,7 +50,33 @@ export function claudeArgs(req: CallRequest): string[] {
     req.system,
     '--json-schema',
     JSON.stringify(req.schema),
+    ...HANDLESS_ARGS,
   ];
+}
+
+/** What claude needs to find itself and authenticate (an API key, an OAuth token or its login under HOME), and proxies. */
+const CLAUDE_ENV = [
+  'PATH',
+  'HOME',
+  'ANTHROPIC_API_KEY',
+  'ANTHROPIC_AUTH_TOKEN',
+  'CLAUDE_CODE_OAUTH_TOKEN',
+  'ANTHROPIC_BASE_URL',
+  'CLAUDE_CONFIG_DIR',
+  'HTTPS_PROXY',
+  'https_proxy',
+  'HTTP_PROXY',
+  'http_proxy',
+  'NO_PROXY',
+  'no_proxy',
+  'NODE_EXTRA_CA_CERTS',
+];
+
+/** claude's environment: the names it authenticates with, nothing else of judgeloop's; its TMPDIR its own folder (pure). */
+export function claudeEnv(env: NodeJS.ProcessEnv, tmp: string): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const k of CLAUDE_ENV) if (env[k] !== undefined) out[k] = env[k];
+  return { ...out, TMPDIR: tmp };
 }
 
 /** Folds a conversation into the one prompt claude -p takes (the retry carries the earlier reply and the errors). */
@@ -167,16 +214,17 @@ export function createCliBackend(opts: CliBackendOptions): Backend {
       const out = new HeadTailBuffer(Math.floor(cap / 2), Math.ceil(cap / 2));
       const err = new HeadTailBuffer(STDERR_CAP / 2, STDERR_CAP / 2);
       const limit = req.timeoutMs * (req.maxRetries + 1);
-      // cwd is a neutral folder: the judge reads the context it is given, not the agent's tree.
+      // cwd is an empty folder of its own: no project settings, CLAUDE.md or .mcp.json to pick up, nothing to read.
+      const cwd = mkdtempSync(join(tmpdir(), 'judgeloop-claude-'));
       const r = await spawnGroup(opts.command, claudeArgs(req), {
-        cwd: tmpdir(),
-        env: opts.env,
+        cwd,
+        env: claudeEnv(opts.env, cwd),
         timeoutMs: limit,
         killGraceMs: opts.killGraceMs ?? 2000,
         input: cliPrompt(req),
         onStdout: (c) => out.push(c),
         onStderr: (c) => err.push(c),
-      });
+      }).finally(() => rmSync(cwd, { recursive: true, force: true }));
       const latencyMs = performance.now() - t0;
       if (r.spawnError !== null) {
         const reason = r.spawnCode === 'ENOENT' ? 'cli_not_found' : 'cli_error';

@@ -6,7 +6,8 @@ import { classifyFile, shrinkDiff, type LeftOutReason } from './diff.js';
 import { maskTimings, selectOutputLines } from './output-lines.js';
 import { isSecretFile } from '../secrets/match.js';
 import type { SecretTable } from '../secrets/table.js';
-import { mergeRedactions, redactText } from './redact.js';
+import { redactEncoded } from '../secrets/encoded.js';
+import { mergeRedactions, redactText, secretValues } from './redact.js';
 
 export type ContextStats = Judgment['context'];
 type Part = ContextStats['parts']['prompt'];
@@ -35,6 +36,8 @@ export interface ContextInput {
 export interface AssembledContext {
   text: string;
   stats: ContextStats;
+  /** The secret values the rules found in the raw parts: in memory only, for the encoded forms' last pass. */
+  secretValues?: string[];
 }
 
 export const estimateTokens = (chars: number, charsPerToken: number): number => Math.ceil(chars / charsPerToken);
@@ -89,8 +92,19 @@ const OUTRO = `Reply with the JSON object only, exactly as the schema in your in
 export function assembleContext(input: ContextInput, budget: ContextBudget, table: SecretTable): AssembledContext {
   const cpt = budget.charsPerToken;
   const secrets = { count: 0, kinds: {} as Record<string, number> };
+  // A secret raw in one part (a token in the test output) is cut encoded in every part (its base64 in the diff).
+  const raw = [
+    input.prompt,
+    input.testOutput ?? '',
+    input.lintOutput ?? '',
+    input.diff,
+    JSON.stringify(input.metadata),
+  ];
+  const values = secretValues(raw, table, []);
   const redact = (text: string): string => {
-    const r = redactText(text, table);
+    const enc = redactEncoded(text, values);
+    if (enc.count) mergeRedactions(secrets, { count: enc.count, kinds: { encoded_secret: enc.count } });
+    const r = redactText(enc.text, table);
     mergeRedactions(secrets, r);
     return r.text;
   };
@@ -187,5 +201,5 @@ export function assembleContext(input: ContextInput, budget: ContextBudget, tabl
     secrets_redacted: secrets,
     sources: input.sources,
   };
-  return { text, stats };
+  return { text, stats, secretValues: values };
 }

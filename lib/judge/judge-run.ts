@@ -101,7 +101,11 @@ export async function judgeRun(
   const { request: req, key } = buildRequest(g.context, prompt, cfg, model, known);
   if (opts.dryRun) return dryRunOutcome(bead, cfg, prompt, model, g, req, key);
 
-  const backend = redacting(deps.backend ?? backendFromConfig(cfg, deps.env, deps.processEnv), known);
+  const backend = redacting(
+    deps.backend ?? backendFromConfig(cfg, deps.env, deps.processEnv),
+    known,
+    g.context.secretValues,
+  );
   const call: Call = { loaded, deps, opts, g, req, key, model, prompt, backend };
   return deps.store.withLock(
     `judge-${bead}`,

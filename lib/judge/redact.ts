@@ -1,5 +1,13 @@
 // Redaction of what leaves the machine, through the one secret matcher (pure: the table is passed in).
-import { isSecretName, isSecretValue, mergeRedactions, redactSecrets, type Redaction } from '../secrets/match.js';
+import { redactEncoded } from '../secrets/encoded.js';
+import {
+  findSecrets,
+  isSecretName,
+  isSecretValue,
+  mergeRedactions,
+  redactSecrets,
+  type Redaction,
+} from '../secrets/match.js';
 import { entropy } from '../secrets/entropy.js';
 import type { SecretTable } from '../secrets/table.js';
 import type { CallRequest } from './backend.js';
@@ -18,16 +26,21 @@ export const redactText = (text: string, table: SecretTable): Redaction => redac
 /**
  * The last step before a request is sent: every string in it (system prompt, every message) goes through the
  * matcher, whatever assembled it, after the secret values of judgeloop's own environment (`known`) are cut. What the parts' own redaction missed (text git prints after a hunk header,
- * a file list, a file name, a key cut by the budget) is caught here.
+ * a file list, a file name, a key cut by the budget) is caught here. Every value known (`known`, and what the rules
+ * match anywhere in the request, and `found` in its raw parts) is also cut base64-, base64url-, hex- and URL-encoded.
  */
 export function redactRequest(
   req: CallRequest,
   table: SecretTable,
   known: string[] = [],
+  found: string[] = [],
 ): { request: CallRequest; redacted: RedactionCount } {
   const redacted: RedactionCount = { count: 0, kinds: {} };
+  const values = secretValues([req.system, ...req.messages.map((m) => m.content)], table, [...known, ...found]);
   const clean = (text: string): string => {
-    const r = redactSecrets(redactKnown(text, known, redacted), table);
+    const enc = redactEncoded(redactKnown(text, known, redacted), values);
+    if (enc.count) mergeRedactions(redacted, { count: enc.count, kinds: { encoded_secret: enc.count } });
+    const r = redactSecrets(enc.text, table);
     mergeRedactions(redacted, r);
     return r.text;
   };
@@ -37,6 +50,12 @@ export function redactRequest(
     messages: req.messages.map((m) => ({ ...m, content: clean(m.content) })),
   };
   return { request, redacted };
+}
+
+/** The known values and every secret the rules match in `texts` (a secret raw in one place, encoded in another). */
+export function secretValues(texts: string[], table: SecretTable, known: string[]): string[] {
+  const matched = texts.flatMap((t) => findSecrets(t, table).map((m) => t.slice(m.start, m.end)));
+  return [...new Set([...known, ...matched])].filter((v) => v.length >= 8);
 }
 
 // A value under a secret-looking name is cut only when it looks random: `GIT_AUTHOR_NAME=Jane Doe` or

@@ -69,8 +69,11 @@ export function backendFromConfig(cfg: Config, env: EnvSettings, processEnv: Nod
 }
 
 /** Every request goes through the matcher as the last step before it is sent (the retry's conversation too). */
-export function redacting(backend: Backend, known: string[]): Backend {
-  return { name: backend.name, call: (req) => backend.call(redactRequest(req, loadSecretTable(), known).request) };
+export function redacting(backend: Backend, known: string[], found: string[] = []): Backend {
+  return {
+    name: backend.name,
+    call: (req) => backend.call(redactRequest(req, loadSecretTable(), known, found).request),
+  };
 }
 
 /**
@@ -98,7 +101,7 @@ export function buildRequest(
     retryBackoffMs: j.retry_backoff_seconds * 1000,
     retryBackoffMaxMs: j.retry_backoff_max_seconds * 1000,
   };
-  const { request, redacted } = redactRequest(raw, loadSecretTable(), known);
+  const { request, redacted } = redactRequest(raw, loadSecretTable(), known, context.secretValues);
   // What the final pass caught on top of the parts' own redaction is counted with it.
   const total = context.stats.secrets_redacted;
   total.count += redacted.count;

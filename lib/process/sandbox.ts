@@ -1,10 +1,11 @@
-// The check sandbox: bubblewrap with the worktree (and a scratch /tmp) writable, the rest of the filesystem
-// read-only, $HOME, the state directory and judgeloop's own files invisible, a fresh PID namespace (nothing
-// outlives the check), and the network per config. Also the environment a check may see.
+// The check sandbox: bubblewrap from an empty root (deny by default): the system folders, /etc without its secrets,
+// the PATH's toolchains and collector.sandbox_expose read-only, the worktree (and a scratch /tmp and $HOME) writable,
+// judgeloop's state, checkout and config folder never shown, a fresh PID namespace (nothing outlives the check), and
+// the network per config. Also the environment a check may see.
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { UserError } from '../base/errors.js';
 import { projectRoot } from '../base/paths.js';
 import { privatePaths } from '../base/private-paths.js';
@@ -23,11 +24,15 @@ export interface Isolation {
 export interface SandboxPolicy {
   mode: SandboxMode;
   network: boolean;
-  /** Paths made invisible (an empty tmpfs over a folder, /dev/null over a file). */
-  hide: string[];
-  /** Paths under a hidden one made visible again, read-only (toolchains under $HOME). */
+  /** $HOME inside: an empty writable tmpfs (the real one never bound); null without a HOME. */
+  home: string | null;
+  /** Read-only binds besides the system folders: PATH entries and their toolchain roots (a private path wins). */
   expose: string[];
-  /** Files masked with /dev/null even inside an exposed folder (credentials). */
+  /** collector.sandbox_expose: read-only, bound over a private path that holds them (the user named them). */
+  named: string[];
+  /** Paths made invisible even where a bind would show them (state, judgeloop, the config's folder, the runtime dir). */
+  hide: string[];
+  /** Files masked with /dev/null inside a bound folder (credentials, /etc's secrets). */
   mask: string[];
   /** Folders writable besides each command's own (collector.sandbox_writable). */
   writable: string[];
@@ -106,12 +111,54 @@ function real(p: string): string {
   }
 }
 
+/** The system folders bound read-only into the empty root (a symlink such as /bin -> usr/bin stays a symlink). */
+export const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc'];
+
+/** /etc's secrets: masked (a file by /dev/null, a folder by an empty tmpfs); ssh host keys are added by name. */
+const ETC_SECRETS = [
+  '/etc/shadow',
+  '/etc/shadow-',
+  '/etc/gshadow',
+  '/etc/gshadow-',
+  '/etc/sudoers',
+  '/etc/sudoers.d',
+  '/etc/ssl/private',
+  '/etc/security/opasswd',
+  '/etc/krb5.keytab',
+  '/etc/NetworkManager/system-connections',
+  '/etc/wireguard',
+  '/etc/ppp/chap-secrets',
+  '/etc/ppp/pap-secrets',
+  '/etc/docker/key.json',
+];
+
+/** Credential files masked in every exposed folder. */
+const CREDENTIAL_FILES = ['credentials', 'credentials.toml', '.npmrc', '.netrc', '.pypirc', '.git-credentials'];
+
+/** Toolchain managers whose whole folder a PATH entry inside it brings along (their shims need the rest). */
+const HOME_TOOLCHAINS = ['cargo', 'rustup', 'pyenv', 'nvm', 'rbenv', 'goenv', 'volta', 'asdf'];
+/** The same roots when the environment moves them. */
+const ENV_TOOLCHAINS: Record<string, string> = {
+  CARGO_HOME: 'cargo',
+  RUSTUP_HOME: 'rustup',
+  PYENV_ROOT: 'pyenv',
+  NVM_DIR: 'nvm',
+  RBENV_ROOT: 'rbenv',
+  VOLTA_HOME: 'volta',
+  ASDF_DIR: 'asdf',
+};
+
+export interface ToolchainRoot {
+  dir: string;
+  tool: string;
+}
+
 export interface PolicyInputs {
   mode: SandboxMode;
   network: boolean;
-  /** The environment judgeloop was given (HOME and PATH are read from it). */
+  /** The environment judgeloop was given (HOME, PATH, XDG_RUNTIME_DIR and toolchain roots are read from it). */
   env: NodeJS.ProcessEnv;
-  /** judgeloop's state directory, checkout and config file: never visible to a check. */
+  /** judgeloop's state directory, checkout and the config file's folder: never visible to a check. */
   private: string[];
   /** Extra read-only paths from config (`~/` means $HOME). */
   expose: string[];
@@ -119,30 +166,84 @@ export interface PolicyInputs {
   writable?: string[];
 }
 
+/** ssh's private host keys in /etc/ssh (their names vary with the key types). */
+function sshHostKeys(): string[] {
+  try {
+    return readdirSync('/etc/ssh')
+      .filter((f) => f.endsWith('_key'))
+      .map((f) => join('/etc/ssh', f));
+  } catch {
+    return [];
+  }
+}
+
+/** The toolchain roots a PATH entry may bring along: ~/.cargo, ~/.pyenv, … and their environment overrides. */
+export function toolchainRoots(env: NodeJS.ProcessEnv, home: string | null): ToolchainRoot[] {
+  const roots = home ? HOME_TOOLCHAINS.map((tool) => ({ dir: join(home, `.${tool}`), tool })) : [];
+  for (const [k, tool] of Object.entries(ENV_TOOLCHAINS))
+    if (env[k] && isAbsolute(env[k]!)) roots.push({ dir: resolve(env[k]!), tool });
+  return roots;
+}
+
 /**
- * The default policy: $HOME hidden except the folders directly under it that hold a PATH entry (toolchains
- * such as ~/.cargo, ~/.pyenv; ~/.rustup goes with ~/.cargo), credentials inside those masked.
+ * What one PATH entry exposes: the toolchain root it lies in (rustup's with cargo's), else /opt/<tool> for
+ * /opt/<tool>/bin, else the entry itself; never / or a folder holding $HOME or a private path; nothing for a
+ * system folder (bound already).
+ */
+export function pathExposure(dir: string, roots: ToolchainRoot[], home: string | null, privates: string[]): string[] {
+  if (!isAbsolute(dir)) return [];
+  const d = resolve(dir);
+  const rd = real(d);
+  if (SYSTEM_DIRS.some((s) => under(d, s) || under(rd, s))) return [];
+  const forbidden = (p: string) => p === '/' || (home !== null && under(home, p)) || privates.some((q) => under(q, p));
+  const root = roots.find((r) => under(d, r.dir) || under(rd, r.dir));
+  const found = root
+    ? [root.dir, ...(root.tool === 'cargo' ? roots.filter((r) => r.tool === 'rustup').map((r) => r.dir) : [])]
+    : [/^\/opt\/[^/]+(?=\/bin$)/.exec(d)?.[0] ?? d];
+  return found.filter((p) => !forbidden(p));
+}
+
+/** The config file's folder (its judgeloop.env beside it); a system folder, $HOME or / only the judgeloop files in it. */
+export function configHides(file: string, home: string | null): string[] {
+  const dir = dirname(resolve(file));
+  const wide = dir === '/' || dir === home || SYSTEM_DIRS.some((s) => under(s, dir) || s === dir);
+  if (!wide) return [dir];
+  let beside: string[] = [];
+  try {
+    beside = readdirSync(dir).filter((f) => /^\.?judgeloop|\.env$/.test(f));
+  } catch {
+    /* the folder went away: the file alone */
+  }
+  return [...new Set([resolve(file), ...beside.map((f) => join(dir, f))])];
+}
+
+/**
+ * Deny by default: the check sees the system folders, /etc without its secrets, the PATH entries (with the toolchain
+ * roots they belong to) and collector.sandbox_expose, each read-only; $HOME is an empty tmpfs; judgeloop's private
+ * paths and $XDG_RUNTIME_DIR are hidden wherever a bind would show them.
  */
 export function sandboxPolicy(i: PolicyInputs): SandboxPolicy {
-  const home = i.env.HOME ? real(i.env.HOME) : null;
-  const hide = [...(home && home !== '/' ? [home] : []), ...i.private.filter(Boolean).map(real)];
-  const expose = new Set<string>();
-  if (home && home !== '/') {
-    for (const dir of (i.env.PATH ?? '').split(delimiter)) {
-      if (!dir || !isAbsolute(dir)) continue;
-      const rd = real(dir);
-      if (!under(rd, home) || rd === home) continue;
-      const top = join(home, relative(home, rd).split(sep)[0]!);
-      expose.add(top);
-    }
-    if (expose.has(join(home, '.cargo')) && existsSync(join(home, '.rustup'))) expose.add(join(home, '.rustup'));
-    for (const e of i.expose) expose.add(e.startsWith('~/') ? join(home, e.slice(2)) : resolve(e));
-  }
-  const mask: string[] = [];
-  for (const e of expose)
-    for (const f of ['credentials', 'credentials.toml', '.npmrc', '.netrc', '.pypirc']) mask.push(join(e, f));
+  const home = i.env.HOME && i.env.HOME !== '/' ? real(i.env.HOME) : null;
   const tilde = (e: string) => (e.startsWith('~/') && home ? join(home, e.slice(2)) : resolve(e));
-  return { mode: i.mode, network: i.network, hide, expose: [...expose], mask, writable: (i.writable ?? []).map(tilde) };
+  const runtime = i.env.XDG_RUNTIME_DIR && isAbsolute(i.env.XDG_RUNTIME_DIR) ? [real(i.env.XDG_RUNTIME_DIR)] : [];
+  const hide = [...new Set([...i.private.filter(Boolean).map(real), ...runtime])];
+  const roots = toolchainRoots(i.env, home).filter((r) => existsSync(r.dir));
+  const expose = new Set<string>();
+  for (const dir of (i.env.PATH ?? '').split(delimiter))
+    for (const e of pathExposure(dir, roots, home, hide)) if (existsSync(e)) expose.add(e);
+  const named = i.expose.map(tilde);
+  const mask = [...ETC_SECRETS, ...sshHostKeys()];
+  for (const e of [...expose, ...named]) for (const f of CREDENTIAL_FILES) mask.push(join(e, f));
+  return {
+    mode: i.mode,
+    network: i.network,
+    home,
+    expose: [...expose].sort(),
+    named,
+    hide,
+    mask,
+    writable: (i.writable ?? []).map(tilde),
+  };
 }
 
 let setpriv: string | null | undefined;
@@ -239,26 +340,67 @@ export function sandboxed(req: SandboxRequest, policy: SandboxPolicy | undefined
     return plain(`${b.why}: ran without a sandbox`);
   }
   const network = req.network ?? policy.network;
-  const args = [
-    '--die-with-parent',
-    '--unshare-pid',
-    '--unshare-ipc',
-    '--unshare-uts',
-    '--unshare-cgroup-try',
-    '--new-session',
-  ];
-  if (!network) args.push('--unshare-net');
-  args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--tmpfs', '/var/tmp');
+  const args = bwrapArgs(policy, { ...req, network });
+  const env = { ...req.env, TMPDIR: '/tmp' };
+  return { ...dieWithUs(b.path, args), env, isolation: { sandbox: 'bubblewrap', network } };
+}
+
+/** A folder hidden by an empty tmpfs, a file by /dev/null. */
+const hidden = (p: string): string[] => (lstatSync(p).isDirectory() ? ['--tmpfs', p] : ['--ro-bind', '/dev/null', p]);
+
+/** A system folder as it is on the host: bound read-only, or the same symlink (/bin -> usr/bin). */
+function systemBind(d: string): string[] {
+  try {
+    const st = lstatSync(d);
+    if (st.isSymbolicLink()) return ['--symlink', readlinkSync(d), d];
+    return st.isDirectory() ? ['--ro-bind', d, d] : [];
+  } catch {
+    return [];
+  }
+}
+
+/** /etc/resolv.conf may be a symlink into /run (systemd-resolved): that one file, never its folder. */
+function resolvConf(): string[] {
+  try {
+    const target = realpathSync('/etc/resolv.conf');
+    if (!lstatSync(target).isFile() || SYSTEM_DIRS.some((s) => under(target, s))) return [];
+    return ['--ro-bind', target, target];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The bubblewrap arguments for one command (without the program): an empty root, the policy's read-only binds,
+ * `req.writable` (the worktree, or a sealed checkout) read-write with its `.git` read-only, private paths hidden.
+ */
+export function bwrapArgs(
+  policy: SandboxPolicy,
+  req: { command: string; cwd: string; writable: string[]; network: boolean },
+): string[] {
+  const args = ['--die-with-parent', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
+  args.push('--new-session', ...(req.network ? [] : ['--unshare-net']));
+  for (const d of SYSTEM_DIRS) args.push(...systemBind(d));
+  args.push(...resolvConf(), '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--tmpfs', '/var/tmp');
   const tmp = real(tmpdir());
   if (tmp !== '/tmp' && tmp !== '/var/tmp') args.push('--tmpfs', tmp);
+  if (policy.home) args.push('--tmpfs', policy.home);
+  // Parents before children, so a toolchain root never covers a folder bound inside it.
+  const byDepth = (xs: string[]) => xs.filter((e) => existsSync(e)).sort((x, y) => x.length - y.length);
+  const expose = byDepth(policy.expose);
+  for (const e of expose) args.push('--ro-bind', e, e);
+  const bound = [...SYSTEM_DIRS, ...expose];
+  const hide = policy.hide.filter((h) => existsSync(h) && !SYSTEM_DIRS.some((s) => under(s, h)));
+  // A private path a bind shows (or that holds an exposed folder) is hidden; the worktree may be bound back inside it.
+  for (const h of hide) if (bound.some((b) => under(h, b) || under(b, h))) args.push(...hidden(h));
+  // Folders the user named come back even inside a private path (the demo's lint borrows judgeloop's node_modules);
+  // a private path inside one of them is hidden again.
+  const named = byDepth(policy.named);
+  for (const e of named) args.push('--ro-bind', e, e);
+  for (const h of hide) if (named.some((e) => h !== e && under(h, e))) args.push(...hidden(h));
+  for (const m of policy.mask) if (existsSync(m)) args.push(...hidden(m));
   const writable = [...req.writable, ...policy.writable].filter((w) => existsSync(w)).map(real);
-  for (const h of policy.hide) {
-    if (!existsSync(h)) continue;
-    // A hidden folder that holds the worktree (a repository under $HOME) stays hidden; the worktree is bound back below.
-    args.push(...(lstatSync(h).isDirectory() ? ['--tmpfs', h] : ['--ro-bind', '/dev/null', h]));
-  }
-  for (const e of policy.expose) if (existsSync(e)) args.push('--ro-bind', e, e);
-  for (const m of policy.mask) if (existsSync(m)) args.push('--ro-bind', '/dev/null', m);
+  const inner: string[] = [];
   for (const w of writable) {
     args.push('--bind', w, w);
     // The repository's own metadata stays read-only: a check must not plant config, hooks or refs for later git calls.
@@ -266,15 +408,12 @@ export function sandboxed(req: SandboxRequest, policy: SandboxPolicy | undefined
     if (existsSync(dotGit)) args.push('--ro-bind', dotGit, dotGit);
     // A linked worktree's admin folder and common dir live elsewhere (perhaps under the scratch /tmp): visible, read-only.
     for (const g of linkedGitDirs(dotGit)) args.push('--ro-bind', g, g);
+    inner.push(w, ...linkedGitDirs(dotGit));
   }
-  // A hidden path inside a writable folder (state kept in the project being measured) is hidden again on top.
-  for (const h of policy.hide) {
-    if (existsSync(h) && writable.some((w) => h !== w && under(h, w)))
-      args.push(...(lstatSync(h).isDirectory() ? ['--tmpfs', h] : ['--ro-bind', '/dev/null', h]));
-  }
-  args.push('--chdir', real(req.cwd), '--', 'sh', '-c', req.command);
-  const env = { ...req.env, TMPDIR: '/tmp' };
-  return { ...dieWithUs(b.path, args), env, isolation: { sandbox: 'bubblewrap', network } };
+  // A private path inside a writable folder (state kept in the project being measured) is hidden again on top.
+  for (const h of hide) if (inner.some((w) => h !== w && under(h, w))) args.push(...hidden(h));
+  args.push('--remount-ro', '/', '--chdir', real(req.cwd), '--', 'sh', '-c', req.command);
+  return args;
 }
 
 /** The policy for the collector's checks: judgeloop's state directory and checkout are among the hidden paths. */
@@ -287,7 +426,11 @@ export function collectorSandbox(
     mode: collector.sandbox ?? 'auto',
     network: collector.sandbox_network ?? false,
     env,
-    private: [stateRoot, projectRoot(), ...privatePaths()],
+    private: [
+      stateRoot,
+      projectRoot(),
+      ...privatePaths().flatMap((f) => configHides(f, env.HOME ? real(env.HOME) : null)),
+    ],
     expose: collector.sandbox_expose ?? [],
     writable: collector.sandbox_writable ?? [],
   });

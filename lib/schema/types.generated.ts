@@ -816,7 +816,7 @@ sandbox_network?: boolean
  */
 baseline_setup_network?: boolean
 /**
- * Extra paths made visible read-only inside the sandbox (`~/` = $HOME); folders under $HOME holding a PATH entry are exposed already.
+ * Extra paths made visible read-only inside the sandbox (`~/` = $HOME); the system folders, the PATH entries and the toolchain roots they lie in (~/.cargo, ~/.pyenv, …) are shown already, everything else is absent.
  */
 sandbox_expose?: string[]
 /**

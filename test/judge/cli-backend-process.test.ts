@@ -112,3 +112,53 @@ describe('claude-cli backend processes', () => {
     expect(!missing.ok && missing.failure.reason).toBe('cli_not_found');
   });
 });
+
+describe('the judge has no hands', () => {
+  it('a stand-in claude on PATH sees no tool-enabling argv, an empty folder and no secret but its own key', async () => {
+    const bin = scratchDir('judgeloop-claude-bin-');
+    const log = join(dir, 'hands.json');
+    writeFileSync(
+      join(bin, 'claude'),
+      `#!/usr/bin/env node
+const fs = require('node:fs');
+fs.writeFileSync(${JSON.stringify(log)}, JSON.stringify({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd(), files: fs.readdirSync('.') }));
+process.stdin.resume();
+process.stdin.on('end', () => process.stdout.write(${JSON.stringify(result)}));
+`,
+    );
+    chmodSync(join(bin, 'claude'), 0o755);
+    const planted = {
+      GITHUB_TOKEN: 'ghp_plantedPlantedPlanted0123456789abcd',
+      AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYPLANTEDKEY',
+      DATADOG_API_KEY: '0123456789abcdef0123456789abcdef',
+      JUDGELOOP_STATE_DIR: '/somewhere/state',
+      SSH_AUTH_SOCK: '/run/user/0/ssh-agent.sock',
+    };
+    const env = { PATH: `${bin}:${process.env.PATH}`, HOME: dir, ANTHROPIC_API_KEY: 'sk-ant-own-key', ...planted };
+    const r = await createCliBackend({ command: 'claude', env }).call(req(20_000));
+    expect(r.ok).toBe(true);
+    const got = JSON.parse(readFileSync(log, 'utf8')) as {
+      argv: string[];
+      env: Record<string, string>;
+      cwd: string;
+      files: string[];
+    };
+    const flag = (name: string) => got.argv[got.argv.indexOf(name) + 1];
+    expect(flag('--tools')).toBe('');
+    expect(flag('--setting-sources')).toBe('');
+    expect(flag('--permission-mode')).toBe('dontAsk');
+    expect(got.argv).toContain('--strict-mcp-config');
+    const enabling =
+      /^--(allowed-?tools|allowedTools|mcp-config|add-dir|settings|dangerously-skip-permissions|agents?|plugin-dir)$/i;
+    expect(got.argv.filter((a) => enabling.test(a))).toEqual([]);
+    expect(got.argv.filter((a) => /bypassPermissions|acceptEdits/.test(a))).toEqual([]);
+    for (const [k, v] of Object.entries(planted)) {
+      expect(got.env[k]).toBeUndefined();
+      expect(JSON.stringify(got.env)).not.toContain(v);
+    }
+    expect(got.env.ANTHROPIC_API_KEY).toBe('sk-ant-own-key');
+    expect(got.files).toEqual([]);
+    expect(got.cwd).not.toBe(dir);
+    expect(existsSync(got.cwd)).toBe(false);
+  });
+});

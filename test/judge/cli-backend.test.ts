@@ -15,12 +15,14 @@ afterAll(removeRuns);
 
 const bin = scratchDir('judgeloop-fake-claude-');
 const log = join(bin, 'calls.jsonl');
+// Read from a fixed path: claude's environment carries nothing of judgeloop's but its credentials.
+const scriptFile = join(bin, 'script.json');
 // The stand-in prints, in turn, each scripted stdout (one per call) and logs its argv and stdin.
 writeFileSync(
   join(bin, 'claude'),
   `#!/usr/bin/env node
 const fs = require('node:fs');
-const script = JSON.parse(fs.readFileSync(process.env.FAKE_CLAUDE_SCRIPT, 'utf8'));
+const script = JSON.parse(fs.readFileSync(${JSON.stringify(scriptFile)}, 'utf8'));
 let stdin = '';
 process.stdin.on('data', (c) => (stdin += c));
 process.stdin.on('end', () => {
@@ -80,12 +82,11 @@ async function judgeWith(
   steps: { stdout: string; exit?: number; stderr?: string }[],
   path = `${bin}:${process.env.PATH}`,
 ) {
-  const scriptFile = join(scratchDir(), 'script.json');
   writeFileSync(scriptFile, JSON.stringify(steps));
   const before = store.read<Feedback>('feedback', fx.record.bead)!;
   const io = captureIo(
     { JUDGE_ENABLED: 'true', JUDGELOOP_STATE_DIR: fx.stateDir, JUDGELOOP_CONFIG: config },
-    { ...process.env, PATH: path, FAKE_CLAUDE_SCRIPT: scriptFile },
+    { ...process.env, PATH: path },
   );
   const code = await run([fx.recordPath], io);
   const j = store.read<Judgment>('judgments', fx.record.bead)!;
@@ -163,14 +164,13 @@ describe('claude-cli backend', () => {
   });
 
   it('a rejected key: a configuration error (exit 2) naming the login, no judgment written', async () => {
-    const scriptFile = join(scratchDir(), 'script.json');
     writeFileSync(
       scriptFile,
       JSON.stringify([{ stdout: '', stderr: 'Error: Invalid API key · Please run /login\n', exit: 1 }]),
     );
     const io = captureIo(
       { JUDGE_ENABLED: 'true', JUDGELOOP_STATE_DIR: fx.stateDir, JUDGELOOP_CONFIG: config },
-      { ...process.env, PATH: `${bin}:${process.env.PATH}`, FAKE_CLAUDE_SCRIPT: scriptFile },
+      { ...process.env, PATH: `${bin}:${process.env.PATH}` },
     );
     expect(await run([fx.recordPath], io)).toBe(2);
     expect(io.err.join('')).toContain('claude login');
@@ -231,6 +231,14 @@ describe('claude-cli backend', () => {
       's',
       '--json-schema',
       '{"type":"object"}',
+      '--tools',
+      '',
+      '--strict-mcp-config',
+      '--setting-sources',
+      '',
+      '--permission-mode',
+      'dontAsk',
+      '--no-session-persistence',
     ]);
   });
 });

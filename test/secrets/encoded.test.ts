@@ -1,0 +1,44 @@
+// The encoded forms of a secret: one of the base64 cores is inside any blob that encodes it, whatever bytes come
+// before and after; hex in either case; URL-encoding only when it differs; nothing for a short value.
+import { describe, expect, it } from 'vitest';
+import { encodedForms, redactEncoded } from '../../lib/secrets/encoded.js';
+import { ALNUM, rnd } from './tokens.js';
+
+const secret = `${rnd(ALNUM, 20)}/+=`;
+
+describe('encodedForms', () => {
+  it.each(['base64', 'base64url'] as const)(
+    '%s: a core is inside every blob holding the secret (prefixes 0–5 bytes)',
+    (enc) => {
+      // A base64url core equal to the base64 one is listed once.
+      const cores = encodedForms(secret)
+        .filter((f) => f.form.startsWith('base64'))
+        .map((f) => f.text);
+      for (let pre = 0; pre < 6; pre++)
+        for (let post = 0; post < 3; post++) {
+          const blob = Buffer.from(`${'p'.repeat(pre)}${secret}${'s'.repeat(post)}`).toString(enc);
+          expect(
+            cores.some((c) => blob.includes(c)),
+            `${pre}/${post}`,
+          ).toBe(true);
+        }
+    },
+  );
+  it('hex in both cases, URL-encoding when it differs, nothing under 8 characters', () => {
+    const forms = encodedForms(secret);
+    expect(forms.filter((f) => f.form === 'hex').map((f) => f.text)).toEqual([
+      Buffer.from(secret).toString('hex'),
+      Buffer.from(secret).toString('hex').toUpperCase(),
+    ]);
+    expect(forms.find((f) => f.form === 'url')?.text).toBe(encodeURIComponent(secret));
+    expect(encodedForms('abcdefghij').some((f) => f.form === 'url')).toBe(false);
+    expect(redactEncoded(Buffer.from('short').toString('base64'), ['short']).count).toBe(0);
+  });
+  it('redactEncoded cuts each occurrence and counts it', () => {
+    const text = `a ${Buffer.from(secret).toString('base64')} b ${encodeURIComponent(secret)} c`;
+    const r = redactEncoded(text, [secret]);
+    expect(r.count).toBe(2);
+    expect(r.text).not.toContain(Buffer.from(secret).toString('base64').slice(0, 20));
+    expect(r.text).toMatch(/^a \[REDACTED:encoded_secret\]\S* b \[REDACTED:encoded_secret\] c$/);
+  });
+});
