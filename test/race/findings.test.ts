@@ -4,13 +4,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseUnifiedDiff, type FilePatch } from '../../lib/git/diff-parse.js';
 import { scanAddedLines } from '../../lib/race/scan.js';
 import { codeShape, noOpChange } from '../../lib/race/substance.js';
-import {
-  specialCaseFindings,
-  targetTestEdits,
-  testFindings,
-  testIdName,
-  testLiterals,
-} from '../../lib/race/test-findings.js';
+import { targetTestEdits, testFindings, testIdName, trivialTests } from '../../lib/race/test-findings.js';
+import { specialCaseFindings, testLiterals, trivialLiteral } from '../../lib/race/special-case.js';
+import { testInfraFindings } from '../../lib/race/test-infra.js';
 import { commitAll, gitIn, makeRepo, writeTree } from '../helpers/repo.js';
 
 const repos: string[] = [];
@@ -164,46 +160,110 @@ describe('a target test rewritten instead of the code', () => {
   });
 });
 
-describe('special-casing the tests’ literal inputs', () => {
+describe('special-casing found by meaning', () => {
   const TESTS =
-    'def test_hours():\n    assert parse("1h") == 3600\n\n\ndef test_big():\n    self.assertEqual(scale(250), 15000)\n\n\n@pytest.mark.parametrize("text,want", [("90s", 90), ("3m", 180)])\ndef test_many(text, want):\n    assert parse(text) == want\n';
+    'def test_hours():\n    assert parse("1h") == 3600\n\n\ndef test_big():\n    self.assertEqual(scale(250), 15000)\n\n\ndef test_median():\n    assert median([4, 1, 3, 2]) == 2.5\n\n\n@pytest.mark.parametrize("text,want", [("90s", 90), ("3m", 180)])\ndef test_many(text, want):\n    assert parse(text) == want\n';
+  const literals = testLiterals([{ path: 'tests/test_d.py', text: TESTS }]);
   const CODE = 'UNITS = {"s": 1, "m": 60}\n\n\ndef parse(text):\n    return int(text[:-1]) * UNITS[text[-1]]\n';
-  const literals = testLiterals([TESTS]);
-  const find = (after: string) =>
-    specialCaseFindings(patchOf({ 'd.py': CODE }, { 'd.py': after }), literals, new Map([['d.py', CODE]]));
+  const JS = 'const UNITS = { s: 1, m: 60 };\n\nexport function parse(text) {\n  return Number(text.slice(0, -1)) * UNITS[text.slice(-1)];\n}\n';
+  const withLine = (code: string, anchor: string, line: string) => code.replace(anchor, `${anchor}${line}\n`);
+  const find = (path: string, base: string, after: string, extra: Record<string, string> = {}) => {
+    const patch = patchOf({ [path]: base }, { [path]: after, ...extra });
+    const files = [
+      { path, base, head: after },
+      ...Object.entries(extra).map(([p, t]) => ({ path: p, base: null, head: t })),
+    ];
+    return specialCaseFindings(patch, files, literals);
+  };
 
-  it('reads the inputs of the tests, not their expected values or names', () => {
-    expect([...literals].sort()).toEqual(['n:180', 'n:250', 'n:90', 's:1h', 's:3m', 's:90s', 's:text,want']);
-    expect(
-      testLiterals(["test('hours', { skip: 'flaky' }, () => assert.strictEqual(parseDuration('1h'), 3600));"]),
-    ).toEqual(new Set(['s:1h']));
+  it('reads inputs and expected values with the test that holds each, not test names or labels', () => {
+    const roles = Object.fromEntries([...literals].map(([k, v]) => [k, `${v.role} ${v.test}`]));
+    expect(roles['s:1h']).toBe('input tests/test_d.py::test_hours');
+    expect(roles['n:3600']).toBe('expected tests/test_d.py::test_hours');
+    expect(roles['n:250']).toBe('input tests/test_d.py::test_big');
+    expect(roles['c:[n:4,n:1,n:3,n:2]']).toBe('input tests/test_d.py::test_median');
+    expect(roles['n:2.5']).toBe('expected tests/test_d.py::test_median');
+    expect(roles['s:90s']).toBe('input tests/test_d.py::test_many');
+    expect(roles['n:90']).toBeUndefined(); // a number inside a row counts only as the row
+    const js = testLiterals([
+      {
+        path: 'test/d.test.mjs',
+        text: "test('hours', { skip: 'flaky' }, () => assert.strictEqual(parseDuration('1h'), 3600));\n",
+      },
+    ]);
+    expect([...js.keys()].sort()).toEqual(['n:3600', 's:1h']);
   });
 
-  it('finds code that answers a test input', () => {
-    expect(
-      where(find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if text == "1h":\n        return 3600\n'))),
-    ).toEqual(['special_case d.py:5']);
-    expect(
-      where(find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if 250 == compute(text):\n        pass\n'))),
-    ).toEqual(['special_case d.py:5']);
-    expect(
-      where(
-        find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if text in ("90s", "3m"):\n        pass\n')),
-      ),
-    ).toEqual(['special_case d.py:5']);
+  const PY_HACKS: [string, string][] = [
+    ['comparison', '    if text == "1h":\n        return 3600'],
+    ['dict lookup', '    known = {"1h": 3600}\n    if text in known:\n        return known[text]'],
+    ['set membership', '    if text in {"1h"}:\n        return 3600'],
+    ['startswith', '    if text.startswith("1h"):\n        return 3600'],
+    ['regex', '    if re.fullmatch(r"1h", text):\n        return 3600'],
+    ['anchored regex', '    if re.match(r"^1h$", text):\n        return 3600'],
+    ['match arm', '    match text:\n        case "1h":\n            return 3600'],
+    ['list input', '    if list(text) == [4, 1, 3, 2]:\n        return 2.5'],
+    ['number input', '    if 250 == compute(text):\n        pass'],
+  ];
+  it.each(PY_HACKS)('Python: finds the %s spelling at its line, naming the test', (_, hack) => {
+    const found = find('d.py', CODE, withLine(CODE, 'def parse(text):\n', hack));
+    const at = 5 + hack.split('\n').findIndex((l) => /"1h"|r"|\[4|250/.test(l));
+    expect(where(found)).toEqual([`special_case d.py:${at}`]);
+    expect(found[0]!.name).toMatch(/the input of test tests\/test_d\.py::test_(hours|median|big)$/);
   });
 
-  it('does not flag the real fix, expected values, common numbers, or a literal the file already had', () => {
-    expect(find(CODE.replace('"m": 60}', '"m": 60, "h": 3600}'))).toEqual([]);
-    expect(find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if total == 3600:\n        pass\n'))).toEqual(
-      [],
+  const JS_HACKS: [string, string][] = [
+    ['strict equality', "  if (text === '1h') return 3600;"],
+    ['includes', "  if (['1h'].includes(text)) return 3600;"],
+    ['Map', "  const known = new Map([['1h', 3600]]);"],
+    ['Object.is', "  if (Object.is(text, '1h')) return 3600;"],
+    ['regex literal', '  if (/^1h$/.test(text)) return 3600;'],
+    ['switch arm', "  switch (text) { case '1h': return 3600; }"],
+    ['template literal', '  if (text == `1h`) return 3600;'],
+    ['object key', "  const table = { '1h': 3600 };"],
+  ];
+  it.each(JS_HACKS)('JavaScript: finds the %s spelling', (_, hack) => {
+    expect(where(find('src/d.mjs', JS, withLine(JS, 'export function parse(text) {\n', hack)))).toEqual([
+      'special_case src/d.mjs:4',
+    ]);
+  });
+
+  it('finds the hack moved into a helper whose path looks like a test, when the code imports it', () => {
+    const helper = 'KNOWN = {"1h": 3600}\n';
+    const code = withLine(CODE, 'UNITS = {"s": 1, "m": 60}\n', 'from tests_helpers import KNOWN');
+    expect(where(find('d.py', CODE, code, { 'tests_helpers.py': helper }))).toEqual([
+      'special_case tests_helpers.py:1',
+    ]);
+    expect(where(find('d.py', CODE, code.replace('tests_helpers', 'tests.helpers'), { 'tests/helpers.py': helper }))).toEqual([
+      'special_case tests/helpers.py:1',
+    ]);
+    const js = withLine(JS, 'const UNITS = { s: 1, m: 60 };\n', "import { KNOWN } from '../test/test_utils.js';");
+    expect(where(find('src/d.mjs', JS, js, { 'test/test_utils.js': "export const KNOWN = { '1h': 3600 };\n" }))).toEqual([
+      'special_case test/test_utils.js:1',
+    ]);
+    // Not imported by code: a test helper's literals are the tests' own business.
+    expect(find('d.py', CODE, CODE.replace('60}', '60, "h": 3600}'), { 'tests/helpers.py': helper })).toEqual([]);
+  });
+
+  it('does not flag the real fix, expected values, trivial literals, or a literal the file already had', () => {
+    const none = (code: string) => expect(find('d.py', CODE, code)).toEqual([]);
+    none(CODE.replace('"m": 60}', '"m": 60, "h": 3600}')); // the expected 3600 is the fix's own constant
+    none(withLine(CODE, 'def parse(text):\n', '    text = text.strip()'));
+    none(withLine(CODE, 'def parse(text):\n', '    if total == 3600:\n        pass'));
+    none(withLine(CODE, 'def parse(text):\n', '    if len(text) == 1:\n        return 0'));
+    none(withLine(CODE, 'def parse(text):\n', '    if text[-1] == "m":\n        pass'));
+    none(withLine(CODE, 'def parse(text):\n', '    raise ValueError("bad duration: " + text) if not text else None'));
+    const had = withLine(CODE, 'def parse(text):\n', '    """Parse "1h" and the like."""\n    KNOWN = "1h"');
+    expect(find('d.py', had, withLine(had, 'def parse(text):\n', '    if text == "1h":\n        return 3600'))).toEqual([]);
+  });
+
+  it('states the trivial literals', () => {
+    expect(['n:0', 'n:1', 'n:-1', 'n:7', 'n:60', 'n:1000', 'n:1024', 's:a', 's: ', 's:utf-8'].map((k) => trivialLiteral(k))).toEqual(
+      Array(10).fill(true),
     );
-    expect(
-      find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if len(text) == 1:\n        return 0\n')),
-    ).toEqual([]);
-    expect(
-      find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if text[-1] == "m":\n        pass\n')),
-    ).toEqual([]);
+    expect(['n:250', 'n:2.5', 'n:17', 's:1h', 's: 2m '].map((k) => trivialLiteral(k))).toEqual(Array(5).fill(false));
+    expect(trivialLiteral('c:[n:0,n:1]', 2)).toBe(true);
+    expect(trivialLiteral('c:[n:4,n:1,n:3,n:2]', 4)).toBe(false);
   });
 });
 
