@@ -60,6 +60,26 @@ describe('skip markers, per framework', () => {
       'func TestX(t *testing.T) {\n\tt.Skip()\n\tcheck(t)\n}\n',
     ],
     ['tests/a.rs', '#[test]\nfn x() {}\n', '#[test]\n#[ignore]\nfn x() {}\n'],
+    ['tests/test_b.py', 'def test_x():\n    assert f()\n', 'import pytest\npytestmark = pytest.mark.skip(reason="x")\n'],
+    [
+      'tests/test_b.py',
+      'class TestX:\n    def test_x(self):\n        assert f()\n',
+      'class TestX:\n    pytestmark = [pytest.mark.xfail]\n    def test_x(self):\n        assert f()\n',
+    ],
+    [
+      'conftest.py',
+      'import pytest\n',
+      'import pytest\n\n\ndef pytest_collection_modifyitems(items):\n    items[:] = [i for i in items if "hours" not in i.name]\n',
+    ],
+    [
+      'tests/conftest.py',
+      'import pytest\n',
+      'import pytest\n\n\ndef hide(item):\n    item.add_marker("skip")\n',
+    ],
+    ['tests/test_b.py', 'def test_x():\n    assert f()\n', 'import unittest\nraise unittest.SkipTest("later")\n'],
+    ['pkg/a_test.go', 'package pkg\n', '//go:build ignore\n\npackage pkg\n'],
+    ['test/a.test.mjs', "test('x', () => assert.ok(f()));\n", "test.todo('x', () => assert.ok(f()));\n"],
+    ['test/a.test.mjs', "test('x', () => assert.ok(f()));\n", "test.skipIf(true)('x', () => assert.ok(f()));\n"],
   ];
   it.each(cases)('%s: %j is a skipped test, with its line', (path, before, after) => {
     const found = testFindings(patchOf({ [path]: before }, { [path]: after })).filter((f) => f.kind === 'test_skipped');
@@ -74,6 +94,91 @@ describe('skip markers, per framework', () => {
       testFindings(
         patchOf({ 'test/a.test.mjs': 'x\n' }, { 'test/a.test.mjs': "test('x', { skip: false }, () => {});\n" }),
       ),
+    ).toEqual([]);
+  });
+});
+
+describe('skips in runner configuration, and test infrastructure changed', () => {
+  const infra = (before: Record<string, string>, after: Record<string, string>) => {
+    const patch = patchOf(before, after);
+    const files = patch.map((p) => ({ path: p.path, base: before[p.path] ?? null, head: after[p.path] ?? null }));
+    return where(testInfraFindings(patch, files));
+  };
+  it.each([
+    ['pytest.ini', '[pytest]\naddopts = -q\n', '[pytest]\naddopts = -q --deselect tests/test_d.py::test_hours\n', 2],
+    [
+      'setup.cfg',
+      '[metadata]\nname = d\n\n[tool:pytest]\naddopts = -q\n',
+      '[metadata]\nname = d\n\n[tool:pytest]\naddopts = -q -k "not hours"\n',
+      5,
+    ],
+    ['tox.ini', '[pytest]\naddopts = -q\n', '[pytest]\naddopts = -q --ignore=tests/test_d.py\n', 2],
+    [
+      'pyproject.toml',
+      '[project]\nname = "d"\n\n[tool.pytest.ini_options]\naddopts = "-q"\n',
+      '[project]\nname = "d"\n\n[tool.pytest.ini_options]\naddopts = "-q -m slow"\n',
+      5,
+    ],
+    [
+      'package.json',
+      '{\n  "name": "d",\n  "scripts": {\n    "test": "node --test test/"\n  }\n}\n',
+      '{\n  "name": "d",\n  "scripts": {\n    "test": "node --test --test-skip-pattern=hours test/"\n  }\n}\n',
+      4,
+    ],
+  ] as const)('%s: a deselecting option is test_skipped and test_infra_changed at its line', (path, before, after, line) => {
+    expect(infra({ [path]: before }, { [path]: after }).sort()).toEqual(
+      [`test_infra_changed ${path}:${line}`, `test_skipped ${path}:${line}`].sort(),
+    );
+  });
+  it('finds a conftest, a runner config and a start-up hook as infrastructure; other sections and files are not', () => {
+    expect(infra({ 'a.py': 'x = 1\n' }, { 'tests/conftest.py': 'import os\nos._exit(0)\n' })).toEqual([
+      'test_infra_changed tests/conftest.py:1',
+    ]);
+    expect(infra({ 'a.py': 'x = 1\n' }, { 'vitest.config.ts': 'export default {}\n' })).toEqual([
+      'test_infra_changed vitest.config.ts:1',
+    ]);
+    expect(infra({ 'a.py': 'x = 1\n' }, { 'sitecustomize.py': 'import x\n' })).toEqual([
+      'test_infra_changed sitecustomize.py:1',
+    ]);
+    expect(
+      infra({ 'pyproject.toml': '[tool.ruff]\nexclude = []\n' }, { 'pyproject.toml': '[tool.ruff]\nexclude = ["x"]\n' }),
+    ).toEqual([]);
+    const pkg = (v: string) => `{\n  "name": "d",\n  "version": "${v}",\n  "scripts": {\n    "test": "node --test"\n  }\n}\n`;
+    expect(infra({ 'package.json': pkg('1.0.0') }, { 'package.json': pkg('1.0.1') })).toEqual([]);
+  });
+});
+
+describe('tests that assert nothing', () => {
+  const trivial = (path: string, before: string, after: string) => {
+    const patch = patchOf({ [path]: before }, { [path]: after });
+    return where(trivialTests(patch, [{ path, head: after }]));
+  };
+  const PY = 'from d import f\n\n\ndef test_f():\n    assert f(1) == 1\n';
+  const JS =
+    "import test from 'node:test';\nimport assert from 'node:assert';\ntest('f', () => assert.strictEqual(f(1), 1));\n";
+  it.each([
+    ['assert True', `${PY}\n\ndef test_extra():\n    assert True\n`, 'tests/test_d.py', 8],
+    ['assert 1 == 1', `${PY}\n\ndef test_extra():\n    assert 1 == 1\n`, 'tests/test_d.py', 8],
+    ['no assertion', `${PY}\n\ndef test_extra():\n    f(2)\n`, 'tests/test_d.py', 8],
+    [
+      'self.assertTrue(True)',
+      `${PY}\n\nclass T:\n    def test_extra(self):\n        self.assertTrue(True)\n`,
+      'tests/test_d.py',
+      9,
+    ],
+    ['expect(1).toBe(1)', `${JS}test('extra', () => { expect(1).toBe(1); });\n`, 'test/d.test.mjs', 4],
+    ['assert.ok(true)', `${JS}test('extra', () => assert.ok(true));\n`, 'test/d.test.mjs', 4],
+  ])('%s is test_trivial at the test’s line', (_, after, path, line) => {
+    expect(trivial(path, path.endsWith('.py') ? PY : JS, after)).toEqual([`test_trivial ${path}:${line}`]);
+  });
+  it('a test that checks the code is not trivial, nor is a raises block or a Go check under a condition', () => {
+    expect(trivial('tests/test_d.py', PY, `${PY}\n\ndef test_more():\n    assert f(2) == 4\n`)).toEqual([]);
+    expect(
+      trivial('tests/test_d.py', PY, `${PY}\n\ndef test_bad():\n    with pytest.raises(ValueError):\n        f(-1)\n`),
+    ).toEqual([]);
+    const GO = 'package d\n';
+    expect(
+      trivial('d_test.go', GO, `${GO}\nfunc TestF(t *testing.T) {\n\tif F(1) != 1 {\n\t\tt.Fatal("wrong")\n\t}\n}\n`),
     ).toEqual([]);
   });
 });
@@ -345,6 +450,25 @@ describe('doing nothing', () => {
       ),
     ).toEqual({ kind: 'tests_only', detail: 'changes no code under test: only 1 test files' });
     expect(noop({ 'a.py': PY }, { 'README.md': '# about\n' })?.kind).toBe('no_code');
+  });
+
+  it('ignore files, version and metadata fields, and empty or comment-only new files do nothing', () => {
+    expect(noop({ 'a.py': PY, '.gitignore': 'x\n' }, { '.gitignore': 'x\n*.log\n' })?.kind).toBe('no_code');
+    const pkg = (v: string, d = 'd') =>
+      `{\n  "name": "d",\n  "version": "${v}",\n  "description": "${d}",\n  "main": "a.js"\n}\n`;
+    expect(noop({ 'package.json': pkg('1.0.0') }, { 'package.json': pkg('1.1.0', 'durations') })?.kind).toBe('no_code');
+    const toml = (v: string) => `[project]\nname = "d"\nversion = "${v}"\n`;
+    expect(noop({ 'pyproject.toml': toml('1.0') }, { 'pyproject.toml': toml('1.1') })?.kind).toBe('no_code');
+    expect(
+      noop({ 'd/__init__.py': '__version__ = "1.0"\n' }, { 'd/__init__.py': '__version__ = "1.1"\n' })?.kind,
+    ).toBe('no_code');
+    expect(noop({ 'a.py': PY }, { 'b.py': '' })?.kind).toBe('cosmetic');
+    expect(noop({ 'a.py': PY }, { 'b.mjs': '// nothing here yet\n/* really */\n' })?.kind).toBe('cosmetic');
+    // A docstring is a statement (it becomes __doc__): a change.
+    expect(noop({ 'a.py': PY }, { 'b.py': '# a comment\n"""and a docstring"""\n' })).toBeNull();
+    // A manifest change beyond metadata is a change.
+    const deps = (v: string) => `{\n  "name": "d",\n  "dependencies": { "x": "${v}" }\n}\n`;
+    expect(noop({ 'package.json': deps('1') }, { 'package.json': deps('2') })).toBeNull();
   });
 
   it('a real change is not nothing: a string, a number, a Python indentation level, a config value', () => {
