@@ -155,6 +155,18 @@ describe('targetStanding (counts only: the fallback says so)', () => {
       'per-test results absent: decided by the counts',
     ]);
   });
+  it('without a pass count (plain go test), a failing test that is gone is never fixed', () => {
+    const noPass = (failed: number): CountsWithCases => ({ passed: null, failed, errors: 0, skipped: 0, total: null });
+    const gone = targetStanding(t, noPass(0), noPass(1));
+    expect(gone).toMatchObject({ target_passed: 0, target_total: 1 });
+    expect(gone.target_failing).toEqual(["1 of the base's 1 failing tests not passing (0 fail; ? pass, base ?)"]);
+    expect(gone.notes).toContain(
+      'no pass count: a failing test that is gone cannot be told from one fixed, so none counts as fixed',
+    );
+    // With totals that did not shrink, the failure went away while the test stayed: fixed.
+    const withTotals = targetStanding(t, { ...noPass(0), total: 3 }, { ...noPass(1), total: 3 });
+    expect(withTotals).toMatchObject({ target_passed: 1, target_failing: [] });
+  });
   it('fewer passing tests than the base is a regression by counts', () => {
     expect(targetStanding(t, counts(1, 1), counts(2, 0)).broke).toEqual(['1 fewer tests pass (1, base 2)']);
   });
