@@ -10,6 +10,7 @@ import { resolveCommit, worktreeInfo, worktreeInfoWithRef, worktreeProblem } fro
 import { sweepOrphansOnce } from '../process/process.js';
 import { assertSandboxAvailable, collectorSandbox } from '../process/sandbox.js';
 import { classifyOutcome, integrityFlags } from './outcome.js';
+import { brokenTests, noOpVerdict, sameResults, verdictComposite, verdictOutcome } from './regressions.js';
 import type { LoadedRunRecord } from './run-record.js';
 import { base, diffSummary, fastestInRace, scoreChecks, summariseBaseline, unmeasured } from './feedback-parts.js';
 import type { CollectContext } from './context.js';
@@ -162,16 +163,27 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
     speed: scoreSpeed(dur, speedRef),
   };
   const weights = cfg.scoring.weights;
-  const composite = compositeScore(scores, weights);
+  // Regressions by test id cap the composite; a change that does nothing scores 0 (regressions.ts).
+  const broke = brokenTests(baseline?.tests, checks.test?.tests);
+  const noOp = await noOpVerdict(
+    diff.files.length,
+    sameResults(baseline?.tests, checks.test?.tests),
+    ctx.classifyNoOp && (() => ctx.classifyNoOp!(wt, snap.mergeBase, diff.tree)),
+  );
+  if (noOp && scores.tests !== null) scores.tests = 0;
+  const composite = verdictComposite(compositeScore(scores, weights), broke.length, noOp !== null);
 
-  const { outcome, reason } = classifyOutcome({
-    status: r.status,
-    failureReason: r.failure_reason ?? null,
-    infraReason: null,
-    checks,
-    integrity,
-    baselineLint: baseline?.lint ?? null,
-  });
+  const { outcome, reason } = verdictOutcome(
+    classifyOutcome({
+      status: r.status,
+      failureReason: r.failure_reason ?? null,
+      infraReason: null,
+      checks,
+      integrity,
+      baselineLint: baseline?.lint ?? null,
+    }),
+    noOp,
+  );
   if (outcome === 'unmeasured') refuseUnmeasuredOverMeasured(store, r.bead, loaded.file);
   const fb = base(loaded, ctx, {
     base: { ref: r.base_ref, commit: baseCommit },

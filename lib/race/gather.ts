@@ -52,7 +52,7 @@ export async function testFileTexts(cwd: string, rev: string): Promise<{ path: s
 }
 
 /** A blob's text in one git call: null when it is over MAX_FILE_BYTES (the output cap stops it), binary or absent. */
-async function blob(cwd: string, rev: string, path: string): Promise<string | null> {
+export async function blob(cwd: string, rev: string, path: string): Promise<string | null> {
   try {
     const text = await git(cwd, ['cat-file', 'blob', `${rev}:${path}`], { maxBuffer: MAX_FILE_BYTES });
     return text.includes('\u0000') ? null : text;
@@ -62,7 +62,7 @@ async function blob(cwd: string, rev: string, path: string): Promise<string | nu
 }
 
 /** Files whose change disappears when whitespace (and blank lines) are ignored. */
-async function formattingOnly(cwd: string, from: string, to: string, changed: string[]): Promise<string[]> {
+export async function formattingOnly(cwd: string, from: string, to: string, changed: string[]): Promise<string[]> {
   const out = await git(cwd, [
     'diff',
     '-w',
