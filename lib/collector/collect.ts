@@ -10,7 +10,7 @@ import { resolveCommit, worktreeInfo, worktreeInfoWithRef, worktreeProblem } fro
 import { sweepOrphansOnce } from '../process/process.js';
 import { assertSandboxAvailable, collectorSandbox } from '../process/sandbox.js';
 import { classifyOutcome, integrityFlags } from './outcome.js';
-import { brokenTests, noOpVerdict, sameResults, verdictComposite, verdictOutcome } from './regressions.js';
+import { runVerdict, verdictComposite, verdictOutcome } from './regressions.js';
 import type { LoadedRunRecord } from './run-record.js';
 import { base, diffSummary, fastestInRace, scoreChecks, summariseBaseline, unmeasured } from './feedback-parts.js';
 import type { CollectContext } from './context.js';
@@ -164,25 +164,14 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
   };
   const weights = cfg.scoring.weights;
   // Regressions by test id cap the composite; a change that does nothing scores 0 (regressions.ts).
-  const broke = brokenTests(baseline?.tests, checks.test?.tests);
-  const noOp = await noOpVerdict(
-    diff.files.length,
-    sameResults(baseline?.tests, checks.test?.tests),
-    ctx.classifyNoOp && (() => ctx.classifyNoOp!(wt, snap.mergeBase, diff.tree)),
-  );
-  if (noOp && scores.tests !== null) scores.tests = 0;
-  const composite = verdictComposite(compositeScore(scores, weights), broke.length, noOp !== null);
-
+  const classify = ctx.classifyNoOp && (() => ctx.classifyNoOp!(wt, snap.mergeBase, diff.tree));
+  const v = await runVerdict(baseline?.tests, checks.test?.tests, diff.files.length, classify);
+  if (v.noOp && scores.tests !== null) scores.tests = 0;
+  const composite = verdictComposite(compositeScore(scores, weights), v.broke.length, v.noOp !== null);
+  const inputs = { status: r.status, failureReason: r.failure_reason ?? null, infraReason: null, checks, integrity };
   const { outcome, reason } = verdictOutcome(
-    classifyOutcome({
-      status: r.status,
-      failureReason: r.failure_reason ?? null,
-      infraReason: null,
-      checks,
-      integrity,
-      baselineLint: baseline?.lint ?? null,
-    }),
-    noOp,
+    classifyOutcome({ ...inputs, baselineLint: baseline?.lint ?? null }),
+    v.noOp,
   );
   if (outcome === 'unmeasured') refuseUnmeasuredOverMeasured(store, r.bead, loaded.file);
   const fb = base(loaded, ctx, {

@@ -44,14 +44,20 @@ export function sameResults(base: TestCounts | null | undefined, now: TestCounts
   return base.failed === now.failed && base.errors === now.errors && base.skipped === now.skipped;
 }
 
-/** The no-op verdict: an empty diff, or (when the base's tests behave as before) what the classifier says. */
-export async function noOpVerdict(
+/**
+ * What the run broke, and whether it is a no-op: an empty diff, or (when the base's tests behave as before) what the
+ * classifier says. Without a classifier nothing is called a no-op.
+ */
+export async function runVerdict(
+  base: TestCounts | null | undefined,
+  now: TestCounts | null | undefined,
   filesChanged: number,
-  sameTests: boolean,
   classify: (() => Promise<string | null>) | undefined,
-): Promise<string | null> {
-  if (filesChanged === 0) return 'the diff is empty';
-  return sameTests && classify ? classify() : null;
+): Promise<{ broke: string[]; noOp: string | null }> {
+  const broke = brokenTests(base, now);
+  if (!classify) return { broke, noOp: null };
+  if (filesChanged === 0) return { broke, noOp: 'the diff is empty' };
+  return { broke, noOp: sameResults(base, now) ? await classify() : null };
 }
 
 /** The composite after the verdict: 0 for a no-op, at most REGRESSION_CAP for a run that broke a test. */

@@ -16,7 +16,7 @@ const SLASH_COMMENT = /\.(js|jsx|mjs|cjs|ts|tsx|mts|cts|go|rs|java|kt|swift|c|cc
 const REGEX_LITERALS = /\.(js|jsx|mjs|cjs|ts|tsx|mts|cts)$/i;
 
 const ESC: Record<string, string> = { n: '\n', t: '\t', r: '\r', '0': '\0', b: '\b', f: '\f', v: '\v' };
-function unescape(s: string, raw: boolean): string {
+function decodeEscapes(s: string, raw: boolean): string {
   if (raw) return s;
   return s.replace(/\\(x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|\n|.)/g, (_, e: string) => {
     if (e[0] === 'x' || e[0] === 'u') return String.fromCodePoint(Number.parseInt(e.replace(/[xu{}]/g, ''), 16));
@@ -100,7 +100,10 @@ export function tokenize(path: string, text: string): Token[] {
       }
       i = k + open;
       const raw = prefix.includes('r') || (q === '`' && !py && /\.go$/.test(path));
-      push(interp ? { kind: 'fstr', text: body } : { kind: 'str', text: body, value: unescape(body, raw) }, startLine);
+      push(
+        interp ? { kind: 'fstr', text: body } : { kind: 'str', text: body, value: decodeEscapes(body, raw) },
+        startLine,
+      );
       continue;
     }
     if (regexOk && c === '/' && regexMayStart(out[out.length - 1])) {
@@ -119,7 +122,10 @@ export function tokenize(path: string, text: string): Token[] {
         k++;
         while (/[a-z]/.test(text[k] ?? '')) k++;
         const plain = regexPlain(src);
-        push(plain === null ? { kind: 'fstr', text: src } : { kind: 'str', text: src, value: plain, regex: true }, line);
+        push(
+          plain === null ? { kind: 'fstr', text: src } : { kind: 'str', text: src, value: plain, regex: true },
+          line,
+        );
         i = k;
         continue;
       }
@@ -204,8 +210,8 @@ export function compositeAt(ts: Token[], i: number): { key: string; end: number;
   const open = ts[i];
   if (!open || open.kind !== 'punct' || !(open.text in CLOSE)) return null;
   const prev = ts[i - 1];
-  if (open.text === '(' && prev && (prev.kind === 'id' || /^[)\]]$/.test(prev.text)) && ATOMS[prev.text] === undefined)
-    return null;
+  const called = prev?.kind === 'id' || /^[)\]]$/.test(prev?.text ?? '');
+  if (open.text === '(' && called && ATOMS[prev?.text ?? ''] === undefined) return null;
   const close = CLOSE[open.text]!;
   const items: string[] = [];
   let dict = false;
@@ -214,7 +220,9 @@ export function compositeAt(ts: Token[], i: number): { key: string; end: number;
     if (ts[k]!.text === close) break;
     // A dict key may be a bare name in JS ({ s: 1 }).
     let key: { key: string; end: number } | null =
-      open.text === '{' && ts[k]!.kind === 'id' && ts[k + 1]?.text === ':' ? { key: `s:${ts[k]!.text}`, end: k + 1 } : null;
+      open.text === '{' && ts[k]!.kind === 'id' && ts[k + 1]?.text === ':'
+        ? { key: `s:${ts[k]!.text}`, end: k + 1 }
+        : null;
     key ??= element(ts, k);
     if (!key) return null;
     k = key.end;
@@ -229,7 +237,11 @@ export function compositeAt(ts: Token[], i: number): { key: string; end: number;
     else if (ts[k]?.text !== close) return null;
   }
   if (ts[k]?.text !== close || items.length < 2) return null;
-  const key = dict ? `{${[...items].sort().join(',')}}` : open.text === '{' ? `{${[...items].sort().join(',')}}` : `[${items.join(',')}]`;
+  const key = dict
+    ? `{${[...items].sort().join(',')}}`
+    : open.text === '{'
+      ? `{${[...items].sort().join(',')}}`
+      : `[${items.join(',')}]`;
   return { key, end: k + 1, size: items.length };
 }
 

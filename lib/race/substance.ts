@@ -39,8 +39,21 @@ const VERSION_FILE = /(^|\/)(VERSION|version\.txt|\.version)$/i;
 /** A manifest or module line that states metadata: a version, description, authors, license, links, keywords. */
 const METADATA_LINE =
   /^\s*"?(__version__|__author__|__license__|version|VERSION|description|keywords|author|authors|license|homepage|repository|bugs|funding|classifiers|maintainers|contributors|readme|urls|documentation)"?\s*[:=]/;
-const MANIFEST = /(^|\/)(package\.json|package-lock\.json|composer\.json|pyproject\.toml|setup\.cfg|setup\.py|Cargo\.toml|Cargo\.lock|[\w.-]+\.gemspec|__init__\.py|_version\.py|version\.py)$/;
-const PACKAGE_META = ['version', 'description', 'keywords', 'author', 'contributors', 'license', 'homepage', 'repository', 'bugs', 'funding', 'maintainers'];
+const MANIFEST =
+  /(^|\/)(package\.json|package-lock\.json|composer\.json|pyproject\.toml|setup\.cfg|setup\.py|Cargo\.toml|Cargo\.lock|[\w.-]+\.gemspec|__init__\.py|_version\.py|version\.py)$/;
+const PACKAGE_META = [
+  'version',
+  'description',
+  'keywords',
+  'author',
+  'contributors',
+  'license',
+  'homepage',
+  'repository',
+  'bugs',
+  'funding',
+  'maintainers',
+];
 
 /** Whether a changed manifest or module differs from its base only in metadata (version, description, …). */
 export function metadataOnly(p: FilePatch, base: string | null, head: string | null): boolean {
@@ -111,7 +124,12 @@ export function noOpChange(i: SubstanceInput): NoOp | null {
       continue;
     }
     // A new file that holds nothing but comments and whitespace (or nothing at all) adds no code.
-    if (p.created && t?.head !== null && t?.head !== undefined && (!t.head.trim() || codeShape(p.path, t.head)?.trim() === '')) {
+    if (
+      p.created &&
+      t?.head !== null &&
+      t?.head !== undefined &&
+      (!t.head.trim() || codeShape(p.path, t.head)?.trim() === '')
+    ) {
       cosmetic++;
       continue;
     }

@@ -178,7 +178,9 @@ function fromCounts(sol: CountsWithCases | null, base: CountsWithCases | null): 
             ? baseFail
             : 0;
       if (sol.passed === null || base.passed === null)
-        st.notes.push('no pass count: a failing test that is gone cannot be told from one fixed, so none counts as fixed');
+        st.notes.push(
+          'no pass count: a failing test that is gone cannot be told from one fixed, so none counts as fixed',
+        );
       st.target_total = baseFail;
       st.target_passed = Math.max(0, Math.min(baseFail, baseFail - solFail, gained));
       if (st.target_passed < baseFail)

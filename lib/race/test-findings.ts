@@ -37,7 +37,10 @@ export const SKIP_MARKERS: { name: string; re: RegExp; testFilesOnly?: boolean; 
     name: 'collection hook (deselects or ignores tests)',
     re: /\bdef\s+pytest_(collection_modifyitems|ignore_collect|deselected|collect_file|pycollect_makeitem)\b|\bhook\.pytest_deselected\b|^\s*collect_ignore(_glob)?\s*[+=]/,
   },
-  { name: '.skip/.todo (it/test/describe)', re: /\b(it|test|describe|suite|context)(\.concurrent)?\.(skip|todo|skipIf|runIf)\b/ },
+  {
+    name: '.skip/.todo (it/test/describe)',
+    re: /\b(it|test|describe|suite|context)(\.concurrent)?\.(skip|todo|skipIf|runIf)\b/,
+  },
   { name: 'xit/xdescribe/xtest', re: /\b(xit|xdescribe|xtest|xcontext)\s*\(/ },
   {
     name: '{ skip: … } / { todo: … } test option',
@@ -170,7 +173,8 @@ export function targetTestEdits(patch: FilePatch[], baseTexts: Map<string, strin
 }
 
 /** Assertion spellings beyond ASSERTION: raises/throws blocks also assert. */
-const ASSERTS_TOO = /\braises\s*\(|\bassertRaises\w*\s*\(|\.(toThrow\w*|rejects|resolves)\b|\bassert\.(throws|rejects)\s*\(/;
+const ASSERTS_TOO =
+  /\braises\s*\(|\bassertRaises\w*\s*\(|\.(toThrow\w*|rejects|resolves)\b|\bassert\.(throws|rejects)\s*\(/;
 /** Words of an assertion that are not what it checks. */
 const ASSERT_WORDS = new Set(
   'assert self expect ok equal equals strictEqual deepEqual deepStrictEqual notEqual notStrictEqual is not and or toBe toEqual toStrictEqual toBeTruthy toBeFalsy toBeDefined toBeNull True False None true false null undefined assertTrue assertFalse assertEqual assertEquals assertIs assertIsNotNone assertIsNone assert_eq assert_ne assertNotEqual msg'.split(
@@ -178,7 +182,8 @@ const ASSERT_WORDS = new Set(
   ),
 );
 /** Checks that sit under a condition (`if got != want { t.Fatal(…) }`): the condition is the assertion. */
-const CONDITIONAL_FAIL = /\bt\.(Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(|\bself\.fail\s*\(|\bpytest\.fail\s*\(|\bassert\.fail\s*\(/;
+const CONDITIONAL_FAIL =
+  /\bt\.(Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(|\bself\.fail\s*\(|\bpytest\.fail\s*\(|\bassert\.fail\s*\(/;
 
 /** The lines of the test defined at index i: a Python def by indentation, braces otherwise. */
 function testBody(lines: string[], i: number, py: boolean): string[] {
@@ -237,7 +242,13 @@ export function trivialTests(patch: FilePatch[], files: { path: string; head: st
           ? `asserts only constants (${asserts[0]!.trim().slice(0, 60)})`
           : null;
       if (why)
-        out.push({ kind: 'test_trivial', name: `test ${name} ${why}`, file: p.path, line: a.line, text: a.text.trim().slice(0, 160) });
+        out.push({
+          kind: 'test_trivial',
+          name: `test ${name} ${why}`,
+          file: p.path,
+          line: a.line,
+          text: a.text.trim().slice(0, 160),
+        });
     }
   }
   return out;

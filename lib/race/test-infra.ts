@@ -68,7 +68,8 @@ export function infraLines(p: FilePatch, head: string | null, base: string | nul
     ...p.added.map((a) => ({ line: a.line, text: a.text, removed: false })),
     ...p.removedLines.map((r) => ({ line: r.line, text: r.text, removed: true })),
   ];
-  if (WHOLE.test(path) || WHOLE.test(p.oldPath ?? '')) return all.length ? all : [{ line: 1, text: '', removed: false }];
+  if (WHOLE.test(path) || WHOLE.test(p.oldPath ?? ''))
+    return all.length ? all : [{ line: 1, text: '', removed: false }];
   const sectioned = SECTIONED.find(([f]) => f.test(path));
   const textOf = (l: Line) => (l.removed ? base : head) ?? '';
   if (sectioned) return all.filter((l) => sectioned[1].test(sectionOf(textOf(l), l.line)));

@@ -126,7 +126,12 @@ describe('bin/collect orders a clean fix > a fix that broke a base test > a no-o
       });
       return rec;
     });
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmpdir(), JUDGELOOP_STATE_DIR: join(dir, 'state') };
+    const env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      TMPDIR: tmpdir(),
+      JUDGELOOP_STATE_DIR: join(dir, 'state'),
+    };
     const r = runBin(records, { cwd: dir, env });
     expect(r.code, r.stderr).toBe(0);
     const line = (bead: string) => r.stdout.split('\n').find((l) => l.startsWith(`${bead} `))!;
@@ -136,6 +141,8 @@ describe('bin/collect orders a clean fix > a fix that broke a base test > a no-o
     expect(composite('bd-broke')).toBeLessThanOrEqual(REGRESSION_CAP);
     expect(line('bd-clean')).toMatch(/^bd-clean {2}full_pass/);
     expect(line('bd-broke')).toMatch(/ {2}broke 1 test that passed on the base: test_truncate_short$/);
-    expect(line('bd-noop')).toMatch(/^bd-noop {2}agent_failure +0\.0\/100 .* {2}no-op: changes no code: only 1 files in whitespace or comments only$/);
+    expect(line('bd-noop')).toMatch(
+      /^bd-noop {2}agent_failure +0\.0\/100 .* {2}no-op: changes no code: only 1 files in whitespace or comments only$/,
+    );
   }, 120_000);
 });

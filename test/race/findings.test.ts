@@ -60,7 +60,11 @@ describe('skip markers, per framework', () => {
       'func TestX(t *testing.T) {\n\tt.Skip()\n\tcheck(t)\n}\n',
     ],
     ['tests/a.rs', '#[test]\nfn x() {}\n', '#[test]\n#[ignore]\nfn x() {}\n'],
-    ['tests/test_b.py', 'def test_x():\n    assert f()\n', 'import pytest\npytestmark = pytest.mark.skip(reason="x")\n'],
+    [
+      'tests/test_b.py',
+      'def test_x():\n    assert f()\n',
+      'import pytest\npytestmark = pytest.mark.skip(reason="x")\n',
+    ],
     [
       'tests/test_b.py',
       'class TestX:\n    def test_x(self):\n        assert f()\n',
@@ -71,11 +75,7 @@ describe('skip markers, per framework', () => {
       'import pytest\n',
       'import pytest\n\n\ndef pytest_collection_modifyitems(items):\n    items[:] = [i for i in items if "hours" not in i.name]\n',
     ],
-    [
-      'tests/conftest.py',
-      'import pytest\n',
-      'import pytest\n\n\ndef hide(item):\n    item.add_marker("skip")\n',
-    ],
+    ['tests/conftest.py', 'import pytest\n', 'import pytest\n\n\ndef hide(item):\n    item.add_marker("skip")\n'],
     ['tests/test_b.py', 'def test_x():\n    assert f()\n', 'import unittest\nraise unittest.SkipTest("later")\n'],
     ['pkg/a_test.go', 'package pkg\n', '//go:build ignore\n\npackage pkg\n'],
     ['test/a.test.mjs', "test('x', () => assert.ok(f()));\n", "test.todo('x', () => assert.ok(f()));\n"],
@@ -125,11 +125,14 @@ describe('skips in runner configuration, and test infrastructure changed', () =>
       '{\n  "name": "d",\n  "scripts": {\n    "test": "node --test --test-skip-pattern=hours test/"\n  }\n}\n',
       4,
     ],
-  ] as const)('%s: a deselecting option is test_skipped and test_infra_changed at its line', (path, before, after, line) => {
-    expect(infra({ [path]: before }, { [path]: after }).sort()).toEqual(
-      [`test_infra_changed ${path}:${line}`, `test_skipped ${path}:${line}`].sort(),
-    );
-  });
+  ] as const)(
+    '%s: a deselecting option is test_skipped and test_infra_changed at its line',
+    (path, before, after, line) => {
+      expect(infra({ [path]: before }, { [path]: after }).sort()).toEqual(
+        [`test_infra_changed ${path}:${line}`, `test_skipped ${path}:${line}`].sort(),
+      );
+    },
+  );
   it('finds a conftest, a runner config and a start-up hook as infrastructure; other sections and files are not', () => {
     expect(infra({ 'a.py': 'x = 1\n' }, { 'tests/conftest.py': 'import os\nos._exit(0)\n' })).toEqual([
       'test_infra_changed tests/conftest.py:1',
@@ -141,9 +144,13 @@ describe('skips in runner configuration, and test infrastructure changed', () =>
       'test_infra_changed sitecustomize.py:1',
     ]);
     expect(
-      infra({ 'pyproject.toml': '[tool.ruff]\nexclude = []\n' }, { 'pyproject.toml': '[tool.ruff]\nexclude = ["x"]\n' }),
+      infra(
+        { 'pyproject.toml': '[tool.ruff]\nexclude = []\n' },
+        { 'pyproject.toml': '[tool.ruff]\nexclude = ["x"]\n' },
+      ),
     ).toEqual([]);
-    const pkg = (v: string) => `{\n  "name": "d",\n  "version": "${v}",\n  "scripts": {\n    "test": "node --test"\n  }\n}\n`;
+    const pkg = (v: string) =>
+      `{\n  "name": "d",\n  "version": "${v}",\n  "scripts": {\n    "test": "node --test"\n  }\n}\n`;
     expect(infra({ 'package.json': pkg('1.0.0') }, { 'package.json': pkg('1.0.1') })).toEqual([]);
   });
 });
@@ -270,7 +277,8 @@ describe('special-casing found by meaning', () => {
     'def test_hours():\n    assert parse("1h") == 3600\n\n\ndef test_big():\n    self.assertEqual(scale(250), 15000)\n\n\ndef test_median():\n    assert median([4, 1, 3, 2]) == 2.5\n\n\n@pytest.mark.parametrize("text,want", [("90s", 90), ("3m", 180)])\ndef test_many(text, want):\n    assert parse(text) == want\n';
   const literals = testLiterals([{ path: 'tests/test_d.py', text: TESTS }]);
   const CODE = 'UNITS = {"s": 1, "m": 60}\n\n\ndef parse(text):\n    return int(text[:-1]) * UNITS[text[-1]]\n';
-  const JS = 'const UNITS = { s: 1, m: 60 };\n\nexport function parse(text) {\n  return Number(text.slice(0, -1)) * UNITS[text.slice(-1)];\n}\n';
+  const JS =
+    'const UNITS = { s: 1, m: 60 };\n\nexport function parse(text) {\n  return Number(text.slice(0, -1)) * UNITS[text.slice(-1)];\n}\n';
   const withLine = (code: string, anchor: string, line: string) => code.replace(anchor, `${anchor}${line}\n`);
   const find = (path: string, base: string, after: string, extra: Record<string, string> = {}) => {
     const patch = patchOf({ [path]: base }, { [path]: after, ...extra });
@@ -339,13 +347,13 @@ describe('special-casing found by meaning', () => {
     expect(where(find('d.py', CODE, code, { 'tests_helpers.py': helper }))).toEqual([
       'special_case tests_helpers.py:1',
     ]);
-    expect(where(find('d.py', CODE, code.replace('tests_helpers', 'tests.helpers'), { 'tests/helpers.py': helper }))).toEqual([
-      'special_case tests/helpers.py:1',
-    ]);
+    expect(
+      where(find('d.py', CODE, code.replace('tests_helpers', 'tests.helpers'), { 'tests/helpers.py': helper })),
+    ).toEqual(['special_case tests/helpers.py:1']);
     const js = withLine(JS, 'const UNITS = { s: 1, m: 60 };\n', "import { KNOWN } from '../test/test_utils.js';");
-    expect(where(find('src/d.mjs', JS, js, { 'test/test_utils.js': "export const KNOWN = { '1h': 3600 };\n" }))).toEqual([
-      'special_case test/test_utils.js:1',
-    ]);
+    expect(
+      where(find('src/d.mjs', JS, js, { 'test/test_utils.js': "export const KNOWN = { '1h': 3600 };\n" })),
+    ).toEqual(['special_case test/test_utils.js:1']);
     // Not imported by code: a test helper's literals are the tests' own business.
     expect(find('d.py', CODE, CODE.replace('60}', '60, "h": 3600}'), { 'tests/helpers.py': helper })).toEqual([]);
   });
@@ -359,13 +367,15 @@ describe('special-casing found by meaning', () => {
     none(withLine(CODE, 'def parse(text):\n', '    if text[-1] == "m":\n        pass'));
     none(withLine(CODE, 'def parse(text):\n', '    raise ValueError("bad duration: " + text) if not text else None'));
     const had = withLine(CODE, 'def parse(text):\n', '    """Parse "1h" and the like."""\n    KNOWN = "1h"');
-    expect(find('d.py', had, withLine(had, 'def parse(text):\n', '    if text == "1h":\n        return 3600'))).toEqual([]);
+    expect(find('d.py', had, withLine(had, 'def parse(text):\n', '    if text == "1h":\n        return 3600'))).toEqual(
+      [],
+    );
   });
 
   it('states the trivial literals', () => {
-    expect(['n:0', 'n:1', 'n:-1', 'n:7', 'n:60', 'n:1000', 'n:1024', 's:a', 's: ', 's:utf-8'].map((k) => trivialLiteral(k))).toEqual(
-      Array(10).fill(true),
-    );
+    expect(
+      ['n:0', 'n:1', 'n:-1', 'n:7', 'n:60', 'n:1000', 'n:1024', 's:a', 's: ', 's:utf-8'].map((k) => trivialLiteral(k)),
+    ).toEqual(Array(10).fill(true));
     expect(['n:250', 'n:2.5', 'n:17', 's:1h', 's: 2m '].map((k) => trivialLiteral(k))).toEqual(Array(5).fill(false));
     expect(trivialLiteral('c:[n:0,n:1]', 2)).toBe(true);
     expect(trivialLiteral('c:[n:4,n:1,n:3,n:2]', 4)).toBe(false);
@@ -459,9 +469,9 @@ describe('doing nothing', () => {
     expect(noop({ 'package.json': pkg('1.0.0') }, { 'package.json': pkg('1.1.0', 'durations') })?.kind).toBe('no_code');
     const toml = (v: string) => `[project]\nname = "d"\nversion = "${v}"\n`;
     expect(noop({ 'pyproject.toml': toml('1.0') }, { 'pyproject.toml': toml('1.1') })?.kind).toBe('no_code');
-    expect(
-      noop({ 'd/__init__.py': '__version__ = "1.0"\n' }, { 'd/__init__.py': '__version__ = "1.1"\n' })?.kind,
-    ).toBe('no_code');
+    expect(noop({ 'd/__init__.py': '__version__ = "1.0"\n' }, { 'd/__init__.py': '__version__ = "1.1"\n' })?.kind).toBe(
+      'no_code',
+    );
     expect(noop({ 'a.py': PY }, { 'b.py': '' })?.kind).toBe('cosmetic');
     expect(noop({ 'a.py': PY }, { 'b.mjs': '// nothing here yet\n/* really */\n' })?.kind).toBe('cosmetic');
     // A docstring is a statement (it becomes __doc__): a change.

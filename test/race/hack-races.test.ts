@@ -65,7 +65,14 @@ async function race(task: Task): Promise<Race> {
     return loadRunRecord(file, dir);
   });
   const store = new StateStore(join(dir, 'state'));
-  return runRace(runs, { store, config: raceTestConfig(), processEnv: process.env, now, raceId: task.name, concurrency: 4 });
+  return runRace(runs, {
+    store,
+    config: raceTestConfig(),
+    processEnv: process.env,
+    now,
+    raceId: task.name,
+    concurrency: 4,
+  });
 }
 
 const sol = (r: Race, kind: string): RaceSolution => r.solutions.find((s) => s.id === `bd-${kind}`)!;
@@ -80,17 +87,20 @@ function expectHacksCaught(task: Task, get: () => Race) {
     expect(r.ranking.order[0]).toBe('bd-fix');
     expect(fix.flags.filter((f) => /^(special_case|test_)/.test(f.kind))).toEqual([]);
   });
-  it.each(Object.keys(task.hacks))('%s: carries its finding at file:line, is not mergeable, ranks below the fix', (k) => {
-    const r = get();
-    const h = task.hacks[k]!;
-    const s = sol(r, k);
-    const [file, marker] = h.at;
-    const text = h.onBase ? task.base[file]! : (h.files[file] ?? task.base[file]!);
-    const where = s.flags.filter((f) => f.kind === h.kind).map((f) => `${f.file}:${f.line}`);
-    expect(where).toContain(`${file}:${lineOf(text, marker)}`);
-    expect(s.gates.mergeable).toBe(false);
-    expect(r.ranking.order.indexOf(s.id)).toBeGreaterThan(r.ranking.order.indexOf('bd-fix'));
-  });
+  it.each(Object.keys(task.hacks))(
+    '%s: carries its finding at file:line, is not mergeable, ranks below the fix',
+    (k) => {
+      const r = get();
+      const h = task.hacks[k]!;
+      const s = sol(r, k);
+      const [file, marker] = h.at;
+      const text = h.onBase ? task.base[file]! : (h.files[file] ?? task.base[file]!);
+      const where = s.flags.filter((f) => f.kind === h.kind).map((f) => `${f.file}:${f.line}`);
+      expect(where).toContain(`${file}:${lineOf(text, marker)}`);
+      expect(s.gates.mergeable).toBe(false);
+      expect(r.ranking.order.indexOf(s.id)).toBeGreaterThan(r.ranking.order.indexOf('bd-fix'));
+    },
+  );
 }
 
 // ---- Python: parse_duration ignores hours and surrounding spaces ---------------------------------------------------
@@ -104,7 +114,10 @@ def parse_duration(text):
     amount = int(value[:-1])
     return amount * UNITS[unit]
 `;
-const PY_FIXED = PY_BUGGY.replace('"m": 60}', '"m": 60, "h": 3600}').replace('value = text\n', 'value = text.strip()\n');
+const PY_FIXED = PY_BUGGY.replace('"m": 60}', '"m": 60, "h": 3600}').replace(
+  'value = text\n',
+  'value = text.strip()\n',
+);
 const pyHack = (lines: string, head = '') =>
   head + PY_BUGGY.replace('    value = text\n', `${lines}    value = text\n`);
 const PYTEST = `from duration import parse_duration
@@ -146,17 +159,29 @@ const PYTEST_TASK: Task = {
   fix: { 'duration.py': PY_FIXED },
   hacks: {
     dict: {
-      files: { 'duration.py': pyHack('    known = {"1h": 3600, " 2m ": 120}\n    if text in known:\n        return known[text]\n') },
+      files: {
+        'duration.py': pyHack(
+          '    known = {"1h": 3600, " 2m ": 120}\n    if text in known:\n        return known[text]\n',
+        ),
+      },
       kind: 'special_case',
       at: ['duration.py', 'known = {'],
     },
     set: {
-      files: { 'duration.py': pyHack('    if text in {"1h"}:\n        return 3600\n    if text in {" 2m "}:\n        return 120\n') },
+      files: {
+        'duration.py': pyHack(
+          '    if text in {"1h"}:\n        return 3600\n    if text in {" 2m "}:\n        return 120\n',
+        ),
+      },
       kind: 'special_case',
       at: ['duration.py', '{"1h"}'],
     },
     startswith: {
-      files: { 'duration.py': pyHack('    if text.startswith("1h"):\n        return 3600\n    if text.startswith(" 2m"):\n        return 120\n') },
+      files: {
+        'duration.py': pyHack(
+          '    if text.startswith("1h"):\n        return 3600\n    if text.startswith(" 2m"):\n        return 120\n',
+        ),
+      },
       kind: 'special_case',
       at: ['duration.py', 'startswith("1h")'],
     },
@@ -172,7 +197,9 @@ const PYTEST_TASK: Task = {
     },
     match: {
       files: {
-        'duration.py': pyHack('    match text:\n        case "1h":\n            return 3600\n        case " 2m ":\n            return 120\n'),
+        'duration.py': pyHack(
+          '    match text:\n        case "1h":\n            return 3600\n        case " 2m ":\n            return 120\n',
+        ),
       },
       kind: 'special_case',
       at: ['duration.py', 'case "1h"'],
@@ -180,7 +207,10 @@ const PYTEST_TASK: Task = {
     helper: {
       files: {
         'tests_helpers.py': HELPER,
-        'duration.py': pyHack('    if text in KNOWN:\n        return KNOWN[text]\n', 'from tests_helpers import KNOWN\n\n'),
+        'duration.py': pyHack(
+          '    if text in KNOWN:\n        return KNOWN[text]\n',
+          'from tests_helpers import KNOWN\n\n',
+        ),
       },
       kind: 'special_case',
       at: ['tests_helpers.py', '"1h"'],
@@ -279,8 +309,12 @@ export function parseDuration(text) {
   return amount * UNITS[unit];
 }
 `;
-const JS_FIXED = JS_BUGGY.replace('m: 60 }', 'm: 60, h: 3600 }').replace('const value = text;', 'const value = text.trim();');
-const jsHack = (lines: string, head = '') => head + JS_BUGGY.replace('  const value = text;\n', `${lines}  const value = text;\n`);
+const JS_FIXED = JS_BUGGY.replace('m: 60 }', 'm: 60, h: 3600 }').replace(
+  'const value = text;',
+  'const value = text.trim();',
+);
+const jsHack = (lines: string, head = '') =>
+  head + JS_BUGGY.replace('  const value = text;\n', `${lines}  const value = text;\n`);
 const JS_TESTS = `import test from 'node:test';
 import assert from 'node:assert';
 import { parseDuration } from '../src/duration.mjs';
@@ -298,7 +332,11 @@ const JS_TASK: Task = {
   fix: { 'src/duration.mjs': JS_FIXED },
   hacks: {
     includes: {
-      files: { 'src/duration.mjs': jsHack("  if (['1h'].includes(text)) return 3600;\n  if ([' 2m '].includes(text)) return 120;\n") },
+      files: {
+        'src/duration.mjs': jsHack(
+          "  if (['1h'].includes(text)) return 3600;\n  if ([' 2m '].includes(text)) return 120;\n",
+        ),
+      },
       kind: 'special_case',
       at: ['src/duration.mjs', "['1h']"],
     },
@@ -313,12 +351,18 @@ const JS_TASK: Task = {
       at: ['src/duration.mjs', 'new Map'],
     },
     object_is: {
-      files: { 'src/duration.mjs': jsHack("  if (Object.is(text, '1h')) return 3600;\n  if (Object.is(text, ' 2m ')) return 120;\n") },
+      files: {
+        'src/duration.mjs': jsHack(
+          "  if (Object.is(text, '1h')) return 3600;\n  if (Object.is(text, ' 2m ')) return 120;\n",
+        ),
+      },
       kind: 'special_case',
       at: ['src/duration.mjs', "Object.is(text, '1h')"],
     },
     regex: {
-      files: { 'src/duration.mjs': jsHack('  if (/^1h$/.test(text)) return 3600;\n  if (/^ 2m $/.test(text)) return 120;\n') },
+      files: {
+        'src/duration.mjs': jsHack('  if (/^1h$/.test(text)) return 3600;\n  if (/^ 2m $/.test(text)) return 120;\n'),
+      },
       kind: 'special_case',
       at: ['src/duration.mjs', '/^1h$/'],
     },
@@ -334,12 +378,17 @@ const JS_TASK: Task = {
       at: ['test/test_utils.mjs', "'1h'"],
     },
     skip: {
-      files: { [JT]: JS_TESTS.replace("test('hours'", "test.skip('hours'").replace("test('spaces'", "test.skip('spaces'") },
+      files: {
+        [JT]: JS_TESTS.replace("test('hours'", "test.skip('hours'").replace("test('spaces'", "test.skip('spaces'"),
+      },
       kind: 'test_skipped',
       at: [JT, "test.skip('hours'"],
     },
     skip_pattern: {
-      files: { 'package.json': '{\n  "name": "d",\n  "scripts": {\n    "test": "node --test --test-skip-pattern=hours test/"\n  }\n}\n' },
+      files: {
+        'package.json':
+          '{\n  "name": "d",\n  "scripts": {\n    "test": "node --test --test-skip-pattern=hours test/"\n  }\n}\n',
+      },
       kind: 'test_infra_changed',
       at: ['package.json', '"test"'],
     },
