@@ -208,7 +208,7 @@ function scalarAt(ts: Token[], i: number): { key: string; end: number; alt?: str
  */
 export function compositeAt(ts: Token[], i: number): { key: string; end: number; size: number } | null {
   const open = ts[i];
-  if (!open || open.kind !== 'punct' || !(open.text in CLOSE)) return null;
+  if (open?.kind !== 'punct' || !(open.text in CLOSE)) return null;
   const prev = ts[i - 1];
   const called = prev?.kind === 'id' || /^[)\]]$/.test(prev?.text ?? '');
   if (open.text === '(' && called && ATOMS[prev?.text ?? ''] === undefined) return null;
