@@ -88,7 +88,13 @@ export async function run(argv: string[], io: Io): Promise<number> {
     const into = values.into ?? record.base_ref;
     const fb = store.read<Feedback>('feedback', chosen.id);
     const branch = chosen.branch ?? `refs/judgeloop/candidates/${chosen.id}`;
-    const refused = (detail: string): NonNullable<RaceChoice['merge']> => ({ status: 'refused', branch, into, forced: false, detail });
+    const refused = (detail: string): NonNullable<RaceChoice['merge']> => ({
+      status: 'refused',
+      branch,
+      into,
+      forced: false,
+      detail,
+    });
     if (!chosen.gates.mergeable && !values.force) {
       const why = failedConditions(chosen.gates) || chosen.failure || chosen.gates.reasons.join('; ');
       choice.merge = refused(`${chosen.id} fails the mergeable gate: ${why}; --force merges anyway`);

@@ -12,6 +12,7 @@ import { loadRunRecord, parseRunRecord, type LoadedRunRecord } from '../lib/coll
 import { StateStore } from '../lib/store/store.js';
 import type { RacePeer } from '../lib/collector/context.js';
 import { durationSeconds } from '../lib/collector/scoring.js';
+import { brokenTests, verdictLine } from '../lib/collector/regressions.js';
 import type { Feedback } from '../lib/schema/types.generated.js';
 
 const USAGE = usage(COLLECT);
@@ -25,10 +26,11 @@ function pct(x: number | null | undefined): string {
   return x === null || x === undefined ? '--' : (x * 100).toFixed(1);
 }
 
-/** One line per run for people: outcome, composite and the five dimensions on 0-100. */
+/** One line per run for people: outcome, composite and the five dimensions on 0-100, then what it broke or that it does nothing. */
 export function formatLine(fb: Feedback): string {
   const s = fb.scores;
-  return `${fb.bead}  ${fb.outcome.padEnd(13)} ${pct(fb.composite).padStart(5)}/100  [BUILD ${pct(s.build)}] [TESTS ${pct(s.tests)}] [LINT ${pct(s.lint)}] [DIFF ${pct(s.diff_size)}] [SPEED ${pct(s.speed)}]`;
+  const why = verdictLine(brokenTests(fb.baseline?.tests, fb.checks.test?.tests), fb.outcome_reason);
+  return `${fb.bead}  ${fb.outcome.padEnd(13)} ${pct(fb.composite).padStart(5)}/100  [BUILD ${pct(s.build)}] [TESTS ${pct(s.tests)}] [LINT ${pct(s.lint)}] [DIFF ${pct(s.diff_size)}] [SPEED ${pct(s.speed)}]${why ? `  ${why}` : ''}`;
 }
 
 export async function run(argv: string[], io: CollectIo): Promise<number> {
@@ -65,6 +67,8 @@ export async function run(argv: string[], io: CollectIo): Promise<number> {
         log,
         version: packageVersion(),
         racePeers,
+        // The race's no-op classifier, loaded only when a change may be one (the base's tests behave as before).
+        classifyNoOp: async (wt, from, to) => (await import('../lib/race/no-op-check.js')).changeNoOp(wt, from, to),
       });
       if (values.json) io.stdout(`${JSON.stringify(fb)}\n`);
       else io.stdout(`${formatLine(fb)}\n`);

@@ -56,7 +56,9 @@ export async function sealRun(
     graded_commit: gradedCommit,
     graded_tree: g.tree,
     tests_from:
-      testsRef !== undefined ? { source: 'tests_ref', ref: testsRef, commit: trusted } : { source: 'base', commit: trusted },
+      testsRef !== undefined
+        ? { source: 'tests_ref', ref: testsRef, commit: trusted }
+        : { source: 'base', commit: trusted },
     replaced: g.replaced,
     excluded: g.excluded,
     infra_changed: infra,
@@ -92,7 +94,11 @@ async function infraChanges(
       if (!a && !/"test|\[tool\.pytest/.test(after)) continue;
     }
     const line = firstDifferentLine(before, after) ?? 1;
-    out.push({ file: p, line, detail: a ? `${p} changed (not applied in the graded run)` : `${p} added (not applied in the graded run)` });
+    out.push({
+      file: p,
+      line,
+      detail: a ? `${p} changed (not applied in the graded run)` : `${p} added (not applied in the graded run)`,
+    });
   }
   return out;
 }

@@ -14,6 +14,7 @@ import { testEvidence } from '../evidence/trust.js';
 import { sweepOrphansOnce } from '../process/process.js';
 import { assertSandboxAvailable, collectorSandbox } from '../process/sandbox.js';
 import { classifyOutcome, integrityFlags } from './outcome.js';
+import { runVerdict, verdictComposite, verdictOutcome } from './regressions.js';
 import type { LoadedRunRecord } from './run-record.js';
 import { base, diffSummary, fastestInRace, scoreChecks, summariseBaseline, unmeasured } from './feedback-parts.js';
 import type { CollectContext } from './context.js';
@@ -126,10 +127,7 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
     }
   }
 
-  const keepCases = new Set([
-    ...(baseline?.tests?.cases ?? []).map((c) => c.id),
-    ...(r.task.target_tests ?? []),
-  ]);
+  const keepCases = new Set([...(baseline?.tests?.cases ?? []).map((c) => c.id), ...(r.task.target_tests ?? [])]);
   const measure: MeasureOptions = { wt, commands, reported: r.checks, cfg, ctx, sandbox, keepCases };
   const checks = await measureSealed(sealed.candidate.graded_commit, measure, `${r.bead} graded`, notes);
   const own = await measureOwnTests(sealed, measure, `${r.bead} own tests`);
@@ -155,16 +153,16 @@ export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): 
     speed: scoreSpeed(dur, speedRef),
   };
   const weights = cfg.scoring.weights;
-  const composite = compositeScore(scores, weights);
-
-  const { outcome, reason } = classifyOutcome({
-    status: r.status,
-    failureReason: r.failure_reason ?? null,
-    infraReason: null,
-    checks,
-    integrity,
-    baselineLint: baseline?.lint ?? null,
-  });
+  // Regressions by test id cap the composite; a change that does nothing scores 0 (regressions.ts).
+  const classify = ctx.classifyNoOp && (() => ctx.classifyNoOp!(wt, snap.mergeBase, diff.tree));
+  const v = await runVerdict(baseline?.tests, checks.test?.tests, diff.files.length, classify);
+  if (v.noOp && scores.tests !== null) scores.tests = 0;
+  const composite = verdictComposite(compositeScore(scores, weights), v.broke.length, v.noOp !== null);
+  const inputs = { status: r.status, failureReason: r.failure_reason ?? null, infraReason: null, checks, integrity };
+  const { outcome, reason } = verdictOutcome(
+    classifyOutcome({ ...inputs, baselineLint: baseline?.lint ?? null }),
+    v.noOp,
+  );
   if (outcome === 'unmeasured') refuseUnmeasuredOverMeasured(store, r.bead, loaded.file);
   const fb = base(loaded, ctx, {
     base: { ref: r.base_ref, commit: baseCommit },

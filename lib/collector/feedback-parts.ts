@@ -114,8 +114,7 @@ export function scoreChecks(
       // Evidence that cannot be believed is unmeasured, never a pass (the one trust rule, trust.ts).
       tests = 0;
       notes.push(`tests scored 0: ${describeEvidence(evidence)}`);
-    }
-    else {
+    } else {
       const tally = t.tests ? tallyTests(t.tests) : null;
       if (tally) {
         const baseTally = baseline?.tests ? tallyTests(baseline.tests) : null;

@@ -11,12 +11,7 @@ import type { CollectContext } from './context.js';
 import type { ChecksSet } from './outcome.js';
 
 /** The base commit: the one the record stored, else what base_ref names now. */
-export async function recordedBase(
-  wt: string,
-  r: RunRecord,
-  resolved: string | null,
-  file: string,
-): Promise<string> {
+export async function recordedBase(wt: string, r: RunRecord, resolved: string | null, file: string): Promise<string> {
   if (r.base_commit !== undefined) {
     try {
       await git(wt, ['cat-file', '-e', `${r.base_commit}^{commit}`]);
@@ -64,7 +59,13 @@ async function checksAt(
   };
   if (!runsAny(o, commands)) return runChecks({ ...base, cwd: o.wt });
   return withCheckout(o.wt, commit, async (dir) => {
-    const setup = await runSetup(dir, { collector: o.cfg.collector, env: o.ctx.processEnv, sandbox: o.sandbox, log: o.ctx.log, label });
+    const setup = await runSetup(dir, {
+      collector: o.cfg.collector,
+      env: o.ctx.processEnv,
+      sandbox: o.sandbox,
+      log: o.ctx.log,
+      label,
+    });
     if (setup && setup.result.status !== 'passed') {
       const why = `the setup (${setup.command}) ${setup.result.status === 'timeout' ? 'timed out' : `failed (exit ${setup.result.exit_code})`} in the sealed checkout`;
       notes.push(why);

@@ -70,8 +70,7 @@ function splicePackageJson(candidate: string, trusted: string): string | null {
   return `${JSON.stringify(out, null, 2)}\n`;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** TOML split at table headers: [preamble, ...tables], each with its header line. */
 function tomlTables(text: string): string[] {

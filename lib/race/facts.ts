@@ -52,8 +52,8 @@ export interface SolutionFacts {
   formattingOnlyFiles: string[];
   benchmark: BenchmarkResult | null;
   taskType?: string;
-  /** Texts of the tree's test files, or their lines that hold literals (special-casing is checked against them). */
-  testTexts: string[];
+  /** The graded test files of the trusted revision (the base), path and text: special-casing is checked against their literals. */
+  testTexts: { path: string; text: string }[];
   /** sha256 (hex) of the diff text: the ranking's last tie-break. */
   contentHash?: string;
 }

@@ -16,7 +16,7 @@ import {
   type JudgeCriteria,
   type SolutionFacts,
 } from './facts.js';
-import { literalComparisons, TEST_FILE } from './test-findings.js';
+import { TEST_FILE } from './test-findings.js';
 import { TS_JS_FILE } from './ts-metrics.js';
 
 const MAX_FILE_BYTES = 1024 * 1024;
@@ -25,23 +25,34 @@ const MAX_CONTEXT_BYTES = 4 * 1024 * 1024;
 const MAX_TEST_FILES = 500;
 
 /**
- * The lines of the tree's test files that hold a string or number literal, in one `git grep` over the committed tree
- * (not the worktree's files): the tests' inputs that special-casing is checked against.
+ * The test files of a revision, path and text, in one `git grep` over the committed tree (never the worktree's
+ * files): the graded tests whose literals special-casing is checked against.
  */
-async function testLiteralText(cwd: string, tree: string, paths: string[]): Promise<string> {
+export async function testFileTexts(cwd: string, rev: string): Promise<{ path: string; text: string }[]> {
+  const paths = (await git(cwd, ['ls-tree', '-r', '-z', '--name-only', rev])).split('\0').filter(Boolean);
   const tests = paths.filter((p) => TEST_FILE.test(p)).slice(0, MAX_TEST_FILES);
-  if (!tests.length) return '';
+  if (!tests.length) return [];
+  let out: string;
   try {
-    return await git(cwd, ['grep', '-I', '-h', '-E', `"[^"\\]{2,80}"|'[^'\\]{2,80}'|[0-9]`, tree, '--', ...tests], {
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    out = await git(cwd, ['grep', '-z', '-n', '-I', '-e', '', rev, '--', ...tests], { maxBuffer: 64 * 1024 * 1024 });
   } catch {
-    return ''; // exit 1: no match
+    return []; // exit 1: no text line at all
   }
+  const byPath = new Map<string, string[]>();
+  const prefix = `${rev}:`;
+  for (const row of out.split('\n')) {
+    const [where, n, ...text] = row.split('\0');
+    if (!where || n === undefined) continue;
+    const path = where.startsWith(prefix) ? where.slice(prefix.length) : where;
+    const lines = byPath.get(path) ?? [];
+    lines[Number(n) - 1] = text.join('\0');
+    byPath.set(path, lines);
+  }
+  return [...byPath].map(([path, lines]) => ({ path, text: Array.from(lines, (l) => l ?? '').join('\n') }));
 }
 
 /** A blob's text in one git call: null when it is over MAX_FILE_BYTES (the output cap stops it), binary or absent. */
-async function blob(cwd: string, rev: string, path: string): Promise<string | null> {
+export async function blob(cwd: string, rev: string, path: string): Promise<string | null> {
   try {
     const text = await git(cwd, ['cat-file', 'blob', `${rev}:${path}`], { maxBuffer: MAX_FILE_BYTES });
     return text.includes('\u0000') ? null : text;
@@ -51,7 +62,7 @@ async function blob(cwd: string, rev: string, path: string): Promise<string | nu
 }
 
 /** Files whose change disappears when whitespace (and blank lines) are ignored. */
-async function formattingOnly(cwd: string, from: string, to: string, changed: string[]): Promise<string[]> {
+export async function formattingOnly(cwd: string, from: string, to: string, changed: string[]): Promise<string[]> {
   const out = await git(cwd, [
     'diff',
     '-w',
@@ -170,8 +181,8 @@ export async function gatherFacts(fb: Feedback, worktree: string, opts: GatherOp
           opts.benchmark.sandbox,
         )
       : null,
-    // Only a change that compares something against a literal can special-case the tests' inputs.
-    testTexts: literalComparisons(patch) ? [await testLiteralText(worktree, to, all)] : [],
+    // The graded tests are the base's: the literals a solution could special-case are theirs.
+    testTexts: patch.some((p) => !p.binary && p.added.length) ? await testFileTexts(worktree, from) : [],
     contentHash: createHash('sha256').update(diffText).digest('hex'),
   };
   if (fb.run.task_type !== undefined) facts.taskType = fb.run.task_type;

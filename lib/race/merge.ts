@@ -48,7 +48,8 @@ export async function mergeBranch(o: MergeOptions): Promise<MergeOutcome> {
   const what = o.source?.kind === 'sealed' ? `the sealed candidate ${rev.slice(0, 12)} of ${o.branch}` : o.branch;
   if (!(await resolveCommit(o.repoDir, `refs/heads/${o.into}`)))
     return { ...base, status: 'refused', detail: `${o.into} is not a local branch` };
-  if (!(await resolveCommit(o.repoDir, rev))) return { ...base, status: 'refused', detail: `${rev} does not name a commit` };
+  if (!(await resolveCommit(o.repoDir, rev)))
+    return { ...base, status: 'refused', detail: `${rev} does not name a commit` };
   if (o.dryRun) {
     try {
       await git(o.repoDir, ['merge-tree', '--write-tree', '--no-messages', `refs/heads/${o.into}`, rev]);

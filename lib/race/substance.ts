@@ -1,5 +1,6 @@
-// Does a change do anything? (pure) Empty, whitespace/comment-only, tests-only and docs-only diffs do nothing:
-// they fail the gate's substantive_change condition and earn no score.
+// Does a change do anything? (pure) Empty, whitespace/comment-only, tests-only, docs-only, ignore-file and
+// metadata/version-only diffs and empty or comment-only new files do nothing: they fail the gate's
+// substantive_change condition and earn no score.
 import { tokenize } from './clones.js';
 import { lexical } from './comments.js';
 import type { FilePatch } from '../git/diff-parse.js';
@@ -30,6 +31,51 @@ export function codeShape(path: string, text: string): string | null {
     .join('\n');
 }
 
+/** Files that change what git or a tool ignores, or editor settings: never executable. */
+export const IGNORE_FILE =
+  /(^|\/)(\.(git|docker|npm|eslint|prettier|stylelint|hg|cursor|vscode)ignore|\.gitattributes|\.editorconfig|\.mailmap|CODEOWNERS)$/;
+/** Files that hold only a version. */
+const VERSION_FILE = /(^|\/)(VERSION|version\.txt|\.version)$/i;
+/** A manifest or module line that states metadata: a version, description, authors, license, links, keywords. */
+const METADATA_LINE =
+  /^\s*"?(__version__|__author__|__license__|version|VERSION|description|keywords|author|authors|license|homepage|repository|bugs|funding|classifiers|maintainers|contributors|readme|urls|documentation)"?\s*[:=]/;
+const MANIFEST =
+  /(^|\/)(package\.json|package-lock\.json|composer\.json|pyproject\.toml|setup\.cfg|setup\.py|Cargo\.toml|Cargo\.lock|[\w.-]+\.gemspec|__init__\.py|_version\.py|version\.py)$/;
+const PACKAGE_META = [
+  'version',
+  'description',
+  'keywords',
+  'author',
+  'contributors',
+  'license',
+  'homepage',
+  'repository',
+  'bugs',
+  'funding',
+  'maintainers',
+];
+
+/** Whether a changed manifest or module differs from its base only in metadata (version, description, …). */
+export function metadataOnly(p: FilePatch, base: string | null, head: string | null): boolean {
+  if (VERSION_FILE.test(p.path)) return true;
+  if (!MANIFEST.test(p.path)) return false;
+  if (/(^|\/)package\.json$/.test(p.path) && base !== null && head !== null) {
+    const strip = (t: string) => {
+      try {
+        const o = JSON.parse(t) as Record<string, unknown>;
+        for (const k of PACKAGE_META) delete o[k];
+        return JSON.stringify(o);
+      } catch {
+        return null;
+      }
+    };
+    const a = strip(base);
+    if (a !== null && a === strip(head)) return true;
+  }
+  const changed = [...p.added.map((a) => a.text), ...p.removedLines.map((r) => r.text)].filter((t) => t.trim());
+  return changed.length > 0 && changed.every((t) => METADATA_LINE.test(t) || /^\s*"version":/.test(t));
+}
+
 export interface SubstanceInput {
   patch: FilePatch[];
   /** Both versions of the changed text files. */
@@ -51,6 +97,7 @@ export function noOpChange(i: SubstanceInput): NoOp | null {
   let tests = 0;
   let cosmetic = 0;
   let docs = 0;
+  let meta = 0;
   const docsAreWork = DOCS_TASK.test(i.taskType ?? '');
   const testsAreWork = TESTS_TASK.test(i.taskType ?? '');
   for (const p of i.patch) {
@@ -67,11 +114,25 @@ export function noOpChange(i: SubstanceInput): NoOp | null {
       docs++;
       continue;
     }
+    const t = texts.get(p.path);
+    if (IGNORE_FILE.test(p.path) || metadataOnly(p, t?.base ?? null, t?.head ?? null)) {
+      meta++;
+      continue;
+    }
     if (formatting.has(p.path)) {
       cosmetic++;
       continue;
     }
-    const t = texts.get(p.path);
+    // A new file that holds nothing but comments and whitespace (or nothing at all) adds no code.
+    if (
+      p.created &&
+      t?.head !== null &&
+      t?.head !== undefined &&
+      (!t.head.trim() || codeShape(p.path, t.head)?.trim() === '')
+    ) {
+      cosmetic++;
+      continue;
+    }
     if (t && t.base !== null && t.head !== null) {
       const a = codeShape(p.path, t.base);
       if (a !== null && a === codeShape(p.path, t.head)) {
@@ -85,6 +146,7 @@ export function noOpChange(i: SubstanceInput): NoOp | null {
     tests && `${tests} test files`,
     docs && `${docs} documentation files`,
     cosmetic && `${cosmetic} files in whitespace or comments only`,
+    meta && `${meta} ignore or metadata files`,
   ]
     .filter(Boolean)
     .join(', ');

@@ -175,7 +175,17 @@ function fromCounts(sol: CountsWithCases | null, base: CountsWithCases | null): 
     const solFail = sol.failed + sol.errors;
     if (baseFail > 0) {
       // A failing test fixed is one fewer failure AND one more pass: deleting or skipping it gives only the first.
-      const gained = sol.passed !== null && base.passed !== null ? Math.max(0, sol.passed - base.passed) : baseFail;
+      // Without a pass count (plain `go test`) a failure that is gone is never taken as fixed.
+      const gained =
+        sol.passed !== null && base.passed !== null
+          ? Math.max(0, sol.passed - base.passed)
+          : sol.total !== null && base.total !== null && sol.total >= base.total
+            ? baseFail
+            : 0;
+      if (sol.passed === null || base.passed === null)
+        st.notes.push(
+          'no pass count: a failing test that is gone cannot be told from one fixed, so none counts as fixed',
+        );
       st.target_total = baseFail;
       st.target_passed = Math.max(0, Math.min(baseFail, baseFail - solFail, gained));
       if (st.target_passed < baseFail)

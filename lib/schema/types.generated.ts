@@ -1464,7 +1464,7 @@ gate: {
 /**
  * Finding kinds that make a solution fail the gate (condition no_blocking_finding).
  */
-blocking_findings: ("dangerous_op" | "disabled_check" | "secret" | "stub" | "test_deleted" | "test_skipped" | "test_weakened" | "test_modified" | "special_case" | "api_break" | "test_infra_changed" | "changed_expectation")[]
+blocking_findings: ("dangerous_op" | "disabled_check" | "secret" | "stub" | "test_deleted" | "test_skipped" | "test_weakened" | "test_modified" | "test_trivial" | "test_infra_changed" | "special_case" | "api_break" | "changed_expectation")[]
 }
 /**
  * Weight of the target_tests criterion within correctness, where every other criterion weighs 1.
@@ -3242,7 +3242,7 @@ export interface RaceFlag {
 /**
  * What kind of defect.
  */
-kind: ("build_failed" | "tests_failed" | "test_regression" | "tests_removed" | "typecheck_failed" | "lint_errors" | "api_break" | "dangerous_op" | "disabled_check" | "secret" | "stub" | "formatting_churn" | "duplication" | "evaluation_failed" | "test_deleted" | "test_skipped" | "test_weakened" | "test_modified" | "special_case" | "no_op" | "target_failing" | "pass_to_pass_broken" | "test_infra_changed" | "changed_expectation")
+kind: ("build_failed" | "tests_failed" | "test_regression" | "tests_removed" | "typecheck_failed" | "lint_errors" | "api_break" | "dangerous_op" | "disabled_check" | "secret" | "stub" | "formatting_churn" | "duplication" | "evaluation_failed" | "test_deleted" | "test_skipped" | "test_weakened" | "test_modified" | "test_trivial" | "test_infra_changed" | "special_case" | "no_op" | "target_failing" | "pass_to_pass_broken" | "changed_expectation")
 /**
  * The defect in words.
  */

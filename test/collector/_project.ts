@@ -58,6 +58,9 @@ export function agentWorktree(
 ): string {
   const wt = join(p.dir, `wt-${name}`);
   gitIn(p.repo, 'worktree', 'add', '-q', '-b', `agent/${name}`, wt);
+  // An agent that changed nothing is a no-op (never a pass): by default the agent adds one line of code.
+  if (!Object.keys({ ...opts.commit, ...opts.uncommitted }).length)
+    opts = { commit: { 'src/agent.mjs': 'export const agent = 1;\n' } };
   if (opts.commit) {
     writeTree(wt, opts.commit);
     gitIn(wt, 'add', '-A');

@@ -106,7 +106,10 @@ describe('collector.baseline_setup', () => {
       /baseline setup `echo "registry unreachable" >&2; exit 3` failed \(exit 3\).*base checks not run; scored without a baseline/,
     );
     // The same setup runs in the sealed candidate's checkout and fails there too: its checks are failed, noted.
-    expect(r.fb.checks.test).toMatchObject({ status: 'failed', skipped_reason: expect.stringMatching(/setup .* failed \(exit 3\) in the sealed checkout/) });
+    expect(r.fb.checks.test).toMatchObject({
+      status: 'failed',
+      skipped_reason: expect.stringMatching(/setup .* failed \(exit 3\) in the sealed checkout/),
+    });
     expect(r.fb.scores.tests).toBe(0);
     expect(r.fb.outcome).toBe('agent_failure');
     const b = baselineFile(p, r.fb.baseline!.key);

@@ -128,7 +128,9 @@ describe('bin/race then bin/accept --merge', () => {
     const r = bin('accept', ['race-clamp', '--solution', 'bd-clean', '--merge', '--dry-run'], p);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('race-clamp: would record accepted_winner');
-    expect(r.stdout).toMatch(/merge: dry_run: the sealed candidate [0-9a-f]{12} of agent\/clean merges cleanly into main/);
+    expect(r.stdout).toMatch(
+      /merge: dry_run: the sealed candidate [0-9a-f]{12} of agent\/clean merges cleanly into main/,
+    );
     expect(store.read<RaceChoice>('race_choices', 'race-clamp')).toEqual(choiceBefore);
     expect(mainHead()).toBe(before);
     expect(gitIn(p.repo, 'show', 'main:src/clamp.mjs') + '\n').toBe(BUGGY);

@@ -4,13 +4,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseUnifiedDiff, type FilePatch } from '../../lib/git/diff-parse.js';
 import { scanAddedLines } from '../../lib/race/scan.js';
 import { codeShape, noOpChange } from '../../lib/race/substance.js';
-import {
-  specialCaseFindings,
-  targetTestEdits,
-  testFindings,
-  testIdName,
-  testLiterals,
-} from '../../lib/race/test-findings.js';
+import { targetTestEdits, testFindings, testIdName, trivialTests } from '../../lib/race/test-findings.js';
+import { specialCaseFindings, testLiterals, trivialLiteral } from '../../lib/race/special-case.js';
+import { testInfraFindings } from '../../lib/race/test-infra.js';
 import { commitAll, gitIn, makeRepo, writeTree } from '../helpers/repo.js';
 
 const repos: string[] = [];
@@ -64,6 +60,26 @@ describe('skip markers, per framework', () => {
       'func TestX(t *testing.T) {\n\tt.Skip()\n\tcheck(t)\n}\n',
     ],
     ['tests/a.rs', '#[test]\nfn x() {}\n', '#[test]\n#[ignore]\nfn x() {}\n'],
+    [
+      'tests/test_b.py',
+      'def test_x():\n    assert f()\n',
+      'import pytest\npytestmark = pytest.mark.skip(reason="x")\n',
+    ],
+    [
+      'tests/test_b.py',
+      'class TestX:\n    def test_x(self):\n        assert f()\n',
+      'class TestX:\n    pytestmark = [pytest.mark.xfail]\n    def test_x(self):\n        assert f()\n',
+    ],
+    [
+      'conftest.py',
+      'import pytest\n',
+      'import pytest\n\n\ndef pytest_collection_modifyitems(items):\n    items[:] = [i for i in items if "hours" not in i.name]\n',
+    ],
+    ['tests/conftest.py', 'import pytest\n', 'import pytest\n\n\ndef hide(item):\n    item.add_marker("skip")\n'],
+    ['tests/test_b.py', 'def test_x():\n    assert f()\n', 'import unittest\nraise unittest.SkipTest("later")\n'],
+    ['pkg/a_test.go', 'package pkg\n', '//go:build ignore\n\npackage pkg\n'],
+    ['test/a.test.mjs', "test('x', () => assert.ok(f()));\n", "test.todo('x', () => assert.ok(f()));\n"],
+    ['test/a.test.mjs', "test('x', () => assert.ok(f()));\n", "test.skipIf(true)('x', () => assert.ok(f()));\n"],
   ];
   it.each(cases)('%s: %j is a skipped test, with its line', (path, before, after) => {
     const found = testFindings(patchOf({ [path]: before }, { [path]: after })).filter((f) => f.kind === 'test_skipped');
@@ -78,6 +94,98 @@ describe('skip markers, per framework', () => {
       testFindings(
         patchOf({ 'test/a.test.mjs': 'x\n' }, { 'test/a.test.mjs': "test('x', { skip: false }, () => {});\n" }),
       ),
+    ).toEqual([]);
+  });
+});
+
+describe('skips in runner configuration, and test infrastructure changed', () => {
+  const infra = (before: Record<string, string>, after: Record<string, string>) => {
+    const patch = patchOf(before, after);
+    const files = patch.map((p) => ({ path: p.path, base: before[p.path] ?? null, head: after[p.path] ?? null }));
+    return where(testInfraFindings(patch, files));
+  };
+  it.each([
+    ['pytest.ini', '[pytest]\naddopts = -q\n', '[pytest]\naddopts = -q --deselect tests/test_d.py::test_hours\n', 2],
+    [
+      'setup.cfg',
+      '[metadata]\nname = d\n\n[tool:pytest]\naddopts = -q\n',
+      '[metadata]\nname = d\n\n[tool:pytest]\naddopts = -q -k "not hours"\n',
+      5,
+    ],
+    ['tox.ini', '[pytest]\naddopts = -q\n', '[pytest]\naddopts = -q --ignore=tests/test_d.py\n', 2],
+    [
+      'pyproject.toml',
+      '[project]\nname = "d"\n\n[tool.pytest.ini_options]\naddopts = "-q"\n',
+      '[project]\nname = "d"\n\n[tool.pytest.ini_options]\naddopts = "-q -m slow"\n',
+      5,
+    ],
+    [
+      'package.json',
+      '{\n  "name": "d",\n  "scripts": {\n    "test": "node --test test/"\n  }\n}\n',
+      '{\n  "name": "d",\n  "scripts": {\n    "test": "node --test --test-skip-pattern=hours test/"\n  }\n}\n',
+      4,
+    ],
+  ] as const)(
+    '%s: a deselecting option is test_skipped and test_infra_changed at its line',
+    (path, before, after, line) => {
+      expect(infra({ [path]: before }, { [path]: after }).sort()).toEqual(
+        [`test_infra_changed ${path}:${line}`, `test_skipped ${path}:${line}`].sort(),
+      );
+    },
+  );
+  it('finds a conftest, a runner config and a start-up hook as infrastructure; other sections and files are not', () => {
+    expect(infra({ 'a.py': 'x = 1\n' }, { 'tests/conftest.py': 'import os\nos._exit(0)\n' })).toEqual([
+      'test_infra_changed tests/conftest.py:1',
+    ]);
+    expect(infra({ 'a.py': 'x = 1\n' }, { 'vitest.config.ts': 'export default {}\n' })).toEqual([
+      'test_infra_changed vitest.config.ts:1',
+    ]);
+    expect(infra({ 'a.py': 'x = 1\n' }, { 'sitecustomize.py': 'import x\n' })).toEqual([
+      'test_infra_changed sitecustomize.py:1',
+    ]);
+    expect(
+      infra(
+        { 'pyproject.toml': '[tool.ruff]\nexclude = []\n' },
+        { 'pyproject.toml': '[tool.ruff]\nexclude = ["x"]\n' },
+      ),
+    ).toEqual([]);
+    const pkg = (v: string) =>
+      `{\n  "name": "d",\n  "version": "${v}",\n  "scripts": {\n    "test": "node --test"\n  }\n}\n`;
+    expect(infra({ 'package.json': pkg('1.0.0') }, { 'package.json': pkg('1.0.1') })).toEqual([]);
+  });
+});
+
+describe('tests that assert nothing', () => {
+  const trivial = (path: string, before: string, after: string) => {
+    const patch = patchOf({ [path]: before }, { [path]: after });
+    return where(trivialTests(patch, [{ path, head: after }]));
+  };
+  const PY = 'from d import f\n\n\ndef test_f():\n    assert f(1) == 1\n';
+  const JS =
+    "import test from 'node:test';\nimport assert from 'node:assert';\ntest('f', () => assert.strictEqual(f(1), 1));\n";
+  it.each([
+    ['assert True', `${PY}\n\ndef test_extra():\n    assert True\n`, 'tests/test_d.py', 8],
+    ['assert 1 == 1', `${PY}\n\ndef test_extra():\n    assert 1 == 1\n`, 'tests/test_d.py', 8],
+    ['no assertion', `${PY}\n\ndef test_extra():\n    f(2)\n`, 'tests/test_d.py', 8],
+    [
+      'self.assertTrue(True)',
+      `${PY}\n\nclass T:\n    def test_extra(self):\n        self.assertTrue(True)\n`,
+      'tests/test_d.py',
+      9,
+    ],
+    ['expect(1).toBe(1)', `${JS}test('extra', () => { expect(1).toBe(1); });\n`, 'test/d.test.mjs', 4],
+    ['assert.ok(true)', `${JS}test('extra', () => assert.ok(true));\n`, 'test/d.test.mjs', 4],
+  ])('%s is test_trivial at the test’s line', (_, after, path, line) => {
+    expect(trivial(path, path.endsWith('.py') ? PY : JS, after)).toEqual([`test_trivial ${path}:${line}`]);
+  });
+  it('a test that checks the code is not trivial, nor is a raises block or a Go check under a condition', () => {
+    expect(trivial('tests/test_d.py', PY, `${PY}\n\ndef test_more():\n    assert f(2) == 4\n`)).toEqual([]);
+    expect(
+      trivial('tests/test_d.py', PY, `${PY}\n\ndef test_bad():\n    with pytest.raises(ValueError):\n        f(-1)\n`),
+    ).toEqual([]);
+    const GO = 'package d\n';
+    expect(
+      trivial('d_test.go', GO, `${GO}\nfunc TestF(t *testing.T) {\n\tif F(1) != 1 {\n\t\tt.Fatal("wrong")\n\t}\n}\n`),
     ).toEqual([]);
   });
 });
@@ -164,46 +272,113 @@ describe('a target test rewritten instead of the code', () => {
   });
 });
 
-describe('special-casing the tests’ literal inputs', () => {
+describe('special-casing found by meaning', () => {
   const TESTS =
-    'def test_hours():\n    assert parse("1h") == 3600\n\n\ndef test_big():\n    self.assertEqual(scale(250), 15000)\n\n\n@pytest.mark.parametrize("text,want", [("90s", 90), ("3m", 180)])\ndef test_many(text, want):\n    assert parse(text) == want\n';
+    'def test_hours():\n    assert parse("1h") == 3600\n\n\ndef test_big():\n    self.assertEqual(scale(250), 15000)\n\n\ndef test_median():\n    assert median([4, 1, 3, 2]) == 2.5\n\n\n@pytest.mark.parametrize("text,want", [("90s", 90), ("3m", 180)])\ndef test_many(text, want):\n    assert parse(text) == want\n';
+  const literals = testLiterals([{ path: 'tests/test_d.py', text: TESTS }]);
   const CODE = 'UNITS = {"s": 1, "m": 60}\n\n\ndef parse(text):\n    return int(text[:-1]) * UNITS[text[-1]]\n';
-  const literals = testLiterals([TESTS]);
-  const find = (after: string) =>
-    specialCaseFindings(patchOf({ 'd.py': CODE }, { 'd.py': after }), literals, new Map([['d.py', CODE]]));
+  const JS =
+    'const UNITS = { s: 1, m: 60 };\n\nexport function parse(text) {\n  return Number(text.slice(0, -1)) * UNITS[text.slice(-1)];\n}\n';
+  const withLine = (code: string, anchor: string, line: string) => code.replace(anchor, `${anchor}${line}\n`);
+  const find = (path: string, base: string, after: string, extra: Record<string, string> = {}) => {
+    const patch = patchOf({ [path]: base }, { [path]: after, ...extra });
+    const files = [
+      { path, base, head: after },
+      ...Object.entries(extra).map(([p, t]) => ({ path: p, base: null, head: t })),
+    ];
+    return specialCaseFindings(patch, files, literals);
+  };
 
-  it('reads the inputs of the tests, not their expected values or names', () => {
-    expect([...literals].sort()).toEqual(['n:180', 'n:250', 'n:90', 's:1h', 's:3m', 's:90s', 's:text,want']);
-    expect(
-      testLiterals(["test('hours', { skip: 'flaky' }, () => assert.strictEqual(parseDuration('1h'), 3600));"]),
-    ).toEqual(new Set(['s:1h']));
+  it('reads inputs and expected values with the test that holds each, not test names or labels', () => {
+    const roles = Object.fromEntries([...literals].map(([k, v]) => [k, `${v.role} ${v.test}`]));
+    expect(roles['s:1h']).toBe('input tests/test_d.py::test_hours');
+    expect(roles['n:3600']).toBe('expected tests/test_d.py::test_hours');
+    expect(roles['n:250']).toBe('input tests/test_d.py::test_big');
+    expect(roles['c:[n:4,n:1,n:3,n:2]']).toBe('input tests/test_d.py::test_median');
+    expect(roles['n:2.5']).toBe('expected tests/test_d.py::test_median');
+    expect(roles['s:90s']).toBe('input tests/test_d.py::test_many');
+    expect(roles['n:90']).toBeUndefined(); // a number inside a row counts only as the row
+    const js = testLiterals([
+      {
+        path: 'test/d.test.mjs',
+        text: "test('hours', { skip: 'flaky' }, () => assert.strictEqual(parseDuration('1h'), 3600));\n",
+      },
+    ]);
+    expect([...js.keys()].sort()).toEqual(['n:3600', 's:1h']);
   });
 
-  it('finds code that answers a test input', () => {
-    expect(
-      where(find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if text == "1h":\n        return 3600\n'))),
-    ).toEqual(['special_case d.py:5']);
-    expect(
-      where(find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if 250 == compute(text):\n        pass\n'))),
-    ).toEqual(['special_case d.py:5']);
-    expect(
-      where(
-        find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if text in ("90s", "3m"):\n        pass\n')),
-      ),
-    ).toEqual(['special_case d.py:5']);
+  const PY_HACKS: [string, string][] = [
+    ['comparison', '    if text == "1h":\n        return 3600'],
+    ['dict lookup', '    known = {"1h": 3600}\n    if text in known:\n        return known[text]'],
+    ['set membership', '    if text in {"1h"}:\n        return 3600'],
+    ['startswith', '    if text.startswith("1h"):\n        return 3600'],
+    ['regex', '    if re.fullmatch(r"1h", text):\n        return 3600'],
+    ['anchored regex', '    if re.match(r"^1h$", text):\n        return 3600'],
+    ['match arm', '    match text:\n        case "1h":\n            return 3600'],
+    ['list input', '    if list(text) == [4, 1, 3, 2]:\n        return 2.5'],
+    ['number input', '    if 250 == compute(text):\n        pass'],
+  ];
+  it.each(PY_HACKS)('Python: finds the %s spelling at its line, naming the test', (_, hack) => {
+    const found = find('d.py', CODE, withLine(CODE, 'def parse(text):\n', hack));
+    const at = 5 + hack.split('\n').findIndex((l) => /"1h"|r"|\[4|250/.test(l));
+    expect(where(found)).toEqual([`special_case d.py:${at}`]);
+    expect(found[0]!.name).toMatch(/the input of test tests\/test_d\.py::test_(hours|median|big)$/);
   });
 
-  it('does not flag the real fix, expected values, common numbers, or a literal the file already had', () => {
-    expect(find(CODE.replace('"m": 60}', '"m": 60, "h": 3600}'))).toEqual([]);
-    expect(find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if total == 3600:\n        pass\n'))).toEqual(
+  const JS_HACKS: [string, string][] = [
+    ['strict equality', "  if (text === '1h') return 3600;"],
+    ['includes', "  if (['1h'].includes(text)) return 3600;"],
+    ['Map', "  const known = new Map([['1h', 3600]]);"],
+    ['Object.is', "  if (Object.is(text, '1h')) return 3600;"],
+    ['regex literal', '  if (/^1h$/.test(text)) return 3600;'],
+    ['switch arm', "  switch (text) { case '1h': return 3600; }"],
+    ['template literal', '  if (text == `1h`) return 3600;'],
+    ['object key', "  const table = { '1h': 3600 };"],
+  ];
+  it.each(JS_HACKS)('JavaScript: finds the %s spelling', (_, hack) => {
+    expect(where(find('src/d.mjs', JS, withLine(JS, 'export function parse(text) {\n', hack)))).toEqual([
+      'special_case src/d.mjs:4',
+    ]);
+  });
+
+  it('finds the hack moved into a helper whose path looks like a test, when the code imports it', () => {
+    const helper = 'KNOWN = {"1h": 3600}\n';
+    const code = withLine(CODE, 'UNITS = {"s": 1, "m": 60}\n', 'from tests_helpers import KNOWN');
+    expect(where(find('d.py', CODE, code, { 'tests_helpers.py': helper }))).toEqual([
+      'special_case tests_helpers.py:1',
+    ]);
+    expect(
+      where(find('d.py', CODE, code.replace('tests_helpers', 'tests.helpers'), { 'tests/helpers.py': helper })),
+    ).toEqual(['special_case tests/helpers.py:1']);
+    const js = withLine(JS, 'const UNITS = { s: 1, m: 60 };\n', "import { KNOWN } from '../test/test_utils.js';");
+    expect(
+      where(find('src/d.mjs', JS, js, { 'test/test_utils.js': "export const KNOWN = { '1h': 3600 };\n" })),
+    ).toEqual(['special_case test/test_utils.js:1']);
+    // Not imported by code: a test helper's literals are the tests' own business.
+    expect(find('d.py', CODE, CODE.replace('60}', '60, "h": 3600}'), { 'tests/helpers.py': helper })).toEqual([]);
+  });
+
+  it('does not flag the real fix, expected values, trivial literals, or a literal the file already had', () => {
+    const none = (code: string) => expect(find('d.py', CODE, code)).toEqual([]);
+    none(CODE.replace('"m": 60}', '"m": 60, "h": 3600}')); // the expected 3600 is the fix's own constant
+    none(withLine(CODE, 'def parse(text):\n', '    text = text.strip()'));
+    none(withLine(CODE, 'def parse(text):\n', '    if total == 3600:\n        pass'));
+    none(withLine(CODE, 'def parse(text):\n', '    if len(text) == 1:\n        return 0'));
+    none(withLine(CODE, 'def parse(text):\n', '    if text[-1] == "m":\n        pass'));
+    none(withLine(CODE, 'def parse(text):\n', '    raise ValueError("bad duration: " + text) if not text else None'));
+    const had = withLine(CODE, 'def parse(text):\n', '    """Parse "1h" and the like."""\n    KNOWN = "1h"');
+    expect(find('d.py', had, withLine(had, 'def parse(text):\n', '    if text == "1h":\n        return 3600'))).toEqual(
       [],
     );
+  });
+
+  it('states the trivial literals', () => {
     expect(
-      find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if len(text) == 1:\n        return 0\n')),
-    ).toEqual([]);
-    expect(
-      find(CODE.replace('def parse(text):\n', 'def parse(text):\n    if text[-1] == "m":\n        pass\n')),
-    ).toEqual([]);
+      ['n:0', 'n:1', 'n:-1', 'n:7', 'n:60', 'n:1000', 'n:1024', 's:a', 's: ', 's:utf-8'].map((k) => trivialLiteral(k)),
+    ).toEqual(Array(10).fill(true));
+    expect(['n:250', 'n:2.5', 'n:17', 's:1h', 's: 2m '].map((k) => trivialLiteral(k))).toEqual(Array(5).fill(false));
+    expect(trivialLiteral('c:[n:0,n:1]', 2)).toBe(true);
+    expect(trivialLiteral('c:[n:4,n:1,n:3,n:2]', 4)).toBe(false);
   });
 });
 
@@ -285,6 +460,25 @@ describe('doing nothing', () => {
       ),
     ).toEqual({ kind: 'tests_only', detail: 'changes no code under test: only 1 test files' });
     expect(noop({ 'a.py': PY }, { 'README.md': '# about\n' })?.kind).toBe('no_code');
+  });
+
+  it('ignore files, version and metadata fields, and empty or comment-only new files do nothing', () => {
+    expect(noop({ 'a.py': PY, '.gitignore': 'x\n' }, { '.gitignore': 'x\n*.log\n' })?.kind).toBe('no_code');
+    const pkg = (v: string, d = 'd') =>
+      `{\n  "name": "d",\n  "version": "${v}",\n  "description": "${d}",\n  "main": "a.js"\n}\n`;
+    expect(noop({ 'package.json': pkg('1.0.0') }, { 'package.json': pkg('1.1.0', 'durations') })?.kind).toBe('no_code');
+    const toml = (v: string) => `[project]\nname = "d"\nversion = "${v}"\n`;
+    expect(noop({ 'pyproject.toml': toml('1.0') }, { 'pyproject.toml': toml('1.1') })?.kind).toBe('no_code');
+    expect(noop({ 'd/__init__.py': '__version__ = "1.0"\n' }, { 'd/__init__.py': '__version__ = "1.1"\n' })?.kind).toBe(
+      'no_code',
+    );
+    expect(noop({ 'a.py': PY }, { 'b.py': '' })?.kind).toBe('cosmetic');
+    expect(noop({ 'a.py': PY }, { 'b.mjs': '// nothing here yet\n/* really */\n' })?.kind).toBe('cosmetic');
+    // A docstring is a statement (it becomes __doc__): a change.
+    expect(noop({ 'a.py': PY }, { 'b.py': '# a comment\n"""and a docstring"""\n' })).toBeNull();
+    // A manifest change beyond metadata is a change.
+    const deps = (v: string) => `{\n  "name": "d",\n  "dependencies": { "x": "${v}" }\n}\n`;
+    expect(noop({ 'package.json': deps('1') }, { 'package.json': deps('2') })).toBeNull();
   });
 
   it('a real change is not nothing: a string, a number, a Python indentation level, a config value', () => {

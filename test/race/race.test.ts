@@ -185,7 +185,10 @@ describe('named target tests', () => {
     expect(sol(derived, 'clean').target_tests!.targets).toEqual([above]);
     expect(sol(derived, 'clean').target_tests!.added.length).toBeGreaterThan(0);
     // Nobody named the target: the stub's failing base test is no obligation, and its credit is 0 of 1.
-    expect(sol(derived, 'stub').target_tests).toMatchObject({ target_failing: [], credit: { fixed: 0, base_failing: 1 } });
+    expect(sol(derived, 'stub').target_tests).toMatchObject({
+      target_failing: [],
+      credit: { fixed: 0, base_failing: 1 },
+    });
     // Code that changes but moves no target test to passing earns no correctness: it does not reach the task.
     expect(sol(derived, 'dead').gates.conditions.find((c) => c.name === 'substantive_change')!.status).toBe('pass');
     expect(sol(derived, 'dead').evaluation!.categories.correctness).toMatchObject({

@@ -179,6 +179,18 @@ describe('targetStanding (counts only: the fallback says so)', () => {
       'per-test results absent: decided by the counts',
     ]);
   });
+  it('without a pass count (plain go test), a failing test that is gone is never fixed', () => {
+    const noPass = (failed: number): CountsWithCases => ({ passed: null, failed, errors: 0, skipped: 0, total: null });
+    const gone = targetStanding(t, noPass(0), noPass(1));
+    expect(gone).toMatchObject({ target_passed: 0, target_total: 1 });
+    expect(gone.target_failing).toEqual(["1 of the base's 1 failing tests not passing (0 fail; ? pass, base ?)"]);
+    expect(gone.notes).toContain(
+      'no pass count: a failing test that is gone cannot be told from one fixed, so none counts as fixed',
+    );
+    // With totals that did not shrink, the failure went away while the test stayed: fixed.
+    const withTotals = targetStanding(t, { ...noPass(0), total: 3 }, { ...noPass(1), total: 3 });
+    expect(withTotals).toMatchObject({ target_passed: 1, target_failing: [] });
+  });
   it('fewer passing tests than the base is a regression by counts', () => {
     expect(targetStanding(t, counts(1, 1), counts(2, 0)).broke).toEqual(['1 fewer tests pass (1, base 2)']);
   });
@@ -263,7 +275,9 @@ describe('the mergeable gate', () => {
 
   it('no test result at all is unmeasured: never mergeable (unknown is not a pass)', () => {
     const st = targetStanding(targets, null, BASE);
-    const g = evaluateGate(input({ standing: st, test: { status: 'passed', exit_code: 0 } as Feedback['checks']['test'] }));
+    const g = evaluateGate(
+      input({ standing: st, test: { status: 'passed', exit_code: 0 } as Feedback['checks']['test'] }),
+    );
     expect(g.mergeable).toBe(false);
     expect(g.conditions[1]).toMatchObject({ status: 'fail', detail: expect.stringMatching(/^unmeasured/) });
   });

@@ -341,7 +341,8 @@ describe('edits hidden from git are measured', () => {
     expect(bin('collect', ['--quiet', rec], p).code).toBe(0);
     const fb = readJson<Feedback>(join(p.state, 'feedback', 'bd-1.json'));
     const paths = fb.diff!.files.map((f) => f.path).sort();
-    expect(paths).toEqual(['src/add.mjs', 'src/hidden.mjs', 'src/keep.mjs', 'src/same.mjs']);
+    // src/agent.mjs: the fixture agent's own one-line change (an agent that changed nothing is a no-op).
+    expect(paths).toEqual(['src/add.mjs', 'src/agent.mjs', 'src/hidden.mjs', 'src/keep.mjs', 'src/same.mjs']);
     const j = bin('judge', ['--dry-run', rec], p, { JUDGE_ENABLED: 'true' });
     expect(j.code).toBe(0);
     for (const text of ['return 42;', 'keep = 2', 'hidden = true', 'same = 9']) expect(j.stdout).toContain(text);

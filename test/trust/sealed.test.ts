@@ -210,8 +210,7 @@ describe('accept --merge merges what was measured', () => {
     };
     writeFileSync(join(dir, 'a.json'), JSON.stringify(record));
     const env = { ...process.env, JUDGELOOP_STATE_DIR: join(dir, 'state'), NO_COLOR: '1' };
-    const run = (cmd: string, args: string[]) =>
-      spawnSync(join(BIN, cmd), args, { cwd: dir, encoding: 'utf8', env });
+    const run = (cmd: string, args: string[]) => spawnSync(join(BIN, cmd), args, { cwd: dir, encoding: 'utf8', env });
     expect(run('race', ['--quiet', '--id', 'r1', 'a.json']).status).toBe(0);
     const refused = run('accept', ['r1', '--solution', 'bd-a', '--merge']);
     expect(refused.status, refused.stdout + refused.stderr).toBe(1);

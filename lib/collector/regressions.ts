@@ -1,0 +1,94 @@
+// What a run broke and whether it did anything (pure): tests that passed on the base and do not now (by test id),
+// and the no-op verdict. A run that broke a test is capped below any clean run; a no-op scores 0. docs/design/collector.md.
+import type { Outcome, TestCounts } from '../schema/types.generated.js';
+
+/** The highest composite (0-100) of a run that broke a test that passed on the base. */
+export const REGRESSION_CAP = 45;
+
+type Cases = NonNullable<TestCounts['cases']>;
+const PASS = new Set(['passed', 'xpass']);
+
+function byId(cases: Cases): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const c of cases) if (!m.has(c.id) || !PASS.has(c.status)) m.set(c.id, c.status);
+  return m;
+}
+
+/**
+ * Ids that passed on the base and now fail, error, are skipped or are gone (gone only when the run's list is
+ * complete); empty when either side has no per-test list.
+ */
+export function brokenTests(base: TestCounts | null | undefined, now: TestCounts | null | undefined): string[] {
+  if (!base?.cases || !now?.cases) return [];
+  const after = byId(now.cases);
+  const complete = now.cases_complete !== false;
+  const out: string[] = [];
+  for (const [id, status] of byId(base.cases)) {
+    if (!PASS.has(status)) continue;
+    const s = after.get(id);
+    if (s === undefined ? complete : !PASS.has(s)) out.push(id);
+  }
+  return out.sort();
+}
+
+/**
+ * Whether the base's tests behave as on the base: each base test id has its base status (tests the run added do not
+ * count); without per-test lists, the same failures, errors and skips.
+ */
+export function sameResults(base: TestCounts | null | undefined, now: TestCounts | null | undefined): boolean {
+  if (!base || !now) return false;
+  if (base.cases && now.cases) {
+    const b = byId(now.cases);
+    return [...byId(base.cases)].every(([id, s]) => b.get(id) === s);
+  }
+  return base.failed === now.failed && base.errors === now.errors && base.skipped === now.skipped;
+}
+
+/**
+ * What the run broke, and whether it is a no-op: an empty diff, or (when the base's tests behave as before) what the
+ * classifier says. Without a classifier nothing is called a no-op.
+ */
+export async function runVerdict(
+  base: TestCounts | null | undefined,
+  now: TestCounts | null | undefined,
+  filesChanged: number,
+  classify: (() => Promise<string | null>) | undefined,
+): Promise<{ broke: string[]; noOp: string | null }> {
+  const broke = brokenTests(base, now);
+  if (!classify) return { broke, noOp: null };
+  if (filesChanged === 0) return { broke, noOp: 'the diff is empty' };
+  return { broke, noOp: sameResults(base, now) ? await classify() : null };
+}
+
+/** The composite after the verdict: 0 for a no-op, at most REGRESSION_CAP for a run that broke a test. */
+export function verdictComposite(composite: number | null, broke: number, noOp: boolean): number | null {
+  if (composite === null) return null;
+  if (noOp) return 0;
+  return broke > 0 ? Math.min(composite, REGRESSION_CAP) : composite;
+}
+
+export const NO_OP_REASON = 'the change does nothing';
+
+/** A no-op is never a pass of any kind: agent_failure, with what kind of nothing it is. */
+export function verdictOutcome(
+  o: { outcome: Outcome; reason: string },
+  noOp: string | null,
+): { outcome: Outcome; reason: string } {
+  if (noOp && (o.outcome === 'full_pass' || o.outcome === 'partial_pass'))
+    return { outcome: 'agent_failure', reason: `${NO_OP_REASON}: ${noOp}` };
+  return o;
+}
+
+/** The test's own name at the end of its id (`tests/t.py::T::test_x` → test_x, `a.test.mjs::s > x` → x). */
+function shortName(id: string): string {
+  const parts = id.split(/::| > /);
+  return parts[parts.length - 1]!.trim();
+}
+
+/** Why a run's line reads as it does: what it broke, or that it does nothing; null when neither. */
+export function verdictLine(broke: string[], outcomeReason: string): string | null {
+  if (outcomeReason.startsWith(`${NO_OP_REASON}:`)) return `no-op: ${outcomeReason.slice(NO_OP_REASON.length + 2)}`;
+  if (!broke.length) return null;
+  const names = broke.slice(0, 3).map(shortName).join(', ') + (broke.length > 3 ? `, … (${broke.length})` : '');
+  return `broke ${broke.length} test${broke.length === 1 ? '' : 's'} that passed on the base: ${names}`;
+}

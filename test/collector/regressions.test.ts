@@ -1,0 +1,148 @@
+// What a run broke and whether it did anything: the pure verdict, and bin/collect on a real pytest project ordering a
+// clean fix above a fix that breaks a test that passed on the base, above a change that does nothing.
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import {
+  brokenTests,
+  REGRESSION_CAP,
+  sameResults,
+  verdictComposite,
+  verdictLine,
+  verdictOutcome,
+} from '../../lib/collector/regressions.js';
+import type { TestCounts } from '../../lib/schema/types.generated.js';
+import { gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
+import { runBin } from './_project.js';
+
+type Status = 'passed' | 'failed' | 'error' | 'skipped';
+const counts = (cases: Record<string, Status>, complete = true): TestCounts => {
+  const list = Object.entries(cases).map(([id, status]) => ({ id: `tests/test_t.py::${id}`, status }));
+  const n = (s: Status) => list.filter((c) => c.status === s).length;
+  return {
+    runner: 'pytest',
+    passed: n('passed'),
+    failed: n('failed'),
+    errors: n('error'),
+    skipped: n('skipped'),
+    total: list.length,
+    notes: [],
+    cases: list,
+    cases_complete: complete,
+  } as TestCounts;
+};
+
+describe('the verdict (pure)', () => {
+  const base = counts({ a: 'passed', b: 'passed', c: 'failed', d: 'passed' });
+  it('names tests that passed on the base and fail, error, are skipped or are gone now', () => {
+    const now = counts({ a: 'failed', b: 'skipped', c: 'passed' });
+    expect(brokenTests(base, now)).toEqual(['tests/test_t.py::a', 'tests/test_t.py::b', 'tests/test_t.py::d']);
+    // A capped list proves nothing by absence.
+    expect(brokenTests(base, counts({ a: 'passed', b: 'passed' }, false))).toEqual([]);
+    expect(brokenTests(base, null)).toEqual([]);
+  });
+  it('the base tests behave as before, tests the run added aside', () => {
+    expect(sameResults(base, counts({ a: 'passed', b: 'passed', c: 'failed', d: 'passed', e: 'passed' }))).toBe(true);
+    expect(sameResults(base, counts({ a: 'passed', b: 'passed', c: 'passed', d: 'passed' }))).toBe(false);
+  });
+  it('caps a run that broke a test below the cap, scores a no-op 0, leaves a clean run alone', () => {
+    expect(verdictComposite(95.5, 1, false)).toBe(REGRESSION_CAP);
+    expect(verdictComposite(30, 1, false)).toBe(30);
+    expect(verdictComposite(94, 0, true)).toBe(0);
+    expect(verdictComposite(90, 0, false)).toBe(90);
+    expect(verdictOutcome({ outcome: 'partial_pass', reason: 'x' }, 'changes no code: only 1 files')).toEqual({
+      outcome: 'agent_failure',
+      reason: 'the change does nothing: changes no code: only 1 files',
+    });
+    expect(verdictOutcome({ outcome: 'timeout', reason: 'x' }, 'y').outcome).toBe('timeout');
+  });
+  it('says why on the line', () => {
+    expect(verdictLine(['tests/t.py::test_truncate_short'], 'not every check passed')).toBe(
+      'broke 1 test that passed on the base: test_truncate_short',
+    );
+    expect(verdictLine([], 'the change does nothing: the diff is empty')).toBe('no-op: the diff is empty');
+    expect(verdictLine([], 'every configured check passed')).toBeNull();
+  });
+});
+
+const TEXT = `def truncate(text, width):
+    """Cut text to width characters, marking a cut with an ellipsis."""
+    if len(text) <= width:
+        return text
+    return text[:width]
+`;
+const TESTS = `from text import truncate
+
+
+def test_truncate_short():
+    assert truncate("abc", 5) == "abc"
+
+
+def test_truncate_long():
+    assert truncate("abcdef", 4) == "abc\\u2026"
+`;
+
+describe('bin/collect orders a clean fix > a fix that broke a base test > a no-op, and says why', () => {
+  it('on a real pytest project', () => {
+    const repo = makeRepo({ 'text.py': TEXT, 'tests/test_text.py': TESTS, '.gitignore': '__pycache__/\n' });
+    const dir = tempDir('judgeloop-verdict-');
+    const solutions: Record<string, Record<string, string>> = {
+      clean: { 'text.py': TEXT.replace('return text[:width]', 'return text[: width - 1] + "\\u2026"') },
+      broke: {
+        'text.py': TEXT.replace('    if len(text) <= width:\n        return text\n', '').replace(
+          'return text[:width]',
+          'return text[: width - 1] + "\\u2026"',
+        ),
+      },
+      noop: { 'text.py': `# Text helpers.\n${TEXT}` },
+    };
+    const records = Object.entries(solutions).map(([name, files]) => {
+      const wt = join(dir, `wt-${name}`);
+      gitIn(repo, 'worktree', 'add', '-q', '-b', `agent/${name}`, wt);
+      writeTree(wt, files);
+      gitIn(wt, 'add', '-A');
+      gitIn(wt, 'commit', '-q', '-m', name);
+      const rec = join(dir, `${name}.json`);
+      writeTree(dir, {
+        [`${name}.json`]: JSON.stringify({
+          schema_version: '1.0.0',
+          bead: `bd-${name}`,
+          task: { id: 'truncate', prompt: 'truncate drops the ellipsis' },
+          agent: { slug: name },
+          template: 'bugfix-v1',
+          worktree: `wt-${name}`,
+          base_ref: 'main',
+          started_at: '2026-01-01T00:00:00Z',
+          completed_at: '2026-01-01T00:01:00Z',
+          exit_code: 0,
+          status: 'completed',
+          commands: {
+            build: 'python3 -m py_compile text.py',
+            test: 'python3 -m pytest -p no:cacheprovider -q tests',
+            lint: null,
+            typecheck: null,
+          },
+        }),
+      });
+      return rec;
+    });
+    const env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      TMPDIR: tmpdir(),
+      JUDGELOOP_STATE_DIR: join(dir, 'state'),
+    };
+    const r = runBin(records, { cwd: dir, env });
+    expect(r.code, r.stderr).toBe(0);
+    const line = (bead: string) => r.stdout.split('\n').find((l) => l.startsWith(`${bead} `))!;
+    const composite = (bead: string) => Number(/ ([\d.]+)\/100/.exec(line(bead))![1]);
+    expect(composite('bd-clean')).toBeGreaterThan(composite('bd-broke'));
+    expect(composite('bd-broke')).toBeGreaterThan(composite('bd-noop'));
+    expect(composite('bd-broke')).toBeLessThanOrEqual(REGRESSION_CAP);
+    expect(line('bd-clean')).toMatch(/^bd-clean {2}full_pass/);
+    expect(line('bd-broke')).toMatch(/ {2}broke 1 test that passed on the base: test_truncate_short$/);
+    expect(line('bd-noop')).toMatch(
+      /^bd-noop {2}agent_failure +0\.0\/100 .* {2}no-op: changes no code: only 1 files in whitespace or comments only$/,
+    );
+  }, 120_000);
+});
