@@ -1,6 +1,7 @@
 // bin/judge <run.json>… | --drain | --spend: the Opus judge of agent runs (seed 003).
 import { main, type Io } from '../lib/cli/cli.js';
 import { parse, usage } from '../lib/cli/command.js';
+import { announceState } from '../lib/cli/command-helpers.js';
 import { JUDGE } from '../lib/cli/commands/judge.js';
 import { Progress } from '../lib/report/progress.js';
 import { loadConfig } from '../lib/config/config.js';
@@ -118,6 +119,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const overrides = values['rating-agent'] ? { judge: { model: values['rating-agent'] } } : undefined;
   if (values['show-request'] && !values['dry-run']) throw new UserError(`--show-request goes with --dry-run\n${USAGE}`);
   const config = loadJudgeConfig(io.env, io.cwd, values.config, overrides);
+  if (!values['dry-run']) announceState(io, store, values.quiet);
   const now = clockFromEnv(io.env);
   const deps: JudgeDeps = {
     store,

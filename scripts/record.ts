@@ -5,6 +5,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { isSafeId } from '../lib/store/bead.js';
 import { main, type Io } from '../lib/cli/cli.js';
 import { parse, usage } from '../lib/cli/command.js';
+import { announceState } from '../lib/cli/command-helpers.js';
 import { RECORD } from '../lib/cli/commands/record.js';
 import { nowIso } from '../lib/base/clock.js';
 import { assertConfigOutside, chooseConfigFile, loadConfig, type Config } from '../lib/config/config.js';
@@ -164,6 +165,7 @@ export async function run(argv: string[], io: RecordIo): Promise<number> {
   const store = StateStore.fromEnv(env, io.cwd, v.config);
   // The same refusal as the collector's, before anything is written: the agent must not choose judgeloop's config.
   assertConfigOutside(config, wt.top, store.root);
+  if (!v.out) announceState(io, store, v.quiet);
   const text = JSON.stringify(assembled.record, null, 2) + '\n';
   // The collector's own reader decides: a record it would refuse is never written.
   parseRunRecord(text, v.out ?? `runs/${bead}.json`);

@@ -48,8 +48,9 @@ export async function execute(run: CommandRun, argv: string[], io: Io = defaultI
   try {
     return await run(argv, io);
   } catch (e) {
-    if (e instanceof HelpRequest) {
-      io.stdout(`${e.usage}\n`);
+    // By name too: a command run by bin/judgeloop throws the classes of its own bundle.
+    if (e instanceof HelpRequest || (e as Error)?.name === 'HelpRequest') {
+      io.stdout(`${(e as HelpRequest).usage}\n`);
       return 0;
     }
     if (isUserError(e)) {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, relative, resolve, sep, isAbsolute } from 'node:path';
 import { markPrivate } from '../base/private-paths.js';
 import type { EnvSettings } from '../base/env.js';
@@ -108,28 +109,46 @@ export function chooseConfigFile(opts: {
   return found ? { file: found, via: 'found' } : { file: null, via: 'none' };
 }
 
-/** Where state/ is and why, first that applies: JUDGELOOP_STATE_DIR, the file's state_dir, state/ beside the file, the checkout's state/. */
+/**
+ * Where state/ is and why, first that applies: JUDGELOOP_STATE_DIR; the file's state_dir; state/ beside a file found
+ * upwards or named by --config; for a file named by JUDGELOOP_CONFIG without state_dir (a variant: another model, a
+ * dry run), the state the upward search gives, so a variant never starts a second store; else the per-user folder.
+ */
 export interface StateDirChoice {
   dir: string;
-  via: 'env' | 'file' | 'beside-file' | 'checkout';
+  via: 'env' | 'file' | 'beside-file' | 'user';
   file: string | null;
 }
 
-/** The state folder for a config file choice (pure but for reading that file). */
-export function chooseStateDir(
-  env: EnvSettings,
-  cwd: string,
-  choice: ConfigFileChoice,
-  checkoutState: string,
-): StateDirChoice {
-  if (env.JUDGELOOP_STATE_DIR) return { dir: resolve(cwd, env.JUDGELOOP_STATE_DIR), via: 'env', file: choice.file };
-  if (!choice.file) return { dir: checkoutState, via: 'checkout', file: null };
-  const data = readJsonFile(choice.file, 'config file') as { state_dir?: unknown } | null;
+/** The per-user state folder: $XDG_STATE_HOME/judgeloop (an absolute XDG_STATE_HOME only), else ~/.local/state/judgeloop. */
+export function userStateDir(env: EnvSettings): string {
+  const xdg = env.XDG_STATE_HOME;
+  return join(xdg && isAbsolute(xdg) ? xdg : join(env.HOME ?? homedir(), '.local', 'state'), 'judgeloop');
+}
+
+function stateDirKey(file: string): string | undefined {
+  const data = readJsonFile(file, 'config file') as { state_dir?: unknown } | null;
   const sd = data && typeof data === 'object' ? data.state_dir : undefined;
   if (sd !== undefined && (typeof sd !== 'string' || sd === ''))
-    throw new UserError(`config file ${choice.file}: /state_dir: must be a non-empty string`);
-  if (typeof sd === 'string') return { dir: resolve(dirname(choice.file), sd), via: 'file', file: choice.file };
-  return { dir: join(dirname(choice.file), 'state'), via: 'beside-file', file: choice.file };
+    throw new UserError(`config file ${file}: /state_dir: must be a non-empty string`);
+  return sd;
+}
+
+/** The state folder for a config file choice (pure but for reading that file and the upward search). */
+export function chooseStateDir(env: EnvSettings, cwd: string, choice: ConfigFileChoice): StateDirChoice {
+  if (env.JUDGELOOP_STATE_DIR) return { dir: resolve(cwd, env.JUDGELOOP_STATE_DIR), via: 'env', file: choice.file };
+  if (choice.file) {
+    const sd = stateDirKey(choice.file);
+    if (sd !== undefined) return { dir: resolve(dirname(choice.file), sd), via: 'file', file: choice.file };
+    if (choice.via !== 'env') return { dir: join(dirname(choice.file), 'state'), via: 'beside-file', file: choice.file };
+    const found = findConfigFile(cwd);
+    if (found) return { ...chooseStateDir(env, cwd, { file: found, via: 'found' }), file: choice.file };
+  }
+  if (env.JUDGELOOP_REQUIRE_CONFIG && /^(1|true|yes|on)$/i.test(env.JUDGELOOP_REQUIRE_CONFIG))
+    throw new UserError(
+      `no judgeloop.json in ${resolve(cwd)} or above it, and JUDGELOOP_REQUIRE_CONFIG asks for one: run \`judgeloop init\` there`,
+    );
+  return { dir: userStateDir(env), via: 'user', file: choice.file };
 }
 
 export interface LoadConfigOptions {

@@ -78,22 +78,22 @@ describe('finding the config file', () => {
     const file = join(top, 'judgeloop.json');
     write(file, {});
     const choice = { file, via: 'found' as const };
-    expect(chooseStateDir(readEnv({}), deep, choice, '/checkout/state')).toEqual({
+    expect(chooseStateDir(readEnv({}), deep, choice)).toEqual({
       dir: join(top, 'state'),
       via: 'beside-file',
       file,
     });
     write(file, { state_dir: 'shared/st' });
-    expect(chooseStateDir(readEnv({}), deep, choice, '/checkout/state')).toEqual({
+    expect(chooseStateDir(readEnv({}), deep, choice)).toEqual({
       dir: join(top, 'shared', 'st'),
       via: 'file',
       file,
     });
-    expect(chooseStateDir(readEnv({ JUDGELOOP_STATE_DIR: 'x' }), deep, choice, '/checkout/state').dir).toBe(
+    expect(chooseStateDir(readEnv({ JUDGELOOP_STATE_DIR: 'x' }), deep, choice).dir).toBe(
       join(deep, 'x'),
     );
     write(file, { state_dir: 3 });
-    expect(() => chooseStateDir(readEnv({}), deep, choice, '/c')).toThrow(
+    expect(() => chooseStateDir(readEnv({}), deep, choice)).toThrow(
       `config file ${file}: /state_dir: must be a non-empty string`,
     );
   });

@@ -13,6 +13,7 @@ export const JUDGE = defineCommand({
     'Over the hourly limit a run is queued (--drain judges the queue); JUDGE_ENABLED=true turns the judge on.',
   ],
   flags: {
+    quiet: { type: 'boolean', help: 'no state-folder line on stderr' },
     drain: { type: 'boolean', help: 'judge queued runs oldest first while the hour has room' },
     'dry-run': { type: 'boolean', help: 'show the context and the cost estimate; call and write nothing' },
     'show-request': { type: 'boolean', help: 'with --dry-run: the exact (redacted) request instead' },
