@@ -79,7 +79,11 @@ export default function setup(): () => Promise<void> {
   const run = mkdtempSync(join(tmpdir(), 'judgeloop-suite-'));
   process.env.TMPDIR = run;
   process.env.TEST_RUN_TMPDIR = run;
+  // A command run with no judgeloop.json and no JUDGELOOP_STATE_DIR writes to $XDG_STATE_HOME/judgeloop: never the user's.
+  const xdg = mkdtempSync(join(tmpdir(), 'judgeloop-suite-xdg-'));
+  process.env.XDG_STATE_HOME = xdg;
   return async () => {
+    rmSync(xdg, { recursive: true, force: true });
     let left: string[] = [];
     try {
       // A detached child still removing its own folder gets a moment; what is there after it is left behind.
