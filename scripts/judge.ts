@@ -77,31 +77,13 @@ function report(io: Io, json: boolean, o: JudgeOutcome, showRequest?: string): v
 }
 
 // The JUDGE_* variables and the config keys they set: a config error on one of these keys names the variable.
-const ENV_OF_KEY: Record<string, keyof EnvSettings> = {
-  enabled: 'JUDGE_ENABLED',
-  model: 'JUDGE_MODEL',
-  phase: 'JUDGE_PHASE',
-  backend: 'JUDGE_BACKEND',
-  max_per_hour: 'JUDGE_MAX_PER_HOUR',
-};
-
 function loadJudgeConfig(
   env: EnvSettings,
   cwd: string,
   configFile: string | undefined,
   overrides: Parameters<typeof loadConfig>[0]['overrides'],
 ) {
-  try {
-    return loadConfig({ env, cwd, ...(configFile ? { configFile } : {}), ...(overrides ? { overrides } : {}) });
-  } catch (e) {
-    if (!isUserError(e)) throw e;
-    const msg = errorMessage(e);
-    const key = /\/judge\/([a-z_]+)/.exec(msg)?.[1];
-    const name = key ? ENV_OF_KEY[key] : undefined;
-    if (name && env[name] !== undefined && !msg.includes(name))
-      throw new UserError(`${name}=${JSON.stringify(env[name])}: ${msg}`);
-    throw e;
-  }
+  return loadConfig({ env, cwd, configFile, overrides, flagNames: { '/judge/model': '--rating-agent' } });
 }
 
 export async function run(argv: string[], io: Io): Promise<number> {

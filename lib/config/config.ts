@@ -3,7 +3,7 @@ import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, relative, resolve, sep, isAbsolute } from 'node:path';
 import { markPrivate } from '../base/private-paths.js';
-import type { EnvSettings } from '../base/env.js';
+import type { EnvKey, EnvSettings } from '../base/env.js';
 import { UserError } from '../base/errors.js';
 import { configDir } from '../base/paths.js';
 import { validate, validatedDefaultsSha256 } from '../schema/schema.js';
@@ -157,6 +157,8 @@ export interface LoadConfigOptions {
   configFile?: string | undefined;
   /** Overrides from flags, applied last. */
   overrides?: DeepPartial<Config> | undefined;
+  /** The flag that set each overridden path (`/judge/phase` → `--phase`), for errors. */
+  flagNames?: Record<string, string> | undefined;
   cwd?: string;
 }
 
@@ -193,6 +195,37 @@ export function readConfigLayers(opts: LoadConfigOptions): ConfigLayers {
   return { defaults, file, env: envOverlay(opts.env), flags: opts.overrides ?? {}, defaultsText };
 }
 
+/** The config path each JUDGE_* variable sets. */
+const ENV_OF_PATH: Record<string, EnvKey> = {
+  '/judge/enabled': 'JUDGE_ENABLED',
+  '/judge/model': 'JUDGE_MODEL',
+  '/judge/phase': 'JUDGE_PHASE',
+  '/judge/backend': 'JUDGE_BACKEND',
+  '/judge/max_per_hour': 'JUDGE_MAX_PER_HOUR',
+};
+
+/**
+ * The layer a bad value came from, named: the file (and its JSON path) when the file alone over the defaults
+ * fails; else each error's variable (`JUDGE_PHASE="5"`) or flag (`--phase`) when one set that path.
+ */
+function blame(layers: ConfigLayers, errors: string[], opts: LoadConfigOptions): string {
+  if (layers.file) {
+    const alone = validate<Config>('config', deepMerge(layers.defaults, layers.file.data));
+    if (!alone.ok) return `config file ${layers.file.path}: ${alone.errors.join('; ')}`;
+  }
+  return errors
+    .map((err) => {
+      const path = err.slice(0, err.indexOf(':'));
+      const name = ENV_OF_PATH[path];
+      const flag = opts.flagNames?.[path];
+      if (flag) return `${flag}: ${err.slice(path.length + 2)}`;
+      if (name && opts.env[name] !== undefined)
+        return `${name}=${JSON.stringify(opts.env[name])} (environment): ${err.slice(path.length + 2)}`;
+      return `configuration: ${err}`;
+    })
+    .join('; ');
+}
+
 /** defaults < config file (flag, JUDGELOOP_CONFIG or found upwards) < JUDGE_* env < flags, validated as a whole. */
 export function loadConfig(opts: LoadConfigOptions): Config {
   const layers = readConfigLayers(opts);
@@ -209,7 +242,7 @@ export function loadConfig(opts: LoadConfigOptions): Config {
   }
   const v = validate<Config>('config', cfg);
   const file = layers.file?.path;
-  if (!v.ok) throw new UserError(`configuration${file ? ` (${file})` : ''}: ${v.errors.join('; ')}`);
+  if (!v.ok) throw new UserError(blame(layers, v.errors, opts));
   if (file) origins.set(v.value, file);
   return v.value;
 }
