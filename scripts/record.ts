@@ -236,7 +236,12 @@ function handOn(
   const command = v.judge ? 'judge' : 'collect';
   const configChoice = chooseConfigFile({ env, configFile: v.config, cwd: io.cwd });
   // The hand-off runs from this folder; the config file in use is named so a different cwd cannot change it.
-  const args = [...(configChoice.file ? ['--config', configChoice.file] : []), path];
+  // In the background the judge stamps its lines with time and bead, and queues a run that fails (judge --drain).
+  const args = [
+    ...(configChoice.file ? ['--config', configChoice.file] : []),
+    ...(v.background && command === 'judge' ? ['--background'] : []),
+    path,
+  ];
   if (v.background) {
     const log = join(store.root, 'logs', 'record.log');
     mkdirSync(dirname(log), { recursive: true });

@@ -145,8 +145,8 @@ describe('selection with a margin (issue 17)', () => {
 describe('selection needs evidence (templates.selection.min_runs)', () => {
   const settings = { rule: 'interval' as const, min_gap: 0.1, min_runs: 5 };
   const thin: Candidate[] = [
-    { template: 'tpl-lucky', score: 1, scored_runs: 2, interval: { low: 0.9, high: 1 } },
-    { template: 'tpl-steady', score: 0.7, scored_runs: 12, interval: { low: 0.6, high: 0.8 } },
+    { template: 'tpl-lucky', score: 1, scored_runs: 2, interval: { low: 0.9, high: 1, method: 't' as const } },
+    { template: 'tpl-steady', score: 0.7, scored_runs: 12, interval: { low: 0.6, high: 0.8, method: 't' as const } },
   ];
   it('a higher score on fewer runs is passed over by exploitation, and the pick says why', () => {
     const s = selectTemplate(thin, 0, () => 0.5, { settings, incumbent: null });
