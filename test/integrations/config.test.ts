@@ -161,7 +161,7 @@ describe('precedence: defaults < file < JUDGE_* env < flags', () => {
     );
     write(join(top, 'judgeloop.json'), { judge: { enabled: 'yes' } });
     expect(() => loadConfig({ env: readEnv({}), cwd: deep })).toThrow(
-      /configuration \(.*judgeloop\.json\): .*judge\/enabled/,
+      new RegExp(`^config file ${join(top, 'judgeloop.json')}: /judge/enabled: must be boolean$`),
     );
   });
   it('isInside resolves symlinks and does not confuse prefixes', () => {

@@ -182,7 +182,8 @@ describe('bin/record', () => {
       '--cost-usd',
       '0.02',
     ]);
-    expect(r.stderr).toBe('');
+    // The one stderr line: where the state went.
+    expect(r.stderr).toBe(`judgeloop: state folder ${j.state} (beside the config file)\n`);
     expect(r.code).toBe(0);
     const path = r.stdout.trim();
     expect(path).toBe(join(j.state, 'runs', `repo-${head.slice(0, 12)}.json`));
