@@ -139,7 +139,7 @@ export async function run(argv: string[], io: RecordIo): Promise<number> {
       hook?.session_id,
     ),
     task_type: first(v['task-type'], rc.task_type),
-    complexity: wholeNumber('complexity', v.complexity, 10),
+    complexity: wholeNumber('complexity', v.complexity, 10) ?? rc.complexity,
     prompt,
     started_at: first(
       isoTime('--started-at', v['started-at']),
@@ -165,6 +165,17 @@ export async function run(argv: string[], io: RecordIo): Promise<number> {
   const store = StateStore.fromEnv(env, io.cwd, v.config);
   // The same refusal as the collector's, before anything is written: the agent must not choose judgeloop's config.
   assertConfigOutside(config, wt.top, store.root);
+  // Speed is scored from these times: say when they are the commits' rather than the run's own.
+  const fromCommits = [
+    facts.started_at === commit?.parent_committed_at && v['started-at'] === undefined && !env.JUDGELOOP_STARTED_AT
+      ? `started ${facts.started_at} (the parent commit)`
+      : '',
+    facts.completed_at === commit?.committed_at && v['completed-at'] === undefined
+      ? `completed ${facts.completed_at} (the commit)`
+      : '',
+  ].filter(Boolean);
+  if (commit && fromCommits.length && !v.quiet)
+    io.stderr(`record: times from the commits: ${fromCommits.join(', ')}; --started-at/--completed-at give the run's own\n`);
   if (!v.out) announceState(io, store, v.quiet);
   const text = JSON.stringify(assembled.record, null, 2) + '\n';
   // The collector's own reader decides: a record it would refuse is never written.

@@ -688,6 +688,10 @@ base_ref?: string
  * Task type written into run records (used for template selection).
  */
 task_type?: string
+/**
+ * Task complexity 1-10 written into run records when --complexity is not given, so bin/rate always has one.
+ */
+complexity?: number
 }
 /**
  * How checks are run.
