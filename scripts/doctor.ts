@@ -81,7 +81,11 @@ function stateFindings(io: Io, file: string | undefined): Finding[] {
     const locks = staleLocks(s.dir);
     out.push(
       locks.length
-        ? warn('locks', `${locks.length} held by dead processes: ${locks.join(', ')}`, 'the next write takes them over; or remove them')
+        ? warn(
+            'locks',
+            `${locks.length} held by dead processes: ${locks.join(', ')}`,
+            'the next write takes them over; or remove them',
+          )
         : ok('locks', 'none stale'),
     );
     return out;
@@ -103,7 +107,9 @@ function checkFindings(config: Config): Finding[] {
   else if (mode === 'off') out.push(ok('sandbox', 'off (collector.sandbox)'));
   else {
     const lvl = mode === 'required' ? fail : warn;
-    out.push(lvl('sandbox', b.why, 'install bubblewrap (apt-get install bubblewrap); checks run unsandboxed meanwhile'));
+    out.push(
+      lvl('sandbox', b.why, 'install bubblewrap (apt-get install bubblewrap); checks run unsandboxed meanwhile'),
+    );
   }
   return out;
 }
@@ -114,15 +120,28 @@ async function judgeFindings(io: Io, config: Config, online: boolean): Promise<F
   if (j.backend === 'claude-cli') {
     const cli = j.cli_command ?? 'claude';
     const at = cli.includes('/') ? (existsSync(cli) ? cli : null) : findOnPath(cli);
-    return [at ? ok('judge', `claude-cli backend: ${at}`) : fail('judge', `${cli} not found on PATH`, 'install Claude Code, or set judge.cli_command')];
+    return [
+      at
+        ? ok('judge', `claude-cli backend: ${at}`)
+        : fail('judge', `${cli} not found on PATH`, 'install Claude Code, or set judge.cli_command'),
+    ];
   }
   const key = io.env.ANTHROPIC_API_KEY;
   if (!key) return [fail('judge', 'ANTHROPIC_API_KEY is not set', 'export it, or keep it in judgeloop.env for cron')];
   if (!online) return [ok('judge', 'sdk backend, key present (--online tests it)')];
   const { default: Anthropic } = await import('@anthropic-ai/sdk');
-  const client = new Anthropic({ apiKey: key, baseURL: io.env.ANTHROPIC_BASE_URL ?? null, maxRetries: 0, timeout: 30_000 });
+  const client = new Anthropic({
+    apiKey: key,
+    baseURL: io.env.ANTHROPIC_BASE_URL ?? null,
+    maxRetries: 0,
+    timeout: 30_000,
+  });
   try {
-    await client.messages.create({ model: resolveModel(j), max_tokens: 1, messages: [{ role: 'user', content: 'ping' }] });
+    await client.messages.create({
+      model: resolveModel(j),
+      max_tokens: 1,
+      messages: [{ role: 'user', content: 'ping' }],
+    });
     return [ok('judge', `sdk backend, key accepted by ${io.env.ANTHROPIC_BASE_URL ?? 'the API'}`)];
   } catch (e) {
     const status = (e as { status?: number }).status;

@@ -16,7 +16,14 @@ import { sdkRequestBody } from '../lib/judge/backend.js';
 import { claudeArgs, cliPrompt } from '../lib/judge/cli-backend.js';
 import { textTable } from '../lib/report/table.js';
 import type { EnvSettings } from '../lib/base/env.js';
-import { claimNext, enqueue, LEDGER_ID, releaseClaim, removeQueued, type ThrottleOptions } from '../lib/judge/throttle.js';
+import {
+  claimNext,
+  enqueue,
+  LEDGER_ID,
+  releaseClaim,
+  removeQueued,
+  type ThrottleOptions,
+} from '../lib/judge/throttle.js';
 
 const USAGE = usage(JUDGE);
 

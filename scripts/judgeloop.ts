@@ -18,12 +18,9 @@ async function overview(): Promise<string> {
   const { JUDGELOOP } = await import('../lib/cli/commands/judgeloop.js');
   const { helpText } = await import('../lib/cli/command.js');
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
-  return [
-    helpText(JUDGELOOP),
-    '',
-    'Commands:',
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
-  ].join('\n');
+  return [helpText(JUDGELOOP), '', 'Commands:', ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`)].join(
+    '\n',
+  );
 }
 
 function unknown(word: string): UserError {

@@ -175,7 +175,9 @@ export async function run(argv: string[], io: RecordIo): Promise<number> {
       : '',
   ].filter(Boolean);
   if (commit && fromCommits.length && !v.quiet)
-    io.stderr(`record: times from the commits: ${fromCommits.join(', ')}; --started-at/--completed-at give the run's own\n`);
+    io.stderr(
+      `record: times from the commits: ${fromCommits.join(', ')}; --started-at/--completed-at give the run's own\n`,
+    );
   if (!v.out) announceState(io, store, v.quiet);
   const text = JSON.stringify(assembled.record, null, 2) + '\n';
   // The collector's own reader decides: a record it would refuse is never written.

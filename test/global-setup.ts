@@ -4,7 +4,7 @@
 // 2. TMPDIR for the whole run is a new folder, handed to every worker and child process; test/setup.ts gives each
 //    test file a folder of its own inside it. At the end the folder must be empty: what is left (a background
 //    process still writing after its file ended) is listed and the run fails; the folder is removed either way.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 

@@ -45,7 +45,10 @@ export function unknownVariableWarnings(env: NodeJS.ProcessEnv = process.env): s
     .filter((k) => /^JUDGE(LOOP)?_/.test(k) && !known.includes(k))
     .sort()
     .map((k) => {
-      const near = closest(k.toLowerCase(), ours.map((o) => o.toLowerCase())).map((n) => n.toUpperCase());
+      const near = closest(
+        k.toLowerCase(),
+        ours.map((o) => o.toLowerCase()),
+      ).map((n) => n.toUpperCase());
       return `warning: ${k} is not a judgeloop variable${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}; ignored`;
     });
 }

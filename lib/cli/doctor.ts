@@ -16,9 +16,7 @@ export const fail = (check: string, detail: string, fix: string): Finding => ({ 
 
 /** One line per finding: `ok   state: /x (beside the config file)`, a fix after an arrow. */
 export function formatFindings(fs: readonly Finding[]): string {
-  return fs
-    .map((f) => `${f.level.padEnd(4)} ${f.check}: ${f.detail}${f.fix ? `\n     → ${f.fix}` : ''}`)
-    .join('\n');
+  return fs.map((f) => `${f.level.padEnd(4)} ${f.check}: ${f.detail}${f.fix ? `\n     → ${f.fix}` : ''}`).join('\n');
 }
 
 /** 1 when anything must be fixed, else 0. */

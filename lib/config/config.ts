@@ -140,7 +140,8 @@ export function chooseStateDir(env: EnvSettings, cwd: string, choice: ConfigFile
   if (choice.file) {
     const sd = stateDirKey(choice.file);
     if (sd !== undefined) return { dir: resolve(dirname(choice.file), sd), via: 'file', file: choice.file };
-    if (choice.via !== 'env') return { dir: join(dirname(choice.file), 'state'), via: 'beside-file', file: choice.file };
+    if (choice.via !== 'env')
+      return { dir: join(dirname(choice.file), 'state'), via: 'beside-file', file: choice.file };
     const found = findConfigFile(cwd);
     if (found) return { ...chooseStateDir(env, cwd, { file: found, via: 'found' }), file: choice.file };
   }

@@ -1,5 +1,5 @@
 import { mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import { assertSafeId } from './bead.js';
 import { chooseConfigFile, chooseStateDir, type StateDirChoice } from '../config/config.js';
 import { UserError } from '../base/errors.js';

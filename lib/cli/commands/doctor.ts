@@ -3,7 +3,8 @@ import { API_ENV, CONFIG, JUDGE_ENV, STATE_ENV } from './common.js';
 
 export const DOCTOR = defineCommand({
   name: 'doctor',
-  summary: 'checks what a set-up needs (config, state folder, sandbox, checks, judge key, queue, locks) and says what to fix',
+  summary:
+    'checks what a set-up needs (config, state folder, sandbox, checks, judge key, queue, locks) and says what to fix',
   flags: {
     online: { type: 'boolean', help: 'also send the judge one cheap request (max_tokens 1) to test the API key' },
     json: { type: 'boolean', help: 'the findings as JSON on stdout' },

@@ -4,7 +4,7 @@ export const INIT = defineCommand({
   name: 'init',
   summary: 'writes a starting judgeloop.json in the current folder (from flags; questions on a terminal)',
   description: [
-    'Put it in the folder ABOVE the agents\' worktrees: one inside a worktree being measured is refused.',
+    "Put it in the folder ABOVE the agents' worktrees: one inside a worktree being measured is refused.",
     'Without a judgeloop.json, commands keep state in $XDG_STATE_HOME/judgeloop (default ~/.local/state/judgeloop).',
   ],
   flags: {
@@ -15,7 +15,11 @@ export const INIT = defineCommand({
     test: { type: 'string', placeholder: 'CMD', help: 'collector.commands.test' },
     lint: { type: 'string', placeholder: 'CMD', help: 'collector.commands.lint' },
     judge: { type: 'boolean', help: 'judge.enabled: call the judge (needs ANTHROPIC_API_KEY)' },
-    'state-dir': { type: 'string', placeholder: 'DIR', help: 'state_dir, relative to the file (default state/ beside it)' },
+    'state-dir': {
+      type: 'string',
+      placeholder: 'DIR',
+      help: 'state_dir, relative to the file (default state/ beside it)',
+    },
     force: { type: 'boolean', help: 'overwrite an existing judgeloop.json' },
   },
   exit: { 0: 'written', 2: 'a judgeloop.json is there already (--force), or a bad value' },

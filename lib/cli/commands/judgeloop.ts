@@ -5,7 +5,7 @@ export const JUDGELOOP = defineCommand({
   summary: 'every judgeloop command behind one name (alias: jl)',
   usage: ['<command> [options] [args]', 'help [command]'],
   description: [
-    'judgeloop <command> --help shows a command\'s own help. The bin/<command> files of a checkout run the same',
+    "judgeloop <command> --help shows a command's own help. The bin/<command> files of a checkout run the same",
     'commands directly (for hooks and cron).',
   ],
   flags: {},
