@@ -1,4 +1,4 @@
-// Bundles every command (package.json "bin") into one ESM file, dist/bundle/<command>.mjs, from its compiled
+// Bundles every command (each scripts/<command>.ts, the dispatcher scripts/judgeloop.ts among them) into one ESM file, dist/bundle/<command>.mjs, from its compiled
 // entry dist/scripts/<command>.js: a start reads one file instead of resolving and reading ~60 modules. Run by
 // `npm run build`, after tsc and gen-validators. Optional: without esbuild (e.g. `npm ci --omit=dev`) the build
 // removes dist/bundle and the bin/ shims run dist/scripts/<command>.js.
@@ -7,7 +7,7 @@
 // bundle's own import.meta.url to the folder holding schemas/ and package.json): config/, schemas/, the
 // precompiled validators dist/validators/*.cjs, ajv (required only when those are stale) and typescript (a
 // 9 MB compiler already in one file, imported only by the race's code metrics).
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -27,7 +27,10 @@ try {
   skip('esbuild is not installed');
 }
 
-const commands = Object.keys(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).bin);
+// Every compiled script is a command; bin/judgeloop imports the others' bundles beside its own at run time.
+const commands = readdirSync(join(root, 'dist', 'scripts'))
+  .filter((f) => f.endsWith('.js'))
+  .map((f) => f.slice(0, -3));
 rmSync(out, { recursive: true, force: true });
 await esbuild
   .build({

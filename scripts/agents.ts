@@ -23,7 +23,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const [sub, slug, ...extra] = positionals;
   if (extra.length) throw new UserError(`unexpected argument ${JSON.stringify(extra[0])}\n${USAGE}`);
   if (values.enabled && values.disabled) throw new UserError('--enabled and --disabled contradict each other');
-  const { store, config } = openState(io, values.config);
+  const { store, config } = openState(io, values.config, sub === 'list' ? undefined : { quiet: values.quiet });
   const now = nowIso(io.env);
 
   if (sub === 'list') {

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { installAbortHandlers } from '../lib/base/cleanup.js';
 import { isMain, main, type Io } from '../lib/cli/cli.js';
 import { packageVersion, parse, usage } from '../lib/cli/command.js';
+import { announceState } from '../lib/cli/command-helpers.js';
 import { COLLECT } from '../lib/cli/commands/collect.js';
 import { clockFromEnv } from '../lib/base/clock.js';
 import { loadConfig } from '../lib/config/config.js';
@@ -41,6 +42,7 @@ export async function run(argv: string[], io: CollectIo): Promise<number> {
   }
   const config = loadConfig({ env: io.env, configFile: values.config, cwd: io.cwd });
   const store = StateStore.fromEnv(io.env, io.cwd, values.config);
+  announceState(io, store, values.quiet);
   const now = clockFromEnv(io.env);
   const log = values.quiet ? undefined : (m: string) => io.stderr(`collect: ${m}\n`);
   let code = 0;

@@ -5,8 +5,6 @@ import { CONFIG_COMMAND } from '../lib/cli/commands/config.js';
 import { chooseConfigFile, chooseStateDir, loadConfig, readConfigLayers } from '../lib/config/config.js';
 import { configSources } from '../lib/config/config-sources.js';
 import { UserError } from '../lib/base/errors.js';
-import { projectRoot } from '../lib/base/paths.js';
-import { join } from 'node:path';
 
 const USAGE = usage(CONFIG_COMMAND);
 
@@ -20,7 +18,7 @@ const STATE_VIA = {
   env: 'JUDGELOOP_STATE_DIR',
   file: 'state_dir of the config file',
   'beside-file': 'beside the config file',
-  checkout: "judgeloop's checkout (no config file)",
+  user: 'the per-user folder: no config file gives one',
 } as const;
 
 export async function run(argv: string[], io: Io): Promise<number> {
@@ -35,7 +33,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   }
   const opts = { env: io.env, configFile: v.config, cwd: io.cwd };
   const choice = chooseConfigFile(opts);
-  const state = chooseStateDir(io.env, io.cwd, choice, join(projectRoot(), 'state'));
+  const state = chooseStateDir(io.env, io.cwd, choice);
   if (v.file) {
     if (choice.file) io.stdout(`${choice.file}\n`);
     return 0;

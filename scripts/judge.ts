@@ -1,6 +1,7 @@
 // bin/judge <run.json>… | --drain | --spend: the Opus judge of agent runs (seed 003).
 import { main, type Io } from '../lib/cli/cli.js';
 import { parse, usage } from '../lib/cli/command.js';
+import { announceState } from '../lib/cli/command-helpers.js';
 import { JUDGE } from '../lib/cli/commands/judge.js';
 import { Progress } from '../lib/report/progress.js';
 import { loadConfig } from '../lib/config/config.js';
@@ -15,7 +16,14 @@ import { sdkRequestBody } from '../lib/judge/backend.js';
 import { claudeArgs, cliPrompt } from '../lib/judge/cli-backend.js';
 import { textTable } from '../lib/report/table.js';
 import type { EnvSettings } from '../lib/base/env.js';
-import { claimNext, LEDGER_ID, releaseClaim, removeQueued, type ThrottleOptions } from '../lib/judge/throttle.js';
+import {
+  claimNext,
+  enqueue,
+  LEDGER_ID,
+  releaseClaim,
+  removeQueued,
+  type ThrottleOptions,
+} from '../lib/judge/throttle.js';
 
 const USAGE = usage(JUDGE);
 
@@ -76,35 +84,18 @@ function report(io: Io, json: boolean, o: JudgeOutcome, showRequest?: string): v
 }
 
 // The JUDGE_* variables and the config keys they set: a config error on one of these keys names the variable.
-const ENV_OF_KEY: Record<string, keyof EnvSettings> = {
-  enabled: 'JUDGE_ENABLED',
-  model: 'JUDGE_MODEL',
-  phase: 'JUDGE_PHASE',
-  backend: 'JUDGE_BACKEND',
-  max_per_hour: 'JUDGE_MAX_PER_HOUR',
-};
-
 function loadJudgeConfig(
   env: EnvSettings,
   cwd: string,
   configFile: string | undefined,
   overrides: Parameters<typeof loadConfig>[0]['overrides'],
 ) {
-  try {
-    return loadConfig({ env, cwd, ...(configFile ? { configFile } : {}), ...(overrides ? { overrides } : {}) });
-  } catch (e) {
-    if (!isUserError(e)) throw e;
-    const msg = errorMessage(e);
-    const key = /\/judge\/([a-z_]+)/.exec(msg)?.[1];
-    const name = key ? ENV_OF_KEY[key] : undefined;
-    if (name && env[name] !== undefined && !msg.includes(name))
-      throw new UserError(`${name}=${JSON.stringify(env[name])}: ${msg}`);
-    throw e;
-  }
+  return loadConfig({ env, cwd, configFile, overrides, flagNames: { '/judge/model': '--rating-agent' } });
 }
 
 export async function run(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(JUDGE, argv);
+  const cmdStderr = io.stderr;
   const store = StateStore.fromEnv(io.env, io.cwd, values.config);
   if (values.spend) {
     const { rows } = store.readLines<JudgeLedgerRow>('judge-ledger', LEDGER_ID);
@@ -118,6 +109,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const overrides = values['rating-agent'] ? { judge: { model: values['rating-agent'] } } : undefined;
   if (values['show-request'] && !values['dry-run']) throw new UserError(`--show-request goes with --dry-run\n${USAGE}`);
   const config = loadJudgeConfig(io.env, io.cwd, values.config, overrides);
+  if (!values['dry-run']) announceState(io, store, values.quiet || values.background);
   const now = clockFromEnv(io.env);
   const deps: JudgeDeps = {
     store,
@@ -144,8 +136,15 @@ export async function run(argv: string[], io: Io): Promise<number> {
   if (positionals.length === 0) throw new UserError(`no run record given\n${USAGE}`);
   let code = 0;
   for (const path of positionals) {
+    let loaded: ReturnType<typeof loadRunRecord> | undefined;
     try {
-      const loaded = loadRunRecord(path, io.cwd);
+      loaded = loadRunRecord(path, io.cwd);
+      if (values.background) {
+        const bead = loaded.record.bead;
+        const stamp = (t: string) => `${now().toISOString()} ${bead}: ${t}`;
+        io = { ...io, stderr: (t) => cmdStderr(stamp(t)) };
+        deps.log = (m) => io.stderr(`${m}\n`);
+      }
       const outcome = await judgeRun(loaded, deps, { dryRun: Boolean(values['dry-run']) });
       report(io, json, outcome, values['show-request'] ? config.judge.cli_command : undefined);
       if (values['rate-agents'] && !values['dry-run'] && outcome.status !== 'deferred') {
@@ -159,6 +158,14 @@ export async function run(argv: string[], io: Io): Promise<number> {
         );
       }
     } catch (e) {
+      // In a hook nobody sees an exit code: the run is queued with the failure, so a drain retries it.
+      if (values.background && loaded) {
+        const why = `failed in the background: ${errorMessage(e).split('\n')[0]}`;
+        await enqueue(throttleOf(deps), loaded.record.bead, loaded.file, why.slice(0, 500));
+        io.stderr(`${why}; queued for judge --drain\n`);
+        code = Math.max(code, isUserError(e) ? 2 : 1);
+        continue;
+      }
       if (!isUserError(e)) throw e;
       io.stderr(`${errorMessage(e)}\n`);
       code = 2;
@@ -167,6 +174,13 @@ export async function run(argv: string[], io: Io): Promise<number> {
   return code;
 }
 
+const throttleOf = (deps: JudgeDeps): ThrottleOptions => ({
+  store: deps.store,
+  limit: deps.config.judge.max_per_hour,
+  now: deps.now,
+  lockWaitSeconds: deps.config.judge.lock_wait_seconds,
+});
+
 /** Judges queued runs oldest first while the hour has room; an entry leaves the queue only once judged or failed. */
 async function drain(cmdIo: Io, cmdDeps: JudgeDeps, json: boolean): Promise<number> {
   // Per queued run on stderr (live on a terminal, a labelled line per event elsewhere, none with --json); every
@@ -174,12 +188,7 @@ async function drain(cmdIo: Io, cmdDeps: JudgeDeps, json: boolean): Promise<numb
   const progress = Progress.for('judge --drain', cmdIo, { json });
   const io: Io = { ...cmdIo, stderr: (text) => progress.message(text) };
   const deps: JudgeDeps = { ...cmdDeps, log: (m) => progress.message(m) };
-  const t: ThrottleOptions = {
-    store: deps.store,
-    limit: deps.config.judge.max_per_hour,
-    now: deps.now,
-    lockWaitSeconds: deps.config.judge.lock_wait_seconds,
-  };
+  const t = throttleOf(deps);
   const skip = new Set<string>();
   const queued = progress.enabled ? deps.store.list('queue').length : 0;
   let judged = 0;

@@ -4,6 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { main, type Io } from '../lib/cli/cli.js';
 import { parse, usage } from '../lib/cli/command.js';
+import { announceState } from '../lib/cli/command-helpers.js';
 import { RACE } from '../lib/cli/commands/race.js';
 import { clockFromEnv } from '../lib/base/clock.js';
 import { loadConfig, type Config } from '../lib/config/config.js';
@@ -95,6 +96,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const now = clockFromEnv(io.env);
   const config = loadConfig({ env: io.env, configFile: values.config, cwd: io.cwd });
   const store = StateStore.fromEnv(io.env, io.cwd, values.config);
+  announceState(io, store, values.quiet);
   const runs = values.race
     ? findRaceRuns(store, values.race, io.cwd)
     : positionals.map((p) => loadRunRecord(p, io.cwd));

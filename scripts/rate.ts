@@ -16,7 +16,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   if (positionals.length === 0) throw new UserError(`no bead given\n${USAGE}`);
   for (const b of positionals) assertSafeId(b);
   const q = parseNumber('quality', values.quality, 0, 10);
-  const { store, config } = openState(io, values.config);
+  const { store, config } = openState(io, values.config, { quiet: values.quiet });
   const results: RateResult[] = [];
   for (const bead of positionals) {
     const quality: QualityInput | null =

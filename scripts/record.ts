@@ -5,6 +5,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { isSafeId } from '../lib/store/bead.js';
 import { main, type Io } from '../lib/cli/cli.js';
 import { parse, usage } from '../lib/cli/command.js';
+import { announceState } from '../lib/cli/command-helpers.js';
 import { RECORD } from '../lib/cli/commands/record.js';
 import { nowIso } from '../lib/base/clock.js';
 import { assertConfigOutside, chooseConfigFile, loadConfig, type Config } from '../lib/config/config.js';
@@ -140,7 +141,7 @@ export async function run(argv: string[], io: RecordIo): Promise<number> {
       hook?.session_id,
     ),
     task_type: first(v['task-type'], rc.task_type),
-    complexity: wholeNumber('complexity', v.complexity, 10),
+    complexity: wholeNumber('complexity', v.complexity, 10) ?? rc.complexity,
     prompt,
     started_at: first(
       isoTime('--started-at', v['started-at']),
@@ -166,6 +167,20 @@ export async function run(argv: string[], io: RecordIo): Promise<number> {
   const store = StateStore.fromEnv(env, io.cwd, v.config);
   // The same refusal as the collector's, before anything is written: the agent must not choose judgeloop's config.
   assertConfigOutside(config, wt.top, store.root);
+  // Speed is scored from these times: say when they are the commits' rather than the run's own.
+  const fromCommits = [
+    facts.started_at === commit?.parent_committed_at && v['started-at'] === undefined && !env.JUDGELOOP_STARTED_AT
+      ? `started ${facts.started_at} (the parent commit)`
+      : '',
+    facts.completed_at === commit?.committed_at && v['completed-at'] === undefined
+      ? `completed ${facts.completed_at} (the commit)`
+      : '',
+  ].filter(Boolean);
+  if (commit && fromCommits.length && !v.quiet)
+    io.stderr(
+      `record: times from the commits: ${fromCommits.join(', ')}; --started-at/--completed-at give the run's own\n`,
+    );
+  if (!v.out) announceState(io, store, v.quiet);
   const text = JSON.stringify(assembled.record, null, 2) + '\n';
   // The collector's own reader decides: a record it would refuse is never written.
   parseRunRecord(text, v.out ?? `runs/${bead}.json`);
@@ -236,7 +251,12 @@ function handOn(
   const command = v.judge ? 'judge' : 'collect';
   const configChoice = chooseConfigFile({ env, configFile: v.config, cwd: io.cwd });
   // The hand-off runs from this folder; the config file in use is named so a different cwd cannot change it.
-  const args = [...(configChoice.file ? ['--config', configChoice.file] : []), path];
+  // In the background the judge stamps its lines with time and bead, and queues a run that fails (judge --drain).
+  const args = [
+    ...(configChoice.file ? ['--config', configChoice.file] : []),
+    ...(v.background && command === 'judge' ? ['--background'] : []),
+    path,
+  ];
   if (v.background) {
     const log = join(store.root, 'logs', 'record.log');
     mkdirSync(dirname(log), { recursive: true });

@@ -19,7 +19,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   if (!values.command) throw new UserError(`--command is required\n${USAGE}`);
   const complexity = parseNumber('complexity', values.complexity, 1, 10, true);
   if (complexity === undefined) throw new UserError(`--complexity is required\n${USAGE}`);
-  const { store, config } = openState(io, values.config);
+  const { store, config } = openState(io, values.config, { quiet: values.quiet });
   const rc = ratingsConfig(config);
   const now = nowIso(io.env);
   const agents = loadAllAgents(store, config, now);

@@ -1,6 +1,7 @@
 // bin/score-templates: per-template scores from every feedback record, the A/B report, refinement triggers.
 import { main, type Io } from '../lib/cli/cli.js';
 import { parse } from '../lib/cli/command.js';
+import { announceState } from '../lib/cli/command-helpers.js';
 import { SCORE_TEMPLATES } from '../lib/cli/commands/score-templates.js';
 import { loadConfig } from '../lib/config/config.js';
 import { UserError } from '../lib/base/errors.js';
@@ -35,6 +36,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const tcfg = templatesConfig(cfg);
   const settings = scoreSettings(cfg, 3);
   const store = StateStore.fromEnv(io.env, io.cwd, values.config);
+  announceState(io, store, values.quiet);
   const now = nowIso(io.env);
   const taskType = values['task-type'];
 

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { main, type Io } from '../lib/cli/cli.js';
 import { parse } from '../lib/cli/command.js';
+import { announceState } from '../lib/cli/command-helpers.js';
 import { SELECT_TEMPLATE } from '../lib/cli/commands/select-template.js';
 import { loadConfig } from '../lib/config/config.js';
 import { UserError } from '../lib/base/errors.js';
@@ -34,6 +35,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const tcfg = templatesConfig(cfg);
   const settings = scoreSettings(cfg, 4);
   const store = StateStore.fromEnv(io.env, io.cwd, values.config);
+  announceState(io, store, values.quiet);
   const now = nowIso(io.env);
   const taskType = values['task-type'] ?? null;
   const named = values.candidates

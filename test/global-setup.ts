@@ -4,7 +4,7 @@
 // 2. TMPDIR for the whole run is a new folder, handed to every worker and child process; test/setup.ts gives each
 //    test file a folder of its own inside it. At the end the folder must be empty: what is left (a background
 //    process still writing after its file ended) is listed and the run fails; the folder is removed either way.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
@@ -19,9 +19,10 @@ function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
 
 /** Throws unless every output of `npm run build` is there and newer than every input it is built from. */
 export function assertFreshBuild(root = ROOT): void {
-  const commands = Object.keys(
-    (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin,
-  );
+  // Every scripts/<command>.ts (the dispatcher, judgeloop, among them) is compiled and bundled.
+  const commands = readdirSync(join(root, 'scripts'))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => f.slice(0, -3));
   const outputs = [join(root, 'dist', 'validators', 'hash.json')];
   for (const c of commands)
     outputs.push(join(root, 'dist', 'scripts', `${c}.js`), join(root, 'dist', 'bundle', `${c}.mjs`));
@@ -78,7 +79,11 @@ export default function setup(): () => Promise<void> {
   const run = mkdtempSync(join(tmpdir(), 'judgeloop-suite-'));
   process.env.TMPDIR = run;
   process.env.TEST_RUN_TMPDIR = run;
+  // A command run with no judgeloop.json and no JUDGELOOP_STATE_DIR writes to $XDG_STATE_HOME/judgeloop: never the user's.
+  const xdg = mkdtempSync(join(tmpdir(), 'judgeloop-suite-xdg-'));
+  process.env.XDG_STATE_HOME = xdg;
   return async () => {
+    rmSync(xdg, { recursive: true, force: true });
     let left: string[] = [];
     try {
       // A detached child still removing its own folder gets a moment; what is there after it is left behind.

@@ -13,7 +13,8 @@ export class WorkError extends Error {
 }
 
 export function isUserError(e: unknown): e is UserError {
-  return e instanceof UserError;
+  // By name too: a UserError from another bundle (bin/judgeloop imports each command's own) is still one.
+  return e instanceof UserError || (e instanceof Error && e.name === 'UserError');
 }
 
 export function errorMessage(e: unknown): string {

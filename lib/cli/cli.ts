@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { readEnv, type EnvSettings } from '../base/env.js';
+import { readEnv, unknownVariableWarnings, type EnvSettings } from '../base/env.js';
 import { errorMessage, isUserError } from '../base/errors.js';
 
 /** What a command touches of the outside world; tests pass their own. */
@@ -48,8 +48,9 @@ export async function execute(run: CommandRun, argv: string[], io: Io = defaultI
   try {
     return await run(argv, io);
   } catch (e) {
-    if (e instanceof HelpRequest) {
-      io.stdout(`${e.usage}\n`);
+    // By name too: a command run by bin/judgeloop throws the classes of its own bundle.
+    if (e instanceof HelpRequest || (e as Error)?.name === 'HelpRequest') {
+      io.stdout(`${(e as HelpRequest).usage}\n`);
       return 0;
     }
     if (isUserError(e)) {
@@ -80,6 +81,7 @@ export function isMain(url: string): boolean {
 /** The entry used at the bottom of every script: sets process.exitCode, never calls process.exit. */
 export function main(url: string, run: CommandRun): void {
   if (!isMain(url)) return;
+  for (const w of unknownVariableWarnings()) process.stderr.write(`${w}\n`);
   void execute(run, process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

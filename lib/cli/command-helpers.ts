@@ -22,9 +22,31 @@ export function parseNumber(
   return n;
 }
 
-export function openState(io: Io, configFile: string | undefined): { store: StateStore; config: Config } {
+export function openState(
+  io: Io,
+  configFile: string | undefined,
+  writes?: { quiet?: boolean | undefined },
+): { store: StateStore; config: Config } {
   const config = loadConfig({ env: io.env, configFile, cwd: io.cwd });
-  return { store: StateStore.fromEnv(io.env, io.cwd, configFile), config };
+  const store = StateStore.fromEnv(io.env, io.cwd, configFile);
+  if (writes) announceState(io, store, writes.quiet);
+  return { store, config };
+}
+
+const STATE_WHY = {
+  file: 'state_dir of the config file',
+  'beside-file': 'beside the config file',
+  user: 'per-user: no judgeloop.json found',
+} as const;
+
+/**
+ * Before a command writes: the folder must take a file (one line, not a stack after every check ran), and the user
+ * is told where it is, once, on stderr; not with --quiet, nor when JUDGELOOP_STATE_DIR named it.
+ */
+export function announceState(io: Io, store: StateStore, quiet?: boolean): void {
+  store.assertWritable();
+  if (quiet || store.via === undefined || store.via === 'env') return;
+  io.stderr(`judgeloop: state folder ${store.root} (${STATE_WHY[store.via]})\n`);
 }
 
 export const fmtRating = (r: number | null | undefined): string => (r === null || r === undefined ? '—' : r.toFixed(2));

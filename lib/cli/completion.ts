@@ -32,16 +32,29 @@ function choiceArms(defs: readonly CommandDef[]): string[] {
 
 /** The bash script (zsh runs the same through bashcompinit). */
 export function bashCompletion(defs: readonly CommandDef[] = COMMANDS): string {
+  const names = defs.map((d) => d.name);
   return `# judgeloop's shell completion, generated from the command definitions by \`config --completion bash\`.
-# Load it in a shell: source <(config --completion bash); or save it as
-# ~/.local/share/bash-completion/completions/<command> (one copy or link per command name).
+# Load it in a shell: source <(judgeloop config --completion bash); or save it as
+# ~/.local/share/bash-completion/completions/judgeloop (and a link named jl, and one per bin/ command you use).
 _judgeloop_complete() {
   # zsh (through bashcompinit) counts array elements from 1, bash from 0.
-  local o=0 cur prev='' cmd flags='' valued='' subs='' i w
+  local o=0 s=0 cur prev='' cmd flags='' valued='' subs='' i w
   [ -n "\${ZSH_VERSION-}" ] && o=1
   cur="\${COMP_WORDS[COMP_CWORD+o]}" cmd="\${COMP_WORDS[o]##*/}"
   [ "\${COMP_CWORD}" -gt 0 ] && prev="\${COMP_WORDS[COMP_CWORD-1+o]}"
   COMPREPLY=()
+  # judgeloop <command> …: the command's words, one word further on.
+  if [ "$cmd" = judgeloop ] || [ "$cmd" = jl ]; then
+    if [ "$COMP_CWORD" -le 1 ]; then
+      COMPREPLY=($(compgen -W '${words(['help', ...names])} --help --version' -- "$cur"))
+      return 0
+    fi
+    if [ "\${COMP_WORDS[1+o]}" = help ]; then
+      [ "$COMP_CWORD" -eq 2 ] && COMPREPLY=($(compgen -W '${words(names)}' -- "$cur"))
+      return 0
+    fi
+    s=1 cmd="\${COMP_WORDS[1+o]}"
+  fi
   case "$cmd" in
 ${defs.map(caseArm).join('\n')}
     *) return 0 ;;
@@ -59,7 +72,7 @@ ${choiceArms(defs).join('\n')}
   fi
   # The first word that is neither an option nor an option's value names the subcommand.
   if [ -n "$subs" ]; then
-    for ((i = 1; i < COMP_CWORD; i++)); do
+    for ((i = 1 + s; i < COMP_CWORD; i++)); do
       w="\${COMP_WORDS[i+o]}" prev="\${COMP_WORDS[i-1+o]}"
       [[ "$w" == -* ]] && continue
       [[ "$prev" == --* && "$valued" == *" $prev "* ]] && continue
@@ -69,13 +82,13 @@ ${choiceArms(defs).join('\n')}
   fi
   return 0
 }
-complete -o default -F _judgeloop_complete ${defs.map((d) => d.name).join(' ')}
+complete -o default -F _judgeloop_complete judgeloop jl ${names.join(' ')}
 `;
 }
 
 export function completionScript(shell: string, defs: readonly CommandDef[] = COMMANDS): string {
   if (shell === 'bash') return bashCompletion(defs);
   if (shell === 'zsh')
-    return `# judgeloop's completion for zsh: the bash script through bashcompinit. Load it: source <(config --completion zsh)\n(( $+functions[compdef] )) || { autoload -U +X compinit && compinit; }\nautoload -U +X bashcompinit && bashcompinit\n${bashCompletion(defs)}`;
+    return `# judgeloop's completion for zsh: the bash script through bashcompinit. Load it: source <(judgeloop config --completion zsh)\n(( $+functions[compdef] )) || { autoload -U +X compinit && compinit; }\nautoload -U +X bashcompinit && bashcompinit\n${bashCompletion(defs)}`;
   throw new UserError(`config: --completion ${JSON.stringify(shell)}: expected bash or zsh`);
 }

@@ -3,13 +3,16 @@ import type { EnvKey } from '../base/env.js';
 
 export const ENV_HELP: Record<EnvKey, string> = {
   JUDGELOOP_STATE_DIR:
-    "the state folder (default: the config file's state_dir, else state/ beside it, else the checkout's)",
+    "the state folder (default: the config file's state_dir, else state/ beside it, else $XDG_STATE_HOME/judgeloop)",
   JUDGELOOP_CONFIG: 'a JSON config file merged over config/defaults.json (--config wins)',
   JUDGE_ENABLED: 'true to call the judge at all (default false)',
   JUDGE_MODEL: 'the judge model: opus, sonnet, haiku or a model id',
   JUDGE_PHASE: 'rollout phase 1-4 (2 merges judgments, 3 blends template scores, 4 drives selection)',
   JUDGE_BACKEND: 'sdk (default) or claude-cli',
   JUDGE_MAX_PER_HOUR: 'judge calls in any sliding hour across processes',
+  JUDGELOOP_REQUIRE_CONFIG: 'true: refuse to run without a judgeloop.json (no per-user state folder)',
+  XDG_STATE_HOME: 'the per-user state folder is $XDG_STATE_HOME/judgeloop (default ~/.local/state/judgeloop)',
+  HOME: 'for ~/.local/state/judgeloop when XDG_STATE_HOME is unset',
   JUDGELOOP_NOW: 'an ISO time that pins the clock (tests, replays)',
   JUDGELOOP_AGENT: 'the agent slug (--agent wins)',
   JUDGELOOP_MODEL: "the agent's model (--model wins)",

@@ -1,6 +1,7 @@
 // The parts of a feedback record: the run's facts, the baseline's summary, the check scores, the diff's summary,
 // the race's fastest peer, the judgment carried over, and the records of a run that could not be measured.
 import { describeEvidence, type TestEvidence } from '../evidence/trust.js';
+import { runRecordHash } from '../store/record-hash.js';
 import { resolveCommands, emptyChecks } from './checks.js';
 import type { WorkingDiff } from '../git/snapshot.js';
 import { classifyOutcome, type ChecksSet, type Integrity } from './outcome.js';
@@ -39,6 +40,7 @@ export function runFacts(loaded: LoadedRunRecord): Feedback['run'] {
     exit_code: r.exit_code,
     record_path: loaded.file,
     worktree: loaded.worktree,
+    record_hash: runRecordHash(r),
   };
   if (r.task.type !== undefined) run.task_type = r.task.type;
   if (r.task.complexity !== undefined) run.complexity = r.task.complexity;

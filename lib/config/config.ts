@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, relative, resolve, sep, isAbsolute } from 'node:path';
 import { markPrivate } from '../base/private-paths.js';
-import type { EnvSettings } from '../base/env.js';
+import type { EnvKey, EnvSettings } from '../base/env.js';
 import { UserError } from '../base/errors.js';
 import { configDir } from '../base/paths.js';
 import { validate, validatedDefaultsSha256 } from '../schema/schema.js';
@@ -108,28 +109,47 @@ export function chooseConfigFile(opts: {
   return found ? { file: found, via: 'found' } : { file: null, via: 'none' };
 }
 
-/** Where state/ is and why, first that applies: JUDGELOOP_STATE_DIR, the file's state_dir, state/ beside the file, the checkout's state/. */
+/**
+ * Where state/ is and why, first that applies: JUDGELOOP_STATE_DIR; the file's state_dir; state/ beside a file found
+ * upwards or named by --config; for a file named by JUDGELOOP_CONFIG without state_dir (a variant: another model, a
+ * dry run), the state the upward search gives, so a variant never starts a second store; else the per-user folder.
+ */
 export interface StateDirChoice {
   dir: string;
-  via: 'env' | 'file' | 'beside-file' | 'checkout';
+  via: 'env' | 'file' | 'beside-file' | 'user';
   file: string | null;
 }
 
-/** The state folder for a config file choice (pure but for reading that file). */
-export function chooseStateDir(
-  env: EnvSettings,
-  cwd: string,
-  choice: ConfigFileChoice,
-  checkoutState: string,
-): StateDirChoice {
-  if (env.JUDGELOOP_STATE_DIR) return { dir: resolve(cwd, env.JUDGELOOP_STATE_DIR), via: 'env', file: choice.file };
-  if (!choice.file) return { dir: checkoutState, via: 'checkout', file: null };
-  const data = readJsonFile(choice.file, 'config file') as { state_dir?: unknown } | null;
+/** The per-user state folder: $XDG_STATE_HOME/judgeloop (an absolute XDG_STATE_HOME only), else ~/.local/state/judgeloop. */
+export function userStateDir(env: EnvSettings): string {
+  const xdg = env.XDG_STATE_HOME;
+  return join(xdg && isAbsolute(xdg) ? xdg : join(env.HOME ?? homedir(), '.local', 'state'), 'judgeloop');
+}
+
+function stateDirKey(file: string): string | undefined {
+  const data = readJsonFile(file, 'config file') as { state_dir?: unknown } | null;
   const sd = data && typeof data === 'object' ? data.state_dir : undefined;
   if (sd !== undefined && (typeof sd !== 'string' || sd === ''))
-    throw new UserError(`config file ${choice.file}: /state_dir: must be a non-empty string`);
-  if (typeof sd === 'string') return { dir: resolve(dirname(choice.file), sd), via: 'file', file: choice.file };
-  return { dir: join(dirname(choice.file), 'state'), via: 'beside-file', file: choice.file };
+    throw new UserError(`config file ${file}: /state_dir: must be a non-empty string`);
+  return sd;
+}
+
+/** The state folder for a config file choice (pure but for reading that file and the upward search). */
+export function chooseStateDir(env: EnvSettings, cwd: string, choice: ConfigFileChoice): StateDirChoice {
+  if (env.JUDGELOOP_STATE_DIR) return { dir: resolve(cwd, env.JUDGELOOP_STATE_DIR), via: 'env', file: choice.file };
+  if (choice.file) {
+    const sd = stateDirKey(choice.file);
+    if (sd !== undefined) return { dir: resolve(dirname(choice.file), sd), via: 'file', file: choice.file };
+    if (choice.via !== 'env')
+      return { dir: join(dirname(choice.file), 'state'), via: 'beside-file', file: choice.file };
+    const found = findConfigFile(cwd);
+    if (found) return { ...chooseStateDir(env, cwd, { file: found, via: 'found' }), file: choice.file };
+  }
+  if (env.JUDGELOOP_REQUIRE_CONFIG && /^(1|true|yes|on)$/i.test(env.JUDGELOOP_REQUIRE_CONFIG))
+    throw new UserError(
+      `no judgeloop.json in ${resolve(cwd)} or above it, and JUDGELOOP_REQUIRE_CONFIG asks for one: run \`judgeloop init\` there`,
+    );
+  return { dir: userStateDir(env), via: 'user', file: choice.file };
 }
 
 export interface LoadConfigOptions {
@@ -138,6 +158,8 @@ export interface LoadConfigOptions {
   configFile?: string | undefined;
   /** Overrides from flags, applied last. */
   overrides?: DeepPartial<Config> | undefined;
+  /** The flag that set each overridden path (`/judge/phase` → `--phase`), for errors. */
+  flagNames?: Record<string, string> | undefined;
   cwd?: string;
 }
 
@@ -174,6 +196,37 @@ export function readConfigLayers(opts: LoadConfigOptions): ConfigLayers {
   return { defaults, file, env: envOverlay(opts.env), flags: opts.overrides ?? {}, defaultsText };
 }
 
+/** The config path each JUDGE_* variable sets. */
+const ENV_OF_PATH: Record<string, EnvKey> = {
+  '/judge/enabled': 'JUDGE_ENABLED',
+  '/judge/model': 'JUDGE_MODEL',
+  '/judge/phase': 'JUDGE_PHASE',
+  '/judge/backend': 'JUDGE_BACKEND',
+  '/judge/max_per_hour': 'JUDGE_MAX_PER_HOUR',
+};
+
+/**
+ * The layer a bad value came from, named: the file (and its JSON path) when the file alone over the defaults
+ * fails; else each error's variable (`JUDGE_PHASE="5"`) or flag (`--phase`) when one set that path.
+ */
+function blame(layers: ConfigLayers, errors: string[], opts: LoadConfigOptions): string {
+  if (layers.file) {
+    const alone = validate<Config>('config', deepMerge(layers.defaults, layers.file.data));
+    if (!alone.ok) return `config file ${layers.file.path}: ${alone.errors.join('; ')}`;
+  }
+  return errors
+    .map((err) => {
+      const path = err.slice(0, err.indexOf(':'));
+      const name = ENV_OF_PATH[path];
+      const flag = opts.flagNames?.[path];
+      if (flag) return `${flag}: ${err.slice(path.length + 2)}`;
+      if (name && opts.env[name] !== undefined)
+        return `${name}=${JSON.stringify(opts.env[name])} (environment): ${err.slice(path.length + 2)}`;
+      return `configuration: ${err}`;
+    })
+    .join('; ');
+}
+
 /** defaults < config file (flag, JUDGELOOP_CONFIG or found upwards) < JUDGE_* env < flags, validated as a whole. */
 export function loadConfig(opts: LoadConfigOptions): Config {
   const layers = readConfigLayers(opts);
@@ -190,7 +243,7 @@ export function loadConfig(opts: LoadConfigOptions): Config {
   }
   const v = validate<Config>('config', cfg);
   const file = layers.file?.path;
-  if (!v.ok) throw new UserError(`configuration${file ? ` (${file})` : ''}: ${v.errors.join('; ')}`);
+  if (!v.ok) throw new UserError(blame(layers, v.errors, opts));
   if (file) origins.set(v.value, file);
   return v.value;
 }

@@ -10,6 +10,7 @@ import type { StateStore } from '../store/store.js';
 import type { Feedback, Judgment } from '../schema/types.generated.js';
 import { loadSecretTable } from '../secrets/load.js';
 import { readStoredJudgment } from '../store/judgment.js';
+import { feedbackIsCurrent } from '../store/record-hash.js';
 import { assembleContext, type AssembledContext } from './context.js';
 
 export function readFeedback(store: StateStore, bead: string, log: (m: string) => void): Feedback | null {
@@ -22,8 +23,8 @@ export function readJudgment(store: StateStore, bead: string): Judgment | null {
   return readStoredJudgment(store, bead).judgment;
 }
 
-export const isCurrent = (fb: Feedback, loaded: LoadedRunRecord): boolean =>
-  fb.run.completed_at === loaded.record.completed_at && fb.run.started_at === loaded.record.started_at;
+/** The stored feedback measured this very run record (its hash; the times for a record from before the hash). */
+export const isCurrent = (fb: Feedback, loaded: LoadedRunRecord): boolean => feedbackIsCurrent(fb, loaded.record);
 
 /** Run facts for the judge (no bead id and no clock times, so identical work shares a cache key). */
 function runMetadata(loaded: LoadedRunRecord, fb: Feedback | null): Record<string, unknown> {

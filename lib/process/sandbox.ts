@@ -81,7 +81,8 @@ export function bubblewrap(): { ok: true; path: string } | { ok: false; why: str
   return probe;
 }
 
-function findOnPath(name: string): string | null {
+/** The first `name` in a folder of PATH, or null. */
+export function findOnPath(name: string): string | null {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
     const p = join(dir, name);

@@ -1,6 +1,7 @@
 // Rating one run (seed 002 §5-§7): under the agent's lock, append its row, rewrite the profile (a replay of the
 // log) and write the job's rating summary; rating the same bead again changes nothing.
 import { readFeedback as readFeedbackFile } from '../store/feedback-read.js';
+import { staleness } from '../store/record-hash.js';
 import { UserError, WorkError } from '../base/errors.js';
 import type { StateStore } from '../store/store.js';
 import type { AgentRunRow, Config, Feedback, RatingSummary } from '../schema/types.generated.js';
@@ -106,6 +107,9 @@ export function readFeedback(store: StateStore, bead: string): Feedback {
   if (r.status === 'corrupt') throw new UserError(r.error.message);
   if (r.status === 'missing')
     throw new UserError(`${rel(store, r.file)}: no feedback record for bead ${bead} (run bin/collect first)`);
+  // Rating stale feedback would credit the agent and template the run record no longer names.
+  const stale = staleness(r.feedback);
+  if (stale) throw new UserError(stale);
   return r.feedback;
 }
 

@@ -696,6 +696,10 @@ base_ref?: string
  * Task type written into run records (used for template selection).
  */
 task_type?: string
+/**
+ * Task complexity 1-10 written into run records when --complexity is not given, so bin/rate always has one.
+ */
+complexity?: number
 }
 /**
  * How checks are run.
@@ -1056,6 +1060,10 @@ rule: ("interval" | "min_gap" | "interval_or_gap")
  * Score gap for min_gap, 0-1 (learning-loop A/B promotion: 0.1).
  */
 min_gap: number
+/**
+ * Measured (scored) runs a template needs before it is chosen on its score; one with fewer is chosen only as exploration, and the pick says so (default 5).
+ */
+min_runs?: number
 }
 }
 /**
@@ -2001,6 +2009,10 @@ record_path?: string
  * Absolute worktree path.
  */
 worktree?: string
+/**
+ * sha256 (first 16 hex digits) of the run record's fields this feedback depends on (agent, template, task, complexity, base, worktree, times): a run record that hashes otherwise makes this feedback stale. Absent in records written before it: judged by the times alone.
+ */
+record_hash?: string
 }
 /**
  * A ref and the commit it resolved to.

@@ -1,7 +1,8 @@
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { assertSafeId } from './bead.js';
-import { chooseConfigFile, chooseStateDir } from '../config/config.js';
+import { chooseConfigFile, chooseStateDir, type StateDirChoice } from '../config/config.js';
+import { UserError } from '../base/errors.js';
 import type { EnvSettings } from '../base/env.js';
 import { KINDS, type Kind } from './kinds.js';
 import { acquireLock } from './lock.js';
@@ -30,10 +31,17 @@ export type ReadResult<T> =
   | { id: string; file: string; value: T }
   | { id: string; file: string; error: CorruptStateError };
 
-/** JUDGELOOP_STATE_DIR, else the config file's state_dir, else state/ beside that file, else the checkout's state/. */
+/** The state folder and why (`chooseStateDir`); never inside an installed package (refused: an upgrade removes it). */
+export function stateChoice(env: EnvSettings, cwd = process.cwd(), configFile?: string): StateDirChoice {
+  const choice = chooseStateDir(env, cwd, chooseConfigFile({ env, configFile, cwd }));
+  const pkg = projectRoot();
+  if (/[\\/]node_modules[\\/]/.test(pkg) && (choice.dir === pkg || choice.dir.startsWith(pkg + sep)))
+    throw new UserError(`state folder ${choice.dir}: inside the installed judgeloop package; choose another`);
+  return choice;
+}
+
 export function stateRoot(env: EnvSettings, cwd = process.cwd(), configFile?: string): string {
-  if (env.JUDGELOOP_STATE_DIR) return resolve(cwd, env.JUDGELOOP_STATE_DIR);
-  return chooseStateDir(env, cwd, chooseConfigFile({ env, configFile, cwd }), join(projectRoot(), 'state')).dir;
+  return stateChoice(env, cwd, configFile).dir;
 }
 
 /** Parses and validates JSON text against a schema; throws CorruptStateError naming the file. */
@@ -103,7 +111,27 @@ export class StateStore {
 
   /** The store the environment and config file name (`configFile`: a --config flag, which wins over the search). */
   static fromEnv(env: EnvSettings, cwd?: string, configFile?: string): StateStore {
-    return new StateStore(stateRoot(env, cwd, configFile));
+    const choice = stateChoice(env, cwd, configFile);
+    const store = new StateStore(choice.dir);
+    store.via = choice.via;
+    return store;
+  }
+
+  /** Why this folder (set by fromEnv): what `announceState` says. */
+  via: StateDirChoice['via'] | undefined;
+
+  /** Throws one line unless the folder exists (made here) and takes a file: checked before any work is done. */
+  assertWritable(): void {
+    const probe = join(this.root, `.writable-${process.pid}`);
+    try {
+      mkdirSync(this.root, { recursive: true });
+      writeFileSync(probe, '');
+      unlinkSync(probe);
+    } catch (e) {
+      throw new UserError(
+        `state folder ${this.root}: not writable (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); set JUDGELOOP_STATE_DIR or "state_dir" in judgeloop.json`,
+      );
+    }
   }
 
   /** Each kind's folder, joined once (a first read of the feedback index asks for 20,000 paths). */

@@ -135,7 +135,21 @@ export function selectTemplate(
       margin: null,
     };
   }
-  const { pick: best, margin: m } = exploitChoice(sorted, margin.incumbent, margin.settings);
+  // Only a template with enough measured runs is chosen on its score; the others only by exploration.
+  const minRuns = margin.settings.min_runs ?? 1;
+  const evidenced = sorted.filter((c) => c.score !== null && c.scored_runs >= minRuns);
+  if (evidenced.length === 0) {
+    const draw = random();
+    const pick = sorted[Math.min(sorted.length - 1, Math.floor(draw * sorted.length))]!;
+    return {
+      mode: 'explore',
+      chosen: pick.template,
+      draw,
+      reason: `exploring: no template has the ${minRuns} measured runs a choice by score needs (templates.selection.min_runs): uniform pick ${describe(pick)} among ${sorted.length}`,
+      margin: null,
+    };
+  }
+  const { pick: best, margin: m } = exploitChoice(evidenced, margin.incumbent, margin.settings);
   const draw = random();
   if (draw < share) {
     const others = sorted.filter((c) => c !== best);
@@ -150,15 +164,19 @@ export function selectTemplate(
   }
   const why =
     m.decision === 'kept'
-      ? `kept the incumbent ${describe(best)}: challenger ${describe(sorted[0]!)} does not clear it (${m.rule}: ${m.detail})`
+      ? `kept the incumbent ${describe(best)}: challenger ${describe(evidenced[0]!)} does not clear it (${m.rule}: ${m.detail})`
       : m.decision === 'switched'
         ? `switched to ${describe(best)} from incumbent ${m.incumbent} (${m.rule}: ${m.detail})`
         : `best score: ${describe(best)}${m.decision === 'incumbent_best' ? ' (the incumbent)' : ''}`;
+  const thin = sorted.filter((c) => c.score !== null && c.scored_runs < minRuns && (c.score ?? 0) > (best.score ?? 0));
+  const passed = thin.length
+    ? `; passed over for too few measured runs (< ${minRuns}): ${thin.map((c) => `${c.template} (${c.scored_runs})`).join(', ')}`
+    : '';
   return {
     mode: 'exploit',
     chosen: best.template,
     draw,
-    reason: `${why} (draw ${draw.toFixed(4)} >= share ${share})`,
+    reason: `${why} (draw ${draw.toFixed(4)} >= share ${share})${passed}`,
     margin: m,
   };
 }

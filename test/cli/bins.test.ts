@@ -1,24 +1,27 @@
-// Every command of package.json "bin", spawned through its real bin/ shim (after `npm run build`): --help (a committed
+// Every command of lib/cli/commands/names.ts, spawned through its real bin/ shim and through bin/judgeloop (after `npm run build`): --help (a committed
 // snapshot per command), -h, --version, -V, a misspelt flag, and the completion script sourced in a real bash (and zsh).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readdirSync } from 'node:fs';
 import { COMMANDS } from '../../lib/cli/commands/index.js';
+import { COMMAND_NAMES } from '../../lib/cli/commands/names.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   version: string;
   bin: Record<string, string>;
 };
-const NAMES = Object.keys(pkg.bin);
+const NAMES: readonly string[] = COMMAND_NAMES;
 const env = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8' };
 
 function run(cmd: string, args: string[]) {
-  const r = spawnSync(join(ROOT, pkg.bin[cmd]!), args, { cwd: ROOT, env, encoding: 'utf8' });
+  const r = spawnSync(join(ROOT, 'bin', cmd), args, { cwd: ROOT, env, encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
+const viaJudgeloop = (cmd: string, args: string[]) => run('judgeloop', [cmd, ...args]);
 
 /** The definition's longest flag with two neighbouring letters swapped: a typo one edit away. */
 function typo(flag: string): string {
@@ -27,8 +30,12 @@ function typo(flag: string): string {
 }
 
 describe('every command answers --help, --version and a misspelt flag', () => {
-  it('the definitions are the commands of package.json "bin"', () => {
+  it('the definitions, scripts/ and bin/ hold the commands of names.ts; package.json installs judgeloop and jl only', () => {
     expect(COMMANDS.map((c) => c.name)).toEqual(NAMES);
+    const scripts = readdirSync(join(ROOT, 'scripts')).map((f) => f.replace(/\.ts$/, ''));
+    expect(scripts.sort()).toEqual([...NAMES, 'judgeloop'].sort());
+    expect(readdirSync(join(ROOT, 'bin')).sort()).toEqual([...NAMES, 'judgeloop'].sort());
+    expect(pkg.bin).toEqual({ judgeloop: 'bin/judgeloop', jl: 'bin/judgeloop' });
   });
 
   it.each(NAMES)('%s', async (name) => {
@@ -43,6 +50,10 @@ describe('every command answers --help, --version and a misspelt flag', () => {
     expect(version).toMatchObject({ code: 0, stderr: '' });
     expect(version.stdout).toBe(`${name} ${pkg.version} (bundle ${join(ROOT, 'dist', 'bundle', `${name}.mjs`)})\n`);
     expect(run(name, ['-V'])).toEqual(version);
+    // Through the dispatcher: the same answers (the same bundle's version line), errors included.
+    expect(viaJudgeloop(name, ['--help'])).toEqual(help);
+    expect(run('judgeloop', ['help', name])).toEqual(help);
+    expect(viaJudgeloop(name, ['--version'])).toEqual(version);
 
     const flag = Object.keys(def.flags).sort((a, b) => b.length - a.length)[0]!;
     const bad = typo(flag);
@@ -52,6 +63,7 @@ describe('every command answers --help, --version and a misspelt flag', () => {
       stdout: '',
       stderr: `${name}: unknown option '--${bad}' (did you mean '--${flag}'?); see '${name} --help'\n`,
     });
+    expect(viaJudgeloop(name, ['--' + bad])).toEqual(run(name, ['--' + bad]));
     const jsonn = run(name, ['--jsonn']);
     expect(jsonn).toMatchObject({ code: 2, stdout: '' });
     expect(jsonn.stderr).toBe(
@@ -82,7 +94,7 @@ afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 describe('config --completion', () => {
   it("bash: flags, a subcommand, a flag's choices, files after a flag that takes one; every command registered", () => {
-    expect(complete('bash', ['rate', '--qu'])).toEqual(['--quality']);
+    expect(complete('bash', ['rate', '--qua'])).toEqual(['--quality']);
     expect(complete('bash', ['/some/where/bin/record', '--st'])).toEqual(['--started-at', '--status']);
     expect(complete('bash', ['agents', 'di'])).toEqual(['disable']);
     expect(complete('bash', ['agents', '--config', 'x.json', ''])).toEqual(
@@ -102,11 +114,43 @@ describe('config --completion', () => {
       env,
       encoding: 'utf8',
     });
-    for (const name of NAMES) expect(r.stdout).toContain(`complete -o default -F _judgeloop_complete ${name}\n`);
+    for (const name of ['judgeloop', 'jl', ...NAMES])
+      expect(r.stdout).toContain(`complete -o default -F _judgeloop_complete ${name}\n`);
+  });
+
+  it('bash: judgeloop <command> completes the command, then its words one further on', () => {
+    expect(complete('bash', ['judgeloop', 'ra'])).toEqual(['race', 'rate', 'ratings']);
+    expect(complete('bash', ['/usr/local/bin/jl', 'help', 'sc'])).toEqual(['score-templates']);
+    expect(complete('bash', ['judgeloop', 'help', 'rate', ''])).toEqual([]);
+    expect(complete('bash', ['judgeloop', 'rate', '--qua'])).toEqual(['--quality']);
+    expect(complete('bash', ['jl', 'agents', '--config', 'x.json', 'di'])).toEqual(['disable']);
+    expect(complete('bash', ['judgeloop', 'agents', 'add', ''])).toEqual([]);
+    expect(complete('bash', ['judgeloop', 'parse-output', '--format', 'j'])).toEqual(['junit', 'jest-json']);
+    expect(complete('bash', ['judgeloop', ''])).toEqual(['help', ...NAMES, '--help', '--version']);
+  });
+
+  it('judgeloop: help lists every command; an unknown command names the closest; no command is a usage error', () => {
+    const help = run('judgeloop', ['help']);
+    expect(help.code).toBe(0);
+    for (const c of COMMANDS) expect(help.stdout).toContain(`\n  ${c.name.padEnd(15)}  ${c.summary}\n`);
+    expect(run('judgeloop', ['--help'])).toEqual(help);
+    expect(run('judgeloop', [])).toEqual({ code: 2, stdout: '', stderr: help.stdout });
+    expect(run('judgeloop', ['colect'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "judgeloop: unknown command 'colect' (did you mean 'collect'?); see 'judgeloop help'\n",
+    });
+    expect(run('judgeloop', ['help', 'nope']).code).toBe(2);
+    expect(run('judgeloop', ['--json']).stderr).toBe(
+      "judgeloop: expected a command before '--json'; see 'judgeloop help'\n",
+    );
+    expect(run('judgeloop', ['--version']).stdout).toBe(
+      `judgeloop ${pkg.version} (bundle ${join(ROOT, 'dist', 'bundle', 'judgeloop.mjs')})\n`,
+    );
   });
 
   it('zsh (installed by .ci/run; fails without it rather than skip): the same function through bashcompinit (zsh filters the words itself)', () => {
-    expect(complete('zsh', ['rate', '--qu'])).toContain('--quality');
+    expect(complete('zsh', ['rate', '--qua'])).toContain('--quality');
     expect(complete('zsh', ['agents', '--json', ''])).toEqual(['add', 'set', 'enable', 'disable', 'list', 'rebuild']);
     expect(complete('zsh', ['agents', 'add', 'a1', ''])).toEqual([]);
     const r = spawnSync(

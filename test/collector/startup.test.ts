@@ -1,6 +1,7 @@
 // The bin/ shims and the command bundles (dist/bundle/<command>.mjs, dev/build-bundles.mjs): every shim runs
 // its bundle, which answers as the plain modules do, finds its checkout through symlinks and from a path with a
 // space, and falls back to dist/scripts when the bundle is absent or older. Needs `npm run build` first, as `npm test` does.
+import { COMMAND_NAMES } from '../../lib/cli/commands/names.js';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,7 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/repo.js';
 import { agentWorktree, BIN, makeProject, readJson, ROOT, runRecord, writeRecord, type Project } from './_project.js';
 
-const COMMANDS = Object.keys(readJson<{ bin: Record<string, string> }>(join(ROOT, 'package.json')).bin);
+// Every bin/ shim: the commands and the dispatcher (package.json installs the dispatcher alone).
+const COMMANDS = [...COMMAND_NAMES, 'judgeloop'];
 const bundleOf = (root: string, command: string): string => join(root, 'dist', 'bundle', `${command}.mjs`);
 const VERSION = readJson(join(ROOT, 'package.json')).version as string;
 
@@ -217,6 +219,10 @@ describe('command bundles and bin/ shims', () => {
     for (const c of COMMANDS)
       expect(chosen(join(links, 'tools', c), ['--help'])).toBe(join(copy, 'dist', 'scripts', `${c}.js`));
     expect(run(join(copy, 'bin', 'collect'), ['--version']).stdout).toBe(`collect ${VERSION} (modules)\n`);
+    // The dispatcher, itself the plain module, imports the command's plain module beside it.
+    expect(run(join(links, 'tools', 'judgeloop'), ['collect', '--version']).stdout).toBe(
+      `collect ${VERSION} (modules)\n`,
+    );
     const p = project();
     agentWorktree(p, 'a');
     const rec = writeRecord(p, 'run', runRecord({ commands: { build: 'true' } }));

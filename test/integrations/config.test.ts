@@ -34,10 +34,17 @@ const write = (file: string, data: unknown) =>
   writeFileSync(file, typeof data === 'string' ? data : JSON.stringify(data));
 
 describe('finding the config file', () => {
-  it("the nearest judgeloop.json or .judgeloop.json upwards; none → the checkout's state", () => {
+  it('the nearest judgeloop.json or .judgeloop.json upwards; none → the per-user state folder, never the package', () => {
     const { top, deep } = tree();
     expect(findConfigFile(deep)).toBe(null);
-    expect(stateRoot(readEnv({}), deep)).toBe(join(projectRoot(), 'state'));
+    expect(stateRoot(readEnv({ HOME: '/home/u' }), deep)).toBe('/home/u/.local/state/judgeloop');
+    expect(stateRoot(readEnv({ HOME: '/home/u', XDG_STATE_HOME: '/x/st' }), deep)).toBe('/x/st/judgeloop');
+    // A relative XDG_STATE_HOME is invalid by the XDG spec: ignored.
+    expect(stateRoot(readEnv({ HOME: '/home/u', XDG_STATE_HOME: 'rel' }), deep)).toBe('/home/u/.local/state/judgeloop');
+    expect(stateRoot(readEnv({ HOME: '/home/u' }), deep)).not.toContain(projectRoot());
+    expect(() => stateRoot(readEnv({ JUDGELOOP_REQUIRE_CONFIG: 'true' }), deep)).toThrow(
+      `no judgeloop.json in ${deep} or above it, and JUDGELOOP_REQUIRE_CONFIG asks for one: run \`judgeloop init\` there`,
+    );
     write(join(top, 'judgeloop.json'), {});
     expect(findConfigFile(deep)).toBe(join(top, 'judgeloop.json'));
     write(join(top, 'a', '.judgeloop.json'), {});
@@ -78,22 +85,43 @@ describe('finding the config file', () => {
     const file = join(top, 'judgeloop.json');
     write(file, {});
     const choice = { file, via: 'found' as const };
-    expect(chooseStateDir(readEnv({}), deep, choice, '/checkout/state')).toEqual({
+    expect(chooseStateDir(readEnv({}), deep, choice)).toEqual({
       dir: join(top, 'state'),
       via: 'beside-file',
       file,
     });
     write(file, { state_dir: 'shared/st' });
-    expect(chooseStateDir(readEnv({}), deep, choice, '/checkout/state')).toEqual({
+    expect(chooseStateDir(readEnv({}), deep, choice)).toEqual({
       dir: join(top, 'shared', 'st'),
       via: 'file',
       file,
     });
-    expect(chooseStateDir(readEnv({ JUDGELOOP_STATE_DIR: 'x' }), deep, choice, '/checkout/state').dir).toBe(
-      join(deep, 'x'),
-    );
+    expect(chooseStateDir(readEnv({ JUDGELOOP_STATE_DIR: 'x' }), deep, choice).dir).toBe(join(deep, 'x'));
+    // A variant named by JUDGELOOP_CONFIG keeps the main store (the file found upwards), unless it says state_dir.
+    write(file, {});
+    const variant = join(top, 'a', 'variant.json');
+    write(variant, { judge: { model: 'haiku' } });
+    const viaEnv = { file: variant, via: 'env' as const };
+    expect(chooseStateDir(readEnv({}), deep, viaEnv)).toEqual({
+      dir: join(top, 'state'),
+      via: 'beside-file',
+      file: variant,
+    });
+    expect(chooseStateDir(readEnv({ HOME: '/h' }), top + '/..', viaEnv)).toEqual({
+      dir: '/h/.local/state/judgeloop',
+      via: 'user',
+      file: variant,
+    });
+    // The same file by --config is the project's own: state beside it.
+    expect(chooseStateDir(readEnv({}), deep, { file: variant, via: 'flag' }).dir).toBe(join(top, 'a', 'state'));
+    write(variant, { state_dir: '../v-state' });
+    expect(chooseStateDir(readEnv({}), deep, viaEnv)).toEqual({
+      dir: join(top, 'v-state'),
+      via: 'file',
+      file: variant,
+    });
     write(file, { state_dir: 3 });
-    expect(() => chooseStateDir(readEnv({}), deep, choice, '/c')).toThrow(
+    expect(() => chooseStateDir(readEnv({}), deep, choice)).toThrow(
       `config file ${file}: /state_dir: must be a non-empty string`,
     );
   });
@@ -133,7 +161,7 @@ describe('precedence: defaults < file < JUDGE_* env < flags', () => {
     );
     write(join(top, 'judgeloop.json'), { judge: { enabled: 'yes' } });
     expect(() => loadConfig({ env: readEnv({}), cwd: deep })).toThrow(
-      /configuration \(.*judgeloop\.json\): .*judge\/enabled/,
+      new RegExp(`^config file ${join(top, 'judgeloop.json')}: /judge/enabled: must be boolean$`),
     );
   });
   it('isInside resolves symlinks and does not confuse prefixes', () => {

@@ -2,7 +2,7 @@
 // repositories and fired for real: the records land in the configured state and nowhere else, and the commit
 // does not wait for the judge.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startMessagesServer, type MessagesServer } from '../judge/helpers/messages-server.js';
 import { goodReply } from '../judge/helpers/messages-server.js';
@@ -22,6 +22,13 @@ afterEach(() => {
   made = [];
 });
 
+/** The hook records only agent worktrees: this one is marked as one (examples/git/post-commit). */
+const markAgent = (j: Judging) => writeFileSync(join(j.repo, '.git', 'judgeloop-agent'), '');
+const installHook = (j: Judging) => {
+  copyFileSync(join(EXAMPLES, 'git', 'post-commit'), join(j.repo, '.git', 'hooks', 'post-commit'));
+  chmodSync(join(j.repo, '.git', 'hooks', 'post-commit'), 0o755);
+};
+
 const outsideState = (j: Judging) => filesUnder(j.top, (rel) => rel === 'state' || rel === 'repo/.git');
 
 describe('examples/git/post-commit', () => {
@@ -30,6 +37,7 @@ describe('examples/git/post-commit', () => {
     made.push(j);
     copyFileSync(join(EXAMPLES, 'git', 'post-commit'), join(j.repo, '.git', 'hooks', 'post-commit'));
     chmodSync(join(j.repo, '.git', 'hooks', 'post-commit'), 0o755);
+    markAgent(j);
     writeTree(j.repo, {
       'src/sub.mjs': 'export function sub(a, b) {\n  return a - b;\n}\n',
       'test/sub.test.mjs':
@@ -72,6 +80,7 @@ describe('examples/git/post-commit', () => {
     made.push(j);
     copyFileSync(join(EXAMPLES, 'git', 'post-commit'), join(j.repo, '.git', 'hooks', 'post-commit'));
     chmodSync(join(j.repo, '.git', 'hooks', 'post-commit'), 0o755);
+    markAgent(j);
     writeFileSync(join(j.repo, 'NOTES.md'), 'x\n');
     gitIn(j.repo, 'add', '-A');
     const commit = await runProc('git', ['commit', '-q', '-m', 'notes'], { cwd: j.repo, env: cleanEnv(j.top) });
@@ -81,6 +90,72 @@ describe('examples/git/post-commit', () => {
     expect(gitIn(j.repo, 'log', '-1', '--format=%s')).toBe('notes');
     expect(existsSync(j.state)).toBe(false);
   });
+});
+
+describe('examples/git/post-commit: only agent runs, nothing lost in the background', () => {
+  it("a person's commit (a branch not an agent's, no marker, no JUDGELOOP_AGENT) is skipped with one line", async () => {
+    const j = makeJudging({ judge: { enabled: true } });
+    made.push(j);
+    installHook(j);
+    writeFileSync(join(j.repo, 'NOTES.md'), 'mine\n');
+    gitIn(j.repo, 'add', '-A');
+    const commit = await runProc('git', ['commit', '-q', '-m', 'notes'], { cwd: j.repo, env: cleanEnv(j.top) });
+    expect(commit).toMatchObject({ code: 0, stderr: "judgeloop: post-commit: main is not an agent's; skipped\n" });
+    expect(existsSync(j.state)).toBe(false);
+    // The same commit with JUDGELOOP_AGENT set by an orchestrator, or on an agent/* branch, is recorded.
+    for (const [branch, extra] of [
+      ['main', { JUDGELOOP_AGENT: 'codex-cli' }],
+      ['agent/x', {}],
+    ] as const) {
+      gitIn(j.repo, 'checkout', '-q', '-B', branch);
+      writeFileSync(join(j.repo, 'NOTES.md'), `${branch}\n`);
+      gitIn(j.repo, 'add', '-A');
+      const c = await runProc('git', ['commit', '-q', '-m', 'more'], {
+        cwd: j.repo,
+        env: cleanEnv(j.top, { JUDGE_ENABLED: 'false', ...extra }),
+      });
+      expect(c.stderr, branch).toContain('judge runs in the background');
+    }
+    // Both background runs finish (collected, the judge off) before the folder goes.
+    expect(
+      await waitFor(() => existsSync(join(j.state, 'feedback')) && readdirSync(join(j.state, 'feedback')).length === 2),
+    ).toBe(true);
+  });
+
+  it('a key refused (401) in the hook leaves the run queued with the failure logged (time, bead); one drain judges it', async () => {
+    const api = await startMessagesServer({ kind: 'reply', text: goodReply() });
+    try {
+      api.script.push({ kind: 'status', status: 401, errorType: 'authentication_error' });
+      const j = makeJudging({ judge: { enabled: true } });
+      made.push(j);
+      installHook(j);
+      markAgent(j);
+      writeFileSync(join(j.repo, 'NOTES.md'), 'agent work\n');
+      gitIn(j.repo, 'add', '-A');
+      const env = cleanEnv(j.top, { ANTHROPIC_API_KEY: 'sk-ant-bad', ANTHROPIC_BASE_URL: api.url });
+      const commit = await runProc('git', ['commit', '-q', '-m', 'agent work'], { cwd: j.repo, env });
+      expect(commit.code, commit.stderr).toBe(0);
+      const bead = `repo-${gitIn(j.repo, 'rev-parse', 'HEAD').slice(0, 12)}`;
+      const queued = join(j.state, 'queue', `${bead}.json`);
+      const log = join(j.state, 'logs', 'record.log');
+      expect(
+        await waitFor(() => existsSync(queued) && readFileSync(log, 'utf8').includes('queued for judge --drain')),
+      ).toBe(true);
+      expect(JSON.parse(readFileSync(queued, 'utf8')).reason).toMatch(
+        /^failed in the background: .*refused the credentials/,
+      );
+      const lines = readFileSync(log, 'utf8').trim().split('\n');
+      for (const line of lines) expect(line).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\S+Z (record: )?${bead}: `));
+      expect(existsSync(join(j.state, 'judgments', `${bead}.json`))).toBe(false);
+      const drain = await runProc('judgeloop', ['judge', '--drain'], { cwd: j.top, env });
+      expect(drain.code, drain.stderr).toBe(0);
+      expect(JSON.parse(readFileSync(join(j.state, 'judgments', `${bead}.json`), 'utf8')).status).toBe('judged');
+      expect(existsSync(queued)).toBe(false);
+      expect(api.requests).toHaveLength(2);
+    } finally {
+      await api.close();
+    }
+  }, 120_000);
 });
 
 describe('examples/claude-code/settings.json (Stop hook)', () => {

@@ -1,18 +1,16 @@
-// Installable: the `npm pack` tarball, installed with `npm install -g --prefix <tmp>`, puts every command of
-// package.json on PATH; each answers --help from any folder, and a record + collect from a folder below a
-// judgeloop.json use that config and its state, not the install folder. Needs `npm run build` first (packs dist/).
+// Installable: the `npm pack` tarball, installed with `npm install -g --prefix <tmp>`, puts judgeloop (and jl) on
+// PATH and nothing else; `judgeloop <command> --help` answers from any folder; a record + collect from a folder below
+// a judgeloop.json use that config and its state; from a folder with none, the per-user state folder, named on
+// stderr, and nothing under the prefix. Needs `npm run build` first (packs dist/).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { tempDir } from '../helpers/repo.js';
-import { agentCommit, makeJudging, ROOT, runProc, type Judging } from './_setup.js';
+import { agentCommit, filesUnder, makeJudging, ROOT, runProc, type Judging } from './_setup.js';
+import { COMMAND_NAMES } from '../../lib/cli/commands/names.js';
 
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-  bin: Record<string, string>;
-  files: string[];
-};
 let tmp: string;
 let prefix: string;
 let judging: Judging;
@@ -55,26 +53,42 @@ afterAll(() => {
 });
 
 describe('npm pack → npm install -g', () => {
-  it('every bin of package.json is on PATH and answers --help from an unrelated folder', async () => {
+  it('only judgeloop and jl are on PATH; help lists every command; each answers --help from an unrelated folder', async () => {
     const elsewhere = join(tmp, 'elsewhere');
     mkdirSync(elsewhere, { recursive: true });
-    const installed = readdirSync(join(prefix, 'bin')).sort();
-    expect(installed).toEqual(Object.keys(pkg.bin).sort());
-    for (const name of Object.keys(pkg.bin)) {
-      const r = await runProc(name, ['--help'], { cwd: elsewhere, env });
+    expect(readdirSync(join(prefix, 'bin')).sort()).toEqual(['jl', 'judgeloop']);
+    const help = await runProc('judgeloop', ['help'], { cwd: elsewhere, env });
+    expect(help.code, help.stderr).toBe(0);
+    const listed = help.stdout
+      .slice(help.stdout.indexOf('\nCommands:\n'))
+      .split('\n')
+      .slice(2)
+      .map((l) => l.trim().split(/\s+/)[0])
+      .filter(Boolean);
+    expect(listed).toEqual([...COMMAND_NAMES]);
+    expect((await runProc('jl', ['help'], { cwd: elsewhere, env })).stdout).toBe(help.stdout);
+    for (const name of COMMAND_NAMES) {
+      const r = await runProc('judgeloop', [name, '--help'], { cwd: elsewhere, env });
       expect(r.code, `${name}: ${r.stderr}`).toBe(0);
-      expect(r.stdout, name).toMatch(/usage/);
+      expect(r.stdout, name).toMatch(new RegExp(`^usage: ${name} `));
     }
   });
 
   it('record and collect from a folder below judgeloop.json: its config, its state, nothing in the install folder', async () => {
     agentCommit(judging.repo);
-    const rec = await runProc('record', ['--from-commit', '--bead', 'installed-1'], { cwd: judging.repo, env });
+    const rec = await runProc('judgeloop', ['record', '--from-commit', '--bead', 'installed-1'], {
+      cwd: judging.repo,
+      env,
+    });
     expect(rec.code, rec.stderr).toBe(0);
     expect(rec.stdout.trim()).toBe(join(judging.state, 'runs', 'installed-1.json'));
     const sub = join(judging.top, 'logs', 'deeper');
     mkdirSync(sub, { recursive: true });
-    const col = await runProc('collect', ['--json', '../../state/runs/installed-1.json'], { cwd: sub, env });
+    const col = await runProc('judgeloop', ['collect', '--json', '../../state/runs/installed-1.json'], {
+      cwd: sub,
+      env,
+    });
+    expect(col.stderr).toContain(`judgeloop: state folder ${judging.state} (beside the config file)\n`);
     expect(col.code, col.stderr).toBe(0);
     const fb = JSON.parse(col.stdout);
     expect(fb.outcome).toBe('full_pass');
@@ -83,8 +97,40 @@ describe('npm pack → npm install -g', () => {
     const pkgDir = join(prefix, 'lib', 'node_modules', 'judgeloop');
     expect(existsSync(join(pkgDir, 'package.json'))).toBe(true);
     expect(existsSync(join(pkgDir, 'state'))).toBe(false);
-    const show = await runProc('config', ['--show'], { cwd: sub, env });
+    const show = await runProc('jl', ['config', '--show'], { cwd: sub, env });
     expect(show.stdout).toContain(`# state dir:   ${judging.state} (beside the config file)`);
+  });
+
+  it('from a folder with no judgeloop.json: the per-user state folder, named once on stderr; nothing under the prefix', async () => {
+    const run = join(judging.state, 'runs', 'installed-1.json');
+    expect(existsSync(run)).toBe(true);
+    const nowhere = join(tmp, 'no-config');
+    mkdirSync(nowhere, { recursive: true });
+    const before = filesUnder(prefix);
+    const col = await runProc('judgeloop', ['collect', run], { cwd: nowhere, env });
+    expect(col.code, col.stderr).toBe(0);
+    const user = join(tmp, '.local', 'state', 'judgeloop');
+    const line = `judgeloop: state folder ${user} (per-user: no judgeloop.json found)\n`;
+    expect(col.stderr.split(line).length - 1).toBe(1);
+    expect(existsSync(join(user, 'feedback', 'installed-1.json'))).toBe(true);
+    expect(filesUnder(prefix)).toEqual(before);
+    const quiet = await runProc('judgeloop', ['collect', '--quiet', run], { cwd: nowhere, env });
+    expect(quiet.stderr).not.toContain('state folder');
+    expect(quiet.code).toBe(0);
+    // XDG_STATE_HOME moves it; JUDGELOOP_REQUIRE_CONFIG refuses it in one line, before anything is measured.
+    const xdg = await runProc('judgeloop', ['config', '--state-dir'], {
+      cwd: nowhere,
+      env: { ...env, XDG_STATE_HOME: join(tmp, 'xdg') },
+    });
+    expect(xdg.stdout).toBe(`${join(tmp, 'xdg', 'judgeloop')}\n`);
+    const refused = await runProc('judgeloop', ['collect', run], {
+      cwd: nowhere,
+      env: { ...env, JUDGELOOP_REQUIRE_CONFIG: '1' },
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /^no judgeloop.json in .* JUDGELOOP_REQUIRE_CONFIG asks for one: run `judgeloop init` there\n$/,
+    );
   });
 
   it('the package carries what the commands read at run time, and no tests or sources', () => {

@@ -182,11 +182,14 @@ describe('bin/record', () => {
       '--cost-usd',
       '0.02',
     ]);
-    expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const path = r.stdout.trim();
     expect(path).toBe(join(j.state, 'runs', `repo-${head.slice(0, 12)}.json`));
     const rec = JSON.parse(readFileSync(path, 'utf8'));
+    // Which times speed is scored from, and where the state went.
+    expect(r.stderr).toBe(
+      `record: times from the commits: started ${rec.started_at} (the parent commit), completed ${rec.completed_at} (the commit); --started-at/--completed-at give the run's own\njudgeloop: state folder ${j.state} (beside the config file)\n`,
+    );
     expect(rec).toMatchObject({
       base_ref: base,
       head_ref: 'main',
@@ -341,4 +344,37 @@ describe('bin/record', () => {
     expect(time.code).toBe(2);
     expect(time.stderr.trim()).toMatch(/^--started-at "yesterday": expected an ISO 8601 time/);
   });
+});
+
+describe('a re-recorded run makes its feedback stale', () => {
+  it('complexity from record.complexity; rate refuses stale feedback naming the collect; judge re-collects', async () => {
+    const j = judging({ record: { agent: 'claude-code', template: 'default', complexity: 3 } });
+    agentCommit(j.repo);
+    const env = cleanEnv(j.top);
+    const first = await record(j, ['--from-commit', '--bead', 'st-1', '--quiet', '--collect']);
+    expect(first.code, first.stderr).toBe(0);
+    const path = join(j.state, 'runs', 'st-1.json');
+    expect(JSON.parse(readFileSync(path, 'utf8')).task.complexity).toBe(3);
+    const fb1 = JSON.parse(readFileSync(join(j.state, 'feedback', 'st-1.json'), 'utf8'));
+    expect(fb1.run.record_hash).toMatch(/^[0-9a-f]{16}$/);
+    const rate = () => runProc(join(BIN, 'rate'), ['st-1', '--quality', '7', '--quiet'], { cwd: j.top, env });
+    // Another agent, same bead and times: the old feedback measured someone else's run.
+    const again = await record(j, ['--from-commit', '--bead', 'st-1', '--quiet', '--agent', 'codex-cli']);
+    expect(again.code, again.stderr).toBe(0);
+    const refused = await rate();
+    expect(refused).toMatchObject({ code: 2, stdout: '' });
+    expect(refused.stderr).toBe(
+      `st-1: the feedback is stale (its run record ${path} changed since it was measured); run: judgeloop collect ${path}\n`,
+    );
+    expect(existsSync(join(j.state, 'ratings'))).toBe(false);
+    // judge (off) collects first: the feedback is current again and names the new agent; rate takes it.
+    const judge = await runProc(join(BIN, 'judge'), [path, '--quiet'], { cwd: j.top, env });
+    expect(judge.code, judge.stderr).toBe(0);
+    const fb2 = JSON.parse(readFileSync(join(j.state, 'feedback', 'st-1.json'), 'utf8'));
+    expect(fb2.run.agent).toBe('codex-cli');
+    expect(fb2.run.record_hash).not.toBe(fb1.run.record_hash);
+    const rated = await rate();
+    expect(rated.code, rated.stderr).toBe(0);
+    expect(rated.stderr).not.toContain('stale');
+  }, 120_000);
 });

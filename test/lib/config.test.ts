@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { deepMerge, loadConfig } from '../../lib/config/config.js';
-import { readEnv } from '../../lib/base/env.js';
+import { readEnv, unknownVariableWarnings } from '../../lib/base/env.js';
 import { tempDir } from '../helpers/repo.js';
 
 describe('loadConfig', () => {
@@ -33,7 +33,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ env: { JUDGE_ENABLED: 'maybe' } })).toThrow(
       /JUDGE_ENABLED="maybe": expected true or false/,
     );
-    expect(() => loadConfig({ env: { JUDGE_PHASE: '7' } })).toThrow(/\/judge\/phase: must be <= 4/);
+    expect(() => loadConfig({ env: { JUDGE_PHASE: '7' } })).toThrow(/^JUDGE_PHASE="7" \(environment\): must be <= 4$/);
     const dir = tempDir();
     writeFileSync(join(dir, 'bad.json'), '{"scoring": {"weights": {"build": -1}}}');
     expect(() => loadConfig({ env: {}, configFile: join(dir, 'bad.json') })).toThrow(
@@ -44,6 +44,45 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ env: {}, configFile: join(dir, 'missing.json') })).toThrow(
       /missing\.json: cannot read \(ENOENT\)/,
     );
+  });
+
+  it('blames the layer the bad value came from: the variable, not a good judgeloop.json; the file and its path; the flag', () => {
+    const dir = tempDir();
+    const file = join(dir, 'judgeloop.json');
+    writeFileSync(file, JSON.stringify({ judge: { phase: 2 } }));
+    expect(() => loadConfig({ env: { JUDGE_PHASE: '5' }, configFile: file })).toThrow(
+      /^JUDGE_PHASE="5" \(environment\): must be <= 4$/,
+    );
+    expect(() => loadConfig({ env: { JUDGE_BACKEND: 'x' }, configFile: file })).toThrow(
+      /^JUDGE_BACKEND="x" \(environment\): must be one of "sdk", "claude-cli"$/,
+    );
+    writeFileSync(file, JSON.stringify({ judge: { phase: 9 } }));
+    expect(() => loadConfig({ env: { JUDGE_PHASE: '3' }, configFile: file })).not.toThrow();
+    expect(() => loadConfig({ env: {}, configFile: file })).toThrow(`config file ${file}: /judge/phase: must be <= 4`);
+    expect(() =>
+      loadConfig({
+        env: {},
+        overrides: { judge: { phase: 8 } },
+        flagNames: { '/judge/phase': '--phase' },
+      }),
+    ).toThrow(/^--phase: must be <= 4$/);
+  });
+
+  it('warns of an unknown JUDGE_* or JUDGELOOP_* variable with the closest known name', () => {
+    expect(
+      unknownVariableWarnings({
+        JUDGE_ENABLE: 'true',
+        JUDGELOOP_STATEDIR: 'x',
+        JUDGE_ENABLED: '1',
+        JUDGE_XYZZY: '1',
+        OTHER: '1',
+      }),
+    ).toEqual([
+      'warning: JUDGELOOP_STATEDIR is not a judgeloop variable (did you mean JUDGELOOP_STATE_DIR?); ignored',
+      'warning: JUDGE_ENABLE is not a judgeloop variable (did you mean JUDGE_ENABLED?); ignored',
+      'warning: JUDGE_XYZZY is not a judgeloop variable; ignored',
+    ]);
+    expect(unknownVariableWarnings({ JUDGELOOP_RUN_MARK: '1-a', JUDGE_MODEL: 'opus' })).toEqual([]);
   });
 
   it('merges objects key by key and replaces arrays', () => {

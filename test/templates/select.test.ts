@@ -141,3 +141,37 @@ describe('selection with a margin (issue 17)', () => {
     }
   });
 });
+
+describe('selection needs evidence (templates.selection.min_runs)', () => {
+  const settings = { rule: 'interval' as const, min_gap: 0.1, min_runs: 5 };
+  const thin: Candidate[] = [
+    { template: 'tpl-lucky', score: 1, scored_runs: 2, interval: { low: 0.9, high: 1, method: 't' as const } },
+    { template: 'tpl-steady', score: 0.7, scored_runs: 12, interval: { low: 0.6, high: 0.8, method: 't' as const } },
+  ];
+  it('a higher score on fewer runs is passed over by exploitation, and the pick says why', () => {
+    const s = selectTemplate(thin, 0, () => 0.5, { settings, incumbent: null });
+    expect(s).toMatchObject({ mode: 'exploit', chosen: 'tpl-steady' });
+    expect(s.reason).toContain('passed over for too few measured runs (< 5): tpl-lucky (2)');
+    // With min_runs 1 the same candidates pick the lucky one: the setting is what decides.
+    expect(selectTemplate(thin, 0, () => 0.5, { settings: { ...settings, min_runs: 1 }, incumbent: null }).chosen).toBe(
+      'tpl-lucky',
+    );
+  });
+  it('the thin template is chosen only as exploration', () => {
+    const draws = [0.01, 0.3];
+    const s = selectTemplate(thin, 0.1, () => draws.shift()!, { settings, incumbent: null });
+    expect(s).toMatchObject({ mode: 'explore', chosen: 'tpl-lucky' });
+    expect(s.reason).toMatch(/^exploring/);
+  });
+  it('none with enough runs: an exploration pick, named as such', () => {
+    const s = selectTemplate(
+      thin.map((c) => ({ ...c, scored_runs: 2 })),
+      0,
+      () => 0.7,
+      { settings, incumbent: null },
+    );
+    expect(s.mode).toBe('explore');
+    expect(s.chosen).toBe('tpl-steady');
+    expect(s.reason).toContain('no template has the 5 measured runs a choice by score needs');
+  });
+});

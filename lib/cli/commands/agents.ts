@@ -12,6 +12,7 @@ export const AGENTS = defineCommand({
     'rebuild SLUG',
   ],
   flags: {
+    quiet: { type: 'boolean', help: 'no state-folder line on stderr' },
     'max-complexity': { type: 'string', placeholder: '1-10', help: 'the most complex task it is routed' },
     rating: { type: 'string', placeholder: '0-10', help: 'its rating' },
     'reasoning-rating': { type: 'string', placeholder: '0-10', help: 'its rating for reasoning disciplines' },

@@ -1,9 +1,11 @@
-// Every command's definition, in package.json "bin" order (a test keeps the two in step): for the completion script.
+// Every command's definition, in ./names.ts order (a test keeps the two in step): for `judgeloop help` and completion.
 import type { CommandDef } from '../command.js';
 import { ACCEPT } from './accept.js';
 import { AGENTS } from './agents.js';
 import { COLLECT } from './collect.js';
 import { CONFIG_COMMAND } from './config.js';
+import { DOCTOR } from './doctor.js';
+import { INIT } from './init.js';
 import { JUDGE } from './judge.js';
 import { PARSE_OUTPUT } from './parse-output.js';
 import { RACE } from './race.js';
@@ -16,18 +18,20 @@ import { SCORE_TEMPLATES } from './score-templates.js';
 import { SELECT_TEMPLATE } from './select-template.js';
 
 export const COMMANDS: readonly CommandDef[] = [
+  RECORD,
   COLLECT,
   JUDGE,
-  PARSE_OUTPUT,
+  RACE,
+  ACCEPT,
   SCORE_TEMPLATES,
   SELECT_TEMPLATE,
   RATE,
   RATINGS,
   ROUTE,
   AGENTS,
-  RACE,
-  ACCEPT,
-  RECORD,
+  PARSE_OUTPUT,
   CONFIG_COMMAND,
   REPORT,
+  DOCTOR,
+  INIT,
 ];

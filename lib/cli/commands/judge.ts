@@ -13,10 +13,15 @@ export const JUDGE = defineCommand({
     'Over the hourly limit a run is queued (--drain judges the queue); JUDGE_ENABLED=true turns the judge on.',
   ],
   flags: {
+    quiet: { type: 'boolean', help: 'no state-folder line on stderr' },
     drain: { type: 'boolean', help: 'judge queued runs oldest first while the hour has room' },
     'dry-run': { type: 'boolean', help: 'show the context and the cost estimate; call and write nothing' },
     'show-request': { type: 'boolean', help: 'with --dry-run: the exact (redacted) request instead' },
     json: { type: 'boolean', help: 'one JSON object per run on stdout' },
+    background: {
+      type: 'boolean',
+      help: 'run by a hook (record --background): each stderr line starts with the time and the bead, and a run that fails for any reason is queued for --drain with the failure recorded',
+    },
     spend: { type: 'boolean', help: 'spend per day and model from the ledger' },
     config: CONFIG,
     'rate-agents': { type: 'boolean', help: "then rate each run's agent from its judgment" },

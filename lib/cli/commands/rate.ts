@@ -9,6 +9,7 @@ export const RATE = defineCommand({
     'like a clean one. An agent not registered is added disabled for routing (agents enable SLUG).',
   ],
   flags: {
+    quiet: { type: 'boolean', help: 'no state-folder line on stderr' },
     quality: { type: 'string', placeholder: '0-10', help: "the reviewer's quality (default: the stored judgment's)" },
     reviewer: { type: 'string', placeholder: 'NAME', help: 'who gave --quality' },
     strict: { type: 'boolean', help: 'a run without a quality is an error' },

@@ -6,6 +6,7 @@ export const ROUTE = defineCommand({
   summary: 'picks an agent for a task (max_complexity filter, N-1 fallback, epsilon-greedy) and logs the decision',
   usage: ['--command C --complexity 1-10 [--discipline D] [--task-id ID] [--seed S] [--json] [--config FILE]'],
   flags: {
+    quiet: { type: 'boolean', help: 'no state-folder line on stderr' },
     command: { type: 'string', placeholder: 'C', help: 'the command the agent will run (required)' },
     complexity: { type: 'string', placeholder: '1-10', help: "the task's complexity (required)" },
     discipline: {

@@ -5,6 +5,7 @@ export const SCORE_TEMPLATES = defineCommand({
   name: 'score-templates',
   summary: 'scores every prompt template from state/feedback and writes state/scores/templates.json (A/B, triggers)',
   flags: {
+    quiet: { type: 'boolean', help: 'no state-folder line on stderr' },
     json: { type: 'boolean', help: 'the scores as JSON on stdout (else a table)' },
     'task-type': {
       type: 'string',

@@ -10,6 +10,7 @@ export const SELECT_TEMPLATE = defineCommand({
     'mechanical; with probability X another candidate (logged as explore). Same seed and scores, same choice.',
   ],
   flags: {
+    quiet: { type: 'boolean', help: 'no state-folder line on stderr' },
     'task-type': { type: 'string', placeholder: 'T', help: 'the task type to choose for' },
     candidates: {
       type: 'string',

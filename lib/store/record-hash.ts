@@ -1,0 +1,50 @@
+// What a feedback record measured: a hash of the run record's fields it depends on. A run record re-written with
+// another agent, template, task, complexity, base, worktree or times makes the old feedback stale.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { Feedback, RunRecord } from '../schema/types.generated.js';
+
+/** sha256 (16 hex digits) of the fields, in a fixed order; a field absent hashes as null. */
+export function runRecordHash(r: RunRecord): string {
+  const facts = [
+    r.agent.slug,
+    r.agent.model ?? null,
+    r.template,
+    r.task.id,
+    r.task.type ?? null,
+    r.task.complexity ?? null,
+    r.base_ref,
+    r.head_ref ?? null,
+    r.worktree,
+    r.started_at,
+    r.completed_at,
+  ];
+  // The sealed candidate's inputs: only when set, so records without them keep their hash.
+  const sealed = [r.base_commit ?? null, r.task.tests_ref ?? null, r.task.target_tests ?? null];
+  if (sealed.some((x) => x !== null)) facts.push(JSON.stringify(sealed));
+  return createHash('sha256').update(JSON.stringify(facts)).digest('hex').slice(0, 16);
+}
+
+/** Feedback still describes this run record: the same hash (or, for an older record without one, the same times). */
+export function feedbackIsCurrent(fb: Feedback, r: RunRecord): boolean {
+  if (fb.run.record_hash !== undefined) return fb.run.record_hash === runRecordHash(r);
+  return fb.run.completed_at === r.completed_at && fb.run.started_at === r.started_at;
+}
+
+/**
+ * Why a feedback record is stale, reading its run record (`run.record_path`), or null: current, or nothing to compare
+ * (no hash, the record gone or unreadable).
+ */
+export function staleness(fb: Feedback): string | null {
+  const path = fb.run.record_path;
+  if (fb.run.record_hash === undefined || !path) return null;
+  let r: RunRecord;
+  try {
+    r = JSON.parse(readFileSync(path, 'utf8')) as RunRecord;
+    if (!r?.agent || !r.task) return null;
+  } catch {
+    return null;
+  }
+  if (runRecordHash(r) === fb.run.record_hash) return null;
+  return `${fb.bead}: the feedback is stale (its run record ${path} changed since it was measured); run: judgeloop collect ${path}`;
+}

@@ -1,0 +1,163 @@
+// bin/doctor: what a set-up needs, checked in order, each with what to fix; exit 1 when anything must be fixed.
+import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { main, type Io } from '../lib/cli/cli.js';
+import { parse } from '../lib/cli/command.js';
+import { DOCTOR } from '../lib/cli/commands/doctor.js';
+import { doctorExit, fail, formatFindings, ok, warn, type Finding } from '../lib/cli/doctor.js';
+import { chooseConfigFile, loadConfig, type Config } from '../lib/config/config.js';
+import { errorMessage } from '../lib/base/errors.js';
+import { stateChoice } from '../lib/store/store.js';
+import { bubblewrap, findOnPath } from '../lib/process/sandbox.js';
+import { readLockOwner } from '../lib/store/lock.js';
+import { isAlive } from '../lib/store/owner.js';
+import { resolveModel } from '../lib/judge/cost.js';
+
+const VIA = { flag: 'named by --config', env: 'named by JUDGELOOP_CONFIG', found: 'found upwards', none: '' } as const;
+
+/** The folder, or the nearest folder above it that exists, takes a new entry. */
+function writable(dir: string): string | null {
+  let d = dir;
+  while (!existsSync(d) && dirname(d) !== d) d = dirname(d);
+  try {
+    if (!statSync(d).isDirectory()) return `${d} is not a folder`;
+    accessSync(d, constants.W_OK | constants.X_OK);
+    return null;
+  } catch (e) {
+    return `${d}: ${(e as NodeJS.ErrnoException).code ?? errorMessage(e)}`;
+  }
+}
+
+const names = (dir: string): string[] => {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+};
+
+/** Lock folders (`*.lock`, anywhere one level under the state folder) whose holder on this machine is dead. */
+function staleLocks(root: string): string[] {
+  const dirs = [root, ...names(root).map((n) => join(root, n))];
+  return dirs.flatMap((d) =>
+    names(d)
+      .filter((n) => n.endsWith('.lock'))
+      .map((n) => join(d, n))
+      .filter((l) => {
+        const o = readLockOwner(l);
+        return o !== null && isAlive(o) === false;
+      }),
+  );
+}
+
+function configFindings(io: Io, file: string | undefined): { findings: Finding[]; config: Config | null } {
+  const choice = chooseConfigFile({ env: io.env, configFile: file, cwd: io.cwd });
+  const f: Finding[] = [];
+  f.push(
+    choice.file
+      ? ok('config', `${choice.file} (${VIA[choice.via]})`)
+      : warn('config', 'no judgeloop.json here or above', 'judgeloop init (writes judgeloop.json in this folder)'),
+  );
+  try {
+    return { findings: f, config: loadConfig({ env: io.env, configFile: file, cwd: io.cwd }) };
+  } catch (e) {
+    f.push(fail('config', errorMessage(e), 'fix the value named above'));
+    return { findings: f, config: null };
+  }
+}
+
+function stateFindings(io: Io, file: string | undefined): Finding[] {
+  try {
+    const s = stateChoice(io.env, io.cwd, file);
+    const problem = writable(s.dir);
+    if (problem) return [fail('state', `${s.dir} not writable (${problem})`, 'set JUDGELOOP_STATE_DIR or "state_dir"')];
+    const out = [ok('state', `${s.dir} (${s.via})`)];
+    const queued = names(join(s.dir, 'queue')).filter((n) => n.endsWith('.json')).length;
+    out.push(
+      queued
+        ? warn('queue', `${queued} run(s) waiting for the judge`, 'judgeloop judge --drain (or the cron line)')
+        : ok('queue', 'empty'),
+    );
+    const locks = staleLocks(s.dir);
+    out.push(
+      locks.length
+        ? warn(
+            'locks',
+            `${locks.length} held by dead processes: ${locks.join(', ')}`,
+            'the next write takes them over; or remove them',
+          )
+        : ok('locks', 'none stale'),
+    );
+    return out;
+  } catch (e) {
+    return [fail('state', errorMessage(e), 'set JUDGELOOP_STATE_DIR, or add a judgeloop.json (judgeloop init)')];
+  }
+}
+
+function checkFindings(config: Config): Finding[] {
+  const cmds = Object.entries(config.collector.commands).filter(([, c]) => c);
+  const out = [
+    cmds.length
+      ? ok('checks', cmds.map(([k, c]) => `${k}: ${c}`).join('; '))
+      : fail('checks', 'no collector.commands set: nothing would be measured', 'judgeloop init --test "npm test" …'),
+  ];
+  const b = bubblewrap();
+  const mode = config.collector.sandbox ?? 'auto';
+  if (b.ok) out.push(ok('sandbox', `bubblewrap at ${b.path}`));
+  else if (mode === 'off') out.push(ok('sandbox', 'off (collector.sandbox)'));
+  else {
+    const lvl = mode === 'required' ? fail : warn;
+    out.push(
+      lvl('sandbox', b.why, 'install bubblewrap (apt-get install bubblewrap); checks run unsandboxed meanwhile'),
+    );
+  }
+  return out;
+}
+
+async function judgeFindings(io: Io, config: Config, online: boolean): Promise<Finding[]> {
+  const j = config.judge;
+  if (!j.enabled) return [ok('judge', 'off (judge.enabled or JUDGE_ENABLED=true turns it on)')];
+  if (j.backend === 'claude-cli') {
+    const cli = j.cli_command ?? 'claude';
+    const at = cli.includes('/') ? (existsSync(cli) ? cli : null) : findOnPath(cli);
+    return [
+      at
+        ? ok('judge', `claude-cli backend: ${at}`)
+        : fail('judge', `${cli} not found on PATH`, 'install Claude Code, or set judge.cli_command'),
+    ];
+  }
+  const key = io.env.ANTHROPIC_API_KEY;
+  if (!key) return [fail('judge', 'ANTHROPIC_API_KEY is not set', 'export it, or keep it in judgeloop.env for cron')];
+  if (!online) return [ok('judge', 'sdk backend, key present (--online tests it)')];
+  const { default: Anthropic } = await import('@anthropic-ai/sdk');
+  const client = new Anthropic({
+    apiKey: key,
+    baseURL: io.env.ANTHROPIC_BASE_URL ?? null,
+    maxRetries: 0,
+    timeout: 30_000,
+  });
+  try {
+    await client.messages.create({
+      model: resolveModel(j),
+      max_tokens: 1,
+      messages: [{ role: 'user', content: 'ping' }],
+    });
+    return [ok('judge', `sdk backend, key accepted by ${io.env.ANTHROPIC_BASE_URL ?? 'the API'}`)];
+  } catch (e) {
+    const status = (e as { status?: number }).status;
+    if (status === 401 || status === 403)
+      return [fail('judge', `key refused (HTTP ${status})`, 'replace ANTHROPIC_API_KEY')];
+    return [warn('judge', `test request failed: ${errorMessage(e)}`, 'check ANTHROPIC_BASE_URL and the network')];
+  }
+}
+
+export async function run(argv: string[], io: Io): Promise<number> {
+  const { values } = parse(DOCTOR, argv);
+  const { findings, config } = configFindings(io, values.config);
+  findings.push(...stateFindings(io, values.config));
+  if (config) findings.push(...checkFindings(config), ...(await judgeFindings(io, config, Boolean(values.online))));
+  io.stdout(values.json ? `${JSON.stringify({ findings })}\n` : `${formatFindings(findings)}\n`);
+  return doctorExit(findings);
+}
+
+main(import.meta.url, run);
