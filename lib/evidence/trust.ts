@@ -66,5 +66,19 @@ export function describeEvidence(e: TestEvidence): string {
 
 /** A stored record's verdict: the one it was collected with, else the rule applied to its test check. */
 export function feedbackEvidence(fb: Pick<Feedback, 'checks' | 'integrity'>): TestEvidence {
-  return (fb.integrity.test_evidence as TestEvidence | undefined) ?? testEvidence(fb.checks.test);
+  const stored = fb.integrity.test_evidence as TestEvidence | undefined;
+  if (stored) return stored;
+  // An older record: the rule over its test check, and the integrity flags it was collected with.
+  const e = testEvidence(fb.checks.test);
+  const i = fb.integrity;
+  const flagged: [boolean | undefined, TrustReason][] = [
+    [i.runner_crashed, 'crashed'],
+    [i.no_tests_collected, 'none_collected'],
+    [i.counts_disputed, 'disputed'],
+    [i.exit_code_contradicts_counts, 'exit_contradicts_counts'],
+    [i.tests_not_run, 'not_run'],
+  ];
+  const reasons = [...new Set([...e.reasons, ...flagged.filter(([f]) => f).map(([, r]) => r)])];
+  if (e.trusted === null && !reasons.length) return e;
+  return { trusted: reasons.length === 0, reasons };
 }

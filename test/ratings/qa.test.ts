@@ -99,13 +99,13 @@ describe('qaVerdict', () => {
     fb.integrity = { ...fb.integrity, runner_crashed: true };
     expect(qaVerdict(fb, caps)).toMatchObject({
       status: 'failed',
-      reason: expect.stringMatching(/the test runner crashed/),
+      reason: expect.stringMatching(/the test runner or a test process crashed/),
     });
   });
   // The agent controls its tests and what they print: each way of dodging a failing count is still capped.
   it.each([
-    ['no_tests_collected', 'no test was collected'],
-    ['counts_disputed', 'the test counts are disputed'],
+    ['no_tests_collected', 'the runner collected no test'],
+    ['counts_disputed', 'the counts are disputed'],
     ['exit_code_contradicts_counts', 'the exit code contradicts the counts'],
     ['tests_not_run', 'the tests did not run'],
   ] as const)(
