@@ -10,8 +10,14 @@ import type { Baseline, Config } from '../schema/types.generated.js';
 import { fromRun } from './checks.js';
 
 /** Runs `fn` in a temporary checkout of `commit`, always removed afterwards (also on SIGINT/TERM/HUP). */
-export async function withCheckout<T>(repoDir: string, commit: string, fn: (dir: string) => Promise<T>): Promise<T> {
-  const tmp = mkdtempSync(baselineTempPrefix());
+export async function withCheckout<T>(
+  repoDir: string,
+  commit: string,
+  fn: (dir: string) => Promise<T>,
+  kind: 'base' | 'sealed' = 'base',
+): Promise<T> {
+  // One prefix for both (the sweep removes an abandoned one either way); the kind tells them apart in a listing.
+  const tmp = mkdtempSync(kind === 'sealed' ? `${baselineTempPrefix()}sealed-` : baselineTempPrefix());
   const tree = join(tmp, 'tree');
   let added = false;
   const offAbort = onAbort(() => {

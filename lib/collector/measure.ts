@@ -58,23 +58,28 @@ async function checksAt(
     log: o.ctx.log,
   };
   if (!runsAny(o, commands)) return runChecks({ ...base, cwd: o.wt });
-  return withCheckout(o.wt, commit, async (dir) => {
-    const setup = await runSetup(dir, {
-      collector: o.cfg.collector,
-      env: o.ctx.processEnv,
-      sandbox: o.sandbox,
-      log: o.ctx.log,
-      label,
-    });
-    if (setup && setup.result.status !== 'passed') {
-      const why = `the setup (${setup.command}) ${setup.result.status === 'timeout' ? 'timed out' : `failed (exit ${setup.result.exit_code})`} in the sealed checkout`;
-      notes.push(why);
-      const out = emptyChecks();
-      for (const k of CHECK_NAMES) if (commands[k] !== null) out[k] = { ...skipped(why), status: 'failed' };
-      return out;
-    }
-    return runChecks({ ...base, cwd: dir });
-  });
+  return withCheckout(
+    o.wt,
+    commit,
+    async (dir) => {
+      const setup = await runSetup(dir, {
+        collector: o.cfg.collector,
+        env: o.ctx.processEnv,
+        sandbox: o.sandbox,
+        log: o.ctx.log,
+        label,
+      });
+      if (setup && setup.result.status !== 'passed') {
+        const why = `the setup (${setup.command}) ${setup.result.status === 'timeout' ? 'timed out' : `failed (exit ${setup.result.exit_code})`} in the sealed checkout`;
+        notes.push(why);
+        const out = emptyChecks();
+        for (const k of CHECK_NAMES) if (commands[k] !== null) out[k] = { ...skipped(why), status: 'failed' };
+        return out;
+      }
+      return runChecks({ ...base, cwd: dir });
+    },
+    'sealed',
+  );
 }
 
 /** The graded run: the candidate's code with the trusted revision's tests. */

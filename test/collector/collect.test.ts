@@ -342,7 +342,7 @@ describe('collect: integrity flags from real runs', () => {
     expect(fb.scores.tests).toBe(0);
     expect(fb.integrity.test_evidence).toEqual({ trusted: false, reasons: ['no_counts'] });
     expect(fb.integrity.tests_not_run).toBe(true);
-    expect(fb.integrity.notes.join(' ')).toMatch(/exit code alone/);
+    expect(fb.integrity.notes.join(' ')).toMatch(/tests scored 0: not trusted: no test result could be parsed/);
     expect(fb.outcome).toBe('partial_pass');
     const failing = await one({ test: 'echo nope; exit 3' });
     expect(failing.scores.tests).toBe(0);

@@ -37,8 +37,8 @@ describe('bin/collect processes', () => {
     // The checks run in the sandbox: the counter's folder is made writable there, as a user would for a shared cache.
     const cfg = join(p.dir, 'cfg.json');
     writeFileSync(cfg, JSON.stringify({ collector: { sandbox_writable: [counterDir] } }));
-    // Only the baseline's temporary checkout (judgeloop-base-*) appends to the counter; the sleep lets the crowd pile up on the lock.
-    const test = `case "$PWD" in */judgeloop-base-*) echo "$$" >> ${counter}; sleep 1;; esac; node --test test/`;
+    // Only the baseline's temporary checkout (judgeloop-base-*, not a sealed candidate's) appends to the counter; the sleep lets the crowd pile up on the lock.
+    const test = `case "$PWD" in *-sealed-*) ;; */judgeloop-base-*) echo "$$" >> ${counter}; sleep 1;; esac; node --test test/`;
     const files: string[] = [];
     for (let i = 0; i < 20; i++) {
       agentWorktree(p, `r${i}`, i % 2 ? { uncommitted: { [`src/extra${i}.mjs`]: `export const x = ${i};\n` } } : {});
