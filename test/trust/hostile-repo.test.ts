@@ -188,7 +188,11 @@ describe("a repository with planted programs (and a calling hook's GIT_* pointin
     expect(race.stderr).toBe('');
     expect(race.code).toBe(0);
     expect(ran(markers)).toEqual([]);
-    const dry = bin('accept', ['race-h', '--solution', 'bd-a', '--merge', '--dry-run'], p, decoyEnv);
+    // The worktree holds uncommitted work: its branch is not what was measured, so a plain merge is refused.
+    const refused = bin('accept', ['race-h', '--solution', 'bd-a', '--merge', '--dry-run'], p, decoyEnv);
+    expect(refused.stderr).toMatch(/no longer holds what was measured/);
+    expect(ran(markers)).toEqual([]);
+    const dry = bin('accept', ['race-h', '--solution', 'bd-a', '--merge', '--dry-run', '--force'], p, decoyEnv);
     expect(dry.stderr).toBe('');
     expect(dry.code).toBe(0);
     expect(ran(markers)).toEqual([]);
@@ -209,7 +213,7 @@ describe("a repository with planted programs (and a calling hook's GIT_* pointin
     mkdirSync(markers);
     const merge = bin('accept', ['race-h', '--solution', 'bd-a', '--merge', '--force'], p, decoyEnv);
     expect(ran(markers)).toEqual([]);
-    expect(merge.stdout).toMatch(/merge: merged: agent\/a merged into main/);
+    expect(merge.stdout).toMatch(/merge: merged: the sealed candidate [0-9a-f]{12} of agent\/a merged into main/);
     expect(safeGit(p.repo, 'log', '-1', '--format=%s', 'main')).toMatch(/^Merge agent\/a/);
   });
 
@@ -261,8 +265,8 @@ describe('repositories that would make judgeloop measure something else', () => 
     const fb = readJson<Feedback>(join(p.state, 'feedback', 'bd-1.json'));
     expect(fb.head!.commit).toBe(gitIn(join(p.dir, 'wt-a'), 'rev-parse', 'HEAD'));
     expect(fb.diff!.files.map((f) => f.path)).toEqual(['src/add.mjs']);
-    // The check too runs git on its own worktree, not the hook's repository.
-    expect(fb.checks.build!.output!.text.trim()).toBe(join(p.dir, 'wt-a'));
+    // The check too runs git on its own checkout (of the sealed candidate), not the hook's repository.
+    expect(fb.checks.build!.output!.text.trim()).toMatch(/\/judgeloop-base-[^/]*-sealed-[^/]+\/tree$/);
     expect(readFileSync(otherIndex)).toEqual(indexBefore);
   });
 

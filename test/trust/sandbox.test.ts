@@ -109,7 +109,8 @@ describe('the bubblewrap sandbox', () => {
     expect(existsSync(join(outside, 'marker'))).toBe(false);
     expect(existsSync(join(ROOT, 'marker-in-judgeloop'))).toBe(false);
     expect(existsSync('/usr/judgeloop-marker')).toBe(false);
-    expect(existsSync(join(p.dir, 'wt-a', 'inside-marker'))).toBe(true);
+    // Checks write in their checkout of the sealed candidate: the agent's worktree is never written.
+    expect(existsSync(join(p.dir, 'wt-a', 'inside-marker'))).toBe(false);
     expect(r.fb!.checks.build!.isolation).toEqual({ sandbox: 'bubblewrap', network: false });
   });
 
