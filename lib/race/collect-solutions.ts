@@ -27,7 +27,9 @@ export async function prepareBaselines(runs: LoadedRunRecord[], ctx: RaceContext
   const done = new Set<string>();
   for (const r of runs) {
     if (!(await isWorkTree(r.worktree))) continue;
-    const commit = await resolveCommit(r.worktree, r.record.base_ref);
+    // A task with its own test revision has its baseline on a graded base: the collector computes that one.
+    if (r.record.task.tests_ref !== undefined) continue;
+    const commit = r.record.base_commit ?? (await resolveCommit(r.worktree, r.record.base_ref));
     if (!commit) continue;
     const commands = resolveCommands(r.record, ctx.config.collector);
     if (!commands.build && !commands.test && !commands.lint && !commands.typecheck) continue;
@@ -65,7 +67,7 @@ export async function baseBenchmark(
 ): Promise<BenchmarkResult | null> {
   const r = runs.find((x) => x.record.base_ref);
   if (!r || !(await isWorkTree(r.worktree))) return null;
-  const commit = await resolveCommit(r.worktree, r.record.base_ref);
+  const commit = r.record.base_commit ?? (await resolveCommit(r.worktree, r.record.base_ref));
   if (!commit) return null;
   const tmp = mkdtempSync(join(tmpdir(), 'judgeloop-bench-'));
   const tree = join(tmp, 'tree');

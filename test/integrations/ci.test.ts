@@ -137,7 +137,7 @@ describe('examples/github/judgeloop.yml', () => {
     expect(body).toContain('### judgeloop: `full_pass`');
     expect(body).toContain('| build | tests | lint | diff | speed | composite |');
     // 3/3: the base's node --test ran, not the PR's `echo "ok 99 tests passed"`.
-    expect(body).toMatch(/\| 100 \| 100 \(3\/3\) \| 100 \|/);
+    expect(body).toMatch(/\| 100 \| 100 \(2\/2\) \| 100 \|/);
     expect(body).toContain('_Judge skipped: no ANTHROPIC_API_KEY secret._');
     const fb = JSON.parse(
       readFileSync(join(runnerTemp, 'judgeloop', 'state', 'feedback', `pr-42-${pr.head.slice(0, 12)}.json`), 'utf8'),

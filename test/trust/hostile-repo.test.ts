@@ -214,7 +214,9 @@ describe("a repository with planted programs (and a calling hook's GIT_* pointin
     const merge = bin('accept', ['race-h', '--solution', 'bd-a', '--merge', '--force'], p, decoyEnv);
     expect(ran(markers)).toEqual([]);
     expect(merge.stdout).toMatch(/merge: merged: the sealed candidate [0-9a-f]{12} of agent\/a merged into main/);
-    expect(safeGit(p.repo, 'log', '-1', '--format=%s', 'main')).toMatch(/^Merge agent\/a/);
+    expect(safeGit(p.repo, 'log', '-1', '--format=%s', 'main')).toMatch(
+      /^Merge the sealed candidate [0-9a-f]{12} of agent\/a/,
+    );
   });
 
   it('checks never see judgeloop environment: no API key, no unlisted variable', () => {
