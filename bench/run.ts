@@ -6,7 +6,20 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const all = ['parse', 'collect', 'judge', 'templates', 'drift', 'race', 'store', 'git', 'report', 'sandbox', 'cli'];
+const all = [
+  'parse',
+  'collect',
+  'judge',
+  'templates',
+  'drift',
+  'race',
+  'store',
+  'git',
+  'report',
+  'sandbox',
+  'cli',
+  'sealed',
+];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : all;
 let failed = 0;
 

@@ -25,7 +25,7 @@ export async function withCheckout<T>(
     rmSync(tmp, { recursive: true, force: true });
   });
   try {
-    await git(repoDir, ['worktree', 'add', '--detach', '--quiet', tree, commit]);
+    await addWorktree(repoDir, tree, commit);
     added = true;
     return await fn(tree);
   } finally {
@@ -34,6 +34,31 @@ export async function withCheckout<T>(
     if (added) await removeWorktree(repoDir, tree);
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+let adding: Promise<unknown> = Promise.resolve();
+
+/**
+ * `git worktree add`, one at a time in this process, and again after a short wait when another process's half-made
+ * registration made git fail (`failed to read …/commondir`: git reads every registration while adding one).
+ */
+async function addWorktree(repoDir: string, tree: string, commit: string): Promise<void> {
+  const run = async () => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await git(repoDir, ['worktree', 'add', '--detach', '--quiet', tree, commit]);
+        return;
+      } catch (e) {
+        if (attempt >= 6 || !/failed to read .*(commondir|gitdir)|could not lock|already exists/.test(String(e)))
+          throw e;
+        rmSync(tree, { recursive: true, force: true });
+        await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+      }
+    }
+  };
+  const mine = adding.then(run, run);
+  adding = mine.catch(() => undefined);
+  return mine;
 }
 
 /** collector.setup_command, else the older collector.baseline_setup; null when neither is set. */

@@ -1,7 +1,7 @@
 // Leftovers of killed runs, swept at the next start of a command that writes state: temporary files and
 // folders in state/.tmp and state/.locks whose writer is dead (or that are older than TEMP_MAX_AGE_MS), locks
 // whose holder is dead, and temporary baseline checkouts still registered as worktrees of an agent's repository.
-import { lstatSync, readdirSync, rmSync, type Stats } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, rmSync, type Stats } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { git } from '../git/git.js';
@@ -107,5 +107,33 @@ export async function sweepBaselineCheckouts(repoDir: string, now = Date.now()):
   // Each registration on its own (its folder is gone by now, so nothing is deleted): `git worktree prune` would
   // also drop the agent's own worktrees whose folders are missing, and another machine's.
   for (const path of stale) await git(repoDir, ['worktree', 'remove', '--force', '--force', path]);
+  removed.push(...sweepUnregistered(tmp, now));
   return removed;
+}
+
+/** Checkout folders of dead runs killed before git registered them (so no repository lists them). */
+function sweepUnregistered(tmp: string, now: number): string[] {
+  const out: string[] = [];
+  let names: string[] = [];
+  try {
+    names = readdirSync(tmp).filter((n) => n.startsWith(BASE_PREFIX));
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    const parent = join(tmp, name);
+    const owner = parseOwnerTag(name.slice(BASE_PREFIX.length), 'prefix');
+    if (owner === null) continue;
+    try {
+      const st = lstatSync(parent);
+      if (!st.isDirectory() || (typeof process.getuid === 'function' && st.uid !== process.getuid())) continue;
+      if (existsSync(join(parent, 'tree', '.git'))) continue; // registered: the loop above decides
+    } catch {
+      continue;
+    }
+    if (!abandoned(owner, parent, now, CHECKOUT_MAX_AGE_MS)) continue;
+    rmSync(parent, { recursive: true, force: true });
+    out.push(parent);
+  }
+  return out;
 }

@@ -260,8 +260,8 @@ describe('real toolchains still work inside', () => {
     expect(r.exitCode).toBe(0);
   });
 
-  it('go test, when go is installed', async () => {
-    if (!has('go')) return;
+  it('go test (go from Debian: .ci/run installs golang-go)', async () => {
+    expect(has('go'), 'go is not installed: apt-get install golang-go').toBe(true);
     const dir = project({
       'go.mod': 'module x\n\ngo 1.19\n',
       'add.go': 'package x\n\nfunc Add(a, b int) int { return a + b }\n',
