@@ -58,6 +58,13 @@ function runMetadata(loaded: LoadedRunRecord, fb: Feedback | null): Record<strin
         test_count_below_baseline: fb.integrity.test_count_below_baseline,
       },
     };
+    // Only when there is something to say, so a clean run's context (and its cache key) stays as it was.
+    const m = meta.mechanical as Record<string, unknown>;
+    const ev = fb.integrity.test_evidence;
+    if (ev?.trusted === false) m.test_evidence_not_trusted = ev.reasons;
+    // A base test the agent rewrote: the judge weighs both versions (the task may really change the behaviour).
+    if (fb.changed_expectations?.length) m.changed_expectations = fb.changed_expectations;
+    if (fb.candidate?.infra_changed?.length) m.test_infrastructure_changed = fb.candidate.infra_changed;
   }
   return meta;
 }
