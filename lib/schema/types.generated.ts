@@ -800,7 +800,7 @@ setup_command?: (string | null)
  */
 test_paths?: string[]
 /**
- * Glob patterns of test infrastructure (conftest.py, pytest.ini, runner configs…): taken from the trusted revision in the graded run; a change to one is a test_infra_changed finding. package.json's test scripts and runner keys and pyproject.toml's [tool.pytest…] tables are taken from the trusted revision within the candidate's file.
+ * Glob patterns of test infrastructure (conftest.py, pytest.ini, runner configs, interpreter start-up hooks, and files that would shadow the runner itself: a top-level pytest.py, a committed node_modules/…): taken from the trusted revision in the graded run; a change to one is a test_infra_changed finding. package.json's test scripts and runner keys and pyproject.toml's [tool.pytest…] tables are taken from the trusted revision within the candidate's file.
  */
 test_infra_paths?: string[]
 /**
