@@ -1619,7 +1619,7 @@ mtime_ms: number
 indexed_at: string
 }
 /**
- * Seed 003's outcome classes, defined precisely in AGENTS.md; unmeasured: the run completed but no build, test, lint or typecheck command was configured, so nothing was measured (never a pass).
+ * Seed 003's outcome classes, defined precisely in docs/design/conventions.md; unmeasured: the run completed but no build, test, lint or typecheck command was configured, so nothing was measured (never a pass).
  */
 export type Outcome = ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout" | "unmeasured")
 
@@ -2774,7 +2774,7 @@ bead: string
  */
 duration_seconds: number
 /**
- * Seed 003's outcome classes, defined precisely in AGENTS.md; unmeasured: the run completed but no build, test, lint or typecheck command was configured, so nothing was measured (never a pass).
+ * Seed 003's outcome classes, defined precisely in docs/design/conventions.md; unmeasured: the run completed but no build, test, lint or typecheck command was configured, so nothing was measured (never a pass).
  */
 outcome: ("full_pass" | "partial_pass" | "agent_failure" | "infra_failure" | "timeout" | "unmeasured")
 /**

@@ -1,5 +1,5 @@
 // State, as read by gather.ts, → the report's view model: sections of blocks, each a table and maybe the chart of
-// that table's numbers. Pure: no IO, no HTML. Scores are shown 0-100 and ratings 0-10 (AGENTS.md "Scales").
+// that table's numbers. Pure: no IO, no HTML. Scores are shown 0-100 and ratings 0-10 (AGENTS.md, Conventions).
 import type {
   Ab,
   AgentRunRating,
