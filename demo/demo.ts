@@ -23,7 +23,9 @@ const progress = new Progress('demo', (t) => process.stderr.write(t), {
 
 /** git in `cwd` (the demo's own repository), quiet; a failure throws with git's stderr. */
 async function git(cwd: string, ...args: string[]): Promise<void> {
-  await $({ cwd, quiet: true })`git ${args}`;
+  // Fixed dates: the same commits (and sealed candidates) on every run, so the printed hashes are too.
+  const date = '2026-11-21T08:00:00Z';
+  await $({ cwd, quiet: true, env: { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } })`git ${args}`;
 }
 
 function write(dir: string, files: Record<string, string>): void {
@@ -229,15 +231,56 @@ console.log(
 );
 process.stdout.write(textTable(header, table, { rule: true }));
 console.log(
-  `\nFeedback records: ${join(state, 'feedback')}  (try: cat ${join(state, 'feedback')}/*.json | jq '{bead, outcome, composite}')`,
+  `\nWorking folder: ${work}  (judgeloop.json, runs/, state/; try: cd ${work} && cat state/feedback/*.json | jq '{bead, outcome, composite}')`,
 );
 
+// Then the rest of the pipeline on the same state, as a user types it: each command printed with its output
+// (stdout; README's worked examples are these blocks, compared by test/docs/readme-examples.test.ts).
+const shellEnv = {
+  ...process.env,
+  PATH: `${join(root, 'bin')}:${process.env.PATH ?? ''}`,
+  JUDGELOOP_NOW: '2026-11-21T10:00:00Z',
+  JUDGELOOP_STATE_DIR: '',
+  JUDGELOOP_CONFIG: '',
+  JUDGE_ENABLED: '',
+};
+async function section(title: string, commands: string[]): Promise<void> {
+  console.log(`\n# ${title}\n`);
+  for (const cmd of commands) {
+    progress.update(title, cmd);
+    const r = await $({ cwd: work, env: shellEnv, nothrow: true, quiet: true })`sh -c ${`${cmd} 2>&1`}`;
+    // Progress lines (they end in elapsed seconds) and the state folder (said above) are left out.
+    const lines = r.stdout.split('\n').filter((l) => !/^[a-z-]+: .*\(\d+\.\d s\)$|^judgeloop: state folder /.test(l));
+    console.log(`$ ${cmd}\n${lines.join('\n').trimEnd()}`);
+    if (r.exitCode !== 0) console.log(`(exit ${r.exitCode})`);
+  }
+  progress.finish(title, 'done');
+}
+
+const runs = agents.map((a) => `runs/${a.bead}.json`).join(' ');
+await section('race', [
+  `judgeloop race ${runs}`,
+  'judgeloop accept demo-race --solution demo-clean-fix --merge --dry-run',
+]);
+await section('templates', ['judgeloop score-templates']);
+await section('ratings', [
+  'judgeloop agents add claude-code --cost-per-million 15 --max-complexity 6',
+  'judgeloop agents add codex-cli --cost-per-million 10 --max-complexity 5',
+  'judgeloop agents add cursor-cli --cost-per-million 5 --max-complexity 3',
+  'judgeloop rate demo-clean-fix',
+  'judgeloop rate demo-clean-fix --quality 9 --reviewer alice',
+  'judgeloop rate demo-breaks-test --quality 5 --reviewer alice',
+  'judgeloop rate demo-no-build --quality 1 --reviewer alice',
+  'judgeloop ratings',
+  'judgeloop route --command work-on-tasks --complexity 3 --seed 1',
+  'judgeloop route --command work-on-tasks --complexity 7 --seed 3',
+  'judgeloop route --command work-on-tasks --complexity 2 --seed 4',
+]);
+
 // The demo ends as a user's week would: one HTML page of everything above, opened from file:// with no server.
-const report = await $({
-  env: { ...process.env, JUDGELOOP_STATE_DIR: state, JUDGELOOP_CONFIG: join(work, 'judgeloop.json') },
-  nothrow: true,
-})`${join(root, 'bin', 'report')} --out ${join(work, 'report.html')}`;
-if (report.exitCode === 0) console.log(`\nReport: ${report.stdout.trim()}  (open it in a browser; bin/report --help)`);
+const report = await $({ cwd: work, env: shellEnv, nothrow: true })`${join(root, 'bin', 'report')} --out report.html`;
+if (report.exitCode === 0)
+  console.log(`\nReport: ${join(work, 'report.html')}  (open it in a browser; judgeloop report --help)`);
 else {
   console.error(`demo: bin/report exited ${report.exitCode}: ${report.stderr.trim()}`);
   process.exitCode = 1;

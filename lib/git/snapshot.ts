@@ -6,12 +6,8 @@ import { onAbort } from '../base/cleanup.js';
 import { git, GitError, repoConfigAt } from './git.js';
 import { mergeBase, type WorktreeInfo } from './worktree.js';
 /**
- * The tree of the worktree as it is on disk — committed, uncommitted and untracked files — built in a fresh
- * throwaway index so the agent's own index is never touched and none of its bits or stat cache count: an edit
- * hidden with skip-worktree or assume-unchanged, or behind a forged stat cache, is hashed like any other; an
- * untracked file is left out only by the tree's own .gitignore files (never by .git/info/exclude or
- * core.excludesFile, which the diff would not show). Sparse checkouts (core.sparseCheckout): entries the
- * agent's index marks skip-worktree and that are absent on disk are kept as they are in HEAD.
+ * The worktree on disk (committed, uncommitted, untracked) as a tree, built in a throwaway index: the agent's
+ * skip-worktree/assume-unchanged bits and stat cache could hide an edit. Sparse entries absent on disk keep HEAD's.
  */
 export async function snapshotTree(worktree: string, indexFile?: string, excludeFile?: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'judgeloop-index-'));
