@@ -1,6 +1,5 @@
-// Reading a file from the agent's tree without trusting it: only a regular file inside the tree is read. A FIFO
-// (open(2) would block forever), a socket, a device, a symlink, or a path through a symlinked folder that leads
-// out of the tree is skipped with a reason, never followed or waited on.
+// A file of the agent's tree, read only when it is a regular file inside the tree: a FIFO would block, a
+// symlink could lead out; those are skipped with a reason.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, type Stats } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 

@@ -1,6 +1,5 @@
-// The claude-cli backend: `claude -p --output-format json --json-schema …`, the run's content on stdin. The judge has
-// no hands: no tools, no MCP servers, no settings (hooks, permissions), no prompts; an empty folder; an environment
-// that only authenticates (the agent's diff is the prompt: an injection in it must find nothing to reach).
+// The claude-cli backend: `claude -p`, the run's content on stdin, and no hands (no tools, MCP, settings or
+// prompts; an empty folder; only credentials): an injection in the diff must find nothing to reach.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

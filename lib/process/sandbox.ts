@@ -1,7 +1,5 @@
-// The check sandbox: bubblewrap from an empty root (deny by default): the system folders, /etc without its secrets,
-// the PATH's toolchains and collector.sandbox_expose read-only, the worktree (and a scratch /tmp and $HOME) writable,
-// judgeloop's state, checkout and config folder never shown, a fresh PID namespace (nothing outlives the check), and
-// the network per config. Also the environment a check may see.
+// The check sandbox: bubblewrap from an empty root, deny by default (docs/design/threat-model.md), and the
+// environment a check may see.
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';

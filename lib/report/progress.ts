@@ -1,9 +1,5 @@
-// Progress of long commands (race, judge --drain, score-templates over many records, the demo), on stderr only.
-//   on a terminal: one live line per item (solution, bead, phase), redrawn in place: `race: bd-a  [2/3] judge  4.1 s`;
-//     an item that ends leaves one permanent line above the live block;
-//   off a terminal (a pipe, a log file, CI): one labelled line per event: `race: bd-a: checks done (3.2 s)`;
-//   off entirely under --json or --quiet (messages that are not progress still go through `message`).
-// stdout is never written. The renderer (`renderLive`, `redraw`, `eventLine`) is pure; `Progress` holds the state.
+// Progress of long commands on stderr: live lines on a terminal, one labelled line per event elsewhere, nothing
+// under --json/--quiet. The renderer (`renderLive`, `redraw`, `eventLine`) is pure; `Progress` holds the state.
 /** What progress needs of a command's Io (lib/cli/cli.ts): where stderr goes and whether it is a terminal. */
 export interface ProgressIo {
   stderr: (text: string) => void;

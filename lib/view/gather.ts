@@ -1,6 +1,5 @@
-// Reads state/ for the report through the readers the other commands use: the feedback index (score-templates),
-// races and choices (race, accept), agents and their logs (ratings), the ledger, judgments and queue (judge).
-// Corrupt files are named in `problems`, never thrown.
+// Reads state/ for the report through the readers the other commands use; corrupt files are named in
+// `problems`, never thrown.
 import type {
   Config,
   Judgment,

@@ -1,6 +1,5 @@
-// The view model → one self-contained HTML page: uPlot and the chart data inlined, bar charts as SVG, every text
-// from state escaped. A Content-Security-Policy allows only the page's own two scripts (by hash) and no fetch at
-// all, so a text that escaped escaping still could not run or call out. Pure: the library's text comes in.
+// The view model → one self-contained HTML page; every text from state escaped, and a CSP that allows only the
+// page's own two scripts (by hash) and no fetch, in case a text escaped escaping. Pure.
 import { createHash } from 'node:crypto';
 import type { Block, Cell, Chart, ReportModel, Section, Table } from './model.js';
 

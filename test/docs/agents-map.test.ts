@@ -19,7 +19,7 @@ describe('AGENTS.md', () => {
 
   it('names design pages that exist', () => {
     const pages = [...map.matchAll(/\b([a-z-]+\.md)\b/g)]
-      .map((m) => m[1])
+      .map((m) => m[1] ?? '')
       .filter((p) => !/^(README|AGENTS|CHANGELOG)/i.test(p));
     const missing = [...new Set(pages)].filter((p) => !existsSync(join(root, 'docs', 'design', p)));
     expect(missing).toEqual([]);
