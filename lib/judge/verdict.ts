@@ -6,7 +6,7 @@ export type Dimensions = JudgeReply['dimensions'];
 export type Verdict = JudgeReply['verdict'];
 
 /** Seed 003's default weights: correctness 0.4, scope 0.2, quality 0.2, completeness 0.2. */
-export const JUDGE_WEIGHTS: Dimensions = {
+const JUDGE_WEIGHTS: Dimensions = {
   correctness: 0.4,
   scope_adherence: 0.2,
   code_quality: 0.2,
@@ -16,14 +16,20 @@ export const JUDGE_WEIGHTS: Dimensions = {
 const round = (x: number): number => Math.round(x * 1e6) / 1e6;
 
 export function judgeComposite(d: Dimensions): number {
-  return round(d.correctness * 0.4 + d.scope_adherence * 0.2 + d.code_quality * 0.2 + d.completeness * 0.2);
+  const w = JUDGE_WEIGHTS;
+  return round(
+    d.correctness * w.correctness +
+      d.scope_adherence * w.scope_adherence +
+      d.code_quality * w.code_quality +
+      d.completeness * w.completeness,
+  );
 }
 
 /** Below this composite (or this correctness) the work is unusable: fail. */
-export const FAIL_BELOW = 0.5;
-export const FAIL_CORRECTNESS_BELOW = 0.4;
+const FAIL_BELOW = 0.5;
+const FAIL_CORRECTNESS_BELOW = 0.4;
 /** Seed 003: "A pass verdict requires all dimensions >= 0.7". */
-export const PASS_MIN = 0.7;
+const PASS_MIN = 0.7;
 
 /** pass: every dimension >= 0.7; fail: correctness < 0.4 or composite < 0.5; partial: everything between. */
 export function judgeVerdict(d: Dimensions): Verdict {
