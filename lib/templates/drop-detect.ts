@@ -36,6 +36,7 @@ export function seriesOf(name: DetectorName, runs: RecentRun[], blend: BlendWeig
 }
 
 function paramsOf(name: DetectorName, d: DropSettings): DetectorParams {
+  if (name === 'glr_full_pass') return { shift: d.glr_full_pass.min_shift, threshold: d.glr_full_pass.threshold, window_runs: 0 };
   const c = name === 'cusum_full_pass' ? d.cusum_full_pass : name === 'cusum_score' ? d.cusum_score : null;
   const w = name === 'fisher_full_pass' ? d.fisher_full_pass : name === 'welch_score' ? d.welch_score : null;
   return { shift: c?.shift ?? 0, threshold: (c ?? w)!.threshold, window_runs: w?.window_runs ?? 0 };
@@ -86,7 +87,7 @@ export function changeTest(
     threshold: round(det.threshold),
     configured_threshold: p.threshold,
     runs_per_day: round(perDay),
-    shift: name.startsWith('cusum') ? p.shift : null,
+    shift: name.startsWith('cusum') || name === 'glr_full_pass' ? p.shift : null,
     reference_level: round(det.level),
     reference_sd: det.sd === null ? null : round(det.sd),
     change_at: runs[at]!.completed_at,
