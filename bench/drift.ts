@@ -270,25 +270,28 @@ const f = (x: number): string => (Number.isFinite(x) ? String(x) : `>${AFTER}d`)
 const pct = (x: number): string => `${Math.round(100 * x)}%`;
 
 const SPLIT: SplitParams = drop;
+/** The split and thresholds of issue 25's first default (cusum_full_pass, reference and monitor 150 runs). */
+const SPLIT_150: SplitParams = { ...drop, reference_runs: 150, monitor_runs: 150 };
 /** The detectors compared. Thresholds: config for the configured ones; bench-only variants from `--calibrate`. */
 function specs(): Spec[] {
-  const glr = { shift: drop.glr_full_pass.min_shift, threshold: drop.glr_full_pass.threshold, window_runs: 0 };
+  const g = drop.glr_full_pass;
+  const glr = { shift: g.min_shift, threshold: g.threshold, window_runs: 0, volume_slope: g.volume_slope };
   const cusum = { ...drop.cusum_full_pass, window_runs: 0 };
   return [
     { label: 'glr_full_pass', name: 'glr_full_pass', params: glr, split: SPLIT, cadence: 'day' },
     {
-      label: 'glr_full_pass, every run',
+      label: 'glr_full_pass, reference/monitor 150, slope 1',
       name: 'glr_full_pass',
-      params: { ...glr, threshold: GLR_RUN_THRESHOLD },
-      split: SPLIT,
-      cadence: 'run',
+      params: { ...glr, threshold: 8.24, volume_slope: 1 },
+      split: SPLIT_150,
+      cadence: 'day',
     },
     { label: 'cusum_full_pass', name: 'cusum_full_pass', params: cusum, split: SPLIT, cadence: 'day' },
     {
-      label: 'cusum_full_pass, reference 300',
+      label: 'cusum_full_pass, reference/monitor 150 (first default)',
       name: 'cusum_full_pass',
-      params: { ...cusum, threshold: CUSUM_REF300_THRESHOLD },
-      split: { ...SPLIT, reference_runs: 300 },
+      params: { ...cusum, threshold: 9.82 },
+      split: SPLIT_150,
       cadence: 'day',
     },
     {
@@ -308,16 +311,13 @@ function specs(): Spec[] {
     { label: 'welch_score', name: 'welch_score', params: { ...drop.welch_score, shift: 0 }, split: SPLIT, cadence: 'day' },
   ];
 }
-/** From `--calibrate` (bench-only variants; the configured detectors' thresholds are in config/defaults.json). */
-const GLR_RUN_THRESHOLD = 10;
-const CUSUM_REF300_THRESHOLD = 9;
 
 const describeSpec = (s: Spec): string => {
   const p = s.params;
   const what = s.name.startsWith('cusum')
-    ? `shift ${p.shift}, h ${p.threshold}`
+    ? `shift ${p.shift}, h ${p.threshold}, reference ${s.split.reference_runs}, monitor ${s.split.monitor_runs}`
     : s.name.startsWith('glr')
-      ? `min shift ${p.shift}, h ${p.threshold}`
+      ? `min shift ${p.shift}, h ${p.threshold} + ${p.volume_slope ?? 1} ln(runs a day / 10), reference ${s.split.reference_runs}, monitor ${s.split.monitor_runs}`
       : `window ${p.window_runs}, ${s.name.startsWith('fisher') ? 'p <' : 't >'} ${p.threshold}`;
   return `${s.label} (${what})`;
 };
@@ -371,7 +371,7 @@ function table(): void {
       console.log([label, v, fa.toFixed(2), ...cells].join(' | '));
     }
   }
-  for (const s of specs().filter((x) => ONLY === null || x.label.includes(ONLY))) {
+  for (const s of specs().filter((x) => ONLY === null || new RegExp(ONLY).test(x.label))) {
     const a = realAlarms(s);
     for (const v of VOLUMES) {
       const fa = falseAlarms(a, steadySet(v, `steady-${v}`, TEMPLATES));
@@ -416,7 +416,7 @@ function windowBound(goal: Map<string, number[]>): void {
 
 /** Each real detector's threshold: the worst volume's false alarms at most TARGET per 1,000 days (log scale for p). */
 function calibrate(): void {
-  for (const s of specs().filter((x) => ONLY === null || x.label.includes(ONLY))) {
+  for (const s of specs().filter((x) => ONLY === null || new RegExp(ONLY).test(x.label))) {
     const isP = s.name === 'fisher_full_pass';
     const sets = VOLUMES.map((v) => steadySet(v, `calibrate-${v}`, TEMPLATES));
     const make = (x: number): Alarms => realAlarms({ ...s, params: { ...s.params, threshold: isP ? Math.exp(x) : x } });
@@ -427,6 +427,9 @@ function calibrate(): void {
     } else {
       const thr = calibrateOn(make, sets, TARGET, 1, 20, 9);
       console.log(`${s.label}: threshold ${Math.ceil(thr * 100) / 100}`);
+      if (args.includes('--per-volume'))
+        for (const [i, v] of VOLUMES.entries())
+          console.log(`  at ${v} runs a day alone: ${Math.ceil(calibrateOn(make, [sets[i]!], TARGET, 1, 20, 9) * 100) / 100}`);
     }
   }
 }

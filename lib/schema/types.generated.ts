@@ -965,6 +965,10 @@ min_shift: number
  * h, nats at 10 runs a day (calibrated by bench/drift.ts --calibrate).
  */
 threshold: number
+/**
+ * At r runs a day the threshold is h + volume_slope x ln(r / 10) (calibrated by bench/drift.ts --calibrate --per-volume).
+ */
+volume_slope: number
 }
 /**
  * One-sided Bernoulli CUSUM on the full-pass indicator: p0 = the reference rate, p1 = max(p0 - shift, p0/3); fires when the log-likelihood-ratio sum exceeds threshold.
@@ -4662,7 +4666,7 @@ configured_threshold: number
  */
 runs_per_day: number
 /**
- * CUSUM: the drop it is tuned for, 0-1; null for windowed tests.
+ * CUSUM: the drop it is tuned for; GLR: the smallest estimated drop it counts; 0-1; null for windowed tests.
  */
 shift: (number | null)
 /**

@@ -12,6 +12,8 @@ export interface DetectorParams {
   threshold: number;
   /** Windowed tests: the newest runs tested against the reference before them. */
   window_runs: number;
+  /** GLR: the threshold grows by this x ln(runs a day / 10) (default 1). */
+  volume_slope?: number;
 }
 
 export interface SplitParams {
@@ -48,15 +50,16 @@ export function runsPerDay(n: number, firstMs: number, lastMs: number): number {
 /**
  * The threshold for a template with `perDay` runs a day. A detector that looks after every run has false alarms
  * per day proportional to runs a day x its per-run rate, so the per-run rate is scaled by PER_DAY_REFERENCE / perDay:
- * CUSUM and GLR h + ln(perDay / 10) (the CUSUM's in-control run length grows as e^h), Fisher p x 10 / perDay, Welch t from the
- * normal tail, t^2 + 2 ln(perDay / 10).
+ * CUSUM h + ln(perDay / 10) (its in-control run length grows as e^h), Fisher p x 10 / perDay, Welch t from the
+ * normal tail, t^2 + 2 ln(perDay / 10). The GLR scan's false alarms grow slower with volume (measured: its runs
+ * overlap from one day's check to the next), so it takes h + slope x ln(perDay / 10) with a calibrated slope.
  */
-export function scaledThreshold(name: DetectorName, threshold: number, perDay: number | null): number {
+export function scaledThreshold(name: DetectorName, threshold: number, perDay: number | null, slope = 1): number {
   if (perDay === null) return threshold;
   const r = Math.log(perDay / PER_DAY_REFERENCE);
   if (name === 'fisher_full_pass') return threshold * Math.exp(-r);
   if (name === 'welch_score') return Math.sqrt(Math.max(0, threshold ** 2 + 2 * r));
-  return Math.max(0, threshold + r);
+  return Math.max(0, threshold + (name === 'glr_full_pass' ? slope : 1) * r);
 }
 
 /** Smallest standard deviation a score CUSUM divides by: a reference of identical values is not noise-free. */
@@ -207,7 +210,7 @@ export function detectDrop(
   if (s === null) return null;
   const [r0, m0] = s;
   const level = meanOf(xs, r0, m0);
-  const h = scaledThreshold(name, d.threshold, perDay);
+  const h = scaledThreshold(name, d.threshold, perDay, d.volume_slope);
   const base = { detector: name, threshold: h, referenceStart: r0, monitorStart: m0, level };
   if (name === 'cusum_full_pass') {
     const p0 = (level * (m0 - r0) + 1) / (m0 - r0 + 2); // Laplace: a clean reference is not a certain one

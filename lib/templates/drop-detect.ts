@@ -36,7 +36,10 @@ export function seriesOf(name: DetectorName, runs: RecentRun[], blend: BlendWeig
 }
 
 function paramsOf(name: DetectorName, d: DropSettings): DetectorParams {
-  if (name === 'glr_full_pass') return { shift: d.glr_full_pass.min_shift, threshold: d.glr_full_pass.threshold, window_runs: 0 };
+  if (name === 'glr_full_pass') {
+    const g = d.glr_full_pass;
+    return { shift: g.min_shift, threshold: g.threshold, window_runs: 0, volume_slope: g.volume_slope };
+  }
   const c = name === 'cusum_full_pass' ? d.cusum_full_pass : name === 'cusum_score' ? d.cusum_score : null;
   const w = name === 'fisher_full_pass' ? d.fisher_full_pass : name === 'welch_score' ? d.welch_score : null;
   return { shift: c?.shift ?? 0, threshold: (c ?? w)!.threshold, window_runs: w?.window_runs ?? 0 };
