@@ -414,6 +414,38 @@ function windowBound(goal: Map<string, number[]>): void {
   }
 }
 
+/** False alarms per 1,000 steady template-days of the default, by full-pass rate and by the template's age. */
+function faBands(): void {
+  const s = specs()[0]!;
+  const a = realAlarms(s);
+  const bands = [0.55, 0.65, 0.75, 0.85, 0.9];
+  console.log(`\n${s.label}: false alarms per 1,000 steady template-days by full-pass rate, and on days 1-30 / 31-${STEADY_DAYS}`);
+  console.log(['runs/day', ...bands.slice(1).map((b, i) => `p0 ${bands[i]}-${b}`), 'days 1-30', `days 31-${STEADY_DAYS}`].join(' | '));
+  for (const v of VOLUMES) {
+    const set = steadySet(v, `steady-${v}`, TEMPLATES);
+    const n = bands.map(() => 0);
+    const t = bands.map(() => 0);
+    const age = [0, 0];
+    for (const h of set) {
+      const b = bands.findIndex((x, i) => h.p0 >= x && h.p0 < (bands[i + 1] ?? 2));
+      t[b]!++;
+      for (const i of a(h, false)) {
+        n[b]!++;
+        age[h.day[i]! <= 30 ? 0 : 1]!++;
+      }
+    }
+    const per = (k: number, templates: number, days: number) => ((1000 * k) / (templates * days)).toFixed(2);
+    console.log(
+      [
+        v,
+        ...bands.slice(1).map((_, i) => `${per(n[i]!, t[i]!, STEADY_DAYS)} (${t[i]} templates)`),
+        per(age[0]!, set.length, 30),
+        per(age[1]!, set.length, STEADY_DAYS - 30),
+      ].join(' | '),
+    );
+  }
+}
+
 /** Each real detector's threshold: the worst volume's false alarms at most TARGET per 1,000 days (log scale for p). */
 function calibrate(): void {
   for (const s of specs().filter((x) => ONLY === null || new RegExp(ONLY).test(x.label))) {
@@ -435,4 +467,7 @@ function calibrate(): void {
 }
 
 if (args.includes('--calibrate')) calibrate();
-else table();
+else {
+  table();
+  if (ONLY === null || args.includes('--bands')) faBands();
+}

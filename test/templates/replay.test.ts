@@ -31,7 +31,7 @@ function scoreTemplates(state: string, now: string): void {
       JUDGE_PHASE: '4',
     },
   });
-  expect(r.stderr.split('\n').filter((l) => /Error|at /.test(l))).toEqual([]);
+  expect(r.stderr.split('\n').filter((l) => /Error|^\s+at /.test(l))).toEqual([]);
   expect(r.status).toBe(0);
 }
 
@@ -307,12 +307,13 @@ describe("issue 25's fade (0.60 -> 0.15 full passes for a month's last four days
   it('200 months: flagged within the four days, no false drop on the steady twin', () => {
     const t = fadeTally(200);
     const within = (d: number) => t.delays.filter((x) => x <= d).length;
-    // Measured with glr_full_pass (docs/design/templates.md): within 2 days WITHIN2, within 4 WITHIN4 of 200.
-    expect(within(2)).toBeGreaterThanOrEqual(0);
-    expect(within(4)).toBeGreaterThanOrEqual(0);
-    expect(t.falseDrops).toBeLessThanOrEqual(99);
+    // Measured with glr_full_pass (docs/design/templates.md): flagged on the fade's first day in 52 of 200 months,
+    // within 2 days in 143, 3 days 192, 4 days 199; 7 false drops over the 400 template-months. Issue 17's
+    // interval rule never flagged it.
+    expect(within(2)).toBeGreaterThanOrEqual(130);
+    expect(within(4)).toBeGreaterThanOrEqual(195);
+    expect(t.falseDrops).toBeLessThanOrEqual(12);
     expect(t.closedWhileBroken).toBe(0);
-    console.log(JSON.stringify({ w1: within(1), w2: within(2), w3: within(3), w4: within(4), fa: t.falseDrops }));
   });
 });
 
@@ -358,5 +359,31 @@ describe('trigger replay through bin/score-templates, day by day', () => {
       }
     }
     expect(closedOn).not.toBeNull();
-  }, 180_000);
+  }, 400_000);
+});
+
+describe("issue 25's fade through bin/score-templates, day by day", () => {
+  let st: TempState;
+  beforeAll(() => {
+    st = tempState();
+  });
+  afterAll(() => st.cleanup());
+
+  it('the fade flagged within four days and kept open, the steady twin silent, as in memory', async () => {
+    const month = fadeMonth('seed-0');
+    const expected = replayInMemory('seed-0', tcfg.triggers, (day) => month[day - 1]!);
+    const fired = (all: Trigger[]) => all.filter((t) => t.kind === 'score_drop').map((t) => [t.template, t.fired_at]);
+    for (let day = 1; day <= DAYS; day++) {
+      await writeRuns(st.store, month[day - 1]!);
+      scoreTemplates(st.root, endOfDay(day));
+      const all = triggersOf(st.root);
+      expect(fired(all), `day ${day}`).toEqual(fired(expected[day - 1]!.all));
+    }
+    const open = triggersOf(st.root).filter((t) => t.kind === 'score_drop' && t.cleared_at === null);
+    expect(open.map((t) => t.template)).toEqual(['fade']);
+    const firedDay = Math.floor((Date.parse(open[0]!.fired_at) - Date.parse(endOfDay(0))) / 86_400_000);
+    expect(firedDay).toBeGreaterThanOrEqual(FADE_DAY);
+    expect(firedDay).toBeLessThanOrEqual(FADE_DAY + 3);
+    expect(open[0]!.evidence.drop).toMatchObject({ test: 'glr_full_pass', series: 'full_pass' });
+  }, 400_000);
 });
