@@ -308,7 +308,13 @@ function specs(): Spec[] {
       split: SPLIT,
       cadence: 'day',
     },
-    { label: 'welch_score', name: 'welch_score', params: { ...drop.welch_score, shift: 0 }, split: SPLIT, cadence: 'day' },
+    {
+      label: 'welch_score',
+      name: 'welch_score',
+      params: { ...drop.welch_score, shift: 0 },
+      split: SPLIT,
+      cadence: 'day',
+    },
   ];
 }
 
@@ -360,7 +366,9 @@ function table(): void {
     for (const v of VOLUMES) {
       const kind = cadence === 'day' ? 'cusum-day' : 'cusum-run';
       const fa = Math.max(
-        ...DROPS.map((d) => falseAlarms(oracleCusum(d, oracleThreshold(kind, v, d), cadence), steadySet(v, `steady-${v}`, TEMPLATES))),
+        ...DROPS.map((d) =>
+          falseAlarms(oracleCusum(d, oracleThreshold(kind, v, d), cadence), steadySet(v, `steady-${v}`, TEMPLATES)),
+        ),
       );
       const cells = DROPS.map((d) => {
         const thr = oracleThreshold(kind, v, d);
@@ -386,7 +394,8 @@ function table(): void {
   if (ONLY === null || ONLY === 'oracle') windowBound(goal);
   console.log('\ngoal cells (share flagged within the deadline; goal 90% each):');
   console.log(['detector', ...GOALS.map((g) => `drop ${g.d} at ${g.v}/day within ${g.days}d`)].join(' | '));
-  for (const [label, row] of goal) console.log([label, ...row.map((x) => (Number.isNaN(x) ? '-' : pct(x)))].join(' | '));
+  for (const [label, row] of goal)
+    console.log([label, ...row.map((x) => (Number.isNaN(x) ? '-' : pct(x)))].join(' | '));
   console.log(`(${((performance.now() - t0) / 1000).toFixed(1)} s)`);
 }
 
@@ -419,8 +428,14 @@ function faBands(): void {
   const s = specs()[0]!;
   const a = realAlarms(s);
   const bands = [0.55, 0.65, 0.75, 0.85, 0.9];
-  console.log(`\n${s.label}: false alarms per 1,000 steady template-days by full-pass rate, and on days 1-30 / 31-${STEADY_DAYS}`);
-  console.log(['runs/day', ...bands.slice(1).map((b, i) => `p0 ${bands[i]}-${b}`), 'days 1-30', `days 31-${STEADY_DAYS}`].join(' | '));
+  console.log(
+    `\n${s.label}: false alarms per 1,000 steady template-days by full-pass rate, and on days 1-30 / 31-${STEADY_DAYS}`,
+  );
+  console.log(
+    ['runs/day', ...bands.slice(1).map((b, i) => `p0 ${bands[i]}-${b}`), 'days 1-30', `days 31-${STEADY_DAYS}`].join(
+      ' | ',
+    ),
+  );
   for (const v of VOLUMES) {
     const set = steadySet(v, `steady-${v}`, TEMPLATES);
     const n = bands.map(() => 0);
@@ -461,7 +476,9 @@ function calibrate(): void {
       console.log(`${s.label}: threshold ${Math.ceil(thr * 100) / 100}`);
       if (args.includes('--per-volume'))
         for (const [i, v] of VOLUMES.entries())
-          console.log(`  at ${v} runs a day alone: ${Math.ceil(calibrateOn(make, [sets[i]!], TARGET, 1, 20, 9) * 100) / 100}`);
+          console.log(
+            `  at ${v} runs a day alone: ${Math.ceil(calibrateOn(make, [sets[i]!], TARGET, 1, 20, 9) * 100) / 100}`,
+          );
     }
   }
 }

@@ -53,7 +53,13 @@ describe('change detectors', () => {
     const ref = Array.from({ length: 20 }, (_, i) => (i % 5 === 0 ? 0 : 1));
     const steady = [...ref, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1];
     const broken = [...ref, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-    for (const name of ['glr_full_pass', 'cusum_full_pass', 'cusum_score', 'fisher_full_pass', 'welch_score'] as const) {
+    for (const name of [
+      'glr_full_pass',
+      'cusum_full_pass',
+      'cusum_score',
+      'fisher_full_pass',
+      'welch_score',
+    ] as const) {
       expect(detectDrop(name, steady, paramsOf(name), split)!.alarm, name).toBe(false);
       const d = detectDrop(name, broken, paramsOf(name), split)!;
       expect(d.alarm, name).toBe(true);
