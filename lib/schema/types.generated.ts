@@ -940,7 +940,7 @@ drop: {
 /**
  * The detector: cusum_full_pass (default: one-sided Bernoulli CUSUM on the full-pass indicator), cusum_score (standardised CUSUM on the per-run score), fisher_full_pass (Fisher exact, window against reference), welch_score (Welch t, window against reference), interval_separation (issue 17's rule: the window's 95% t interval wholly below the baseline's).
  */
-test: ("cusum_full_pass" | "cusum_score" | "fisher_full_pass" | "welch_score" | "interval_separation")
+test: ("glr_full_pass" | "cusum_full_pass" | "cusum_score" | "fisher_full_pass" | "welch_score" | "interval_separation")
 /**
  * Reference: at most this many scored runs just before the monitored runs (their level is the pre-change level).
  */
@@ -953,6 +953,23 @@ min_reference_runs: number
  * CUSUM: the newest scored runs the statistic runs over.
  */
 monitor_runs: number
+/**
+ * Two-sample Bernoulli GLR scan on the full-pass indicator: for every change point among the monitored runs, the log-likelihood ratio of 'one rate before, a lower one after' (both estimated) against 'one rate'; fires when the largest exceeds threshold.
+ */
+glr_full_pass: {
+/**
+ * Change points whose estimated drop (rate before minus rate after) is below this are not counted, 0-1.
+ */
+min_shift: number
+/**
+ * h, nats at 10 runs a day (calibrated by bench/drift.ts --calibrate).
+ */
+threshold: number
+/**
+ * At r runs a day the threshold is h + volume_slope x ln(r / 10) (calibrated by bench/drift.ts --calibrate --per-volume).
+ */
+volume_slope: number
+}
 /**
  * One-sided Bernoulli CUSUM on the full-pass indicator: p0 = the reference rate, p1 = max(p0 - shift, p0/3); fires when the log-likelihood-ratio sum exceeds threshold.
  */
@@ -4627,7 +4644,7 @@ export interface DropChange {
 /**
  * The detector (templates.triggers.drop.test).
  */
-test: ("cusum_full_pass" | "cusum_score" | "fisher_full_pass" | "welch_score")
+test: ("glr_full_pass" | "cusum_full_pass" | "cusum_score" | "fisher_full_pass" | "welch_score")
 /**
  * The per-run series: full_pass (1 for a full pass, else 0), mechanical, or blended (judged runs w_m x mechanical + w_j x judge) when the blend is active.
  */
@@ -4649,7 +4666,7 @@ configured_threshold: number
  */
 runs_per_day: number
 /**
- * CUSUM: the drop it is tuned for, 0-1; null for windowed tests.
+ * CUSUM: the drop it is tuned for; GLR: the smallest estimated drop it counts; 0-1; null for windowed tests.
  */
 shift: (number | null)
 /**

@@ -3,15 +3,17 @@
 // windowed Welch t on scores; the upward CUSUM that says a level came back. Which one the drop trigger uses, and
 // its thresholds, were chosen by bench/drift.ts (docs/design/templates.md "Change detection").
 
-export type DetectorName = 'cusum_full_pass' | 'cusum_score' | 'fisher_full_pass' | 'welch_score';
+export type DetectorName = 'cusum_full_pass' | 'glr_full_pass' | 'cusum_score' | 'fisher_full_pass' | 'welch_score';
 
 export interface DetectorParams {
-  /** CUSUM: the drop it is tuned for (0-1 scale). */
+  /** CUSUM: the drop it is tuned for (0-1 scale); GLR: the smallest estimated drop it counts. */
   shift: number;
   /** CUSUM: h (nats for 0/1, standard deviations for scores); Fisher: the one-sided p below which it fires; Welch: t. */
   threshold: number;
   /** Windowed tests: the newest runs tested against the reference before them. */
   window_runs: number;
+  /** GLR: the threshold grows by this x ln(runs a day / 10) (default 1). */
+  volume_slope?: number;
 }
 
 export interface SplitParams {
@@ -49,14 +51,15 @@ export function runsPerDay(n: number, firstMs: number, lastMs: number): number {
  * The threshold for a template with `perDay` runs a day. A detector that looks after every run has false alarms
  * per day proportional to runs a day x its per-run rate, so the per-run rate is scaled by PER_DAY_REFERENCE / perDay:
  * CUSUM h + ln(perDay / 10) (its in-control run length grows as e^h), Fisher p x 10 / perDay, Welch t from the
- * normal tail, t^2 + 2 ln(perDay / 10).
+ * normal tail, t^2 + 2 ln(perDay / 10). The GLR scan's false alarms grow slower with volume (measured: its runs
+ * overlap from one day's check to the next), so it takes h + slope x ln(perDay / 10) with a calibrated slope.
  */
-export function scaledThreshold(name: DetectorName, threshold: number, perDay: number | null): number {
+export function scaledThreshold(name: DetectorName, threshold: number, perDay: number | null, slope = 1): number {
   if (perDay === null) return threshold;
   const r = Math.log(perDay / PER_DAY_REFERENCE);
   if (name === 'fisher_full_pass') return threshold * Math.exp(-r);
   if (name === 'welch_score') return Math.sqrt(Math.max(0, threshold ** 2 + 2 * r));
-  return Math.max(0, threshold + r);
+  return Math.max(0, threshold + (name === 'glr_full_pass' ? slope : 1) * r);
 }
 
 /** Smallest standard deviation a score CUSUM divides by: a reference of identical values is not noise-free. */
@@ -99,6 +102,48 @@ export function cusumPath(
     }
   }
   return { value: s, start: Math.min(start, xs.length - 1) };
+}
+
+/** k ln k from a table that grows as needed (0 ln 0 = 0). */
+const XLOGX = [0];
+function xlogx(k: number): number {
+  for (let i = XLOGX.length; i <= k; i++) XLOGX.push(i * Math.log(i));
+  return XLOGX[k]!;
+}
+
+/** Maximised Bernoulli log-likelihood of a successes in n runs: a ln(a/n) + (n - a) ln((n - a)/n). */
+export const bernoulliMaxLl = (a: number, n: number): number => xlogx(a) + xlogx(n - a) - xlogx(n);
+
+/**
+ * Two-sample Bernoulli GLR scan for a drop over 0/1 values xs[r0..]: for every change point k in [from, n), the
+ * log-likelihood ratio of "rate a/(k - r0) before k, b/(n - k) from k on" against "one rate throughout", counted only
+ * where the rate after is below the rate before by at least minShift. Both rates are estimated (no plug-in p0).
+ */
+export function glrDropScan(
+  xs: ArrayLike<number>,
+  r0: number,
+  from: number,
+  minShift: number,
+): { value: number; start: number; before: number; after: number } {
+  const n = xs.length;
+  let total = 0;
+  for (let i = r0; i < n; i++) total += xs[i]! >= 0.5 ? 1 : 0;
+  const all = bernoulliMaxLl(total, n - r0);
+  let a = 0;
+  for (let i = r0; i < from; i++) a += xs[i]! >= 0.5 ? 1 : 0;
+  let best = { value: 0, start: from, before: a / Math.max(1, from - r0), after: (total - a) / Math.max(1, n - from) };
+  for (let k = from; k < n; k++) {
+    const na = k - r0;
+    const b = total - a;
+    const pa = a / na;
+    const pb = b / (n - k);
+    if (pa - pb >= minShift && pa > pb) {
+      const v = bernoulliMaxLl(a, na) + bernoulliMaxLl(b, n - k) - all;
+      if (v > best.value) best = { value: v, start: k, before: pa, after: pb };
+    }
+    a += xs[k]! >= 0.5 ? 1 : 0;
+  }
+  return best;
 }
 
 /** Where the reference ends and the monitored runs begin; null when the reference is too short. */
@@ -165,13 +210,17 @@ export function detectDrop(
   if (s === null) return null;
   const [r0, m0] = s;
   const level = meanOf(xs, r0, m0);
-  const h = scaledThreshold(name, d.threshold, perDay);
+  const h = scaledThreshold(name, d.threshold, perDay, d.volume_slope);
   const base = { detector: name, threshold: h, referenceStart: r0, monitorStart: m0, level };
   if (name === 'cusum_full_pass') {
     const p0 = (level * (m0 - r0) + 1) / (m0 - r0 + 2); // Laplace: a clean reference is not a certain one
     const p1 = droppedRate(p0, d.shift);
     const c = cusumPath(xs, m0, (x) => bernoulliLlr(x, p0, p1));
     return { ...base, statistic: c.value, alarm: c.value > h, changeIndex: c.start, sd: null };
+  }
+  if (name === 'glr_full_pass') {
+    const g = glrDropScan(xs, r0, m0, d.shift);
+    return { ...base, level: g.before, statistic: g.value, alarm: g.value > h, changeIndex: g.start, sd: null };
   }
   if (name === 'cusum_score') {
     const sd = Math.max(SD_FLOOR, sdOf(xs, r0, m0, level));

@@ -36,6 +36,10 @@ export function seriesOf(name: DetectorName, runs: RecentRun[], blend: BlendWeig
 }
 
 function paramsOf(name: DetectorName, d: DropSettings): DetectorParams {
+  if (name === 'glr_full_pass') {
+    const g = d.glr_full_pass;
+    return { shift: g.min_shift, threshold: g.threshold, window_runs: 0, volume_slope: g.volume_slope };
+  }
   const c = name === 'cusum_full_pass' ? d.cusum_full_pass : name === 'cusum_score' ? d.cusum_score : null;
   const w = name === 'fisher_full_pass' ? d.fisher_full_pass : name === 'welch_score' ? d.welch_score : null;
   return { shift: c?.shift ?? 0, threshold: (c ?? w)!.threshold, window_runs: w?.window_runs ?? 0 };
@@ -86,7 +90,7 @@ export function changeTest(
     threshold: round(det.threshold),
     configured_threshold: p.threshold,
     runs_per_day: round(perDay),
-    shift: name.startsWith('cusum') ? p.shift : null,
+    shift: name.startsWith('cusum') || name === 'glr_full_pass' ? p.shift : null,
     reference_level: round(det.level),
     reference_sd: det.sd === null ? null : round(det.sd),
     change_at: runs[at]!.completed_at,

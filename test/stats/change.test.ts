@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   bernoulliLlr,
+  bernoulliMaxLl,
+  glrDropScan,
   cusumPath,
   detectDrop,
   fisherLowerP,
@@ -25,6 +27,18 @@ describe('change detectors', () => {
     expect(bernoulliLlr(1, 0.6, 0.3)).toBeCloseTo(Math.log(0.5), 12);
     expect(bernoulliLlr(0, 0.6, 0.3)).toBeCloseTo(Math.log(0.7 / 0.4), 12);
   });
+  it('the GLR scan: both rates estimated, the best change point, drops only', () => {
+    // k = 4: 4/4 before, 0/2 after, against 4/6 throughout: 6 ln 6 - 4 ln 4 - 2 ln 2 (other k give less, by hand).
+    const g = glrDropScan([1, 1, 1, 1, 0, 0], 0, 2, 0);
+    expect(g.value).toBeCloseTo(6 * Math.log(6) - 4 * Math.log(4) - 2 * Math.log(2), 12);
+    expect(g).toMatchObject({ start: 4, before: 1, after: 0 });
+    expect(bernoulliMaxLl(4, 6)).toBeCloseTo(4 * Math.log(4 / 6) + 2 * Math.log(2 / 6), 12);
+    // A rise is not a drop; a drop smaller than min_shift is not counted.
+    expect(glrDropScan([0, 0, 0, 0, 1, 1], 0, 2, 0).value).toBe(0);
+    expect(glrDropScan([1, 0, 1, 0, 1, 0, 0, 0, 1, 0], 0, 4, 0.6).value).toBe(0);
+    // Runs before r0 are not looked at.
+    expect(glrDropScan([0, 0, 1, 1, 1, 1, 0, 0], 2, 4, 0).value).toBeCloseTo(g.value, 12);
+  });
   it('Fisher exact, one-sided, against a hand-computed hypergeometric tail', () => {
     // 8/10 in the reference, 0/4 in the window: P(X <= 0), X ~ Hypergeom(14, 8, 4) = C(6,4)/C(14,4) = 15/1001.
     expect(fisherLowerP(8, 10, 0, 4)).toBeCloseTo(15 / 1001, 12);
@@ -39,13 +53,20 @@ describe('change detectors', () => {
     const ref = Array.from({ length: 20 }, (_, i) => (i % 5 === 0 ? 0 : 1));
     const steady = [...ref, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1];
     const broken = [...ref, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-    for (const name of ['cusum_full_pass', 'cusum_score', 'fisher_full_pass', 'welch_score'] as const) {
+    for (const name of [
+      'glr_full_pass',
+      'cusum_full_pass',
+      'cusum_score',
+      'fisher_full_pass',
+      'welch_score',
+    ] as const) {
       expect(detectDrop(name, steady, paramsOf(name), split)!.alarm, name).toBe(false);
       const d = detectDrop(name, broken, paramsOf(name), split)!;
       expect(d.alarm, name).toBe(true);
       expect(d.level).toBeCloseTo(0.8, 12);
     }
     expect(detectDrop('cusum_full_pass', broken, params, split)!.changeIndex).toBe(20);
+    expect(detectDrop('glr_full_pass', broken, { ...params, shift: 0 }, split)!.changeIndex).toBe(20);
   });
   it('too short a reference tests nothing; a restart leaves older runs as reference only', () => {
     expect(detectDrop('cusum_full_pass', [1, 1, 0, 0], params, split)).toBeNull();
@@ -53,6 +74,8 @@ describe('change detectors', () => {
     expect(detectDrop('cusum_full_pass', xs, params, split)!.alarm).toBe(true);
     // Restarted after the failures (a trigger closed there): the monitored runs are the four passes.
     expect(detectDrop('cusum_full_pass', xs, params, split, 26)!.alarm).toBe(false);
+    expect(detectDrop('glr_full_pass', xs, params, split)!.alarm).toBe(true);
+    expect(detectDrop('glr_full_pass', xs, params, split, 26)!.alarm).toBe(false);
   });
   it('thresholds scale with volume so false alarms per day stay put', () => {
     expect(scaledThreshold('cusum_full_pass', 9, 10)).toBe(9);

@@ -70,3 +70,37 @@ export function runsOfDay(day: number, seed: string): RunSpec[] {
   }
   return m[day - 1]!;
 }
+
+/** The first day (1-based) of issue 25's fade: a template at 0.60 full passes falls to 0.15 for the month's last four days. */
+export const FADE_DAY = 27;
+
+/**
+ * Issue 25's month: about 10 runs a day (8-12) per template; `fade` at 0.60 full passes (10% partial, 2% timeouts)
+ * falls to 0.15 from FADE_DAY; `steady-60` stays at 0.60 throughout. One pseudo-random stream per seed.
+ */
+export function fadeMonth(seed: string): RunSpec[][] {
+  const rng = createRng(`fade-${seed}`);
+  for (let i = 0; i < 16; i++) rng();
+  const days: RunSpec[][] = [];
+  for (let day = 1; day <= DAYS; day++) {
+    const out: RunSpec[] = [];
+    for (const template of ['fade', 'steady-60']) {
+      const full = template === 'fade' && day >= FADE_DAY ? 0.15 : 0.6;
+      const n = 8 + Math.floor(rng() * 5);
+      for (let i = 0; i < n; i++) {
+        const u = rng();
+        const outcome: Outcome =
+          u < full ? 'full_pass' : u < full + 0.1 ? 'partial_pass' : u < full + 0.12 ? 'timeout' : 'agent_failure';
+        out.push({
+          bead: `${template}-${day}-${i}`,
+          template,
+          outcome,
+          iterations: rng() < 0.15 ? 1 : 0,
+          completed_at: new Date(ORIGIN + (day - 1) * 86_400_000 + Math.floor(rng() * 1380) * 60_000).toISOString(),
+        });
+      }
+    }
+    days.push(out);
+  }
+  return days;
+}
