@@ -1,4 +1,4 @@
-// bench: the drop trigger's change detectors on simulated templates (issues 25). Templates with 3, 10 and 30 runs a
+// bench: the drop trigger's change detectors on simulated templates (issue 25). Templates with 3, 10 and 30 runs a
 // day (Poisson), steady ones and ones whose full-pass rate drops by 0.2, 0.3 or 0.45 on a random day. A detector looks
 // once a day at its end (the daily score-templates) or after every run (the hook runs score-templates after each judged
 // run). Prints per detector false alarms per 1,000 steady template-days and the detection delay (median, p90, in days

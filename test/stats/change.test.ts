@@ -81,6 +81,10 @@ describe('change detectors', () => {
     expect(scaledThreshold('cusum_full_pass', 9, 10)).toBe(9);
     expect(scaledThreshold('cusum_full_pass', 9, 100)).toBeCloseTo(9 + Math.log(10), 12);
     expect(scaledThreshold('fisher_full_pass', 0.001, 100)).toBeCloseTo(0.0001, 12);
+    // The GLR takes its own slope (calibrated 0.4); the CUSUM ignores one.
+    expect(scaledThreshold('glr_full_pass', 7.6, 100, 0.4)).toBeCloseTo(7.6 + 0.4 * Math.log(10), 12);
+    expect(scaledThreshold('glr_full_pass', 7.6, 3, 0.4)).toBeCloseTo(7.6 + 0.4 * Math.log(0.3), 12);
+    expect(scaledThreshold('cusum_full_pass', 9, 100, 0.4)).toBeCloseTo(9 + Math.log(10), 12);
     expect(scaledThreshold('welch_score', 3, 10)).toBeCloseTo(3, 12);
     expect(runsPerDay(11, 0, 86_400_000)).toBe(10);
     expect(runsPerDay(1, 0, 0)).toBe(1);
