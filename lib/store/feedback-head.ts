@@ -1,14 +1,5 @@
-// Reading feedback for the index without re-validating what judgeloop validated when it wrote it.
-//
-// A feedback file judgeloop wrote went through the one writer (StateStore.write: schema-validated, atomic) in the
-// layout of lib/collector/record-order.ts: the summary first (outcome, composite, scores, judgment, run), the bulk
-// last (diff file list, checks with their raw output). What the index needs is in the head: we read the first
-// HEAD_BYTES, parse the head alone and check the row it gives against the small index-row schema. Everything else
-// goes to the one feedback reader (feedback-read.ts: the whole file validated, with its precise messages):
-// a file in another layout (written by hand, another tool, an older judgeloop), one that does not end as our writer
-// ends a file (cut short), a head that does not parse or has the wrong shape, a row that fails its schema.
-// Index rows (state/index/*.jsonl) are only ever appended validated (StateStore.appendLines) or copied whole by
-// compaction: on read they are parsed and given a shape check, not the schema (isIndexRow).
+// A feedback record's head alone (the summary keys before `collected_at`) when our writer wrote it
+// (lib/collector/record-order.ts, JSON.stringify(record, null, 2)); else null and the caller reads it whole, validated.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { KINDS } from './kinds.js';
 import { validate } from '../schema/schema.js';
@@ -19,13 +10,8 @@ export const HEAD_BYTES = 8 << 10;
 /** One buffer for every head (reads are synchronous): no garbage per file. */
 const headBuf = Buffer.allocUnsafe(HEAD_BYTES);
 
-/** The writer's layout: JSON.stringify(record, null, 2) starting with these two keys. */
 const OUR_START = /^\{\n {2}"schema_version": "[^"\\]*",\n {2}"bead": "/;
-/**
- * The key after `run` in the writer's layout (required, so always there). A string value never holds a raw newline,
- * so this is a top-level key. In an older layout it comes right after `run`, before `outcome`: the head lacks the
- * outcome and the file is read whole.
- */
+/** The first key after the head; a string never holds a raw newline, so this is a top-level key. */
 const AFTER_HEAD = Buffer.from(',\n  "collected_at": ');
 
 export interface FeedbackHead {
@@ -53,17 +39,12 @@ function headShape(v: unknown): v is Feedback {
   );
 }
 
-/**
- * The head of state/feedback/<bead>.json when the file is in the writer's layout (then the caller checks the row
- * with `rowProblems`), else null: the caller reads the whole file through the one feedback reader
- * (feedback-read.ts), which validates it. ENOENT is thrown as it comes.
- */
+/** The head of a feedback file in our writer's layout (the caller checks its row with `rowProblems`), else null. */
 export function readFeedbackHead(file: string): FeedbackHead | null {
   const fd = openSync(file, 'r');
   try {
     const st = fstatSync(fd);
     const n = st.size ? readSync(fd, headBuf, 0, Math.min(st.size, HEAD_BYTES), 0) : 0;
-    // Only the head is decoded (the cut is found in the bytes: the key is ASCII, so never inside a character).
     const cut = headBuf.subarray(0, n).indexOf(AFTER_HEAD);
     if (cut <= 0 || !endsLikeOurs(fd, st.size, n)) return null;
     const start = headBuf.toString('utf8', 0, cut);
@@ -72,7 +53,7 @@ export function readFeedbackHead(file: string): FeedbackHead | null {
     try {
       head = JSON.parse(`${start}\n}`);
     } catch {
-      return null; // not what our writer writes
+      return null;
     }
     return headShape(head) ? { feedback: head, size: st.size, mtime_ms: st.mtimeMs } : null;
   } finally {

@@ -1,5 +1,5 @@
-// Reading the feedback index for score-templates and select-template: every current record's row, from the index
-// where it is up to date, from the file where not (and reconciled with state/feedback when they disagree).
+// Reading the feedback index for score-templates, select-template and the report: every current record's row,
+// from the index where it agrees with state/feedback, else from a rewrite joined with the folder.
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { feedbackNames } from './feedback-read.js';
 import {
@@ -7,18 +7,18 @@ import {
   compactIndex,
   COMPACTED_ID,
   identityOf,
-  limitsOf,
+  linesOfFd,
   LOCK,
   parseRow,
   reconcile,
   rowFromFile,
   sizeOf,
   TAIL_ID,
-  type FileIdentity,
+  TAIL_MAX_BYTES,
+  tailRows,
   type IndexLimits,
   type Skipped,
 } from './feedback-index.js';
-import { linesOfFd } from './jsonl-sort.js';
 import type { StateStore } from './store.js';
 import type { FeedbackIndexRow } from '../schema/types.generated.js';
 
@@ -29,7 +29,7 @@ export interface ScanResult {
   skipped: Skipped[];
   /** Index lines that are not valid rows (e.g. half written); their beads were re-read. */
   badIndexLines: number;
-  /** Whether the index had to be reconciled with state/feedback (files added outside the collector, or deleted). */
+  /** The index disagreed with state/feedback (files added outside the collector, deleted, corrupt) and was rewritten. */
   reconciled: boolean;
 }
 
@@ -40,43 +40,13 @@ export interface ScanOptions {
   verify?: boolean;
   now?: string;
   limits?: IndexLimits;
-  /** Called after each feedback file read and parsed (files without a row, --rebuild): progress of a first read. */
+  /** Called after each feedback file read for want of a row: progress of a first read. */
   onFileRead?: () => void;
 }
 
-/**
- * An order-independent fingerprint of a set of bead ids: their count and two sums (mod 2^32) of independent 32-bit
- * hashes. Two sets with equal fingerprints are equal but with probability ~2^-64 per comparison.
- */
-export class BeadFingerprint {
-  n = 0;
-  private a = 0;
-  private b = 0;
-  add(s: string): void {
-    let h1 = 0xdeadbeef;
-    let h2 = 0x41c6ce57;
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      h1 = Math.imul(h1 ^ c, 2654435761);
-      h2 = Math.imul(h2 ^ c, 1597334677);
-    }
-    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-    this.a = (this.a + (h1 >>> 0)) % 0x100000000;
-    this.b = (this.b + (h2 >>> 0)) % 0x100000000;
-    this.n++;
-  }
-  equals(o: BeadFingerprint): boolean {
-    return this.n === o.n && this.a === o.a && this.b === o.b;
-  }
-}
+type Opened = { fd: number; size: number } | null;
 
-interface Snapshot {
-  tail: { fd: number; size: number } | null;
-  compacted: { fd: number; size: number } | null;
-}
-
-function openIfExists(file: string): { fd: number; size: number } | null {
+function openIfExists(file: string): Opened {
   try {
     const fd = openSync(file, 'r');
     return { fd, size: fstatSync(fd).size };
@@ -86,31 +56,13 @@ function openIfExists(file: string): { fd: number; size: number } | null {
   }
 }
 
-/** Both index files opened under the lock: a compaction renaming new files in afterwards does not change what we read. */
-async function openSnapshot(store: StateStore): Promise<Snapshot> {
-  return store.withLock(LOCK, () => ({
-    tail: openIfExists(store.path('feedback-index', TAIL_ID)),
-    compacted: openIfExists(store.path('feedback-index', COMPACTED_ID)),
-  }));
-}
-
-function closeSnapshot(s: Snapshot): void {
-  if (s.tail) closeSync(s.tail.fd);
-  if (s.compacted) closeSync(s.compacted.fd);
-}
-
-const snapshotLines = (f: { fd: number; size: number } | null): Iterable<string> => (f ? linesOfFd(f.fd, f.size) : []);
+const linesOf = (f: Opened): Iterable<string> => (f ? linesOfFd(f.fd, f.size) : []);
+const names = (store: StateStore) => new Set(feedbackNames(store));
 
 /**
- * Hands every current feedback record's row to `onRow`. Memory: the tail (bounded by compaction) and the
- * caller's aggregates; never a list of every bead.
- *  1. The tail is compacted first when it is over its bound.
- *  2. Pass 1 (bead prefixes only): the fingerprint of the beads in the index (compacted ∪ tail) against that of
- *     the names in state/feedback, both streamed. Equal → the index covers exactly the files there. Different
- *     (a file written by something that did not index it, a deleted file, a corrupt file) → reconcile: under the
- *     lock, an external sort of the names joined with the sorted index drops deleted beads and reads, scores and
- *     indexes files without a row.
- *  3. Pass 2: validate and hand on each compacted row whose bead is not in the tail, then the tail's last rows.
+ * Hands every current feedback record's row to `onRow`. Memory: the tail, the folder's names and the caller's
+ * aggregates. Pass 1 checks that the index beads are exactly the files' names; pass 2 hands the rows on. When they
+ * differ (or on --rebuild), the index is rewritten under its lock and each row handed on as it is written.
  */
 export async function scanFeedback(
   store: StateStore,
@@ -118,143 +70,125 @@ export async function scanFeedback(
   opts: ScanOptions = {},
 ): Promise<ScanResult> {
   const now = opts.now ?? new Date().toISOString();
-  const lim = limitsOf(opts.limits);
-  const result: ScanResult = {
-    feedbackFiles: 0,
-    fromIndex: 0,
-    readNow: 0,
-    skipped: [],
-    badIndexLines: 0,
-    reconciled: false,
+  const result: ScanResult = { feedbackFiles: 0, fromIndex: 0, readNow: 0, skipped: [], badIndexLines: 0, reconciled: false };
+  if (!opts.rebuild && sizeOf(store.path('feedback-index', TAIL_ID)) > (opts.limits?.tailMaxBytes ?? TAIL_MAX_BYTES))
+    await compactIndex(store);
+  const left = opts.rebuild ? null : names(store);
+  const feedbackFiles = left?.size ?? 0;
+  // Both files opened under the lock: a compaction renaming new ones in afterwards does not change what is read.
+  const snap = opts.rebuild
+    ? null
+    : await store.withLock(LOCK, () => ({
+        tail: openIfExists(store.path('feedback-index', TAIL_ID)),
+        compacted: openIfExists(store.path('feedback-index', COMPACTED_ID)),
+      }));
+  try {
+    if (snap && left) {
+      const tail = tailRows(linesOf(snap.tail));
+      let agrees = true;
+      for (const line of linesOf(snap.compacted)) {
+        const bead = beadOf(line);
+        if (bead !== undefined && !tail.has(bead) && !left.delete(bead)) agrees = false;
+      }
+      for (const bead of tail.keys()) if (!left.delete(bead)) agrees = false;
+      if (agrees && left.size === 0) return await fromIndex(store, snap, tail, onRow, { ...opts, now }, result, feedbackFiles);
+    }
+  } finally {
+    if (snap?.tail) closeSync(snap.tail.fd);
+    if (snap?.compacted) closeSync(snap.compacted.fd);
+  }
+  return rewrite(store, onRow, !!opts.rebuild, now, opts.onFileRead, result);
+}
+
+/** Pass 2: each row, re-read from its file when its line is bad or (`verify`) its file changed since. */
+async function fromIndex(
+  store: StateStore,
+  snap: { compacted: Opened },
+  tail: Map<string, string>,
+  onRow: (row: FeedbackIndexRow) => void,
+  opts: ScanOptions & { now: string },
+  result: ScanResult,
+  feedbackFiles: number,
+): Promise<ScanResult> {
+  result.feedbackFiles = feedbackFiles;
+  let fresh: FeedbackIndexRow[] = [];
+  const flush = async () => {
+    const rows = fresh;
+    fresh = [];
+    if (rows.length) await store.withLock(LOCK, () => store.appendLines('feedback-index', TAIL_ID, rows));
   };
-  let reconciledReads = 0;
-  // A rebuild, or a first read (no index yet): the rows are handed on as the reconcile writes them, rather than read
-  // back from the new index (a copied row that does not parse: its file is read now, as pass 2 would).
-  const handOn = async (fresh: boolean): Promise<ScanResult> => {
-    let fromIndex = 0;
-    let reread = 0;
-    const skipped: Skipped[] = [];
-    result.badIndexLines = 0;
-    const r = await reconcile(store, lim, now, fresh, opts.onFileRead, (bead, line, made) => {
+  const reread = (bead: string) => {
+    const r = rowFromFile(store, bead, opts.now);
+    if ('skipped' in r) return void result.skipped.push(r.skipped);
+    result.readNow++;
+    onRow(r.row);
+    fresh.push(r.row); // the next run reads the row instead
+  };
+  const use = (bead: string, line: string): void => {
+    const row = parseRow(line);
+    if (!row) {
+      result.badIndexLines++;
+      return reread(bead);
+    }
+    if (opts.verify) {
+      let id = null;
+      try {
+        id = identityOf(store.path('feedback', bead));
+      } catch {}
+      if (!id || id.size !== row.file.size || id.mtime_ms !== row.file.mtime_ms) return reread(bead);
+    }
+    result.fromIndex++;
+    onRow(row);
+  };
+  for (const line of linesOf(snap.compacted)) {
+    const bead = beadOf(line);
+    if (bead === undefined) {
+      if (line.trim() !== '') result.badIndexLines++;
+    } else if (!tail.has(bead)) use(bead, line);
+    if (fresh.length >= 512) await flush();
+  }
+  for (const [bead, line] of tail) use(bead, line);
+  await flush();
+  return result;
+}
+
+/** The index rewritten joined with state/feedback (from the files alone on --rebuild), each row handed on. */
+async function rewrite(
+  store: StateStore,
+  onRow: (row: FeedbackIndexRow) => void,
+  fresh: boolean,
+  now: string,
+  onFileRead: (() => void) | undefined,
+  result: ScanResult,
+): Promise<ScanResult> {
+  let listed = 0;
+  const r = await reconcile(
+    store,
+    () => {
+      const s = names(store);
+      listed = s.size;
+      return s;
+    },
+    now,
+    fresh,
+    onFileRead,
+    (bead, line, made) => {
       const row = made ?? parseRow(line);
       if (row) {
-        if (!made) fromIndex++;
-        onRow(row);
-        return;
+        if (!made) result.fromIndex++;
+        return onRow(row);
       }
-      result.badIndexLines++;
+      result.badIndexLines++; // a copied line that does not parse: its file is read now
       const again = rowFromFile(store, bead, now);
-      if ('row' in again) {
-        reread++;
-        onRow(again.row);
-      } else skipped.push(again.skipped);
-    });
-    return Object.assign(result, {
-      feedbackFiles: r.files,
-      fromIndex,
-      readNow: r.readNow + reread,
-      skipped: [...r.skipped, ...skipped],
-      reconciled: true,
-    });
-  };
-  if (opts.rebuild) return handOn(true);
-  if (sizeOf(store.path('feedback-index', TAIL_ID)) > lim.tailMaxBytes) {
-    await compactIndex(store, opts.limits);
-  }
-
-  for (;;) {
-    const snap = await openSnapshot(store);
-    try {
-      // The tail's last line per bead; `inCompacted` is set in pass 1.
-      const tail = new Map<string, { line: string; inCompacted: boolean }>();
-      for (const line of snapshotLines(snap.tail)) {
-        const bead = beadOf(line);
-        if (bead !== undefined) tail.set(bead, { line, inCompacted: false });
-        else if (line.trim() !== '') result.badIndexLines++;
-      }
-      if (!result.reconciled) {
-        const idx = new BeadFingerprint();
-        for (const line of snapshotLines(snap.compacted)) {
-          const bead = beadOf(line);
-          if (bead === undefined) continue;
-          const t = tail.get(bead);
-          if (t) t.inCompacted = true;
-          idx.add(bead);
-        }
-        for (const [bead, t] of tail) if (!t.inCompacted) idx.add(bead);
-        if (idx.n === 0) {
-          // No index yet (a first read): one file is enough to know that all are read, listed once, by the reconcile.
-          const names = feedbackNames(store);
-          const any = !names.next().done;
-          names.return(undefined);
-          if (any) return await handOn(false);
-        }
-        const files = new BeadFingerprint();
-        for (const name of feedbackNames(store)) files.add(name);
-        if (!files.equals(idx)) {
-          const r = await reconcile(store, lim, now, false, opts.onFileRead);
-          Object.assign(result, { feedbackFiles: r.files, skipped: r.skipped, reconciled: true, badIndexLines: 0 });
-          reconciledReads = r.readNow;
-          continue; // read the reconciled index
-        }
-        result.feedbackFiles = files.n;
-      }
-
-      let fromIndex = 0;
-      let fresh: FeedbackIndexRow[] = [];
-      const flush = async () => {
-        const rows = fresh;
-        fresh = [];
-        if (rows.length) await store.withLock(LOCK, () => store.appendLines('feedback-index', TAIL_ID, rows));
-      };
-      const reread = (bead: string) => {
-        const r = rowFromFile(store, bead, now);
-        if ('skipped' in r) result.skipped.push(r.skipped);
-        else {
-          result.readNow++;
-          onRow(r.row);
-          fresh.push(r.row); // appended to the tail in batches, so the next run reads the row instead
-        }
-      };
-      const use = (bead: string, line: string): void => {
-        const row = parseRow(line);
-        if (!row) {
-          result.badIndexLines++;
-          reread(bead);
-          return;
-        }
-        if (opts.verify) {
-          let id: FileIdentity | null = null;
-          try {
-            id = identityOf(store.path('feedback', bead));
-          } catch {
-            id = null;
-          }
-          if (!id || id.size !== row.file.size || id.mtime_ms !== row.file.mtime_ms) {
-            reread(bead);
-            return;
-          }
-        }
-        fromIndex++;
-        onRow(row);
-      };
-      for (const line of snapshotLines(snap.compacted)) {
-        const bead = beadOf(line);
-        if (bead === undefined) {
-          if (line.trim() !== '') result.badIndexLines++;
-          continue;
-        }
-        if (!tail.has(bead)) use(bead, line);
-        if (fresh.length >= 512) await flush();
-      }
-      for (const [bead, t] of tail) use(bead, t.line);
-      await flush();
-      // Rows the reconcile read from their files came back through the index: count them as read now.
-      result.fromIndex = fromIndex - reconciledReads;
-      result.readNow += reconciledReads;
-      return result;
-    } finally {
-      closeSnapshot(snap);
-    }
-  }
+      if ('skipped' in again) return void result.skipped.push(again.skipped);
+      result.readNow++;
+      onRow(again.row);
+    },
+  );
+  return Object.assign(result, {
+    feedbackFiles: listed,
+    readNow: result.readNow + r.readNow,
+    skipped: [...r.skipped, ...result.skipped],
+    reconciled: true,
+  });
 }
