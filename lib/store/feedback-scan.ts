@@ -70,7 +70,14 @@ export async function scanFeedback(
   opts: ScanOptions = {},
 ): Promise<ScanResult> {
   const now = opts.now ?? new Date().toISOString();
-  const result: ScanResult = { feedbackFiles: 0, fromIndex: 0, readNow: 0, skipped: [], badIndexLines: 0, reconciled: false };
+  const result: ScanResult = {
+    feedbackFiles: 0,
+    fromIndex: 0,
+    readNow: 0,
+    skipped: [],
+    badIndexLines: 0,
+    reconciled: false,
+  };
   if (!opts.rebuild && sizeOf(store.path('feedback-index', TAIL_ID)) > (opts.limits?.tailMaxBytes ?? TAIL_MAX_BYTES))
     await compactIndex(store);
   const left = opts.rebuild ? null : names(store);
@@ -91,7 +98,8 @@ export async function scanFeedback(
         if (bead !== undefined && !tail.has(bead) && !left.delete(bead)) agrees = false;
       }
       for (const bead of tail.keys()) if (!left.delete(bead)) agrees = false;
-      if (agrees && left.size === 0) return await fromIndex(store, snap, tail, onRow, { ...opts, now }, result, feedbackFiles);
+      if (agrees && left.size === 0)
+        return await fromIndex(store, snap, tail, onRow, { ...opts, now }, result, feedbackFiles);
     }
   } finally {
     if (snap?.tail) closeSync(snap.tail.fd);
