@@ -179,9 +179,9 @@ export function tailRows(lines: Iterable<string>, reread?: (bead: string) => str
 }
 
 /** Each row a rewrite writes (`row`: made from its file just now). */
-export type Emit = (bead: string, line: string, row: FeedbackIndexRow | null) => void;
+type Emit = (bead: string, line: string, row: FeedbackIndexRow | null) => void;
 
-export interface RewriteResult {
+interface RewriteResult {
   readNow: number;
   skipped: Skipped[];
 }
@@ -206,8 +206,8 @@ function rewriteIndexLocked(
   const tail = opts.fresh
     ? new Map<string, string>()
     : tailRows(linesOfFile(tailFile), (b) => {
-        const row = fromFile(b);
-        return row && JSON.stringify(row);
+        const r = rowFromFile(store, b, opts.now);
+        return 'row' in r ? JSON.stringify(r.row) : null;
       });
   const file = new AtomicFile(compactedFile, store.atomic());
   try {

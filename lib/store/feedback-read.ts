@@ -10,7 +10,7 @@ export interface FileIdentity {
   mtime_ms: number;
 }
 
-export type FeedbackRead =
+type FeedbackRead =
   | { status: 'ok'; file: string; feedback: Feedback; identity: FileIdentity }
   | { status: 'missing'; file: string }
   | { status: 'corrupt'; file: string; error: CorruptStateError };

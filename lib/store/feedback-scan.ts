@@ -1,5 +1,5 @@
-// Reading the feedback index for score-templates, select-template and the report: every current record's row,
-// from the index where it agrees with state/feedback, else from a rewrite joined with the folder.
+// Every current feedback record's row for score-templates, select-template and the report: from the index where
+// its beads are exactly the names in state/feedback, else from a rewrite joined with the folder.
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { feedbackNames } from './feedback-read.js';
 import {
@@ -29,7 +29,7 @@ export interface ScanResult {
   skipped: Skipped[];
   /** Index lines that are not valid rows (e.g. half written); their beads were re-read. */
   badIndexLines: number;
-  /** The index disagreed with state/feedback (files added outside the collector, deleted, corrupt) and was rewritten. */
+  /** The index disagreed with state/feedback (files added outside the collector, deleted, corrupt): rewritten. */
   reconciled: boolean;
 }
 
@@ -45,6 +45,7 @@ export interface ScanOptions {
 }
 
 type Opened = { fd: number; size: number } | null;
+type OnRow = (row: FeedbackIndexRow) => void;
 
 function openIfExists(file: string): Opened {
   try {
@@ -57,20 +58,11 @@ function openIfExists(file: string): Opened {
 }
 
 const linesOf = (f: Opened): Iterable<string> => (f ? linesOfFd(f.fd, f.size) : []);
-const names = (store: StateStore) => new Set(feedbackNames(store));
 
-/**
- * Hands every current feedback record's row to `onRow`. Memory: the tail, the folder's names and the caller's
- * aggregates. Pass 1 checks that the index beads are exactly the files' names; pass 2 hands the rows on. When they
- * differ (or on --rebuild), the index is rewritten under its lock and each row handed on as it is written.
- */
-export async function scanFeedback(
-  store: StateStore,
-  onRow: (row: FeedbackIndexRow) => void,
-  opts: ScanOptions = {},
-): Promise<ScanResult> {
+/** Hands every current record's row to `onRow`. Memory: the tail and the folder's names, not the rows. */
+export async function scanFeedback(store: StateStore, onRow: OnRow, opts: ScanOptions = {}): Promise<ScanResult> {
   const now = opts.now ?? new Date().toISOString();
-  const result: ScanResult = {
+  const res: ScanResult = {
     feedbackFiles: 0,
     fromIndex: 0,
     readNow: 0,
@@ -78,125 +70,109 @@ export async function scanFeedback(
     badIndexLines: 0,
     reconciled: false,
   };
-  if (!opts.rebuild && sizeOf(store.path('feedback-index', TAIL_ID)) > (opts.limits?.tailMaxBytes ?? TAIL_MAX_BYTES))
+  if (opts.rebuild) return rewrite(store, onRow, true, now, opts.onFileRead, res);
+  if (sizeOf(store.path('feedback-index', TAIL_ID)) > (opts.limits?.tailMaxBytes ?? TAIL_MAX_BYTES))
     await compactIndex(store);
-  const left = opts.rebuild ? null : names(store);
-  const feedbackFiles = left?.size ?? 0;
-  // Both files opened under the lock: a compaction renaming new ones in afterwards does not change what is read.
-  const snap = opts.rebuild
-    ? null
-    : await store.withLock(LOCK, () => ({
-        tail: openIfExists(store.path('feedback-index', TAIL_ID)),
-        compacted: openIfExists(store.path('feedback-index', COMPACTED_ID)),
-      }));
+  const left = new Set(feedbackNames(store));
+  res.feedbackFiles = left.size;
+  // Opened under the lock: a compaction renaming new files in afterwards does not change what is read.
+  const snap = await store.withLock(LOCK, () => ({
+    tail: openIfExists(store.path('feedback-index', TAIL_ID)),
+    compacted: openIfExists(store.path('feedback-index', COMPACTED_ID)),
+  }));
   try {
-    if (snap && left) {
-      const tail = tailRows(linesOf(snap.tail));
-      let agrees = true;
-      for (const line of linesOf(snap.compacted)) {
-        const bead = beadOf(line);
-        if (bead !== undefined && !tail.has(bead) && !left.delete(bead)) agrees = false;
-      }
-      for (const bead of tail.keys()) if (!left.delete(bead)) agrees = false;
-      if (agrees && left.size === 0)
-        return await fromIndex(store, snap, tail, onRow, { ...opts, now }, result, feedbackFiles);
+    const tail = tailRows(linesOf(snap.tail));
+    let agrees = true; // pass 1: every index bead is a file, once, and every file has a row
+    for (const line of linesOf(snap.compacted)) {
+      const bead = beadOf(line);
+      if (bead !== undefined && !tail.has(bead) && !left.delete(bead)) agrees = false;
     }
+    for (const bead of tail.keys()) if (!left.delete(bead)) agrees = false;
+    if (agrees && left.size === 0) return await fromIndex(store, snap.compacted, tail, onRow, opts, now, res);
   } finally {
-    if (snap?.tail) closeSync(snap.tail.fd);
-    if (snap?.compacted) closeSync(snap.compacted.fd);
+    for (const f of [snap.tail, snap.compacted]) if (f) closeSync(f.fd);
   }
-  return rewrite(store, onRow, !!opts.rebuild, now, opts.onFileRead, result);
+  return rewrite(store, onRow, false, now, opts.onFileRead, res);
 }
 
 /** Pass 2: each row, re-read from its file when its line is bad or (`verify`) its file changed since. */
 async function fromIndex(
   store: StateStore,
-  snap: { compacted: Opened },
+  compacted: Opened,
   tail: Map<string, string>,
-  onRow: (row: FeedbackIndexRow) => void,
-  opts: ScanOptions & { now: string },
-  result: ScanResult,
-  feedbackFiles: number,
+  onRow: OnRow,
+  opts: ScanOptions,
+  now: string,
+  res: ScanResult,
 ): Promise<ScanResult> {
-  result.feedbackFiles = feedbackFiles;
-  let fresh: FeedbackIndexRow[] = [];
+  let fresh: FeedbackIndexRow[] = []; // rows read now, appended so that the next run reads them instead
   const flush = async () => {
     const rows = fresh;
     fresh = [];
     if (rows.length) await store.withLock(LOCK, () => store.appendLines('feedback-index', TAIL_ID, rows));
   };
   const reread = (bead: string) => {
-    const r = rowFromFile(store, bead, opts.now);
-    if ('skipped' in r) return void result.skipped.push(r.skipped);
-    result.readNow++;
+    const r = rowFromFile(store, bead, now);
+    if ('skipped' in r) return void res.skipped.push(r.skipped);
+    res.readNow++;
     onRow(r.row);
-    fresh.push(r.row); // the next run reads the row instead
+    fresh.push(r.row);
+  };
+  const changed = (bead: string, row: FeedbackIndexRow) => {
+    try {
+      const id = identityOf(store.path('feedback', bead));
+      return id.size !== row.file.size || id.mtime_ms !== row.file.mtime_ms;
+    } catch {
+      return true;
+    }
   };
   const use = (bead: string, line: string): void => {
     const row = parseRow(line);
-    if (!row) {
-      result.badIndexLines++;
-      return reread(bead);
-    }
-    if (opts.verify) {
-      let id = null;
-      try {
-        id = identityOf(store.path('feedback', bead));
-      } catch {}
-      if (!id || id.size !== row.file.size || id.mtime_ms !== row.file.mtime_ms) return reread(bead);
-    }
-    result.fromIndex++;
+    if (!row) res.badIndexLines++;
+    if (!row || (opts.verify && changed(bead, row))) return reread(bead);
+    res.fromIndex++;
     onRow(row);
   };
-  for (const line of linesOf(snap.compacted)) {
+  for (const line of linesOf(compacted)) {
     const bead = beadOf(line);
-    if (bead === undefined) {
-      if (line.trim() !== '') result.badIndexLines++;
-    } else if (!tail.has(bead)) use(bead, line);
+    if (bead === undefined) res.badIndexLines += line.trim() === '' ? 0 : 1;
+    else if (!tail.has(bead)) use(bead, line);
     if (fresh.length >= 512) await flush();
   }
   for (const [bead, line] of tail) use(bead, line);
   await flush();
-  return result;
+  return res;
 }
 
-/** The index rewritten joined with state/feedback (from the files alone on --rebuild), each row handed on. */
+/** The index rewritten under its lock, joined with state/feedback (`fresh`: from the files alone), rows handed on. */
 async function rewrite(
   store: StateStore,
-  onRow: (row: FeedbackIndexRow) => void,
+  onRow: OnRow,
   fresh: boolean,
   now: string,
   onFileRead: (() => void) | undefined,
-  result: ScanResult,
+  res: ScanResult,
 ): Promise<ScanResult> {
-  let listed = 0;
-  const r = await reconcile(
-    store,
-    () => {
-      const s = names(store);
-      listed = s.size;
-      return s;
-    },
-    now,
-    fresh,
-    onFileRead,
-    (bead, line, made) => {
-      const row = made ?? parseRow(line);
-      if (row) {
-        if (!made) result.fromIndex++;
-        return onRow(row);
-      }
-      result.badIndexLines++; // a copied line that does not parse: its file is read now
-      const again = rowFromFile(store, bead, now);
-      if ('skipped' in again) return void result.skipped.push(again.skipped);
-      result.readNow++;
-      onRow(again.row);
-    },
-  );
-  return Object.assign(result, {
-    feedbackFiles: listed,
-    readNow: result.readNow + r.readNow,
-    skipped: [...r.skipped, ...result.skipped],
+  const names = () => {
+    const s = new Set(feedbackNames(store));
+    res.feedbackFiles = s.size;
+    return s;
+  };
+  const r = await reconcile(store, names, now, fresh, onFileRead, (bead, line, made) => {
+    const row = made ?? parseRow(line);
+    if (row) {
+      if (!made) res.fromIndex++;
+      return onRow(row);
+    }
+    res.badIndexLines++; // a copied line that does not parse: its file is read now
+    const again = rowFromFile(store, bead, now);
+    if ('skipped' in again) return void res.skipped.push(again.skipped);
+    res.readNow++;
+    onRow(again.row);
+  });
+  return Object.assign(res, {
+    readNow: res.readNow + r.readNow,
+    skipped: [...r.skipped, ...res.skipped],
     reconciled: true,
   });
 }
