@@ -9,13 +9,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync,
 import os from 'node:os';
 import { join } from 'node:path';
 import { orderFeedback } from '../lib/collector/record-order.js';
-import {
-  compactIndex,
-  indexFeedback,
-  parseRow,
-  rowFromFile,
-  summarizeFeedback,
-} from '../lib/store/feedback-index.js';
+import { compactIndex, indexFeedback, parseRow, rowFromFile, summarizeFeedback } from '../lib/store/feedback-index.js';
 import { feedbackNames, readFeedback } from '../lib/store/feedback-read.js';
 import { validate } from '../lib/schema/schema.js';
 import { StateStore } from '../lib/store/store.js';
@@ -254,7 +248,8 @@ const BEFORE_AT = 'commit 232b6f8, load average 4-19 on 2 cores';
 const before: Record<number, string> = {
   20000:
     'indexed 0.38-0.58 s cpu, 72 MB; first read 1.46-1.86 s cpu, 96-98 MB; jq 4.27-4.72 s cpu, 359 MB; one unindexed file 0.66-0.78 s cpu',
-  100000: 'indexed 1.12 s cpu, 90 MB; first read 7.01 s cpu, 126 MB; jq 22.17 s cpu, 1785 MB; one unindexed file 2.69 s cpu',
+  100000:
+    'indexed 1.12 s cpu, 90 MB; first read 7.01 s cpu, 126 MB; jq 22.17 s cpu, 1785 MB; one unindexed file 2.69 s cpu',
 };
 
 const cpuMs = (fn: () => void): number => {

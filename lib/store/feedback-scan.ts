@@ -129,9 +129,11 @@ async function fromIndex(
   const use = (bead: string, line: string): void => {
     const row = parseRow(line);
     if (!row) res.badIndexLines++;
-    if (!row || (opts.verify && changed(bead, row))) return reread(bead);
-    res.fromIndex++;
-    onRow(row);
+    if (!row || (opts.verify && changed(bead, row))) reread(bead);
+    else {
+      res.fromIndex++;
+      onRow(row);
+    }
   };
   for (const line of linesOf(compacted)) {
     const bead = beadOf(line);
