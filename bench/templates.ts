@@ -290,6 +290,19 @@ function withWithout(store: StateStore): void {
     ],
     { encoding: 'utf8' },
   );
+  const set = spawnSync(
+    process.execPath,
+    [
+      '--expose-gc',
+      '-e',
+      `gc();const a=process.memoryUsage().heapUsed;const s=new Set(require('fs').readdirSync(process.argv[1]));gc();console.log(((process.memoryUsage().heapUsed-a)/1048576).toFixed(1))`,
+      store.dir('feedback'),
+    ],
+    { encoding: 'utf8' },
+  );
+  console.log(
+    `  with/without: the index checked against the folder by a fingerprint (no memory); a set of the names would hold ${set.stdout.trim()} MB`,
+  );
   console.log(
     `  with/without: the bounded tail keeps a reader's memory flat; every row in a Map (one file, last row wins) would add ${map.stdout.trim()} MB`,
   );
