@@ -1,14 +1,16 @@
 // bench: bin/score-templates over 20,000 and 100,000 realistic feedback records, beside the jq pipeline a user
 // would write and beside merely reading every file: the indexed read, the first read (no index: every file parsed),
-// their ratio to jq and the peak memory of each. Prints figures; asserts nothing (targets: issue 15 item 7 —
+// their ratio to jq and the peak memory of each, beside the figures before issue 27; then each optimisation the
+// store keeps, with and without (docs/design/store.md). Prints figures; asserts nothing (targets: issue 15 item 7 —
 // indexed ≥ 10× faster than jq, first read ≥ 3×, memory flat).
 //   npm run build && node --import tsx bench/templates.ts [--sizes 20000,100000] [--keep]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { orderFeedback } from '../lib/collector/record-order.js';
-import { compactIndex, indexFeedback, summarizeFeedback } from '../lib/store/feedback-index.js';
+import { compactIndex, indexFeedback, parseRow, rowFromFile, summarizeFeedback } from '../lib/store/feedback-index.js';
+import { feedbackNames, readFeedback } from '../lib/store/feedback-read.js';
 import { validate } from '../lib/schema/schema.js';
 import { StateStore } from '../lib/store/store.js';
 import { createRng as seededRandom } from '../lib/stats/prng.js';
@@ -241,6 +243,71 @@ const fmt = (t: Timed) =>
 const ratio = (jq: Timed, us: Timed) =>
   `   ${(jq.seconds / us.seconds).toFixed(1)}x faster than jq (wall)${jq.cpu !== null && us.cpu ? `, ${(jq.cpu / us.cpu).toFixed(1)}x (cpu)` : ''}`;
 
+/** Figures of bin/score-templates before issue 27 (external sort, fingerprint check), by this bench on this VM. */
+const BEFORE_AT = 'commit 232b6f8, load average 4-19 on 2 cores';
+const before: Record<number, string> = {
+  20000:
+    'indexed 0.38-0.58 s cpu, 72 MB; first read 1.46-1.86 s cpu, 96-98 MB; jq 4.27-4.72 s cpu, 359 MB; one unindexed file 0.66-0.78 s cpu',
+  100000:
+    'indexed 1.12 s cpu, 90 MB; first read 7.01 s cpu, 126 MB; jq 22.17 s cpu, 1785 MB; one unindexed file 2.69 s cpu',
+};
+
+const cpuMs = (fn: () => void): number => {
+  const c = process.cpuUsage();
+  fn();
+  const d = process.cpuUsage(c);
+  return (d.user + d.system) / 1000;
+};
+
+/** Each optimisation the store keeps, timed in this process with and without (the plain version it replaces). */
+function withWithout(store: StateStore): void {
+  const names = [...feedbackNames(store)];
+  const now = new Date().toISOString();
+  const head = cpuMs(() => names.forEach((b) => rowFromFile(store, b, now)));
+  const whole = cpuMs(() =>
+    names.forEach((b) => {
+      const r = readFeedback(store, b);
+      if (r.status === 'ok') summarizeFeedback(r.feedback, r.identity, now);
+    }),
+  );
+  console.log(
+    `  with/without: a row from a file's head ${(head / 1000).toFixed(2)} s cpu, from the whole file validated ${(whole / 1000).toFixed(2)} s (first read: every file)`,
+  );
+  const lines = readFileSync(store.path('feedback-index', 'feedback.compacted'), 'utf8').split('\n').filter(Boolean);
+  const shape = cpuMs(() => lines.forEach((l) => parseRow(l)));
+  const ajv = cpuMs(() => lines.forEach((l) => validate('feedback-index', JSON.parse(l))));
+  console.log(
+    `  with/without: index rows shape-checked ${shape.toFixed(0)} ms cpu, validated by the schema ${ajv.toFixed(0)} ms (indexed read: every row)`,
+  );
+  // The bounded tail: a reader holds only the tail; one file with duplicates would need every row in a Map.
+  const map = spawnSync(
+    process.execPath,
+    [
+      '--expose-gc',
+      '-e',
+      `gc();const a=process.memoryUsage().rss;const l=require('fs').readFileSync(process.argv[1],'utf8').split('\\n');const m=new Map();for(const x of l)m.set(x.slice(9,40),x);l.length=0;gc();console.log(((process.memoryUsage().rss-a)/1048576).toFixed(0))`,
+      store.path('feedback-index', 'feedback.compacted'),
+    ],
+    { encoding: 'utf8' },
+  );
+  const set = spawnSync(
+    process.execPath,
+    [
+      '--expose-gc',
+      '-e',
+      `gc();const a=process.memoryUsage().heapUsed;const s=new Set(require('fs').readdirSync(process.argv[1]));gc();console.log(((process.memoryUsage().heapUsed-a)/1048576).toFixed(1))`,
+      store.dir('feedback'),
+    ],
+    { encoding: 'utf8' },
+  );
+  console.log(
+    `  with/without: the index checked against the folder by a fingerprint (no memory); a set of the names would hold ${set.stdout.trim()} MB`,
+  );
+  console.log(
+    `  with/without: the bounded tail keeps a reader's memory flat; every row in a Map (one file, last row wins) would add ${map.stdout.trim()} MB`,
+  );
+}
+
 mkdirSync(join(root, '.bench-tmp'), { recursive: true });
 const work = mkdtempSync(join(root, '.bench-tmp', 'templates-'));
 try {
@@ -296,7 +363,7 @@ try {
       throw new Error('the first read did not read every file');
     console.log(`  bin/score-templates (first read, no index) ${fmt(first)}${jq ? ratio(jq, first) : ''}`);
     console.log(
-      `  compact ${(size - (sizes[sizes.indexOf(size) - 1] ?? 0)).toLocaleString('en')} generated rows into the index ${compactS.toFixed(2).padStart(5)} s (in the bench process; external sort)`,
+      `  compact ${(size - (sizes[sizes.indexOf(size) - 1] ?? 0)).toLocaleString('en')} generated rows into the index ${compactS.toFixed(2).padStart(5)} s (in the bench process)`,
     );
     // One new run, as the collector writes it (validated atomic write + index row), then a re-score.
     const fb = record(size + 1_000_000);
@@ -314,10 +381,12 @@ try {
     store.write('feedback', stray.bead, stray);
     const rec = timeCmd(score, env, 1);
     console.log(
-      `  re-score after one unindexed file         ${fmt(rec)}   (reconcile: sorted walk of names and index)`,
+      `  re-score after one unindexed file         ${fmt(rec)}   (the index rewritten, joined with the folder)`,
     );
     rmSync(store.path('feedback', fb.bead));
     rmSync(store.path('feedback', stray.bead));
+    if (before[size]) console.log(`  before issue 27 (${BEFORE_AT}): ${before[size]}`);
+    withWithout(store);
   }
 } finally {
   if (!keep) rmSync(work, { recursive: true, force: true });

@@ -1,7 +1,6 @@
-// The one reader of feedback records, state/feedback/<bead>.json, beside the store's generic read: the record with
-// its file's identity (size, mtime), or why there is none — missing, or corrupt (not JSON, fails the schema, or its
-// /bead is not its file name). Callers choose what each case means for them. Also the streamed list of the beads.
-import { closeSync, type Dir, fstatSync, openSync, opendirSync, readFileSync } from 'node:fs';
+// The readers of state/feedback/<bead>.json: the whole record validated (missing and corrupt told apart), the
+// head alone of a record our writer wrote, and the folder's names.
+import { closeSync, type Dir, fstatSync, openSync, opendirSync, readFileSync, readSync } from 'node:fs';
 import { KINDS } from './kinds.js';
 import { CorruptStateError, parseValidated, type StateStore } from './store.js';
 import type { Feedback } from '../schema/types.generated.js';
@@ -11,7 +10,7 @@ export interface FileIdentity {
   mtime_ms: number;
 }
 
-export type FeedbackRead =
+type FeedbackRead =
   | { status: 'ok'; file: string; feedback: Feedback; identity: FileIdentity }
   | { status: 'missing'; file: string }
   | { status: 'corrupt'; file: string; error: CorruptStateError };
@@ -37,22 +36,16 @@ export function readFeedback(store: StateStore, bead: string): FeedbackRead {
   }
   try {
     const feedback = parseValidated<Feedback>(file, text, KINDS.feedback.schema);
-    if (feedback.bead !== bead)
-      return {
-        status: 'corrupt',
-        file,
-        error: new CorruptStateError(file, [
-          `/bead: is ${JSON.stringify(feedback.bead)}, expected ${JSON.stringify(bead)} (the file name)`,
-        ]),
-      };
-    return { status: 'ok', file, feedback, identity };
+    if (feedback.bead === bead) return { status: 'ok', file, feedback, identity };
+    const why = `/bead: is ${JSON.stringify(feedback.bead)}, expected ${JSON.stringify(bead)} (the file name)`;
+    return { status: 'corrupt', file, error: new CorruptStateError(file, [why]) };
   } catch (e) {
     if (e instanceof CorruptStateError) return { status: 'corrupt', file, error: e };
     throw e;
   }
 }
 
-/** Names of state/feedback/*.json without the extension, streamed from the directory (no array of all names). */
+/** Names of state/feedback/*.json without the extension, streamed from the folder. */
 export function* feedbackNames(store: StateStore): Generator<string> {
   let dir: Dir;
   try {
@@ -62,11 +55,41 @@ export function* feedbackNames(store: StateStore): Generator<string> {
     throw e;
   }
   try {
-    for (let d = dir.readSync(); d !== null; d = dir.readSync()) {
-      const n = d.name;
-      if (n.endsWith('.json') && !n.startsWith('.')) yield n.slice(0, -5);
-    }
+    for (let d = dir.readSync(); d !== null; d = dir.readSync())
+      if (d.name.endsWith('.json') && !d.name.startsWith('.')) yield d.name.slice(0, -5);
   } finally {
     dir.closeSync();
+  }
+}
+
+/** A head (the keys before collected_at) is 1–3 KB; one buffer serves every read. */
+const HEAD_BYTES = 8 << 10;
+const headBuf = Buffer.allocUnsafe(HEAD_BYTES);
+/** How our writer (lib/collector/record-order.ts, JSON.stringify(record, null, 2)) starts a record and ends its head. */
+const OUR_START = /^\{\n {2}"schema_version": "[^"\\]*",\n {2}"bead": "/;
+const AFTER_HEAD = Buffer.from(',\n  "collected_at": ');
+
+/**
+ * The head of a record in our writer's layout that ends as our writer ends a file ("}\n": not cut short), typed as
+ * the record but holding only the head's keys; else null (read it whole). Its index row is validated by the caller.
+ */
+export function readFeedbackHead(file: string): { feedback: Feedback; size: number; mtime_ms: number } | null {
+  const fd = openSync(file, 'r');
+  try {
+    const st = fstatSync(fd);
+    const n = readSync(fd, headBuf, 0, Math.min(st.size, HEAD_BYTES), 0);
+    const cut = headBuf.subarray(0, n).indexOf(AFTER_HEAD);
+    const end = n === st.size ? headBuf.subarray(n - 2, n) : Buffer.alloc(2);
+    if (n < st.size) readSync(fd, end, 0, 2, st.size - 2);
+    if (cut <= 0 || end[0] !== 0x7d || end[1] !== 0x0a) return null;
+    const start = headBuf.toString('utf8', 0, cut);
+    if (!OUR_START.test(start)) return null;
+    const head = JSON.parse(`${start}\n}`) as Feedback;
+    return 'composite' in head && 'judgment' in head ? { feedback: head, size: st.size, mtime_ms: st.mtimeMs } : null;
+  } catch (e) {
+    if (e instanceof SyntaxError) return null;
+    throw e;
+  } finally {
+    closeSync(fd);
   }
 }

@@ -4,7 +4,7 @@
 import { CorruptStateError, type StateStore } from './store.js';
 import type { Judgment, JudgmentSummary } from '../schema/types.generated.js';
 
-export interface StoredJudgment {
+interface StoredJudgment {
   /** The validated judgment, or null when there is none or it is corrupt. */
   judgment: Judgment | null;
   /** Why there is no usable judgment, when a file exists but cannot be used. */

@@ -1,7 +1,7 @@
 // Every file kind in state/: its folder, its schema, and how ids map to files.
 // Add a line here (and a schema in schemas/) for a new kind; nothing else writes to state/.
 
-export interface KindSpec {
+interface KindSpec {
   dir: string;
   schema: string;
   /** File extension; `.jsonl` kinds are append-only, one validated row per line. */

@@ -67,7 +67,7 @@ function writeError(file: string, e: unknown, what: string): StateWriteError {
 }
 
 /** Writes every byte of `data` at the file position (or the end, for O_APPEND); a write of 0 bytes is an error. */
-export function writeAll(fd: number, data: Uint8Array): void {
+function writeAll(fd: number, data: Uint8Array): void {
   let off = 0;
   while (off < data.length) {
     const n = writeSync(fd, data, off, data.length - off);
@@ -77,7 +77,7 @@ export function writeAll(fd: number, data: Uint8Array): void {
 }
 
 /** fsync of a folder, so a rename or a new name in it survives a crash (some file systems cannot: ignored there). */
-export function fsyncDir(dir: string): void {
+function fsyncDir(dir: string): void {
   let fd: number;
   try {
     fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);

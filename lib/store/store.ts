@@ -22,14 +22,12 @@ export class CorruptStateError extends Error {
   }
 }
 
-export interface LockOptions {
+interface LockOptions {
   /** How long to wait for the lock before failing, seconds. */
   waitSeconds?: number;
 }
 
-export type ReadResult<T> =
-  | { id: string; file: string; value: T }
-  | { id: string; file: string; error: CorruptStateError };
+type ReadResult<T> = { id: string; file: string; value: T } | { id: string; file: string; error: CorruptStateError };
 
 /** The state folder and why (`chooseStateDir`); never inside an installed package (refused: an upgrade removes it). */
 export function stateChoice(env: EnvSettings, cwd = process.cwd(), configFile?: string): StateDirChoice {
@@ -44,7 +42,6 @@ export function stateRoot(env: EnvSettings, cwd = process.cwd(), configFile?: st
   return stateChoice(env, cwd, configFile).dir;
 }
 
-/** Parses and validates JSON text against a schema; throws CorruptStateError naming the file. */
 /** A file's text, or null when it does not exist (other errors throw). */
 export function readTextIfExists(file: string): string | null {
   try {
@@ -55,6 +52,7 @@ export function readTextIfExists(file: string): string | null {
   }
 }
 
+/** Parses and validates JSON text against a schema; throws CorruptStateError naming the file. */
 export function parseValidated<T>(file: string, text: string, schema: string): T {
   let data: unknown;
   try {
@@ -134,22 +132,12 @@ export class StateStore {
     }
   }
 
-  /** Each kind's folder, joined once (a first read of the feedback index asks for 20,000 paths). */
-  private readonly dirs = new Map<Kind, string>();
-
   dir(kind: Kind): string {
-    let d = this.dirs.get(kind);
-    if (d === undefined) {
-      d = join(this.root, KINDS[kind].dir);
-      this.dirs.set(kind, d);
-    }
-    return d;
+    return join(this.root, KINDS[kind].dir);
   }
 
   path(kind: Kind, id: string): string {
-    assertSafeId(id, `${kind} id`);
-    // A safe id has no separator and no leading dot: joining it to the normalised folder is plain concatenation.
-    return `${this.dir(kind)}${sep}${id}${KINDS[kind].ext}`;
+    return join(this.dir(kind), assertSafeId(id, `${kind} id`) + KINDS[kind].ext);
   }
 
   /** The validated file, or null when it does not exist. */

@@ -9,9 +9,9 @@ import { takeOverIfDead } from './lock.js';
 import { isAlive, machineTag, ownerTag, parseOwnerTag, type Owner } from './owner.js';
 
 /** A temporary file with no live owner that can be told is removed once this old (no write takes an hour). */
-export const TEMP_MAX_AGE_MS = 3600_000;
+const TEMP_MAX_AGE_MS = 3600_000;
 /** A baseline checkout of the old naming (no owner in its name) is removed once this old. */
-export const CHECKOUT_MAX_AGE_MS = 24 * 3600_000;
+const CHECKOUT_MAX_AGE_MS = 24 * 3600_000;
 const BASE_PREFIX = 'judgeloop-base-';
 
 function ageMs(path: string, now: number): number | null {
@@ -30,7 +30,7 @@ function abandoned(owner: Owner | null, path: string, now: number, maxAge: numbe
   return age !== null && age > maxAge;
 }
 
-export interface SweepResult {
+interface SweepResult {
   removed: string[];
   locksTakenOver: string[];
 }

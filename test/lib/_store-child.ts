@@ -26,12 +26,12 @@ async function run(): Promise<number> {
           issues: [{ description: 'x'.repeat(150) }],
         });
         store.write('feedback', fb.bead, fb);
-        await indexFeedback(store, fb, '2026-01-01T00:00:00Z', { tailMaxBytes: tailMax ?? undefined, runRows: 4 });
+        await indexFeedback(store, fb, '2026-01-01T00:00:00Z', { tailMaxBytes: tailMax ?? undefined });
       }
       return 0;
     }
     case 'compact':
-      await compactIndex(store, { runRows: 4 });
+      await compactIndex(store);
       return 0;
     case 'hold-lock':
       // hold-lock <name>: takes the lock, says so, and waits to be killed.

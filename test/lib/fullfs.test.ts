@@ -134,7 +134,7 @@ describe.each(systems.map((s) => [s.mode, s] as const))('on a full file system (
     expect(rows.at(-1)!.bead).toBe('bd-after');
   });
 
-  it('feedback index: appends and a compaction (external sort included) that fail leave both index files byte-identical and no .tmp', () => {
+  it('feedback index: appends and a compaction that fail leave both index files byte-identical and no .tmp', () => {
     const state = join(fs.dir, 'state-index');
     expect(child(fs, 'index', state, '0', '12').code).toBe(0);
     const idx = (n: string) => join(state, 'index', n);
