@@ -1614,6 +1614,19 @@ size: number
 mtime_ms: number
 }
 /**
+ * The run record the feedback measured (run.record_path, run.record_hash), to refuse the row when the record changed since (stale feedback). Absent for feedback without a record hash.
+ */
+record?: {
+/**
+ * Absolute path of the run record.
+ */
+path: string
+/**
+ * run.record_hash: sha256 (16 hex digits) of the run record fields the feedback depends on.
+ */
+hash: string
+}
+/**
  * When the row was appended, ISO 8601.
  */
 indexed_at: string
@@ -4094,7 +4107,7 @@ from_index: number
  */
 read_now: number
 /**
- * Feedback files left out because they are corrupt or fail the schema.
+ * Feedback files left out because they are corrupt, fail the schema, or are stale (their run record changed since they were measured; the problem names the collect to run).
  */
 skipped: {
 /**
