@@ -145,7 +145,10 @@ export async function run(argv: string[], io: Io): Promise<number> {
         io = { ...io, stderr: (t) => cmdStderr(stamp(t)) };
         deps.log = (m) => io.stderr(`${m}\n`);
       }
-      const outcome = await judgeRun(loaded, deps, { dryRun: Boolean(values['dry-run']) });
+      const outcome = await judgeRun(loaded, deps, {
+        dryRun: Boolean(values['dry-run']),
+        background: Boolean(values.background),
+      });
       report(io, json, outcome, values['show-request'] ? config.judge.cli_command : undefined);
       if (values['rate-agents'] && !values['dry-run'] && outcome.status !== 'deferred') {
         const { rateFromStoredJudgment } = await import('../lib/ratings/rate-stored.js');
