@@ -1,7 +1,7 @@
 // bin/score-templates: per-template scores from every feedback record, the A/B report, refinement triggers.
 import { main, type Io } from '../lib/cli/cli.js';
 import { parse } from '../lib/cli/command.js';
-import { announceState } from '../lib/cli/command-helpers.js';
+import { announceState, withStateDir } from '../lib/cli/command-helpers.js';
 import { SCORE_TEMPLATES } from '../lib/cli/commands/score-templates.js';
 import { loadConfig } from '../lib/config/config.js';
 import { UserError } from '../lib/base/errors.js';
@@ -151,7 +151,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
   if (values.json)
     io.stdout(
       JSON.stringify(
-        { ...scores, triggers_fired: fired.map((t) => t.id), triggers_closed: closed.map((t) => t.id) },
+        withStateDir(store, {
+          ...scores,
+          triggers_fired: fired.map((t) => t.id),
+          triggers_closed: closed.map((t) => t.id),
+        }),
         null,
         2,
       ) + '\n',

@@ -1657,6 +1657,10 @@ collected_at: string
  * judgeloop version that wrote this record.
  */
 collector_version?: string
+/**
+ * sha256 (16 hex digits) of the collector configuration the checks ran under (the config's collector section): a race reuses this record only under the same configuration. Absent in records written before it.
+ */
+collector_config_hash?: string
 base?: CommitRef
 head?: CommitRef
 commands: CommandsUsed

@@ -25,6 +25,18 @@ export function runRecordHash(r: RunRecord): string {
   return createHash('sha256').update(JSON.stringify(facts)).digest('hex').slice(0, 16);
 }
 
+/** sha256 (16 hex digits) of the collector configuration (checks, timeouts, sandbox, paths) a record was measured under. */
+export function collectorConfigHash(collector: unknown): string {
+  return createHash('sha256').update(JSON.stringify(collector, sortedKeys)).digest('hex').slice(0, 16);
+}
+
+/** JSON.stringify replacer: object keys sorted, so the same settings in another key order hash alike. */
+function sortedKeys(_k: string, v: unknown): unknown {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+  const o = v as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
+}
+
 /** Feedback still describes this run record: the same hash (or, for an older record without one, the same times). */
 export function feedbackIsCurrent(fb: Feedback, r: RunRecord): boolean {
   if (fb.run.record_hash !== undefined) return fb.run.record_hash === runRecordHash(r);
