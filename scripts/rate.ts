@@ -35,7 +35,14 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stderr(describe(r) + '\n');
     results.push(r);
   }
-  if (values.json) io.stdout(JSON.stringify(results.map((r) => withStateDir(store, r)), null, 2) + '\n');
+  if (values.json)
+    io.stdout(
+      JSON.stringify(
+        results.map((r) => withStateDir(store, r)),
+        null,
+        2,
+      ) + '\n',
+    );
   return 0;
 }
 

@@ -15,7 +15,8 @@ export function reuseProblem(fb: Feedback, run: LoadedRunRecord, collector: Conf
   if (fb.run.record_hash === undefined || !feedbackIsCurrent(fb, run.record)) return 'the run record changed';
   if (!fb.candidate || !fb.diff || !fb.head) return 'not measured';
   if (fb.collector_config_hash !== collectorConfigHash(collector)) return 'the collector configuration changed';
-  if (JSON.stringify(fb.commands) !== JSON.stringify(resolveCommands(run.record, collector))) return 'the commands changed';
+  if (JSON.stringify(fb.commands) !== JSON.stringify(resolveCommands(run.record, collector)))
+    return 'the commands changed';
   return null;
 }
 

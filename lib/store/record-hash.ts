@@ -34,7 +34,11 @@ export function collectorConfigHash(collector: unknown): string {
 function sortedKeys(_k: string, v: unknown): unknown {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
   const o = v as Record<string, unknown>;
-  return Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
+  return Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, o[k]]),
+  );
 }
 
 /** Feedback still describes this run record: the same hash (or, for an older record without one, the same times). */

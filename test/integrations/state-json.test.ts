@@ -5,7 +5,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentCommit, cleanEnv, makeJudging, runProc } from './_setup.js';
 
-const j = makeJudging({ state_dir: 'kept-state', record: { agent: 'claude-code', template: 'default', complexity: 3 } });
+const j = makeJudging({
+  state_dir: 'kept-state',
+  record: { agent: 'claude-code', template: 'default', complexity: 3 },
+});
 afterAll(() => j.cleanup());
 const state = join(j.top, 'kept-state');
 const env = cleanEnv(j.top);

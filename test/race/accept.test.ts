@@ -74,16 +74,25 @@ describe('bin/race then bin/accept --merge', () => {
       '      gate: ✓ builds  ✓ target_tests_pass  ✓ pass_to_pass_kept  ✓ substantive_change  ✓ no_blocking_finding\n',
     );
     expect(table.stdout).toMatch(/\n {8}✗ builds: build failed \(exit 1\)\n/);
+    // Every number labelled, one legend line, the ranking's confidence named; no spec jargon where a user reads.
+    expect(table.stdout).toMatch(/#1 +clean \(bd-clean\) +race score +[\d.]+ +checks +[\d.]+ +\[BUILD/);
+    expect(table.stdout.split('\n').filter((l) => l.startsWith('Legend (0-100): race score = '))).toHaveLength(1);
+    expect(table.stdout).toMatch(/; confidence in the ranking \d+% \(a winner needs 60%/);
+    const md = bin('race', ['--race', 'race-clamp', '--markdown'], p).stdout;
+    for (const text of [table.stdout, md]) expect(text).not.toMatch(/seed \d|categor(y|ies)'s|Seed/);
   });
 
   it('run again on the same runs, current feedback is reused (no check runs); --recollect runs them; a changed tree is measured', () => {
     const store = new StateStore(p.state);
-    const collectedAt = () => ['bd-clean', 'bd-nobuild'].map((b) => store.read<{ collected_at: string }>('feedback', b)!.collected_at);
+    const collectedAt = () =>
+      ['bd-clean', 'bd-nobuild'].map((b) => store.read<{ collected_at: string }>('feedback', b)!.collected_at);
     const before = collectedAt();
     const again = bin('race', ['--json', 'clean.json', 'nobuild.json'], p);
     expect(again.code, again.stderr).toBe(0);
     for (const id of ['bd-clean', 'bd-nobuild'])
-      expect(again.stderr).toContain(`race: ${id}: feedback current (same candidate, commands and configuration): checks not run again`);
+      expect(again.stderr).toContain(
+        `race: ${id}: feedback current (same candidate, commands and configuration): checks not run again`,
+      );
     expect(collectedAt()).toEqual(before);
     expect((JSON.parse(again.stdout) as Race).ranking.order).toEqual(race.ranking.order);
     const forced = bin('race', ['--quiet', '--recollect', 'clean.json', 'nobuild.json'], p);
@@ -164,7 +173,11 @@ describe('bin/race then bin/accept --merge', () => {
 
   it('merges the chosen branch into the base for real', () => {
     const before = mainHead();
-    const r = bin('accept', ['race-clamp', '--solution', 'bd-clean', '--merge', '--notes', 'the clean one', '--json'], p);
+    const r = bin(
+      'accept',
+      ['race-clamp', '--solution', 'bd-clean', '--merge', '--notes', 'the clean one', '--json'],
+      p,
+    );
     expect(r.code).toBe(0);
     const { state_dir, ...printed } = JSON.parse(r.stdout) as RaceChoice & { state_dir: string };
     expect(state_dir).toBe(p.state);
