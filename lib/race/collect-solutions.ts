@@ -88,8 +88,7 @@ export async function collectOne(run: LoadedRunRecord, ctx: RaceContext, env: No
   const log = p ? (m: string) => p(id, m.startsWith(`${id}: `) ? m.slice(id.length + 2) : m) : undefined;
   try {
     const reused = ctx.recollect ? null : await currentFeedback(ctx.store, run, ctx.config.collector);
-    if (reused) ctx.log?.(`${id}: feedback current (same candidate, commands and configuration): checks not run again`);
-    else p?.(id, 'collect');
+    p?.(id, reused ? 'feedback current (same candidate, commands and configuration): checks not run again' : 'collect');
     const feedback =
       reused ??
       (await collectRun(run, {
