@@ -1,5 +1,6 @@
 // bin/accept <race> --solution ID | --reject-all | --manual-edit [--merge [--force] [--dry-run]]: records the
 // user's choice (seed 001's EvaluationFeedback) in state/race-choices/<race>.json and optionally merges.
+import { withStateDir } from '../lib/cli/command-helpers.js';
 import { main, type Io } from '../lib/cli/cli.js';
 import { parse, usage } from '../lib/cli/command.js';
 import { ACCEPT } from '../lib/cli/commands/accept.js';
@@ -51,7 +52,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   if ((values.force || values['dry-run'] || values.into) && !values.merge)
     throw new UserError('--force, --dry-run and --into go with --merge');
   const race = store.read<Race>('races', raceId);
-  if (!race) throw new UserError(`race ${raceId}: no state/races/${raceId}.json (run bin/race first)`);
+  if (!race) throw new UserError(`race ${raceId}: no state/races/${raceId}.json (run judgeloop race first)`);
   const chosen = values.solution !== undefined ? race.solutions.find((s) => s.id === values.solution) : undefined;
   if (values.solution !== undefined && !chosen)
     throw new UserError(
@@ -121,7 +122,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   // A dry run changes nothing, the recorded choices (which the weight learning reads) included.
   const dryRun = Boolean(values['dry-run']);
   if (!dryRun) store.write('race_choices', raceId, choice);
-  if (values.json) io.stdout(`${JSON.stringify(choice)}\n`);
+  if (values.json) io.stdout(`${JSON.stringify(withStateDir(store, choice))}\n`);
   else {
     io.stdout(
       `${raceId}: ${dryRun ? 'would record' : 'recorded'} ${userChoice}${choice.chosen_solution_id ? ` (${choice.chosen_solution_id})` : ''}${recommendedId ? `; recommended was ${recommendedId}` : ''}\n`,

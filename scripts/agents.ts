@@ -4,7 +4,7 @@ import { main, type Io } from '../lib/cli/cli.js';
 import { UserError } from '../lib/base/errors.js';
 import { parse, usage } from '../lib/cli/command.js';
 import { AGENTS } from '../lib/cli/commands/agents.js';
-import { fmtRating, openState, parseNumber } from '../lib/cli/command-helpers.js';
+import { fmtRating, openState, parseNumber, withStateDir } from '../lib/cli/command-helpers.js';
 import { textTable as table } from '../lib/report/table.js';
 import { nowIso } from '../lib/base/clock.js';
 import { loadAllAgents } from '../lib/ratings/agent-log.js';
@@ -57,7 +57,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stderr(
       `${slug}: profile rebuilt from ${profile.rating_samples} rated run(s): rating ${fmtRating(profile.rating)}, max_complexity ${profile.max_complexity}\n`,
     );
-    if (values.json) io.stdout(JSON.stringify(profile, null, 2) + '\n');
+    if (values.json) io.stdout(JSON.stringify(withStateDir(store, profile), null, 2) + '\n');
     return 0;
   }
   if (sub === 'enable' || sub === 'disable') {
@@ -66,7 +66,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stderr(
       `${slug}: ${profile.enabled ? 'enabled: routable' : 'disabled: never routed'} (rating ${fmtRating(profile.rating)}, max_complexity ${profile.max_complexity})\n`,
     );
-    if (values.json) io.stdout(JSON.stringify(profile, null, 2) + '\n');
+    if (values.json) io.stdout(JSON.stringify(withStateDir(store, profile), null, 2) + '\n');
     return 0;
   }
   const fields: AgentFields & RatingFields & { reason?: string } = {};
@@ -90,13 +90,13 @@ export async function run(argv: string[], io: Io): Promise<number> {
   if (sub === 'add') {
     const profile = await registerAgent(store, config, slug, fields, now);
     io.stderr(`${slug}: registered (max_complexity ${profile.max_complexity}, rating ${fmtRating(profile.rating)})\n`);
-    if (values.json) io.stdout(JSON.stringify(profile, null, 2) + '\n');
+    if (values.json) io.stdout(JSON.stringify(withStateDir(store, profile), null, 2) + '\n');
     return 0;
   }
   const { profile, problems } = await updateAgent(store, config, slug, fields, now);
   for (const p of problems) io.stderr(`warning: ${p}\n`);
   io.stderr(`${slug}: updated (max_complexity ${profile.max_complexity}, rating ${fmtRating(profile.rating)})\n`);
-  if (values.json) io.stdout(JSON.stringify(profile, null, 2) + '\n');
+  if (values.json) io.stdout(JSON.stringify(withStateDir(store, profile), null, 2) + '\n');
   return 0;
 }
 

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { installAbortHandlers } from '../lib/base/cleanup.js';
 import { isMain, main, type Io } from '../lib/cli/cli.js';
 import { packageVersion, parse, usage } from '../lib/cli/command.js';
-import { announceState } from '../lib/cli/command-helpers.js';
+import { announceState, withStateDir } from '../lib/cli/command-helpers.js';
 import { COLLECT } from '../lib/cli/commands/collect.js';
 import { clockFromEnv } from '../lib/base/clock.js';
 import { loadConfig } from '../lib/config/config.js';
@@ -72,7 +72,7 @@ export async function run(argv: string[], io: CollectIo): Promise<number> {
         // The race's no-op classifier, loaded only when a change may be one (the base's tests behave as before).
         classifyNoOp: async (wt, from, to) => (await import('../lib/race/no-op-check.js')).changeNoOp(wt, from, to),
       });
-      if (values.json) io.stdout(`${JSON.stringify(fb)}\n`);
+      if (values.json) io.stdout(`${JSON.stringify(withStateDir(store, fb))}\n`);
       else io.stdout(`${formatLine(fb)}\n`);
       if (fb.outcome === 'infra_failure' && fb.run.status !== 'infra_failure')
         io.stderr(`${arg}: recorded infra_failure: ${fb.outcome_reason}\n`);

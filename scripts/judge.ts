@@ -52,7 +52,8 @@ function shownRequest(d: NonNullable<JudgeOutcome['dryRun']>, command: string): 
   return sdkRequestBody(d.request);
 }
 
-function report(io: Io, json: boolean, o: JudgeOutcome, showRequest?: string): void {
+/** `json`: the state folder (carried by each JSON line) under --json, else false. */
+function report(io: Io, json: string | false, o: JudgeOutcome, showRequest?: string): void {
   if (o.dryRun && showRequest !== undefined) {
     io.stdout(JSON.stringify(shownRequest(o.dryRun, showRequest), null, json ? undefined : 2) + '\n');
     io.stderr(
@@ -77,7 +78,7 @@ function report(io: Io, json: boolean, o: JudgeOutcome, showRequest?: string): v
         verdict: j?.verdict ?? null,
         score: j?.score ?? null,
         cost_usd: j?.cost_usd ?? null,
-        ...(o.dryRun ? { dry_run: o.dryRun } : {}),
+        ...(o.dryRun ? { dry_run: o.dryRun } : { state_dir: json }),
       }) + '\n',
     );
   } else io.stderr(`${o.bead}: ${o.status}: ${o.message}\n`);
@@ -119,7 +120,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     now,
     log: (m) => io.stderr(m + '\n'),
   };
-  const json = Boolean(values.json);
+  const json = values.json ? store.root : false;
 
   if (values.drain) {
     if (positionals.length) throw new UserError(`--drain takes no run records\n${USAGE}`);
@@ -145,7 +146,10 @@ export async function run(argv: string[], io: Io): Promise<number> {
         io = { ...io, stderr: (t) => cmdStderr(stamp(t)) };
         deps.log = (m) => io.stderr(`${m}\n`);
       }
-      const outcome = await judgeRun(loaded, deps, { dryRun: Boolean(values['dry-run']) });
+      const outcome = await judgeRun(loaded, deps, {
+        dryRun: Boolean(values['dry-run']),
+        background: Boolean(values.background),
+      });
       report(io, json, outcome, values['show-request'] ? config.judge.cli_command : undefined);
       if (values['rate-agents'] && !values['dry-run'] && outcome.status !== 'deferred') {
         const { rateFromStoredJudgment } = await import('../lib/ratings/rate-stored.js');
@@ -182,10 +186,10 @@ const throttleOf = (deps: JudgeDeps): ThrottleOptions => ({
 });
 
 /** Judges queued runs oldest first while the hour has room; an entry leaves the queue only once judged or failed. */
-async function drain(cmdIo: Io, cmdDeps: JudgeDeps, json: boolean): Promise<number> {
+async function drain(cmdIo: Io, cmdDeps: JudgeDeps, json: string | false): Promise<number> {
   // Per queued run on stderr (live on a terminal, a labelled line per event elsewhere, none with --json); every
   // other stderr line goes through it so the live lines stay whole.
-  const progress = Progress.for('judge --drain', cmdIo, { json });
+  const progress = Progress.for('judge --drain', cmdIo, { json: json !== false });
   const io: Io = { ...cmdIo, stderr: (text) => progress.message(text) };
   const deps: JudgeDeps = { ...cmdDeps, log: (m) => progress.message(m) };
   const t = throttleOf(deps);

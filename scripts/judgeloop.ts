@@ -2,7 +2,7 @@
 // bundle dist/bundle/<command>.mjs beside this one, or dist/scripts/<command>.js beside the compiled entry).
 import { execute, main, type Io } from '../lib/cli/cli.js';
 import { UserError } from '../lib/base/errors.js';
-import { closest, versionLine } from '../lib/cli/command.js';
+import { closest, setCommandPrefix, versionLine } from '../lib/cli/command.js';
 import { COMMAND_NAMES, isCommandName } from '../lib/cli/commands/names.js';
 
 const SEE = "see 'judgeloop help'";
@@ -55,6 +55,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
 }
 
 async function dispatch(name: string, argv: string[], io: Io): Promise<number> {
+  setCommandPrefix('judgeloop');
   const mod = (await import(commandUrl(name).href)) as { run: (a: string[], io: Io) => Promise<number> };
   return execute(mod.run, argv, io);
 }

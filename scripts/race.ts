@@ -1,10 +1,10 @@
-// bin/race <run.json>… | --race ID: evaluates competing solutions of one task, ranks them, decides auto-accept,
+// judgeloop race <run.json>… | --race ID: evaluates competing solutions of one task, ranks them, decides auto-accept,
 // writes state/races/<id>.json and prints seed 000's "Race Results" (or --markdown, or --json).
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { main, type Io } from '../lib/cli/cli.js';
 import { parse, usage } from '../lib/cli/command.js';
-import { announceState } from '../lib/cli/command-helpers.js';
+import { announceState, withStateDir } from '../lib/cli/command-helpers.js';
 import { RACE } from '../lib/cli/commands/race.js';
 import { clockFromEnv } from '../lib/base/clock.js';
 import { loadConfig, type Config } from '../lib/config/config.js';
@@ -55,7 +55,6 @@ export async function run(argv: string[], io: Io): Promise<number> {
   if (values.race && positionals.length) throw new UserError(`give run records or --race, not both\n${USAGE}`);
   if (!values.race && !positionals.length) throw new UserError(`no run record given\n${USAGE}`);
   if (values.json && values.markdown) throw new UserError('--json and --markdown exclude each other');
-  if (values.recollect && !values.race) throw new UserError('--recollect goes with --race ID');
   const format = values.json ? 'json' : values.markdown ? 'markdown' : 'table';
   // Showing a stored race runs nothing and writes nothing: the measured results stay as they were measured.
   if (values.race && !values.recollect) {
@@ -67,7 +66,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     ] as const) {
       if (set !== undefined && set !== false)
         throw new UserError(
-          `${flag} re-evaluates: add --recollect (bin/race --race ${values.race} --recollect ${flag} …)`,
+          `${flag} re-evaluates: add --recollect (judgeloop race --race ${values.race} --recollect ${flag} …)`,
         );
     }
     assertSafeId(values.race, '--race');
@@ -77,12 +76,12 @@ export async function run(argv: string[], io: Io): Promise<number> {
     } catch (e) {
       // A race stored by an older judgeloop (or edited by hand) does not fit the schema: say how to get a fresh one.
       throw new UserError(
-        `--race ${values.race}: the stored race cannot be read (${errorMessage(e).split('\n')[0]}); evaluate it again with bin/race --race ${values.race} --recollect`,
+        `--race ${values.race}: the stored race cannot be read (${errorMessage(e).split('\n')[0]}); evaluate it again with judgeloop race --race ${values.race} --recollect`,
       );
     }
     if (!stored)
       throw new UserError(
-        `--race ${values.race}: no stored race (state/races/${values.race}.json); evaluate its runs with bin/race --race ${values.race} --recollect, or bin/race <run.json>…`,
+        `--race ${values.race}: no stored race (state/races/${values.race}.json); evaluate its runs with judgeloop race --race ${values.race} --recollect, or judgeloop race <run.json>…`,
       );
     io.stdout(present(stored, format));
     return 0;
@@ -122,10 +121,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
     ...(values.quiet ? {} : { log: (m: string) => progress.message(`race: ${m}`) }),
     ...(concurrency ? { concurrency } : {}),
     ...(raceId ? { raceId } : {}),
+    ...(values.recollect ? { recollect: true } : {}),
     ...(values.target?.length ? { targets: values.target } : {}),
   });
   progress.end();
-  io.stdout(present(race, format));
+  io.stdout(format === 'json' ? `${JSON.stringify(withStateDir(store, race))}\n` : present(race, format));
   for (const s of race.solutions)
     if (s.status === 'failed') io.stderr(`race: ${s.id}: evaluation failed: ${s.failure}\n`);
   let code = race.solutions.every((s) => s.status === 'failed') ? 1 : 0;

@@ -4,7 +4,7 @@ import { UserError } from '../lib/base/errors.js';
 import { assertSafeId } from '../lib/store/bead.js';
 import { parse, usage } from '../lib/cli/command.js';
 import { RATE } from '../lib/cli/commands/rate.js';
-import { openState, parseNumber } from '../lib/cli/command-helpers.js';
+import { openState, parseNumber, withStateDir } from '../lib/cli/command-helpers.js';
 import { nowIso } from '../lib/base/clock.js';
 import { rateBead, type QualityInput, type RateResult } from '../lib/ratings/rate-run.js';
 import { describe, storedQuality } from '../lib/ratings/rate-stored.js';
@@ -35,7 +35,14 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stderr(describe(r) + '\n');
     results.push(r);
   }
-  if (values.json) io.stdout(JSON.stringify(results, null, 2) + '\n');
+  if (values.json)
+    io.stdout(
+      JSON.stringify(
+        results.map((r) => withStateDir(store, r)),
+        null,
+        2,
+      ) + '\n',
+    );
   return 0;
 }
 

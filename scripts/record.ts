@@ -5,7 +5,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { isSafeId } from '../lib/store/bead.js';
 import { main, type Io } from '../lib/cli/cli.js';
 import { parse, usage } from '../lib/cli/command.js';
-import { announceState } from '../lib/cli/command-helpers.js';
+import { announceState, withStateDir } from '../lib/cli/command-helpers.js';
 import { RECORD } from '../lib/cli/commands/record.js';
 import { nowIso } from '../lib/base/clock.js';
 import { assertConfigOutside, chooseConfigFile, loadConfig, type Config } from '../lib/config/config.js';
@@ -189,7 +189,7 @@ export async function run(argv: string[], io: RecordIo): Promise<number> {
     path = isAbsolute(v.out) ? v.out : resolve(io.cwd, v.out);
     writeFileAtomic(path, text);
   } else path = store.write('runs', bead, assembled.record);
-  io.stdout(v.json ? `${JSON.stringify(assembled.record)}\n` : `${path}\n`);
+  io.stdout(v.json ? `${JSON.stringify(withStateDir(store, assembled.record))}\n` : `${path}\n`);
   if (!v.collect && !v.judge) return 0;
 
   return handOn(v, io, store, bead, path);

@@ -4,7 +4,7 @@ import { main, type Io } from '../lib/cli/cli.js';
 import { UserError } from '../lib/base/errors.js';
 import { parse, usage } from '../lib/cli/command.js';
 import { ROUTE } from '../lib/cli/commands/route.js';
-import { openState, parseNumber } from '../lib/cli/command-helpers.js';
+import { openState, parseNumber, withStateDir } from '../lib/cli/command-helpers.js';
 import { nowIso } from '../lib/base/clock.js';
 import { createRng } from '../lib/stats/prng.js';
 import { routeTask } from '../lib/ratings/routing.js';
@@ -55,7 +55,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   await logRouting(store, row);
   if (d.warning) io.stderr(`warning: ${d.warning}\n`);
   io.stderr(`${d.mode}${d.exploration ? ` (${d.exploration})` : ''}: ${d.reason}\n`);
-  if (values.json) io.stdout(JSON.stringify(row, null, 2) + '\n');
+  if (values.json) io.stdout(JSON.stringify(withStateDir(store, row), null, 2) + '\n');
   else if (d.agent) io.stdout(d.agent + '\n');
   return d.agent ? 0 : 1;
 }

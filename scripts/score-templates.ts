@@ -1,11 +1,12 @@
 // bin/score-templates: per-template scores from every feedback record, the A/B report, refinement triggers.
 import { main, type Io } from '../lib/cli/cli.js';
 import { parse } from '../lib/cli/command.js';
-import { announceState } from '../lib/cli/command-helpers.js';
+import { announceState, withStateDir } from '../lib/cli/command-helpers.js';
 import { SCORE_TEMPLATES } from '../lib/cli/commands/score-templates.js';
 import { loadConfig } from '../lib/config/config.js';
 import { UserError } from '../lib/base/errors.js';
 import { scanFeedback } from '../lib/store/feedback-scan.js';
+import { rowStaleness } from '../lib/store/record-hash.js';
 import { StateStore } from '../lib/store/store.js';
 import { abReport } from '../lib/templates/ab.js';
 import { TemplateAggregator } from '../lib/templates/aggregate.js';
@@ -48,10 +49,14 @@ export async function run(argv: string[], io: Io): Promise<number> {
   let rows = 0;
   let files = 0;
   const long = (n: number) => n > PROGRESS_AFTER || performance.now() - t0 > 1000;
+  // Stale feedback (its run record changed since) would credit the template the record no longer names: left out.
+  const stale: { file: string; problem: string }[] = [];
   const scan = await scanFeedback(
     store,
     (row) => {
-      if (taskType === undefined || row.task_type === taskType) agg.add(row);
+      const why = rowStaleness(row);
+      if (why) stale.push({ file: store.path('feedback', row.bead), problem: why });
+      else if (taskType === undefined || row.task_type === taskType) agg.add(row);
       if (++rows % 256 === 0 && long(rows)) progress.count('feedback', 'records scored', rows);
     },
     {
@@ -71,6 +76,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       `${rows} records scored (${scan.fromIndex} from the index, ${scan.readNow} read from their files)`,
     );
   progress.end();
+  scan.skipped.push(...stale);
   for (const s of scan.skipped) io.stderr(`score-templates: skipped ${s.file}: ${s.problem}\n`);
   if (scan.badIndexLines)
     io.stderr(
@@ -145,7 +151,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
   if (values.json)
     io.stdout(
       JSON.stringify(
-        { ...scores, triggers_fired: fired.map((t) => t.id), triggers_closed: closed.map((t) => t.id) },
+        withStateDir(store, {
+          ...scores,
+          triggers_fired: fired.map((t) => t.id),
+          triggers_closed: closed.map((t) => t.id),
+        }),
         null,
         2,
       ) + '\n',

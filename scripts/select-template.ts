@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { main, type Io } from '../lib/cli/cli.js';
 import { parse } from '../lib/cli/command.js';
-import { announceState } from '../lib/cli/command-helpers.js';
+import { announceState, withStateDir } from '../lib/cli/command-helpers.js';
 import { SELECT_TEMPLATE } from '../lib/cli/commands/select-template.js';
 import { loadConfig } from '../lib/config/config.js';
 import { UserError } from '../lib/base/errors.js';
@@ -93,7 +93,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     candidates: candidates.map((c) => ({ ...c, interval: c.interval ?? null })),
   };
   if (!values['dry-run']) await store.withLock('selections', () => store.appendLine('selections', 'log', row));
-  if (values.json) io.stdout(JSON.stringify(row, null, 2) + '\n');
+  if (values.json) io.stdout(JSON.stringify(withStateDir(store, row), null, 2) + '\n');
   else {
     io.stdout(choice.chosen + '\n');
     io.stderr(`select-template: ${choice.reason} (seed ${seed})\n`);

@@ -43,6 +43,12 @@ const STATE_WHY = {
  * Before a command writes: the folder must take a file (one line, not a stack after every check ran), and the user
  * is told where it is, once, on stderr; not with --quiet, nor when JUDGELOOP_STATE_DIR named it.
  */
+/** A --json object of a command that writes state, carrying the state folder it used (absolute). */
+export const withStateDir = <T extends object>(store: StateStore, value: T): T & { state_dir: string } => ({
+  ...value,
+  state_dir: store.root,
+});
+
 export function announceState(io: Io, store: StateStore, quiet?: boolean): void {
   store.assertWritable();
   if (quiet || store.via === undefined || store.via === 'env') return;

@@ -12,6 +12,31 @@ import { HelpRequest } from './cli.js';
 import type { EnvKey } from '../base/env.js';
 import { ENV_HELP } from './env-help.js';
 import { errorMessage, UserError } from '../base/errors.js';
+import { COMMAND_NAMES } from './commands/names.js';
+
+// Process-wide (a command runs from its own bundle, with its own copy of this module), set by bin/judgeloop.
+const PREFIX = Symbol.for('judgeloop.command-prefix');
+
+/** Under the dispatcher, usage, help and usage errors say `judgeloop <command>`. */
+export function setCommandPrefix(prefix: string): void {
+  (globalThis as Record<symbol, unknown>)[PREFIX] = prefix;
+}
+
+/** The name a user types for this command: `collect`, or `judgeloop collect` under the dispatcher. */
+export function shownName(def: CommandDef): string {
+  const p = (globalThis as Record<symbol, unknown>)[PREFIX];
+  return typeof p === 'string' && p !== def.name ? `${p} ${def.name}` : def.name;
+}
+
+const COMMAND_AT = new RegExp(`(^|\\| |<\\(|^\\S+=\\S+ )(${COMMAND_NAMES.join('|')})(?= |$)`, 'g');
+
+/** An example line as typed under the dispatcher: each command name that starts a command gets the prefix. */
+export function shownExample(def: CommandDef, line: string): string {
+  const shown = shownName(def);
+  if (shown === def.name) return line;
+  const prefix = shown.slice(0, -def.name.length);
+  return line.replace(COMMAND_AT, (_m, before: string, cmd: string) => `${before}${prefix}${cmd}`);
+}
 
 export interface FlagSpec {
   readonly type: 'string' | 'boolean';
@@ -194,7 +219,7 @@ export function parse<F extends Flags>(def: CommandDef<F>, argv: readonly string
 
 /** A usage error from the layer: one line, naming the command and where its help is. */
 function usageError(def: CommandDef, message: string): UserError {
-  return new UserError(`${def.name}: ${message}; see '${def.name} --help'`);
+  return new UserError(`${def.name}: ${message}; see '${shownName(def)} --help'`);
 }
 
 /**
@@ -247,10 +272,11 @@ export function usage(def: CommandDef): string {
       .filter(Boolean)
       .join(' '),
   ];
-  const indent = ' '.repeat(`usage: ${def.name} `.length);
+  const name = shownName(def);
+  const indent = ' '.repeat(`usage: ${name} `.length);
   return lines
     .map((l, i) =>
-      i === 0 ? `usage: ${def.name} ${l}` : l.startsWith(' ') ? `${indent}${l.trimStart()}` : `       ${def.name} ${l}`,
+      i === 0 ? `usage: ${name} ${l}` : l.startsWith(' ') ? `${indent}${l.trimStart()}` : `       ${name} ${l}`,
     )
     .join('\n');
 }
@@ -294,6 +320,6 @@ export function helpText(def: CommandDef): string {
   out.push('', 'Options:', ...columns(flagRows));
   if (def.env?.length) out.push('', 'Environment:', ...columns(def.env.map((k) => [k, ENV_HELP[k]])));
   out.push('', 'Exit status:', ...columns(Object.entries(def.exit).map(([code, meaning]) => [code, meaning])));
-  if (def.examples?.length) out.push('', 'Examples:', ...def.examples.map((e) => `  ${e}`));
+  if (def.examples?.length) out.push('', 'Examples:', ...def.examples.map((e) => `  ${shownExample(def, e)}`));
   return out.join('\n');
 }

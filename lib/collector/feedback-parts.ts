@@ -1,7 +1,7 @@
 // The parts of a feedback record: the run's facts, the baseline's summary, the check scores, the diff's summary,
 // the race's fastest peer, the judgment carried over, and the records of a run that could not be measured.
 import { describeEvidence, type TestEvidence } from '../evidence/trust.js';
-import { runRecordHash } from '../store/record-hash.js';
+import { collectorConfigHash, runRecordHash } from '../store/record-hash.js';
 import { resolveCommands, emptyChecks } from './checks.js';
 import type { WorkingDiff } from '../git/snapshot.js';
 import { classifyOutcome, type ChecksSet, type Integrity } from './outcome.js';
@@ -189,6 +189,7 @@ export function base(
     judgment: null,
   };
   if (ctx.version) fb.collector_version = ctx.version;
+  fb.collector_config_hash = collectorConfigHash(ctx.config.collector);
   if (ctx.config.judge.phase >= 2) fb.judgment = readJudgment(ctx.store, loaded.record.bead, fb.integrity.notes);
   return fb;
 }

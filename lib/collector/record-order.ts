@@ -21,6 +21,7 @@ export const FEEDBACK_KEY_ORDER = [
   'run',
   'collected_at',
   'collector_version',
+  'collector_config_hash',
   'base',
   'head',
   'candidate',

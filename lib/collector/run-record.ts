@@ -22,6 +22,9 @@ export function parseRunRecord(text: string, file: string): LoadedRunRecord {
   } catch (e) {
     throw new UserError(`${file}: not valid JSON (${(e as Error).message})`);
   }
+  // `record --json` adds the state folder it used; the record is the rest.
+  if (typeof data === 'object' && data !== null && typeof (data as { state_dir?: unknown }).state_dir === 'string')
+    delete (data as { state_dir?: unknown }).state_dir;
   const v = validate<RunRecord>('run-record', data);
   if (!v.ok)
     throw new UserError(

@@ -1,4 +1,5 @@
 // Judging one run record: gather → assemble → cache → throttle → call → validate → record → merge.
+import { recentRefusal, retryAfter } from './refusal.js';
 import { orderFeedback } from '../collector/record-order.js';
 import type { Config } from '../config/config.js';
 import type { EnvSettings } from '../base/env.js';
@@ -58,6 +59,8 @@ export interface JudgeOptions {
   dryRun?: boolean;
   /** Called by --drain for a claimed queue entry: over the limit it is not queued again (the caller releases it). */
   fromQueue?: boolean;
+  /** A hook's run: within the hour after a refused key, no request is made (lib/judge/refusal.ts). */
+  background?: boolean;
 }
 
 /** Phase >= 2: the verdict and score go into the feedback record (under its lock); nothing else of it changes. */
@@ -238,6 +241,13 @@ async function callAndRecord(c: Call): Promise<JudgeOutcome> {
     lockWaitSeconds: cfg.judge.lock_wait_seconds,
   };
   const samples = cfg.judge.samples;
+  if (opts.background) {
+    const refused = recentRefusal(deps.store.readLines<JudgeLedgerRow>('judge-ledger', LEDGER_ID).rows, deps.now());
+    if (refused)
+      throw new JudgeConfigError(
+        `not sent: the judge API refused the credentials at ${refused.at} (reported then); no request until ${retryAfter(refused)} or judge --drain`,
+      );
+  }
   const res = await reserveOrQueue(throttle, bead, samples, loaded.file, !opts.fromQueue);
   if (!res.ok) {
     return {
@@ -265,7 +275,12 @@ async function callAndRecord(c: Call): Promise<JudgeOutcome> {
     });
   };
   const results: SampleResult[] = [];
-  for (let i = 0; i < samples; i++) results.push(await sample(backend, c.req, recordCall, cfg, model));
+  for (let i = 0; i < samples; i++) {
+    const r = await sample(backend, c.req, recordCall, cfg, model);
+    results.push(r);
+    // A refused key refuses every sample: one request, not one per sample.
+    if (r.failure?.reason === 'auth_error' && results.every((x) => x.reply === null)) break;
+  }
   const outage = await allFailed(results, c, throttle);
   if (outage) return outage;
   const judgment = buildJudgment(results, {

@@ -13,6 +13,7 @@ import { collectRun, getBaseline, resolveCommands } from './collector-adapter.js
 import type { BenchmarkResult, SolutionFacts } from './facts.js';
 import { gatherFacts, runBenchmark } from './gather.js';
 import { raceConfig, type RaceConfig } from './settings.js';
+import { currentFeedback } from './reuse.js';
 import type { RaceContext } from './context.js';
 
 export interface Collected {
@@ -86,14 +87,17 @@ export async function collectOne(run: LoadedRunRecord, ctx: RaceContext, env: No
   // The collector's step messages are progress, labelled by the solution: its checks run beside the others'.
   const log = p ? (m: string) => p(id, m.startsWith(`${id}: `) ? m.slice(id.length + 2) : m) : undefined;
   try {
-    p?.(id, 'collect');
-    const feedback = await collectRun(run, {
-      store: ctx.store,
-      config: ctx.config,
-      processEnv: ctx.processEnv,
-      now: ctx.now,
-      ...(log ? { log } : {}),
-    });
+    const reused = ctx.recollect ? null : await currentFeedback(ctx.store, run, ctx.config.collector);
+    p?.(id, reused ? 'feedback current (same candidate, commands and configuration): checks not run again' : 'collect');
+    const feedback =
+      reused ??
+      (await collectRun(run, {
+        store: ctx.store,
+        config: ctx.config,
+        processEnv: ctx.processEnv,
+        now: ctx.now,
+        ...(log ? { log } : {}),
+      }));
     if (!feedback.diff || !feedback.head) {
       p?.(id, `not measured (${feedback.outcome})`, 'failed');
       return { run, feedback, facts: null, failure: feedback.outcome_reason || 'the worktree could not be measured' };

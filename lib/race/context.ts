@@ -20,6 +20,8 @@ export interface RaceContext {
   raceId?: string;
   /** Judges a collected run (bin/race passes the judge when it is enabled), before its judge criteria are read. */
   judge?: (run: LoadedRunRecord) => Promise<void>;
+  /** Run every solution's checks again even when its stored feedback is current (bin/race --recollect). */
+  recollect?: boolean;
   /** Target test ids named for the race (bin/race --target); else derived from the per-test results. */
   targets?: string[];
 }

@@ -53,27 +53,31 @@ export function noWinnerAdvice(race: Race): string[] {
                 .join(', ')}`,
           )
           .join('; ')}).`,
-        `Next: re-run the agents on the task, or inspect one with \`bin/race --race ${race.race_id} --markdown\`; after new work, \`bin/race --race ${race.race_id} --recollect\`.`,
+        `Next: re-run the agents on the task, or inspect one with \`judgeloop race --race ${race.race_id} --markdown\`; after new work, \`judgeloop race --race ${race.race_id} --recollect\`.`,
       ];
     case 'low_confidence':
       return [
         `No winner: ${r.winner_reason}.`,
-        `Next: compare them with \`bin/race --race ${race.race_id} --markdown\`, then choose one: \`bin/accept ${race.race_id} --solution ${first?.id ?? 'ID'} --merge\`.`,
+        `Next: compare them with \`judgeloop race --race ${race.race_id} --markdown\`, then choose one: \`judgeloop accept ${race.race_id} --solution ${first?.id ?? 'ID'} --merge\`.`,
       ];
     case 'all_failed':
       return [
         `No winner: ${r.winner_reason}.`,
-        `Next: re-run the agents, then \`bin/race --race ${race.race_id} --recollect\`.`,
+        `Next: re-run the agents, then \`judgeloop race --race ${race.race_id} --recollect\`.`,
       ];
     case 'nothing_evaluated':
       return [
         `No winner: ${r.winner_reason}.`,
-        `Next: fix what the failures above name, then \`bin/race --race ${race.race_id} --recollect\`.`,
+        `Next: fix what the failures above name, then \`judgeloop race --race ${race.race_id} --recollect\`.`,
       ];
     default:
       return [];
   }
 }
+
+/** The one line that says what each number of a solution's line is. */
+export const LEGEND =
+  'Legend (0-100): race score = correctness, quality, efficiency, completeness and safety weighted; checks = build, tests, lint, diff size and speed weighted; TESTS LINT DIFF SPEED = each check alone.';
 
 /** Seed 000's "Race Results" block, with the gates and the command to accept the winner. */
 export function raceResultsTable(race: Race): string {
@@ -92,7 +96,7 @@ export function raceResultsTable(race: Race): string {
     const dims = `[BUILD: ${build}] [TESTS: ${pct(b.tests)}] [LINT: ${pct(b.lint)}] [DIFF: ${pct(b.diff_size)}] [SPEED: ${pct(b.speed)}]`;
     const gate = s.gates.mergeable ? '✓ mergeable' : '✗ not mergeable';
     lines.push(
-      `  ${rank.padEnd(3)} ${names[i]!.padEnd(width)}  ${one(s.score).padStart(5)} / 100  composite ${one(s.composite).padStart(5)}  ${dims}  ${gate}`,
+      `  ${rank.padEnd(3)} ${names[i]!.padEnd(width)}  race score ${one(s.score).padStart(5)}  checks ${one(s.composite).padStart(5)}  ${dims}  ${gate}`,
     );
     const pad = ' '.repeat(6);
     lines.push(`${pad}gate: ${gateLine(s)}`);
@@ -102,8 +106,9 @@ export function raceResultsTable(race: Race): string {
     for (const f of findingLines(s).slice(0, 8)) lines.push(`${pad}finding ${f}`);
   });
   lines.push('');
+  lines.push(LEGEND);
   lines.push(
-    `Ranked by ${race.settings.rank_by === 'categories' ? "seed 001's categories" : "seed 000's composite"}; confidence ${(race.ranking.confidence * 100).toFixed(0)}%.`,
+    `Ranked by ${race.settings.rank_by === 'categories' ? 'the race score' : 'the checks score'}; confidence in the ranking ${(race.ranking.confidence * 100).toFixed(0)}% (a winner needs 60%: the lead of #1 over #2 and how sure each evaluation is).`,
   );
   const w = race.ranking.winner ? race.solutions.find((s) => s.id === race.ranking.winner)! : null;
   lines.push(
@@ -113,7 +118,7 @@ export function raceResultsTable(race: Race): string {
   if (race.ranking.all_failed) lines.push(`All agents failed: every composite is below ${race.settings.fail_maximum}.`);
   if (w) {
     lines.push(`Winner: ${w.agent} (${w.id}${w.branch ? `, branch: ${w.branch}` : ''})`);
-    lines.push(`Run \`bin/accept ${race.race_id} --solution ${w.id} --merge\` to merge into your branch.`);
+    lines.push(`Run \`judgeloop accept ${race.race_id} --solution ${w.id} --merge\` to merge into your branch.`);
   } else lines.push(...noWinnerAdvice(race));
   lines.push(
     `Auto-accept: ${race.auto_accept.accept ? `yes (${race.auto_accept.solution})` : 'no'} — ${race.auto_accept.reason}.`,
@@ -131,8 +136,8 @@ export function markdownComparison(race: Race): string {
   const out: string[] = ['## Solution Comparison Results', ''];
   out.push(
     w
-      ? `### Winner: ${w.id} (Score: ${f2(w.score)}, Confidence: ${Math.round(race.ranking.confidence * 100)}%)`
-      : `### No winner (Confidence: ${Math.round(race.ranking.confidence * 100)}%): ${race.ranking.winner_reason}`,
+      ? `### Winner: ${w.id} (race score ${f2(w.score)} of 100, ranking confidence ${Math.round(race.ranking.confidence * 100)}%)`
+      : `### No winner (ranking confidence ${Math.round(race.ranking.confidence * 100)}%): ${race.ranking.winner_reason}`,
     '',
   );
   if (!w) out.push(...noWinnerAdvice(race).slice(1), '');
@@ -148,7 +153,7 @@ export function markdownComparison(race: Race): string {
     rows.push([`${c[0]!.toUpperCase()}${c.slice(1)}`, ...vals.map((v) => cell(v, vals))]);
   }
   const overall = ranked.map((s) => s.score);
-  rows.push(['**Overall**', ...overall.map((v) => cell(v, overall))]);
+  rows.push(['**Race score**', ...overall.map((v) => cell(v, overall))]);
   for (const name of [
     'builds',
     'target_tests_pass',
@@ -212,7 +217,7 @@ export function markdownComparison(race: Race): string {
   const failed = race.solutions.filter((s) => s.rank === null);
   if (failed.length) out.push('### Not ranked', '', ...failed.map((s) => `- ${s.id}: ${s.failure}`), '');
   out.push('### Actions', '');
-  if (w) out.push(`- Accept winner: \`bin/accept ${race.race_id} --solution ${w.id} --merge\``);
+  if (w) out.push(`- Accept winner: \`judgeloop accept ${race.race_id} --solution ${w.id} --merge\``);
   for (const s of ranked.filter((x) => x.id !== w?.id)) {
     const gate = s.gates.mergeable
       ? ''
@@ -221,14 +226,14 @@ export function markdownComparison(race: Race): string {
           .map((c) => c.name)
           .join(', ')}; --merge is refused without --force)`;
     out.push(
-      `- ${w ? `Choose ${s.id} instead` : `Choose ${s.id}`}${gate}: \`bin/accept ${race.race_id} --solution ${s.id}\``,
+      `- ${w ? `Choose ${s.id} instead` : `Choose ${s.id}`}${gate}: \`judgeloop accept ${race.race_id} --solution ${s.id}\``,
     );
   }
   if (!w && race.ranking.outcome === 'no_mergeable_solution')
-    out.push(`- Re-evaluate after new work: \`bin/race --race ${race.race_id} --recollect\``);
+    out.push(`- Re-evaluate after new work: \`judgeloop race --race ${race.race_id} --recollect\``);
   out.push(
-    `- Manual edit: \`bin/accept ${race.race_id} --manual-edit\``,
-    `- Reject all: \`bin/accept ${race.race_id} --reject-all\``,
+    `- Manual edit: \`judgeloop accept ${race.race_id} --manual-edit\``,
+    `- Reject all: \`judgeloop accept ${race.race_id} --reject-all\``,
     '',
   );
   out.push(`Auto-accept: ${race.auto_accept.accept ? 'yes' : 'no'} — ${race.auto_accept.reason}.`);

@@ -5,7 +5,7 @@ import type { LoadedRunRecord } from '../collector/run-record.js';
 
 /** Refuses runs that cannot form one race: duplicates, different tasks, different race ids. */
 export function checkRaceInput(runs: LoadedRunRecord[]): void {
-  if (!runs.length) throw new UserError('no run records given: bin/race <run.json>… or --race ID');
+  if (!runs.length) throw new UserError('no run records given: judgeloop race <run.json>… or --race ID');
   const beads = new Map<string, string>();
   for (const r of runs) {
     const prev = beads.get(r.record.bead);

@@ -1631,6 +1631,19 @@ size: number
 mtime_ms: number
 }
 /**
+ * The run record the feedback measured (run.record_path, run.record_hash), to refuse the row when the record changed since (stale feedback). Absent for feedback without a record hash.
+ */
+record?: {
+/**
+ * Absolute path of the run record.
+ */
+path: string
+/**
+ * run.record_hash: sha256 (16 hex digits) of the run record fields the feedback depends on.
+ */
+hash: string
+}
+/**
  * When the row was appended, ISO 8601.
  */
 indexed_at: string
@@ -1661,6 +1674,10 @@ collected_at: string
  * judgeloop version that wrote this record.
  */
 collector_version?: string
+/**
+ * sha256 (16 hex digits) of the collector configuration the checks ran under (the config's collector section): a race reuses this record only under the same configuration. Absent in records written before it.
+ */
+collector_config_hash?: string
 base?: CommitRef
 head?: CommitRef
 commands: CommandsUsed
@@ -4111,7 +4128,7 @@ from_index: number
  */
 read_now: number
 /**
- * Feedback files left out because they are corrupt or fail the schema.
+ * Feedback files left out because they are corrupt, fail the schema, or are stale (their run record changed since they were measured; the problem names the collect to run).
  */
 skipped: {
 /**

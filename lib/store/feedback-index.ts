@@ -44,6 +44,9 @@ export function summarizeFeedback(fb: Feedback, file: FileIdentity, indexedAt: s
     composite: fb.composite,
     judge: j ? { score: j.score, verdict: j.verdict, issues } : null,
     file: { size: file.size, mtime_ms: file.mtime_ms },
+    ...(fb.run.record_hash && fb.run.record_path
+      ? { record: { path: fb.run.record_path, hash: fb.run.record_hash } }
+      : {}),
     indexed_at: indexedAt,
   };
 }

@@ -1,8 +1,8 @@
 // What a feedback record measured: a hash of the run record's fields it depends on. A run record re-written with
 // another agent, template, task, complexity, base, worktree or times makes the old feedback stale.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import type { Feedback, RunRecord } from '../schema/types.generated.js';
+import { readFileSync, statSync } from 'node:fs';
+import type { Feedback, FeedbackIndexRow, RunRecord } from '../schema/types.generated.js';
 
 /** sha256 (16 hex digits) of the fields, in a fixed order; a field absent hashes as null. */
 export function runRecordHash(r: RunRecord): string {
@@ -25,11 +25,41 @@ export function runRecordHash(r: RunRecord): string {
   return createHash('sha256').update(JSON.stringify(facts)).digest('hex').slice(0, 16);
 }
 
+/** sha256 (16 hex digits) of the collector configuration (checks, timeouts, sandbox, paths) a record was measured under. */
+export function collectorConfigHash(collector: unknown): string {
+  return createHash('sha256').update(JSON.stringify(collector, sortedKeys)).digest('hex').slice(0, 16);
+}
+
+/** JSON.stringify replacer: object keys sorted, so the same settings in another key order hash alike. */
+function sortedKeys(_k: string, v: unknown): unknown {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+  const o = v as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, o[k]]),
+  );
+}
+
 /** Feedback still describes this run record: the same hash (or, for an older record without one, the same times). */
 export function feedbackIsCurrent(fb: Feedback, r: RunRecord): boolean {
   if (fb.run.record_hash !== undefined) return fb.run.record_hash === runRecordHash(r);
   return fb.run.completed_at === r.completed_at && fb.run.started_at === r.started_at;
 }
+
+/** The hash of the run record at `path`, or null when it is gone, unreadable or not a run record. */
+function hashOfFile(path: string): string | null {
+  try {
+    const r = JSON.parse(readFileSync(path, 'utf8')) as RunRecord;
+    return r?.agent && r.task ? runRecordHash(r) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The one line a stale record gets, naming the command that measures it again. */
+export const staleLine = (bead: string, path: string): string =>
+  `${bead}: the feedback is stale (its run record ${path} changed since it was measured); run: judgeloop collect ${path}`;
 
 /**
  * Why a feedback record is stale, reading its run record (`run.record_path`), or null: current, or nothing to compare
@@ -38,13 +68,18 @@ export function feedbackIsCurrent(fb: Feedback, r: RunRecord): boolean {
 export function staleness(fb: Feedback): string | null {
   const path = fb.run.record_path;
   if (fb.run.record_hash === undefined || !path) return null;
-  let r: RunRecord;
-  try {
-    r = JSON.parse(readFileSync(path, 'utf8')) as RunRecord;
-    if (!r?.agent || !r.task) return null;
-  } catch {
-    return null;
-  }
-  if (runRecordHash(r) === fb.run.record_hash) return null;
-  return `${fb.bead}: the feedback is stale (its run record ${path} changed since it was measured); run: judgeloop collect ${path}`;
+  const now = hashOfFile(path);
+  return now === null || now === fb.run.record_hash ? null : staleLine(fb.bead, path);
+}
+
+/**
+ * `staleness` for an index row (score-templates): a run record last written before its feedback file is current
+ * without being read (one stat); a later one is read and hashed.
+ */
+export function rowStaleness(row: FeedbackIndexRow): string | null {
+  if (!row.record) return null;
+  const st = statSync(row.record.path, { throwIfNoEntry: false });
+  if (!st || st.mtimeMs < row.file.mtime_ms) return null;
+  const now = hashOfFile(row.record.path);
+  return now === null || now === row.record.hash ? null : staleLine(row.bead, row.record.path);
 }

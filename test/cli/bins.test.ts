@@ -50,9 +50,18 @@ describe('every command answers --help, --version and a misspelt flag', () => {
     expect(version).toMatchObject({ code: 0, stderr: '' });
     expect(version.stdout).toBe(`${name} ${pkg.version} (bundle ${join(ROOT, 'dist', 'bundle', `${name}.mjs`)})\n`);
     expect(run(name, ['-V'])).toEqual(version);
-    // Through the dispatcher: the same answers (the same bundle's version line), errors included.
-    expect(viaJudgeloop(name, ['--help'])).toEqual(help);
-    expect(run('judgeloop', ['help', name])).toEqual(help);
+    // Through the dispatcher: the same answers as typed there (`judgeloop <command>` in usage and examples, nothing
+    // else changed), the same bundle's version line, errors included.
+    const via = viaJudgeloop(name, ['--help']);
+    expect(via).toMatchObject({ code: 0, stderr: '' });
+    expect(via.stdout).toMatch(new RegExp(`^usage: judgeloop ${name} `));
+    const plain = (t: string) => t.replaceAll('judgeloop ', '').replace(/ +/g, ' '); // usage lines indent further
+    expect(plain(via.stdout)).toBe(plain(help.stdout));
+    const examples = via.stdout.slice(via.stdout.indexOf('\nExamples:\n')).split('\n').slice(2);
+    const bare = new RegExp(`(^ {2}(\\S+=\\S+ )?|\\| |<\\()(${NAMES.join('|')})( |$)`);
+    for (const e of examples) expect(e, `${name} example`).not.toMatch(bare);
+    expect(examples.join('\n')).toContain(`judgeloop ${name} `);
+    expect(run('judgeloop', ['help', name])).toEqual(via);
     expect(viaJudgeloop(name, ['--version'])).toEqual(version);
 
     const flag = Object.keys(def.flags).sort((a, b) => b.length - a.length)[0]!;
@@ -63,7 +72,11 @@ describe('every command answers --help, --version and a misspelt flag', () => {
       stdout: '',
       stderr: `${name}: unknown option '--${bad}' (did you mean '--${flag}'?); see '${name} --help'\n`,
     });
-    expect(viaJudgeloop(name, ['--' + bad])).toEqual(run(name, ['--' + bad]));
+    expect(viaJudgeloop(name, ['--' + bad])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `${name}: unknown option '--${bad}' (did you mean '--${flag}'?); see 'judgeloop ${name} --help'\n`,
+    });
     const jsonn = run(name, ['--jsonn']);
     expect(jsonn).toMatchObject({ code: 2, stdout: '' });
     expect(jsonn.stderr).toBe(

@@ -122,7 +122,7 @@ describe('examples/git/post-commit: only agent runs, nothing lost in the backgro
     ).toBe(true);
   });
 
-  it('a key refused (401) in the hook leaves the run queued with the failure logged (time, bead); one drain judges it', async () => {
+  it('a key refused (401) in the hook: the run queued with the failure logged (time, bead), the next commit in the hour asks nothing; one drain judges both', async () => {
     const api = await startMessagesServer({ kind: 'reply', text: goodReply() });
     try {
       api.script.push({ kind: 'status', status: 401, errorType: 'authentication_error' });
@@ -147,11 +147,29 @@ describe('examples/git/post-commit: only agent runs, nothing lost in the backgro
       const lines = readFileSync(log, 'utf8').trim().split('\n');
       for (const line of lines) expect(line).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\S+Z (record: )?${bead}: `));
       expect(existsSync(join(j.state, 'judgments', `${bead}.json`))).toBe(false);
+      expect(api.requests).toHaveLength(1);
+      // The next commit within the hour asks nothing (the refusal was reported once): measured, queued, one line.
+      writeFileSync(join(j.repo, 'NOTES.md'), 'more agent work\n');
+      gitIn(j.repo, 'add', '-A');
+      expect((await runProc('git', ['commit', '-q', '-m', 'more'], { cwd: j.repo, env })).code).toBe(0);
+      const bead2 = `repo-${gitIn(j.repo, 'rev-parse', 'HEAD').slice(0, 12)}`;
+      const queued2 = join(j.state, 'queue', `${bead2}.json`);
+      expect(
+        await waitFor(() => existsSync(queued2) && readFileSync(log, 'utf8').includes(`${bead2}: failed in the`)),
+      ).toBe(true);
+      expect(JSON.parse(readFileSync(queued2, 'utf8')).reason).toMatch(
+        /^failed in the background: not sent: the judge API refused the credentials at \S+ \(reported then\); no request until /,
+      );
+      expect(existsSync(join(j.state, 'feedback', `${bead2}.json`))).toBe(true);
+      expect(api.requests).toHaveLength(1);
+      // The key fixed (the API answers 200): one drain judges both.
       const drain = await runProc('judgeloop', ['judge', '--drain'], { cwd: j.top, env });
       expect(drain.code, drain.stderr).toBe(0);
-      expect(JSON.parse(readFileSync(join(j.state, 'judgments', `${bead}.json`), 'utf8')).status).toBe('judged');
+      for (const b of [bead, bead2])
+        expect(JSON.parse(readFileSync(join(j.state, 'judgments', `${b}.json`), 'utf8')).status).toBe('judged');
       expect(existsSync(queued)).toBe(false);
-      expect(api.requests).toHaveLength(2);
+      expect(existsSync(queued2)).toBe(false);
+      expect(api.requests).toHaveLength(3);
     } finally {
       await api.close();
     }

@@ -70,7 +70,7 @@ describe('npm pack → npm install -g', () => {
     for (const name of COMMAND_NAMES) {
       const r = await runProc('judgeloop', [name, '--help'], { cwd: elsewhere, env });
       expect(r.code, `${name}: ${r.stderr}`).toBe(0);
-      expect(r.stdout, name).toMatch(new RegExp(`^usage: ${name} `));
+      expect(r.stdout, name).toMatch(new RegExp(`^usage: judgeloop ${name} `));
     }
   });
 

@@ -367,6 +367,12 @@ describe('a re-recorded run makes its feedback stale', () => {
       `st-1: the feedback is stale (its run record ${path} changed since it was measured); run: judgeloop collect ${path}\n`,
     );
     expect(existsSync(join(j.state, 'ratings'))).toBe(false);
+    // score-templates leaves it out (it would credit the template the record no longer names), with the same line.
+    const scores = () => runProc(join(BIN, 'score-templates'), ['--json', '--quiet'], { cwd: j.top, env });
+    const left = await scores();
+    expect(left.code).toBe(1);
+    expect(left.stderr).toBe(`score-templates: skipped ${join(j.state, 'feedback', 'st-1.json')}: ${refused.stderr}`);
+    expect(JSON.parse(left.stdout).templates).toEqual([]);
     // judge (off) collects first: the feedback is current again and names the new agent; rate takes it.
     const judge = await runProc(join(BIN, 'judge'), [path, '--quiet'], { cwd: j.top, env });
     expect(judge.code, judge.stderr).toBe(0);
@@ -376,5 +382,8 @@ describe('a re-recorded run makes its feedback stale', () => {
     const rated = await rate();
     expect(rated.code, rated.stderr).toBe(0);
     expect(rated.stderr).not.toContain('stale');
+    const counted = await scores();
+    expect(counted.code, counted.stderr).toBe(0);
+    expect(JSON.parse(counted.stdout).templates.map((t: { runs: number }) => t.runs)).toEqual([1]);
   }, 120_000);
 });

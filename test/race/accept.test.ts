@@ -1,6 +1,6 @@
 // bin/race and bin/accept as real processes (needs `npm run build`), merging for real in a test repository.
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { StateStore } from '../../lib/store/store.js';
@@ -33,7 +33,7 @@ describe('a race with no mergeable solution', () => {
     );
     expect(r.stdout).toMatch(/\nTarget tests \(base_failing\): .*above\.\n/);
     expect(r.stdout).toContain(
-      'Next: re-run the agents on the task, or inspect one with `bin/race --race race-clamp --markdown`; after new work, `bin/race --race race-clamp --recollect`.\n',
+      'Next: re-run the agents on the task, or inspect one with `judgeloop race --race race-clamp --markdown`; after new work, `judgeloop race --race race-clamp --recollect`.\n',
     );
     const race = new StateStore(p.state).read<Race>('races', 'race-clamp')!;
     expect(race.ranking).toMatchObject({ winner: null, outcome: 'no_mergeable_solution' });
@@ -56,7 +56,9 @@ describe('bin/race then bin/accept --merge', () => {
     const r = bin('race', ['--json', '--quiet', 'clean.json', 'nobuild.json'], p);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    race = JSON.parse(r.stdout) as Race;
+    const { state_dir, ...stored } = JSON.parse(r.stdout) as Race & { state_dir: string };
+    expect(state_dir).toBe(p.state);
+    race = stored;
   });
 
   it('ranks and stores the race', () => {
@@ -72,6 +74,39 @@ describe('bin/race then bin/accept --merge', () => {
       '      gate: ✓ builds  ✓ target_tests_pass  ✓ pass_to_pass_kept  ✓ substantive_change  ✓ no_blocking_finding\n',
     );
     expect(table.stdout).toMatch(/\n {8}✗ builds: build failed \(exit 1\)\n/);
+    // Every number labelled, one legend line, the ranking's confidence named; no spec jargon where a user reads.
+    expect(table.stdout).toMatch(/#1 +clean \(bd-clean\) +race score +[\d.]+ +checks +[\d.]+ +\[BUILD/);
+    expect(table.stdout.split('\n').filter((l) => l.startsWith('Legend (0-100): race score = '))).toHaveLength(1);
+    expect(table.stdout).toMatch(/; confidence in the ranking \d+% \(a winner needs 60%/);
+    const md = bin('race', ['--race', 'race-clamp', '--markdown'], p).stdout;
+    for (const text of [table.stdout, md]) expect(text).not.toMatch(/seed \d|categor(y|ies)'s|Seed/);
+  });
+
+  it('run again on the same runs, current feedback is reused (no check runs); --recollect runs them; a changed tree is measured', () => {
+    const store = new StateStore(p.state);
+    const collectedAt = () =>
+      ['bd-clean', 'bd-nobuild'].map((b) => store.read<{ collected_at: string }>('feedback', b)!.collected_at);
+    const before = collectedAt();
+    const again = bin('race', ['clean.json', 'nobuild.json'], p);
+    expect(again.code, again.stderr).toBe(0);
+    for (const id of ['bd-clean', 'bd-nobuild'])
+      expect(again.stderr).toContain(
+        `race: ${id}: feedback current (same candidate, commands and configuration): checks not run again`,
+      );
+    expect(collectedAt()).toEqual(before);
+    expect(store.read<Race>('races', 'race-clamp')!.ranking.order).toEqual(race.ranking.order);
+    const forced = bin('race', ['--quiet', '--recollect', 'clean.json', 'nobuild.json'], p);
+    expect(forced.code, forced.stderr).toBe(0);
+    const after = collectedAt();
+    expect(after[0]).not.toBe(before[0]);
+    // The agent changes its worktree after the measurement: that solution is measured again, the other reused.
+    writeFileSync(join(p.dir, 'wt-nobuild', 'NOTE.md'), 'later\n');
+    const changed = bin('race', ['clean.json', 'nobuild.json'], p);
+    expect(changed.stderr).toContain('race: bd-clean: feedback current');
+    expect(changed.stderr).not.toContain('race: bd-nobuild: feedback current');
+    expect(collectedAt()[0]).toBe(after[0]);
+    expect(collectedAt()[1]).not.toBe(after[1]);
+    rmSync(join(p.dir, 'wt-nobuild', 'NOTE.md'));
   });
 
   it('--race ID shows the stored race without re-running anything; --recollect evaluates again', () => {
@@ -88,7 +123,7 @@ describe('bin/race then bin/accept --merge', () => {
       expect(md.stdout).toMatch(/\| Gate: builds \| ✓ \| ✗ build failed \(exit 1\) \|/);
       expect(bin('race', ['--race', 'race-clamp', '--target', 'x'], p)).toMatchObject({
         code: 2,
-        stderr: '--target re-evaluates: add --recollect (bin/race --race race-clamp --recollect --target …)\n',
+        stderr: '--target re-evaluates: add --recollect (judgeloop race --race race-clamp --recollect --target …)\n',
       });
       const re = bin('race', ['--race', 'race-clamp', '--recollect', '--json', '--quiet'], p);
       expect(re.code).toBe(0);
@@ -138,8 +173,14 @@ describe('bin/race then bin/accept --merge', () => {
 
   it('merges the chosen branch into the base for real', () => {
     const before = mainHead();
-    const r = bin('accept', ['race-clamp', '--solution', 'bd-clean', '--merge', '--notes', 'the clean one'], p);
+    const r = bin(
+      'accept',
+      ['race-clamp', '--solution', 'bd-clean', '--merge', '--notes', 'the clean one', '--json'],
+      p,
+    );
     expect(r.code).toBe(0);
+    const { state_dir, ...printed } = JSON.parse(r.stdout) as RaceChoice & { state_dir: string };
+    expect(state_dir).toBe(p.state);
     const head = mainHead();
     // What merges is the sealed candidate (what was measured), whose tree is the branch's.
     const sealed = gitIn(p.repo, 'rev-parse', 'refs/judgeloop/candidates/bd-clean');
@@ -153,6 +194,7 @@ describe('bin/race then bin/accept --merge', () => {
       feedback_notes: 'the clean one',
       merge: { status: 'merged', commit: head, into: 'main' },
     });
+    expect(printed).toEqual(choice);
   });
 
   it('--force overrides the gate, and a conflicting merge is aborted and reported', () => {
@@ -170,7 +212,7 @@ describe('bin/race then bin/accept --merge', () => {
   it('bad usage is one line and exit 2', () => {
     expect(bin('accept', ['no-such-race', '--solution', 'x'], p)).toMatchObject({
       code: 2,
-      stderr: 'race no-such-race: no state/races/no-such-race.json (run bin/race first)\n',
+      stderr: 'race no-such-race: no state/races/no-such-race.json (run judgeloop race first)\n',
     });
     expect(bin('accept', ['race-clamp', '--solution', 'bd-x'], p)).toMatchObject({
       code: 2,
@@ -184,7 +226,7 @@ describe('bin/race then bin/accept --merge', () => {
     const old = bin('race', ['--race', 'old-race'], p);
     expect(old.code).toBe(2);
     expect(old.stderr).toMatch(
-      /^--race old-race: the stored race cannot be read \(.*\); evaluate it again with bin\/race --race old-race --recollect\n$/,
+      /^--race old-race: the stored race cannot be read \(.*\); evaluate it again with judgeloop race --race old-race --recollect\n$/,
     );
   });
 

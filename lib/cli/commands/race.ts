@@ -20,7 +20,10 @@ export const RACE = defineCommand({
       placeholder: 'ID',
       help: 'a stored race: show it (with --recollect: evaluate its runs again)',
     },
-    recollect: { type: 'boolean', help: 'with --race: evaluate its runs again' },
+    recollect: {
+      type: 'boolean',
+      help: 'run every check again (a current feedback record is reused otherwise); with --race: evaluate its runs again',
+    },
     target: {
       type: 'string',
       multiple: true,

@@ -25,7 +25,7 @@ export const SCORE_TEMPLATES = defineCommand({
   env: [...STATE_ENV, 'JUDGE_ENABLED', 'JUDGE_PHASE'],
   exit: {
     0: 'scored',
-    1: 'a feedback file was skipped (named on stderr) or state could not be written',
+    1: 'a feedback file was skipped (corrupt, or stale: named on stderr with the collect to run) or state could not be written',
     2: 'usage or config',
   },
   examples: ['score-templates', 'score-templates --task-type bugfix --json'],
