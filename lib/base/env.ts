@@ -62,8 +62,3 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): EnvSettings {
   }
   return out;
 }
-
-/** The full process environment, for spawning children (the runner scrubs it). */
-export function processEnv(): NodeJS.ProcessEnv {
-  return process.env;
-}

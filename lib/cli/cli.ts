@@ -19,7 +19,7 @@ export interface Io {
   columns?: number;
 }
 
-export function defaultIo(): Io {
+function defaultIo(): Io {
   const env = readEnv();
   return {
     stdout: (t) => process.stdout.write(t),

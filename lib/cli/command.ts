@@ -23,7 +23,7 @@ export function setCommandPrefix(prefix: string): void {
 }
 
 /** The name a user types for this command: `collect`, or `judgeloop collect` under the dispatcher. */
-export function shownName(def: CommandDef): string {
+function shownName(def: CommandDef): string {
   const p = (globalThis as Record<symbol, unknown>)[PREFIX];
   return typeof p === 'string' && p !== def.name ? `${p} ${def.name}` : def.name;
 }
@@ -31,14 +31,14 @@ export function shownName(def: CommandDef): string {
 const COMMAND_AT = new RegExp(`(^|\\| |<\\(|^\\S+=\\S+ )(${COMMAND_NAMES.join('|')})(?= |$)`, 'g');
 
 /** An example line as typed under the dispatcher: each command name that starts a command gets the prefix. */
-export function shownExample(def: CommandDef, line: string): string {
+function shownExample(def: CommandDef, line: string): string {
   const shown = shownName(def);
   if (shown === def.name) return line;
   const prefix = shown.slice(0, -def.name.length);
   return line.replace(COMMAND_AT, (_m, before: string, cmd: string) => `${before}${prefix}${cmd}`);
 }
 
-export interface FlagSpec {
+interface FlagSpec {
   readonly type: 'string' | 'boolean';
   /** One letter: `-x`. `-h` and `-V` are taken (help, version). */
   readonly short?: string;
@@ -53,7 +53,7 @@ export interface FlagSpec {
   readonly choices?: readonly string[];
 }
 
-export interface PositionalSpec {
+interface PositionalSpec {
   /** As shown: `<run.json|->`. */
   readonly name: string;
   readonly help: string;
@@ -61,7 +61,7 @@ export interface PositionalSpec {
   readonly optional?: boolean;
 }
 
-export interface SubcommandSpec {
+interface SubcommandSpec {
   readonly name: string;
   /** The arguments after the name, as shown in the help: `SLUG [flags]`. */
   readonly args?: string;
@@ -99,7 +99,7 @@ type ValueOf<S extends FlagSpec> = S['type'] extends 'boolean'
 type HasDefault<S> = S extends { default: string | boolean } ? true : false;
 
 /** The parsed flags: present when given (or defaulted), typed by the definition. */
-export type FlagValues<F extends Flags> = {
+type FlagValues<F extends Flags> = {
   -readonly [K in keyof F as HasDefault<F[K]> extends true ? K : never]: ValueOf<F[K]>;
 } & {
   -readonly [K in keyof F as HasDefault<F[K]> extends true ? never : K]?: ValueOf<F[K]>;
@@ -226,7 +226,7 @@ function usageError(def: CommandDef, message: string): UserError {
  * parseArgs refuses `--quality -1` as "ambiguous" (the value looks like an option). Where the option takes a value
  * and the next word is a negative number, join them (`--quality=-1`).
  */
-export function joinNegativeValues(argv: readonly string[], flags: Flags): string[] {
+function joinNegativeValues(argv: readonly string[], flags: Flags): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;

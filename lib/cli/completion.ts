@@ -31,7 +31,7 @@ function choiceArms(defs: readonly CommandDef[]): string[] {
 }
 
 /** The bash script (zsh runs the same through bashcompinit). */
-export function bashCompletion(defs: readonly CommandDef[] = COMMANDS): string {
+function bashCompletion(defs: readonly CommandDef[] = COMMANDS): string {
   const names = defs.map((d) => d.name);
   return `# judgeloop's shell completion, generated from the command definitions by \`config --completion bash\`.
 # Load it in a shell: source <(judgeloop config --completion bash); or save it as

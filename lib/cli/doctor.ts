@@ -1,5 +1,5 @@
 // What `judgeloop doctor` checks, one finding each; pure but for the probes it is handed (tests pass their own).
-export type Level = 'ok' | 'warn' | 'fail';
+type Level = 'ok' | 'warn' | 'fail';
 
 export interface Finding {
   check: string;

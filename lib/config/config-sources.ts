@@ -13,7 +13,7 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Leaves (scalars and arrays) of an object as dotted paths; an empty object is a leaf. */
-export function leaves(o: unknown, prefix = ''): [string, unknown][] {
+function leaves(o: unknown, prefix = ''): [string, unknown][] {
   if (!isObj(o) || (prefix !== '' && Object.keys(o).length === 0)) return [[prefix, o]];
   return Object.entries(o).flatMap(([k, v]) => leaves(v, prefix ? `${prefix}.${k}` : k));
 }

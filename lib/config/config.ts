@@ -55,7 +55,7 @@ function parseInteger(name: string, v: string): number {
 }
 
 /** The JUDGE_* toggles as a config overlay. */
-export function envOverlay(env: EnvSettings): DeepPartial<Config> {
+function envOverlay(env: EnvSettings): DeepPartial<Config> {
   const judge: DeepPartial<Config['judge']> = {};
   if (env.JUDGE_ENABLED !== undefined) judge.enabled = parseBool('JUDGE_ENABLED', env.JUDGE_ENABLED);
   if (env.JUDGE_MODEL !== undefined) judge.model = env.JUDGE_MODEL;
@@ -67,7 +67,7 @@ export function envOverlay(env: EnvSettings): DeepPartial<Config> {
 }
 
 /** The names a project config file may have, looked up from the current directory upwards (first folder wins). */
-export const CONFIG_NAMES = ['judgeloop.json', '.judgeloop.json'] as const;
+const CONFIG_NAMES = ['judgeloop.json', '.judgeloop.json'] as const;
 
 /** Where the config file in use came from: a flag, JUDGELOOP_CONFIG, found by the upward search, or none. */
 export interface ConfigFileChoice {
@@ -121,7 +121,7 @@ export interface StateDirChoice {
 }
 
 /** The per-user state folder: $XDG_STATE_HOME/judgeloop (an absolute XDG_STATE_HOME only), else ~/.local/state/judgeloop. */
-export function userStateDir(env: EnvSettings): string {
+function userStateDir(env: EnvSettings): string {
   const xdg = env.XDG_STATE_HOME;
   return join(xdg && isAbsolute(xdg) ? xdg : join(env.HOME ?? homedir(), '.local', 'state'), 'judgeloop');
 }
@@ -167,7 +167,7 @@ export interface LoadConfigOptions {
 const origins = new WeakMap<object, string>();
 
 /** The config file a configuration from loadConfig was read from, or null (defaults and env only). */
-export function configFileOf(config: Config): string | null {
+function configFileOf(config: Config): string | null {
   return origins.get(config) ?? null;
 }
 

@@ -47,7 +47,7 @@ function pathsOfDiffLine(line: string): { oldPath: string | null; path: string }
   return plain ? { oldPath: plain[1]!, path: plain[2]! } : { oldPath: null, path: '' };
 }
 
-export interface NumberedLine {
+interface NumberedLine {
   line: number;
   text: string;
 }

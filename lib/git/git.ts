@@ -55,7 +55,7 @@ export function setGitTimeout(ms: number): void {
  * from a calling hook), no system or global config, no transport at all (so no lazy fetch from a promisor
  * remote), no replace refs, no prompts.
  */
-export function gitEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+function gitEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
     LC_ALL: 'C',
@@ -116,7 +116,7 @@ const SAFE_CONFIG = [
 ];
 
 /** Driver programs (filters, diff and merge drivers) the repository's config names, each turned off. */
-export function driverOverrides(configList: string): string[] {
+function driverOverrides(configList: string): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   for (const entry of configList.split('\0')) {
@@ -147,7 +147,7 @@ export interface RepoConfig {
 const driverCache = new Map<string, Promise<RepoConfig>>();
 
 /** What judgeloop needs of a `git config -z --list`: the driver overrides and whether the checkout is sparse. */
-export function repoConfigFacts(configList: string): RepoConfig {
+function repoConfigFacts(configList: string): RepoConfig {
   let sparse = false;
   for (const entry of configList.split('\0')) {
     const [key, value] = entry.split('\n', 2);

@@ -118,12 +118,12 @@ export function parseNumstatZ(out: string): NumstatEntry[] {
   return entries;
 }
 
-export async function diffNumstat(cwd: string, from: string, to: string): Promise<NumstatEntry[]> {
+async function diffNumstat(cwd: string, from: string, to: string): Promise<NumstatEntry[]> {
   return parseNumstatZ(await git(cwd, ['diff', '--numstat', '-z', '-M', '--no-ext-diff', '--no-textconv', from, to]));
 }
 
 /** Paths that differ between two trees-ish (names only). */
-export async function changedPaths(cwd: string, from: string, to: string): Promise<Set<string>> {
+async function changedPaths(cwd: string, from: string, to: string): Promise<Set<string>> {
   const out = await git(cwd, ['diff', '--name-only', '-z', '--no-renames', from, to]);
   return new Set(out.split('\0').filter(Boolean));
 }

@@ -3,7 +3,7 @@
 export type PathMatcher = (path: string) => boolean;
 
 /** A glob as a RegExp over repository paths: `**\/` any folders (or none), `*` and `?` within one name. */
-export function globRegExp(glob: string): RegExp {
+function globRegExp(glob: string): RegExp {
   let re = '';
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;

@@ -1,7 +1,6 @@
 // Which folder is a worktree judgeloop may measure, and what git says of it (HEAD, index, refs, merge base).
 import { existsSync, lstatSync, readFileSync, realpathSync, type Stats } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { WorkError } from '../base/errors.js';
 import { git, GitError, gitWords } from './git.js';
 export async function isWorkTree(dir: string): Promise<boolean> {
   try {
@@ -25,7 +24,7 @@ function realOrSelf(p: string): string {
  * file naming some other repository's gitdir, a `.git` symlink, or no `.git` at all (a plain folder inside
  * another repository) is refused.
  */
-export function dotGitProblem(dir: string): string | null {
+function dotGitProblem(dir: string): string | null {
   const top = realOrSelf(dir);
   const dotGit = join(top, '.git');
   let st: Stats;
@@ -76,14 +75,6 @@ export async function worktreeProblem(dir: string): Promise<string | null> {
   }
   return null;
 }
-
-/** Resolves when `dir` can be measured; throws a WorkError naming the problem otherwise (one line, exit 1). */
-export async function assertWorktree(dir: string): Promise<void> {
-  const p = await worktreeProblem(dir);
-  if (p) throw new WorktreeError(p);
-}
-
-export class WorktreeError extends WorkError {}
 
 /** The commit a ref names, or null when it names none. */
 export async function resolveCommit(cwd: string, ref: string): Promise<string | null> {

@@ -26,7 +26,7 @@ const STDERR_CAP = 64 * 1024;
  * settings: their hooks and allow rules stay out), `--permission-mode dontAsk` (never prompts: what is not
  * pre-approved is denied), `--no-session-persistence` (nothing saved to resume).
  */
-export const HANDLESS_ARGS = [
+const HANDLESS_ARGS = [
   '--tools',
   '',
   '--strict-mcp-config',
@@ -72,7 +72,7 @@ const CLAUDE_ENV = [
 ];
 
 /** claude's environment: the names it authenticates with, nothing else of judgeloop's; its TMPDIR its own folder (pure). */
-export function claudeEnv(env: NodeJS.ProcessEnv, tmp: string): NodeJS.ProcessEnv {
+function claudeEnv(env: NodeJS.ProcessEnv, tmp: string): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
   for (const k of CLAUDE_ENV) if (env[k] !== undefined) out[k] = env[k];
   return { ...out, TMPDIR: tmp };
@@ -90,7 +90,7 @@ export function cliPrompt(req: CallRequest): string {
  * The API fault behind a claude error, from what it printed: an outage (429, 5xx, 529, a broken connection) is
  * transient like the sdk backend's, a rejected key is a configuration error; anything else stays cli_error.
  */
-export function apiFault(
+function apiFault(
   text: string,
 ): { reason: 'auth_error' | 'rate_limited' | 'overloaded' | 'api_error' | 'connection'; status: number | null } | null {
   const status = Number(

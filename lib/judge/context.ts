@@ -9,7 +9,7 @@ import type { SecretTable } from '../secrets/table.js';
 import { redactEncoded } from '../secrets/encoded.js';
 import { mergeRedactions, redactText, secretValues } from './redact.js';
 
-export type ContextStats = Judgment['context'];
+type ContextStats = Judgment['context'];
 type Part = ContextStats['parts']['prompt'];
 
 export interface ContextBudget {
@@ -40,7 +40,7 @@ export interface AssembledContext {
   secretValues?: string[];
 }
 
-export const estimateTokens = (chars: number, charsPerToken: number): number => Math.ceil(chars / charsPerToken);
+const estimateTokens = (chars: number, charsPerToken: number): number => Math.ceil(chars / charsPerToken);
 
 // Delimiters the data cannot forge: the nonce is a hash of the data itself, and look-alike lines inside are defused.
 const FENCE_WORD = /<<<(END_)?AGENT_DATA/g;
@@ -53,7 +53,7 @@ export function fenceData(kind: string, text: string): string {
 }
 
 /** Keeps the head and tail of a text within `maxChars`, saying how much was cut. */
-export function headTail(text: string, maxChars: number): { text: string; truncated: boolean } {
+function headTail(text: string, maxChars: number): { text: string; truncated: boolean } {
   if (text.length <= maxChars) return { text, truncated: false };
   const head = Math.floor(maxChars * 0.7);
   const tail = Math.max(0, maxChars - head - 60);

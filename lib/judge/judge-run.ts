@@ -36,7 +36,7 @@ export interface JudgeDeps {
 export class JudgeConfigError extends UserError {}
 
 /** outage: a drain met a transient API fault; nothing was written and the entry stays queued. */
-export type JudgeStatus = 'judged' | 'failed' | 'skipped' | 'deferred' | 'cached' | 'dry-run' | 'outage';
+type JudgeStatus = 'judged' | 'failed' | 'skipped' | 'deferred' | 'cached' | 'dry-run' | 'outage';
 
 export interface JudgeOutcome {
   bead: string;

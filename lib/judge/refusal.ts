@@ -2,7 +2,7 @@
 // are queued without a request (a hook per commit must not hammer the API with a bad key); --drain always tries.
 import type { JudgeLedgerRow } from '../schema/types.generated.js';
 
-export const REFUSAL_QUIET_MS = 3600_000;
+const REFUSAL_QUIET_MS = 3600_000;
 
 /** The last model call, when it was a refusal of the credentials within the hour before `now`; else null (pure). */
 export function recentRefusal(rows: readonly JudgeLedgerRow[], now: Date): JudgeLedgerRow | null {

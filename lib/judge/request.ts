@@ -25,7 +25,7 @@ export function loadJudgePrompt(): JudgePrompt {
 
 let schemaCache: { schema: Record<string, unknown>; version: string } | undefined;
 /** The reply schema as sent, and its version for the cache key (a hash: any edit of the schema changes it). */
-export function replyApiSchema(): { schema: Record<string, unknown>; version: string } {
+function replyApiSchema(): { schema: Record<string, unknown>; version: string } {
   if (!schemaCache) {
     const schema = apiReplySchema(
       JSON.parse(readFileSync(join(schemasDir(), 'judge-reply.schema.json'), 'utf8')) as Record<string, unknown>,

@@ -94,9 +94,9 @@ export interface SpawnResult {
   escaped: number;
 }
 
-export const RUN_MARK_VAR = 'JUDGELOOP_RUN_MARK';
+const RUN_MARK_VAR = 'JUDGELOOP_RUN_MARK';
 
-export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (!pid) return;
   try {
     process.kill(-pid, signal);
@@ -119,7 +119,7 @@ function groupOf(pid: string): number | null {
  * Kills every process whose environment carries `VAR=mark` (Linux /proc); returns how many of them were
  * outside the group `pgid` (escaped: setsid daemons and the like).
  */
-export function killMarked(mark: string, pgid?: number): number {
+function killMarked(mark: string, pgid?: number): number {
   let names: string[];
   try {
     names = readdirSync('/proc');
@@ -152,7 +152,7 @@ export function killMarked(mark: string, pgid?: number): number {
  * sandbox dies with its parent): those whose JUDGELOOP_RUN_MARK names an owner pid that no longer runs.
  * Returns how many. Linux /proc; elsewhere nothing.
  */
-export function sweepOrphans(): number {
+function sweepOrphans(): number {
   let names: string[];
   try {
     names = readdirSync('/proc');

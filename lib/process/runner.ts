@@ -2,8 +2,6 @@ import { constants } from 'node:os';
 import { HeadTailBuffer, spawnGroup, type CapturedOutput } from './process.js';
 import { sandboxed, type Isolation, type SandboxPolicy } from './sandbox.js';
 
-export type { CapturedOutput };
-
 export interface RunResult {
   exitCode: number | null;
   signal: string | null;

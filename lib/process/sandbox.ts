@@ -10,7 +10,7 @@ import { privatePaths } from '../base/private-paths.js';
 import { scrubEnv } from './env-scrub.js';
 import type { Config } from '../schema/types.generated.js';
 
-export type SandboxMode = 'auto' | 'required' | 'off';
+type SandboxMode = 'auto' | 'required' | 'off';
 
 /** How a check ran: recorded in the feedback record next to the check. */
 export interface Isolation {
@@ -111,7 +111,7 @@ function real(p: string): string {
 }
 
 /** The system folders bound read-only into the empty root (a symlink such as /bin -> usr/bin stays a symlink). */
-export const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc'];
+const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc'];
 
 /** /etc's secrets: masked (a file by /dev/null, a folder by an empty tmpfs); ssh host keys are added by name. */
 const ETC_SECRETS = [
@@ -305,7 +305,7 @@ const CHECK_ENV_NAMES = [
 ];
 
 /** The allow-listed environment for a check: known names, LC_*, and `passThrough`; never GIT_* (they name another repo). */
-export function checkEnv(env: NodeJS.ProcessEnv, passThrough: string[] = []): NodeJS.ProcessEnv {
+function checkEnv(env: NodeJS.ProcessEnv, passThrough: string[] = []): NodeJS.ProcessEnv {
   const allowed = new Set([...CHECK_ENV_NAMES, ...passThrough]);
   const out: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(env)) {

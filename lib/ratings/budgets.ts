@@ -2,7 +2,7 @@
 import { median } from '../stats/stats.js';
 import type { RunBudget } from './score.js';
 
-export type BudgetTable = Record<string, Partial<RunBudget>>;
+type BudgetTable = Record<string, Partial<RunBudget>>;
 
 export interface BudgetConfig {
   /** Bucket ("1".."10") → budget, for every command. */
@@ -19,7 +19,7 @@ export interface BudgetSample {
   iterations: number | null;
 }
 
-export type BudgetSource = 'config' | 'empirical';
+type BudgetSource = 'config' | 'empirical';
 
 export interface ResolvedBudget extends RunBudget {
   source: { cost_usd: BudgetSource; duration_seconds: BudgetSource; iterations: BudgetSource };

@@ -7,7 +7,7 @@ export interface ComplexityParams {
   cooldown_hours: number;
 }
 
-export type ComplexityAction = 'promote' | 'demote' | 'none' | 'held_by_cooldown' | 'at_limit';
+type ComplexityAction = 'promote' | 'demote' | 'none' | 'held_by_cooldown' | 'at_limit';
 
 export interface ComplexityDecision {
   action: ComplexityAction;
@@ -16,8 +16,8 @@ export interface ComplexityDecision {
   reason: string;
 }
 
-export const MIN_COMPLEXITY = 1;
-export const MAX_COMPLEXITY = 10;
+const MIN_COMPLEXITY = 1;
+const MAX_COMPLEXITY = 10;
 
 export function decideComplexity(args: {
   runScore: number;

@@ -93,7 +93,7 @@ export function applyAdjust(state: FoldState, set: AgentAdjustRow['set'], at: st
   };
 }
 
-export function applyRow(state: FoldState, row: AgentRunRating): FoldState {
+function applyRow(state: FoldState, row: AgentRunRating): FoldState {
   if (row.event === 'adjust') return applyAdjust(state, row.set, row.created_at);
   return applyRun(state, row).state;
 }

@@ -4,7 +4,7 @@ import { feedbackEvidence, TRUST_TEXT } from '../evidence/trust.js';
 import type { Config, Feedback } from '../schema/types.generated.js';
 
 export type QaCaps = NonNullable<Config['ratings']>['qa_caps'];
-export type QaStatus = 'clean' | 'unmeasured' | 'partial' | 'failed' | 'regressed';
+type QaStatus = 'clean' | 'unmeasured' | 'partial' | 'failed' | 'regressed';
 
 export interface QaVerdict {
   status: QaStatus;

@@ -21,7 +21,7 @@ export interface RoutingParams {
   stretch_min_rating: number;
 }
 
-export interface Candidate {
+interface Candidate {
   slug: string;
   rating: number | null;
   rating_samples: number;
@@ -52,7 +52,7 @@ export interface RouteInput {
 const fmt = (r: number | null): string => (r === null ? 'unrated' : (Math.round(r * 100) / 100).toString());
 
 /** Best first: rated before unrated, higher rating, more samples, cheaper, then slug (a total order). */
-export function rankCandidates(cs: readonly Candidate[], cost: (slug: string) => number | null): Candidate[] {
+function rankCandidates(cs: readonly Candidate[], cost: (slug: string) => number | null): Candidate[] {
   return [...cs].sort((a, b) => {
     if ((a.rating === null) !== (b.rating === null)) return a.rating === null ? 1 : -1;
     if (a.rating !== null && b.rating !== null && a.rating !== b.rating) return b.rating - a.rating;

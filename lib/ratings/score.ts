@@ -2,7 +2,7 @@ import type { RatingsBudget } from '../schema/types.generated.js';
 
 // Seed 002 §6: the run score from quality and the cost, time and iteration penalties against budgets.
 
-export interface RunScoreWeights {
+interface RunScoreWeights {
   quality: number;
   cost: number;
   time: number;
@@ -36,7 +36,7 @@ export interface RunScore {
   unclamped: number;
 }
 
-export const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));
+const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));
 
 /** min(1, value / budget); a non-positive budget makes any positive value a full penalty. */
 export function normalise(value: number, budget: number): number {

@@ -6,11 +6,11 @@ import { dirname, join } from 'node:path';
 import { projectRoot } from '../base/paths.js';
 
 /** The caller's environment without what a git hook sets (GIT_DIR, GIT_INDEX_FILE, …): judgeloop finds its repositories itself. */
-export function handOnEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+function handOnEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('GIT_')));
 }
 
-export function shimPath(command: 'collect' | 'judge'): string {
+function shimPath(command: 'collect' | 'judge'): string {
   return join(projectRoot(), 'bin', command);
 }
 

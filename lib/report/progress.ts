@@ -88,7 +88,7 @@ export interface ProgressOptions {
  * phases and messages carry what the agent's tree chose (paths, branch names, test names in a failure reason): an
  * escape sequence in them must not move the cursor, retitle the window or rewrite what was printed.
  */
-export function printable(text: string): string {
+function printable(text: string): string {
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?');
 }
 

@@ -1,6 +1,6 @@
 // The one table renderer for people (pure): aligned text columns, or a markdown table.
 
-export type Align = 'left' | 'right';
+type Align = 'left' | 'right';
 
 export interface TextTableOptions {
   /** Per column; columns not named are left-aligned. */

@@ -13,7 +13,7 @@ let ajv: Ajv | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
 /** sha256 over schema file names and contents, sorted by name (same as dev/gen-validators.mjs). */
-export function schemasHash(): string {
+function schemasHash(): string {
   const h = createHash('sha256');
   for (const f of readdirSync(schemasDir())
     .filter((f) => f.endsWith('.schema.json'))
@@ -112,7 +112,7 @@ function validator(name: SchemaName): ValidateFunction {
 }
 
 /** Renders ajv errors as `/json/path: what is wrong`, most specific first, oneOf noise dropped. */
-export function formatErrors(errors: ErrorObject[] | null | undefined): string[] {
+function formatErrors(errors: ErrorObject[] | null | undefined): string[] {
   if (!errors?.length) return [];
   const specific = errors.filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'anyOf' && e.keyword !== 'if');
   // A oneOf against [X, null] reports both branches; "must be null" is noise once X's errors are there.
@@ -161,11 +161,4 @@ export function validate<T>(name: SchemaName, data: unknown): Validation<T> {
   const fn = validator(name);
   if (fn(data)) return { ok: true, value: data as T };
   return { ok: false, errors: formatErrors(fn.errors) };
-}
-
-export function schemaNames(): string[] {
-  return readdirSync(schemasDir())
-    .filter((f) => f.endsWith('.schema.json'))
-    .map((f) => f.replace(/\.schema\.json$/, ''))
-    .sort();
 }

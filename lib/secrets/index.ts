@@ -1,11 +1,7 @@
 // The secrets module: the table in config/secret-rules.json and the one matcher over it.
 import { loadSecretTable } from './load.js';
 import * as m from './match.js';
-
-export { entropy } from './entropy.js';
 export { loadSecretTable, secretRulesFile } from './load.js';
-export { mergeRedactions, redactionMarker, type Redaction, type SecretMatch } from './match.js';
-export type { SecretTable } from './table.js';
 
 /** Secrets in `text` under the default table. */
 export const findSecrets = (text: string): m.SecretMatch[] => m.findSecrets(text, loadSecretTable());

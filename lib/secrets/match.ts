@@ -26,13 +26,13 @@ const PATH_LIKE =
 const MEMBER_PATH = /^[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+$/;
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z_$-]*$/;
 
-export const isPlaceholder = (value: string, t: SecretTable): boolean => t.placeholders.some((p) => p.test(value));
+const isPlaceholder = (value: string, t: SecretTable): boolean => t.placeholders.some((p) => p.test(value));
 
 /**
  * Whether a literal assigned to a secret-looking name is itself a secret: long and random enough, not a
  * placeholder, number, URL without credentials, path, or (unquoted) an expression such as `process.env.X`.
  */
-export function looksLikeSecretValue(raw: string, name: string, quoted: boolean, t: SecretTable): boolean {
+function looksLikeSecretValue(raw: string, name: string, quoted: boolean, t: SecretTable): boolean {
   const a = t.assignment;
   const value = quoted ? raw : raw.replace(/[!?;]+$/, '');
   const strong = a.strongName.test(name);
@@ -91,7 +91,7 @@ export function findSecrets(text: string, t: SecretTable): SecretMatch[] {
   return taken.list;
 }
 
-export const redactionMarker = (rule: string): string => `[REDACTED:${rule}]`;
+const redactionMarker = (rule: string): string => `[REDACTED:${rule}]`;
 
 /** Replaces every secret by [REDACTED:<rule>], counting per rule. */
 export function redactSecrets(text: string, t: SecretTable): Redaction {

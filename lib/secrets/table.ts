@@ -5,7 +5,7 @@ import type { SecretRules } from '../schema/types.generated.js';
 /** The table as stored (schemas/secret-rules.schema.json). */
 export type SecretTableSource = SecretRules;
 
-export interface TokenRule {
+interface TokenRule {
   id: string;
   vendor: string;
   re: RegExp;

@@ -39,7 +39,7 @@ export interface Detection {
 }
 
 /** The runs a day at which configured thresholds hold; others are scaled so false alarms per day stay the same. */
-export const PER_DAY_REFERENCE = 10;
+const PER_DAY_REFERENCE = 10;
 
 /** Runs a day over a stretch of runs (n runs between two completion times), at least 1. */
 export function runsPerDay(n: number, firstMs: number, lastMs: number): number {
@@ -63,7 +63,7 @@ export function scaledThreshold(name: DetectorName, threshold: number, perDay: n
 }
 
 /** Smallest standard deviation a score CUSUM divides by: a reference of identical values is not noise-free. */
-export const SD_FLOOR = 0.1;
+const SD_FLOOR = 0.1;
 
 const clampRate = (p: number, n: number): number => Math.min(1 - 0.5 / n, Math.max(0.5 / n, p));
 
@@ -80,7 +80,7 @@ function sdOf(xs: ArrayLike<number>, from: number, to: number, mu: number): numb
 }
 
 /** Rate after a drop of `shift` from p0; a template already below the shift is tuned for a fall to a third. */
-export const droppedRate = (p0: number, shift: number): number => Math.max(p0 - shift, p0 / 3);
+const droppedRate = (p0: number, shift: number): number => Math.max(p0 - shift, p0 / 3);
 
 /** Per-run log-likelihood ratio of "rate p1" against "rate p0" for a 0/1 value. */
 export const bernoulliLlr = (x: number, p0: number, p1: number): number =>
@@ -147,7 +147,7 @@ export function glrDropScan(
 }
 
 /** Where the reference ends and the monitored runs begin; null when the reference is too short. */
-export function split(n: number, restart: number, p: SplitParams, window: number | null): [number, number] | null {
+function split(n: number, restart: number, p: SplitParams, window: number | null): [number, number] | null {
   const monitorStart = Math.max(restart, p.min_reference_runs, window === null ? n - p.monitor_runs : n - window);
   if (monitorStart >= n) return null;
   const referenceStart = Math.max(0, monitorStart - p.reference_runs);

@@ -58,7 +58,7 @@ function hashOfFile(path: string): string | null {
 }
 
 /** The one line a stale record gets, naming the command that measures it again. */
-export const staleLine = (bead: string, path: string): string =>
+const staleLine = (bead: string, path: string): string =>
   `${bead}: the feedback is stale (its run record ${path} changed since it was measured); run: judgeloop collect ${path}`;
 
 /**

@@ -190,7 +190,7 @@ export function blendInterval(
 }
 
 /** The score formula over a handful of runs (a trend half): blend of the mean values when judged, else mechanical. */
-export function scoreOfRuns(runs: RecentRun[], s: ScoreSettings): number | null {
+function scoreOfRuns(runs: RecentRun[], s: ScoreSettings): number | null {
   if (runs.length === 0) return null;
   const mech = Math.min(1, Math.max(0, average(runs.map((r) => r.mechanical))!));
   const judged = runs.filter((r) => r.judge !== null);
@@ -224,7 +224,7 @@ export function trendInterval(
   return { low: Math.max(-1, change - half), high: Math.min(1, change + half), method: 't' };
 }
 
-export function trendOf(runs: RecentRun[], s: ScoreSettings): Trend {
+function trendOf(runs: RecentRun[], s: ScoreSettings): Trend {
   const half = Math.floor(runs.length / 2);
   const earlier = half > 0 ? scoreOfRuns(runs.slice(0, half), s) : null;
   const later = half > 0 ? scoreOfRuns(runs.slice(runs.length - half), s) : null;

@@ -31,7 +31,7 @@ export function seriesValue(r: RecentRun, blend: BlendWeights | null): number {
 }
 
 /** The per-run series a detector watches: 1/0 for a full pass, else the run's score (mechanical or blended). */
-export function seriesOf(name: DetectorName, runs: RecentRun[], blend: BlendWeights | null): number[] {
+function seriesOf(name: DetectorName, runs: RecentRun[], blend: BlendWeights | null): number[] {
   return runs.map((r) => (binary(name) ? (r.outcome === 'full_pass' ? 1 : 0) : seriesValue(r, blend)));
 }
 
@@ -46,7 +46,7 @@ function paramsOf(name: DetectorName, d: DropSettings): DetectorParams {
 }
 
 /** n, mean and 95% interval (Wilson for 0/1 values, t otherwise) of consecutive runs. */
-export function changeSample(runs: RecentRun[], xs: number[], isBinary: boolean): Sample {
+function changeSample(runs: RecentRun[], xs: number[], isBinary: boolean): Sample {
   const m = emptyMoments();
   for (const x of xs) addMoment(m, x);
   const mu = mean(m);

@@ -12,7 +12,7 @@ export interface Candidate {
 
 export type MarginSettings = Config['templates']['selection'];
 
-export interface Margin {
+interface Margin {
   rule: MarginSettings['rule'];
   min_gap: number;
   /** The template chosen last time by score for this task type; null when none. */
@@ -42,7 +42,7 @@ function better(a: Candidate, b: Candidate): number {
 }
 
 /** Whether the challenger clearly beats the incumbent under the rule, and why, in words. */
-export function clears(ch: Candidate, inc: Candidate, m: MarginSettings): { clear: boolean; detail: string } {
+function clears(ch: Candidate, inc: Candidate, m: MarginSettings): { clear: boolean; detail: string } {
   const byInterval = ch.interval != null && inc.interval != null && ch.interval.low > inc.interval.high;
   const gap = ch.score !== null && inc.score !== null ? ch.score - inc.score : null;
   const byGap = gap !== null && gap >= m.min_gap - 1e-12;
@@ -60,7 +60,7 @@ export function clears(ch: Candidate, inc: Candidate, m: MarginSettings): { clea
  * The choice by score: the incumbent (the last choice by score) stays unless the best challenger clears it by the
  * margin rule; without an incumbent among the candidates, the best score.
  */
-export function exploitChoice(
+function exploitChoice(
   sorted: Candidate[],
   incumbent: string | null,
   m: MarginSettings,

@@ -13,7 +13,7 @@ const table = (rows: string[][]): string =>
 const signed = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(0)}`;
 
 /** The trend: "—" when the runs cannot tell; the interval alone when it holds 0; the change and its interval else. */
-export function trendCell(tr: Trend): string {
+function trendCell(tr: Trend): string {
   const i = tr.interval ?? null;
   if (tr.change === null || i === null) return '—';
   const range = `[${signed(i.low)}, ${signed(i.high)}]/${tr.runs.length}`;

@@ -7,11 +7,9 @@ import type { BlendWeights } from './formula.js';
 import { addMoment, emptyMoments, mean, sampleVariance, t95, tInterval, type Moments } from '../stats/stats.js';
 import { changeTest, recoveryTest, seriesValue, type Recovery } from './drop-detect.js';
 
-export { seriesValue };
-
-export type TriggerSettings = Config['templates']['triggers'];
-export type DropEvidence = DropInterval;
-export type Sample = DropInterval['window'];
+type TriggerSettings = Config['templates']['triggers'];
+type DropEvidence = DropInterval;
+type Sample = DropInterval['window'];
 
 export interface TriggerDecision {
   fire: Trigger[];
@@ -66,7 +64,7 @@ function momentsOf(runs: RecentRun[], blend: BlendWeights | null): Moments {
  * n, mean and the 95% t interval (the one score-templates reports for the mechanical score) of consecutive runs.
  * `floorVariance`: the interval uses at least this sample variance (the drop test gives the window the baseline's).
  */
-export function sampleOf(runs: RecentRun[], blend: BlendWeights | null, floorVariance: number | null = null): Sample {
+function sampleOf(runs: RecentRun[], blend: BlendWeights | null, floorVariance: number | null = null): Sample {
   const m = momentsOf(runs, blend);
   const mu = mean(m);
   const own = sampleVariance(m);
@@ -90,7 +88,7 @@ export function sampleOf(runs: RecentRun[], blend: BlendWeights | null, floorVar
  * Significant when the window's 95% interval lies wholly below the baseline's and the means differ by at least
  * `min_drop`. null when there are too few runs to test.
  */
-export function dropTest(
+function dropTest(
   recent: RecentRun[],
   d: TriggerSettings['drop'],
   blend: BlendWeights | null,

@@ -35,7 +35,7 @@ function table(t: Table): string {
 }
 
 /** Grouped bars over labels, drawn here as SVG (no script). */
-export function barsSvg(c: Chart): string {
+function barsSvg(c: Chart): string {
   const w = 760;
   const h = 260;
   const pad = { l: 44, r: 10, t: 10, b: 60 };

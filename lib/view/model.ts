@@ -61,7 +61,7 @@ export interface Filters {
   agent: string | null;
 }
 
-export interface AgentInput {
+interface AgentInput {
   slug: string;
   enabled: boolean;
   rating: number | null;
@@ -106,10 +106,10 @@ export interface ReportInput {
 }
 
 /** A 0-1 score on the people's 0-100 scale, one decimal; null stays null. */
-export const pct = (x: number | null | undefined): number | null =>
+const pct = (x: number | null | undefined): number | null =>
   x === null || x === undefined ? null : Math.round(x * 1000) / 10;
 /** A 0-10 rating, two decimals (as bin/ratings prints it). */
-export const r2 = (x: number | null | undefined): number | null =>
+const r2 = (x: number | null | undefined): number | null =>
   x === null || x === undefined ? null : Math.round(x * 100) / 100;
 const usd = (x: number): number => Math.round(x * 1e4) / 1e4;
 
@@ -281,7 +281,7 @@ function templatesSection(input: ReportInput): Section {
 }
 
 /** A trigger's evidence in one line: its test's numbers, recurring issues and the runs behind it. */
-export function evidenceText(t: Trigger): string {
+function evidenceText(t: Trigger): string {
   const e = t.evidence;
   const parts: string[] = [];
   const d = e.drop;

@@ -4,7 +4,6 @@ export const CONFIG = {
   placeholder: 'FILE',
   help: 'the config file (else JUDGELOOP_CONFIG, else judgeloop.json or .judgeloop.json upwards)',
 } as const;
-export const JSON_OUT = { type: 'boolean', help: 'print JSON on stdout (and nothing else there)' } as const;
 export const STATE_ENV = ['JUDGELOOP_STATE_DIR', 'JUDGELOOP_CONFIG', 'JUDGELOOP_NOW'] as const;
 export const JUDGE_ENV = [
   'JUDGE_ENABLED',
