@@ -1,13 +1,11 @@
-// The parts of a feedback record: the run's facts, the baseline's summary, the check scores, the diff's summary,
-// the race's fastest peer, the judgment carried over, and the records of a run that could not be measured.
+// The parts of a feedback record (pure): the run's facts, the baseline's summary, the check scores, the diff's
+// summary, and the record of a run that could not be measured.
 import { describeEvidence, type TestEvidence } from '../evidence/trust.js';
 import { runRecordHash } from '../store/record-hash.js';
-import { resolveCommands, emptyChecks } from './checks.js';
+import { emptyChecks } from './checks.js';
 import type { WorkingDiff } from '../git/snapshot.js';
 import { classifyOutcome, type ChecksSet, type Integrity } from './outcome.js';
-import { readStoredJudgment, summarizeJudgment } from '../store/judgment.js';
 import type { LoadedRunRecord } from './run-record.js';
-import type { CollectContext, RacePeer } from './context.js';
 import {
   durationSeconds,
   scoreBuild,
@@ -17,15 +15,21 @@ import {
   tallyTests,
   type Scores,
 } from './scoring.js';
-import type { StateStore } from '../store/store.js';
 import type {
   Baseline,
   BaselineSummary,
   Check,
+  CommandsUsed,
   Feedback,
   JudgmentSummary,
-  RaceRun,
 } from '../schema/types.generated.js';
+
+/** What every record carries besides its measurements: when, by which version, the judgment read for it (phase ≥ 2). */
+export interface Stamp {
+  at: Date;
+  version?: string | undefined;
+  judgment: { summary: JudgmentSummary | null; note: string | null } | null;
+}
 
 export function runFacts(loaded: LoadedRunRecord): Feedback['run'] {
   const r = loaded.record;
@@ -52,27 +56,6 @@ export function runFacts(loaded: LoadedRunRecord): Feedback['run'] {
   if (r.iterations !== undefined) run.iterations = r.iterations;
   if (r.usage !== undefined) run.usage = r.usage;
   return run;
-}
-
-/**
- * The fastest known duration among the other runs of the race: the race's run log (last row per bead,
- * infra failures left out) and the peers of this call. Reads one small file, not every feedback record.
- */
-export function fastestInRace(store: StateStore, raceId: string, bead: string, peers: RacePeer[] = []): number | null {
-  const byBead = new Map<string, number | null>();
-  for (const row of store.readLines<RaceRun>('race-runs', raceId).rows)
-    byBead.set(row.bead, row.outcome === 'infra_failure' ? null : row.duration_seconds);
-  for (const p of peers) if (p.raceId === raceId && !byBead.has(p.bead)) byBead.set(p.bead, p.seconds);
-  byBead.delete(bead);
-  const known = [...byBead.values()].filter((d): d is number => d !== null);
-  return known.length ? Math.min(...known) : null;
-}
-
-/** The judge's verdict from state/judgments/<bead>.json (validated); a failed or corrupt judgment is not carried. */
-export function readJudgment(store: StateStore, bead: string, notes: string[]): JudgmentSummary | null {
-  const { judgment, note } = readStoredJudgment(store, bead);
-  if (note) notes.push(note);
-  return judgment ? summarizeJudgment(judgment) : null;
 }
 
 export function summariseBaseline(b: Baseline, notes: string[]): BaselineSummary {
@@ -143,8 +126,12 @@ export function scoreChecks(
   return { build: checks.build ? scoreBuild(!buildFailed) : null, tests, lint };
 }
 
-export function unmeasured(loaded: LoadedRunRecord, ctx: CollectContext, reason: string | null): Feedback {
-  const commands = resolveCommands(loaded.record, ctx.config.collector);
+export function unmeasured(
+  loaded: LoadedRunRecord,
+  commands: CommandsUsed,
+  reason: string | null,
+  stamp: Stamp,
+): Feedback {
   const integrity: Integrity = {
     tests_not_run: false,
     exit_code_contradicts_counts: false,
@@ -160,7 +147,7 @@ export function unmeasured(loaded: LoadedRunRecord, ctx: CollectContext, reason:
     integrity,
     baselineLint: null,
   });
-  return base(loaded, ctx, {
+  return base(loaded, stamp, {
     commands,
     checks: emptyChecks(),
     baseline: null,
@@ -177,19 +164,22 @@ export function unmeasured(loaded: LoadedRunRecord, ctx: CollectContext, reason:
 
 export function base(
   loaded: LoadedRunRecord,
-  ctx: CollectContext,
+  stamp: Stamp,
   rest: Omit<Feedback, 'schema_version' | 'bead' | 'run' | 'collected_at' | 'judgment'>,
 ): Feedback {
   const fb: Feedback = {
     schema_version: '1.0.0',
     bead: loaded.record.bead,
     run: runFacts(loaded),
-    collected_at: ctx.now().toISOString(),
+    collected_at: stamp.at.toISOString(),
     ...rest,
     judgment: null,
   };
-  if (ctx.version) fb.collector_version = ctx.version;
-  if (ctx.config.judge.phase >= 2) fb.judgment = readJudgment(ctx.store, loaded.record.bead, fb.integrity.notes);
+  if (stamp.version) fb.collector_version = stamp.version;
+  if (stamp.judgment) {
+    fb.judgment = stamp.judgment.summary;
+    if (stamp.judgment.note) fb.integrity.notes.push(stamp.judgment.note);
+  }
   return fb;
 }
 
