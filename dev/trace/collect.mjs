@@ -8,10 +8,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 register('./hook.mjs', import.meta.url);
-const DIST = join(import.meta.dirname, '..', '..', 'dist');
+// JL_DIST: another build (e.g. of an older commit) to trace.
+const DIST = process.env.JL_DIST ?? join(import.meta.dirname, '..', '..', 'dist');
+const STEP = /at (?:async )?(readInputs|measure|assemble|write) \(.*\/dist\/lib\/collector\/collect\.js/;
 
-const calls = []; // [callee, caller]
+const calls = []; // [callee, caller, step]
 let on = false;
+let step = '-';
+Error.stackTraceLimit = 80;
 globalThis.__jlTrace = (file) => {
   if (!on) return;
   const lines = new Error().stack.split('\n').slice(3);
@@ -22,7 +26,9 @@ globalThis.__jlTrace = (file) => {
     caller = m ? `${m[1]}.ts` : 'other';
     break;
   }
-  calls.push([file, caller]);
+  // The step on the stack; a callback that lost its async stack belongs to the step running (they run one by one).
+  step = lines.map((l) => STEP.exec(l)?.[1]).find(Boolean) ?? step;
+  calls.push([file, caller, step]);
 };
 
 const sh = (cwd, ...args) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -137,4 +143,22 @@ show('areas the collector calls', out);
 // 3. Every call across files, at any depth (loops over checks and child-process events included).
 show('files, any depth', walk(cross.map(([callee]) => callee)));
 show('areas, any depth', walk(cross.filter(([a, b]) => area(a) !== area(b)).map(([callee]) => area(callee))));
+// 4. Per step of collectRun, when it has steps.
+const steps = [...new Set(calls.map(([, , st]) => st))];
+if (steps.length > 1) {
+  const inStep = new Map();
+  for (const st of steps) {
+    const w = walk(
+      cross
+        .filter(([a, b, x]) => x === st && area(b) === 'lib/collector' && area(a) !== 'lib/collector')
+        .map(([a]) => area(a)),
+    );
+    for (const a of new Set(w.path)) inStep.set(a, [...(inStep.get(a) ?? []), st]);
+    console.log(`  ${st}: ${w.path.join(' > ') || '(no other area)'}`);
+  }
+  const again = [...inStep].filter(([, s]) => s.length > 1);
+  console.log(
+    `areas the collector calls in more than one step: ${again.map(([a, s]) => `${a} (${s.join(', ')})`).join('; ') || 'none'}`,
+  );
+}
 if (process.argv.includes('--path')) console.log(`\n${fromTop.path.join('\n')}\n\n${out.path.join(' > ')}`);

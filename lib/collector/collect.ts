@@ -13,22 +13,14 @@ import { sealRun, type Sealed } from './candidate.js';
 import { resolveCommands } from './checks.js';
 import type { CollectContext } from './context.js';
 import { changedExpectations, describeChanged } from './expectations.js';
-import { base, diffSummary, scoreChecks, unmeasured, type Stamp } from './feedback-parts.js';
+import { base, diffSummary, scoreRun, unmeasured, type Stamp } from './feedback-parts.js';
 import { fastestInRace, nothingToMeasure, prefetch, readJudgment, recordedBase, storedOutcome } from './inputs.js';
 import { measureBaseline, measureOwnTests, measureSealed, type MeasureOptions } from './measure.js';
 import { classifyOutcome, integrityFlags, type ChecksSet } from './outcome.js';
 import { orderFeedback } from './record-order.js';
-import { brokenTests, noOpReason, verdictComposite, verdictOutcome } from './regressions.js';
+import { noOpReason, verdictOutcome } from './regressions.js';
 import type { LoadedRunRecord } from './run-record.js';
-import {
-  compositeScore,
-  durationSeconds,
-  normaliseWeights,
-  scoreDiffSize,
-  scoreSpeed,
-  toUnit,
-  type Scores,
-} from './scoring.js';
+import { durationSeconds } from './scoring.js';
 
 /** Everything a run's feedback is made from besides its measurements, read before anything is measured. */
 interface Inputs {
@@ -77,10 +69,10 @@ async function readInputs(loaded: LoadedRunRecord, ctx: CollectContext): Promise
 
   const wt = loaded.worktree;
   assertConfigOutside(cfg, wt, store.root);
-  setGitTimeout((cfg.collector.git_timeout_seconds ?? 120) * 1000);
   sweepOrphansOnce();
   const sandbox = collectorSandbox(cfg.collector, ctx.processEnv, store.root);
   assertSandboxAvailable(sandbox);
+  setGitTimeout((cfg.collector.git_timeout_seconds ?? 120) * 1000);
   const fastP = existsSync(wt) ? worktreeInfoWithRef(wt, r.base_ref) : null;
   prefetch(store, r, commands); // modules compile and validators load while git runs
   const fast = fastP ? await fastP : null;
@@ -143,59 +135,33 @@ function assemble(inputs: Inputs, m: Measured | null, at: Date): Feedback {
       );
     return unmeasured(loaded, commands, inputs.unmeasurable, stamp);
   }
-  const { diff, baseline, checks, noOp } = m;
+  const { baseline, checks, noOp } = m;
+  const evidence = testEvidence(checks.test);
   const integrity = integrityFlags(checks.test, baseline?.tests ?? null);
-  integrity.test_evidence = testEvidence(checks.test);
+  integrity.test_evidence = evidence;
   integrity.notes.push(...m.notes);
-  const partial = scoreChecks(checks, baseline, integrity.notes, integrity.test_evidence);
-  const dur = durationSeconds(r);
-  const speedRef = inputs.fastest !== null ? Math.min(inputs.fastest, dur) : cfg.collector.time_budget_seconds;
-  const scores: Scores = {
-    ...partial,
-    diff_size: scoreDiffSize({
-      linesAdded: diff.files.reduce((s, f) => s + f.added, 0),
-      linesRemoved: diff.files.reduce((s, f) => s + f.removed, 0),
-      filesChanged: diff.files.length,
-    }),
-    speed: scoreSpeed(dur, speedRef),
-  };
-  const weights = cfg.scoring.weights;
-  // Regressions by test id cap the composite; a change that does nothing scores 0 (regressions.ts).
-  const broke = brokenTests(baseline?.tests, checks.test?.tests);
-  if (noOp && scores.tests !== null) scores.tests = 0;
-  const composite = verdictComposite(compositeScore(scores, weights), broke.length, noOp !== null);
-  const inputsOf = { status: r.status, failureReason: r.failure_reason ?? null, infraReason: null, checks, integrity };
-  const { outcome, reason } = verdictOutcome(
-    classifyOutcome({ ...inputsOf, baselineLint: baseline?.lint ?? null }),
-    noOp,
-  );
-  if (outcome === 'unmeasured' && stored && stored.outcome !== 'unmeasured' && stored.outcome !== 'infra_failure')
+  const facts = { status: r.status, failureReason: r.failure_reason ?? null, infraReason: null, checks, integrity };
+  const { outcome, reason } = classifyOutcome({ ...facts, baselineLint: baseline?.lint ?? null });
+  // A change that does nothing is never a pass (regressions.ts).
+  const verdict = verdictOutcome({ outcome, reason }, noOp);
+  if (verdict.outcome === 'unmeasured' && stored && !['unmeasured', 'infra_failure'].includes(stored.outcome))
     throw new UserError(
       `${loaded.file}: no build, test, lint or typecheck command is configured, but state/feedback/${r.bead}.json was measured (outcome ${stored.outcome}): kept; collect with the config that measured it`,
     );
+  const scored = scoreRun(m, integrity, r, { fastest: inputs.fastest, config: cfg, outcome: verdict.outcome });
   return base(loaded, stamp, {
     base: { ref: r.base_ref, commit: inputs.run!.baseCommit },
-    head: { ref: r.head_ref ?? 'HEAD', commit: diff.headCommit, tree: diff.tree },
+    head: { ref: r.head_ref ?? 'HEAD', commit: m.diff.headCommit, tree: m.diff.tree },
     candidate: m.sealed.candidate,
     ...(m.own ? { own_tests: m.own } : {}),
     ...(m.changed.length ? { changed_expectations: m.changed } : {}),
     commands,
     checks,
     baseline,
-    diff: diffSummary(diff),
-    scores: {
-      build: toUnit(scores.build),
-      tests: toUnit(scores.tests),
-      lint: toUnit(scores.lint),
-      diff_size: toUnit(scores.diff_size),
-      speed: toUnit(scores.speed),
-    },
-    weights_used: normaliseWeights(weights, scores),
-    // Diff size and speed alone are not a measure of the work: an unmeasured run has no composite.
-    composite: outcome === 'unmeasured' ? null : toUnit(composite),
-    speed: { basis: inputs.fastest !== null ? 'race' : 'budget', duration_seconds: dur, reference_seconds: speedRef },
-    outcome,
-    outcome_reason: reason,
+    diff: diffSummary(m.diff),
+    ...scored,
+    outcome: verdict.outcome,
+    outcome_reason: verdict.reason,
     integrity,
   });
 }

@@ -6,15 +6,22 @@ import { emptyChecks } from './checks.js';
 import type { WorkingDiff } from '../git/snapshot.js';
 import { classifyOutcome, type ChecksSet, type Integrity } from './outcome.js';
 import type { LoadedRunRecord } from './run-record.js';
+import { brokenTests, verdictComposite } from './regressions.js';
 import {
+  compositeScore,
   durationSeconds,
+  normaliseWeights,
   scoreBuild,
+  scoreDiffSize,
+  scoreSpeed,
+  toUnit,
   scoreLint,
   scoreTests,
   scoreTestsByExitCode,
   tallyTests,
   type Scores,
 } from './scoring.js';
+import type { Config } from '../config/config.js';
 import type {
   Baseline,
   BaselineSummary,
@@ -22,6 +29,8 @@ import type {
   CommandsUsed,
   Feedback,
   JudgmentSummary,
+  Outcome,
+  RunRecord,
 } from '../schema/types.generated.js';
 
 /** What every record carries besides its measurements: when, by which version, the judgment read for it (phase ≥ 2). */
@@ -124,6 +133,56 @@ export function scoreChecks(
     }
   }
   return { build: checks.build ? scoreBuild(!buildFailed) : null, tests, lint };
+}
+
+/** What scoreRun reads of a measured run. */
+export interface RunMeasures {
+  checks: ChecksSet;
+  baseline: BaselineSummary | null;
+  diff: WorkingDiff;
+  noOp: string | null;
+}
+
+/**
+ * Seed 000's five dimensions (stored /100), the weights used, the composite after the verdict (regressions cap it, a
+ * no-op scores 0, an unmeasured run has none) and the speed reference: the race's fastest run, else the time budget.
+ */
+export function scoreRun(
+  m: RunMeasures,
+  integrity: Integrity,
+  r: RunRecord,
+  o: { fastest: number | null; config: Config; outcome: Outcome },
+): Pick<Feedback, 'scores' | 'weights_used' | 'composite' | 'speed'> {
+  const partial = scoreChecks(m.checks, m.baseline, integrity.notes, integrity.test_evidence);
+  const dur = durationSeconds(r);
+  const speedRef = o.fastest !== null ? Math.min(o.fastest, dur) : o.config.collector.time_budget_seconds;
+  const files = m.diff.files;
+  const scores: Scores = {
+    ...partial,
+    diff_size: scoreDiffSize({
+      linesAdded: files.reduce((s, f) => s + f.added, 0),
+      linesRemoved: files.reduce((s, f) => s + f.removed, 0),
+      filesChanged: files.length,
+    }),
+    speed: scoreSpeed(dur, speedRef),
+  };
+  if (m.noOp && scores.tests !== null) scores.tests = 0;
+  const weights = o.config.scoring.weights;
+  const broke = brokenTests(m.baseline?.tests, m.checks.test?.tests);
+  const composite = verdictComposite(compositeScore(scores, weights), broke.length, m.noOp !== null);
+  return {
+    scores: {
+      build: toUnit(scores.build),
+      tests: toUnit(scores.tests),
+      lint: toUnit(scores.lint),
+      diff_size: toUnit(scores.diff_size),
+      speed: toUnit(scores.speed),
+    },
+    weights_used: normaliseWeights(weights, scores),
+    // Diff size and speed alone are not a measure of the work: an unmeasured run has no composite.
+    composite: o.outcome === 'unmeasured' ? null : toUnit(composite),
+    speed: { basis: o.fastest !== null ? 'race' : 'budget', duration_seconds: dur, reference_seconds: speedRef },
+  };
 }
 
 export function unmeasured(
