@@ -1,214 +1,178 @@
-// collectRun: one run record in, state/feedback/<bead>.json out (checks, baseline, diff, scores, outcome).
-import { readFeedback as readFeedbackFile } from '../store/feedback-read.js';
+// collectRun: one run record in, state/feedback/<bead>.json out, in four steps: read, measure, assemble (pure), write.
 import { existsSync } from 'node:fs';
-import { resolveCommands } from './checks.js';
-import { assertConfigOutside } from '../config/config.js';
-import { UserError, errorMessage } from '../base/errors.js';
-import { setGitTimeout } from '../git/git.js';
-import { diffSnapshot, snapshotWorking } from '../git/snapshot.js';
-import { worktreeInfo, worktreeInfoWithRef, worktreeProblem } from '../git/worktree.js';
-import { sealRun } from './candidate.js';
-import { changedExpectations, describeChanged } from './expectations.js';
-import { measureOwnTests, measureSealed, recordedBase, type MeasureOptions } from './measure.js';
+import { UserError } from '../base/errors.js';
+import { assertConfigOutside, type Config } from '../config/config.js';
 import { testEvidence } from '../evidence/trust.js';
+import { setGitTimeout } from '../git/git.js';
+import { diffSnapshot, snapshotWorking, type WorkingDiff } from '../git/snapshot.js';
+import { worktreeInfo, worktreeInfoWithRef, worktreeProblem, type WorktreeInfo } from '../git/worktree.js';
 import { sweepOrphansOnce } from '../process/process.js';
-import { assertSandboxAvailable, collectorSandbox } from '../process/sandbox.js';
-import { classifyOutcome, integrityFlags } from './outcome.js';
-import { runVerdict, verdictComposite, verdictOutcome } from './regressions.js';
-import type { LoadedRunRecord } from './run-record.js';
-import { base, diffSummary, fastestInRace, scoreChecks, summariseBaseline, unmeasured } from './feedback-parts.js';
+import { assertSandboxAvailable, collectorSandbox, type SandboxPolicy } from '../process/sandbox.js';
+import type { BaselineSummary, CommandsUsed, Feedback, RaceRun } from '../schema/types.generated.js';
+import { collectorConfigHash } from '../store/record-hash.js';
+import { sealRun, type Sealed } from './candidate.js';
+import { resolveCommands } from './checks.js';
 import type { CollectContext } from './context.js';
-import {
-  compositeScore,
-  durationSeconds,
-  normaliseWeights,
-  scoreDiffSize,
-  scoreSpeed,
-  toUnit,
-  type Scores,
-} from './scoring.js';
-import { preloadValidators } from '../schema/schema.js';
+import { changedExpectations, describeChanged } from './expectations.js';
+import { base, diffSummary, scoreRun, unmeasured, type Stamp } from './feedback-parts.js';
+import { fastestInRace, nothingToMeasure, prefetch, readJudgment, recordedBase, storedOutcome } from './inputs.js';
+import { measureBaseline, measureOwnTests, measureSealed, type MeasureOptions } from './measure.js';
+import { classifyOutcome, integrityFlags, type ChecksSet } from './outcome.js';
 import { orderFeedback } from './record-order.js';
-import type { StateStore } from '../store/store.js';
-import type { BaselineSummary, Feedback, RaceRun } from '../schema/types.generated.js';
+import { noOpReason, verdictOutcome } from './regressions.js';
+import type { LoadedRunRecord } from './run-record.js';
+import { durationSeconds } from './scoring.js';
 
-/**
- * Starts loading, without waiting, what a measured run needs later: the parsers, the feedback index, the
- * lock library and the validators of the files written. Errors surface where the module is really used.
- */
-function prefetch(store: StateStore, race: boolean, parsers: boolean): void {
-  for (const p of [parsers ? import('./parsers/index.js') : null, import('../store/feedback-index.js')])
-    p?.catch(() => undefined);
-  store.prefetchLock();
-  // One per event-loop turn, so a git call that ends meanwhile is handled between them.
-  const names = race
-    ? ['baseline', 'feedback', 'feedback-index', 'race-run']
-    : ['baseline', 'feedback', 'feedback-index'];
-  const next = () => {
-    const n = names.shift();
-    if (n === undefined) return;
-    preloadValidators([n]);
-    setImmediate(next);
-  };
-  setImmediate(next);
+/** Everything a run's feedback is made from besides its measurements, read before anything is measured. */
+interface Inputs {
+  loaded: LoadedRunRecord;
+  config: Config;
+  commands: CommandsUsed;
+  /** What measuring needs; null when the run cannot be measured (`unmeasurable` says why). */
+  run: { info: WorktreeInfo; baseCommit: string; sandbox: SandboxPolicy } | null;
+  /** Why the worktree cannot be measured; null when it can, or when the orchestrator reported an infra failure. */
+  unmeasurable: string | null;
+  /** The stored record's outcome, read only when this run may record nothing measured (null: none, or not read). */
+  stored: Pick<Feedback, 'outcome'> | null;
+  judgment: Stamp['judgment'];
+  version?: string | undefined;
+  /** The fastest other run of the race (race-runs log and peers), when the run belongs to a race. */
+  fastest: number | null;
+}
+
+/** What the seal, the checks and the diff found. */
+interface Measured {
+  diff: WorkingDiff;
+  sealed: Sealed;
+  baseline: BaselineSummary | null;
+  checks: ChecksSet;
+  own: Feedback['own_tests'] | null;
+  changed: NonNullable<Feedback['changed_expectations']>;
+  noOp: string | null;
+  notes: string[];
 }
 
 /** Measures one run and writes state/feedback/<bead>.json; returns what it wrote. */
 export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): Promise<Feedback> {
-  const r = loaded.record;
-  const { store } = ctx;
-  const cfg = ctx.config;
+  const inputs = await readInputs(loaded, ctx);
+  const measured = inputs.run ? await measure(inputs, inputs.run, ctx) : null;
+  return write(ctx, assemble(inputs, measured, ctx.now()));
+}
 
-  if (r.status === 'infra_failure') return write(ctx, unmeasured(loaded, ctx, null));
+/** Step 1: the record's commands, the worktree and base commit (git), and the store's reads; nothing is measured. */
+async function readInputs(loaded: LoadedRunRecord, ctx: CollectContext): Promise<Inputs> {
+  const r = loaded.record;
+  const { store, config: cfg } = ctx;
+  const commands = resolveCommands(r, cfg.collector);
+  const judgment = () => (cfg.judge.phase >= 2 ? readJudgment(store, r.bead) : null);
+  const given = { loaded, config: cfg, commands, version: ctx.version, fastest: null, run: null };
+  if (r.status === 'infra_failure') return { ...given, unmeasurable: null, stored: null, judgment: judgment() };
 
   const wt = loaded.worktree;
   assertConfigOutside(cfg, wt, store.root);
-  const commands = resolveCommands(r, cfg.collector);
-  setGitTimeout((cfg.collector.git_timeout_seconds ?? 120) * 1000);
   sweepOrphansOnce();
   const sandbox = collectorSandbox(cfg.collector, ctx.processEnv, store.root);
   assertSandboxAvailable(sandbox);
-  const needsBaseline =
-    commands.build !== null || commands.test !== null || commands.lint !== null || commands.typecheck !== null;
+  setGitTimeout((cfg.collector.git_timeout_seconds ?? 120) * 1000);
   const fastP = existsSync(wt) ? worktreeInfoWithRef(wt, r.base_ref) : null;
-  // While git runs, load what comes next (modules compile and validators load on this thread meanwhile).
-  const baselineMod = needsBaseline ? import('./baseline.js') : null;
-  baselineMod?.catch(() => undefined);
-  prefetch(
-    store,
-    r.race_id !== undefined,
-    commands.test !== null || commands.lint !== null || r.checks?.test !== undefined || r.checks?.lint !== undefined,
-  );
+  prefetch(store, r, commands); // modules compile and validators load while git runs
   const fast = fastP ? await fastP : null;
   const info = fast ?? (existsSync(wt) ? await worktreeInfo(wt) : null);
   if (!info) {
     const reason = (await worktreeProblem(wt)) ?? `worktree ${wt} is not a git worktree`;
     ctx.log?.(`${r.bead}: ${reason}`);
-    const existing = safeRead(store, r.bead);
-    // Never replace a measured record with an unmeasured one (e.g. re-collecting after the worktree was cleaned up).
-    if (existing && existing.outcome !== 'infra_failure') {
-      throw new UserError(
-        `${loaded.file}: /worktree: ${reason}; state/feedback/${r.bead}.json (already measured) is kept`,
-      );
-    }
-    return write(ctx, unmeasured(loaded, ctx, reason));
+    return { ...given, unmeasurable: reason, stored: storedOutcome(store, r.bead), judgment: judgment() };
   }
-
   const baseCommit = await recordedBase(wt, r, fast?.refCommit ?? null, loaded.file);
-  // The tree is fixed before any check runs (build outputs never count as the agent's change), then sealed as a
-  // commit; every check runs in a fresh checkout of the graded commit, never in the agent's worktree.
-  const snap = await snapshotWorking(wt, baseCommit, info);
-  const diffPromise = diffSnapshot(wt, snap, info);
-  diffPromise.catch(() => undefined);
+  return {
+    ...given,
+    run: { info, baseCommit, sandbox },
+    unmeasurable: null,
+    stored: nothingToMeasure(r, commands) ? storedOutcome(store, r.bead) : null,
+    judgment: judgment(),
+    fastest: r.race_id ? fastestInRace(store, r.race_id, r.bead, ctx.racePeers) : null,
+  };
+}
+
+/**
+ * Step 2: fixes the tree and seals it as a commit (build outputs never count as the agent's change), then runs the
+ * checks on the base and in fresh checkouts of the graded commit, never in the agent's worktree.
+ */
+async function measure(inputs: Inputs, run: NonNullable<Inputs['run']>, ctx: CollectContext): Promise<Measured> {
+  const { loaded, commands, config: cfg } = inputs;
+  const r = loaded.record;
+  const wt = loaded.worktree;
+  const snap = await snapshotWorking(wt, run.baseCommit, run.info);
+  const diffP = diffSnapshot(wt, snap, run.info);
+  diffP.catch(() => undefined);
   const sealed = await sealRun(wt, snap, r, cfg.collector, loaded.file);
   const notes: string[] = [];
   if (sealed.candidate.tests_from.source === 'tests_ref')
     notes.push(`graded tests from the task's test revision ${sealed.candidate.tests_from.ref}`);
-
-  let baseline: BaselineSummary | null = null;
-  if (baselineMod) {
-    try {
-      const { getBaseline } = await baselineMod;
-      const res = await getBaseline({
-        store,
-        repoDir: wt,
-        commit: sealed.gradedBase,
-        commands,
-        collector: cfg.collector,
-        env: ctx.processEnv,
-        sandbox,
-        now: ctx.now,
-        log: ctx.log,
-      });
-      baseline = summariseBaseline(res.baseline, notes);
-      if (res.computed) ctx.log?.(`baseline ${res.baseline.key} computed`);
-    } catch (e) {
-      notes.push(`no baseline: ${errorMessage(e)}`);
-    }
-  }
-
+  const env = { wt, commands, cfg, ctx, sandbox: run.sandbox };
+  const baseline = await measureBaseline(sealed.gradedBase, env, notes);
   const keepCases = new Set([...(baseline?.tests?.cases ?? []).map((c) => c.id), ...(r.task.target_tests ?? [])]);
-  const measure: MeasureOptions = { wt, commands, reported: r.checks, cfg, ctx, sandbox, keepCases };
-  const checks = await measureSealed(sealed.candidate.graded_commit, measure, `${r.bead} graded`, notes);
-  const own = await measureOwnTests(sealed, measure, `${r.bead} own tests`);
-  const changed = changedExpectations(checks.test, own?.check ?? null, sealed.candidate.replaced);
-  const changedTexts = changed.length ? await describeChanged(wt, sealed, changed) : [];
-
-  const diff = await diffPromise;
-  const integrity = integrityFlags(checks.test, baseline?.tests ?? null);
-  integrity.test_evidence = testEvidence(checks.test);
-  integrity.notes.push(...notes);
-  const partial = scoreChecks(checks, baseline, integrity.notes, integrity.test_evidence);
-
-  const dur = durationSeconds(r);
-  const fastest = r.race_id ? fastestInRace(store, r.race_id, r.bead, ctx.racePeers) : null;
-  const speedRef = fastest !== null ? Math.min(fastest, dur) : cfg.collector.time_budget_seconds;
-  const scores: Scores = {
-    ...partial,
-    diff_size: scoreDiffSize({
-      linesAdded: diff.files.reduce((s, f) => s + f.added, 0),
-      linesRemoved: diff.files.reduce((s, f) => s + f.removed, 0),
-      filesChanged: diff.files.length,
-    }),
-    speed: scoreSpeed(dur, speedRef),
-  };
-  const weights = cfg.scoring.weights;
-  // Regressions by test id cap the composite; a change that does nothing scores 0 (regressions.ts).
+  const o: MeasureOptions = { ...env, reported: r.checks, keepCases };
+  const checks = await measureSealed(sealed.candidate.graded_commit, o, `${r.bead} graded`, notes);
+  const own = await measureOwnTests(sealed, o, `${r.bead} own tests`);
+  const changedIds = changedExpectations(checks.test, own?.check ?? null, sealed.candidate.replaced);
+  const changed = changedIds.length ? await describeChanged(wt, sealed, changedIds) : [];
+  const diff = await diffP;
   const classify = ctx.classifyNoOp && (() => ctx.classifyNoOp!(wt, snap.mergeBase, diff.tree));
-  const v = await runVerdict(baseline?.tests, checks.test?.tests, diff.files.length, classify);
-  if (v.noOp && scores.tests !== null) scores.tests = 0;
-  const composite = verdictComposite(compositeScore(scores, weights), v.broke.length, v.noOp !== null);
-  const inputs = { status: r.status, failureReason: r.failure_reason ?? null, infraReason: null, checks, integrity };
-  const { outcome, reason } = verdictOutcome(
-    classifyOutcome({ ...inputs, baselineLint: baseline?.lint ?? null }),
-    v.noOp,
-  );
-  if (outcome === 'unmeasured') refuseUnmeasuredOverMeasured(store, r.bead, loaded.file);
-  const fb = base(loaded, ctx, {
-    base: { ref: r.base_ref, commit: baseCommit },
-    head: { ref: r.head_ref ?? 'HEAD', commit: diff.headCommit, tree: diff.tree },
-    candidate: sealed.candidate,
-    ...(own ? { own_tests: own } : {}),
-    ...(changedTexts.length ? { changed_expectations: changedTexts } : {}),
+  const noOp = await noOpReason(baseline?.tests, checks.test?.tests, diff.files.length, classify);
+  return { diff, sealed, baseline, checks, own, changed, noOp, notes };
+}
+
+/** Step 3 (pure): outcome, scores and the feedback record from what was read and measured, stamped `at`. */
+function assemble(inputs: Inputs, m: Measured | null, at: Date): Feedback {
+  const { loaded, commands, config: cfg, stored } = inputs;
+  const r = loaded.record;
+  const stamp: Stamp = {
+    at,
+    version: inputs.version,
+    configHash: collectorConfigHash(cfg.collector),
+    judgment: inputs.judgment,
+  };
+  if (!m) {
+    // Never replace a measured record with an unmeasured one (e.g. re-collecting after the worktree was cleaned up).
+    if (inputs.unmeasurable !== null && stored && stored.outcome !== 'infra_failure')
+      throw new UserError(
+        `${loaded.file}: /worktree: ${inputs.unmeasurable}; state/feedback/${r.bead}.json (already measured) is kept`,
+      );
+    return unmeasured(loaded, commands, inputs.unmeasurable, stamp);
+  }
+  const { baseline, checks, noOp } = m;
+  const evidence = testEvidence(checks.test);
+  const integrity = integrityFlags(checks.test, baseline?.tests ?? null);
+  integrity.test_evidence = evidence;
+  integrity.notes.push(...m.notes);
+  const facts = { status: r.status, failureReason: r.failure_reason ?? null, infraReason: null, checks, integrity };
+  const { outcome, reason } = classifyOutcome({ ...facts, baselineLint: baseline?.lint ?? null });
+  // A change that does nothing is never a pass (regressions.ts).
+  const verdict = verdictOutcome({ outcome, reason }, noOp);
+  if (verdict.outcome === 'unmeasured' && stored && !['unmeasured', 'infra_failure'].includes(stored.outcome))
+    throw new UserError(
+      `${loaded.file}: no build, test, lint or typecheck command is configured, but state/feedback/${r.bead}.json was measured (outcome ${stored.outcome}): kept; collect with the config that measured it`,
+    );
+  const scored = scoreRun(m, integrity, r, { fastest: inputs.fastest, config: cfg, outcome: verdict.outcome });
+  return base(loaded, stamp, {
+    base: { ref: r.base_ref, commit: inputs.run!.baseCommit },
+    head: { ref: r.head_ref ?? 'HEAD', commit: m.diff.headCommit, tree: m.diff.tree },
+    candidate: m.sealed.candidate,
+    ...(m.own ? { own_tests: m.own } : {}),
+    ...(m.changed.length ? { changed_expectations: m.changed } : {}),
     commands,
     checks,
     baseline,
-    diff: diffSummary(diff),
-    scores: {
-      build: toUnit(scores.build),
-      tests: toUnit(scores.tests),
-      lint: toUnit(scores.lint),
-      diff_size: toUnit(scores.diff_size),
-      speed: toUnit(scores.speed),
-    },
-    weights_used: normaliseWeights(weights, scores),
-    // Diff size and speed alone are not a measure of the work: an unmeasured run has no composite.
-    composite: outcome === 'unmeasured' ? null : toUnit(composite),
-    speed: { basis: fastest !== null ? 'race' : 'budget', duration_seconds: dur, reference_seconds: speedRef },
-    outcome,
-    outcome_reason: reason,
+    diff: diffSummary(m.diff),
+    ...scored,
+    outcome: verdict.outcome,
+    outcome_reason: verdict.reason,
     integrity,
   });
-  return write(ctx, fb);
 }
 
-/** A measured record is never replaced by an unmeasured one (re-collecting without the config that measured it). */
-function refuseUnmeasuredOverMeasured(store: StateStore, bead: string, file: string): void {
-  const existing = safeRead(store, bead);
-  if (existing && existing.outcome !== 'unmeasured' && existing.outcome !== 'infra_failure') {
-    throw new UserError(
-      `${file}: no build, test, lint or typecheck command is configured, but state/feedback/${bead}.json was measured (outcome ${existing.outcome}): kept; collect with the config that measured it`,
-    );
-  }
-}
-
-/** The stored feedback; a file that exists but does not parse counts as measured (it is never overwritten here). */
-function safeRead(store: StateStore, bead: string): Pick<Feedback, 'outcome'> | null {
-  const r = readFeedbackFile(store, bead);
-  return r.status === 'ok' ? r.feedback : r.status === 'missing' ? null : { outcome: 'partial_pass' };
-}
-
-/** Writes the feedback record, then the rows that let later reads skip scanning every feedback file. */
+/** Step 4: the feedback record, then the rows that let later reads skip scanning every feedback file. */
 async function write(ctx: CollectContext, measured: Feedback): Promise<Feedback> {
   const { store } = ctx;
   const fb = orderFeedback(measured); // summary first, raw output last, floats to 4 places: what is stored is returned

@@ -1,31 +1,46 @@
-// The parts of a feedback record: the run's facts, the baseline's summary, the check scores, the diff's summary,
-// the race's fastest peer, the judgment carried over, and the records of a run that could not be measured.
+// The parts of a feedback record (pure): the run's facts, the baseline's summary, the check scores, the diff's
+// summary, and the record of a run that could not be measured.
 import { describeEvidence, type TestEvidence } from '../evidence/trust.js';
-import { collectorConfigHash, runRecordHash } from '../store/record-hash.js';
-import { resolveCommands, emptyChecks } from './checks.js';
+import { runRecordHash } from '../store/record-hash.js';
+import { emptyChecks } from './checks.js';
 import type { WorkingDiff } from '../git/snapshot.js';
 import { classifyOutcome, type ChecksSet, type Integrity } from './outcome.js';
-import { readStoredJudgment, summarizeJudgment } from '../store/judgment.js';
 import type { LoadedRunRecord } from './run-record.js';
-import type { CollectContext, RacePeer } from './context.js';
+import { brokenTests, verdictComposite } from './regressions.js';
 import {
+  compositeScore,
   durationSeconds,
+  normaliseWeights,
   scoreBuild,
+  scoreDiffSize,
+  scoreSpeed,
+  toUnit,
   scoreLint,
   scoreTests,
   scoreTestsByExitCode,
   tallyTests,
   type Scores,
 } from './scoring.js';
-import type { StateStore } from '../store/store.js';
+import type { Config } from '../config/config.js';
 import type {
   Baseline,
   BaselineSummary,
   Check,
+  CommandsUsed,
   Feedback,
   JudgmentSummary,
-  RaceRun,
+  Outcome,
+  RunRecord,
 } from '../schema/types.generated.js';
+
+/** What every record carries besides its measurements: when, by which version, the judgment read for it (phase ≥ 2). */
+export interface Stamp {
+  at: Date;
+  version?: string | undefined;
+  /** collectorConfigHash of the config measured with: a race reuses feedback only under the same one. */
+  configHash: string;
+  judgment: { summary: JudgmentSummary | null; note: string | null } | null;
+}
 
 export function runFacts(loaded: LoadedRunRecord): Feedback['run'] {
   const r = loaded.record;
@@ -52,27 +67,6 @@ export function runFacts(loaded: LoadedRunRecord): Feedback['run'] {
   if (r.iterations !== undefined) run.iterations = r.iterations;
   if (r.usage !== undefined) run.usage = r.usage;
   return run;
-}
-
-/**
- * The fastest known duration among the other runs of the race: the race's run log (last row per bead,
- * infra failures left out) and the peers of this call. Reads one small file, not every feedback record.
- */
-export function fastestInRace(store: StateStore, raceId: string, bead: string, peers: RacePeer[] = []): number | null {
-  const byBead = new Map<string, number | null>();
-  for (const row of store.readLines<RaceRun>('race-runs', raceId).rows)
-    byBead.set(row.bead, row.outcome === 'infra_failure' ? null : row.duration_seconds);
-  for (const p of peers) if (p.raceId === raceId && !byBead.has(p.bead)) byBead.set(p.bead, p.seconds);
-  byBead.delete(bead);
-  const known = [...byBead.values()].filter((d): d is number => d !== null);
-  return known.length ? Math.min(...known) : null;
-}
-
-/** The judge's verdict from state/judgments/<bead>.json (validated); a failed or corrupt judgment is not carried. */
-export function readJudgment(store: StateStore, bead: string, notes: string[]): JudgmentSummary | null {
-  const { judgment, note } = readStoredJudgment(store, bead);
-  if (note) notes.push(note);
-  return judgment ? summarizeJudgment(judgment) : null;
 }
 
 export function summariseBaseline(b: Baseline, notes: string[]): BaselineSummary {
@@ -143,8 +137,62 @@ export function scoreChecks(
   return { build: checks.build ? scoreBuild(!buildFailed) : null, tests, lint };
 }
 
-export function unmeasured(loaded: LoadedRunRecord, ctx: CollectContext, reason: string | null): Feedback {
-  const commands = resolveCommands(loaded.record, ctx.config.collector);
+/** What scoreRun reads of a measured run. */
+export interface RunMeasures {
+  checks: ChecksSet;
+  baseline: BaselineSummary | null;
+  diff: WorkingDiff;
+  noOp: string | null;
+}
+
+/**
+ * Seed 000's five dimensions (stored /100), the weights used, the composite after the verdict (regressions cap it, a
+ * no-op scores 0, an unmeasured run has none) and the speed reference: the race's fastest run, else the time budget.
+ */
+export function scoreRun(
+  m: RunMeasures,
+  integrity: Integrity,
+  r: RunRecord,
+  o: { fastest: number | null; config: Config; outcome: Outcome },
+): Pick<Feedback, 'scores' | 'weights_used' | 'composite' | 'speed'> {
+  const partial = scoreChecks(m.checks, m.baseline, integrity.notes, integrity.test_evidence);
+  const dur = durationSeconds(r);
+  const speedRef = o.fastest !== null ? Math.min(o.fastest, dur) : o.config.collector.time_budget_seconds;
+  const files = m.diff.files;
+  const scores: Scores = {
+    ...partial,
+    diff_size: scoreDiffSize({
+      linesAdded: files.reduce((s, f) => s + f.added, 0),
+      linesRemoved: files.reduce((s, f) => s + f.removed, 0),
+      filesChanged: files.length,
+    }),
+    speed: scoreSpeed(dur, speedRef),
+  };
+  if (m.noOp && scores.tests !== null) scores.tests = 0;
+  const weights = o.config.scoring.weights;
+  const broke = brokenTests(m.baseline?.tests, m.checks.test?.tests);
+  const composite = verdictComposite(compositeScore(scores, weights), broke.length, m.noOp !== null);
+  return {
+    scores: {
+      build: toUnit(scores.build),
+      tests: toUnit(scores.tests),
+      lint: toUnit(scores.lint),
+      diff_size: toUnit(scores.diff_size),
+      speed: toUnit(scores.speed),
+    },
+    weights_used: normaliseWeights(weights, scores),
+    // Diff size and speed alone are not a measure of the work: an unmeasured run has no composite.
+    composite: o.outcome === 'unmeasured' ? null : toUnit(composite),
+    speed: { basis: o.fastest !== null ? 'race' : 'budget', duration_seconds: dur, reference_seconds: speedRef },
+  };
+}
+
+export function unmeasured(
+  loaded: LoadedRunRecord,
+  commands: CommandsUsed,
+  reason: string | null,
+  stamp: Stamp,
+): Feedback {
   const integrity: Integrity = {
     tests_not_run: false,
     exit_code_contradicts_counts: false,
@@ -160,7 +208,7 @@ export function unmeasured(loaded: LoadedRunRecord, ctx: CollectContext, reason:
     integrity,
     baselineLint: null,
   });
-  return base(loaded, ctx, {
+  return base(loaded, stamp, {
     commands,
     checks: emptyChecks(),
     baseline: null,
@@ -177,20 +225,23 @@ export function unmeasured(loaded: LoadedRunRecord, ctx: CollectContext, reason:
 
 export function base(
   loaded: LoadedRunRecord,
-  ctx: CollectContext,
+  stamp: Stamp,
   rest: Omit<Feedback, 'schema_version' | 'bead' | 'run' | 'collected_at' | 'judgment'>,
 ): Feedback {
   const fb: Feedback = {
     schema_version: '1.0.0',
     bead: loaded.record.bead,
     run: runFacts(loaded),
-    collected_at: ctx.now().toISOString(),
+    collected_at: stamp.at.toISOString(),
     ...rest,
     judgment: null,
   };
-  if (ctx.version) fb.collector_version = ctx.version;
-  fb.collector_config_hash = collectorConfigHash(ctx.config.collector);
-  if (ctx.config.judge.phase >= 2) fb.judgment = readJudgment(ctx.store, loaded.record.bead, fb.integrity.notes);
+  if (stamp.version) fb.collector_version = stamp.version;
+  fb.collector_config_hash = stamp.configHash;
+  if (stamp.judgment) {
+    fb.judgment = stamp.judgment.summary;
+    if (stamp.judgment.note) fb.integrity.notes.push(stamp.judgment.note);
+  }
   return fb;
 }
 

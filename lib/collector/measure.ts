@@ -1,29 +1,13 @@
-// Running the checks on sealed commits: the graded run (the verdict) and the agent's own tests (evidence only).
-import { UserError } from '../base/errors.js';
-import { git } from '../git/git.js';
-import { resolveCommit } from '../git/worktree.js';
+// Running the checks: on the base (cached), on the graded commit (the verdict) and on the agent's own tests (evidence).
+import { errorMessage } from '../base/errors.js';
 import type { SandboxPolicy } from '../process/sandbox.js';
-import type { CommandsUsed, Config, Feedback, RunRecord } from '../schema/types.generated.js';
+import type { BaselineSummary, CommandsUsed, Config, Feedback, RunRecord } from '../schema/types.generated.js';
 import type { Sealed } from './candidate.js';
 import { CHECK_NAMES, emptyChecks, runChecks, skipped } from './checks.js';
 import { runSetup, withCheckout } from './checkout.js';
 import type { CollectContext } from './context.js';
+import { summariseBaseline } from './feedback-parts.js';
 import type { ChecksSet } from './outcome.js';
-
-/** The base commit: the one the record stored, else what base_ref names now. */
-export async function recordedBase(wt: string, r: RunRecord, resolved: string | null, file: string): Promise<string> {
-  if (r.base_commit !== undefined) {
-    try {
-      await git(wt, ['cat-file', '-e', `${r.base_commit}^{commit}`]);
-      return r.base_commit;
-    } catch {
-      throw new UserError(`${file}: /base_commit: ${r.base_commit} is not a commit in ${wt}`);
-    }
-  }
-  const commit = resolved ?? (await resolveCommit(wt, r.base_ref));
-  if (!commit) throw new UserError(`${file}: /base_ref: ${JSON.stringify(r.base_ref)} does not name a commit in ${wt}`);
-  return commit;
-}
 
 export interface MeasureOptions {
   wt: string;
@@ -80,6 +64,34 @@ async function checksAt(
     },
     'sealed',
   );
+}
+
+/** The base commit's checks, from the cache or run once (baseline.ts); null, with a note, when they cannot be had. */
+export async function measureBaseline(
+  commit: string,
+  o: Omit<MeasureOptions, 'keepCases' | 'reported'>,
+  notes: string[],
+): Promise<BaselineSummary | null> {
+  if (CHECK_NAMES.every((k) => o.commands[k] === null)) return null;
+  try {
+    const { getBaseline } = await import('./baseline.js');
+    const res = await getBaseline({
+      store: o.ctx.store,
+      repoDir: o.wt,
+      commit,
+      commands: o.commands,
+      collector: o.cfg.collector,
+      env: o.ctx.processEnv,
+      sandbox: o.sandbox,
+      now: o.ctx.now,
+      log: o.ctx.log,
+    });
+    if (res.computed) o.ctx.log?.(`baseline ${res.baseline.key} computed`);
+    return summariseBaseline(res.baseline, notes);
+  } catch (e) {
+    notes.push(`no baseline: ${errorMessage(e)}`);
+    return null;
+  }
 }
 
 /** The graded run: the candidate's code with the trusted revision's tests. */

@@ -1,5 +1,5 @@
-// What a run broke and whether it did anything (pure): tests that passed on the base and do not now (by test id),
-// and the no-op verdict. A run that broke a test is capped below any clean run; a no-op scores 0. docs/design/collector.md.
+// What a run broke and whether it did anything (pure but for noOpReason's classifier): tests that passed on the base
+// and do not now, by test id, cap the composite below any clean run; a no-op scores 0. docs/design/collector.md.
 import type { Outcome, TestCounts } from '../schema/types.generated.js';
 
 /** The highest composite (0-100) of a run that broke a test that passed on the base. */
@@ -45,19 +45,18 @@ export function sameResults(base: TestCounts | null | undefined, now: TestCounts
 }
 
 /**
- * What the run broke, and whether it is a no-op: an empty diff, or (when the base's tests behave as before) what the
- * classifier says. Without a classifier nothing is called a no-op.
+ * Why the change is a no-op, or null: an empty diff, or (when the base's tests behave as before) what the classifier
+ * says. Without a classifier nothing is called a no-op. The one impure function here (the classifier reads git).
  */
-export async function runVerdict(
+export async function noOpReason(
   base: TestCounts | null | undefined,
   now: TestCounts | null | undefined,
   filesChanged: number,
   classify: (() => Promise<string | null>) | undefined,
-): Promise<{ broke: string[]; noOp: string | null }> {
-  const broke = brokenTests(base, now);
-  if (!classify) return { broke, noOp: null };
-  if (filesChanged === 0) return { broke, noOp: 'the diff is empty' };
-  return { broke, noOp: sameResults(base, now) ? await classify() : null };
+): Promise<string | null> {
+  if (!classify) return null;
+  if (filesChanged === 0) return 'the diff is empty';
+  return sameResults(base, now) ? await classify() : null;
 }
 
 /** The composite after the verdict: 0 for a no-op, at most REGRESSION_CAP for a run that broke a test. */

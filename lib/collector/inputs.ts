@@ -1,0 +1,82 @@
+// What collectRun reads before it measures anything: the base commit, the stored record, the race's fastest run, the
+// judgment; and the modules and validators it will need, loaded while git runs.
+import { UserError } from '../base/errors.js';
+import { git } from '../git/git.js';
+import { resolveCommit } from '../git/worktree.js';
+import { preloadValidators } from '../schema/schema.js';
+import { readFeedback } from '../store/feedback-read.js';
+import { readStoredJudgment, summarizeJudgment } from '../store/judgment.js';
+import type { StateStore } from '../store/store.js';
+import type { CommandsUsed, Feedback, RaceRun, RunRecord } from '../schema/types.generated.js';
+import { CHECK_NAMES } from './checks.js';
+import type { RacePeer } from './context.js';
+import type { Stamp } from './feedback-parts.js';
+
+/** Starts loading, without waiting, what a measured run needs later; errors surface where a module is used. */
+export function prefetch(store: StateStore, r: RunRecord, commands: CommandsUsed): void {
+  const measured = CHECK_NAMES.some((k) => commands[k] !== null);
+  const parsers =
+    commands.test !== null || commands.lint !== null || r.checks?.test !== undefined || r.checks?.lint !== undefined;
+  for (const p of [
+    measured ? import('./baseline.js') : null,
+    parsers ? import('./parsers/index.js') : null,
+    import('../store/feedback-index.js'),
+  ])
+    p?.catch(() => undefined);
+  store.prefetchLock();
+  // One per event-loop turn, so a git call that ends meanwhile is handled between them.
+  const names = ['baseline', 'feedback', 'feedback-index', ...(r.race_id !== undefined ? ['race-run'] : [])];
+  const next = () => {
+    const n = names.shift();
+    if (n === undefined) return;
+    preloadValidators([n]);
+    setImmediate(next);
+  };
+  setImmediate(next);
+}
+
+/** The base commit: the one the record stored, else what base_ref names now. */
+export async function recordedBase(wt: string, r: RunRecord, resolved: string | null, file: string): Promise<string> {
+  if (r.base_commit !== undefined) {
+    try {
+      await git(wt, ['cat-file', '-e', `${r.base_commit}^{commit}`]);
+      return r.base_commit;
+    } catch {
+      throw new UserError(`${file}: /base_commit: ${r.base_commit} is not a commit in ${wt}`);
+    }
+  }
+  const commit = resolved ?? (await resolveCommit(wt, r.base_ref));
+  if (!commit) throw new UserError(`${file}: /base_ref: ${JSON.stringify(r.base_ref)} does not name a commit in ${wt}`);
+  return commit;
+}
+
+/** No check configured or reported: the run can only be recorded unmeasured (or worse). */
+export function nothingToMeasure(r: RunRecord, commands: CommandsUsed): boolean {
+  return CHECK_NAMES.every((k) => commands[k] === null && r.checks?.[k] === undefined);
+}
+
+/** The stored record's outcome; a file that exists but does not parse counts as measured (never overwritten here). */
+export function storedOutcome(store: StateStore, bead: string): Pick<Feedback, 'outcome'> | null {
+  const r = readFeedback(store, bead);
+  return r.status === 'ok' ? r.feedback : r.status === 'missing' ? null : { outcome: 'partial_pass' };
+}
+
+/**
+ * The fastest known duration among the other runs of the race: the race's run log (last row per bead,
+ * infra failures left out) and the peers of this call. Reads one small file, not every feedback record.
+ */
+export function fastestInRace(store: StateStore, raceId: string, bead: string, peers: RacePeer[] = []): number | null {
+  const byBead = new Map<string, number | null>();
+  for (const row of store.readLines<RaceRun>('race-runs', raceId).rows)
+    byBead.set(row.bead, row.outcome === 'infra_failure' ? null : row.duration_seconds);
+  for (const p of peers) if (p.raceId === raceId && !byBead.has(p.bead)) byBead.set(p.bead, p.seconds);
+  byBead.delete(bead);
+  const known = [...byBead.values()].filter((d): d is number => d !== null);
+  return known.length ? Math.min(...known) : null;
+}
+
+/** The judge's verdict from state/judgments/<bead>.json (validated); a failed or corrupt judgment is not carried. */
+export function readJudgment(store: StateStore, bead: string): NonNullable<Stamp['judgment']> {
+  const { judgment, note } = readStoredJudgment(store, bead);
+  return { summary: judgment ? summarizeJudgment(judgment) : null, note };
+}
