@@ -15,7 +15,7 @@ import { resolveCommands } from './checks.js';
 import type { CollectContext } from './context.js';
 import { changedExpectations, describeChanged } from './expectations.js';
 import { base, diffSummary, scoreRun, unmeasured, type Stamp } from './feedback-parts.js';
-import { fastestInRace, nothingToMeasure, prefetch, readJudgment, recordedBase, storedOutcome } from './inputs.js';
+import { fastestInRace, nothingToMeasure, readJudgment, recordedBase, storedOutcome } from './inputs.js';
 import { measureBaseline, measureOwnTests, measureSealed, type MeasureOptions } from './measure.js';
 import { classifyOutcome, integrityFlags, type ChecksSet } from './outcome.js';
 import { orderFeedback } from './record-order.js';
@@ -75,7 +75,6 @@ async function readInputs(loaded: LoadedRunRecord, ctx: CollectContext): Promise
   assertSandboxAvailable(sandbox);
   setGitTimeout((cfg.collector.git_timeout_seconds ?? 120) * 1000);
   const fastP = existsSync(wt) ? worktreeInfoWithRef(wt, r.base_ref) : null;
-  prefetch(store, r, commands); // modules compile and validators load while git runs
   const fast = fastP ? await fastP : null;
   const info = fast ?? (existsSync(wt) ? await worktreeInfo(wt) : null);
   if (!info) {

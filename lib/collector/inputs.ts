@@ -1,9 +1,8 @@
 // What collectRun reads before it measures anything: the base commit, the stored record, the race's fastest run, the
-// judgment; and the modules and validators it will need, loaded while git runs.
+// judgment.
 import { UserError } from '../base/errors.js';
 import { git } from '../git/git.js';
 import { resolveCommit } from '../git/worktree.js';
-import { preloadValidators } from '../schema/schema.js';
 import { readFeedback } from '../store/feedback-read.js';
 import { readStoredJudgment, summarizeJudgment } from '../store/judgment.js';
 import type { StateStore } from '../store/store.js';
@@ -11,29 +10,6 @@ import type { CommandsUsed, Feedback, RaceRun, RunRecord } from '../schema/types
 import { CHECK_NAMES } from './checks.js';
 import type { RacePeer } from './context.js';
 import type { Stamp } from './feedback-parts.js';
-
-/** Starts loading, without waiting, what a measured run needs later; errors surface where a module is used. */
-export function prefetch(store: StateStore, r: RunRecord, commands: CommandsUsed): void {
-  const measured = CHECK_NAMES.some((k) => commands[k] !== null);
-  const parsers =
-    commands.test !== null || commands.lint !== null || r.checks?.test !== undefined || r.checks?.lint !== undefined;
-  for (const p of [
-    measured ? import('./baseline.js') : null,
-    parsers ? import('./parsers/index.js') : null,
-    import('../store/feedback-index.js'),
-  ])
-    p?.catch(() => undefined);
-  store.prefetchLock();
-  // One per event-loop turn, so a git call that ends meanwhile is handled between them.
-  const names = ['baseline', 'feedback', 'feedback-index', ...(r.race_id !== undefined ? ['race-run'] : [])];
-  const next = () => {
-    const n = names.shift();
-    if (n === undefined) return;
-    preloadValidators([n]);
-    setImmediate(next);
-  };
-  setImmediate(next);
-}
 
 /** The base commit: the one the record stored, else what base_ref names now. */
 export async function recordedBase(wt: string, r: RunRecord, resolved: string | null, file: string): Promise<string> {

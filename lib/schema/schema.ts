@@ -141,22 +141,6 @@ function formatErrors(errors: ErrorObject[] | null | undefined): string[] {
   return out;
 }
 
-/**
- * Loads and compiles validators ahead of use (e.g. while a child process runs, so this overlaps the wait).
- * Only precompiled ones: a stale build compiles on first use as before. Never throws.
- */
-export function preloadValidators(names: SchemaName[]): void {
-  if (!precompiledFresh()) return;
-  for (const n of names) {
-    try {
-      // One call (rejecting null at once) makes V8 compile the validator's body now rather than at first real use.
-      validator(n)(null);
-    } catch {
-      // Reported by validate() when the validator is really needed.
-    }
-  }
-}
-
 export function validate<T>(name: SchemaName, data: unknown): Validation<T> {
   const fn = validator(name);
   if (fn(data)) return { ok: true, value: data as T };

@@ -186,11 +186,6 @@ export class StateStore {
     });
   }
 
-  /** Starts loading the lock library without waiting (e.g. while a child process runs); errors surface in withLock. */
-  prefetchLock(): void {
-    import('proper-lockfile').catch(() => undefined);
-  }
-
   /** Runs `fn` holding a cross-process lock named `name` (a file under state/.locks). */
   async withLock<R>(name: string, fn: () => Promise<R> | R, opts: LockOptions = {}): Promise<R> {
     assertSafeId(name, 'lock name');
