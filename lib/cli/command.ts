@@ -1,7 +1,5 @@
-// The one command layer: each command is one definition (name, summary, flags with types and help, positionals,
-// subcommands, environment read, exit codes, examples) from which its usage, `--help`/`-h`, `--version`/`-V`,
-// strict flag errors with "did you mean", and the shell completion (completion.ts) are generated. node:util
-// parseArgs underneath: a library measured slower to start (docs/design/conventions.md, Flags).
+// The one command layer: a definition per command generates usage, --help, --version, strict flag errors with
+// "did you mean" and completion; node:util parseArgs underneath (docs/design/conventions.md, Flags).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

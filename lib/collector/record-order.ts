@@ -1,9 +1,5 @@
-// The layout of a feedback record as written: what a person (or `jq`, or `head`) looks for first — the outcome,
-// the composite, the scores, the judgment — then the run's facts, and the bulk last: the diff's file list and the
-// checks, each with its raw output (up to the collector's cap) after its summary. Floats are rounded to 4 places
-// (0.0001 of a 0-1 score, of a second, of a dollar). Pure; applied by every writer of state/feedback/<bead>.json
-// (the collector and the judge's merge) just before the store writes it. The index reader relies on this order
-// to parse only a record's head (lib/store/feedback-head.ts), and falls back to the whole file when it differs.
+// The layout of a feedback record as written (pure): summary first (outcome, composite, scores, judgment), the bulk
+// last, floats to 4 places; the index reads a record's head alone when it is in this layout.
 import type { Feedback } from '../schema/types.generated.js';
 
 /** Top-level keys in the order written; keys not listed (none today) follow them. */

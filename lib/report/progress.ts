@@ -1,5 +1,6 @@
 // Progress of long commands on stderr: live lines on a terminal, one labelled line per event elsewhere, nothing
 // under --json/--quiet. The renderer (`renderLive`, `redraw`, `eventLine`) is pure; `Progress` holds the state.
+
 /** What progress needs of a command's Io (lib/cli/cli.ts): where stderr goes and whether it is a terminal. */
 export interface ProgressIo {
   stderr: (text: string) => void;

@@ -1,7 +1,5 @@
-// Change detection on a series of per-run values, oldest first (pure, no IO): one-sided CUSUM on a 0/1 series
-// (Bernoulli log-likelihood ratio) and on a score (standardised), a windowed Fisher exact test on 0/1 values, a
-// windowed Welch t on scores; the upward CUSUM that says a level came back. Which one the drop trigger uses, and
-// its thresholds, were chosen by bench/drift.ts (docs/design/templates.md "Change detection").
+// Change detection on per-run values, oldest first (pure): Bernoulli GLR and CUSUM, score CUSUM, windowed Fisher
+// and Welch, the upward CUSUM of a recovery; chosen by bench/drift.ts (docs/design/templates.md).
 
 export type DetectorName = 'cusum_full_pass' | 'glr_full_pass' | 'cusum_score' | 'fisher_full_pass' | 'welch_score';
 
@@ -48,11 +46,8 @@ export function runsPerDay(n: number, firstMs: number, lastMs: number): number {
 }
 
 /**
- * The threshold for a template with `perDay` runs a day. A detector that looks after every run has false alarms
- * per day proportional to runs a day x its per-run rate, so the per-run rate is scaled by PER_DAY_REFERENCE / perDay:
- * CUSUM h + ln(perDay / 10) (its in-control run length grows as e^h), Fisher p x 10 / perDay, Welch t from the
- * normal tail, t^2 + 2 ln(perDay / 10). The GLR scan's false alarms grow slower with volume (measured: its runs
- * overlap from one day's check to the next), so it takes h + slope x ln(perDay / 10) with a calibrated slope.
+ * The threshold at `perDay` runs a day, so false alarms per day stay put: CUSUM h + ln(r/10), Fisher p x 10/r, Welch
+ * t^2 + 2 ln(r/10); the GLR's grow slower with volume (overlapping scans), so h + slope x ln(r/10), slope calibrated.
  */
 export function scaledThreshold(name: DetectorName, threshold: number, perDay: number | null, slope = 1): number {
   if (perDay === null) return threshold;

@@ -1,6 +1,5 @@
-// The one reader of state/judgments/<bead>.json for everything that is not the judge: validated like every
-// state file, a corrupt file reported as a note (never thrown, never half-carried), and the summary that goes
-// into feedback derived in one place.
+// The one reader of state/judgments/<bead>.json outside the judge: validated, a corrupt file a note (never
+// thrown), and the summary that goes into feedback.
 import { CorruptStateError, type StateStore } from './store.js';
 import type { Judgment, JudgmentSummary } from '../schema/types.generated.js';
 

@@ -1,7 +1,5 @@
-// Cross-process locks: proper-lockfile's directory locks (`<name>.lock`, mtime refreshed while held, stale after
-// STALE_MS), plus an `owner` file inside the lock naming the holder (machine, pid, start time, token). A waiter
-// that finds the holder dead on this machine (SIGKILLed, or its pid reused) takes the lock over at once instead
-// of waiting STALE_MS; a holder on another machine is still judged by the mtime alone.
+// Cross-process locks (proper-lockfile) with an `owner` file naming the holder, so a lock whose holder died on this
+// machine is taken over at once instead of after STALE_MS.
 import * as fs from 'node:fs';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';

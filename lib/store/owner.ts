@@ -1,6 +1,5 @@
-// Who left a temporary file, a lock or a baseline checkout: this machine's tag, a pid and that process's start
-// time. A later run can then tell a dead owner (or a pid reused by another process) from a live one at once,
-// instead of waiting for an age threshold. On another machine (a shared state disk) nothing can be told: null.
+// Who left a temporary file, lock or checkout (machine, pid, process start time), so a dead owner is told from a
+// live one (or a reused pid) at once; on another machine nothing can be told: null.
 import { createHash } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';

@@ -1,7 +1,5 @@
-// The one writer of state files. Every byte is written or the write fails (short writes are continued, a write
-// that makes no progress is an error), the file is fsynced, renamed over the old one and its folder fsynced.
-// On any failure (ENOSPC, EIO, ...) the old file is untouched, the temporary file is removed, and a
-// StateWriteError names the file and the cause in one line (exit 1). Appends add a whole row or nothing.
+// The one writer of state files: every byte or a clear failure, fsync, rename, folder fsync; on any failure the old
+// file is untouched and a StateWriteError names file and cause (exit 1). Appends add a whole row or nothing.
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,

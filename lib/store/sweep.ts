@@ -1,6 +1,5 @@
-// Leftovers of killed runs, swept at the next start of a command that writes state: temporary files and
-// folders in state/.tmp and state/.locks whose writer is dead (or that are older than TEMP_MAX_AGE_MS), locks
-// whose holder is dead, and temporary baseline checkouts still registered as worktrees of an agent's repository.
+// Leftovers of killed runs, swept at the next start of a writing command: temporary files and locks of dead
+// writers, and baseline checkouts still registered as worktrees of an agent's repository.
 import { existsSync, lstatSync, readdirSync, rmSync, type Stats } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';

@@ -241,11 +241,9 @@ function holdDrop(o: Trigger, recent: RecentRun[], input: TriggerInput, out: Tri
 }
 
 /**
- * score_drop fires when the configured detector sees a drop and no drop trigger of the template is open; it stays
- * open until the template is back at its pre-change level (holdDrop): later runs of a broken template never become
- * the new normal.
- * low_full_pass holds while the full-pass rate over at least level.min_runs scored runs is below level.full_pass_below.
- * recurring_issue holds while some issue recurs; a newly recurring issue supersedes the open one.
+ * score_drop: the detector sees a drop and none is open; it stays open until the pre-change level is back (holdDrop).
+ * low_full_pass: while the full-pass rate over ≥ level.min_runs runs is below full_pass_below. recurring_issue: while
+ * an issue recurs; a newly recurring one supersedes the open one.
  */
 export function decideTriggers(input: TriggerInput): TriggerDecision {
   const { settings: s, now } = input;

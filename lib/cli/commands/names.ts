@@ -1,6 +1,5 @@
-// The commands `judgeloop <command>` runs, each scripts/<name>.ts with a bin/<name> shim and a definition in
-// ./index.ts (test/cli/bins.test.ts keeps the three in step). A new command is one line here. No imports: the
-// dispatcher reads this list at every start.
+// The commands `judgeloop <command>` runs; a new command is one line here (test/cli/bins.test.ts keeps scripts/,
+// bin/ and ./index.ts in step). No imports: the dispatcher reads this list at every start.
 export const COMMAND_NAMES = [
   'record',
   'collect',
