@@ -44,10 +44,26 @@ export function sameResults(base: TestCounts | null | undefined, now: TestCounts
   return base.failed === now.failed && base.errors === now.errors && base.skipped === now.skipped;
 }
 
+/** Whether the tests show the run behaving otherwise than the base: both sides measured, and not the same results. */
+export function behaviourChanged(base: TestCounts | null | undefined, now: TestCounts | null | undefined): boolean {
+  return !!base && !!now && !sameResults(base, now);
+}
+
 /**
- * What the run broke, and whether it is a no-op: an empty diff, or (when the base's tests behave as before) what the
- * classifier says. Without a classifier nothing is called a no-op.
+ * The no-op rule, one for the collector and the race: an empty diff does nothing; any other change does nothing when
+ * `classify` finds nothing executable in it (it returns what kind of nothing) and the tests do not show it behaving
+ * otherwise than the base (a docstring a test reads, a version a test checks). `classify` runs only when it decides.
  */
+export function noOpVerdict<T>(
+  emptyDiff: boolean,
+  base: TestCounts | null | undefined,
+  now: TestCounts | null | undefined,
+  classify: () => T,
+): T | null {
+  return emptyDiff || !behaviourChanged(base, now) ? classify() : null;
+}
+
+/** What the run broke, and whether it is a no-op (noOpVerdict). Without a classifier nothing is called a no-op. */
 export async function runVerdict(
   base: TestCounts | null | undefined,
   now: TestCounts | null | undefined,
@@ -56,8 +72,8 @@ export async function runVerdict(
 ): Promise<{ broke: string[]; noOp: string | null }> {
   const broke = brokenTests(base, now);
   if (!classify) return { broke, noOp: null };
-  if (filesChanged === 0) return { broke, noOp: 'the diff is empty' };
-  return { broke, noOp: sameResults(base, now) ? await classify() : null };
+  const empty = filesChanged === 0;
+  return { broke, noOp: await noOpVerdict(empty, base, now, empty ? async () => 'the diff is empty' : classify) };
 }
 
 /** The composite after the verdict: 0 for a no-op, at most REGRESSION_CAP for a run that broke a test. */

@@ -9,9 +9,10 @@ import { findingToFlag, scanAddedLines } from './scan.js';
 import { API_FILE, compareLangApi } from './lang-api.js';
 import { langFunctionMetrics, langMetricsKnown } from './lang-metrics.js';
 import { compareApi, functionMetrics, TS_JS_FILE, type ApiChange } from './ts-metrics.js';
-import { evaluateGate } from './gate.js';
+import { evaluateGate, type NoOp } from './gate.js';
 import { feedbackEvidence } from '../evidence/trust.js';
 import { noOpChange } from './substance.js';
+import { noOpVerdict } from '../collector/regressions.js';
 import { TEST_FILE, targetTestEdits, testFindings, trivialTests } from './test-findings.js';
 import { specialCaseFindings, testLiterals } from './special-case.js';
 import { testInfraFindings } from './test-infra.js';
@@ -34,6 +35,8 @@ export interface SolutionAssessment {
   gates: RaceGates;
   metrics: RaceSolution['metrics'];
   standing: TargetStanding;
+  /** What kind of nothing the change is (the collector's no-op rule), or null when it does something. */
+  noOp: NoOp | null;
 }
 
 /** Everything one solution's assessment collects on the way, shared by its phases. */
@@ -96,6 +99,7 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
     gates,
     metrics,
     standing,
+    noOp,
   };
 }
 
@@ -360,12 +364,15 @@ function targetFlags(acc: Acc, race: RaceFacts, t: ReturnType<typeof testFacts>)
     flags.push({ kind: 'test_regression', detail: `${t.passed} tests pass, ${t.basePassed} passed on the base` });
   if (fb.integrity.test_count_below_baseline && !flags.some((f) => f.kind === 'tests_removed'))
     flags.push({ kind: 'tests_removed', detail: 'fewer tests ran than on the base commit' });
-  const noOp = noOpChange({
-    patch: facts.patch,
-    files: facts.files,
-    formattingOnlyFiles: facts.formattingOnlyFiles,
-    ...(facts.taskType !== undefined ? { taskType: facts.taskType } : {}),
-  });
+  // The collector's no-op rule: nothing executable changed, and the graded tests behave as on the base.
+  const noOp = noOpVerdict(facts.patch.length === 0, fb.baseline?.tests, fb.checks.test?.tests, () =>
+    noOpChange({
+      patch: facts.patch,
+      files: facts.files,
+      formattingOnlyFiles: facts.formattingOnlyFiles,
+      ...(facts.taskType !== undefined ? { taskType: facts.taskType } : {}),
+    }),
+  );
   if (noOp) flags.push({ kind: 'no_op', detail: noOp.detail });
   return { standing, noOp };
 }

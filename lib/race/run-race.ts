@@ -246,6 +246,7 @@ function solutionOf(
     sol.duration_seconds,
     raceFacts.fastestSeconds ?? sol.duration_seconds,
     ctx.config.scoring.weights,
+    { broke: a.standing.broke.length, noOp: a.noOp !== null },
   );
   Object.assign(sol, {
     status: 'evaluated',
