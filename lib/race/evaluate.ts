@@ -16,6 +16,7 @@ import { noOpVerdict } from '../collector/regressions.js';
 import { TEST_FILE, targetTestEdits, testFindings, trivialTests } from './test-findings.js';
 import { specialCaseFindings, testLiterals } from './special-case.js';
 import { testInfraFindings } from './test-infra.js';
+import { pathMatcher, type PathMatcher } from '../git/test-paths.js';
 import { isPass, targetStanding, testCounts, type TargetStanding } from './targets.js';
 import { SOURCE_FILE, type EvaluateOptions, type RaceFacts, type SolutionFacts } from './facts.js';
 import { addedLineSet, completeness, efficiency, safety, testFacts } from './criteria.js';
@@ -55,7 +56,7 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
   const { figs, heads, sourceNote } = codeFigures(acc);
   const clones = cloneFigures(acc, heads, opts);
   const comments = commentCoverage(acc, heads);
-  const { counts, at, stubs, specialCases } = tallyFindings(acc, race);
+  const { counts, at, stubs, specialCases } = tallyFindings(acc, race, pathMatcher(opts.testInfraPaths));
   miscFigures(acc);
   const { t, build, buildFailed } = checkFlags(acc);
   const { standing, noOp } = targetFlags(acc, race, t);
@@ -237,7 +238,7 @@ function commentCoverage(acc: Acc, heads: SolutionFacts['files']): ReturnType<ty
 }
 
 /** Findings with file:line: pattern scans of added lines, tests deleted/skipped/weakened, special-casing. */
-function tallyFindings(acc: Acc, race: RaceFacts) {
+function tallyFindings(acc: Acc, race: RaceFacts, isInfra: PathMatcher) {
   const { facts, flags } = acc;
   const baseTexts = new Map(facts.files.filter((f) => f.base !== null).map((f) => [f.path, f.base!]));
   // The graded tests' literals: the trusted revision's test files (facts.testTexts), not the solution's own edits.
@@ -246,7 +247,7 @@ function tallyFindings(acc: Acc, race: RaceFacts) {
     ...scanAddedLines(facts.patch),
     ...testFindings(facts.patch),
     ...trivialTests(facts.patch, facts.files),
-    ...testInfraFindings(facts.patch, facts.files),
+    ...testInfraFindings(facts.patch, facts.files, isInfra),
     ...targetTestEdits(facts.patch, baseTexts, race.targets.fail_to_pass),
     ...specialCaseFindings(facts.patch, facts.files, literals),
   ];

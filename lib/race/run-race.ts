@@ -240,6 +240,7 @@ function solutionOf(
     commentTargetRatio: rc.comment_target_ratio,
     blockingFindings: rc.gate.blocking_findings,
     targetWeight: rc.target_weight,
+    testInfraPaths: ctx.config.collector.test_infra_paths ?? [],
   });
   const seed000 = raceComposite(
     c.feedback,
