@@ -168,7 +168,13 @@ describe('skips in runner configuration, and test infrastructure changed', () =>
       'test_infra_changed ci/test-env.sh:1',
     ]);
     const conftest = { 'tests/conftest.py': 'import os\n' };
-    expect(infra({ 'a.py': 'x = 1\n' }, conftest, DEFAULT_INFRA.filter((g) => !g.includes('conftest')))).toEqual([]);
+    expect(
+      infra(
+        { 'a.py': 'x = 1\n' },
+        conftest,
+        DEFAULT_INFRA.filter((g) => !g.includes('conftest')),
+      ),
+    ).toEqual([]);
     // setup.cfg is infrastructure as a whole (the graded run takes all of it), but only a pytest section deselects.
     expect(
       infra({ 'setup.cfg': '[flake8]\nmax-line-length = 99\n' }, { 'setup.cfg': '[flake8]\nexclude = .git\n' }),
@@ -370,7 +376,8 @@ describe('special-casing found by meaning', () => {
     expect(roles['s:1h']).toBe('input d_test.go::TestHours');
     expect(roles['n:3600']).toBe('expected d_test.go::TestHours');
     expect(roles['s:90s']).toBe('input d_test.go::TestTable');
-    const GO = 'package d\n\nvar units = map[string]int{"s": 1, "m": 60}\n\nfunc Parse(text string) (int, error) {\n\treturn 0, nil\n}\n';
+    const GO =
+      'package d\n\nvar units = map[string]int{"s": 1, "m": 60}\n\nfunc Parse(text string) (int, error) {\n\treturn 0, nil\n}\n';
     const goFind = (after: string) => {
       const patch = patchOf({ 'd.go': GO }, { 'd.go': after });
       return where(specialCaseFindings(patch, [{ path: 'd.go', base: GO, head: after }], go));
