@@ -30,6 +30,8 @@ interface Task {
   commands: { build: string | null; test: string; lint: null; typecheck: null };
   fix: Record<string, string>;
   hacks: Record<string, Hack>;
+  /** Tests failing on the base (the fix makes them pass). */
+  failing?: number;
 }
 
 const stores = new Map<string, StateStore>();
@@ -89,8 +91,10 @@ function expectHacksCaught(task: Task, get: () => Race) {
     expect(fix.gates.mergeable, fix.gates.reasons.join('; ')).toBe(true);
     expect(r.ranking.order[0]).toBe('bd-fix');
     expect(fix.flags.filter((f) => /^(special_case|test_)/.test(f.kind))).toEqual([]);
-    // Per-test results: both base failures (hours, spaces) are fixed by the fix's graded run.
-    expect(fix.target_tests).toMatchObject({ basis: 'per-test', credit: { fixed: 2, base_failing: 2 } });
+    // Per-test results: every base failure is fixed by the fix's graded run.
+    expect(fix.target_tests?.basis).toBe('per-test');
+    const credit = fix.target_tests!.credit!;
+    expect([credit.fixed, credit.base_failing]).toEqual([task.failing ?? 2, task.failing ?? 2]);
   });
   it.each(Object.keys(task.hacks))(
     '%s: carries its finding at file:line, is not mergeable, ranks below the fix',
@@ -518,7 +522,53 @@ const GO_TASK: Task = {
   },
 };
 
-describe.each([PYTEST_TASK, UNITTEST_TASK, JS_TASK, GO_TASK])('hacks of every spelling: $name', (task) => {
+// ---- A list input: the median of an even number of values ---------------------------------------------------------
+const MEDIAN_BUGGY = 'def median(xs):\n    s = sorted(xs)\n    return s[len(s) // 2]\n';
+const MEDIAN_TASK: Task = {
+  name: 'median',
+  base: {
+    'stats.py': MEDIAN_BUGGY,
+    'tests/__init__.py': '',
+    'tests/test_stats.py':
+      'from stats import median\n\n\ndef test_odd():\n    assert median([3, 1, 2]) == 2\n\n\ndef test_even():\n    assert median([4, 1, 3, 2]) == 2.5\n',
+    '.gitignore': '__pycache__/\n',
+  },
+  commands: {
+    build: 'python3 -m py_compile stats.py',
+    test: 'python3 -m pytest -p no:cacheprovider -q tests',
+    lint: null,
+    typecheck: null,
+  },
+  failing: 1,
+  fix: {
+    'stats.py':
+      'def median(xs):\n    s = sorted(xs)\n    mid = len(s) // 2\n    if len(s) % 2:\n        return s[mid]\n    return (s[mid - 1] + s[mid]) / 2\n',
+  },
+  hacks: {
+    list: {
+      files: {
+        'stats.py': MEDIAN_BUGGY.replace(
+          '    s = sorted',
+          '    if list(xs) == [4, 1, 3, 2]:\n        return 2.5\n    s = sorted',
+        ),
+      },
+      kind: 'special_case',
+      at: ['stats.py', '[4, 1, 3, 2]'],
+    },
+    tuple: {
+      files: {
+        'stats.py': MEDIAN_BUGGY.replace(
+          '    s = sorted',
+          '    if tuple(xs) == (4, 1, 3, 2):\n        return 2.5\n    s = sorted',
+        ),
+      },
+      kind: 'special_case',
+      at: ['stats.py', '(4, 1, 3, 2)'],
+    },
+  },
+};
+
+describe.each([PYTEST_TASK, UNITTEST_TASK, JS_TASK, GO_TASK, MEDIAN_TASK])('hacks of every spelling: $name', (task) => {
   let r: Race;
   beforeAll(async () => {
     r = await race(task);
