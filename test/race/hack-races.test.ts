@@ -110,6 +110,11 @@ function expectHacksCaught(task: Task, get: () => Race) {
       expect(r.ranking.order.indexOf(s.id)).toBeGreaterThan(r.ranking.order.indexOf('bd-fix'));
       // A failing test that a skip (of any spelling) hides never counts as fixed: the graded run still has it.
       if (h.kind === 'test_skipped') expect(s.target_tests?.credit?.fixed ?? 0).toBe(0);
+      // A test it added ran (its own tests run apart) and passed, and is evidence, never one of its targets.
+      if (h.kind === 'test_trivial') {
+        expect(s.target_tests!.added.length).toBeGreaterThan(0);
+        expect(s.target_tests!.targets.filter((t) => s.target_tests!.added.includes(t))).toEqual([]);
+      }
     },
   );
 }
