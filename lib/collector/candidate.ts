@@ -2,7 +2,7 @@
 import { UserError } from '../base/errors.js';
 import { git } from '../git/git.js';
 import { blob, commitTree, gradedTree, lsTree, sealCandidate } from '../git/seal.js';
-import { firstDifferentLine, pathMatcher, spliceTestConfig } from '../git/test-paths.js';
+import { firstDifferentLine, pathMatcher, spliceTestConfig, TEST_CONFIG_FILES } from '../git/test-paths.js';
 import type { Config, Feedback, RunRecord } from '../schema/types.generated.js';
 
 export type Candidate = NonNullable<Feedback['candidate']>;
@@ -22,8 +22,6 @@ async function commitOf(repo: string, ref: string): Promise<string | null> {
     return null;
   }
 }
-
-const INFRA_NAMES = new Set(['package.json', 'pyproject.toml']);
 
 /** Seals the measured tree on `base` and builds the graded commit from the trusted revision's tests. */
 export async function sealRun(
@@ -78,7 +76,7 @@ async function infraChanges(
   const paths = new Set([...cand.keys(), ...baseTree.keys()]);
   for (const p of [...paths].sort()) {
     const name = p.slice(p.lastIndexOf('/') + 1);
-    if (!isInfra(p) && !INFRA_NAMES.has(name)) continue;
+    if (!isInfra(p) && !TEST_CONFIG_FILES.has(name)) continue;
     const a = baseTree.get(p);
     const b = cand.get(p);
     if (a?.oid === b?.oid) continue;
@@ -88,7 +86,7 @@ async function infraChanges(
     }
     const after = await blob(repo, b.oid);
     const before = a ? await blob(repo, a.oid) : '';
-    if (INFRA_NAMES.has(name) && !isInfra(p)) {
+    if (TEST_CONFIG_FILES.has(name) && !isInfra(p)) {
       // package.json / pyproject.toml: only their test part is infrastructure.
       if (a && spliceTestConfig(p, after, before) === null) continue;
       if (!a && !/"test|\[tool\.pytest/.test(after)) continue;

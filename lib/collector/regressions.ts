@@ -44,10 +44,26 @@ export function sameResults(base: TestCounts | null | undefined, now: TestCounts
   return base.failed === now.failed && base.errors === now.errors && base.skipped === now.skipped;
 }
 
+/** Whether the tests show the run behaving otherwise than the base: both sides measured, and not the same results. */
+export function behaviourChanged(base: TestCounts | null | undefined, now: TestCounts | null | undefined): boolean {
+  return !!base && !!now && !sameResults(base, now);
+}
+
 /**
- * Why the change is a no-op, or null: an empty diff, or (when the base's tests behave as before) what the classifier
- * says. Without a classifier nothing is called a no-op. The one impure function here (the classifier reads git).
+ * The no-op rule, one for the collector and the race: an empty diff does nothing; any other change does nothing when
+ * `classify` finds nothing executable in it (it returns what kind of nothing) and the tests do not show it behaving
+ * otherwise than the base (a docstring a test reads, a version a test checks). `classify` runs only when it decides.
  */
+export function noOpVerdict<T>(
+  emptyDiff: boolean,
+  base: TestCounts | null | undefined,
+  now: TestCounts | null | undefined,
+  classify: () => T,
+): T | null {
+  return emptyDiff || !behaviourChanged(base, now) ? classify() : null;
+}
+
+/** Why the change is a no-op (noOpVerdict), or null. Without a classifier nothing is called a no-op. */
 export async function noOpReason(
   base: TestCounts | null | undefined,
   now: TestCounts | null | undefined,
@@ -55,8 +71,8 @@ export async function noOpReason(
   classify: (() => Promise<string | null>) | undefined,
 ): Promise<string | null> {
   if (!classify) return null;
-  if (filesChanged === 0) return 'the diff is empty';
-  return sameResults(base, now) ? await classify() : null;
+  const empty = filesChanged === 0;
+  return await noOpVerdict(empty, base, now, empty ? async () => 'the diff is empty' : classify);
 }
 
 /** The composite after the verdict: 0 for a no-op, at most REGRESSION_CAP for a run that broke a test. */

@@ -25,13 +25,17 @@ export function pathMatcher(globs: readonly string[]): PathMatcher {
   return (p) => res.some((r) => r.test(p));
 }
 
-const TEST_SCRIPT = /^(?:pre|post)?test(?:[:._-].*)?$/;
-const RUNNER_KEYS = ['jest', 'mocha', 'vitest', 'ava', 'c8', 'nyc', 'tap'];
+/** package.json scripts that are the test run, and its top-level keys that configure a test runner. */
+export const TEST_SCRIPT = /^(?:pre|post)?test(?:[:._-].*)?$/;
+export const RUNNER_KEYS = ['jest', 'mocha', 'vitest', 'ava', 'c8', 'nyc', 'tap'];
 
 /**
  * The candidate's package.json or pyproject.toml with its test part from the trusted version; null when the file
  * is neither, either side does not parse, or the test parts already agree.
  */
+/** Files of which only a part (the test scripts and runner keys, the pytest tables) is test infrastructure. */
+export const TEST_CONFIG_FILES = new Set(['package.json', 'pyproject.toml']);
+
 export function spliceTestConfig(path: string, candidate: string, trusted: string): string | null {
   const name = path.slice(path.lastIndexOf('/') + 1);
   if (name === 'package.json') return splicePackageJson(candidate, trusted);
@@ -87,7 +91,8 @@ function tomlTables(text: string): string[] {
   return parts;
 }
 
-const PYTEST_TABLE = /^\s*\[\[?\s*tool\.pytest\b/;
+/** A pyproject.toml table header of pytest's configuration. */
+export const PYTEST_TABLE = /^\s*\[\[?\s*tool\.pytest\b/;
 
 function splicePyproject(candidate: string, trusted: string): string | null {
   const cand = tomlTables(candidate);

@@ -20,7 +20,10 @@ function targetCriterion(st: TargetStanding, test: Feedback['checks']['test']): 
       return st.target_failing.length
         ? measured('target_tests', 0, `${st.target_failing.join('; ')} (by counts)`, 'mechanical', 0.5)
         : notApplicable('target_tests', 'no test fails on the base (per-test results absent)');
-    return notApplicable('target_tests', 'no target test: none fails on the base and none was added');
+    return notApplicable(
+      'target_tests',
+      'no target test: none fails on the base (tests a solution adds are evidence, not targets)',
+    );
   }
   const failing = st.target_failing.length
     ? `; failing: ${st.target_failing.slice(0, 3).join(', ')}${st.target_failing.length > 3 ? ', …' : ''}`

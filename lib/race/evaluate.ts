@@ -9,12 +9,14 @@ import { findingToFlag, scanAddedLines } from './scan.js';
 import { API_FILE, compareLangApi } from './lang-api.js';
 import { langFunctionMetrics, langMetricsKnown } from './lang-metrics.js';
 import { compareApi, functionMetrics, TS_JS_FILE, type ApiChange } from './ts-metrics.js';
-import { evaluateGate } from './gate.js';
+import { evaluateGate, type NoOp } from './gate.js';
 import { feedbackEvidence } from '../evidence/trust.js';
 import { noOpChange } from './substance.js';
+import { noOpVerdict } from '../collector/regressions.js';
 import { TEST_FILE, targetTestEdits, testFindings, trivialTests } from './test-findings.js';
 import { specialCaseFindings, testLiterals } from './special-case.js';
 import { testInfraFindings } from './test-infra.js';
+import { pathMatcher, type PathMatcher } from '../git/test-paths.js';
 import { isPass, targetStanding, testCounts, type TargetStanding } from './targets.js';
 import { SOURCE_FILE, type EvaluateOptions, type RaceFacts, type SolutionFacts } from './facts.js';
 import { addedLineSet, completeness, efficiency, safety, testFacts } from './criteria.js';
@@ -34,6 +36,8 @@ export interface SolutionAssessment {
   gates: RaceGates;
   metrics: RaceSolution['metrics'];
   standing: TargetStanding;
+  /** What kind of nothing the change is (the collector's no-op rule), or null when it does something. */
+  noOp: NoOp | null;
 }
 
 /** Everything one solution's assessment collects on the way, shared by its phases. */
@@ -52,7 +56,7 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
   const { figs, heads, sourceNote } = codeFigures(acc);
   const clones = cloneFigures(acc, heads, opts);
   const comments = commentCoverage(acc, heads);
-  const { counts, at, stubs, specialCases } = tallyFindings(acc, race);
+  const { counts, at, stubs, specialCases } = tallyFindings(acc, race, pathMatcher(opts.testInfraPaths));
   miscFigures(acc);
   const { t, build, buildFailed } = checkFlags(acc);
   const { standing, noOp } = targetFlags(acc, race, t);
@@ -96,6 +100,7 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
     gates,
     metrics,
     standing,
+    noOp,
   };
 }
 
@@ -233,7 +238,7 @@ function commentCoverage(acc: Acc, heads: SolutionFacts['files']): ReturnType<ty
 }
 
 /** Findings with file:line: pattern scans of added lines, tests deleted/skipped/weakened, special-casing. */
-function tallyFindings(acc: Acc, race: RaceFacts) {
+function tallyFindings(acc: Acc, race: RaceFacts, isInfra: PathMatcher) {
   const { facts, flags } = acc;
   const baseTexts = new Map(facts.files.filter((f) => f.base !== null).map((f) => [f.path, f.base!]));
   // The graded tests' literals: the trusted revision's test files (facts.testTexts), not the solution's own edits.
@@ -242,7 +247,7 @@ function tallyFindings(acc: Acc, race: RaceFacts) {
     ...scanAddedLines(facts.patch),
     ...testFindings(facts.patch),
     ...trivialTests(facts.patch, facts.files),
-    ...testInfraFindings(facts.patch, facts.files),
+    ...testInfraFindings(facts.patch, facts.files, isInfra),
     ...targetTestEdits(facts.patch, baseTexts, race.targets.fail_to_pass),
     ...specialCaseFindings(facts.patch, facts.files, literals),
   ];
@@ -360,12 +365,15 @@ function targetFlags(acc: Acc, race: RaceFacts, t: ReturnType<typeof testFacts>)
     flags.push({ kind: 'test_regression', detail: `${t.passed} tests pass, ${t.basePassed} passed on the base` });
   if (fb.integrity.test_count_below_baseline && !flags.some((f) => f.kind === 'tests_removed'))
     flags.push({ kind: 'tests_removed', detail: 'fewer tests ran than on the base commit' });
-  const noOp = noOpChange({
-    patch: facts.patch,
-    files: facts.files,
-    formattingOnlyFiles: facts.formattingOnlyFiles,
-    ...(facts.taskType !== undefined ? { taskType: facts.taskType } : {}),
-  });
+  // The collector's no-op rule: nothing executable changed, and the graded tests behave as on the base.
+  const noOp = noOpVerdict(facts.patch.length === 0, fb.baseline?.tests, fb.checks.test?.tests, () =>
+    noOpChange({
+      patch: facts.patch,
+      files: facts.files,
+      formattingOnlyFiles: facts.formattingOnlyFiles,
+      ...(facts.taskType !== undefined ? { taskType: facts.taskType } : {}),
+    }),
+  );
   if (noOp) flags.push({ kind: 'no_op', detail: noOp.detail });
   return { standing, noOp };
 }

@@ -78,6 +78,8 @@ export interface EvaluateOptions {
   blockingFindings: readonly string[];
   /** Weight of target_tests within correctness (race.target_weight); the other criteria weigh 1. */
   targetWeight: number;
+  /** Globs of test infrastructure (collector.test_infra_paths): the graded tree's list, read by the findings too. */
+  testInfraPaths: readonly string[];
 }
 
 export const CHANGELOG_FILE = /(^|\/)(CHANGELOG|CHANGES|HISTORY|NEWS)(\.[A-Za-z]+)?$/i;

@@ -4,6 +4,7 @@ import { collectorCheckEnv, collectorSandbox } from '../process/sandbox.js';
 import type { Race, RaceEvaluation, RaceSolution } from '../schema/types.generated.js';
 import { shouldAutoAccept } from './auto-accept.js';
 import { raceComposite } from './collector-adapter.js';
+import { brokenTests } from '../collector/regressions.js';
 import { durationSeconds } from '../collector/scoring.js';
 import { assessSolution } from './evaluate.js';
 import { totalTokens, type RaceFacts } from './facts.js';
@@ -240,12 +241,15 @@ function solutionOf(
     commentTargetRatio: rc.comment_target_ratio,
     blockingFindings: rc.gate.blocking_findings,
     targetWeight: rc.target_weight,
+    testInfraPaths: ctx.config.collector.test_infra_paths ?? [],
   });
   const seed000 = raceComposite(
     c.feedback,
     sol.duration_seconds,
     raceFacts.fastestSeconds ?? sol.duration_seconds,
     ctx.config.scoring.weights,
+    // The collector's verdict: broke by test id (as bin/collect counts it), no-op by the shared rule.
+    { broke: brokenTests(c.feedback.baseline?.tests, c.feedback.checks.test?.tests).length, noOp: a.noOp !== null },
   );
   Object.assign(sol, {
     status: 'evaluated',

@@ -58,22 +58,46 @@ function frameOpen(ts: Token[], i: number): Frame {
 }
 
 /** The role of a literal starting at token i, given the open brackets; null when it is neither. */
-function roleOf(ts: Token[], lit: Literal, stack: Frame[], inAssert: boolean): LiteralRole | null {
+function roleOf(
+  ts: Token[],
+  lit: Literal,
+  stack: Frame[],
+  inAssert: boolean,
+  helpers: Set<string>,
+): LiteralRole | null {
   const named = [...stack].reverse().find((f) => f.callee !== '');
+  const top = stack[stack.length - 1];
   if (named) {
+    // A helper the test file defines (`check(t, "1h", 3600)`) takes a row: inputs first, the expectation last.
+    if (helpers.has(named.callee) && named === top) return rowRole(ts, lit, top);
     if (LABEL_CALL.test(named.callee)) return null;
     if (ASSERT_CALL.test(named.callee)) return 'expected';
     if (!/^(parametrize|each|cases)$/.test(named.callee) || stack[stack.length - 1] === named) return 'input';
   } else if (inAssert) return 'expected';
-  const top = stack[stack.length - 1];
   if (!top) {
     const prev = ts[lit.at - 1]?.text;
     return prev === '=' || prev === ':=' ? 'input' : null;
   }
   if (lit.key.startsWith('c:')) return 'input'; // a row of a table is its inputs and expectation together
-  // A row of a table ((input, …, expected) in parametrize or a list of cases): its last element is the expectation.
+  return rowRole(ts, lit, top);
+}
+
+/** A row of a table ((input, …, expected) in parametrize or a list of cases): its last element is the expectation. */
+function rowRole(ts: Token[], lit: Literal, top: Frame): LiteralRole {
   const last = ts[lit.end]?.text === top.close || (ts[lit.end]?.text === ',' && ts[lit.end + 1]?.text === top.close);
   return last && top.commas > 0 ? 'expected' : 'input';
+}
+
+/** Functions a test file defines that are not tests themselves (Python def, Go func, JS function or arrow const). */
+const HELPER_DEF =
+  /^\s*(?:def|func|(?:export\s+)?(?:async\s+)?function)\s+(\w+)\s*\(|^\s*(?:export\s+)?(?:const|let)\s+(\w+)\s*=\s*(?:async\s*)?(?:\([^)]*\)|\w+)\s*=>/gm;
+export function testHelpers(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(HELPER_DEF)) {
+    const name = m[1] ?? m[2]!;
+    if (!/^(test|Test)/.test(name) && !/^(setUp|tearDown|setup|teardown)\w*$/.test(name)) out.add(name);
+  }
+  return out;
 }
 
 /** The literals of test files by key, with their role and the first test that holds each. */
@@ -83,6 +107,7 @@ export function testLiterals(files: { path: string; text: string }[]): Map<strin
     const ts = tokenize(f.path, f.text);
     const lits = literalsOf(ts);
     const tests = enclosingTests(f.text);
+    const helpers = testHelpers(f.text);
     let li = 0;
     const stack: Frame[] = [];
     let assertLine = -1;
@@ -94,7 +119,7 @@ export function testLiterals(files: { path: string; text: string }[]): Map<strin
         const lit = lits[li++]!;
         // Numbers inside a list literal count only as the list.
         const inComposite = stack.length > 0 && stack[stack.length - 1]!.callee === '' && lit.key.startsWith('n:');
-        const role = roleOf(ts, lit, stack, assertLine >= 0);
+        const role = roleOf(ts, lit, stack, assertLine >= 0, helpers);
         if (!role || (inComposite && isComposite(ts, stack))) continue;
         const name = tests[lit.line];
         const prevRole = out.get(lit.key);

@@ -122,7 +122,7 @@ export function deriveTargets(
 
 /** One solution against the targets and the base's passing tests. Lists are sorted and hold test ids. */
 export interface TargetStanding {
-  /** fail-to-pass plus the tests this solution added (absent on the base). */
+  /** The task's tests this solution is held to: named fail-to-pass, else the base failures it fixed (never its own tests). */
   targets: string[];
   /** Targets passing in this solution. */
   target_passed: number | null;

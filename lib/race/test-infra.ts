@@ -1,19 +1,16 @@
-// Test infrastructure a solution changed (pure): conftest.py, pytest/tox/setup.cfg/pyproject pytest sections,
-// package.json test scripts and runner keys, runner configs, interpreter start-up hooks, testdata/. Each change is a
-// test_infra_changed finding; a deselecting option or narrowing setting added there is also test_skipped.
+// Test infrastructure a solution changed (pure). What is infrastructure is one list, the collector's: the
+// `collector.test_infra_paths` globs (whole files, taken from the trusted revision in the graded run) and the test
+// part of package.json and pyproject.toml (lib/git/test-paths.ts). Each change is a test_infra_changed finding; a
+// deselecting option or narrowing setting added there is also test_skipped.
 import type { FilePatch } from '../git/diff-parse.js';
+import { PYTEST_TABLE, RUNNER_KEYS, TEST_SCRIPT, type PathMatcher } from '../git/test-paths.js';
 import type { ScanFinding } from './scan.js';
 
-/** Files that are test infrastructure as a whole. */
-const WHOLE =
-  /(^|\/)(conftest\.py|pytest\.ini|sitecustomize\.py|usercustomize\.py|\.mocharc(\.\w+)?|(vitest|vite|jest|playwright|karma)\.conf(ig)?\.[cm]?[jt]s(on)?|vitest\.workspace\.[cm]?[jt]s)$|\.pth$|(^|\/)testdata\//;
-/** Files of which one section is test infrastructure: the section header that starts it. */
-const SECTIONED: [RegExp, RegExp][] = [
-  [/(^|\/)(setup\.cfg|tox\.ini)$/, /^\s*\[(tool:pytest|pytest)\]/],
-  [/(^|\/)pyproject\.toml$/, /^\s*\[tool\.pytest[^\]]*\]/],
-];
 const PACKAGE_JSON = /(^|\/)package\.json$/;
-const PACKAGE_KEYS = ['jest', 'mocha', 'ava', 'vitest', 'c8', 'nyc', 'tap'];
+const PYPROJECT = /(^|\/)pyproject\.toml$/;
+/** Files of INI or TOML sections: runner options count only inside a pytest section ([pytest], [tool:pytest], …). */
+const SECTIONED = /\.(ini|cfg|toml)$/;
+const PYTEST_SECTION = /^\s*\[\[?\s*(pytest|tool:pytest|tool\.pytest\b[^\]]*)\]/;
 
 const DESELECT: { name: string; re: RegExp }[] = [
   {
@@ -53,41 +50,49 @@ function packageKeyOf(text: string, line: number): string[] {
   return path;
 }
 
+/** A package.json line inside a test script or a runner's key: the part the graded run takes from the trusted side. */
 function packageInfra(text: string, line: number): boolean {
-  const path = packageKeyOf(text, line);
-  // ["name"] at the top (indent 2) is path[0]; scripts' own entries are path[1].
-  const top = path[0] ?? '';
-  if (PACKAGE_KEYS.includes(top)) return true;
-  return top === 'scripts' && /^(pre|post)?test/.test(path[1] ?? '');
+  const [top = '', key = ''] = packageKeyOf(text, line);
+  return RUNNER_KEYS.includes(top) || (top === 'scripts' && TEST_SCRIPT.test(key));
 }
 
 /** The changed lines of a file that belong to its test infrastructure (all of them for a whole-file kind). */
-export function infraLines(p: FilePatch, head: string | null, base: string | null): Line[] {
+export function infraLines(p: FilePatch, head: string | null, base: string | null, isInfra: PathMatcher): Line[] {
   const path = p.path;
   const all: Line[] = [
     ...p.added.map((a) => ({ line: a.line, text: a.text, removed: false })),
     ...p.removedLines.map((r) => ({ line: r.line, text: r.text, removed: true })),
   ];
-  if (WHOLE.test(path) || WHOLE.test(p.oldPath ?? ''))
+  if (isInfra(path) || (p.oldPath !== null && isInfra(p.oldPath)))
     return all.length ? all : [{ line: 1, text: '', removed: false }];
-  const sectioned = SECTIONED.find(([f]) => f.test(path));
   const textOf = (l: Line) => (l.removed ? base : head) ?? '';
-  if (sectioned) return all.filter((l) => sectioned[1].test(sectionOf(textOf(l), l.line)));
+  if (PYPROJECT.test(path)) return all.filter((l) => PYTEST_TABLE.test(sectionOf(textOf(l), l.line)));
   if (PACKAGE_JSON.test(path)) return all.filter((l) => packageInfra(textOf(l), l.line));
   return [];
 }
 
-/** test_infra_changed (one per file, at its first changed infra line) and test_skipped for deselecting lines. */
+/** Whether an added infrastructure line deselects tests: in an INI/TOML file, only inside a pytest section. */
+function deselects(path: string, head: string | null, l: Line): (typeof DESELECT)[number] | undefined {
+  if (l.removed || /\.py$/.test(path)) return undefined;
+  if (SECTIONED.test(path) && !PYTEST_SECTION.test(sectionOf(head ?? '', l.line))) return undefined;
+  return DESELECT.find((d) => d.re.test(l.text));
+}
+
+/**
+ * test_infra_changed (one per file, at its first changed infra line) and test_skipped for deselecting lines.
+ * `isInfra`: the collector's test_infra_paths (pathMatcher), so findings and the graded tree agree.
+ */
 export function testInfraFindings(
   patch: FilePatch[],
   files: { path: string; head: string | null; base: string | null }[],
+  isInfra: PathMatcher,
 ): ScanFinding[] {
   const out: ScanFinding[] = [];
   const byPath = new Map(files.map((f) => [f.path, f]));
   for (const p of patch) {
-    if (p.binary && !WHOLE.test(p.path)) continue;
+    if (p.binary && !isInfra(p.path)) continue;
     const f = byPath.get(p.path);
-    const lines = infraLines(p, f?.head ?? null, f?.base ?? null);
+    const lines = infraLines(p, f?.head ?? null, f?.base ?? null, isInfra);
     if (!lines.length) continue;
     const first = lines.find((l) => !l.removed) ?? lines[0]!;
     out.push({
@@ -98,8 +103,7 @@ export function testInfraFindings(
       text: first.text.trim().slice(0, 160),
     });
     for (const l of lines) {
-      if (l.removed) continue;
-      const rule = /\.py$/.test(p.path) ? undefined : DESELECT.find((d) => d.re.test(l.text));
+      const rule = deselects(p.path, f?.head ?? null, l);
       if (rule)
         out.push({
           kind: 'test_skipped',

@@ -3307,7 +3307,7 @@ line?: number
  */
 export interface RaceTargetStanding {
 /**
- * This solution's target tests: the race's fail-to-pass plus the tests it added.
+ * This solution's target tests: the race's named fail-to-pass, else the base's failing tests its graded run makes pass; tests it added are never its targets (they are listed in added).
  */
 targets: string[]
 /**

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import {
+  behaviourChanged,
   brokenTests,
+  noOpVerdict,
   REGRESSION_CAP,
   sameResults,
   verdictComposite,
@@ -44,6 +46,28 @@ describe('the verdict (pure)', () => {
   it('the base tests behave as before, tests the run added aside', () => {
     expect(sameResults(base, counts({ a: 'passed', b: 'passed', c: 'failed', d: 'passed', e: 'passed' }))).toBe(true);
     expect(sameResults(base, counts({ a: 'passed', b: 'passed', c: 'passed', d: 'passed' }))).toBe(false);
+  });
+  it('the no-op rule (collector and race): nothing executable changed, and the tests do not show a difference', () => {
+    const same = counts({ a: 'passed', b: 'passed', c: 'failed', d: 'passed' });
+    const fixedC = counts({ a: 'passed', b: 'passed', c: 'passed', d: 'passed' });
+    let asked = 0;
+    const classify = () => {
+      asked++;
+      return 'changes no code: only 1 ignore or metadata files';
+    };
+    expect(noOpVerdict(false, base, same, classify)).toBe('changes no code: only 1 ignore or metadata files');
+    // A version field a test reads: the classifier would call it nothing, the tests show it is not (and it is not asked).
+    expect(noOpVerdict(false, base, fixedC, classify)).toBeNull();
+    expect(asked).toBe(1);
+    // An empty diff does nothing whatever the tests did (a flaky test does not make it work).
+    expect(noOpVerdict(true, base, fixedC, () => 'the diff is empty')).toBe('the diff is empty');
+    // Without results on both sides nothing shows a difference: the classifier decides.
+    expect([behaviourChanged(base, null), behaviourChanged(null, fixedC), behaviourChanged(base, fixedC)]).toEqual([
+      false,
+      false,
+      true,
+    ]);
+    expect(noOpVerdict(false, null, null, () => null)).toBeNull();
   });
   it('caps a run that broke a test below the cap, scores a no-op 0, leaves a clean run alone', () => {
     expect(verdictComposite(95.5, 1, false)).toBe(REGRESSION_CAP);

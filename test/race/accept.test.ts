@@ -23,15 +23,13 @@ describe('a race with no mergeable solution', () => {
   it("says so, names each solution's failed conditions and prints the next command; accept refuses without --force", () => {
     const p = makeRaceProject();
     addSolution(p, 'stub', SOLUTIONS.stub!);
-    addSolution(p, 'nobuild', SOLUTIONS.nobuild!);
-    const r = bin('race', ['--quiet', 'stub.json', 'nobuild.json'], p);
+    addSolution(p, 'secret', SOLUTIONS.secret!);
+    const r = bin('race', ['--quiet', 'stub.json', 'secret.json'], p);
     expect(r).toMatchObject({ code: 0, stderr: '' });
-    // Neither makes the base's failing test pass (the task names no target: that costs credit, not the gate); the
-    // stub changes nothing and the other does not build.
+    // The stub changes nothing (composite 0, as bin/collect scores a no-op); the other fixes the bug but adds a secret.
     expect(r.stdout).toContain(
-      'No mergeable solution: every ranked solution fails the gate (bd-stub: substantive_change; bd-nobuild: builds, target_tests_pass, pass_to_pass_kept).\n',
+      'No mergeable solution: every ranked solution fails the gate (bd-secret: no_blocking_finding; bd-stub: substantive_change).\n',
     );
-    expect(r.stdout).toMatch(/\nTarget tests \(base_failing\): .*above\.\n/);
     expect(r.stdout).toContain(
       'Next: re-run the agents on the task, or inspect one with `judgeloop race --race race-clamp --markdown`; after new work, `judgeloop race --race race-clamp --recollect`.\n',
     );

@@ -7,6 +7,8 @@ import { codeShape, noOpChange } from '../../lib/race/substance.js';
 import { targetTestEdits, testFindings, testIdName, trivialTests } from '../../lib/race/test-findings.js';
 import { specialCaseFindings, testLiterals, trivialLiteral } from '../../lib/race/special-case.js';
 import { testInfraFindings } from '../../lib/race/test-infra.js';
+import { pathMatcher } from '../../lib/git/test-paths.js';
+import { raceTestConfig } from './_fixture.js';
 import { commitAll, gitIn, makeRepo, writeTree } from '../helpers/repo.js';
 
 const repos: string[] = [];
@@ -99,10 +101,12 @@ describe('skip markers, per framework', () => {
 });
 
 describe('skips in runner configuration, and test infrastructure changed', () => {
-  const infra = (before: Record<string, string>, after: Record<string, string>) => {
+  // The collector's list (collector.test_infra_paths): the one that also builds the graded tree.
+  const DEFAULT_INFRA = raceTestConfig().collector.test_infra_paths ?? [];
+  const infra = (before: Record<string, string>, after: Record<string, string>, globs = DEFAULT_INFRA) => {
     const patch = patchOf(before, after);
     const files = patch.map((p) => ({ path: p.path, base: before[p.path] ?? null, head: after[p.path] ?? null }));
-    return where(testInfraFindings(patch, files));
+    return where(testInfraFindings(patch, files, pathMatcher(globs)));
   };
   it.each([
     ['pytest.ini', '[pytest]\naddopts = -q\n', '[pytest]\naddopts = -q --deselect tests/test_d.py::test_hours\n', 2],
@@ -152,6 +156,29 @@ describe('skips in runner configuration, and test infrastructure changed', () =>
     const pkg = (v: string) =>
       `{\n  "name": "d",\n  "version": "${v}",\n  "scripts": {\n    "test": "node --test"\n  }\n}\n`;
     expect(infra({ 'package.json': pkg('1.0.0') }, { 'package.json': pkg('1.0.1') })).toEqual([]);
+  });
+  it('one list decides: what the graded tree takes from the trusted side is what the findings name', () => {
+    // Files the collector's globs name, whatever they look like: a runner shadow, nox, babel.
+    for (const path of ['pytest.py', '_pytest/main.py', 'noxfile.py', 'babel.config.js'])
+      expect(infra({ 'a.py': 'x = 1\n' }, { [path]: 'x = 2\n' })).toEqual([`test_infra_changed ${path}:1`]);
+    // A glob the user adds is infrastructure for both; one taken away is infrastructure for neither.
+    const setup = { 'ci/test-env.sh': 'export A=1\n' };
+    expect(infra({ 'a.py': 'x = 1\n' }, setup)).toEqual([]);
+    expect(infra({ 'a.py': 'x = 1\n' }, setup, [...DEFAULT_INFRA, 'ci/test-*.sh'])).toEqual([
+      'test_infra_changed ci/test-env.sh:1',
+    ]);
+    const conftest = { 'tests/conftest.py': 'import os\n' };
+    expect(
+      infra(
+        { 'a.py': 'x = 1\n' },
+        conftest,
+        DEFAULT_INFRA.filter((g) => !g.includes('conftest')),
+      ),
+    ).toEqual([]);
+    // setup.cfg is infrastructure as a whole (the graded run takes all of it), but only a pytest section deselects.
+    expect(
+      infra({ 'setup.cfg': '[flake8]\nmax-line-length = 99\n' }, { 'setup.cfg': '[flake8]\nexclude = .git\n' }),
+    ).toEqual(['test_infra_changed setup.cfg:2']);
   });
 });
 
@@ -339,6 +366,33 @@ describe('special-casing found by meaning', () => {
     expect(where(find('src/d.mjs', JS, withLine(JS, 'export function parse(text) {\n', hack)))).toEqual([
       'special_case src/d.mjs:4',
     ]);
+  });
+
+  it('Go: a table of cases and a helper the test file defines give inputs and expectations', () => {
+    const GO_TESTS =
+      'package d\n\nimport "testing"\n\nfunc check(t *testing.T, in string, want int) {\n\tif got, _ := Parse(in); got != want {\n\t\tt.Fatalf("Parse(%q) = %d", in, got)\n\t}\n}\n\nfunc TestHours(t *testing.T) { check(t, "1h", 3600) }\n\nfunc TestTable(t *testing.T) {\n\tcases := []struct {\n\t\tin   string\n\t\twant int\n\t}{{"90s", 90}, {"3m", 180}}\n\tfor _, c := range cases {\n\t\tcheck(t, c.in, c.want)\n\t}\n}\n';
+    const go = testLiterals([{ path: 'd_test.go', text: GO_TESTS }]);
+    const roles = Object.fromEntries([...go].map(([k, v]) => [k, `${v.role} ${v.test}`]));
+    expect(roles['s:1h']).toBe('input d_test.go::TestHours');
+    expect(roles['n:3600']).toBe('expected d_test.go::TestHours');
+    expect(roles['s:90s']).toBe('input d_test.go::TestTable');
+    const GO =
+      'package d\n\nvar units = map[string]int{"s": 1, "m": 60}\n\nfunc Parse(text string) (int, error) {\n\treturn 0, nil\n}\n';
+    const goFind = (after: string) => {
+      const patch = patchOf({ 'd.go': GO }, { 'd.go': after });
+      return where(specialCaseFindings(patch, [{ path: 'd.go', base: GO, head: after }], go));
+    };
+    const hack = (line: string) => GO.replace('\treturn 0, nil\n', `${line}\n\treturn 0, nil\n`);
+    for (const h of [
+      '\tif text == "1h" {\n\t\treturn 3600, nil\n\t}',
+      '\tif v, ok := map[string]int{"1h": 3600}[text]; ok {\n\t\treturn v, nil\n\t}',
+      '\tif strings.HasPrefix(text, "1h") {\n\t\treturn 3600, nil\n\t}',
+      '\tswitch text {\n\tcase "1h":\n\t\treturn 3600, nil\n\t}',
+      '\tif text == `90s` {\n\t\treturn 90, nil\n\t}',
+    ])
+      expect(goFind(hack(h)), h).toEqual([`special_case d.go:${6 + h.split('\n').findIndex((l) => /1h|90s/.test(l))}`]);
+    // The real fix holds the expected 3600 as its own constant: nothing.
+    expect(goFind(GO.replace('"m": 60}', '"m": 60, "h": 3600}'))).toEqual([]);
   });
 
   it('finds the hack moved into a helper whose path looks like a test, when the code imports it', () => {
