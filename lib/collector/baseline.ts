@@ -9,7 +9,7 @@ import { sweepBaselineCheckouts } from '../store/sweep.js';
 import type { Baseline, CommandsUsed, Config } from '../schema/types.generated.js';
 
 /** The cache key; a setup command is part of it (only when configured, so keys without one are unchanged). */
-export function baselineKey(
+function baselineKey(
   commit: string,
   commands: CommandsUsed,
   runners: Config['collector']['runners'],
@@ -84,14 +84,6 @@ async function computeBaseline(o: BaselineOptions, key: string): Promise<Baselin
       checks,
     };
   });
-}
-
-/** The cached baseline or null, without a lock (a cheap read that can run while other work waits). */
-export function peekBaseline(o: Pick<BaselineOptions, 'store' | 'commit' | 'commands' | 'collector'>): Baseline | null {
-  return o.store.read<Baseline>(
-    'baselines',
-    baselineKey(o.commit, o.commands, o.collector.runners, setupCommand(o.collector)),
-  );
 }
 
 /** The cached baseline, or computes it once: concurrent callers wait on the lock and then read the cache. */

@@ -5,7 +5,7 @@ import { blob, commitTree, gradedTree, lsTree, sealCandidate } from '../git/seal
 import { firstDifferentLine, pathMatcher, spliceTestConfig, TEST_CONFIG_FILES } from '../git/test-paths.js';
 import type { Config, Feedback, RunRecord } from '../schema/types.generated.js';
 
-export type Candidate = NonNullable<Feedback['candidate']>;
+type Candidate = NonNullable<Feedback['candidate']>;
 
 export interface Sealed {
   candidate: Candidate;

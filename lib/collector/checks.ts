@@ -9,7 +9,7 @@ import { collectorCheckEnv, type SandboxPolicy } from '../process/sandbox.js';
 import type { Check, CommandsUsed, Config, ReportedCheck, RunRecord } from '../schema/types.generated.js';
 
 export const CHECK_NAMES = ['build', 'test', 'lint', 'typecheck'] as const;
-export type CheckName = (typeof CHECK_NAMES)[number];
+type CheckName = (typeof CHECK_NAMES)[number];
 
 /** Record commands win over config; a record's explicit null disables a check; absent falls back to config. */
 export function resolveCommands(record: Pick<RunRecord, 'commands'>, config: Config['collector']): CommandsUsed {

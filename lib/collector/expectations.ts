@@ -5,7 +5,7 @@ import type { Sealed } from './candidate.js';
 
 const failed = (s: string | undefined) => s === 'failed' || s === 'error';
 const passed = (s: string | undefined) => s === 'passed' || s === 'xpass';
-export const testFile = (id: string): string => id.split('::')[0]!;
+const testFile = (id: string): string => id.split('::')[0]!;
 
 /** Tests failing in the graded run and passing in the agent's, in a test file the agent edited (pure). */
 export function changedExpectations(graded: Check | null, own: Check | null, replaced: string[]): string[] {
@@ -18,7 +18,7 @@ export function changedExpectations(graded: Check | null, own: Check | null, rep
 }
 
 /** Where a test is defined and its first assertion, in one version of its file (pure). */
-export function locateTest(text: string, id: string): { line: number; assertion: string } | null {
+function locateTest(text: string, id: string): { line: number; assertion: string } | null {
   const name = (id.split('::').pop() ?? id).replace(/\[.*$/, '').split(' > ').pop()!.trim();
   const lines = text.split('\n');
   const at = lines.findIndex((l) => l.includes(name) && /\b(def|func|fn|test|it)\b|\(/.test(l));

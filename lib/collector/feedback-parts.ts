@@ -42,7 +42,7 @@ export interface Stamp {
   judgment: { summary: JudgmentSummary | null; note: string | null } | null;
 }
 
-export function runFacts(loaded: LoadedRunRecord): Feedback['run'] {
+function runFacts(loaded: LoadedRunRecord): Feedback['run'] {
   const r = loaded.record;
   const run: Feedback['run'] = {
     task_id: r.task.id,
@@ -93,7 +93,7 @@ export function summariseBaseline(b: Baseline, notes: string[]): BaselineSummary
 }
 
 /** Seed 000's five dimensions (0-100) from the checks; notes say where a fallback was used. */
-export function scoreChecks(
+function scoreChecks(
   checks: ChecksSet,
   baseline: BaselineSummary | null,
   notes: string[],

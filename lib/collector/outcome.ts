@@ -122,7 +122,7 @@ function lintClean(c: Check, base: LintCounts | null): boolean {
   return c.status === 'passed';
 }
 
-export const UNMEASURED = 'no build, test, lint or typecheck command is configured: nothing was measured (not a pass)';
+const UNMEASURED = 'no build, test, lint or typecheck command is configured: nothing was measured (not a pass)';
 
 /**
  * Precedence: infra_failure > timeout > agent_failure > unmeasured (no check configured) > full_pass > partial_pass.

@@ -82,7 +82,7 @@ export function verdictComposite(composite: number | null, broke: number, noOp: 
   return broke > 0 ? Math.min(composite, REGRESSION_CAP) : composite;
 }
 
-export const NO_OP_REASON = 'the change does nothing';
+const NO_OP_REASON = 'the change does nothing';
 
 /** A no-op is never a pass of any kind: agent_failure, with what kind of nothing it is. */
 export function verdictOutcome(

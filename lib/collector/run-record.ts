@@ -4,8 +4,6 @@ import { UserError } from '../base/errors.js';
 import { validate } from '../schema/schema.js';
 import type { RunRecord } from '../schema/types.generated.js';
 
-export type { RunRecord };
-
 export interface LoadedRunRecord {
   record: RunRecord;
   /** Absolute path of the record file ('-' for stdin). */

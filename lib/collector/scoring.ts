@@ -4,13 +4,13 @@ import { normaliseWeights as normaliseOver, weightedMean } from '../stats/weight
 import type { TestCounts } from './parsers/types.js';
 
 export const DIMENSIONS = ['build', 'tests', 'lint', 'diff_size', 'speed'] as const;
-export type Dimension = (typeof DIMENSIONS)[number];
+type Dimension = (typeof DIMENSIONS)[number];
 
 /** A dimension's score 0-100, or null when the dimension is excluded (command not configured, not measurable). */
 export type Scores = Record<Dimension, number | null>;
 export type Weights = Record<Dimension, number>;
 
-export function clamp(x: number, lo: number, hi: number): number {
+function clamp(x: number, lo: number, hi: number): number {
   return Math.min(hi, Math.max(lo, x));
 }
 

@@ -19,36 +19,6 @@ export const DEFAULT_CATEGORY_WEIGHTS: RaceCategoryWeights = {
   safety: 0.1,
 };
 
-/** The criteria seed 001 (and this implementation) lists per category; a category's coverage is counted against these. */
-export const CATEGORY_CRITERIA: Record<RaceCategory, readonly string[]> = {
-  correctness: [
-    'target_tests',
-    'tests_pass',
-    'typecheck',
-    'lint_clean',
-    'build',
-    'no_regressions',
-    'no_special_casing',
-    'requirement_coverage',
-    'edge_cases',
-    'api_compatible',
-  ],
-  quality: [
-    'complexity',
-    'function_length',
-    'file_size',
-    'change_size',
-    'duplication',
-    'comment_coverage',
-    'naming',
-    'pattern_adherence',
-    'error_handling',
-  ],
-  efficiency: ['duration', 'tokens', 'cost', 'runtime', 'memory', 'algorithmic_complexity'],
-  completeness: ['requirements_met', 'tests_added', 'documentation_updated', 'changelog_updated', 'no_stubs'],
-  safety: ['no_dangerous_ops', 'no_disabled_checks', 'no_secrets', 'security', 'revertability'],
-};
-
 /** A criterion's outcome: a score, or absent with why. */
 export type CriterionResult = RaceCriterion | (RaceAbsentCriterion & { absent: true });
 
@@ -123,7 +93,7 @@ export function overallScore(
  * The evaluation's confidence: the configured category weights times each category's coverage. A category with
  * nothing applicable (every criterion not applicable) is left out and the rest re-normalised.
  */
-export function evaluationConfidence(
+function evaluationConfidence(
   categories: Record<RaceCategory, RaceCategoryScore>,
   weights: RaceCategoryWeights,
 ): number {

@@ -2,7 +2,6 @@
 import { getBaseline } from '../collector/baseline.js';
 import { resolveCommands } from '../collector/checks.js';
 import { collectRun } from '../collector/collect.js';
-import type { CollectContext } from '../collector/context.js';
 import { verdictComposite } from '../collector/regressions.js';
 import {
   compositeScore,
@@ -14,7 +13,7 @@ import {
 } from '../collector/scoring.js';
 import type { Feedback, RaceBreakdown } from '../schema/types.generated.js';
 
-export { collectRun, getBaseline, resolveCommands, type CollectContext };
+export { collectRun, getBaseline, resolveCommands };
 
 /**
  * Seed 000 breakdown and composite for a race: the collector's build/tests/lint/diff-size scores, speed re-scored

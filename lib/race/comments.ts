@@ -1,6 +1,5 @@
-// Seed 001's comment coverage ("ratio of comments to code", quality category), pure: the comments of a file are
-// found by a lexer of its language (the TypeScript parser for TS/JS; for the others a scanner that knows their
-// comment markers and skips strings), then each added line is counted as comment, code, both or neither.
+// Seed 001's comment coverage (pure): comments found by a lexer of the file's language (TypeScript's for TS/JS,
+// a string-aware scanner for the others), each added line counted as comment, code, both or neither.
 import type TS from 'typescript';
 import { ts } from './typescript.js';
 import { TS_JS_FILE } from './ts-metrics.js';
@@ -68,15 +67,12 @@ function tsCommentRanges(path: string, text: string): [number, number][] {
 }
 
 /** A scanner for the other languages: comment markers outside strings; strings skipped with backslash escapes. */
-export function scanComments(text: string, syntax: Syntax): [number, number][] {
+function scanComments(text: string, syntax: Syntax): [number, number][] {
   return scanLexical(text, syntax).comments;
 }
 
 /** Comment and string ranges ([start, end) characters) of a text in one of the scanned languages. */
-export function scanLexical(
-  text: string,
-  syntax: Syntax,
-): { comments: [number, number][]; strings: [number, number][] } {
+function scanLexical(text: string, syntax: Syntax): { comments: [number, number][]; strings: [number, number][] } {
   const comments: [number, number][] = [];
   const strings: [number, number][] = [];
   let i = 0;

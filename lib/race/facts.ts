@@ -5,7 +5,7 @@ import type { FilePatch } from '../git/diff-parse.js';
 import type { RaceTargets } from './targets.js';
 
 /** The judge's optional per-criterion assessments (state/judgments/<bead>.json `criteria`), each 0-1. */
-export interface JudgeCriterion {
+interface JudgeCriterion {
   score: number;
   confidence: number;
   reasoning: string;

@@ -3,15 +3,6 @@ import type { Feedback, RaceFlag, RaceGateCondition, RaceGates } from '../schema
 import type { TargetStanding } from './targets.js';
 import { describeEvidence, type TestEvidence } from '../evidence/trust.js';
 
-export type GateConditionName = RaceGateCondition['name'];
-export const GATE_CONDITIONS: readonly GateConditionName[] = [
-  'builds',
-  'target_tests_pass',
-  'pass_to_pass_kept',
-  'substantive_change',
-  'no_blocking_finding',
-];
-
 /** What a change that does nothing is, or null when it changes code. */
 export interface NoOp {
   kind: 'empty' | 'cosmetic' | 'tests_only' | 'no_code';

@@ -28,7 +28,7 @@ const MAX_TEST_FILES = 500;
  * The test files of a revision, path and text, in one `git grep` over the committed tree (never the worktree's
  * files): the graded tests whose literals special-casing is checked against.
  */
-export async function testFileTexts(cwd: string, rev: string): Promise<{ path: string; text: string }[]> {
+async function testFileTexts(cwd: string, rev: string): Promise<{ path: string; text: string }[]> {
   const paths = (await git(cwd, ['ls-tree', '-r', '-z', '--name-only', rev])).split('\0').filter(Boolean);
   const tests = paths.filter((p) => TEST_FILE.test(p)).slice(0, MAX_TEST_FILES);
   if (!tests.length) return [];
@@ -84,7 +84,7 @@ export async function formattingOnly(cwd: string, from: string, to: string, chan
 }
 
 /** The judge's optional criteria from state/judgments/<bead>.json (validated against the judgment schema). */
-export function readJudgeCriteria(stateRoot: string, bead: string): { criteria: JudgeCriteria | null; note: string } {
+function readJudgeCriteria(stateRoot: string, bead: string): { criteria: JudgeCriteria | null; note: string } {
   const { judgment: j, note } = readStoredJudgment(new StateStore(stateRoot), bead);
   if (note) return { criteria: null, note };
   if (!j) return { criteria: null, note: 'no judgment for this run (judge disabled or not run)' };

@@ -1,7 +1,5 @@
-// Seed 001's API compatibility beyond TS/JS, for Python and Go (pure): the public surface of a module read from its
-// text (comments and strings blanked first), and what a caller of the old version loses in the new one.
-// Python: module-level functions and classes and the methods of public classes (`__init__` included, other
-// `_`-names are private). Go: exported functions, methods and types (a capital first letter).
+// Seed 001's API compatibility for Python and Go (pure): the public surface read from the text (comments and
+// strings blanked), and what a caller of the old version loses in the new one.
 import { codeOnly } from './comments.js';
 import { pythonLines } from './lang-metrics.js';
 import { diffApi, type ApiChange } from './ts-metrics.js';

@@ -1,11 +1,9 @@
-// Cyclomatic complexity and function length for languages other than TS/JS, from tokens rather than a parser
-// (the way lizard measures ~20 languages): functions are found by their header and their extent by indentation
-// (Python) or brace matching (the C family, Go, Rust, …), on the text with comments and strings blanked out, so
-// neither a keyword in a string nor a brace in a comment counts. Pure. TS/JS keep the compiler (ts-metrics.ts).
+// Complexity and function length for languages other than TS/JS, from tokens as lizard does (headers, then
+// indentation or brace matching on text with comments and strings blanked). Pure. TS/JS: ts-metrics.ts.
 import { codeOnly, lexical } from './comments.js';
 import type { FunctionMetric } from './ts-metrics.js';
 
-export const PYTHON_FILE = /\.py$/;
+const PYTHON_FILE = /\.py$/;
 /** Brace languages and what introduces a function in each (null: a `name(...) … {` header that is not a statement). */
 const BRACE_LANGUAGES: [RegExp, { fn: RegExp | null; branches: RegExp }][] = [
   [/\.go$/, { fn: /^func\b/, branches: /\b(if|for|case)\b|&&|\|\|/g }],
@@ -128,11 +126,9 @@ function pythonFunctions({ lines, shape, continues }: PythonLines): FunctionMetr
 }
 
 /**
- * Brace languages: a `{` opens a function when the code before it (since the last `;`, `{` or `}`) is a function
- * header — the language's keyword (`func`, `fn`, `fun`, `def`, `function`), or for Java/C/C++/C#/Dart a `name(…)`
- * that does not start a statement and has no `=` before it — and the function ends at the matching `}`.
- * Complexity: 1 + the language's branch tokens in the body (if/for/while/case/catch, &&, ||, ?: and ?? where
- * they exist, Rust match arms, Kotlin when branches), nested functions left to themselves.
+ * Brace languages: a `{` opens a function when the code since the last `;`, `{` or `}` is a header (a keyword such as
+ * `func`/`fn`/`def`, or a Java/C-family `name(…)` that starts no statement); it ends at the matching `}`. Complexity:
+ * 1 + the body's branch tokens (if/for/while/case/catch, &&, ||, ?:, ??, match arms), nested functions apart.
  */
 function braceFunctions(code: string, lang: { fn: RegExp | null; branches: RegExp }): FunctionMetric[] {
   const lineAt: number[] = [];

@@ -19,7 +19,7 @@ export interface Learned {
 const zero = (): RaceCategoryAdjustments => ({ correctness: 0, quality: 0, efficiency: 0, completeness: 0, safety: 0 });
 
 /** A choice overrode the winner when the user picked a solution other than the recommended one. */
-export function overrodeWinner(c: RaceChoice): boolean {
+function overrodeWinner(c: RaceChoice): boolean {
   return (
     c.chosen_solution_id !== null &&
     c.recommended_solution_id !== null &&

@@ -1,6 +1,5 @@
-// Literals of source text by meaning (pure): strings, numbers and list/tuple/dict literals, normalised to one key
-// whatever the spelling ('1h', "1h", r"1h", `1h`, /^1h$/; (4, 1) and [4, 1]; {"a": 1} and new Map-free dicts).
-// One small tokenizer for Python, JS/TS, Go and the C family: comments skipped, strings and regexes decoded.
+// Literals of source text by meaning (pure): strings, numbers, lists/tuples/dicts normalised to one key whatever
+// the spelling; one small tokenizer for Python, JS/TS, Go and the C family.
 
 export interface Token {
   kind: 'str' | 'num' | 'id' | 'punct' | 'fstr';
@@ -26,7 +25,7 @@ function decodeEscapes(s: string, raw: boolean): string {
 }
 
 /** A regex's text as the plain string it matches when it has no operators beyond anchors and escapes. */
-export function regexPlain(src: string): string | null {
+function regexPlain(src: string): string | null {
   const body = src.replace(/^(\^|\\A)/, '').replace(/(\$|\\Z|\\z)$/, '');
   const plain = body.replace(/\\b/g, '');
   if (/(?<!\\)[.*+?()[\]{}|^$]/.test(plain)) return null;
@@ -206,7 +205,7 @@ function scalarAt(ts: Token[], i: number): { key: string; end: number; alt?: str
  * The composite literal opening at token i (a list, tuple, set or dict whose elements are all literals), or null.
  * A parenthesis right after a name or a closing bracket is a call, not a tuple.
  */
-export function compositeAt(ts: Token[], i: number): { key: string; end: number; size: number } | null {
+function compositeAt(ts: Token[], i: number): { key: string; end: number; size: number } | null {
   const open = ts[i];
   if (open?.kind !== 'punct' || !(open.text in CLOSE)) return null;
   const prev = ts[i - 1];

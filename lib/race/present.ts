@@ -15,12 +15,12 @@ const nameList = (xs: string[], n = 5) =>
   xs.length > n ? `${xs.slice(0, n).join(', ')}, … (${xs.length} in all)` : xs.join(', ');
 
 /** The gate's conditions on one line: ✓ pass, ✗ fail, ? unknown. */
-export function gateLine(s: RaceSolution): string {
+function gateLine(s: RaceSolution): string {
   return s.gates.conditions.map((c) => `${MARK[c.status]} ${c.name}`).join('  ');
 }
 
 /** The tests a solution broke or left failing, by name (or by count when per-test results are absent). */
-export function testLines(s: RaceSolution): string[] {
+function testLines(s: RaceSolution): string[] {
   const t = s.target_tests;
   if (!t) return [];
   const out: string[] = [];
@@ -32,12 +32,12 @@ export function testLines(s: RaceSolution): string[] {
 }
 
 /** Findings that point at code, as `kind file:line detail`. */
-export function findingLines(s: RaceSolution): string[] {
+function findingLines(s: RaceSolution): string[] {
   return s.flags.filter((f) => f.file).map((f) => `${f.kind} ${f.file}${f.line ? `:${f.line}` : ''} — ${f.detail}`);
 }
 
 /** Why there is no winner, and the command to run next. */
-export function noWinnerAdvice(race: Race): string[] {
+function noWinnerAdvice(race: Race): string[] {
   const r = race.ranking;
   const first = race.solutions.find((s) => s.id === r.order[0]);
   switch (r.outcome) {
@@ -76,11 +76,11 @@ export function noWinnerAdvice(race: Race): string[] {
 }
 
 /** The one line that says what each number of a solution's line is. */
-export const LEGEND =
+const LEGEND =
   'Legend (0-100): race score = correctness, quality, efficiency, completeness and safety weighted; checks = build, tests, lint, diff size and speed weighted; TESTS LINT DIFF SPEED = each check alone.';
 
 /** Seed 000's "Race Results" block, with the gates and the command to accept the winner. */
-export function raceResultsTable(race: Race): string {
+function raceResultsTable(race: Race): string {
   const title = `Race Results — Task: ${JSON.stringify(race.task_prompt ?? race.task_id)}`;
   const lines = [title, '='.repeat(Math.min(title.length, 60)), ''];
   const names = race.solutions.map(label);
@@ -130,7 +130,7 @@ const f2 = (x: number | null) => (x === null ? '—' : x.toFixed(2));
 const mdCell = (s: string) => markdownCell(s, 120);
 
 /** Seed 001's "Solution Comparison Results" markdown. */
-export function markdownComparison(race: Race): string {
+function markdownComparison(race: Race): string {
   const ranked = race.solutions.filter((s) => s.rank !== null);
   const w = race.ranking.winner ? race.solutions.find((s) => s.id === race.ranking.winner)! : null;
   const out: string[] = ['## Solution Comparison Results', ''];

@@ -27,8 +27,8 @@ export const TIE_BREAK =
   'mergeable gate first, then share of target tests passing, then score, then the sha256 of the diff (then the id)';
 
 export const WINNER_MIN_CONFIDENCE = 0.6;
-export const GAP_FOR_FULL_CONFIDENCE = 0.1;
-export const TIE_EPSILON = 0.005;
+const GAP_FOR_FULL_CONFIDENCE = 0.1;
+const TIE_EPSILON = 0.005;
 
 /** Share of the five categories where `first` strictly beats `second` (a category either lacks counts as no win). */
 export function categoryConsistency(first: Rankable, second: Rankable): number {
@@ -63,11 +63,6 @@ export function rankingConfidence(sorted: Rankable[]): RankingConfidence {
   };
 }
 
-/** Sorted best first by score alone (seed 001's example), ties by id: never by input order. */
-export function sortByScore<T extends { score: number; id: string }>(items: T[]): T[] {
-  return [...items].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
-
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** TIE_BREAK as a comparator: the order depends on the solutions, never on the order they were given in. */
@@ -81,7 +76,7 @@ export function compareRankables(a: Rankable, b: Rankable): number {
 }
 
 /** #1 and #2 cannot be told apart: same gate, same target share, scores within TIE_EPSILON. */
-export function topTied(sorted: Rankable[]): boolean {
+function topTied(sorted: Rankable[]): boolean {
   if (sorted.length < 2) return false;
   const [a, b] = [sorted[0]!, sorted[1]!];
   return (

@@ -11,7 +11,7 @@ import type { Feedback } from '../schema/types.generated.js';
 import { resolveCommands } from './collector-adapter.js';
 
 /** Why stored feedback cannot stand for a fresh collect, from the record alone (pure); null: only the tree is left to compare. */
-export function reuseProblem(fb: Feedback, run: LoadedRunRecord, collector: Config['collector']): string | null {
+function reuseProblem(fb: Feedback, run: LoadedRunRecord, collector: Config['collector']): string | null {
   if (fb.run.record_hash === undefined || !feedbackIsCurrent(fb, run.record)) return 'the run record changed';
   if (!fb.candidate || !fb.diff || !fb.head) return 'not measured';
   if (fb.collector_config_hash !== collectorConfigHash(collector)) return 'the collector configuration changed';

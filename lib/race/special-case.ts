@@ -1,13 +1,12 @@
-// Special-casing found by meaning (pure): the literals of the graded tests (inputs, and expected lists/dicts) that
-// turn up in the code a solution added, whatever the syntax around them — a comparison, `in`, a dict or Map key, a
-// case arm, a regex, startswith/includes, a lookup table. The rule and its trivial literals: docs/design/race.md.
+// Special-casing found by meaning (pure): literals of the graded tests that turn up in code a solution added,
+// whatever the syntax around them. The rule and its trivial literals: docs/design/race.md.
 import type { FilePatch } from '../git/diff-parse.js';
 import { SOURCE_FILE } from './facts.js';
 import { literalsOf, tokenize, type Literal, type Token } from './literals.js';
 import type { ScanFinding } from './scan.js';
 import { TEST_FILE, testName } from './test-findings.js';
 
-export type LiteralRole = 'input' | 'expected';
+type LiteralRole = 'input' | 'expected';
 export interface TestLiteral {
   role: LiteralRole;
   /** `path::test` of the first test that holds it. */
@@ -30,7 +29,7 @@ interface Frame {
 }
 
 /** Per line of a test file, the test it belongs to (Python decorators belong to the def below them). */
-export function enclosingTests(text: string): (string | null)[] {
+function enclosingTests(text: string): (string | null)[] {
   const lines = text.split('\n');
   const out: (string | null)[] = new Array(lines.length + 1).fill(null);
   let current: string | null = null;
@@ -91,7 +90,7 @@ function rowRole(ts: Token[], lit: Literal, top: Frame): LiteralRole {
 /** Functions a test file defines that are not tests themselves (Python def, Go func, JS function or arrow const). */
 const HELPER_DEF =
   /^\s*(?:def|func|(?:export\s+)?(?:async\s+)?function)\s+(\w+)\s*\(|^\s*(?:export\s+)?(?:const|let)\s+(\w+)\s*=\s*(?:async\s*)?(?:\([^)]*\)|\w+)\s*=>/gm;
-export function testHelpers(text: string): Set<string> {
+function testHelpers(text: string): Set<string> {
   const out = new Set<string>();
   for (const m of text.matchAll(HELPER_DEF)) {
     const name = m[1] ?? m[2]!;
@@ -164,7 +163,7 @@ const PY_IMPORT = /^\s*(?:from\s+([.\w]+)\s+import\s+([\w\s,()*]+)|import\s+([\w
 const JS_IMPORT = /(?:from\s+|require\s*\(\s*|import\s*\(\s*|import\s+)(['"])([^'"]+)\1/g;
 
 /** Module names a file imports (Python dotted parts and imported names, JS specifier basenames without extension). */
-export function importedNames(path: string, text: string): Set<string> {
+function importedNames(path: string, text: string): Set<string> {
   const out = new Set<string>();
   if (/\.pyi?$/.test(path)) {
     for (const m of text.matchAll(PY_IMPORT))
@@ -192,7 +191,7 @@ const DATA_FILE = /\.(json|ya?ml|toml|csv|tsv|ini|cfg|txt)$/i;
  * The changed files that are code for this purpose: source files that are not tests, plus any changed file (test
  * helper or data) that such code imports or names — no path is exempt once code depends on it.
  */
-export function codeFiles(files: { path: string; head: string | null }[]): string[] {
+function codeFiles(files: { path: string; head: string | null }[]): string[] {
   const code = files.filter((f) => f.head !== null && SOURCE_FILE.test(f.path) && !TEST_FILE.test(f.path));
   const names = new Set<string>();
   for (const f of code) for (const n of importedNames(f.path, f.head!)) names.add(n);

@@ -1,6 +1,5 @@
-// Does a change do anything? (pure) Empty, whitespace/comment-only, tests-only, docs-only, ignore-file and
-// metadata/version-only diffs and empty or comment-only new files do nothing: they fail the gate's
-// substantive_change condition and earn no score.
+// Does a change do anything? (pure) Empty, comment-only, tests-only, docs-only, ignore-file, metadata/version-only
+// diffs and empty or comment-only new files do nothing: no substantive_change, no score.
 import { tokenize } from './clones.js';
 import { lexical } from './comments.js';
 import type { FilePatch } from '../git/diff-parse.js';
@@ -8,8 +7,7 @@ import type { NoOp } from './gate.js';
 import { TEST_FILE } from './test-findings.js';
 import { TS_JS_FILE } from './ts-metrics.js';
 
-export const DOC_FILE =
-  /(^|\/)(docs?\/|README|CHANGELOG|CHANGES|HISTORY|NEWS|LICENSE|AUTHORS)|\.(md|mdx|rst|adoc|txt)$/i;
+const DOC_FILE = /(^|\/)(docs?\/|README|CHANGELOG|CHANGES|HISTORY|NEWS|LICENSE|AUTHORS)|\.(md|mdx|rst|adoc|txt)$/i;
 
 /** The text's code with comments gone and whitespace normalised (Python keeps its indentation); null when the language is not known. */
 export function codeShape(path: string, text: string): string | null {
@@ -32,7 +30,7 @@ export function codeShape(path: string, text: string): string | null {
 }
 
 /** Files that change what git or a tool ignores, or editor settings: never executable. */
-export const IGNORE_FILE =
+const IGNORE_FILE =
   /(^|\/)(\.(git|docker|npm|eslint|prettier|stylelint|hg|cursor|vscode)ignore|\.gitattributes|\.editorconfig|\.mailmap|CODEOWNERS)$/;
 /** Files that hold only a version. */
 const VERSION_FILE = /(^|\/)(VERSION|version\.txt|\.version)$/i;
@@ -56,7 +54,7 @@ const PACKAGE_META = [
 ];
 
 /** Whether a changed manifest or module differs from its base only in metadata (version, description, …). */
-export function metadataOnly(p: FilePatch, base: string | null, head: string | null): boolean {
+function metadataOnly(p: FilePatch, base: string | null, head: string | null): boolean {
   if (VERSION_FILE.test(p.path)) return true;
   if (!MANIFEST.test(p.path)) return false;
   if (/(^|\/)package\.json$/.test(p.path) && base !== null && head !== null) {

@@ -1,11 +1,10 @@
-// Target tests of a race and each solution's standing against them (pure). Per-test identities come from the
-// feedback record's `tests.cases` (the counts work's contract, docs/design/race.md "Target tests"); when a side
-// has none, the decisions fall back to the counts and say so.
+// Target tests of a race and each solution's standing against them (pure), by the per-test results of the
+// feedback records; when a side has none, decided by the counts, and said so (docs/design/race.md).
 import type { Feedback } from '../schema/types.generated.js';
 
 export type CaseStatus = 'passed' | 'failed' | 'error' | 'skipped' | 'xfail' | 'xpass';
 
-export interface TestCase {
+interface TestCase {
   id: string;
   status: CaseStatus;
   excerpt?: string;
@@ -46,7 +45,7 @@ function worse(a: CaseStatus, b: CaseStatus): CaseStatus {
 }
 
 export const isPass = (s: CaseStatus | undefined): boolean => s === 'passed' || s === 'xpass';
-export const isFail = (s: CaseStatus | undefined): boolean => s === 'failed' || s === 'error';
+const isFail = (s: CaseStatus | undefined): boolean => s === 'failed' || s === 'error';
 
 /** The solution's and the base's test counts (feedback.checks.test.tests and feedback.baseline.tests). */
 export function testCounts(fb: Feedback): { solution: CountsWithCases | null; base: CountsWithCases | null } {

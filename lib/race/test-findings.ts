@@ -25,7 +25,7 @@ export function testName(text: string): string | null {
 }
 
 /** Skip markers: decorators, calls, hooks, options and runner flags that keep a test from running. */
-export const SKIP_MARKERS: { name: string; re: RegExp; testFilesOnly?: boolean; files?: RegExp }[] = [
+const SKIP_MARKERS: { name: string; re: RegExp; testFilesOnly?: boolean; files?: RegExp }[] = [
   { name: '@unittest.skip', re: /@(unittest\.)?skip(If|Unless)?\s*\(/ },
   { name: 'self.skipTest()', re: /\bself\.skipTest\s*\(/ },
   { name: 'raise SkipTest / __unittest_skip__', re: /\braise\s+(unittest\.)?SkipTest\b|__unittest_skip__\s*=/ },

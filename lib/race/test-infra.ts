@@ -1,7 +1,5 @@
-// Test infrastructure a solution changed (pure). What is infrastructure is one list, the collector's: the
-// `collector.test_infra_paths` globs (whole files, taken from the trusted revision in the graded run) and the test
-// part of package.json and pyproject.toml (lib/git/test-paths.ts). Each change is a test_infra_changed finding; a
-// deselecting option or narrowing setting added there is also test_skipped.
+// Test infrastructure a solution changed (pure), by the collector's one list (`collector.test_infra_paths` and the
+// test part of package.json/pyproject.toml): test_infra_changed, and test_skipped for an added deselecting option.
 import type { FilePatch } from '../git/diff-parse.js';
 import { PYTEST_TABLE, RUNNER_KEYS, TEST_SCRIPT, type PathMatcher } from '../git/test-paths.js';
 import type { ScanFinding } from './scan.js';
@@ -57,7 +55,7 @@ function packageInfra(text: string, line: number): boolean {
 }
 
 /** The changed lines of a file that belong to its test infrastructure (all of them for a whole-file kind). */
-export function infraLines(p: FilePatch, head: string | null, base: string | null, isInfra: PathMatcher): Line[] {
+function infraLines(p: FilePatch, head: string | null, base: string | null, isInfra: PathMatcher): Line[] {
   const path = p.path;
   const all: Line[] = [
     ...p.added.map((a) => ({ line: a.line, text: a.text, removed: false })),

@@ -11,7 +11,7 @@ function scriptKind(path: string): TS.ScriptKind {
   return ts.ScriptKind.TS;
 }
 
-export function parseSource(path: string, text: string): TS.SourceFile {
+function parseSource(path: string, text: string): TS.SourceFile {
   return ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, scriptKind(path));
 }
 
@@ -101,21 +101,15 @@ export function functionMetrics(path: string, text: string): FunctionMetric[] {
   return out;
 }
 
-/** A file has parse errors (the compiler's syntactic diagnostics). */
-export function syntaxErrors(path: string, text: string): number {
-  const sf = parseSource(path, text) as TS.SourceFile & { parseDiagnostics?: unknown[] };
-  return sf.parseDiagnostics?.length ?? 0;
-}
-
 // ---- exported API surface -------------------------------------------------------------------
 
-export interface ApiParam {
+interface ApiParam {
   type: string | null;
   optional: boolean;
   rest: boolean;
 }
 
-export type ApiEntry =
+type ApiEntry =
   | { kind: 'function'; params: ApiParam[]; returns: string | null }
   | { kind: 'class'; members: Record<string, ApiEntry | { kind: 'property'; type: string | null; optional: boolean }> }
   | { kind: 'type'; text: string }
@@ -163,7 +157,7 @@ function classEntry(n: TS.ClassDeclaration, sf: TS.SourceFile): ApiEntry {
 }
 
 /** The exported names of a module and what they look like to a caller. */
-export function exportedApi(path: string, text: string): Map<string, ApiEntry> {
+function exportedApi(path: string, text: string): Map<string, ApiEntry> {
   const sf = parseSource(path, text);
   const api = new Map<string, ApiEntry>();
   const local = new Map<string, ApiEntry>();
@@ -239,7 +233,7 @@ export function exportedApi(path: string, text: string): Map<string, ApiEntry> {
 }
 
 /** Why calling code written against `before` might break against `after`, or null when it will not. */
-export function incompatibility(
+function incompatibility(
   before: ApiEntry | { kind: 'property'; type: string | null; optional: boolean },
   after: ApiEntry | { kind: 'property'; type: string | null; optional: boolean },
 ): string | null {

@@ -1,5 +1,5 @@
 // Shared helpers for building TestCounts consistently.
-import type { TestCase, TestCounts } from './types.js';
+import type { TestCounts } from './types.js';
 
 export interface RawCounts {
   passed: number | null;
@@ -128,10 +128,4 @@ export function pickSummary<T>(
       ? `the output holds ${candidates.length} summaries (${what}; a test printed one?): the least favourable one agreeing with the per-test results was used`
       : null;
   return { chosen, disputed };
-}
-
-/** Adds passed cases to counts, capping nothing (capping happens where the record is written). */
-export function withCases(counts: TestCounts, cases: TestCase[] | null): TestCounts {
-  if (cases && cases.length > 0) counts.cases = cases;
-  return counts;
 }

@@ -72,7 +72,7 @@ function finish(out: TestCounts, consoleCounts: TestCounts, disagreements: strin
 }
 
 /** Why the report's per-test list cannot be taken as proof, or null: it is only as good as the report it came from. */
-export function casesDoubt(report: TestCounts, consoleCounts: TestCounts, disagreements: string[]): string | null {
+function casesDoubt(report: TestCounts, consoleCounts: TestCounts, disagreements: string[]): string | null {
   if (disagreements.length) return 'the report it comes from disagrees with the console';
   // A crashed worker's tests can be written as passed (vitest's JUnit): a list that shows no crash is not the run's.
   if (consoleCounts.runner_crashed && !report.runner_crashed && !report.cases?.some((c) => c.status === 'error'))

@@ -318,7 +318,7 @@ interface RspecExample {
 }
 
 /** RSpec's JSON formatter: one entry per example; errors outside of examples (a spec file that failed to load) are errors. */
-export function readRspecJson(text: string): TestCounts | null {
+function readRspecJson(text: string): TestCounts | null {
   let data: { examples?: RspecExample[]; summary?: { errors_outside_of_examples_count?: number } };
   try {
     data = JSON.parse(text) as typeof data;
