@@ -109,7 +109,7 @@ export function deriveTargets(
     return {
       source: 'none',
       fail_to_pass: [],
-      note: 'every test passes on the base: the targets are the tests each solution adds',
+      note: 'every test passes on the base and the task names none (--target, task.target_tests): no target; the gate holds each solution to the base tests',
     };
   }
   return {
