@@ -162,7 +162,10 @@ describe('bin/collect processes', () => {
     expect(ok.code).toBe(0);
     const printed = JSON.parse(ok.stdout.trim()) as Feedback;
     expect(printed.bead).toBe('bd-1');
-    expect(printed).toEqual(readJson(join(p.state, 'feedback', 'bd-1.json')));
+    // --json carries the state folder it wrote to beside the record as stored.
+    const { state_dir, ...stored } = printed as Feedback & { state_dir?: string };
+    expect(state_dir).toBe(p.state);
+    expect(stored).toEqual(readJson(join(p.state, 'feedback', 'bd-1.json')));
     const before = snapshot(p.state);
     const bad = runBin(['-'], { cwd: p.dir, env: envFor(p.state), input: '{"bead":' });
     expect(bad.code).toBe(2);

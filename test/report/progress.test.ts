@@ -1,7 +1,7 @@
 // The progress reporter: the renderer as pure functions (a terminal's bytes given isTTY), the three modes, and
 // the real commands — bin/race and bin/score-templates with stderr piped, under --json, and on a pseudo-terminal
 // (util-linux `script`).
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -141,7 +141,6 @@ describe('bin/race', () => {
       env: { ...process.env, JUDGELOOP_STATE_DIR: p.state, NO_COLOR: '1', JUDGELOOP_NOW: '2026-01-02T00:00:00Z' },
     });
   beforeAll(() => {
-    execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'ignore' });
     p = makeRaceProject();
     addSolution(p, 'clean', SOLUTIONS.clean!);
     addSolution(p, 'stub', SOLUTIONS.stub!);
