@@ -272,6 +272,7 @@ export function spawnGroup(file: string, args: string[], o: SpawnOptions): Promi
     );
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     const settle = () => {
+      if (settled) return;
       const e = exit!;
       finish({ exitCode: timedOut ? null : e.code, signal: e.signal, timedOut, spawnError: null });
     };
@@ -284,7 +285,9 @@ export function spawnGroup(file: string, args: string[], o: SpawnOptions): Promi
       setTimeout(() => {
         if (!settled) sweep();
       }, 50).unref();
-      drainTimer = setTimeout(settle, o.drainMs ?? 1000);
+      // The exit can be seen before the pipes' last bytes (reaped on another child's SIGCHLD); after a stalled loop
+      // the timer would run before the poll that reads them: one more poll phase (setImmediate) before cutting.
+      drainTimer = setTimeout(() => setImmediate(settle), o.drainMs ?? 1000);
     });
     child.on('close', () => {
       if (exit) settle();
