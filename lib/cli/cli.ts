@@ -81,6 +81,11 @@ export function isMain(url: string): boolean {
 /** The entry used at the bottom of every script: sets process.exitCode, never calls process.exit. */
 export function main(url: string, run: CommandRun): void {
   if (!isMain(url)) return;
+  // A reader that stopped early (`| head`, `| true`): end quietly as a command in a pipe does, not with a stack.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    process.exit(process.exitCode ?? 0);
+  });
   for (const w of unknownVariableWarnings()) process.stderr.write(`${w}\n`);
   void execute(run, process.argv.slice(2)).then((code) => {
     process.exitCode = code;
