@@ -33,6 +33,9 @@ export async function withCheckout<T>(
     // Only our own registration is removed; one that survives a failure is the next run's to sweep (sweep.ts).
     if (added) await removeWorktree(repoDir, tree);
     rmSync(tmp, { recursive: true, force: true });
+    // A failed `worktree add` attempt can leave a registration for this (now gone) path: prune it. Adds in progress
+    // elsewhere are locked by git while they initialise, so prune leaves them alone.
+    if (added) await git(repoDir, ['worktree', 'prune']).catch(() => undefined);
   }
 }
 
