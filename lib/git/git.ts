@@ -184,17 +184,7 @@ export function removeWorktreeSync(repoDir: string, tree: string): void {
 
 /** Removes a temporary worktree judgeloop added; a failure is left to the next run's sweep (sweep.ts). */
 export async function removeWorktree(repoDir: string, tree: string): Promise<void> {
-  // Other processes registering or removing checkouts of the same repository can make one attempt fail: retry.
-  for (const waitMs of [0, 100, 400, 1000]) {
-    if (waitMs) await new Promise((r) => setTimeout(r, waitMs));
-    if (
-      await git(repoDir, ['worktree', 'remove', '-f', '-f', tree]).then(
-        () => true,
-        () => false,
-      )
-    )
-      return;
-  }
+  await git(repoDir, ['worktree', 'remove', '-f', '-f', tree]).catch(() => undefined);
 }
 
 /** The repository's config facts at `cwd` (cached per process), with the default git timeout. */
