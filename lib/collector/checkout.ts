@@ -19,23 +19,19 @@ export async function withCheckout<T>(
   // One prefix for both (the sweep removes an abandoned one either way); the kind tells them apart in a listing.
   const tmp = mkdtempSync(kind === 'sealed' ? `${baselineTempPrefix()}sealed-` : baselineTempPrefix());
   const tree = join(tmp, 'tree');
-  let added = false;
   const offAbort = onAbort(() => {
     removeWorktreeSync(repoDir, tree);
     rmSync(tmp, { recursive: true, force: true });
   });
   try {
     await addWorktree(repoDir, tree, commit);
-    added = true;
     return await fn(tree);
   } finally {
     offAbort();
-    // Only our own registration is removed; one that survives a failure is the next run's to sweep (sweep.ts).
-    if (added) await removeWorktree(repoDir, tree);
+    // Only our own path's registration is removed (also after a failed add, which can leave one), never a prune;
+    // one that survives a failure is the next run's to sweep (sweep.ts).
+    await removeWorktree(repoDir, tree);
     rmSync(tmp, { recursive: true, force: true });
-    // A failed `worktree add` attempt can leave a registration for this (now gone) path: prune it. Adds in progress
-    // elsewhere are locked by git while they initialise, so prune leaves them alone.
-    if (added) await git(repoDir, ['worktree', 'prune']).catch(() => undefined);
   }
 }
 
@@ -54,6 +50,8 @@ async function addWorktree(repoDir: string, tree: string, commit: string): Promi
       } catch (e) {
         if (attempt >= 6 || !/failed to read .*(commondir|gitdir)|could not lock|already exists/.test(String(e)))
           throw e;
+        // A failed attempt can leave a registration of this path behind: drop it (and only it) before the next one.
+        await removeWorktree(repoDir, tree);
         rmSync(tree, { recursive: true, force: true });
         await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
       }
