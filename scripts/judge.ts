@@ -119,6 +119,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
     processEnv: io.processEnv,
     now,
     log: (m) => io.stderr(m + '\n'),
+    // The no-op rule bin/collect applies, loaded only when a change may be one.
+    classifyNoOp: async (wt, from, to) => (await import('../lib/race/no-op-check.js')).changeNoOp(wt, from, to),
   };
   const json = values.json ? store.root : false;
 

@@ -9,7 +9,7 @@ import type { StateStore } from '../store/store.js';
 import type { Feedback, JudgeLedgerRow, Judgment } from '../schema/types.generated.js';
 import { loadSecretTable } from '../secrets/load.js';
 import { isTransient, type Backend, type CallRequest, type CallResult } from './backend.js';
-import { collectFirst } from './collect-adapter.js';
+import { collectFirst, type CollectCtx } from './collect-adapter.js';
 import { summarizeJudgment } from '../store/judgment.js';
 import type { AssembledContext } from './context.js';
 import { costUsd, resolveModel, zeroUsage } from './cost.js';
@@ -27,6 +27,8 @@ export interface JudgeDeps {
   processEnv: NodeJS.ProcessEnv;
   now: () => Date;
   log: (msg: string) => void;
+  /** The race's no-op classifier, handed to the collector as bin/collect does (the judge sits below the race). */
+  classifyNoOp?: CollectCtx['classifyNoOp'];
   /** Injected in tests; otherwise built from config on first use. */
   backend?: Backend;
   prompt?: JudgePrompt;
@@ -139,6 +141,7 @@ async function ensureFeedback(
     config: deps.config,
     processEnv: deps.processEnv,
     now: deps.now,
+    ...(deps.classifyNoOp ? { classifyNoOp: deps.classifyNoOp } : {}),
   });
   sources.push(c.note);
   return { feedback: c.feedback, collected: c.feedback !== null };

@@ -1,5 +1,7 @@
 // What a run broke and whether it did anything: the pure verdict, and bin/collect on a real pytest project ordering a
 // clean fix above a fix that breaks a test that passed on the base, above a change that does nothing.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
@@ -15,7 +17,7 @@ import {
 } from '../../lib/collector/regressions.js';
 import type { TestCounts } from '../../lib/schema/types.generated.js';
 import { gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
-import { runBin } from './_project.js';
+import { BIN, runBin } from './_project.js';
 
 type Status = 'passed' | 'failed' | 'error' | 'skipped';
 const counts = (cases: Record<string, Status>, complete = true): TestCounts => {
@@ -167,6 +169,19 @@ describe('bin/collect orders a clean fix > a fix that broke a base test > a no-o
     expect(line('bd-broke')).toMatch(/ {2}broke 1 test that passed on the base: test_truncate_short$/);
     expect(line('bd-noop')).toMatch(
       /^bd-noop {2}agent_failure +0\.0\/100 .* {2}no-op: changes no code: only 1 files in whitespace or comments only$/,
+    );
+    // bin/judge straight from a hook (judge off: it collects, judges nothing) applies the same rule to the same run.
+    const judged = join(dir, 'judge-state');
+    const hook = execFileSync(join(BIN, '..', 'judge'), ['--quiet', records[2]!], {
+      cwd: dir,
+      env: { ...env, JUDGELOOP_STATE_DIR: judged } as NodeJS.ProcessEnv,
+      encoding: 'utf8',
+    });
+    expect(hook).toBe('');
+    const fb = JSON.parse(readFileSync(join(judged, 'feedback', 'bd-noop.json'), 'utf8'));
+    expect([fb.outcome, fb.composite]).toEqual(['agent_failure', 0]);
+    expect(fb.outcome_reason).toBe(
+      'the change does nothing: changes no code: only 1 files in whitespace or comments only',
     );
   }, 120_000);
 });

@@ -373,6 +373,16 @@ describe('a re-recorded run makes its feedback stale', () => {
     expect(left.code).toBe(1);
     expect(left.stderr).toBe(`score-templates: skipped ${join(j.state, 'feedback', 'st-1.json')}: ${refused.stderr}`);
     expect(JSON.parse(left.stdout).templates).toEqual([]);
+    // select-template does not pick on it either: the template has no scored run, and the line names the collect.
+    const pick = () =>
+      runProc(join(BIN, 'select-template'), ['--candidates', 'default', '--dry-run', '--json', '--quiet'], {
+        cwd: j.top,
+        env,
+      });
+    const picked = await pick();
+    expect(picked.code, picked.stderr).toBe(0);
+    expect(picked.stderr).toBe(`select-template: skipped ${join(j.state, 'feedback', 'st-1.json')}: ${refused.stderr}`);
+    expect(JSON.parse(picked.stdout).candidates[0].scored_runs).toBe(0);
     // judge (off) collects first: the feedback is current again and names the new agent; rate takes it.
     const judge = await runProc(join(BIN, 'judge'), [path, '--quiet'], { cwd: j.top, env });
     expect(judge.code, judge.stderr).toBe(0);
@@ -385,5 +395,8 @@ describe('a re-recorded run makes its feedback stale', () => {
     const counted = await scores();
     expect(counted.code, counted.stderr).toBe(0);
     expect(JSON.parse(counted.stdout).templates.map((t: { runs: number }) => t.runs)).toEqual([1]);
+    const repicked = await pick();
+    expect(repicked.stderr).toBe('');
+    expect(JSON.parse(repicked.stdout).candidates[0].scored_runs).toBe(1);
   }, 120_000);
 });
