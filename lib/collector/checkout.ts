@@ -5,7 +5,7 @@ import { onAbort } from '../base/cleanup.js';
 import { git, removeWorktree, removeWorktreeSync } from '../git/git.js';
 import { runCommand } from '../process/runner.js';
 import { collectorCheckEnv, type SandboxPolicy } from '../process/sandbox.js';
-import { baselineTempPrefix } from '../store/sweep.js';
+import { baselineTempPrefix } from './checkout-sweep.js';
 import type { Baseline, Config } from '../schema/types.generated.js';
 import { fromRun } from './checks.js';
 
@@ -29,7 +29,7 @@ export async function withCheckout<T>(
   } finally {
     offAbort();
     // Only our own path's registration is removed (also after a failed add, which can leave one), never a prune;
-    // one that survives a failure is the next run's to sweep (sweep.ts).
+    // one that survives a failure is the next run's to sweep (checkout-sweep.ts).
     await removeWorktree(repoDir, tree);
     rmSync(tmp, { recursive: true, force: true });
   }

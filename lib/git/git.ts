@@ -182,7 +182,7 @@ export function removeWorktreeSync(repoDir: string, tree: string): void {
   });
 }
 
-/** Removes a temporary worktree judgeloop added; a failure is left to the next run's sweep (sweep.ts). */
+/** Removes a temporary worktree judgeloop added; a failure is left to the next run's sweep (collector/checkout-sweep.ts). */
 export async function removeWorktree(repoDir: string, tree: string): Promise<void> {
   await git(repoDir, ['worktree', 'remove', '-f', '-f', tree]).catch(() => undefined);
 }

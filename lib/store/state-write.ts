@@ -18,7 +18,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { WorkError } from '../base/errors.js';
-import { ownerTag } from './owner.js';
+import { ownerTag } from '../process/owner.js';
 
 const CAUSES: Record<string, string> = {
   ENOSPC: 'no space left on device',

@@ -1,12 +1,11 @@
 import { mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { assertSafeId } from './bead.js';
-import { chooseConfigFile, chooseStateDir, type StateDirChoice } from '../config/config.js';
+import { stateChoice, type StateDirChoice } from '../config/config.js';
 import { UserError } from '../base/errors.js';
 import type { EnvSettings } from '../base/env.js';
 import { KINDS, type Kind } from './kinds.js';
 import { acquireLock } from './lock.js';
-import { projectRoot } from '../base/paths.js';
 import { validate } from '../schema/schema.js';
 import { appendLineDurable, causeOf, StateWriteError, writeFileAtomic, type AtomicOptions } from './state-write.js';
 import { sweepTemps } from './sweep.js';
@@ -28,19 +27,6 @@ interface LockOptions {
 }
 
 type ReadResult<T> = { id: string; file: string; value: T } | { id: string; file: string; error: CorruptStateError };
-
-/** The state folder and why (`chooseStateDir`); never inside an installed package (refused: an upgrade removes it). */
-export function stateChoice(env: EnvSettings, cwd = process.cwd(), configFile?: string): StateDirChoice {
-  const choice = chooseStateDir(env, cwd, chooseConfigFile({ env, configFile, cwd }));
-  const pkg = projectRoot();
-  if (/[\\/]node_modules[\\/]/.test(pkg) && (choice.dir === pkg || choice.dir.startsWith(pkg + sep)))
-    throw new UserError(`state folder ${choice.dir}: inside the installed judgeloop package; choose another`);
-  return choice;
-}
-
-export function stateRoot(env: EnvSettings, cwd = process.cwd(), configFile?: string): string {
-  return stateChoice(env, cwd, configFile).dir;
-}
 
 /** A file's text, or null when it does not exist (other errors throw). */
 export function readTextIfExists(file: string): string | null {
