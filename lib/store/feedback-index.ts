@@ -1,20 +1,19 @@
-// The feedback index, state/index/: feedback.compacted.jsonl and feedback.jsonl, the tail appended since (the last row
-// per bead wins), folded into the first past TAIL_MAX_BYTES. Design: docs/design/store.md.
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+// The feedback index (state/index/: a compacted file and the tail appended since, last row per bead winning) and its
+// reader, scanFeedback: every current record's row, the index joined with state/feedback. Design: docs/design/store.md.
+import { closeSync, fstatSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { feedbackNames, readFeedback, readFeedbackHead, type FileIdentity } from './feedback-read.js';
 import { KINDS } from './kinds.js';
 import { validate } from '../schema/schema.js';
 import { AtomicFile, writeFileAtomic } from './state-write.js';
 import type { StateStore } from './store.js';
-import { issueKey } from './issue-key.js';
 import type { Feedback, FeedbackIndexRow } from '../schema/types.generated.js';
 
-export const TAIL_ID = 'feedback';
-export const COMPACTED_ID = 'feedback.compacted';
-export const LOCK = 'feedback-index';
+const TAIL_ID = 'feedback';
+const COMPACTED_ID = 'feedback.compacted';
+const LOCK = 'feedback-index';
 /** Past this the tail is compacted: a reader holds the tail alone in memory (~4,000 rows). */
-export const TAIL_MAX_BYTES = 2 << 20;
+const TAIL_MAX_BYTES = 2 << 20;
 /** A string over ~128 KB lives in V8's large-object space: reads and writes go in chunks. */
 const CHUNK = 1 << 15;
 
@@ -25,6 +24,20 @@ export interface IndexLimits {
 export interface Skipped {
   file: string;
   problem: string;
+}
+
+/** The category when the judge gave one, else the description folded (case, digits, punctuation), so repeats compare equal. */
+export function issueKey(issue: { description: string; category?: string }): string {
+  const cat = issue.category?.trim().toLowerCase();
+  if (cat) return cat;
+  const folded = issue.description
+    .toLowerCase()
+    .replace(/[0-9]+/g, '#')
+    .replace(/[^a-z#]+/g, ' ')
+    .trim()
+    .slice(0, 80)
+    .trim();
+  return folded || 'unspecified';
 }
 
 /** The index row for one feedback record. Pure. */
@@ -54,13 +67,13 @@ export function summarizeFeedback(fb: Feedback, file: FileIdentity, indexedAt: s
   };
 }
 
-export const sizeOf = (file: string): number => statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+const sizeOf = (file: string): number => statSync(file, { throwIfNoEntry: false })?.size ?? 0;
 
 const BEAD_PREFIX = /^\{"bead":"([^"\\]+)"/;
-export const beadOf = (line: string): string | undefined => BEAD_PREFIX.exec(line)?.[1];
+const beadOf = (line: string): string | undefined => BEAD_PREFIX.exec(line)?.[1];
 
 /** An open file's lines up to byte `end`, read in chunks. */
-export function* linesOfFd(fd: number, end: number): Generator<string> {
+function* linesOfFd(fd: number, end: number): Generator<string> {
   const buf = Buffer.allocUnsafe(CHUNK);
   const dec = new StringDecoder('utf8');
   let rest = '';
@@ -76,7 +89,7 @@ export function* linesOfFd(fd: number, end: number): Generator<string> {
 }
 
 /** A file opened for reading with its size now, or null when it does not exist. */
-export function openIfExists(file: string): { fd: number; size: number } | null {
+function openIfExists(file: string): { fd: number; size: number } | null {
   try {
     const fd = openSync(file, 'r');
     return { fd, size: fstatSync(fd).size };
@@ -87,7 +100,7 @@ export function openIfExists(file: string): { fd: number; size: number } | null 
 }
 
 /** The tail's last line per bead. */
-export function tailRows(lines: Iterable<string>): Map<string, string> {
+function tailRows(lines: Iterable<string>): Map<string, string> {
   const tail = new Map<string, string>();
   for (const line of lines) {
     const bead = beadOf(line);
@@ -196,4 +209,118 @@ function compactLocked(store: StateStore, now: string): void {
     file.abort();
     for (const f of [old, tail]) if (f) closeSync(f.fd);
   }
+}
+
+export interface ScanResult {
+  feedbackFiles: number;
+  fromIndex: number;
+  readNow: number;
+  skipped: Skipped[];
+  /** Index lines that are not valid rows (e.g. half written); their beads were re-read. */
+  badIndexLines: number;
+  /** The index disagreed with state/feedback (files added outside the collector, deleted, corrupt). */
+  reconciled: boolean;
+}
+
+export interface ScanOptions {
+  /** Re-read every feedback file and write a fresh index. */
+  rebuild?: boolean;
+  /** stat every indexed file and re-read those whose size or mtime changed since their row. */
+  verify?: boolean;
+  now?: string;
+  limits?: IndexLimits;
+  /** Called after each feedback file read for want of a row: progress of a first read. */
+  onFileRead?: () => void;
+}
+
+/** Hands every current record's row to `onRow`. Memory: the tail and the folder's names, not the rows. */
+export async function scanFeedback(
+  store: StateStore,
+  onRow: (row: FeedbackIndexRow) => void,
+  opts: ScanOptions = {},
+): Promise<ScanResult> {
+  const now = opts.now ?? new Date().toISOString();
+  const res: ScanResult = {
+    feedbackFiles: 0,
+    fromIndex: 0,
+    readNow: 0,
+    skipped: [],
+    badIndexLines: 0,
+    reconciled: false,
+  };
+  const indexFile = (id: string) => store.path('feedback-index', id);
+  if (opts.rebuild)
+    await store.withLock(LOCK, () => {
+      for (const id of [TAIL_ID, COMPACTED_ID]) rmSync(indexFile(id), { force: true });
+    });
+  else if (sizeOf(indexFile(TAIL_ID)) > (opts.limits?.tailMaxBytes ?? TAIL_MAX_BYTES)) await compactIndex(store, now);
+  // Opened under the lock: a compaction renaming new files in afterwards does not change what is read.
+  const [compacted, tailFile] = await store.withLock(LOCK, () => [
+    openIfExists(indexFile(COMPACTED_ID)),
+    openIfExists(indexFile(TAIL_ID)),
+  ]);
+  const names = new Set(feedbackNames(store));
+  res.feedbackFiles = names.size;
+  let stale = false; // rows of deleted files, repeats or bad lines: a compaction drops them
+  const bad = () => {
+    stale = true;
+    res.badIndexLines++;
+  };
+  // Rows read now, appended in batches: a re-read row overrides its old one (tail), a new bead's goes to the
+  // compacted file (no older row to override, and the tail stays bounded on a first read).
+  const fresh = { [TAIL_ID]: [] as FeedbackIndexRow[], [COMPACTED_ID]: [] as FeedbackIndexRow[] };
+  const flush = async () => {
+    for (const [id, rows] of Object.entries(fresh))
+      if (rows.length > 0) await store.withLock(LOCK, () => store.appendLines('feedback-index', id, rows.splice(0)));
+  };
+  const full = () => fresh[TAIL_ID].length + fresh[COMPACTED_ID].length >= 512;
+  const readNow = (bead: string, to: keyof typeof fresh): void => {
+    const r = rowFromFile(store, bead, now);
+    if ('skipped' in r) {
+      res.skipped.push(r.skipped);
+      return;
+    }
+    res.readNow++;
+    onRow(r.row);
+    fresh[to].push(r.row);
+  };
+  const changed = (bead: string, row: FeedbackIndexRow) => {
+    const st = statSync(store.path('feedback', bead), { throwIfNoEntry: false });
+    return !st || st.size !== row.file.size || st.mtimeMs !== row.file.mtime_ms;
+  };
+  const use = (bead: string, line: string): void => {
+    if (!names.delete(bead)) {
+      stale = true; // its file is gone, or a repeat
+      res.reconciled = true;
+      return;
+    }
+    const row = parseRow(line);
+    if (!row) bad();
+    if (!row || (opts.verify && changed(bead, row))) readNow(bead, TAIL_ID);
+    else {
+      res.fromIndex++;
+      onRow(row);
+    }
+  };
+  try {
+    const tail = tailRows(tailFile ? linesOfFd(tailFile.fd, tailFile.size) : []);
+    for (const line of compacted ? linesOfFd(compacted.fd, compacted.size) : []) {
+      const bead = beadOf(line);
+      if (bead === undefined && line.trim() !== '') bad();
+      else if (bead !== undefined && !tail.has(bead)) use(bead, line);
+      if (full()) await flush();
+    }
+    for (const [bead, line] of tail) use(bead, line);
+  } finally {
+    for (const f of [compacted, tailFile]) if (f) closeSync(f.fd);
+  }
+  for (const bead of names) {
+    res.reconciled = true;
+    readNow(bead, COMPACTED_ID);
+    opts.onFileRead?.();
+    if (full()) await flush();
+  }
+  await flush();
+  if (stale) await compactIndex(store, now);
+  return res;
 }

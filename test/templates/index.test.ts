@@ -12,7 +12,7 @@ import {
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compactIndex, indexFeedback, summarizeFeedback, type IndexLimits } from '../../lib/store/feedback-index.js';
-import { scanFeedback } from '../../lib/store/feedback-scan.js';
+import { scanFeedback } from '../../lib/store/feedback-index.js';
 import { run } from '../../scripts/score-templates.js';
 import type { FeedbackIndexRow, TemplateScores } from '../../lib/schema/types.generated.js';
 import { captureIo } from './_io.js';
