@@ -21,11 +21,6 @@ export class CorruptStateError extends Error {
   }
 }
 
-interface LockOptions {
-  /** How long to wait for the lock before failing, seconds. */
-  waitSeconds?: number;
-}
-
 type ReadResult<T> = { id: string; file: string; value: T } | { id: string; file: string; error: CorruptStateError };
 
 /** A file's text, or null when it does not exist (other errors throw). */
@@ -75,15 +70,10 @@ export class StateStore {
   private swept = false;
   constructor(readonly root: string) {}
 
-  /** Where temporary files are written before their rename (swept at the next start once their writer is dead). */
-  tmpDir(): string {
-    return join(this.root, '.tmp');
-  }
-
-  /** Options for writeFileAtomic / AtomicFile of a file in this store. */
+  /** Options for writeFileAtomic / AtomicFile: temporary files in state/.tmp, swept once their writer is dead. */
   atomic(): AtomicOptions {
     this.sweepOnce();
-    return { tmpDir: this.tmpDir() };
+    return { tmpDir: join(this.root, '.tmp') };
   }
 
   /** Leftovers of killed runs (temporary files, locks of dead holders) go before this process first writes. */
@@ -134,11 +124,16 @@ export class StateStore {
     return parseValidated<T>(file, text, KINDS[kind].schema);
   }
 
-  /** Validates, then writes atomically. Invalid data here is a bug in judgeloop, so it throws. */
+  /** Invalid data here is a bug in judgeloop: it throws. */
+  private assertValid(kind: Kind, data: unknown, what: string): void {
+    const v = validate(KINDS[kind].schema, data);
+    if (!v.ok) throw new Error(`refusing to ${what}: ${v.errors.join('; ')}`);
+  }
+
+  /** Validates, then writes atomically. */
   write<T>(kind: Kind, id: string, data: T): string {
     const file = this.path(kind, id);
-    const v = validate(KINDS[kind].schema, data);
-    if (!v.ok) throw new Error(`refusing to write invalid ${kind} ${file}: ${v.errors.join('; ')}`);
+    this.assertValid(kind, data, `write an invalid ${kind} ${file}`);
     writeFileAtomic(file, JSON.stringify(data, null, 2) + '\n', this.atomic());
     return file;
   }
@@ -173,7 +168,7 @@ export class StateStore {
   }
 
   /** Runs `fn` holding a cross-process lock named `name` (a file under state/.locks). */
-  async withLock<R>(name: string, fn: () => Promise<R> | R, opts: LockOptions = {}): Promise<R> {
+  async withLock<R>(name: string, fn: () => Promise<R> | R, opts: { waitSeconds?: number } = {}): Promise<R> {
     assertSafeId(name, 'lock name');
     this.sweepOnce();
     const dir = join(this.root, '.locks');
@@ -217,10 +212,7 @@ export class StateStore {
   /** Appends validated rows all or none, with one write and one fdatasync (a batch costs what one row does). */
   appendLines<T>(kind: Kind, id: string, rows: readonly T[]): void {
     const file = this.path(kind, id);
-    for (const row of rows) {
-      const v = validate(KINDS[kind].schema, row);
-      if (!v.ok) throw new Error(`refusing to append an invalid ${kind} row to ${file}: ${v.errors.join('; ')}`);
-    }
+    for (const row of rows) this.assertValid(kind, row, `append an invalid ${kind} row to ${file}`);
     if (rows.length === 0) return;
     this.sweepOnce();
     appendLineDurable(file, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
