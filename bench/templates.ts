@@ -380,9 +380,7 @@ try {
     const stray = record(size + 2_000_000);
     store.write('feedback', stray.bead, stray);
     const rec = timeCmd(score, env, 1);
-    console.log(
-      `  re-score after one unindexed file         ${fmt(rec)}`,
-    );
+    console.log(`  re-score after one unindexed file         ${fmt(rec)}`);
     rmSync(store.path('feedback', fb.bead));
     rmSync(store.path('feedback', stray.bead));
     if (before[size]) console.log(`  before issue 27 (${BEFORE_AT}): ${before[size]}`);
