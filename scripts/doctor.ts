@@ -5,12 +5,11 @@ import { main, type Io } from '../lib/cli/cli.js';
 import { parse } from '../lib/cli/command.js';
 import { DOCTOR } from '../lib/cli/commands/doctor.js';
 import { doctorExit, fail, formatFindings, ok, warn, type Finding } from '../lib/cli/doctor.js';
-import { chooseConfigFile, loadConfig, type Config } from '../lib/config/config.js';
+import { chooseConfigFile, loadConfig, stateChoice, type Config } from '../lib/config/config.js';
 import { errorMessage } from '../lib/base/errors.js';
-import { stateChoice } from '../lib/store/store.js';
 import { bubblewrap, findOnPath } from '../lib/process/sandbox.js';
 import { readLockOwner } from '../lib/store/lock.js';
-import { isAlive } from '../lib/store/owner.js';
+import { isAlive } from '../lib/process/owner.js';
 import { resolveModel } from '../lib/judge/cost.js';
 
 const VIA = { flag: 'named by --config', env: 'named by JUDGELOOP_CONFIG', found: 'found upwards', none: '' } as const;

@@ -6,7 +6,7 @@ import { announceState, withStateDir } from '../lib/cli/command-helpers.js';
 import { SELECT_TEMPLATE } from '../lib/cli/commands/select-template.js';
 import { loadConfig } from '../lib/config/config.js';
 import { UserError } from '../lib/base/errors.js';
-import { scanFeedback } from '../lib/store/feedback-scan.js';
+import { scanFeedback } from '../lib/store/feedback-index.js';
 import { rowStaleness } from '../lib/store/record-hash.js';
 import { StateStore } from '../lib/store/store.js';
 import { TemplateAggregator } from '../lib/templates/aggregate.js';

@@ -5,7 +5,7 @@ import { CHECK_NAMES, runChecks, skipped } from './checks.js';
 import { runSetup, setupCommand, withCheckout } from './checkout.js';
 import type { SandboxPolicy } from '../process/sandbox.js';
 import type { StateStore } from '../store/store.js';
-import { sweepBaselineCheckouts } from '../store/sweep.js';
+import { sweepBaselineCheckouts } from './checkout-sweep.js';
 import type { Baseline, CommandsUsed, Config } from '../schema/types.generated.js';
 
 /** The cache key; a setup command is part of it (only when configured, so keys without one are unchanged). */

@@ -2,10 +2,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { onAbort } from '../base/cleanup.js';
-import { git, removeWorktree, removeWorktreeSync } from '../git/git.js';
+import { git, type Registration, registrationOf, removeWorktree, removeWorktreeSync } from '../git/git.js';
 import { runCommand } from '../process/runner.js';
 import { collectorCheckEnv, type SandboxPolicy } from '../process/sandbox.js';
-import { baselineTempPrefix } from '../store/sweep.js';
+import { baselineTempPrefix } from './checkout-sweep.js';
 import type { Baseline, Config } from '../schema/types.generated.js';
 import { fromRun } from './checks.js';
 
@@ -19,18 +19,20 @@ export async function withCheckout<T>(
   // One prefix for both (the sweep removes an abandoned one either way); the kind tells them apart in a listing.
   const tmp = mkdtempSync(kind === 'sealed' ? `${baselineTempPrefix()}sealed-` : baselineTempPrefix());
   const tree = join(tmp, 'tree');
+  let reg: Registration | null = null;
   const offAbort = onAbort(() => {
-    removeWorktreeSync(repoDir, tree);
+    removeWorktreeSync(repoDir, tree, reg);
     rmSync(tmp, { recursive: true, force: true });
   });
   try {
     await addWorktree(repoDir, tree, commit);
+    reg = registrationOf(tree);
     return await fn(tree);
   } finally {
     offAbort();
     // Only our own path's registration is removed (also after a failed add, which can leave one), never a prune;
-    // one that survives a failure is the next run's to sweep (sweep.ts).
-    await removeWorktree(repoDir, tree);
+    // one that survives a failure is the next run's to sweep (checkout-sweep.ts).
+    await removeWorktree(repoDir, tree, reg);
     rmSync(tmp, { recursive: true, force: true });
   }
 }

@@ -5,7 +5,7 @@ import { dirname, join, relative, resolve, sep, isAbsolute } from 'node:path';
 import { markPrivate } from '../base/private-paths.js';
 import type { EnvKey, EnvSettings } from '../base/env.js';
 import { UserError } from '../base/errors.js';
-import { configDir } from '../base/paths.js';
+import { configDir, projectRoot } from '../base/paths.js';
 import { validate, validatedDefaultsSha256 } from '../schema/schema.js';
 import type { Config } from '../schema/types.generated.js';
 
@@ -150,6 +150,15 @@ export function chooseStateDir(env: EnvSettings, cwd: string, choice: ConfigFile
       `no judgeloop.json in ${resolve(cwd)} or above it, and JUDGELOOP_REQUIRE_CONFIG asks for one: run \`judgeloop init\` there`,
     );
   return { dir: userStateDir(env), via: 'user', file: choice.file };
+}
+
+/** The state folder and why; never inside an installed package (refused: an upgrade removes it). */
+export function stateChoice(env: EnvSettings, cwd = process.cwd(), configFile?: string): StateDirChoice {
+  const choice = chooseStateDir(env, cwd, chooseConfigFile({ env, configFile, cwd }));
+  const pkg = projectRoot();
+  if (/[\\/]node_modules[\\/]/.test(pkg) && (choice.dir === pkg || choice.dir.startsWith(pkg + sep)))
+    throw new UserError(`state folder ${choice.dir}: inside the installed judgeloop package; choose another`);
+  return choice;
 }
 
 export interface LoadConfigOptions {

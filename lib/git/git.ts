@@ -1,6 +1,8 @@
 // The one recipe for git on an untrusted repository (docs/design/threat-model.md): built environment, no system or
 // global config, every config-driven program off, the repository's driver names neutralised, timeout + group kill.
 import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { WorkError } from '../base/errors.js';
 import { HeadTailBuffer, spawnGroup } from '../process/process.js';
@@ -168,23 +170,60 @@ function repoConfig(cwd: string, timeoutMs: number): Promise<RepoConfig> {
   return p;
 }
 
+/** A temporary checkout's registration (`<common dir>/worktrees/<id>`), read right after `git worktree add`. */
+export interface Registration {
+  dir: string;
+  gitdir: string;
+}
+
+/**
+ * Reads the registration of the checkout at `tree` from its `.git` file; call it before anything runs there (the
+ * checks could rewrite that file). Null when it is not a linked worktree's.
+ */
+export function registrationOf(tree: string): Registration | null {
+  try {
+    const link = /^gitdir: (.+)$/m.exec(readFileSync(join(tree, '.git'), 'utf8'))?.[1]?.trim();
+    if (!link) return null;
+    const dir = resolve(tree, link);
+    if (basename(dirname(dir)) !== 'worktrees') return null;
+    return { dir, gitdir: readFileSync(join(dir, 'gitdir'), 'utf8').trim() };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * git 2.39 can answer "is not a working tree" for a registered checkout while other processes add theirs (seen with
+ * 20 at once), leaving it registered: the registration read at add time, if still the same, is dropped by hand.
+ */
+function dropRegistration(reg: Registration | null | undefined): void {
+  if (!reg) return;
+  try {
+    if (readFileSync(join(reg.dir, 'gitdir'), 'utf8').trim() === reg.gitdir) rmSync(reg.dir, { recursive: true });
+  } catch {
+    // Gone: git removed it.
+  }
+}
+
 /**
  * Removes a temporary worktree judgeloop added (its folder and its registration), synchronously, for abort
  * handlers; the same recipe without the per-repository driver list (removing runs no filter). Never a global
  * `git worktree prune`: that would drop the agent's own worktrees whose folders are missing.
  */
-export function removeWorktreeSync(repoDir: string, tree: string): void {
+export function removeWorktreeSync(repoDir: string, tree: string, reg?: Registration | null): void {
   spawnSync('git', [...SAFE_CONFIG.flatMap((c) => ['-c', c]), 'worktree', 'remove', '-f', '-f', tree], {
     cwd: repoDir,
     env: gitEnv(),
     stdio: 'ignore',
     timeout: 10_000,
   });
+  dropRegistration(reg);
 }
 
-/** Removes a temporary worktree judgeloop added; a failure is left to the next run's sweep (sweep.ts). */
-export async function removeWorktree(repoDir: string, tree: string): Promise<void> {
+/** Removes a temporary worktree judgeloop added; a failure is left to the next run's sweep (collector/checkout-sweep.ts). */
+export async function removeWorktree(repoDir: string, tree: string, reg?: Registration | null): Promise<void> {
   await git(repoDir, ['worktree', 'remove', '-f', '-f', tree]).catch(() => undefined);
+  dropRegistration(reg);
 }
 
 /** The repository's config facts at `cwd` (cached per process), with the default git timeout. */

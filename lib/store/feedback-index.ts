@@ -1,27 +1,43 @@
-// The feedback index, state/index/: feedback.compacted.jsonl (one row per bead) and feedback.jsonl, the tail
-// appended since (the last row per bead wins), folded into the first past TAIL_MAX_BYTES. Design: docs/design/store.md.
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+// The feedback index (state/index/: a compacted file and the tail appended since, last row per bead winning) and its
+// reader, scanFeedback: every current record's row, the index joined with state/feedback. Design: docs/design/store.md.
+import { closeSync, fstatSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import { readFeedback, readFeedbackHead, type FileIdentity } from './feedback-read.js';
+import { feedbackNames, readFeedback, readFeedbackHead, type FileIdentity } from './feedback-read.js';
 import { KINDS } from './kinds.js';
 import { validate } from '../schema/schema.js';
 import { AtomicFile, writeFileAtomic } from './state-write.js';
 import type { StateStore } from './store.js';
-import { issueKey } from './issue-key.js';
 import type { Feedback, FeedbackIndexRow } from '../schema/types.generated.js';
 
-export type { FileIdentity } from './feedback-read.js';
-
-export const TAIL_ID = 'feedback';
-export const COMPACTED_ID = 'feedback.compacted';
-export const LOCK = 'feedback-index';
+const TAIL_ID = 'feedback';
+const COMPACTED_ID = 'feedback.compacted';
+const LOCK = 'feedback-index';
 /** Past this the tail is compacted: a reader holds the tail alone in memory (~4,000 rows). */
-export const TAIL_MAX_BYTES = 2 << 20;
-/** Read and write chunks: a string over ~128 KB lives in V8's large-object space, and the peak grew with the index. */
+const TAIL_MAX_BYTES = 2 << 20;
+/** A string over ~128 KB lives in V8's large-object space: reads and writes go in chunks. */
 const CHUNK = 1 << 15;
 
 export interface IndexLimits {
   tailMaxBytes?: number;
+}
+
+export interface Skipped {
+  file: string;
+  problem: string;
+}
+
+/** The category when the judge gave one, else the description folded (case, digits, punctuation), so repeats compare equal. */
+export function issueKey(issue: { description: string; category?: string }): string {
+  const cat = issue.category?.trim().toLowerCase();
+  if (cat) return cat;
+  const folded = issue.description
+    .toLowerCase()
+    .replace(/[0-9]+/g, '#')
+    .replace(/[^a-z#]+/g, ' ')
+    .trim()
+    .slice(0, 80)
+    .trim();
+  return folded || 'unspecified';
 }
 
 /** The index row for one feedback record. Pure. */
@@ -51,33 +67,19 @@ export function summarizeFeedback(fb: Feedback, file: FileIdentity, indexedAt: s
   };
 }
 
-export function identityOf(file: string): FileIdentity {
-  const st = statSync(file);
-  return { size: st.size, mtime_ms: st.mtimeMs };
-}
-
-export function sizeOf(file: string): number {
-  try {
-    return statSync(file).size;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-    throw e;
-  }
-}
+const sizeOf = (file: string): number => statSync(file, { throwIfNoEntry: false })?.size ?? 0;
 
 const BEAD_PREFIX = /^\{"bead":"([^"\\]+)"/;
-export const beadOf = (line: string): string | undefined => BEAD_PREFIX.exec(line)?.[1];
+const beadOf = (line: string): string | undefined => BEAD_PREFIX.exec(line)?.[1];
 
-/** Lines of an open file up to byte `end`, read in chunks. */
-export function* linesOfFd(fd: number, end: number): Generator<string> {
+/** An open file's lines up to byte `end`, read in chunks. */
+function* linesOfFd(fd: number, end: number): Generator<string> {
   const buf = Buffer.allocUnsafe(CHUNK);
   const dec = new StringDecoder('utf8');
-  let pos = 0;
   let rest = '';
-  while (pos < end) {
-    const n = readSync(fd, buf, 0, Math.min(CHUNK, end - pos), pos);
+  for (let pos = 0, n = 0; pos < end; pos += n) {
+    n = readSync(fd, buf, 0, Math.min(CHUNK, end - pos), pos);
     if (n <= 0) break;
-    pos += n;
     const parts = (rest + dec.write(buf.subarray(0, n))).split('\n');
     rest = parts.pop()!;
     yield* parts;
@@ -86,45 +88,25 @@ export function* linesOfFd(fd: number, end: number): Generator<string> {
   if (rest) yield rest;
 }
 
-function* linesOfFile(file: string): Generator<string> {
-  let fd: number;
+/** A file opened for reading with its size now, or null when it does not exist. */
+function openIfExists(file: string): { fd: number; size: number } | null {
   try {
-    fd = openSync(file, 'r');
+    const fd = openSync(file, 'r');
+    return { fd, size: fstatSync(fd).size };
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw e;
   }
-  try {
-    yield* linesOfFd(fd, fstatSync(fd).size);
-  } finally {
-    closeSync(fd);
+}
+
+/** The tail's last line per bead. */
+function tailRows(lines: Iterable<string>): Map<string, string> {
+  const tail = new Map<string, string>();
+  for (const line of lines) {
+    const bead = beadOf(line);
+    if (bead !== undefined) tail.set(bead, line);
   }
-}
-
-/** Appends the row of a feedback record just written; compacts the tail when it has passed its bound. */
-export async function indexFeedback(
-  store: StateStore,
-  feedback: Feedback,
-  now = new Date().toISOString(),
-  limits?: IndexLimits,
-): Promise<FeedbackIndexRow> {
-  const row = summarizeFeedback(feedback, identityOf(store.path('feedback', feedback.bead)), now);
-  await store.withLock(LOCK, () => {
-    store.appendLine('feedback-index', TAIL_ID, row);
-    if (sizeOf(store.path('feedback-index', TAIL_ID)) > (limits?.tailMaxBytes ?? TAIL_MAX_BYTES))
-      rewriteIndexLocked(store, { now });
-  });
-  return row;
-}
-
-/** Folds the tail into the compacted file. */
-export async function compactIndex(store: StateStore): Promise<void> {
-  await store.withLock(LOCK, () => void rewriteIndexLocked(store, { now: new Date().toISOString() }));
-}
-
-export interface Skipped {
-  file: string;
-  problem: string;
+  return tail;
 }
 
 const OUTCOMES = new Set(['full_pass', 'partial_pass', 'agent_failure', 'infra_failure', 'timeout', 'unmeasured']);
@@ -132,7 +114,7 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
 const isIssue = (i: unknown) => isObj(i) && typeof i.key === 'string' && typeof i.text === 'string';
 const orNull = (v: unknown, type: string) => v === null || typeof v === type;
 
-/** An index line, parsed and shape-checked: rows were validated when appended, and the schema here doubles it (store.md). */
+/** An index line parsed and shape-checked (rows were validated when appended; the schema again costs 2×: store.md). */
 export function parseRow(line: string): FeedbackIndexRow | null {
   let v: unknown;
   try {
@@ -169,95 +151,176 @@ export function rowFromFile(
   return { skipped: { file: r.file, problem: r.error.problems.join('; ') } };
 }
 
-/** The tail's last line per bead; a line that is not a row is replaced by its file read now, or dropped. */
-export function tailRows(lines: Iterable<string>, reread?: (bead: string) => string | null): Map<string, string> {
-  const tail = new Map<string, string>();
-  for (const line of lines) {
-    const bead = beadOf(line);
-    if (bead === undefined) continue;
-    const ok = !reread || parseRow(line) ? line : reread(bead);
-    if (ok !== null) tail.set(bead, ok);
-  }
-  return tail;
-}
-
-/** Each row a rewrite writes (`row`: made from its file just now). */
-type Emit = (bead: string, line: string, row: FeedbackIndexRow | null) => void;
-
-interface RewriteResult {
-  readNow: number;
-  skipped: Skipped[];
-}
-
-/**
- * Writes a new compacted file from the old one (unless `fresh`) and the tail, then empties the tail; the caller
- * holds the lock. With `names` (the beads in state/feedback; consumed) rows of deleted files and repeats are
- * dropped and files without a row are read now.
- */
-function rewriteIndexLocked(
+/** Appends the row of a feedback record just written; compacts the tail when it has passed its bound. */
+export async function indexFeedback(
   store: StateStore,
-  opts: { now: string; names?: Set<string>; fresh?: boolean; onFileRead?: () => void; emit?: Emit },
-): RewriteResult {
-  mkdirSync(store.dir('feedback-index'), { recursive: true });
+  feedback: Feedback,
+  now = new Date().toISOString(),
+  limits?: IndexLimits,
+): Promise<FeedbackIndexRow> {
+  const st = statSync(store.path('feedback', feedback.bead));
+  const row = summarizeFeedback(feedback, { size: st.size, mtime_ms: st.mtimeMs }, now);
+  await store.withLock(LOCK, () => {
+    store.appendLine('feedback-index', TAIL_ID, row);
+    if (sizeOf(store.path('feedback-index', TAIL_ID)) > (limits?.tailMaxBytes ?? TAIL_MAX_BYTES))
+      compactLocked(store, now);
+  });
+  return row;
+}
+
+/** Folds the tail into the compacted file, joined with state/feedback: rows of deleted files and repeats go. */
+export async function compactIndex(store: StateStore, now = new Date().toISOString()): Promise<void> {
+  await store.withLock(LOCK, () => compactLocked(store, now));
+}
+
+/** The caller holds the lock. A line that is not a row is replaced by its file read now, or dropped. */
+function compactLocked(store: StateStore, now: string): void {
   const tailFile = store.path('feedback-index', TAIL_ID);
-  const compactedFile = store.path('feedback-index', COMPACTED_ID);
-  const res: RewriteResult = { readNow: 0, skipped: [] };
-  const fromFile = (bead: string) => {
-    const r = rowFromFile(store, bead, opts.now);
-    if ('row' in r) return r.row;
-    res.skipped.push(r.skipped);
-    return null;
-  };
-  const tail = opts.fresh
-    ? new Map<string, string>()
-    : tailRows(linesOfFile(tailFile), (b) => {
-        const r = rowFromFile(store, b, opts.now);
-        return 'row' in r ? JSON.stringify(r.row) : null;
-      });
-  const file = new AtomicFile(compactedFile, store.atomic());
+  const compacted = store.path('feedback-index', COMPACTED_ID);
+  const names = new Set(feedbackNames(store));
+  const [old, tail] = [openIfExists(compacted), openIfExists(tailFile)];
+  const file = new AtomicFile(compacted, store.atomic());
   try {
+    const fresh = tailRows(tail ? linesOfFd(tail.fd, tail.size) : []);
     let chunk = '';
-    const out = (bead: string, line: string, row: FeedbackIndexRow | null = null) => {
-      if (opts.names && !opts.names.delete(bead)) return; // its file is gone, or a repeat
-      opts.emit?.(bead, line, row);
+    const out = (bead: string, line: string) => {
+      if (!names.delete(bead)) return; // its file is gone, or a repeat
+      if (!parseRow(line)) {
+        const r = rowFromFile(store, bead, now);
+        if (!('row' in r)) return;
+        line = JSON.stringify(r.row);
+      }
       chunk += line + '\n';
       if (chunk.length > CHUNK) {
         file.write(chunk);
         chunk = '';
       }
     };
-    if (!opts.fresh)
-      for (const line of linesOfFile(compactedFile)) {
-        const bead = beadOf(line);
-        if (bead !== undefined && !tail.has(bead)) out(bead, line);
-      }
-    for (const [bead, line] of tail) out(bead, line);
-    for (const bead of opts.names ?? []) {
-      const row = fromFile(bead);
-      opts.onFileRead?.();
-      if (row) {
-        res.readNow++;
-        out(bead, JSON.stringify(row), row);
-      }
+    for (const line of old ? linesOfFd(old.fd, old.size) : []) {
+      const bead = beadOf(line);
+      if (bead !== undefined && !fresh.has(bead)) out(bead, line);
     }
+    for (const [bead, line] of fresh) out(bead, line);
     file.write(chunk);
     // Compacted file first, then the empty tail: killed in between, the tail's rows are folded in again.
     file.commit();
     writeFileAtomic(tailFile, '', store.atomic());
   } finally {
     file.abort();
+    for (const f of [old, tail]) if (f) closeSync(f.fd);
   }
-  return res;
 }
 
-/** Under the lock: a rewrite joined with state/feedback (`fresh`: from the files alone), each row handed to `emit`. */
-export async function reconcile(
+export interface ScanResult {
+  feedbackFiles: number;
+  fromIndex: number;
+  readNow: number;
+  skipped: Skipped[];
+  /** Index lines that are not valid rows (e.g. half written); their beads were re-read. */
+  badIndexLines: number;
+  /** The index disagreed with state/feedback (files added outside the collector, deleted, corrupt). */
+  reconciled: boolean;
+}
+
+export interface ScanOptions {
+  /** Re-read every feedback file and write a fresh index. */
+  rebuild?: boolean;
+  /** stat every indexed file and re-read those whose size or mtime changed since their row. */
+  verify?: boolean;
+  now?: string;
+  limits?: IndexLimits;
+  /** Called after each feedback file read for want of a row: progress of a first read. */
+  onFileRead?: () => void;
+}
+
+/** Hands every current record's row to `onRow`. Memory: the tail and the folder's names, not the rows. */
+export async function scanFeedback(
   store: StateStore,
-  names: () => Set<string>,
-  now: string,
-  fresh: boolean,
-  onFileRead?: () => void,
-  emit?: Emit,
-): Promise<RewriteResult> {
-  return store.withLock(LOCK, () => rewriteIndexLocked(store, { now, names: names(), fresh, onFileRead, emit }));
+  onRow: (row: FeedbackIndexRow) => void,
+  opts: ScanOptions = {},
+): Promise<ScanResult> {
+  const now = opts.now ?? new Date().toISOString();
+  const res: ScanResult = {
+    feedbackFiles: 0,
+    fromIndex: 0,
+    readNow: 0,
+    skipped: [],
+    badIndexLines: 0,
+    reconciled: false,
+  };
+  const indexFile = (id: string) => store.path('feedback-index', id);
+  if (opts.rebuild)
+    await store.withLock(LOCK, () => {
+      for (const id of [TAIL_ID, COMPACTED_ID]) rmSync(indexFile(id), { force: true });
+    });
+  else if (sizeOf(indexFile(TAIL_ID)) > (opts.limits?.tailMaxBytes ?? TAIL_MAX_BYTES)) await compactIndex(store, now);
+  // Opened under the lock: a compaction renaming new files in afterwards does not change what is read.
+  const [compacted, tailFile] = await store.withLock(LOCK, () => [
+    openIfExists(indexFile(COMPACTED_ID)),
+    openIfExists(indexFile(TAIL_ID)),
+  ]);
+  const names = new Set(feedbackNames(store));
+  res.feedbackFiles = names.size;
+  let stale = false; // rows of deleted files, repeats or bad lines: a compaction drops them
+  const bad = () => {
+    stale = true;
+    res.badIndexLines++;
+  };
+  // Rows read now, appended in batches: a re-read row overrides its old one (tail), a new bead's goes to the
+  // compacted file (no older row to override, and the tail stays bounded on a first read).
+  const fresh = { [TAIL_ID]: [] as FeedbackIndexRow[], [COMPACTED_ID]: [] as FeedbackIndexRow[] };
+  const flush = async () => {
+    for (const [id, rows] of Object.entries(fresh))
+      if (rows.length > 0) await store.withLock(LOCK, () => store.appendLines('feedback-index', id, rows.splice(0)));
+  };
+  const full = () => fresh[TAIL_ID].length + fresh[COMPACTED_ID].length >= 512;
+  const readNow = (bead: string, to: keyof typeof fresh): void => {
+    const r = rowFromFile(store, bead, now);
+    if ('skipped' in r) {
+      res.skipped.push(r.skipped);
+      return;
+    }
+    res.readNow++;
+    onRow(r.row);
+    fresh[to].push(r.row);
+  };
+  const changed = (bead: string, row: FeedbackIndexRow) => {
+    const st = statSync(store.path('feedback', bead), { throwIfNoEntry: false });
+    return !st || st.size !== row.file.size || st.mtimeMs !== row.file.mtime_ms;
+  };
+  const use = (bead: string, line: string): void => {
+    if (!names.delete(bead)) {
+      stale = true; // its file is gone, or a repeat
+      res.reconciled = true;
+      return;
+    }
+    const row = parseRow(line);
+    if (!row) bad();
+    if (!row || (opts.verify && changed(bead, row))) readNow(bead, TAIL_ID);
+    else {
+      res.fromIndex++;
+      onRow(row);
+    }
+  };
+  try {
+    const tail = tailRows(tailFile ? linesOfFd(tailFile.fd, tailFile.size) : []);
+    for (const line of compacted ? linesOfFd(compacted.fd, compacted.size) : []) {
+      const bead = beadOf(line);
+      if (bead === undefined && line.trim() !== '') bad();
+      else if (bead !== undefined && !tail.has(bead)) use(bead, line);
+      if (full()) await flush();
+    }
+    for (const [bead, line] of tail) use(bead, line);
+  } finally {
+    for (const f of [compacted, tailFile]) if (f) closeSync(f.fd);
+  }
+  for (const bead of names) {
+    res.reconciled = true;
+    readNow(bead, COMPACTED_ID);
+    opts.onFileRead?.();
+    if (full()) await flush();
+  }
+  await flush();
+  if (stale) await compactIndex(store, now);
+  return res;
 }

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import { isAlive, self, type Owner } from './owner.js';
+import { isAlive, self, type Owner } from '../process/owner.js';
 import { tempName } from './state-write.js';
 
 /** A lock whose mtime was not refreshed for this long is stale whoever holds it (the cross-machine rule). */

@@ -57,29 +57,22 @@ function hashOfFile(path: string): string | null {
   }
 }
 
-/** The one line a stale record gets, naming the command that measures it again. */
-const staleLine = (bead: string, path: string): string =>
-  `${bead}: the feedback is stale (its run record ${path} changed since it was measured); run: judgeloop collect ${path}`;
-
-/**
- * Why a feedback record is stale, reading its run record (`run.record_path`), or null: current, or nothing to compare
- * (no hash, the record gone or unreadable).
- */
-export function staleness(fb: Feedback): string | null {
-  const path = fb.run.record_path;
-  if (fb.run.record_hash === undefined || !path) return null;
+/** The one line a stale record gets (its run record now hashes differently), naming the command that measures it again. */
+function staleAgainst(bead: string, path: string, hash: string): string | null {
   const now = hashOfFile(path);
-  return now === null || now === fb.run.record_hash ? null : staleLine(fb.bead, path);
+  if (now === null || now === hash) return null;
+  return `${bead}: the feedback is stale (its run record ${path} changed since it was measured); run: judgeloop collect ${path}`;
 }
 
-/**
- * `staleness` for an index row (score-templates): a run record last written before its feedback file is current
- * without being read (one stat); a later one is read and hashed.
- */
+/** Why a feedback record is stale, reading its run record (`run.record_path`); null when current or nothing to compare. */
+export function staleness(fb: Feedback): string | null {
+  const { record_path: path, record_hash: hash } = fb.run;
+  return path && hash !== undefined ? staleAgainst(fb.bead, path, hash) : null;
+}
+
+/** `staleness` for an index row: a run record last written before its feedback file is current without being read. */
 export function rowStaleness(row: FeedbackIndexRow): string | null {
   if (!row.record) return null;
   const st = statSync(row.record.path, { throwIfNoEntry: false });
-  if (!st || st.mtimeMs < row.file.mtime_ms) return null;
-  const now = hashOfFile(row.record.path);
-  return now === null || now === row.record.hash ? null : staleLine(row.bead, row.record.path);
+  return !st || st.mtimeMs < row.file.mtime_ms ? null : staleAgainst(row.bead, row.record.path, row.record.hash);
 }

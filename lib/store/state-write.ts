@@ -18,18 +18,10 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { WorkError } from '../base/errors.js';
-import { ownerTag } from './owner.js';
+import { ownerTag } from '../process/owner.js';
 
+// Node's own words otherwise ("no space left on device").
 const CAUSES: Record<string, string> = {
-  ENOSPC: 'no space left on device',
-  EDQUOT: 'disk quota exceeded',
-  EIO: 'input/output error',
-  EROFS: 'read-only file system',
-  EFBIG: 'file too large',
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  ENOENT: 'no such file or directory',
-  ENOTDIR: 'a path component is not a directory',
   EEXIST: 'a file is where a folder should be',
   EISDIR: 'a folder is where the file should be',
   EXDEV: 'the temporary file is on another file system',
@@ -51,7 +43,7 @@ export function causeOf(e: unknown): string {
   const err = e as NodeJS.ErrnoException;
   const code = typeof err?.code === 'string' ? err.code : undefined;
   if (!code) return err instanceof Error ? err.message : String(e);
-  return `${CAUSES[code] ?? err.message.replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '')} (${code})`;
+  return `${CAUSES[code] ?? err.message.replace(/^[A-Z]+: /, '').replace(/, \w+( '.*')?$/, '')} (${code})`;
 }
 
 function writeError(file: string, e: unknown, what: string): StateWriteError {
@@ -76,13 +68,7 @@ function writeAll(fd: number, data: Uint8Array): void {
 
 /** fsync of a folder, so a rename or a new name in it survives a crash (some file systems cannot: ignored there). */
 function fsyncDir(dir: string): void {
-  let fd: number;
-  try {
-    fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EISDIR' || (e as NodeJS.ErrnoException).code === 'EINVAL') return;
-    throw e;
-  }
+  const fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
   try {
     fsyncSync(fd);
   } catch (e) {
@@ -107,7 +93,6 @@ export interface AtomicOptions {
 export class AtomicFile {
   readonly tmp: string;
   private fd: number | null = null;
-  private readonly dirs: string[];
 
   constructor(
     readonly file: string,
@@ -123,7 +108,6 @@ export class AtomicFile {
         if (statSync(opts.tmpDir).dev === statSync(dir).dev) tmpDir = opts.tmpDir;
       }
       this.tmp = join(tmpDir, tempName(file));
-      this.dirs = [dir];
       this.fd = openSync(this.tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
     } catch (e) {
       throw writeError(file, e, 'the previous version is unchanged');
@@ -153,7 +137,7 @@ export class AtomicFile {
       throw writeError(this.file, e, 'the previous version is unchanged');
     }
     try {
-      for (const d of this.dirs) fsyncDir(d);
+      fsyncDir(dirname(this.file));
     } catch (e) {
       throw writeError(this.file, e, 'the new version is in place but may not survive a crash');
     }
@@ -180,56 +164,38 @@ export function writeFileAtomic(file: string, text: string | Uint8Array, opts: A
   f.commit();
 }
 
-/** The last byte of an open file of `size` bytes. */
-function lastByteOf(fd: number, size: number): number | null {
-  if (size === 0) return null;
-  const buf = Buffer.alloc(1);
-  return readSync(fd, buf, 0, 1, size - 1) === 1 ? buf[0]! : null;
-}
-
 /**
- * Appends one line, or several (`line` ends in "\n"), with O_APPEND: a half-written last line left by a killed appender is
- * closed first, so it cannot swallow this row. Every byte is written and fdatasynced, or the file is cut back to
- * its old length and a StateWriteError thrown: no half row is left for a reader. Appenders hold the file's lock.
+ * Appends one or more rows (`line` ends in "\n") with O_APPEND, fdatasynced, after closing a half line left by a killed
+ * appender; on failure the file is cut back to its old length: no half row. Appenders hold the file's lock.
  */
 export function appendLineDurable(file: string, line: string): void {
   let fd: number;
-  let created = false;
   try {
     mkdirSync(dirname(file), { recursive: true });
-    try {
-      fd = openSync(file, constants.O_RDWR | constants.O_APPEND);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      fd = openSync(file, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT, 0o644);
-      created = true;
-    }
+    fd = openSync(file, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT, 0o644);
   } catch (e) {
     throw writeError(file, e, 'nothing was appended');
   }
   let size = -1;
   try {
     size = fstatSync(fd).size;
-    const last = lastByteOf(fd, size);
-    const data = Buffer.from(last === null || last === 0x0a ? line : `\n${line}`);
-    writeAll(fd, data);
+    const last = Buffer.alloc(1);
+    if (size > 0) readSync(fd, last, 0, 1, size - 1);
+    writeAll(fd, Buffer.from(size > 0 && last[0] !== 0x0a ? `\n${line}` : line));
     fdatasyncSync(fd);
-    closeSync(fd);
   } catch (e) {
     try {
-      // Only this process appends while it holds the lock: cut back whatever part of the row got in.
       if (size >= 0 && fstatSync(fd).size > size) ftruncateSync(fd, size);
-      closeSync(fd);
     } catch {
       // The reader reports a half line as bad, and the next append closes it first.
     }
     throw writeError(file, e, 'nothing was appended');
+  } finally {
+    closeSync(fd);
   }
-  if (created) {
-    try {
-      fsyncDir(dirname(file));
-    } catch (e) {
-      throw writeError(file, e, 'the row is written but the new file may not survive a crash');
-    }
+  try {
+    if (size === 0) fsyncDir(dirname(file)); // a new file's name
+  } catch (e) {
+    throw writeError(file, e, 'the row is written but the new file may not survive a crash');
   }
 }

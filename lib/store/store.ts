@@ -1,12 +1,11 @@
 import { mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { assertSafeId } from './bead.js';
-import { chooseConfigFile, chooseStateDir, type StateDirChoice } from '../config/config.js';
+import { stateChoice, type StateDirChoice } from '../config/config.js';
 import { UserError } from '../base/errors.js';
 import type { EnvSettings } from '../base/env.js';
 import { KINDS, type Kind } from './kinds.js';
 import { acquireLock } from './lock.js';
-import { projectRoot } from '../base/paths.js';
 import { validate } from '../schema/schema.js';
 import { appendLineDurable, causeOf, StateWriteError, writeFileAtomic, type AtomicOptions } from './state-write.js';
 import { sweepTemps } from './sweep.js';
@@ -22,25 +21,7 @@ export class CorruptStateError extends Error {
   }
 }
 
-interface LockOptions {
-  /** How long to wait for the lock before failing, seconds. */
-  waitSeconds?: number;
-}
-
 type ReadResult<T> = { id: string; file: string; value: T } | { id: string; file: string; error: CorruptStateError };
-
-/** The state folder and why (`chooseStateDir`); never inside an installed package (refused: an upgrade removes it). */
-export function stateChoice(env: EnvSettings, cwd = process.cwd(), configFile?: string): StateDirChoice {
-  const choice = chooseStateDir(env, cwd, chooseConfigFile({ env, configFile, cwd }));
-  const pkg = projectRoot();
-  if (/[\\/]node_modules[\\/]/.test(pkg) && (choice.dir === pkg || choice.dir.startsWith(pkg + sep)))
-    throw new UserError(`state folder ${choice.dir}: inside the installed judgeloop package; choose another`);
-  return choice;
-}
-
-export function stateRoot(env: EnvSettings, cwd = process.cwd(), configFile?: string): string {
-  return stateChoice(env, cwd, configFile).dir;
-}
 
 /** A file's text, or null when it does not exist (other errors throw). */
 export function readTextIfExists(file: string): string | null {
@@ -89,15 +70,10 @@ export class StateStore {
   private swept = false;
   constructor(readonly root: string) {}
 
-  /** Where temporary files are written before their rename (swept at the next start once their writer is dead). */
-  tmpDir(): string {
-    return join(this.root, '.tmp');
-  }
-
-  /** Options for writeFileAtomic / AtomicFile of a file in this store. */
+  /** Options for writeFileAtomic / AtomicFile: temporary files in state/.tmp, swept once their writer is dead. */
   atomic(): AtomicOptions {
     this.sweepOnce();
-    return { tmpDir: this.tmpDir() };
+    return { tmpDir: join(this.root, '.tmp') };
   }
 
   /** Leftovers of killed runs (temporary files, locks of dead holders) go before this process first writes. */
@@ -148,11 +124,16 @@ export class StateStore {
     return parseValidated<T>(file, text, KINDS[kind].schema);
   }
 
-  /** Validates, then writes atomically. Invalid data here is a bug in judgeloop, so it throws. */
+  /** Invalid data here is a bug in judgeloop: it throws. */
+  private assertValid(kind: Kind, data: unknown, what: string): void {
+    const v = validate(KINDS[kind].schema, data);
+    if (!v.ok) throw new Error(`refusing to ${what}: ${v.errors.join('; ')}`);
+  }
+
+  /** Validates, then writes atomically. */
   write<T>(kind: Kind, id: string, data: T): string {
     const file = this.path(kind, id);
-    const v = validate(KINDS[kind].schema, data);
-    if (!v.ok) throw new Error(`refusing to write invalid ${kind} ${file}: ${v.errors.join('; ')}`);
+    this.assertValid(kind, data, `write an invalid ${kind} ${file}`);
     writeFileAtomic(file, JSON.stringify(data, null, 2) + '\n', this.atomic());
     return file;
   }
@@ -187,7 +168,7 @@ export class StateStore {
   }
 
   /** Runs `fn` holding a cross-process lock named `name` (a file under state/.locks). */
-  async withLock<R>(name: string, fn: () => Promise<R> | R, opts: LockOptions = {}): Promise<R> {
+  async withLock<R>(name: string, fn: () => Promise<R> | R, opts: { waitSeconds?: number } = {}): Promise<R> {
     assertSafeId(name, 'lock name');
     this.sweepOnce();
     const dir = join(this.root, '.locks');
@@ -231,10 +212,7 @@ export class StateStore {
   /** Appends validated rows all or none, with one write and one fdatasync (a batch costs what one row does). */
   appendLines<T>(kind: Kind, id: string, rows: readonly T[]): void {
     const file = this.path(kind, id);
-    for (const row of rows) {
-      const v = validate(KINDS[kind].schema, row);
-      if (!v.ok) throw new Error(`refusing to append an invalid ${kind} row to ${file}: ${v.errors.join('; ')}`);
-    }
+    for (const row of rows) this.assertValid(kind, row, `append an invalid ${kind} row to ${file}`);
     if (rows.length === 0) return;
     this.sweepOnce();
     appendLineDurable(file, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');

@@ -13,7 +13,7 @@ import type {
 } from '../schema/types.generated.js';
 import type { Kind } from '../store/kinds.js';
 import type { StateStore } from '../store/store.js';
-import { scanFeedback } from '../store/feedback-scan.js';
+import { scanFeedback } from '../store/feedback-index.js';
 import { LEDGER_ID } from '../judge/throttle.js';
 import { loadAllAgents } from '../ratings/agent-log.js';
 import { abReport } from '../templates/ab.js';

@@ -106,7 +106,7 @@ function leftovers(label: string): void {
 
 /**
  * After the run that follows a kill: the killed run's temporary folders still in TMPDIR (a SIGKILL runs no
- * cleanup) are removed here. Its baseline checkout is not among them: the next run sweeps that (lib/store/sweep.ts).
+ * cleanup) are removed here. Its baseline checkout is not among them: the next run sweeps that (lib/collector/checkout-sweep.ts).
  */
 function removeKilledTemps(before: Set<string>, label: string): void {
   const left = removeLeftTemps(before);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FEEDBACK_KEY_ORDER, orderFeedback, round4 } from '../../lib/collector/record-order.js';
 import { readFeedback, readFeedbackHead } from '../../lib/store/feedback-read.js';
-import { scanFeedback } from '../../lib/store/feedback-scan.js';
+import { scanFeedback } from '../../lib/store/feedback-index.js';
 import { summarizeFeedback } from '../../lib/store/feedback-index.js';
 import { validate } from '../../lib/schema/schema.js';
 import type { Feedback, FeedbackIndexRow } from '../../lib/schema/types.generated.js';

@@ -13,7 +13,7 @@ import {
 } from '../../lib/config/config.js';
 import { configSources } from '../../lib/config/config-sources.js';
 import { readEnv } from '../../lib/base/env.js';
-import { stateRoot } from '../../lib/store/store.js';
+import { stateChoice } from '../../lib/config/config.js';
 import { projectRoot } from '../../lib/base/paths.js';
 import { tempDir } from '../helpers/repo.js';
 import { BIN, cleanEnv, runProc } from './_setup.js';
@@ -37,19 +37,21 @@ describe('finding the config file', () => {
   it('the nearest judgeloop.json or .judgeloop.json upwards; none → the per-user state folder, never the package', () => {
     const { top, deep } = tree();
     expect(findConfigFile(deep)).toBe(null);
-    expect(stateRoot(readEnv({ HOME: '/home/u' }), deep)).toBe('/home/u/.local/state/judgeloop');
-    expect(stateRoot(readEnv({ HOME: '/home/u', XDG_STATE_HOME: '/x/st' }), deep)).toBe('/x/st/judgeloop');
+    expect(stateChoice(readEnv({ HOME: '/home/u' }), deep).dir).toBe('/home/u/.local/state/judgeloop');
+    expect(stateChoice(readEnv({ HOME: '/home/u', XDG_STATE_HOME: '/x/st' }), deep).dir).toBe('/x/st/judgeloop');
     // A relative XDG_STATE_HOME is invalid by the XDG spec: ignored.
-    expect(stateRoot(readEnv({ HOME: '/home/u', XDG_STATE_HOME: 'rel' }), deep)).toBe('/home/u/.local/state/judgeloop');
-    expect(stateRoot(readEnv({ HOME: '/home/u' }), deep)).not.toContain(projectRoot());
-    expect(() => stateRoot(readEnv({ JUDGELOOP_REQUIRE_CONFIG: 'true' }), deep)).toThrow(
+    expect(stateChoice(readEnv({ HOME: '/home/u', XDG_STATE_HOME: 'rel' }), deep).dir).toBe(
+      '/home/u/.local/state/judgeloop',
+    );
+    expect(stateChoice(readEnv({ HOME: '/home/u' }), deep).dir).not.toContain(projectRoot());
+    expect(() => stateChoice(readEnv({ JUDGELOOP_REQUIRE_CONFIG: 'true' }), deep).dir).toThrow(
       `no judgeloop.json in ${deep} or above it, and JUDGELOOP_REQUIRE_CONFIG asks for one: run \`judgeloop init\` there`,
     );
     write(join(top, 'judgeloop.json'), {});
     expect(findConfigFile(deep)).toBe(join(top, 'judgeloop.json'));
     write(join(top, 'a', '.judgeloop.json'), {});
     expect(findConfigFile(deep)).toBe(join(top, 'a', '.judgeloop.json'));
-    expect(stateRoot(readEnv({}), deep)).toBe(join(top, 'a', 'state'));
+    expect(stateChoice(readEnv({}), deep).dir).toBe(join(top, 'a', 'state'));
   });
   it('both names in one folder are ambiguous: one line naming both', () => {
     const { top } = tree();

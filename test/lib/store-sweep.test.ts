@@ -15,9 +15,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readLockOwner } from '../../lib/store/lock.js';
-import { ownerTag, self } from '../../lib/store/owner.js';
+import { ownerTag, self } from '../../lib/process/owner.js';
 import { StateStore } from '../../lib/store/store.js';
-import { baselineTempPrefix, sweepBaselineCheckouts } from '../../lib/store/sweep.js';
+import { baselineTempPrefix, sweepBaselineCheckouts } from '../../lib/collector/checkout-sweep.js';
 import { gitIn, makeRepo, tempDir } from '../helpers/repo.js';
 
 const CHILD = join(import.meta.dirname, '_store-child.ts');

@@ -12,7 +12,7 @@ import {
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compactIndex, indexFeedback, summarizeFeedback, type IndexLimits } from '../../lib/store/feedback-index.js';
-import { BeadFingerprint, scanFeedback } from '../../lib/store/feedback-scan.js';
+import { scanFeedback } from '../../lib/store/feedback-index.js';
 import { run } from '../../scripts/score-templates.js';
 import type { FeedbackIndexRow, TemplateScores } from '../../lib/schema/types.generated.js';
 import { captureIo } from './_io.js';
@@ -292,16 +292,6 @@ describe('compacted index + bounded tail', () => {
         .sort(),
     );
     expect(all.length).toBeGreaterThanOrEqual(writers * per);
-  });
-});
-
-describe('BeadFingerprint', () => {
-  const fp = (xs: string[]) => xs.reduce((f, x) => (f.add(x), f), new BeadFingerprint());
-  it('ignores order and tells sets of equal size apart', () => {
-    expect(fp(['a', 'b', 'c']).equals(fp(['c', 'a', 'b']))).toBe(true);
-    expect(fp(['a', 'b', 'c']).equals(fp(['a', 'b', 'd']))).toBe(false);
-    expect(fp(['a', 'b']).equals(fp(['a', 'b', 'c']))).toBe(false);
-    expect(fp(['ab']).equals(fp(['ba']))).toBe(false);
   });
 });
 

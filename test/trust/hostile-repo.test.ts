@@ -9,7 +9,15 @@ import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Feedback } from '../../lib/schema/types.generated.js';
 import { gitIn, tempDir } from '../helpers/repo.js';
-import { agentWorktree, makeProject, type Project, readJson, runRecord, writeRecord } from '../collector/_project.js';
+import {
+  agentWorktree,
+  COMMANDS,
+  makeProject,
+  type Project,
+  readJson,
+  runRecord,
+  writeRecord,
+} from '../collector/_project.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CANARY = 'sk-ant-api03-canary-never-leaves';
@@ -316,6 +324,29 @@ describe("the agent's repository is left as it was", () => {
     expect(bin('collect', ['--quiet', rec], p).code).toBe(0);
     expect(readJson<Feedback>(join(p.state, 'feedback', 'bd-1.json')).baseline).not.toBeNull();
     expect(gitIn(p.repo, 'worktree', 'list', '--porcelain')).toBe(before);
+  });
+
+  it("a check that points its checkout's .git at the agent's registration does not get that one removed", () => {
+    const p = makeProject();
+    temps.push(p.repo, p.dir);
+    const wt = agentWorktree(p, 'a');
+    const admin = readFileSync(join(wt, '.git'), 'utf8')
+      .replace(/^gitdir: /, '')
+      .trim();
+    const before = gitIn(p.repo, 'worktree', 'list', '--porcelain');
+    // Without the sandbox (which mounts .git read-only) every checkout the checks run in, base and sealed, says it is
+    // the agent's worktree by the time it is removed.
+    const seen = tempDir();
+    const cfg = join(p.dir, 'cfg.json');
+    writeFileSync(cfg, JSON.stringify({ collector: { sandbox: 'off' } }));
+    const test = `printf 'gitdir: %s\\n' '${admin}' > .git && grep -q '${admin}' .git && echo "$PWD" >> ${join(seen, 'rewrites')}; ${COMMANDS.test}`;
+    const rec = writeRecord(p, 'a', runRecord({ commands: { ...COMMANDS, test } }));
+    const r = bin('collect', ['--quiet', '--config', cfg, rec], p);
+    expect(r.code, r.stderr).toBe(0);
+    // The base's checkout and the sealed candidate's: both rewritten.
+    expect(readFileSync(join(seen, 'rewrites'), 'utf8').trim().split('\n')).toHaveLength(2);
+    expect(gitIn(p.repo, 'worktree', 'list', '--porcelain')).toBe(before);
+    expect(existsSync(admin)).toBe(true);
   });
 });
 

@@ -1,11 +1,11 @@
-// Who left a temporary file, lock or checkout (machine, pid, process start time), so a dead owner is told from a
-// live one (or a reused pid) at once; on another machine nothing can be told: null.
+// Who left a temporary file, lock or checkout (machine, pid, start time): a dead owner is told from a live one or a
+// reused pid at once; on another machine nothing can be told (null).
 import { createHash } from 'node:crypto';
-import { readFileSync, readlinkSync } from 'node:fs';
+import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 
 export interface Owner {
-  /** machineTag() of the owner's machine and PID namespace. */
+  /** 8 hex of sha256(hostname, PID namespace): a pid means nothing across either. */
   machine: string;
   pid: number;
   /** The process's start time in clock ticks since boot (/proc/<pid>/stat field 22); null where /proc is absent. */
@@ -33,11 +33,6 @@ function procStat(pid: number): { state: string; start: string } | null | 'no-pr
 
 let selfOwner: Owner | undefined;
 
-/** 8 hex digits naming this host and PID namespace (pids mean nothing across either). */
-export function machineTag(): string {
-  return self().machine;
-}
-
 /** This process as an owner (computed once). */
 export function self(): Owner {
   if (selfOwner) return selfOwner;
@@ -59,7 +54,7 @@ export function self(): Owner {
 
 /** True / false when the owner runs on this machine; null when it belongs to another one (cannot tell). */
 export function isAlive(o: Owner): boolean | null {
-  if (o.machine !== machineTag()) return null;
+  if (o.machine !== self().machine) return null;
   const st = procStat(o.pid);
   if (st === 'no-proc') {
     try {
@@ -89,4 +84,12 @@ export function parseOwnerTag(name: string, form: keyof typeof FORMS): Owner | n
   const m = FORMS[form].exec(name);
   if (!m) return null;
   return { machine: m[1]!, pid: Number(m[2]), start: m[3] === 'x' ? null : m[3]! };
+}
+
+/** A leftover can go: its owner is dead, or nobody can tell and it is older than `maxAgeMs`. */
+export function abandoned(owner: Owner | null, path: string, now: number, maxAgeMs: number): boolean {
+  const alive = owner ? isAlive(owner) : null;
+  if (alive !== null) return !alive;
+  const mtime = lstatSync(path, { throwIfNoEntry: false })?.mtimeMs;
+  return mtime !== undefined && now - mtime > maxAgeMs;
 }
