@@ -132,7 +132,7 @@ export function parseRow(line: string): FeedbackIndexRow | null {
   return judgeOk ? (v as unknown as FeedbackIndexRow) : null;
 }
 
-/** A feedback file's row read now (from its head when our writer wrote it, else validated whole), or why not. */
+/** A feedback file's row read now (from its head when our writer wrote it, else validated whole), validated; or why not. */
 export function rowFromFile(
   store: StateStore,
   bead: string,
@@ -146,7 +146,11 @@ export function rowFromFile(
     if (!(e instanceof TypeError) && (e as NodeJS.ErrnoException).code !== 'ENOENT') throw e; // else: read whole
   }
   const r = readFeedback(store, bead);
-  if (r.status === 'ok') return { row: summarizeFeedback(r.feedback, r.identity, now) };
+  if (r.status === 'ok') {
+    const row = summarizeFeedback(r.feedback, r.identity, now);
+    const v = validate(KINDS['feedback-index'].schema, row);
+    return v.ok ? { row } : { skipped: { file: r.file, problem: `its index row: ${v.errors.join('; ')}` } };
+  }
   if (r.status === 'missing') return { skipped: { file: r.file, problem: 'vanished while scoring' } };
   return { skipped: { file: r.file, problem: r.error.problems.join('; ') } };
 }
@@ -271,9 +275,11 @@ export async function scanFeedback(
   const fresh = { [TAIL_ID]: [] as FeedbackIndexRow[], [COMPACTED_ID]: [] as FeedbackIndexRow[] };
   const flush = async () => {
     for (const [id, rows] of Object.entries(fresh))
-      if (rows.length > 0) await store.withLock(LOCK, () => store.appendLines('feedback-index', id, rows.splice(0)));
+      if (rows.length > 0)
+        await store.withLock(LOCK, () => store.appendLines('feedback-index', id, rows.splice(0), true));
   };
-  const full = () => fresh[TAIL_ID].length + fresh[COMPACTED_ID].length >= 512;
+  // Batches of 4,096 (~2 MB): 5 appends and fsyncs at 20,000 instead of 40 (8% of a first read).
+  const full = () => fresh[TAIL_ID].length + fresh[COMPACTED_ID].length >= 4096;
   const readNow = (bead: string, to: keyof typeof fresh): void => {
     const r = rowFromFile(store, bead, now);
     if ('skipped' in r) {
