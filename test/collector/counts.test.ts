@@ -120,7 +120,7 @@ describe('collect: a report the tests tamper with is not trusted', () => {
   ].join('\n');
 
   it('honest pytest run: counts and ids from the JUnit report', async () => {
-    const fb = await collectOne(PY, 'python3 -m pytest -q -p no:cacheprovider');
+    const fb = await collectOne(PY, 'python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest');
     expect(fb.checks.test?.tests).toMatchObject({ runner: 'pytest', passed: 1, failed: 1, source: 'report' });
     expect(fb.checks.test?.tests?.cases?.map((c) => `${c.id}=${c.status}`)).toEqual([
       'test_calc.py::test_ok=passed',
@@ -130,7 +130,7 @@ describe('collect: a report the tests tamper with is not trusted', () => {
   });
 
   it('a runner judgeloop does not recognise: the report the config names is asked for and read', async () => {
-    const script = { 'run-tests.sh': 'exec python3 -m pytest -q -p no:cacheprovider "$@"\n' };
+    const script = { 'run-tests.sh': 'exec python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest "$@"\n' };
     const plain = await collectOne({ ...PY, ...script }, 'sh run-tests.sh');
     expect(plain.checks.test?.tests).toMatchObject({ passed: 1, failed: 1, source: 'console' });
     const named = await collectOne({ ...PY, ...script }, 'sh run-tests.sh', {
@@ -141,13 +141,19 @@ describe('collect: a report the tests tamper with is not trusted', () => {
   });
 
   it('report overwritten after pytest wrote it: disputed, the failure the console saw is kept', async () => {
-    const fb = await collectOne({ ...PY, 'conftest.py': OVERWRITE }, 'python3 -m pytest -q -p no:cacheprovider');
+    const fb = await collectOne(
+      { ...PY, 'conftest.py': OVERWRITE },
+      'python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest',
+    );
     expect(fb.checks.test?.tests).toMatchObject({ failed: 1, counts_disputed: true });
     expect(fb.outcome).not.toBe('full_pass');
   });
 
   it('report replaced by a symlink to a planted file: ignored, counts from the console', async () => {
-    const fb = await collectOne({ ...PY, 'conftest.py': SYMLINK }, 'python3 -m pytest -q -p no:cacheprovider');
+    const fb = await collectOne(
+      { ...PY, 'conftest.py': SYMLINK },
+      'python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest',
+    );
     expect(fb.checks.test?.tests).toMatchObject({ passed: 1, failed: 1, source: 'console' });
     expect(fb.checks.test?.tests?.notes?.join(' ')).toMatch(/not a regular file/);
     expect(fb.outcome).not.toBe('full_pass');

@@ -144,7 +144,7 @@ describe('bin/collect orders a clean fix > a fix that broke a base test > a no-o
           status: 'completed',
           commands: {
             build: 'python3 -m py_compile text.py',
-            test: 'python3 -m pytest -p no:cacheprovider -q tests',
+            test: 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -q tests',
             lint: null,
             typecheck: null,
           },

@@ -44,7 +44,12 @@ describe('a changed expectation', () => {
         completed_at: '2026-01-01T10:01:00Z',
         exit_code: 0,
         status: 'completed',
-        commands: { build: null, test: 'python3 -m pytest -p no:cacheprovider', lint: null, typecheck: null },
+        commands: {
+          build: null,
+          test: 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest',
+          lint: null,
+          typecheck: null,
+        },
       }),
     );
     const state = join(dir, 'state');

@@ -190,7 +190,12 @@ const JS: Project = {
 
 const PROJECTS: Project[] = [
   python('python unittest', unittestFile, 'python3 -m unittest discover -s tests -t . -v', unittestRewrite),
-  python('python pytest', pytestFile, 'python3 -m pytest -p no:cacheprovider -q tests', pytestRewrite),
+  python(
+    'python pytest',
+    pytestFile,
+    'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -q tests',
+    pytestRewrite,
+  ),
   JS,
 ];
 

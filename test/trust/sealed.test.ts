@@ -109,7 +109,12 @@ function build(dir: string): { repo: string; records: Record<string, string> } {
       completed_at: '2026-01-01T10:01:00Z',
       exit_code: 0,
       status: 'completed',
-      commands: { build: null, test: 'python3 -m pytest -p no:cacheprovider', lint: null, typecheck: null },
+      commands: {
+        build: null,
+        test: 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest',
+        lint: null,
+        typecheck: null,
+      },
     };
     records[name] = join(dir, `${name}.json`);
     writeFileSync(records[name], JSON.stringify(record));
@@ -209,7 +214,12 @@ describe('accept --merge merges what was measured', () => {
       completed_at: '2026-01-01T10:01:00Z',
       exit_code: 0,
       status: 'completed',
-      commands: { build: null, test: 'python3 -m pytest -p no:cacheprovider', lint: null, typecheck: null },
+      commands: {
+        build: null,
+        test: 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest',
+        lint: null,
+        typecheck: null,
+      },
     };
     writeFileSync(join(dir, 'a.json'), JSON.stringify(record));
     const env = { ...process.env, JUDGELOOP_STATE_DIR: join(dir, 'state'), NO_COLOR: '1' };
