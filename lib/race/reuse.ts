@@ -1,7 +1,7 @@
 // A race reuses a solution's current feedback instead of running its checks again (bin/race without --recollect):
-// the same run record, the same candidate tree, the same commands, the same collector configuration.
+// the same run record, base commit, candidate tree, commands and collector configuration.
 import { snapshotTree } from '../git/snapshot.js';
-import { worktreeInfo } from '../git/worktree.js';
+import { resolveCommit, worktreeInfo } from '../git/worktree.js';
 import type { LoadedRunRecord } from '../collector/run-record.js';
 import type { Config } from '../config/config.js';
 import { readFeedback } from '../store/feedback-read.js';
@@ -20,7 +20,7 @@ function reuseProblem(fb: Feedback, run: LoadedRunRecord, collector: Config['col
   return null;
 }
 
-/** The stored feedback when it is current for this run (the worktree's tree is still the sealed candidate's), else null. */
+/** The stored feedback when it is current for this run (the same base, and the worktree's tree is still the candidate's), else null. */
 export async function currentFeedback(
   store: StateStore,
   run: LoadedRunRecord,
@@ -28,6 +28,9 @@ export async function currentFeedback(
 ): Promise<Feedback | null> {
   const r = readFeedback(store, run.record.bead);
   if (r.status !== 'ok' || reuseProblem(r.feedback, run, collector) !== null) return null;
+  // A record without base_commit names its base by a ref, which may have moved since the feedback was measured.
+  const base = run.record.base_commit ?? (await resolveCommit(run.worktree, run.record.base_ref));
+  if (base !== r.feedback.base?.commit) return null;
   const info = await worktreeInfo(run.worktree);
   if (!info) return null;
   const tree = await snapshotTree(run.worktree, info.indexFile, info.excludeFile).catch(() => null);

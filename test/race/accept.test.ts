@@ -105,6 +105,15 @@ describe('bin/race then bin/accept --merge', () => {
     expect(collectedAt()[0]).toBe(after[0]);
     expect(collectedAt()[1]).not.toBe(after[1]);
     rmSync(join(p.dir, 'wt-nobuild', 'NOTE.md'));
+    // The base branch moves (the records name it by ref, without base_commit): both are measured again.
+    const main = gitIn(p.repo, 'rev-parse', 'main');
+    gitIn(p.repo, 'commit', '-q', '--allow-empty', '-m', 'main moves on');
+    const moved = collectedAt();
+    const rebased = bin('race', ['clean.json', 'nobuild.json'], p);
+    expect(rebased.code, rebased.stderr).toBe(0);
+    expect(rebased.stderr).not.toContain('feedback current');
+    expect(collectedAt().map((c, i) => c !== moved[i])).toEqual([true, true]);
+    gitIn(p.repo, 'update-ref', 'refs/heads/main', main);
   });
 
   it('--race ID shows the stored race without re-running anything; --recollect evaluates again', () => {
