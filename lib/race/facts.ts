@@ -80,6 +80,8 @@ export interface EvaluateOptions {
   targetWeight: number;
   /** Globs of test infrastructure (collector.test_infra_paths): the graded tree's list, read by the findings too. */
   testInfraPaths: readonly string[];
+  /** Globs of test files (collector.test_paths): what the graded run takes from the trusted revision; the rest is code. */
+  testPaths: readonly string[];
 }
 
 export const CHANGELOG_FILE = /(^|\/)(CHANGELOG|CHANGES|HISTORY|NEWS)(\.[A-Za-z]+)?$/i;

@@ -242,6 +242,7 @@ function solutionOf(
     blockingFindings: rc.gate.blocking_findings,
     targetWeight: rc.target_weight,
     testInfraPaths: ctx.config.collector.test_infra_paths ?? [],
+    testPaths: ctx.config.collector.test_paths ?? [],
   });
   const seed000 = raceComposite(
     c.feedback,

@@ -191,8 +191,8 @@ const DATA_FILE = /\.(json|ya?ml|toml|csv|tsv|ini|cfg|txt)$/i;
  * The changed files that are code for this purpose: source files that are not tests, plus any changed file (test
  * helper or data) that such code imports or names — no path is exempt once code depends on it.
  */
-function codeFiles(files: { path: string; head: string | null }[]): string[] {
-  const code = files.filter((f) => f.head !== null && SOURCE_FILE.test(f.path) && !TEST_FILE.test(f.path));
+function codeFiles(files: { path: string; head: string | null }[], isTest: (path: string) => boolean): string[] {
+  const code = files.filter((f) => f.head !== null && SOURCE_FILE.test(f.path) && !isTest(f.path));
   const names = new Set<string>();
   for (const f of code) for (const n of importedNames(f.path, f.head!)) names.add(n);
   const mentioned = (p: string) => code.some((f) => f.head!.includes(p.split('/').pop()!));
@@ -218,11 +218,12 @@ export function specialCaseFindings(
   patch: FilePatch[],
   files: { path: string; head: string | null; base: string | null }[],
   literals: Map<string, TestLiteral>,
+  isTest: (path: string) => boolean = (p) => TEST_FILE.test(p),
 ): ScanFinding[] {
   const out: ScanFinding[] = [];
   if (!literals.size) return out;
   const byPath = new Map(files.map((f) => [f.path, f]));
-  for (const path of codeFiles(files)) {
+  for (const path of codeFiles(files, isTest)) {
     const f = byPath.get(path)!;
     const p = patch.find((x) => x.path === path);
     if (!p || p.binary) continue;

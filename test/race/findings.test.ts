@@ -307,14 +307,31 @@ describe('special-casing found by meaning', () => {
   const JS =
     'const UNITS = { s: 1, m: 60 };\n\nexport function parse(text) {\n  return Number(text.slice(0, -1)) * UNITS[text.slice(-1)];\n}\n';
   const withLine = (code: string, anchor: string, line: string) => code.replace(anchor, `${anchor}${line}\n`);
-  const find = (path: string, base: string, after: string, extra: Record<string, string> = {}) => {
+  const find = (
+    path: string,
+    base: string,
+    after: string,
+    extra: Record<string, string> = {},
+    isTest?: (p: string) => boolean,
+  ) => {
     const patch = patchOf({ [path]: base }, { [path]: after, ...extra });
     const files = [
       { path, base, head: after },
       ...Object.entries(extra).map(([p, t]) => ({ path: p, base: null, head: t })),
     ];
-    return specialCaseFindings(patch, files, literals);
+    return specialCaseFindings(patch, files, literals, isTest);
   };
+
+  it('a file the graded run uses as the candidate code is scanned, whatever its name (collector.test_paths decide)', () => {
+    const graded = pathMatcher(raceTestConfig().collector.test_paths ?? []);
+    const hack = withLine(CODE, 'def parse(text):\n', '    if text == "1h":\n        return 3600');
+    // specs/ looks like tests to a name rule, but the graded run does not take it from the trusted revision.
+    expect(where(find('specs/parse.py', CODE, hack, {}, graded))).toEqual(['special_case specs/parse.py:5']);
+    expect(find('specs/parse.py', CODE, hack)).toEqual([]);
+    // An RSpec file is a graded test path: its literals are the tests' own.
+    const spec = 'describe "parse" do\n  it { expect(parse("1h")).to eq(3600) }\nend\n';
+    expect(find('d.py', CODE, CODE, { 'spec/parse_spec.rb': spec }, graded)).toEqual([]);
+  });
 
   it('reads inputs and expected values with the test that holds each, not test names or labels', () => {
     const roles = Object.fromEntries([...literals].map(([k, v]) => [k, `${v.role} ${v.test}`]));
