@@ -50,10 +50,13 @@ async function addWorktree(repoDir: string, tree: string, commit: string): Promi
         await git(repoDir, ['worktree', 'add', '--detach', '--quiet', tree, commit]);
         return;
       } catch (e) {
-        if (attempt >= 6 || !/failed to read .*(commondir|gitdir)|could not lock|already exists/.test(String(e)))
+        if (
+          attempt >= 6 ||
+          !/failed to read .*(commondir|gitdir)|could not lock|already exists|already registered/.test(String(e))
+        )
           throw e;
         // A failed attempt can leave a registration of this path behind: drop it (and only it) before the next one.
-        await removeWorktree(repoDir, tree);
+        await removeWorktree(repoDir, tree, registrationOf(tree));
         rmSync(tree, { recursive: true, force: true });
         await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
       }
