@@ -1,7 +1,7 @@
 // A race reuses a solution's current feedback instead of running its checks again (bin/race without --recollect):
-// the same run record, base commit, candidate tree, commands and collector configuration.
+// the same run record, candidate tree, trusted revisions (merge base, test revision), commands and configuration.
 import { snapshotTree } from '../git/snapshot.js';
-import { resolveCommit, worktreeInfo } from '../git/worktree.js';
+import { mergeBase, resolveCommit, worktreeInfo } from '../git/worktree.js';
 import type { LoadedRunRecord } from '../collector/run-record.js';
 import type { Config } from '../config/config.js';
 import { readFeedback } from '../store/feedback-read.js';
@@ -20,7 +20,7 @@ function reuseProblem(fb: Feedback, run: LoadedRunRecord, collector: Config['col
   return null;
 }
 
-/** The stored feedback when it is current for this run (the same base, and the worktree's tree is still the candidate's), else null. */
+/** The stored feedback when it is current for this run (the worktree's tree and trusted revisions unchanged), else null. */
 export async function currentFeedback(
   store: StateStore,
   run: LoadedRunRecord,
@@ -28,11 +28,27 @@ export async function currentFeedback(
 ): Promise<Feedback | null> {
   const r = readFeedback(store, run.record.bead);
   if (r.status !== 'ok' || reuseProblem(r.feedback, run, collector) !== null) return null;
-  // A record without base_commit names its base by a ref, which may have moved since the feedback was measured.
-  const base = run.record.base_commit ?? (await resolveCommit(run.worktree, run.record.base_ref));
-  if (base !== r.feedback.base?.commit) return null;
   const info = await worktreeInfo(run.worktree);
-  if (!info) return null;
+  if (!info || !(await sameTrustedRevisions(r.feedback.candidate!, run, info.headCommit))) return null;
   const tree = await snapshotTree(run.worktree, info.indexFile, info.excludeFile).catch(() => null);
   return tree === r.feedback.candidate!.tree ? r.feedback : null;
+}
+
+/**
+ * A fresh collect would grade against the same commits: the merge base with the base (a ref may have moved, e.g.
+ * onto this very work once merged) and the task's test revision (a ref too).
+ */
+async function sameTrustedRevisions(
+  c: NonNullable<Feedback['candidate']>,
+  run: LoadedRunRecord,
+  head: string,
+): Promise<boolean> {
+  const { worktree, record } = run;
+  const base = record.base_commit ?? (await resolveCommit(worktree, record.base_ref));
+  if (!base || (await mergeBase(worktree, base, head)) !== c.parent) return false;
+  const ref = record.task.tests_ref;
+  return (
+    c.tests_from.source !== 'tests_ref' ||
+    (ref !== undefined && (await resolveCommit(worktree, ref)) === c.tests_from.commit)
+  );
 }

@@ -105,14 +105,22 @@ describe('bin/race then bin/accept --merge', () => {
     expect(collectedAt()[0]).toBe(after[0]);
     expect(collectedAt()[1]).not.toBe(after[1]);
     rmSync(join(p.dir, 'wt-nobuild', 'NOTE.md'));
-    // The base branch moves (the records name it by ref, without base_commit): both are measured again.
+    // The base branch moves on (the records name it by ref, without base_commit): the merge base, and so what a
+    // fresh collect grades, is the same: reused.
+    expect(bin('race', ['--quiet', 'clean.json', 'nobuild.json'], p).code).toBe(0); // nobuild's tree is back: measured
     const main = gitIn(p.repo, 'rev-parse', 'main');
     gitIn(p.repo, 'commit', '-q', '--allow-empty', '-m', 'main moves on');
-    const moved = collectedAt();
+    const movedOn = bin('race', ['clean.json', 'nobuild.json'], p);
+    expect(movedOn.code, movedOn.stderr).toBe(0);
+    for (const id of ['bd-clean', 'bd-nobuild']) expect(movedOn.stderr).toContain(`race: ${id}: feedback current`);
+    // The base now holds nobuild's work (merged): its merge base moved, so it is measured again; clean is reused.
+    const merged = collectedAt();
+    gitIn(p.repo, 'update-ref', 'refs/heads/main', gitIn(p.repo, 'rev-parse', 'agent/nobuild'));
     const rebased = bin('race', ['clean.json', 'nobuild.json'], p);
     expect(rebased.code, rebased.stderr).toBe(0);
-    expect(rebased.stderr).not.toContain('feedback current');
-    expect(collectedAt().map((c, i) => c !== moved[i])).toEqual([true, true]);
+    expect(rebased.stderr).toContain('race: bd-clean: feedback current');
+    expect(rebased.stderr).not.toContain('race: bd-nobuild: feedback current');
+    expect(collectedAt().map((c, i) => c !== merged[i])).toEqual([false, true]);
     gitIn(p.repo, 'update-ref', 'refs/heads/main', main);
   });
 
