@@ -1,15 +1,11 @@
 // Collecting the solutions of a race: the baselines once, the base benchmark, each solution's checks (and judge)
 // and the facts its evaluation reads.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { errorMessage } from '../base/errors.js';
-import { git, removeWorktree } from '../git/git.js';
 import { isWorkTree, resolveCommit } from '../git/worktree.js';
 import type { LoadedRunRecord } from '../collector/run-record.js';
 import { collectorSandbox, type SandboxPolicy } from '../process/sandbox.js';
 import type { Feedback } from '../schema/types.generated.js';
-import { collectRun, getBaseline, resolveCommands } from './collector-adapter.js';
+import { collectRun, getBaseline, resolveCommands, withCheckout } from './collector-adapter.js';
 import { changeNoOp } from './no-op-check.js';
 import type { BenchmarkResult, SolutionFacts } from './facts.js';
 import { gatherFacts, runBenchmark } from './gather.js';
@@ -71,15 +67,10 @@ export async function baseBenchmark(
   if (!r || !(await isWorkTree(r.worktree))) return null;
   const commit = r.record.base_commit ?? (await resolveCommit(r.worktree, r.record.base_ref));
   if (!commit) return null;
-  const tmp = mkdtempSync(join(tmpdir(), 'judgeloop-bench-'));
-  const tree = join(tmp, 'tree');
-  try {
-    await git(r.worktree, ['worktree', 'add', '--detach', '--quiet', tree, commit]);
-    return await runBenchmark(command, tree, env, rc.benchmark.timeout_seconds, sandbox);
-  } finally {
-    await removeWorktree(r.worktree, tree);
-    rmSync(tmp, { recursive: true, force: true });
-  }
+  // The collector's temporary checkout: adds serialised and retried, removed on abort, swept when abandoned.
+  return withCheckout(r.worktree, commit, (tree) =>
+    runBenchmark(command, tree, env, rc.benchmark.timeout_seconds, sandbox),
+  );
 }
 
 export async function collectOne(run: LoadedRunRecord, ctx: RaceContext, env: NodeJS.ProcessEnv): Promise<Collected> {
@@ -112,15 +103,18 @@ export async function collectOne(run: LoadedRunRecord, ctx: RaceContext, env: No
     }
     p?.(id, 'evaluate');
     const rc = raceConfig(ctx.config);
-    const facts = await gatherFacts(feedback, run.worktree, {
-      stateRoot: ctx.store.root,
-      benchmark: {
-        command: rc.benchmark.command,
-        timeoutSeconds: rc.benchmark.timeout_seconds,
-        sandbox: collectorSandbox(ctx.config.collector, ctx.processEnv, ctx.store.root),
-      },
-      env,
-    });
+    const facts = await gatherFacts(feedback, run.worktree, { stateRoot: ctx.store.root });
+    const bench = rc.benchmark.command;
+    // In a fresh checkout of the sealed candidate, as the checks: the worktree's ignored files are not the solution.
+    if (bench && feedback.candidate) {
+      const sandbox = collectorSandbox(ctx.config.collector, ctx.processEnv, ctx.store.root);
+      facts.benchmark = await withCheckout(
+        run.worktree,
+        feedback.candidate.commit,
+        (tree) => runBenchmark(bench, tree, env, rc.benchmark.timeout_seconds, sandbox),
+        'sealed',
+      );
+    }
     p?.(id, 'done', 'done');
     return { run, feedback, facts, failure: null };
   } catch (e) {

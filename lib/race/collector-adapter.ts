@@ -1,6 +1,7 @@
 // The one place the race calls the collector: its check runner, baseline cache and seed 000 formulas (0-100).
 import { getBaseline } from '../collector/baseline.js';
 import { resolveCommands } from '../collector/checks.js';
+import { withCheckout } from '../collector/checkout.js';
 import { collectRun } from '../collector/collect.js';
 import { verdictComposite } from '../collector/regressions.js';
 import {
@@ -13,7 +14,7 @@ import {
 } from '../collector/scoring.js';
 import type { Feedback, RaceBreakdown } from '../schema/types.generated.js';
 
-export { collectRun, getBaseline, resolveCommands };
+export { collectRun, getBaseline, resolveCommands, withCheckout };
 
 /**
  * Seed 000 breakdown and composite for a race: the collector's build/tests/lint/diff-size scores, speed re-scored

@@ -114,7 +114,8 @@ export async function runBenchmark(
     capBytes: 64 * 1024,
     sandbox,
   });
-  const m = /JUDGELOOP_MAXRSS_KB=(\d+)/.exec(res.output.text);
+  // The last one: GNU time writes it after the command ended; the command's own output could print one first.
+  const m = [...res.output.text.matchAll(/JUDGELOOP_MAXRSS_KB=(\d+)/g)].pop();
   const ok = res.exitCode === 0 && !res.timedOut;
   return {
     ok,
@@ -126,8 +127,6 @@ export async function runBenchmark(
 
 export interface GatherOptions {
   stateRoot: string;
-  benchmark: { command: string | null; timeoutSeconds: number; sandbox?: SandboxPolicy };
-  env: NodeJS.ProcessEnv;
 }
 
 /** Everything but the feedback's own figures: the patch, both versions of changed files, clone context, judge criteria. */
@@ -172,15 +171,7 @@ export async function gatherFacts(fb: Feedback, worktree: string, opts: GatherOp
       const edited = patch.filter((p) => !p.binary && !p.created && !p.deleted).map((p) => p.path);
       return edited.length ? formattingOnly(worktree, from, to, edited) : [];
     })(),
-    benchmark: opts.benchmark.command
-      ? await runBenchmark(
-          opts.benchmark.command,
-          worktree,
-          opts.env,
-          opts.benchmark.timeoutSeconds,
-          opts.benchmark.sandbox,
-        )
-      : null,
+    benchmark: null, // run by the caller, in a checkout of the candidate
     // The graded tests are the base's: the literals a solution could special-case are theirs.
     testTexts: patch.some((p) => !p.binary && p.added.length) ? await testFileTexts(worktree, from) : [],
     contentHash: createHash('sha256').update(diffText).digest('hex'),

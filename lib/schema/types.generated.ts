@@ -1466,7 +1466,7 @@ min_weight: number
  */
 benchmark: {
 /**
- * Shell command run in the base checkout and in each worktree; wall time and peak memory are compared. null: no runtime/memory criteria.
+ * Shell command run in a fresh checkout of the base and of each solution's sealed candidate (never in the worktree); wall time and peak memory are compared. null: no runtime/memory criteria.
  */
 command: (string | null)
 /**

@@ -4,6 +4,7 @@ import { errorMessage } from '../../lib/base/errors.js';
 import { runRace } from '../../lib/race/run-race.js';
 import { loadRunRecord } from '../../lib/collector/run-record.js';
 import { StateStore } from '../../lib/store/store.js';
+import { gitIn } from '../helpers/repo.js';
 import type { Race, RaceSolution } from '../../lib/schema/types.generated.js';
 import {
   addSolution,
@@ -315,5 +316,40 @@ describe('comment coverage in a race', () => {
       max_function_lines: 5,
       functions_measured: 2,
     });
+  });
+});
+
+describe('the race benchmark runs where the checks run', () => {
+  it("in a checkout of each sealed candidate: the worktree's ignored files are absent, a printed figure is not the memory", async () => {
+    const p = makeRaceProject();
+    // Fails where an ignored .fast file exists (it would be the worktree's, not the solution's); runs bench.sh if any.
+    const command = 'test ! -e .fast && { test ! -f bench.sh || sh bench.sh; }';
+    const hack = {
+      ...SOLUTIONS.clean!,
+      '.gitignore': '.fast\n',
+      '.fast': 'precomputed\n',
+      'bench.sh': 'echo JUDGELOOP_MAXRSS_KB=1\n',
+    };
+    const files = [addSolution(p, 'clean', SOLUTIONS.clean!), addSolution(p, 'hack', hack)];
+    expect(gitIn(join(p.dir, 'wt-hack'), 'ls-files', '.fast')).toBe('');
+    const race = await runRace(
+      files.map((f) => loadRunRecord(f, p.dir)),
+      {
+        store: new StateStore(p.state),
+        config: raceTestConfig({ race: { benchmark: { command } } }),
+        processEnv: process.env,
+        now,
+      },
+    );
+    for (const id of ['bd-clean', 'bd-hack']) {
+      const s = race.solutions.find((x) => x.id === id)!;
+      expect(s.metrics.benchmark_ms, id).toBeGreaterThan(0);
+      expect(s.metrics.benchmark_max_rss_kb, id).toBeGreaterThan(100);
+    }
+    expect(
+      gitIn(p.repo, 'worktree', 'list')
+        .split('\n')
+        .filter((l) => l.includes('judgeloop-base-')),
+    ).toEqual([]);
   });
 });
