@@ -163,13 +163,17 @@ function realAlarms(s: Spec): Alarms {
   };
 }
 
+/** The exact Bernoulli log-likelihood ratio of one run, pass (up) or fail (down), for p1 = p0 - d against p0. */
+function llrSteps(p0: number, d: number): { up: number; down: number } {
+  const p1 = p0 - d;
+  return { up: Math.log(p1 / p0), down: Math.log((1 - p1) / (1 - p0)) };
+}
+
 /** Oracle CUSUM: p0 and p1 = p0 - d known, exact Bernoulli log-likelihood ratio, threshold thr. */
 const oracleCusum =
   (d: number, thr: number, cadence: Cadence): Alarms =>
   (h, stop) => {
-    const p1 = h.p0 - d;
-    const up = Math.log(p1 / h.p0);
-    const down = Math.log((1 - p1) / (1 - h.p0));
+    const { up, down } = llrSteps(h.p0, d);
     const out: number[] = [];
     let s = 0;
     for (let t = 0; t < h.full.length; t++) {
@@ -187,9 +191,7 @@ const oracleCusum =
 const oracleWindow =
   (d: number, w: number, thr: number): Alarms =>
   (h, stop) => {
-    const p1 = h.p0 - d;
-    const up = Math.log(p1 / h.p0);
-    const down = Math.log((1 - p1) / (1 - h.p0));
+    const { up, down } = llrSteps(h.p0, d);
     const out: number[] = [];
     let restart = 0;
     let first = 0;
