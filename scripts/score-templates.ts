@@ -6,7 +6,7 @@ import { SCORE_TEMPLATES } from '../lib/cli/commands/score-templates.js';
 import { loadConfig } from '../lib/config/config.js';
 import { UserError } from '../lib/base/errors.js';
 import { scanFeedback } from '../lib/store/feedback-index.js';
-import { rowStaleness } from '../lib/store/record-hash.js';
+import { rowStaleness } from '../lib/evidence/currency.js';
 import { StateStore } from '../lib/store/store.js';
 import { abReport } from '../lib/templates/ab.js';
 import { TemplateAggregator } from '../lib/templates/aggregate.js';

@@ -7,7 +7,7 @@ import { SELECT_TEMPLATE } from '../lib/cli/commands/select-template.js';
 import { loadConfig } from '../lib/config/config.js';
 import { UserError } from '../lib/base/errors.js';
 import { scanFeedback } from '../lib/store/feedback-index.js';
-import { rowStaleness } from '../lib/store/record-hash.js';
+import { rowStaleness } from '../lib/evidence/currency.js';
 import { StateStore } from '../lib/store/store.js';
 import { TemplateAggregator } from '../lib/templates/aggregate.js';
 import { createRng as seededRandom } from '../lib/stats/prng.js';

@@ -9,7 +9,7 @@ import { worktreeInfo, worktreeInfoWithRef, worktreeProblem, type WorktreeInfo }
 import { sweepOrphansOnce } from '../process/process.js';
 import { assertSandboxAvailable, collectorSandbox, type SandboxPolicy } from '../process/sandbox.js';
 import type { BaselineSummary, CommandsUsed, Feedback, RaceRun } from '../schema/types.generated.js';
-import { collectorConfigHash } from '../store/record-hash.js';
+import { collectorConfigHash } from '../evidence/currency.js';
 import { sealRun, type Sealed } from './candidate.js';
 import { resolveCommands } from './checks.js';
 import type { CollectContext } from './context.js';

@@ -1,7 +1,7 @@
 // The parts of a feedback record (pure): the run's facts, the baseline's summary, the check scores, the diff's
-// summary, and the record of a run that could not be measured.
+// summary, the judge's verdict as merged, and the record of a run that could not be measured.
 import { describeEvidence, type TestEvidence } from '../evidence/trust.js';
-import { runRecordHash } from '../store/record-hash.js';
+import { runRecordHash } from '../evidence/currency.js';
 import { emptyChecks } from './checks.js';
 import type { WorkingDiff } from '../git/snapshot.js';
 import { classifyOutcome, type ChecksSet, type Integrity } from './outcome.js';
@@ -28,6 +28,7 @@ import type {
   Check,
   CommandsUsed,
   Feedback,
+  Judgment,
   JudgmentSummary,
   Outcome,
   RunRecord,
@@ -259,5 +260,18 @@ export function diffSummary(d: WorkingDiff): NonNullable<Feedback['diff']> {
       binary: f.binary,
       untracked: f.untracked,
     })),
+  };
+}
+
+/** The verdict as merged into feedback; null unless the judge succeeded (a failed judgment has no score). */
+export function summarizeJudgment(j: Judgment): JudgmentSummary | null {
+  if (j.status !== 'judged' || j.verdict === null || j.score === null || j.dimensions === null) return null;
+  return {
+    verdict: j.verdict,
+    score: j.score,
+    dimensions: j.dimensions,
+    issues: j.issues,
+    model: j.model,
+    judged_at: j.judged_at,
   };
 }

@@ -4,12 +4,12 @@ import { UserError } from '../base/errors.js';
 import { git } from '../git/git.js';
 import { resolveCommit } from '../git/worktree.js';
 import { readFeedback } from '../store/feedback-read.js';
-import { readStoredJudgment, summarizeJudgment } from '../store/judgment.js';
+import { readStoredJudgment } from '../store/judgment.js';
 import type { StateStore } from '../store/store.js';
 import type { CommandsUsed, Feedback, RaceRun, RunRecord } from '../schema/types.generated.js';
 import { CHECK_NAMES } from './checks.js';
 import type { RacePeer } from './context.js';
-import type { Stamp } from './feedback-parts.js';
+import { summarizeJudgment, type Stamp } from './feedback-parts.js';
 
 /** The base commit: the one the record stored, else what base_ref names now. */
 export async function recordedBase(wt: string, r: RunRecord, resolved: string | null, file: string): Promise<string> {

@@ -10,7 +10,7 @@ import type { StateStore } from '../store/store.js';
 import type { Feedback, Judgment } from '../schema/types.generated.js';
 import { loadSecretTable } from '../secrets/load.js';
 import { readStoredJudgment } from '../store/judgment.js';
-import { feedbackIsCurrent } from '../store/record-hash.js';
+import { feedbackIsCurrent } from '../evidence/currency.js';
 import { assembleContext, type AssembledContext } from './context.js';
 
 export function readFeedback(store: StateStore, bead: string, log: (m: string) => void): Feedback | null {

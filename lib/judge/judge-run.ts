@@ -10,7 +10,7 @@ import type { Feedback, JudgeLedgerRow, Judgment } from '../schema/types.generat
 import { loadSecretTable } from '../secrets/load.js';
 import { isTransient, type Backend, type CallRequest, type CallResult } from './backend.js';
 import { collectFirst, type CollectCtx } from './collect-adapter.js';
-import { summarizeJudgment } from '../store/judgment.js';
+import { summarizeJudgment } from '../collector/feedback-parts.js';
 import type { AssembledContext } from './context.js';
 import { costUsd, resolveModel, zeroUsage } from './cost.js';
 import type { JudgePrompt } from './prompt.js';

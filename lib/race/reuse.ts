@@ -5,7 +5,7 @@ import { mergeBase, resolveCommit, worktreeInfo } from '../git/worktree.js';
 import type { LoadedRunRecord } from '../collector/run-record.js';
 import type { Config } from '../config/config.js';
 import { readFeedback } from '../store/feedback-read.js';
-import { collectorConfigHash, feedbackIsCurrent } from '../store/record-hash.js';
+import { collectorConfigHash, feedbackIsCurrent } from '../evidence/currency.js';
 import type { StateStore } from '../store/store.js';
 import type { Feedback } from '../schema/types.generated.js';
 import { resolveCommands } from './collector-adapter.js';

@@ -1,7 +1,7 @@
 // Rating one run (seed 002 §5-§7): under the agent's lock, append its row, rewrite the profile (a replay of the
 // log) and write the job's rating summary; rating the same bead again changes nothing.
 import { readFeedback as readFeedbackFile } from '../store/feedback-read.js';
-import { staleness } from '../store/record-hash.js';
+import { staleness } from '../evidence/currency.js';
 import { UserError, WorkError } from '../base/errors.js';
 import type { StateStore } from '../store/store.js';
 import type { AgentRunRow, Config, Feedback, RatingSummary } from '../schema/types.generated.js';

@@ -72,13 +72,16 @@ const sizeOf = (file: string): number => statSync(file, { throwIfNoEntry: false 
 const BEAD_PREFIX = /^\{"bead":"([^"\\]+)"/;
 const beadOf = (line: string): string | undefined => BEAD_PREFIX.exec(line)?.[1];
 
-/** An open file's lines up to byte `end`, read in chunks. */
-function* linesOfFd(fd: number, end: number): Generator<string> {
+type OpenFile = { fd: number; size: number };
+
+/** An open file's lines up to its size when opened, read in chunks. */
+function* linesOf(file: OpenFile | null): Generator<string> {
+  if (!file) return;
   const buf = Buffer.allocUnsafe(CHUNK);
   const dec = new StringDecoder('utf8');
   let rest = '';
-  for (let pos = 0, n = 0; pos < end; pos += n) {
-    n = readSync(fd, buf, 0, Math.min(CHUNK, end - pos), pos);
+  for (let pos = 0, n = 0; pos < file.size; pos += n) {
+    n = readSync(file.fd, buf, 0, Math.min(CHUNK, file.size - pos), pos);
     if (n <= 0) break;
     const parts = (rest + dec.write(buf.subarray(0, n))).split('\n');
     rest = parts.pop()!;
@@ -89,7 +92,7 @@ function* linesOfFd(fd: number, end: number): Generator<string> {
 }
 
 /** A file opened for reading with its size now, or null when it does not exist. */
-function openIfExists(file: string): { fd: number; size: number } | null {
+function openIfExists(file: string): OpenFile | null {
   try {
     const fd = openSync(file, 'r');
     return { fd, size: fstatSync(fd).size };
@@ -99,14 +102,33 @@ function openIfExists(file: string): { fd: number; size: number } | null {
   }
 }
 
-/** The tail's last line per bead. */
-function tailRows(lines: Iterable<string>): Map<string, string> {
-  const tail = new Map<string, string>();
-  for (const line of lines) {
+/**
+ * Each current bead's index line (the tail's last line winning over the compacted file's), joined with the folder's
+ * names: `names` loses each bead yielded; `drop` hears of a line a compaction removes (no file, a repeat, no bead).
+ */
+function* currentLines(
+  compacted: OpenFile | null,
+  tail: OpenFile | null,
+  names: Set<string>,
+  drop: (why: 'gone' | 'bad') => void,
+): Generator<[bead: string, line: string]> {
+  const fresh = new Map<string, string>();
+  for (const line of linesOf(tail)) {
     const bead = beadOf(line);
-    if (bead !== undefined) tail.set(bead, line);
+    if (bead !== undefined) fresh.set(bead, line);
   }
-  return tail;
+  const current = (bead: string) => {
+    if (names.delete(bead)) return true;
+    drop('gone');
+    return false;
+  };
+  for (const line of linesOf(compacted)) {
+    const bead = beadOf(line);
+    if (bead === undefined) {
+      if (line.trim() !== '') drop('bad');
+    } else if (!fresh.has(bead) && current(bead)) yield [bead, line];
+  }
+  for (const [bead, line] of fresh) if (current(bead)) yield [bead, line];
 }
 
 const OUTCOMES = new Set(['full_pass', 'partial_pass', 'agent_failure', 'infra_failure', 'timeout', 'unmeasured']);
@@ -185,13 +207,11 @@ function compactLocked(store: StateStore, now: string): void {
   const [old, tail] = [openIfExists(compacted), openIfExists(tailFile)];
   const file = new AtomicFile(compacted, store.atomic());
   try {
-    const fresh = tailRows(tail ? linesOfFd(tail.fd, tail.size) : []);
     let chunk = '';
-    const out = (bead: string, line: string) => {
-      if (!names.delete(bead)) return; // its file is gone, or a repeat
+    for (let [bead, line] of currentLines(old, tail, names, () => undefined)) {
       if (!parseRow(line)) {
         const r = rowFromFile(store, bead, now);
-        if (!('row' in r)) return;
+        if (!('row' in r)) continue;
         line = JSON.stringify(r.row);
       }
       chunk += line + '\n';
@@ -199,12 +219,7 @@ function compactLocked(store: StateStore, now: string): void {
         file.write(chunk);
         chunk = '';
       }
-    };
-    for (const line of old ? linesOfFd(old.fd, old.size) : []) {
-      const bead = beadOf(line);
-      if (bead !== undefined && !fresh.has(bead)) out(bead, line);
     }
-    for (const [bead, line] of fresh) out(bead, line);
     file.write(chunk);
     // Compacted file first, then the empty tail: killed in between, the tail's rows are folded in again.
     file.commit();
@@ -266,19 +281,23 @@ export async function scanFeedback(
   const names = new Set(feedbackNames(store));
   res.feedbackFiles = names.size;
   let stale = false; // rows of deleted files, repeats or bad lines: a compaction drops them
-  const bad = () => {
+  const drop = (why: 'gone' | 'bad') => {
     stale = true;
-    res.badIndexLines++;
+    if (why === 'bad') res.badIndexLines++;
+    else res.reconciled = true; // its file is gone, or a repeat
   };
   // Rows read now, appended in batches: a re-read row overrides its old one (tail), a new bead's goes to the
-  // compacted file (no older row to override, and the tail stays bounded on a first read).
+  // compacted file (no older row to override, and the tail stays bounded on a first read), unsynced: a row a crash
+  // loses is read again.
   const fresh = { [TAIL_ID]: [] as FeedbackIndexRow[], [COMPACTED_ID]: [] as FeedbackIndexRow[] };
   const flush = async () => {
     for (const [id, rows] of Object.entries(fresh))
       if (rows.length > 0)
-        await store.withLock(LOCK, () => store.appendLines('feedback-index', id, rows.splice(0), true));
+        await store.withLock(LOCK, () =>
+          store.appendLines('feedback-index', id, rows.splice(0), { validated: true, sync: id === TAIL_ID }),
+        );
   };
-  // Batches of 1,024 (~0.5 MB): 20 appends and fsyncs at 20,000 instead of 40.
+  // Batches of 1,024 (~0.5 MB): 20 appends at 20,000 instead of 40.
   const full = () => fresh[TAIL_ID].length + fresh[COMPACTED_ID].length >= 1024;
   const readNow = (bead: string, to: keyof typeof fresh): void => {
     const r = rowFromFile(store, bead, now);
@@ -294,29 +313,17 @@ export async function scanFeedback(
     const st = statSync(store.path('feedback', bead), { throwIfNoEntry: false });
     return !st || st.size !== row.file.size || st.mtimeMs !== row.file.mtime_ms;
   };
-  const use = (bead: string, line: string): void => {
-    if (!names.delete(bead)) {
-      stale = true; // its file is gone, or a repeat
-      res.reconciled = true;
-      return;
-    }
-    const row = parseRow(line);
-    if (!row) bad();
-    if (!row || (opts.verify && changed(bead, row))) readNow(bead, TAIL_ID);
-    else {
-      res.fromIndex++;
-      onRow(row);
-    }
-  };
   try {
-    const tail = tailRows(tailFile ? linesOfFd(tailFile.fd, tailFile.size) : []);
-    for (const line of compacted ? linesOfFd(compacted.fd, compacted.size) : []) {
-      const bead = beadOf(line);
-      if (bead === undefined && line.trim() !== '') bad();
-      else if (bead !== undefined && !tail.has(bead)) use(bead, line);
+    for (const [bead, line] of currentLines(compacted, tailFile, names, drop)) {
+      const row = parseRow(line);
+      if (!row) drop('bad');
+      if (!row || (opts.verify && changed(bead, row))) readNow(bead, TAIL_ID);
+      else {
+        res.fromIndex++;
+        onRow(row);
+      }
       if (full()) await flush();
     }
-    for (const [bead, line] of tail) use(bead, line);
   } finally {
     for (const f of [compacted, tailFile]) if (f) closeSync(f.fd);
   }

@@ -165,10 +165,10 @@ export function writeFileAtomic(file: string, text: string | Uint8Array, opts: A
 }
 
 /**
- * Appends one or more rows (`line` ends in "\n") with O_APPEND, fdatasynced, after closing a half line left by a killed
- * appender; on failure the file is cut back to its old length: no half row. Appenders hold the file's lock.
+ * Appends one or more rows (`line` ends in "\n") with O_APPEND, fdatasynced unless `sync` is false, after closing a half
+ * line left by a killed appender; on failure the file is cut back to its old length: no half row. Appenders hold the lock.
  */
-export function appendLineDurable(file: string, line: string): void {
+export function appendLineDurable(file: string, line: string, sync = true): void {
   let fd: number;
   try {
     mkdirSync(dirname(file), { recursive: true });
@@ -182,7 +182,7 @@ export function appendLineDurable(file: string, line: string): void {
     const last = Buffer.alloc(1);
     if (size > 0) readSync(fd, last, 0, 1, size - 1);
     writeAll(fd, Buffer.from(size > 0 && last[0] !== 0x0a ? `\n${line}` : line));
-    fdatasyncSync(fd);
+    if (sync) fdatasyncSync(fd);
   } catch (e) {
     try {
       if (size >= 0 && fstatSync(fd).size > size) ftruncateSync(fd, size);
@@ -194,7 +194,7 @@ export function appendLineDurable(file: string, line: string): void {
     closeSync(fd);
   }
   try {
-    if (size === 0) fsyncDir(dirname(file)); // a new file's name
+    if (size === 0 && sync) fsyncDir(dirname(file)); // a new file's name
   } catch (e) {
     throw writeError(file, e, 'the row is written but the new file may not survive a crash');
   }

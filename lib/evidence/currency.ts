@@ -1,5 +1,5 @@
-// What a feedback record measured: a hash of the run record's fields it depends on. A run record re-written with
-// another agent, template, task, complexity, base, worktree or times makes the old feedback stale.
+// Is a feedback record still evidence about its run: hashes of the run record's fields and of the collector settings
+// it was measured under; a run record re-written since (agent, template, task, base, times…) makes it stale.
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import type { Feedback, FeedbackIndexRow, RunRecord } from '../schema/types.generated.js';
