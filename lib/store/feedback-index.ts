@@ -4,6 +4,8 @@ import { closeSync, fstatSync, openSync, readSync, rmSync, statSync } from 'node
 import { StringDecoder } from 'node:string_decoder';
 import { feedbackNames, readFeedback, readFeedbackHead, type FileIdentity } from './feedback-read.js';
 import { KINDS } from './kinds.js';
+import { isSafeId } from './bead.js';
+import { join } from 'node:path';
 import { validate } from '../schema/schema.js';
 import { AtomicFile, writeFileAtomic } from './state-write.js';
 import type { StateStore } from './store.js';
@@ -160,6 +162,8 @@ export function rowFromFile(
   bead: string,
   now: string,
 ): { row: FeedbackIndexRow } | { skipped: Skipped } {
+  if (!isSafeId(bead))
+    return { skipped: { file: join(store.dir('feedback'), `${bead}.json`), problem: 'its name is not a bead id' } };
   try {
     const head = readFeedbackHead(store.path('feedback', bead));
     const row = head && head.feedback.bead === bead ? summarizeFeedback(head.feedback, head, now) : null;

@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertSafeId } from './bead.js';
+import { assertSafeId, isSafeId } from './bead.js';
 import { stateChoice, type StateDirChoice } from '../config/config.js';
 import { UserError } from '../base/errors.js';
 import type { EnvSettings } from '../base/env.js';
@@ -143,7 +143,7 @@ export class StateStore {
     return file;
   }
 
-  /** Ids of the kind's files, sorted; temporary and hidden files are not listed. */
+  /** Ids of the kind's files, sorted; temporary, hidden and other files whose name is not an id are not listed. */
   list(kind: Kind): string[] {
     const ext = KINDS[kind].ext;
     let names: string[];
@@ -154,8 +154,9 @@ export class StateStore {
       throw e;
     }
     return names
-      .filter((n) => n.endsWith(ext) && !n.startsWith('.'))
+      .filter((n) => n.endsWith(ext))
       .map((n) => n.slice(0, -ext.length))
+      .filter(isSafeId)
       .sort();
   }
 

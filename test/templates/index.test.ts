@@ -322,13 +322,22 @@ describe('corrupt feedback', () => {
     >;
     invalid.outcome = 'great_success';
     writeFileSync(join(st.root, 'feedback', 'invalid.json'), JSON.stringify(invalid));
+    // A stray copy (a file manager's name): not a bead id, so named and skipped, not the whole read refused.
+    const copy = readFileSync(join(st.root, 'feedback', 'good1.json'));
+    writeFileSync(join(st.root, 'feedback', 'good1 (copy).json'), copy);
     const before = readFileSync(join(st.root, 'feedback', 'broken.json'), 'utf8');
     const r = await score();
     expect(r.code).toBe(1);
+    expect(r.err).toMatch(/skipped \S*\/feedback\/good1 \(copy\)\.json: its name is not a bead id/);
+    expect(st.store.list('feedback')).not.toContain('good1 (copy)');
     expect(r.err).toMatch(/skipped \S*\/feedback\/broken\.json: not valid JSON/);
     expect(r.err).toMatch(/skipped \S*\/feedback\/invalid\.json: \/outcome: must be one of "full_pass"/);
     expect(r.data.templates[0]).toMatchObject({ template: 'A', runs: 2 });
-    expect(r.data.sources.skipped.map((s) => s.file.split('/').pop())).toEqual(['broken.json', 'invalid.json']);
+    expect(r.data.sources.skipped.map((s) => s.file.split('/').pop()).sort()).toEqual([
+      'broken.json',
+      'good1 (copy).json',
+      'invalid.json',
+    ]);
     expect(readFileSync(join(st.root, 'feedback', 'broken.json'), 'utf8')).toBe(before);
     // Still reported on the next run (a corrupt file is never indexed).
     expect((await score()).code).toBe(1);
