@@ -1,26 +1,23 @@
-// Cross-process locks (proper-lockfile) with an `owner` file naming the holder, so a lock whose holder died on this
-// machine is taken over at once instead of after STALE_MS.
-import * as fs from 'node:fs';
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+// Cross-process locks: a folder `<target>.lock` that appears with an `owner` file naming its holder, so a lock whose
+// holder died on this machine is taken over at once; elsewhere a lock not refreshed for STALE_MS is abandoned.
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, utimes, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { isAlive, self, type Owner } from '../process/owner.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { WorkError } from '../base/errors.js';
+import { abandoned, self, type Owner } from '../process/owner.js';
 import { tempName } from './state-write.js';
 
-/** A lock whose mtime was not refreshed for this long is stale whoever holds it (the cross-machine rule). */
+/** A lock whose mtime was not refreshed for this long is stale, unless its holder is known alive on this machine. */
 export const STALE_MS = 20_000;
 const UPDATE_MS = 5_000;
 
-interface LockOwner extends Owner {
-  /** Random per acquisition: a takeover checks it removed the very lock it judged dead. */
-  token: string;
-}
-
-const OWNER_FILE = 'owner';
+/** `token`: random per acquisition, so a takeover or a release removes the very lock it judged. */
+type LockOwner = Owner & { token: string };
 
 export function readLockOwner(lockDir: string): LockOwner | null {
   try {
-    const o = JSON.parse(readFileSync(join(lockDir, OWNER_FILE), 'utf8')) as Partial<LockOwner>;
+    const o = JSON.parse(readFileSync(join(lockDir, 'owner'), 'utf8')) as Partial<LockOwner>;
     if (typeof o.machine !== 'string' || typeof o.pid !== 'number' || typeof o.token !== 'string') return null;
     return { machine: o.machine, pid: o.pid, start: typeof o.start === 'string' ? o.start : null, token: o.token };
   } catch {
@@ -29,97 +26,85 @@ export function readLockOwner(lockDir: string): LockOwner | null {
 }
 
 /**
- * Removes the lock at `lockDir` when its owner is known dead; true when the lock is gone (retry at once).
- * The lock is renamed aside first and its token compared, so a lock taken over and re-taken by a third process
- * between our read and our rename is put back rather than removed.
+ * Removes the lock if `judge` says so before and after it is renamed aside with the same token (else it is put back:
+ * it was re-taken in between); true when the lock is gone.
  */
-export function takeOverIfDead(lockDir: string): boolean {
-  const o = readLockOwner(lockDir);
-  if (!o || isAlive(o) !== false) return false;
+function removeIf(lockDir: string, judge: (dir: string) => boolean): boolean {
+  const token = readLockOwner(lockDir)?.token;
+  if (!judge(lockDir)) return false;
   const aside = join(dirname(lockDir), tempName(lockDir));
   try {
     renameSync(lockDir, aside);
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'ENOENT';
   }
-  if (readLockOwner(aside)?.token === o.token) {
-    rmSync(aside, { recursive: true, force: true });
-    return true;
-  }
+  const same = readLockOwner(aside)?.token === token && judge(aside);
   try {
-    if (!existsSync(lockDir)) renameSync(aside, lockDir);
+    if (!same) renameSync(aside, lockDir);
   } catch {
-    // Someone holds a new lock already; the one moved aside is reported compromised to its holder.
+    // A new lock is in place already: the one moved aside is lost, as its holder's refresh will say.
   }
-  return false;
+  rmSync(aside, { recursive: true, force: true });
+  return same;
 }
 
-type LockFs = Record<string, unknown>;
-let lockFsCache: LockFs | undefined;
+/** Removes the lock when its holder is dead on this machine, or it is stale and its holder cannot be told alive. */
+export const takeOverIfAbandoned = (lockDir: string): boolean =>
+  removeIf(lockDir, (dir) => abandoned(readLockOwner(dir), dir, Date.now(), STALE_MS));
 
-/**
- * The fs proper-lockfile uses: mkdir also writes the owner file, and removing a lock removes the folder with it
- * (proper-lockfile's rmdir would fail on a non-empty folder). One object per process: it caches mtime precision.
- */
-function lockFs(): LockFs {
-  if (lockFsCache) return lockFsCache;
-  const lfs: LockFs = {
-    ...fs,
-    // The lock appears with its owner file inside: made aside, then renamed into place (atomic; a lock folder
-    // that exists is never empty, so the rename fails on it). A holder killed at any point leaves either no lock,
-    // or one that names it, or a temporary folder the sweep removes.
-    mkdir: (path: string, cb: (err: NodeJS.ErrnoException | null) => void) => {
-      const aside = join(dirname(path), tempName(path));
-      fs.mkdir(aside, (err) => {
-        if (err) return cb(err);
-        try {
-          writeFileSync(join(aside, OWNER_FILE), JSON.stringify({ ...self(), token: randomBytes(8).toString('hex') }));
-        } catch {
-          // No owner file: waiters fall back to the mtime rule.
-        }
-        fs.rename(aside, path, (e) => {
-          if (!e) return cb(null);
-          const code = e.code === 'ENOTEMPTY' || e.code === 'EEXIST' ? 'EEXIST' : e.code;
-          fs.rm(aside, { recursive: true, force: true }, () => cb(Object.assign(e, { code })));
-        });
-      });
-    },
-    rmdir: (path: string, cb: (err: NodeJS.ErrnoException | null) => void) =>
-      fs.rm(path, { recursive: true }, (err) => cb(err)),
-    rmdirSync: (path: string) => fs.rmSync(path, { recursive: true }),
+/** Renames a folder holding the owner file into place (a lock is never empty, so that fails on a held one). */
+function tryLock(lockDir: string): string | null {
+  const aside = join(dirname(lockDir), tempName(lockDir));
+  const token = randomBytes(8).toString('hex');
+  try {
+    mkdirSync(aside);
+    writeFileSync(join(aside, 'owner'), JSON.stringify({ ...self(), token }));
+    renameSync(aside, lockDir);
+    return token;
+  } catch (e) {
+    rmSync(aside, { recursive: true, force: true });
+    if (['ENOTEMPTY', 'EEXIST'].includes((e as NodeJS.ErrnoException).code!)) return null;
+    throw e;
+  }
+}
+
+/** Refreshes the held lock's mtime; the release removes the lock only while it is ours, and only once. */
+function hold(lockDir: string, token: string, updateMs: number): () => Promise<void> {
+  const ours = (dir: string) => readLockOwner(dir)?.token === token;
+  let held = true;
+  const stillHeld = (): boolean => {
+    if (held && !ours(lockDir)) {
+      held = false;
+      process.stderr.write(`judgeloop: lost the lock ${lockDir} (removed or taken by another process)\n`);
+    }
+    if (!held) clearInterval(timer);
+    return held;
   };
-  lockFsCache = lfs;
-  return lfs;
+  // An error (the lock gone since the check) is the next tick's to report.
+  const timer = setInterval(() => stillHeld() && utimes(lockDir, new Date(), new Date(), () => undefined), updateMs);
+  timer.unref();
+  return async () => {
+    if (!stillHeld()) return;
+    held = false;
+    clearInterval(timer);
+    removeIf(lockDir, ours);
+  };
 }
-
-const ignoreSignal = (): void => undefined;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Takes the lock at `target` (its folder is `target`.lock), waiting up to `waitMs`; resolves to its release. */
-export async function acquireLock(target: string, waitMs: number): Promise<() => Promise<void>> {
-  // Loaded on first use: most reads never lock, and start-up cost matters for hooks.
-  const { default: lockfile } = await import('proper-lockfile');
-  // Node ignores SIGXFSZ (a write past RLIMIT_FSIZE then fails with EFBIG), but signal-exit, loaded with
-  // proper-lockfile, turns it into death unless someone else listens: a clear error beats a killed writer.
-  if (!process.listeners('SIGXFSZ').includes(ignoreSignal)) process.on('SIGXFSZ', ignoreSignal);
+export async function acquireLock(target: string, waitMs: number, updateMs = UPDATE_MS): Promise<() => Promise<void>> {
+  const lockDir = `${target}.lock`;
   const deadline = Date.now() + waitMs;
-  let delay = 10;
-  for (;;) {
-    try {
-      return await lockfile.lock(target, {
-        realpath: false,
-        stale: STALE_MS,
-        update: UPDATE_MS,
-        retries: 0,
-        fs: lockFs(),
-      });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ELOCKED') throw e;
-      if (takeOverIfDead(`${target}.lock`)) continue;
-      const left = deadline - Date.now();
-      if (left <= 0) throw e;
-      await sleep(Math.min(left, delay * (0.5 + Math.random())));
-      delay = Math.min(100, delay * 1.3);
+  for (let delay = 10; ; delay = Math.min(100, delay * 1.3)) {
+    const token = tryLock(lockDir);
+    if (token !== null) return hold(lockDir, token, updateMs);
+    if (takeOverIfAbandoned(lockDir)) continue;
+    const left = deadline - Date.now();
+    if (left <= 0) {
+      const pid = readLockOwner(lockDir)?.pid;
+      const msg = `the lock ${lockDir} is already being held${pid ? ` by pid ${pid}` : ''}; waited ${waitMs / 1000} s`;
+      throw Object.assign(new WorkError(msg), { code: 'ELOCKED' });
     }
+    await sleep(Math.min(left, delay * (0.5 + Math.random())));
   }
 }
