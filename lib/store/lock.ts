@@ -1,7 +1,7 @@
 // Cross-process locks: a folder `<target>.lock` that appears with an `owner` file naming its holder, so a lock whose
 // holder died on this machine is taken over at once; elsewhere a lock not refreshed for STALE_MS is abandoned.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, utimes, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, utimes, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkError } from '../base/errors.js';
@@ -25,12 +25,15 @@ export function readLockOwner(lockDir: string): LockOwner | null {
   }
 }
 
+/** The lock's token, '' when it has no owner file, undefined when there is no lock. */
+const tokenOf = (dir: string): string | undefined => (existsSync(dir) ? (readLockOwner(dir)?.token ?? '') : undefined);
+
 /**
  * Removes the lock if `judge` says so before and after it is renamed aside with the same token (else it is put back:
  * it was re-taken in between); true when the lock is gone.
  */
 function removeIf(lockDir: string, judge: (dir: string) => boolean): boolean {
-  const token = readLockOwner(lockDir)?.token;
+  const token = tokenOf(lockDir);
   if (!judge(lockDir)) return false;
   const aside = join(dirname(lockDir), tempName(lockDir));
   try {
@@ -38,7 +41,7 @@ function removeIf(lockDir: string, judge: (dir: string) => boolean): boolean {
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'ENOENT';
   }
-  const same = readLockOwner(aside)?.token === token && judge(aside);
+  const same = tokenOf(aside) === token && judge(aside);
   try {
     if (!same) renameSync(aside, lockDir);
   } catch {
@@ -55,10 +58,14 @@ export const takeOverIfAbandoned = (lockDir: string): boolean =>
 /** Renames a folder holding the owner file into place (a lock is never empty, so that fails on a held one). */
 function tryLock(lockDir: string): string | null {
   const aside = join(dirname(lockDir), tempName(lockDir));
-  const token = randomBytes(8).toString('hex');
+  let token = randomBytes(8).toString('hex');
   try {
     mkdirSync(aside);
-    writeFileSync(join(aside, 'owner'), JSON.stringify({ ...self(), token }));
+    try {
+      writeFileSync(join(aside, 'owner'), JSON.stringify({ ...self(), token }));
+    } catch {
+      token = ''; // A full disk: a lock without an owner, as old as its mtime says.
+    }
     renameSync(aside, lockDir);
     return token;
   } catch (e) {
@@ -70,24 +77,21 @@ function tryLock(lockDir: string): string | null {
 
 /** Refreshes the held lock's mtime; the release removes the lock only while it is ours, and only once. */
 function hold(lockDir: string, token: string, updateMs: number): () => Promise<void> {
-  const ours = (dir: string) => readLockOwner(dir)?.token === token;
+  const ours = (dir: string) => tokenOf(dir) === token;
   let held = true;
-  const stillHeld = (): boolean => {
-    if (held && !ours(lockDir)) {
-      held = false;
-      process.stderr.write(`judgeloop: lost the lock ${lockDir} (removed or taken by another process)\n`);
-    }
-    if (!held) clearInterval(timer);
-    return held;
-  };
-  // An error (the lock gone since the check) is the next tick's to report.
-  const timer = setInterval(() => stillHeld() && utimes(lockDir, new Date(), new Date(), () => undefined), updateMs);
-  timer.unref();
-  return async () => {
-    if (!stillHeld()) return;
-    held = false;
+  /** Stops refreshing; true when the lock was still ours, else says once that it was lost. */
+  const stop = (): boolean => {
     clearInterval(timer);
-    removeIf(lockDir, ours);
+    const kept = held && ours(lockDir);
+    if (held && !kept) process.stderr.write(`judgeloop: lost the lock ${lockDir} (removed or taken by another)\n`);
+    held = false;
+    return kept;
+  };
+  // A refresh that fails (the lock gone since the check) is the next tick's to report.
+  const refresh = () => (ours(lockDir) ? utimes(lockDir, new Date(), new Date(), () => undefined) : stop());
+  const timer = setInterval(refresh, updateMs).unref();
+  return async () => {
+    if (stop()) removeIf(lockDir, ours);
   };
 }
 
