@@ -1,7 +1,8 @@
-// Cross-process locks: a folder `<target>.lock` that appears with an `owner` file naming its holder, so a lock whose
-// holder died on this machine is taken over at once; elsewhere a lock not refreshed for STALE_MS is abandoned.
+// Cross-process locks: a folder `<target>.lock` that appears holding one file, named by a random token, naming its
+// holder; a lock whose holder died on this machine is taken over at once, elsewhere one not refreshed for STALE_MS.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, utimes, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import { unlinkSync, utimes, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkError } from '../base/errors.js';
@@ -12,59 +13,56 @@ import { tempName } from './state-write.js';
 export const STALE_MS = 20_000;
 const UPDATE_MS = 5_000;
 
-/** `token`: random per acquisition, so a takeover or a release removes the very lock it judged. */
-type LockOwner = Owner & { token: string };
+/** `token`: the name of the lock's one file; removing that file frees that very lock and no other. */
+type Lock = { token: string; owner: Owner | null };
 
-export function readLockOwner(lockDir: string): LockOwner | null {
+function readLock(lockDir: string): Lock | null {
+  let token: string | undefined;
   try {
-    const o = JSON.parse(readFileSync(join(lockDir, 'owner'), 'utf8')) as Partial<LockOwner>;
-    if (typeof o.machine !== 'string' || typeof o.pid !== 'number' || typeof o.token !== 'string') return null;
-    return { machine: o.machine, pid: o.pid, start: typeof o.start === 'string' ? o.start : null, token: o.token };
+    token = readdirSync(lockDir)[0];
+    if (token === undefined) return null;
+    const o = JSON.parse(readFileSync(join(lockDir, token), 'utf8')) as Partial<Owner>;
+    if (typeof o.machine !== 'string' || typeof o.pid !== 'number') return { token, owner: null };
+    return { token, owner: { machine: o.machine, pid: o.pid, start: typeof o.start === 'string' ? o.start : null } };
   } catch {
-    return null;
+    return token === undefined ? null : { token, owner: null };
   }
 }
 
-/** The lock's token, '' when it has no owner file, undefined when there is no lock. */
-const tokenOf = (dir: string): string | undefined => (existsSync(dir) ? (readLockOwner(dir)?.token ?? '') : undefined);
+export const readLockOwner = (lockDir: string): Owner | null => readLock(lockDir)?.owner ?? null;
 
-/**
- * Removes the lock if `judge` says so before and after it is renamed aside with the same token (else it is put back:
- * it was re-taken in between); true when the lock is gone.
- */
-function removeIf(lockDir: string, judge: (dir: string) => boolean): boolean {
-  const token = tokenOf(lockDir);
-  if (!judge(lockDir)) return false;
-  const aside = join(dirname(lockDir), tempName(lockDir));
+/** Frees the lock `token` (an empty lock folder is free: a rename replaces it); false when it was not there. */
+function unlock(lockDir: string, token: string): boolean {
   try {
-    renameSync(lockDir, aside);
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT';
-  }
-  const same = tokenOf(aside) === token && judge(aside);
-  try {
-    if (!same) renameSync(aside, lockDir);
+    unlinkSync(join(lockDir, token));
   } catch {
-    // A new lock is in place already: the one moved aside is lost, as its holder's refresh will say.
+    return false;
   }
-  rmSync(aside, { recursive: true, force: true });
-  return same;
+  try {
+    rmdirSync(lockDir);
+  } catch {
+    // Taken again already, or removed by another waiter.
+  }
+  return true;
 }
 
-/** Removes the lock when its holder is dead on this machine, or it is stale and its holder cannot be told alive. */
-export const takeOverIfAbandoned = (lockDir: string): boolean =>
-  removeIf(lockDir, (dir) => abandoned(readLockOwner(dir), dir, Date.now(), STALE_MS));
+/** Frees the lock when its holder is dead on this machine, or it is stale and its holder cannot be told alive. */
+export function takeOverIfAbandoned(lockDir: string): boolean {
+  const l = readLock(lockDir);
+  return l !== null && abandoned(l.owner, lockDir, Date.now(), STALE_MS) && unlock(lockDir, l.token);
+}
 
-/** Renames a folder holding the owner file into place (a lock is never empty, so that fails on a held one). */
+/** Renames a folder holding the token file into place: that fails on a held lock, which is never empty. */
 function tryLock(lockDir: string): string | null {
   const aside = join(dirname(lockDir), tempName(lockDir));
-  let token = randomBytes(8).toString('hex');
+  const token = randomBytes(8).toString('hex');
   try {
     mkdirSync(aside);
     try {
-      writeFileSync(join(aside, 'owner'), JSON.stringify({ ...self(), token }));
-    } catch {
-      token = ''; // A full disk: a lock without an owner, as old as its mtime says.
+      writeFileSync(join(aside, token), JSON.stringify(self()));
+    } catch (e) {
+      // A full disk can leave the file empty: still a lock (its name is its token), judged by its mtime.
+      if (!existsSync(join(aside, token))) throw e;
     }
     renameSync(aside, lockDir);
     return token;
@@ -75,23 +73,20 @@ function tryLock(lockDir: string): string | null {
   }
 }
 
-/** Refreshes the held lock's mtime; the release removes the lock only while it is ours, and only once. */
+/** Refreshes the held lock's mtime; the release frees the lock only while it is ours, and only once. */
 function hold(lockDir: string, token: string, updateMs: number): () => Promise<void> {
-  const ours = (dir: string) => tokenOf(dir) === token;
   let held = true;
-  /** Stops refreshing; true when the lock was still ours, else says once that it was lost. */
-  const stop = (): boolean => {
+  const stop = (wasOurs: boolean) => {
     clearInterval(timer);
-    const kept = held && ours(lockDir);
-    if (held && !kept) process.stderr.write(`judgeloop: lost the lock ${lockDir} (removed or taken by another)\n`);
+    if (held && !wasOurs) process.stderr.write(`judgeloop: lost the lock ${lockDir} (removed or taken by another)\n`);
     held = false;
-    return kept;
   };
   // A refresh that fails (the lock gone since the check) is the next tick's to report.
-  const refresh = () => (ours(lockDir) ? utimes(lockDir, new Date(), new Date(), () => undefined) : stop());
+  const refresh = () =>
+    existsSync(join(lockDir, token)) ? utimes(lockDir, new Date(), new Date(), () => {}) : stop(false);
   const timer = setInterval(refresh, updateMs).unref();
   return async () => {
-    if (stop()) removeIf(lockDir, ours);
+    if (held) stop(unlock(lockDir, token));
   };
 }
 
@@ -105,7 +100,7 @@ export async function acquireLock(target: string, waitMs: number, updateMs = UPD
     if (takeOverIfAbandoned(lockDir)) continue;
     const left = deadline - Date.now();
     if (left <= 0) {
-      const pid = readLockOwner(lockDir)?.pid;
+      const pid = readLock(lockDir)?.owner?.pid;
       const msg = `the lock ${lockDir} is already being held${pid ? ` by pid ${pid}` : ''}; waited ${waitMs / 1000} s`;
       throw Object.assign(new WorkError(msg), { code: 'ELOCKED' });
     }
