@@ -42,10 +42,6 @@ await esbuild
     format: 'esm',
     target: 'node20',
     external: ['typescript'],
-    // CommonJS dependencies (proper-lockfile, graceful-fs) call require() for Node's own modules.
-    banner: {
-      js: "import { createRequire as __judgeloopRequire } from 'node:module';\nconst require = __judgeloopRequire(import.meta.url);",
-    },
     logLevel: 'error',
   })
   .catch((e) => skip(`esbuild failed: ${e instanceof Error ? e.message : String(e)}`));

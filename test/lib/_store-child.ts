@@ -1,6 +1,7 @@
 // A real process that writes state as the commands do, for the full-file-system and kill tests:
 //   node --import tsx test/lib/_store-child.ts <scenario> <state dir> [args…]
 // Exit codes as the commands': a StateWriteError is one line on stderr and exit 1.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { execute } from '../../lib/cli/cli.js';
 import { compactIndex, indexFeedback } from '../../lib/store/feedback-index.js';
 import { StateStore } from '../../lib/store/store.js';
@@ -40,6 +41,16 @@ async function run(): Promise<number> {
         await new Promise((r) => setTimeout(r, 600_000));
       });
       return 0;
+    case 'increment': {
+      // increment <name> <file>: read-modify-write of a counter under the lock, with a pause to invite a lost update.
+      const file = args[1]!;
+      await store.withLock(args[0]!, async () => {
+        const n = existsSync(file) ? Number(readFileSync(file, 'utf8')) : 0;
+        await new Promise((r) => setTimeout(r, 5));
+        writeFileSync(file, String(n + 1));
+      });
+      return 0;
+    }
     case 'take-lock': {
       const t0 = performance.now();
       await store.withLock(args[0]!, () => undefined, { waitSeconds: Number(args[1] ?? 60) });
