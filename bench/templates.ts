@@ -12,6 +12,8 @@ import { orderFeedback } from '../lib/collector/record-order.js';
 import { compactIndex, indexFeedback, parseRow, rowFromFile, summarizeFeedback } from '../lib/store/feedback-index.js';
 import { feedbackNames, readFeedback } from '../lib/store/feedback-read.js';
 import { validate } from '../lib/schema/schema.js';
+import { assertSafeId } from '../lib/store/bead.js';
+import { appendLineDurable } from '../lib/store/state-write.js';
 import { StateStore } from '../lib/store/store.js';
 import { createRng as seededRandom } from '../lib/stats/prng.js';
 import type { Feedback, Outcome } from '../lib/schema/types.generated.js';
@@ -278,6 +280,27 @@ function withWithout(store: StateStore): void {
   const ajv = cpuMs(() => lines.forEach((l) => validate('feedback-index', JSON.parse(l))));
   console.log(
     `  with/without: index rows shape-checked ${shape.toFixed(0)} ms cpu, validated by the schema ${ajv.toFixed(0)} ms (indexed read: every row)`,
+  );
+  const built = cpuMs(() => names.forEach((b) => store.path('feedback', b)));
+  const joined = cpuMs(() => names.forEach((b) => join(store.dir('feedback'), `${assertSafeId(b)}.json`)));
+  console.log(
+    `  with/without: state paths built ${built.toFixed(0)} ms cpu, by path.join ${joined.toFixed(0)} ms (first read: every file)`,
+  );
+  // A first read's new rows: 1,024 a batch, appended unsynced (a row a crash loses is read again) or fdatasynced.
+  const batches = Array.from(
+    { length: Math.ceil(lines.length / 1024) },
+    (_, i) => lines.slice(i * 1024, (i + 1) * 1024).join('\n') + '\n',
+  );
+  const appendAll = (sync: boolean): number => {
+    const file = join(store.root, `.bench-append-${sync}.jsonl`);
+    const t0 = process.hrtime.bigint();
+    for (const b of batches) appendLineDurable(file, b, sync);
+    rmSync(file);
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  };
+  const [unsynced, synced] = [appendAll(false), appendAll(true)];
+  console.log(
+    `  with/without: a first read's ${batches.length} batches of new rows appended unsynced ${unsynced.toFixed(0)} ms wall, fdatasynced ${synced.toFixed(0)} ms`,
   );
   // The bounded tail: a reader holds only the tail; one file with duplicates would need every row in a Map.
   const map = spawnSync(
