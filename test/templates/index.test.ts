@@ -14,6 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compactIndex, indexFeedback, summarizeFeedback, type IndexLimits } from '../../lib/store/feedback-index.js';
 import { scanFeedback } from '../../lib/store/feedback-index.js';
 import { run } from '../../scripts/score-templates.js';
+import { orderFeedback } from '../../lib/collector/record-order.js';
 import type { FeedbackIndexRow, TemplateScores } from '../../lib/schema/types.generated.js';
 import { captureIo } from './_io.js';
 import { makeFeedback, tempState, writeRuns, type TempState } from './_fixtures.js';
@@ -310,6 +311,21 @@ describe('compacted index + bounded tail', () => {
 });
 
 describe('corrupt feedback', () => {
+  it('a record in our layout edited to a verdict the schema refuses is skipped, not counted from its head', async () => {
+    await writeRuns(st.store, [{ bead: 'good', template: 'A', outcome: 'full_pass' }]);
+    // Written as the collector writes it (summary first), so the head alone would make its row.
+    const fb = orderFeedback(makeFeedback({ bead: 'edited', template: 'A', outcome: 'full_pass', judge: 0.9 }));
+    st.store.write('feedback', 'edited', fb);
+    const file = join(st.root, 'feedback', 'edited.json');
+    const text = readFileSync(file, 'utf8');
+    expect(text).toMatch(/"verdict": "pass"/);
+    writeFileSync(file, text.replace('"verdict": "pass"', '"verdict": "great"'));
+    const r = await score();
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/skipped \S*\/feedback\/edited\.json: \/judgment\/verdict: must be one of/);
+    expect(r.data.templates[0]).toMatchObject({ template: 'A', runs: 1 });
+  });
+
   it('is named on stderr with its JSON path and skipped; the others are scored; exit 1; nothing stored is lost', async () => {
     await writeRuns(st.store, [
       { bead: 'good1', template: 'A', outcome: 'full_pass' },
