@@ -117,7 +117,14 @@ async function measure(inputs: Inputs, run: NonNullable<Inputs['run']>, ctx: Col
   const changedIds = changedExpectations(checks.test, own?.check ?? null, sealed.candidate.replaced);
   const changed = changedIds.length ? await describeChanged(wt, sealed, changedIds) : [];
   const diff = await diffP;
-  const classify = ctx.classifyNoOp && (() => ctx.classifyNoOp!(wt, snap.mergeBase, diff.tree));
+  // Classified is what the graded run runs (an edit to a test or test-infrastructure path is replaced there).
+  const ownFiles = new Set(sealed.ownFiles);
+  const classify =
+    ctx.classifyNoOp &&
+    (async () =>
+      diff.files.every((f) => ownFiles.has(f.path))
+        ? 'only tests and test infrastructure changed, which the graded run takes from the trusted revision'
+        : ctx.classifyNoOp!(wt, sealed.gradedBase, sealed.candidate.graded_commit));
   const noOp = await noOpReason(baseline?.tests, checks.test?.tests, diff.files.length, classify);
   return { diff, sealed, baseline, checks, own, changed, noOp, notes };
 }

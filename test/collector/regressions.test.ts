@@ -121,6 +121,8 @@ describe('bin/collect orders a clean fix > a fix that broke a base test > a no-o
         ),
       },
       noop: { 'text.py': `# Text helpers.\n${TEXT}` },
+      // Code, but in a test-infrastructure path: the graded run takes it from the base, so nothing graded changed.
+      infra: { 'noxfile.py': 'import nox\n\nSESSIONS = ["tests"]\n' },
     };
     const records = Object.entries(solutions).map(([name, files]) => {
       const wt = join(dir, `wt-${name}`);
@@ -169,6 +171,9 @@ describe('bin/collect orders a clean fix > a fix that broke a base test > a no-o
     expect(line('bd-broke')).toMatch(/ {2}broke 1 test that passed on the base: test_truncate_short$/);
     expect(line('bd-noop')).toMatch(
       /^bd-noop {2}agent_failure +0\.0\/100 .* {2}no-op: changes no code: only 1 files in whitespace or comments only$/,
+    );
+    expect(line('bd-infra')).toMatch(
+      /^bd-infra {2}agent_failure +0\.0\/100 .* {2}no-op: only tests and test infrastructure changed, which the graded run takes from the trusted revision$/,
     );
     // bin/judge straight from a hook (judge off: it collects, judges nothing) applies the same rule to the same run.
     const judged = join(dir, 'judge-state');
