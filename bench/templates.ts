@@ -16,7 +16,8 @@ import { assertSafeId } from '../lib/store/bead.js';
 import { appendLineDurable } from '../lib/store/state-write.js';
 import { StateStore } from '../lib/store/store.js';
 import { createRng as seededRandom } from '../lib/stats/prng.js';
-import type { Feedback, Outcome } from '../lib/schema/types.generated.js';
+import type { Feedback, Outcome, RunRecord } from '../lib/schema/types.generated.js';
+import { rowStaleness, runRecordHash } from '../lib/evidence/currency.js';
 
 const root = join(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -160,14 +161,41 @@ function record(i: number): Feedback {
   };
 }
 
-/** Writes records [from, to) as the collector would: the file, then its index row. */
+/** The run record a feedback record was collected from (each read checks it is unchanged: one stat per row). */
+function runRecordOf(fb: Feedback): RunRecord {
+  const r = fb.run;
+  return {
+    schema_version: '1.0.0',
+    bead: fb.bead,
+    task: { id: r.task_id, type: r.task_type ?? undefined, prompt: 'do the task' },
+    agent: { slug: r.agent, model: r.model ?? undefined },
+    template: r.template,
+    worktree: r.worktree ?? `/work/trees/${fb.bead}`,
+    base_ref: 'main',
+    started_at: r.started_at,
+    completed_at: r.completed_at,
+    exit_code: r.exit_code ?? null,
+    status: r.status,
+  } as RunRecord;
+}
+
+/** Writes records [from, to) as the collector would: the run records first, then each feedback file and its row. */
 function generate(store: StateStore, from: number, to: number): number {
   mkdirSync(store.dir('feedback'), { recursive: true });
   mkdirSync(store.dir('feedback-index'), { recursive: true });
+  const runs = join(store.root, '..', 'runs');
+  mkdirSync(runs, { recursive: true });
+  const records = Array.from({ length: to - from }, (_, k) => record(from + k));
+  for (const fb of records) {
+    const rec = runRecordOf(fb);
+    fb.run.record_path = join(runs, `${fb.bead}.json`);
+    fb.run.record_hash = runRecordHash(rec);
+    writeFileSync(fb.run.record_path, JSON.stringify(rec, null, 2));
+  }
   let bytes = 0;
   let rows = '';
-  for (let i = from; i < to; i++) {
-    const fb = orderFeedback(record(i)); // as the collector writes it: summary first, raw output last
+  for (const rec of records) {
+    const fb = orderFeedback(rec); // as the collector writes it: summary first, raw output last
     const v = validate('feedback', fb);
     if (!v.ok) throw new Error(`bench generated an invalid record: ${v.errors.join('; ')}`);
     const text = JSON.stringify(fb, null, 2) + '\n';
@@ -280,6 +308,11 @@ function withWithout(store: StateStore): void {
   const ajv = cpuMs(() => lines.forEach((l) => validate('feedback-index', JSON.parse(l))));
   console.log(
     `  with/without: index rows shape-checked ${shape.toFixed(0)} ms cpu, validated by the schema ${ajv.toFixed(0)} ms (indexed read: every row)`,
+  );
+  const rows = lines.map((l) => parseRow(l)!);
+  const stale = cpuMs(() => rows.forEach((r) => rowStaleness(r)));
+  console.log(
+    `  cost: each row's run record checked unchanged (a stat each, issue 24) ${stale.toFixed(0)} ms cpu (indexed read: every row)`,
   );
   const built = cpuMs(() => names.forEach((b) => store.path('feedback', b)));
   const joined = cpuMs(() => names.forEach((b) => join(store.dir('feedback'), `${assertSafeId(b)}.json`)));
