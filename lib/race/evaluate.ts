@@ -59,10 +59,11 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
   // Test files as the graded run has them (collector.test_paths), so a file the graded run uses as the candidate's
   // code is scanned as code whatever its name; the regex only when no globs are configured.
   const isTest = opts.testPaths.length ? pathMatcher(opts.testPaths) : (p: string) => TEST_FILE.test(p);
-  const { counts, at, stubs, specialCases } = tallyFindings(acc, race, pathMatcher(opts.testInfraPaths), isTest);
+  const isInfra = pathMatcher(opts.testInfraPaths);
+  const { counts, at, stubs, specialCases } = tallyFindings(acc, race, isInfra, isTest);
   miscFigures(acc);
   const { t, build, buildFailed } = checkFlags(acc);
-  const { standing, noOp } = targetFlags(acc, race, t);
+  const { standing, noOp } = targetFlags(acc, race, t, (p) => isTest(p) || isInfra(p));
   const gates = evaluateGate({
     build,
     test: fb.checks.test,
@@ -324,7 +325,7 @@ function checkFlags(acc: Acc) {
 }
 
 /** Target tests and pass-to-pass, and the no-op check. */
-function targetFlags(acc: Acc, race: RaceFacts, t: ReturnType<typeof testFacts>) {
+function targetFlags(acc: Acc, race: RaceFacts, t: ReturnType<typeof testFacts>, trusted: PathMatcher) {
   const { facts, flags } = acc;
   const fb = facts.feedback;
   const tcs = testCounts(fb);
@@ -375,6 +376,7 @@ function targetFlags(acc: Acc, race: RaceFacts, t: ReturnType<typeof testFacts>)
       files: facts.files,
       formattingOnlyFiles: facts.formattingOnlyFiles,
       ...(facts.taskType !== undefined ? { taskType: facts.taskType } : {}),
+      isTest: trusted,
     }),
   );
   if (noOp) flags.push({ kind: 'no_op', detail: noOp.detail });

@@ -82,6 +82,8 @@ export interface SubstanceInput {
   formattingOnlyFiles: string[];
   /** The run record's task.type: a docs task's documents, a test task's tests, are its work. */
   taskType?: string;
+  /** Paths the graded run takes from the trusted revision (tests, test infrastructure); a name regex when absent. */
+  isTest?: (path: string) => boolean;
 }
 
 const DOCS_TASK = /^(docs?|documentation)$/i;
@@ -96,15 +98,16 @@ export function noOpChange(i: SubstanceInput): NoOp | null {
   let cosmetic = 0;
   let docs = 0;
   let meta = 0;
+  const isTest = i.isTest ?? ((path: string) => TEST_FILE.test(path));
   const docsAreWork = DOCS_TASK.test(i.taskType ?? '');
   const testsAreWork = TESTS_TASK.test(i.taskType ?? '');
   for (const p of i.patch) {
     if (
-      ((docsAreWork && DOC_FILE.test(p.path)) || (testsAreWork && TEST_FILE.test(p.path))) &&
+      ((docsAreWork && DOC_FILE.test(p.path)) || (testsAreWork && isTest(p.path))) &&
       !i.formattingOnlyFiles.includes(p.path)
     )
       return null;
-    if (TEST_FILE.test(p.path) || (p.oldPath && TEST_FILE.test(p.oldPath))) {
+    if (isTest(p.path) || (p.oldPath && isTest(p.oldPath))) {
       tests++;
       continue;
     }

@@ -572,6 +572,14 @@ describe('doing nothing', () => {
     const tests = patchOf({ 'a.py': PY }, { 'tests/test_a.py': 'def test_f():\n    assert f(1) == 1\n' });
     expect(noOpChange({ patch: tests, files: [], formattingOnlyFiles: [], taskType: 'tests' })).toBeNull();
     expect(noOpChange({ patch: tests, files: [], formattingOnlyFiles: [] })?.kind).toBe('tests_only');
+    // Code in a test-infrastructure path: the graded run takes it from the trusted revision, so it is not work.
+    const infra = patchOf({ 'a.py': PY }, { 'noxfile.py': 'import nox\n\nSESSIONS = ["tests"]\n' });
+    const trusted = pathMatcher([
+      ...raceTestConfig().collector.test_paths!,
+      ...raceTestConfig().collector.test_infra_paths!,
+    ]);
+    expect(noOpChange({ patch: infra, files: [], formattingOnlyFiles: [] })).toBeNull();
+    expect(noOpChange({ patch: infra, files: [], formattingOnlyFiles: [], isTest: trusted })?.kind).toBe('tests_only');
   });
 
   it('codeShape keeps string contents and drops comments', () => {
