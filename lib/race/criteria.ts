@@ -6,7 +6,6 @@ import type { FilePatch } from '../git/diff-parse.js';
 import { booleanToScore, ratioToScore } from './rubric.js';
 import { durationSeconds } from '../collector/scoring.js';
 import type { ApiChange } from './ts-metrics.js';
-import { TEST_FILE } from './test-findings.js';
 import type { TargetStanding } from './targets.js';
 import {
   CHANGELOG_FILE,
@@ -134,13 +133,14 @@ export function completeness(
   api: ApiChange[] | null,
   stubs: number,
   st: TargetStanding,
+  isTest: (path: string) => boolean,
 ): CriterionResult[] {
   const out: CriterionResult[] = [judgeCriterion('requirements_met', 'requirement_coverage', facts)];
   const changed = facts.patch.filter((f) => !f.binary);
   const codeAdded = changed
-    .filter((f) => SOURCE_FILE.test(f.path) && !TEST_FILE.test(f.path))
+    .filter((f) => SOURCE_FILE.test(f.path) && !isTest(f.path))
     .reduce((s, f) => s + f.added.length, 0);
-  const testLinesAdded = changed.filter((f) => TEST_FILE.test(f.path)).reduce((s, f) => s + f.added.length, 0);
+  const testLinesAdded = changed.filter((f) => isTest(f.path)).reduce((s, f) => s + f.added.length, 0);
   const t = testFacts(facts.feedback);
   // Nothing added scores 0, not "not applicable": a change without a test earns no credit for tests.
   if (st.basis === 'per-test')

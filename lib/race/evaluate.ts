@@ -78,7 +78,7 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
     correctness: correctness(facts, api, apiNote, standing, specialCases),
     quality: quality(facts, figs, clones, sourceNote, comments, opts.commentTargetRatio),
     efficiency: efficiency(facts, race),
-    completeness: completeness(facts, api, stubs, standing),
+    completeness: completeness(facts, api, stubs, standing, isTest),
     safety: safety(facts, counts, at),
   };
   // Doing nothing scores nothing, in every category; code that does not build earns no quality or safety credit.

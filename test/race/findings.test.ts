@@ -9,6 +9,9 @@ import { specialCaseFindings, testLiterals, trivialLiteral } from '../../lib/rac
 import { testInfraFindings } from '../../lib/race/test-infra.js';
 import { pathMatcher } from '../../lib/git/test-paths.js';
 import { raceTestConfig } from './_fixture.js';
+import { completeness } from '../../lib/race/criteria.js';
+import type { SolutionFacts } from '../../lib/race/facts.js';
+import type { TargetStanding } from '../../lib/race/targets.js';
 import { commitAll, gitIn, makeRepo, writeTree } from '../helpers/repo.js';
 
 const repos: string[] = [];
@@ -585,5 +588,22 @@ describe('doing nothing', () => {
   it('codeShape keeps string contents and drops comments', () => {
     expect(codeShape('a.py', 'x = "# not a comment"  # a comment\n')).toBe('x = "# not a comment"');
     expect(codeShape('a.xyz', 'x\n')).toBeNull();
+  });
+});
+
+describe('what the criteria count as tests', () => {
+  it('lines in a test path of collector.test_paths are test lines, not code, whatever their name', () => {
+    const patch = patchOf({ 'a.py': 'x = 1\n' }, { 'testing/helpers.py': 'def make():\n    return 1\n' });
+    const facts = {
+      patch,
+      feedback: { checks: { test: null }, baseline: null },
+      taskType: 'bugfix',
+    } as unknown as SolutionFacts;
+    const st = { basis: 'none', added: [], targets: [] } as unknown as TargetStanding;
+    const isTest = pathMatcher(raceTestConfig().collector.test_paths!);
+    const detail = (matcher: (p: string) => boolean) =>
+      completeness(facts, null, 0, st, matcher).find((c) => c.name === 'tests_added')!.detail;
+    expect(detail(isTest)).toBe('2 test lines added (no test counts)');
+    expect(detail(() => false)).toBe('0 test lines added (no test counts)');
   });
 });
