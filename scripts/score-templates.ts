@@ -6,7 +6,6 @@ import { SCORE_TEMPLATES } from '../lib/cli/commands/score-templates.js';
 import { loadConfig } from '../lib/config/config.js';
 import { UserError } from '../lib/base/errors.js';
 import { scanFeedback } from '../lib/store/feedback-index.js';
-import { rowStaleness } from '../lib/evidence/currency.js';
 import { StateStore } from '../lib/store/store.js';
 import { abReport } from '../lib/templates/ab.js';
 import { TemplateAggregator } from '../lib/templates/aggregate.js';
@@ -49,14 +48,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
   let rows = 0;
   let files = 0;
   const long = (n: number) => n > PROGRESS_AFTER || performance.now() - t0 > 1000;
-  // Stale feedback (its run record changed since) would credit the template the record no longer names: left out.
-  const stale: { file: string; problem: string }[] = [];
+  // Stale feedback (its run record changed since) is left out by the scan, named in `skipped`.
   const scan = await scanFeedback(
     store,
     (row) => {
-      const why = rowStaleness(row);
-      if (why) stale.push({ file: store.path('feedback', row.bead), problem: why });
-      else if (taskType === undefined || row.task_type === taskType) agg.add(row);
+      if (taskType === undefined || row.task_type === taskType) agg.add(row);
       if (++rows % 256 === 0 && long(rows)) progress.count('feedback', 'records scored', rows);
     },
     {
@@ -76,7 +72,6 @@ export async function run(argv: string[], io: Io): Promise<number> {
       `${rows} records scored (${scan.fromIndex} from the index, ${scan.readNow} read from their files)`,
     );
   progress.end();
-  scan.skipped.push(...stale);
   for (const s of scan.skipped) io.stderr(`score-templates: skipped ${s.file}: ${s.problem}\n`);
   if (scan.badIndexLines)
     io.stderr(

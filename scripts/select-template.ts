@@ -7,7 +7,6 @@ import { SELECT_TEMPLATE } from '../lib/cli/commands/select-template.js';
 import { loadConfig } from '../lib/config/config.js';
 import { UserError } from '../lib/base/errors.js';
 import { scanFeedback } from '../lib/store/feedback-index.js';
-import { rowStaleness } from '../lib/evidence/currency.js';
 import { StateStore } from '../lib/store/store.js';
 import { TemplateAggregator } from '../lib/templates/aggregate.js';
 import { createRng as seededRandom } from '../lib/stats/prng.js';
@@ -47,18 +46,14 @@ export async function run(argv: string[], io: Io): Promise<number> {
     throw new UserError('--candidates: expected a comma-separated list of template ids');
 
   const agg = new TemplateAggregator(settings);
-  // As in score-templates: stale feedback (its run record changed since) would credit a template it no longer names.
-  const stale: { file: string; problem: string }[] = [];
+  // Stale feedback (its run record changed since) is left out by the scan, named in `skipped`.
   const scan = await scanFeedback(
     store,
     (row) => {
-      const why = rowStaleness(row);
-      if (why) stale.push({ file: store.path('feedback', row.bead), problem: why });
-      else if (taskType === null || row.task_type === taskType) agg.add(row);
+      if (taskType === null || row.task_type === taskType) agg.add(row);
     },
     { now },
   );
-  scan.skipped.push(...stale);
   for (const s of scan.skipped) io.stderr(`select-template: skipped ${s.file}: ${s.problem}\n`);
 
   const scored = new Map(agg.finish().map((t) => [t.template, t]));

@@ -5,6 +5,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { feedbackNames, readFeedback, readFeedbackHead, type FileIdentity } from './feedback-read.js';
 import { KINDS } from './kinds.js';
 import { isSafeId } from './bead.js';
+import { rowStaleness } from '../evidence/currency.js';
 import { join } from 'node:path';
 import { validate } from '../schema/schema.js';
 import { AtomicFile, writeFileAtomic } from './state-write.js';
@@ -281,7 +282,10 @@ export interface ScanOptions {
   onFileRead?: () => void;
 }
 
-/** Hands every current record's row to `onRow`. Memory: the tail and the folder's names, not the rows. */
+/**
+ * Hands every current record's row to `onRow`; a row whose run record changed since it was measured is `skipped`
+ * with the line naming the collect to run (every reader leaves stale feedback out). Memory: the tail and the names.
+ */
 export async function scanFeedback(
   store: StateStore,
   onRow: (row: FeedbackIndexRow) => void,
@@ -328,6 +332,11 @@ export async function scanFeedback(
   };
   // Batches of 1,024 (~0.5 MB): 20 appends at 20,000 instead of 40.
   const full = () => fresh[TAIL_ID].length + fresh[COMPACTED_ID].length >= 1024;
+  const hand = (row: FeedbackIndexRow): void => {
+    const why = rowStaleness(row);
+    if (why) res.skipped.push({ file: store.path('feedback', row.bead), problem: why });
+    else onRow(row);
+  };
   const readNow = (bead: string, to: keyof typeof fresh): void => {
     const r = rowFromFile(store, bead, now);
     if ('skipped' in r) {
@@ -335,7 +344,7 @@ export async function scanFeedback(
       return;
     }
     res.readNow++;
-    onRow(r.row);
+    hand(r.row);
     fresh[to].push(r.row);
   };
   const changed = (bead: string, row: FeedbackIndexRow) => {
@@ -349,7 +358,7 @@ export async function scanFeedback(
       if (!row || (opts.verify && changed(bead, row))) readNow(bead, TAIL_ID);
       else {
         res.fromIndex++;
-        onRow(row);
+        hand(row);
       }
       if (full()) await flush();
     }

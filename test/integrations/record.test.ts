@@ -383,6 +383,11 @@ describe('a re-recorded run makes its feedback stale', () => {
     expect(picked.code, picked.stderr).toBe(0);
     expect(picked.stderr).toBe(`select-template: skipped ${join(j.state, 'feedback', 'st-1.json')}: ${refused.stderr}`);
     expect(JSON.parse(picked.stdout).candidates[0].scored_runs).toBe(0);
+    // Nor does the report's template section (the scan leaves stale rows out for every reader).
+    const page = join(j.top, 'report.html');
+    const report = await runProc(join(BIN, 'report'), ['--out', page], { cwd: j.top, env });
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stderr).toContain(`report: skipped ${join(j.state, 'feedback', 'st-1.json')}: ${refused.stderr}`);
     // judge (off) collects first: the feedback is current again and names the new agent; rate takes it.
     const judge = await runProc(join(BIN, 'judge'), [path, '--quiet'], { cwd: j.top, env });
     expect(judge.code, judge.stderr).toBe(0);
