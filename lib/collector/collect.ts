@@ -117,12 +117,13 @@ async function measure(inputs: Inputs, run: NonNullable<Inputs['run']>, ctx: Col
   const changedIds = changedExpectations(checks.test, own?.check ?? null, sealed.candidate.replaced);
   const changed = changedIds.length ? await describeChanged(wt, sealed, changedIds) : [];
   const diff = await diffP;
-  // Classified is what the graded run runs (an edit to a test or test-infrastructure path is replaced there).
-  const ownFiles = new Set(sealed.ownFiles);
+  // Classified is what the graded run runs (an edit to a test or test-infrastructure path is replaced there); a
+  // spliced file (package.json) keeps the agent's other edits, so only wholly replaced or left-out paths count here.
+  const trusted = new Set([...sealed.candidate.replaced, ...sealed.candidate.excluded]);
   const classify =
     ctx.classifyNoOp &&
     (async () =>
-      diff.files.every((f) => ownFiles.has(f.path))
+      diff.files.every((f) => trusted.has(f.path) && (f.oldPath === undefined || trusted.has(f.oldPath)))
         ? 'only tests and test infrastructure changed, which the graded run takes from the trusted revision'
         : ctx.classifyNoOp!(wt, sealed.gradedBase, sealed.candidate.graded_commit));
   const noOp = await noOpReason(baseline?.tests, checks.test?.tests, diff.files.length, classify);
