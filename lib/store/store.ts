@@ -108,15 +108,11 @@ export class StateStore {
     }
   }
 
-  private readonly dirs = new Map<Kind, string>();
-
   dir(kind: Kind): string {
-    const d = this.dirs.get(kind) ?? join(this.root, KINDS[kind].dir);
-    this.dirs.set(kind, d);
-    return d;
+    return join(this.root, KINDS[kind].dir);
   }
 
-  /** A safe id needs no join (no separator, no dot segment): 6% of a first read at 20,000 (docs/design/store.md). */
+  /** A safe id needs no join (no separator, no dot segment): a first read builds 20,000 (docs/design/store.md). */
   path(kind: Kind, id: string): string {
     return `${this.dir(kind)}/${assertSafeId(id, `${kind} id`)}${KINDS[kind].ext}`;
   }
