@@ -88,8 +88,7 @@ async function infraChanges(
     const before = a ? await blob(repo, a.oid) : '';
     if (TEST_CONFIG_FILES.has(name) && !isInfra(p)) {
       // package.json / pyproject.toml: only their test part is infrastructure.
-      if (a && spliceTestConfig(p, after, before) === null) continue;
-      if (!a && !/"test|\[tool\.pytest/.test(after)) continue;
+      if (spliceTestConfig(p, after, a ? before : null) === null) continue;
     }
     const line = firstDifferentLine(before, after) ?? 1;
     out.push({

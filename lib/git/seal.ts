@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onAbort } from '../base/cleanup.js';
 import { git } from './git.js';
-import { spliceTestConfig, type PathMatcher } from './test-paths.js';
+import { spliceTestConfig, TEST_CONFIG_FILES, type PathMatcher } from './test-paths.js';
 
 export interface Entry {
   mode: string;
@@ -80,8 +80,9 @@ export async function gradedTree(
   }
   for (const [p, e] of out) {
     const t = trust.get(p);
-    if (!t || t.oid === e.oid || e.type !== 'blob') continue;
-    const merged = spliceTestConfig(p, await blob(repo, e.oid), await blob(repo, t.oid));
+    if (!TEST_CONFIG_FILES.has(p.slice(p.lastIndexOf('/') + 1)) || t?.oid === e.oid || e.type !== 'blob') continue;
+    // One only the candidate has is spliced too: its test part (a pytest table, a test script) is the agent's.
+    const merged = spliceTestConfig(p, await blob(repo, e.oid), t ? await blob(repo, t.oid) : null);
     if (merged === null) continue;
     out.set(p, { ...e, oid: await writeBlob(repo, merged) });
     spliced.push(p);

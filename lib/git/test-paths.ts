@@ -36,7 +36,11 @@ export const RUNNER_KEYS = ['jest', 'mocha', 'vitest', 'ava', 'c8', 'nyc', 'tap'
 /** Files of which only a part (the test scripts and runner keys, the pytest tables) is test infrastructure. */
 export const TEST_CONFIG_FILES = new Set(['package.json', 'pyproject.toml']);
 
-export function spliceTestConfig(path: string, candidate: string, trusted: string): string | null {
+/**
+ * The candidate's config file with its test part as the trusted side has it (`trusted` null: the trusted side has no
+ * such file, so no test part); null when the test parts already agree or the file is not one of these.
+ */
+export function spliceTestConfig(path: string, candidate: string, trusted: string | null): string | null {
   const name = path.slice(path.lastIndexOf('/') + 1);
   if (name === 'package.json') return splicePackageJson(candidate, trusted);
   if (name === 'pyproject.toml') return splicePyproject(candidate, trusted);
@@ -51,12 +55,12 @@ function testPart(pkg: Record<string, unknown>): Record<string, unknown> {
   return part;
 }
 
-function splicePackageJson(candidate: string, trusted: string): string | null {
+function splicePackageJson(candidate: string, trusted: string | null): string | null {
   let cand: Record<string, unknown>;
   let trust: Record<string, unknown>;
   try {
     cand = JSON.parse(candidate);
-    trust = JSON.parse(trusted);
+    trust = trusted === null ? {} : JSON.parse(trusted);
   } catch {
     return null;
   }
@@ -94,9 +98,9 @@ function tomlTables(text: string): string[] {
 /** A pyproject.toml table header of pytest's configuration. */
 export const PYTEST_TABLE = /^\s*\[\[?\s*tool\.pytest\b/;
 
-function splicePyproject(candidate: string, trusted: string): string | null {
+function splicePyproject(candidate: string, trusted: string | null): string | null {
   const cand = tomlTables(candidate);
-  const trust = tomlTables(trusted);
+  const trust = tomlTables(trusted ?? '');
   const mine = cand.filter((t) => PYTEST_TABLE.test(t));
   const theirs = trust.filter((t) => PYTEST_TABLE.test(t));
   if (mine.join('\n').trim() === theirs.join('\n').trim()) return null;
