@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { UserError } from '../base/errors.js';
 import { assertConfigOutside, type Config } from '../config/config.js';
 import { testEvidence } from '../evidence/trust.js';
-import { setGitTimeout } from '../git/git.js';
+import { git, setGitTimeout } from '../git/git.js';
 import { diffSnapshot, snapshotWorking, type WorkingDiff } from '../git/snapshot.js';
 import { worktreeInfo, worktreeInfoWithRef, worktreeProblem, type WorktreeInfo } from '../git/worktree.js';
 import { sweepOrphansOnce } from '../process/process.js';
@@ -117,13 +117,12 @@ async function measure(inputs: Inputs, run: NonNullable<Inputs['run']>, ctx: Col
   const changedIds = changedExpectations(checks.test, own?.check ?? null, sealed.candidate.replaced);
   const changed = changedIds.length ? await describeChanged(wt, sealed, changedIds) : [];
   const diff = await diffP;
-  // Classified is what the graded run runs (an edit to a test or test-infrastructure path is replaced there); a
-  // spliced file (package.json) keeps the agent's other edits, so only wholly replaced or left-out paths count here.
-  const trusted = new Set([...sealed.candidate.replaced, ...sealed.candidate.excluded]);
+  // Classified is what the graded run runs: the graded base to the graded commit (an edit to a test or
+  // test-infrastructure path is replaced there). Nothing graded changed: say so rather than "the diff is empty".
   const classify =
     ctx.classifyNoOp &&
     (async () =>
-      diff.files.every((f) => trusted.has(f.path) && (f.oldPath === undefined || trusted.has(f.oldPath)))
+      (await git(wt, ['rev-parse', `${sealed.gradedBase}^{tree}`])).trim() === sealed.candidate.graded_tree
         ? 'only tests and test infrastructure changed, which the graded run takes from the trusted revision'
         : ctx.classifyNoOp!(wt, sealed.gradedBase, sealed.candidate.graded_commit));
   const noOp = await noOpReason(baseline?.tests, checks.test?.tests, diff.files.length, classify);
