@@ -1,6 +1,6 @@
 // bin/accept <race> --solution ID | --reject-all | --manual-edit [--merge [--force] [--dry-run]]: records the
 // user's choice (seed 001's EvaluationFeedback) in state/race-choices/<race>.json and optionally merges.
-import { withStateDir } from '../lib/cli/command-helpers.js';
+import { withStateDir, storeFromEnv } from '../lib/cli/command-helpers.js';
 import { main, type Io } from '../lib/cli/cli.js';
 import { parse, usage } from '../lib/cli/command.js';
 import { ACCEPT } from '../lib/cli/commands/accept.js';
@@ -13,7 +13,6 @@ import { applyAdjustments } from '../lib/race/learning.js';
 import { mergeBranch, mergeSource } from '../lib/race/merge.js';
 import { categoryScores, learnedAdjustments, raceConfig } from '../lib/race/settings.js';
 import { loadRunRecord } from '../lib/collector/run-record.js';
-import { StateStore } from '../lib/store/store.js';
 import type { Feedback, Race, RaceChoice } from '../lib/schema/types.generated.js';
 
 const USAGE = usage(ACCEPT);
@@ -22,7 +21,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(ACCEPT, argv);
   const config = loadConfig({ env: io.env, configFile: values.config, cwd: io.cwd });
   const rc = raceConfig(config);
-  const store = StateStore.fromEnv(io.env, io.cwd, values.config);
+  const store = storeFromEnv(io.env, io.cwd, values.config);
   if (values['show-learning']) {
     const l = learnedAdjustments(store, rc);
     const weights = applyAdjustments(rc.weights, l.adjustments, rc.learning.min_weight);

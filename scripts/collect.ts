@@ -4,13 +4,12 @@ import { resolve } from 'node:path';
 import { installAbortHandlers } from '../lib/base/cleanup.js';
 import { isMain, main, type Io } from '../lib/cli/cli.js';
 import { packageVersion, parse, usage } from '../lib/cli/command.js';
-import { announceState, withStateDir } from '../lib/cli/command-helpers.js';
+import { announceState, withStateDir, storeFromEnv } from '../lib/cli/command-helpers.js';
 import { COLLECT } from '../lib/cli/commands/collect.js';
 import { clockFromEnv } from '../lib/base/clock.js';
 import { loadConfig } from '../lib/config/config.js';
 import { errorMessage, isUserError, UserError, WorkError } from '../lib/base/errors.js';
 import { loadRunRecord, parseRunRecord, type LoadedRunRecord } from '../lib/collector/run-record.js';
-import { StateStore } from '../lib/store/store.js';
 import type { RacePeer } from '../lib/collector/context.js';
 import { durationSeconds } from '../lib/collector/scoring.js';
 import { brokenTests, verdictLine } from '../lib/collector/regressions.js';
@@ -41,7 +40,7 @@ export async function run(argv: string[], io: CollectIo): Promise<number> {
     return 2;
   }
   const config = loadConfig({ env: io.env, configFile: values.config, cwd: io.cwd });
-  const store = StateStore.fromEnv(io.env, io.cwd, values.config);
+  const store = storeFromEnv(io.env, io.cwd, values.config);
   announceState(io, store, values.quiet);
   const now = clockFromEnv(io.env);
   const log = values.quiet ? undefined : (m: string) => io.stderr(`collect: ${m}\n`);

@@ -1,13 +1,12 @@
 // bin/judge <run.json>… | --drain | --spend: the Opus judge of agent runs (seed 003).
 import { main, type Io } from '../lib/cli/cli.js';
 import { parse, usage } from '../lib/cli/command.js';
-import { announceState } from '../lib/cli/command-helpers.js';
+import { announceState, storeFromEnv } from '../lib/cli/command-helpers.js';
 import { JUDGE } from '../lib/cli/commands/judge.js';
 import { Progress } from '../lib/report/progress.js';
 import { loadConfig } from '../lib/config/config.js';
 import { errorMessage, isUserError, UserError } from '../lib/base/errors.js';
 import { loadRunRecord } from '../lib/collector/run-record.js';
-import { StateStore } from '../lib/store/store.js';
 import type { JudgeLedgerRow } from '../lib/schema/types.generated.js';
 import { clockFromEnv } from '../lib/base/clock.js';
 import { summarizeSpend, type SpendRow } from '../lib/judge/cost.js';
@@ -97,7 +96,7 @@ function loadJudgeConfig(
 export async function run(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(JUDGE, argv);
   const cmdStderr = io.stderr;
-  const store = StateStore.fromEnv(io.env, io.cwd, values.config);
+  const store = storeFromEnv(io.env, io.cwd, values.config);
   if (values.spend) {
     const { rows } = store.readLines<JudgeLedgerRow>('judge-ledger', LEDGER_ID);
     const spend = summarizeSpend(rows);

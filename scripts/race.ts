@@ -4,7 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { main, type Io } from '../lib/cli/cli.js';
 import { parse, usage } from '../lib/cli/command.js';
-import { announceState, withStateDir } from '../lib/cli/command-helpers.js';
+import { announceState, withStateDir, storeFromEnv } from '../lib/cli/command-helpers.js';
 import { RACE } from '../lib/cli/commands/race.js';
 import { clockFromEnv } from '../lib/base/clock.js';
 import { loadConfig, type Config } from '../lib/config/config.js';
@@ -14,7 +14,7 @@ import { present } from '../lib/race/present.js';
 import { Progress } from '../lib/report/progress.js';
 import { runRace } from '../lib/race/run-race.js';
 import { loadRunRecord, type LoadedRunRecord } from '../lib/collector/run-record.js';
-import { StateStore } from '../lib/store/store.js';
+import type { StateStore } from '../lib/store/store.js';
 import type { Feedback, Race } from '../lib/schema/types.generated.js';
 
 const USAGE = usage(RACE);
@@ -72,7 +72,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     assertSafeId(values.race, '--race');
     let stored: Race | null;
     try {
-      stored = StateStore.fromEnv(io.env, io.cwd, values.config).read<Race>('races', values.race);
+      stored = storeFromEnv(io.env, io.cwd, values.config).read<Race>('races', values.race);
     } catch (e) {
       // A race stored by an older judgeloop (or edited by hand) does not fit the schema: say how to get a fresh one.
       throw new UserError(
@@ -94,7 +94,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   }
   const now = clockFromEnv(io.env);
   const config = loadConfig({ env: io.env, configFile: values.config, cwd: io.cwd });
-  const store = StateStore.fromEnv(io.env, io.cwd, values.config);
+  const store = storeFromEnv(io.env, io.cwd, values.config);
   announceState(io, store, values.quiet);
   const runs = values.race
     ? findRaceRuns(store, values.race, io.cwd)

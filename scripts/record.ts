@@ -5,7 +5,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { isSafeId } from '../lib/store/bead.js';
 import { main, type Io } from '../lib/cli/cli.js';
 import { parse, usage } from '../lib/cli/command.js';
-import { announceState, withStateDir } from '../lib/cli/command-helpers.js';
+import { announceState, withStateDir, storeFromEnv } from '../lib/cli/command-helpers.js';
 import { RECORD } from '../lib/cli/commands/record.js';
 import { nowIso } from '../lib/base/clock.js';
 import { assertConfigOutside, chooseConfigFile, loadConfig, type Config } from '../lib/config/config.js';
@@ -15,7 +15,7 @@ import { assembleRunRecord, beadFrom, type RecordFacts } from '../lib/record/ass
 import { parseClaudeHookInput, summarizeTranscript, type TranscriptFacts } from '../lib/record/claude-hook.js';
 import { baseCommit, commitFacts, worktreeFacts, type CommitFacts } from '../lib/record/git-facts.js';
 import { handOnBackground, handOnForeground } from '../lib/record/hand-on.js';
-import { StateStore } from '../lib/store/store.js';
+import type { StateStore } from '../lib/store/store.js';
 import { writeFileAtomic } from '../lib/store/state-write.js';
 import type { RunRecord } from '../lib/schema/types.generated.js';
 
@@ -164,7 +164,7 @@ export async function run(argv: string[], io: RecordIo): Promise<number> {
     for (const line of assembled.missing) io.stderr(`record: ${line}\n`);
     return 2;
   }
-  const store = StateStore.fromEnv(env, io.cwd, v.config);
+  const store = storeFromEnv(env, io.cwd, v.config);
   // The same refusal as the collector's, before anything is written: the agent must not choose judgeloop's config.
   assertConfigOutside(config, wt.top, store.root);
   // Speed is scored from these times: say when they are the commits' rather than the run's own.

@@ -1,12 +1,11 @@
 // bin/score-templates: per-template scores from every feedback record, the A/B report, refinement triggers.
 import { main, type Io } from '../lib/cli/cli.js';
 import { parse } from '../lib/cli/command.js';
-import { announceState, withStateDir } from '../lib/cli/command-helpers.js';
+import { announceState, withStateDir, storeFromEnv } from '../lib/cli/command-helpers.js';
 import { SCORE_TEMPLATES } from '../lib/cli/commands/score-templates.js';
 import { loadConfig } from '../lib/config/config.js';
 import { UserError } from '../lib/base/errors.js';
 import { scanFeedback } from '../lib/store/feedback-index.js';
-import { StateStore } from '../lib/store/store.js';
 import { abReport } from '../lib/templates/ab.js';
 import { TemplateAggregator } from '../lib/templates/aggregate.js';
 import { nowIso } from '../lib/base/clock.js';
@@ -35,7 +34,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   });
   const tcfg = templatesConfig(cfg);
   const settings = scoreSettings(cfg, 3);
-  const store = StateStore.fromEnv(io.env, io.cwd, values.config);
+  const store = storeFromEnv(io.env, io.cwd, values.config);
   announceState(io, store, values.quiet);
   const now = nowIso(io.env);
   const taskType = values['task-type'];

@@ -2,12 +2,11 @@
 import { randomBytes } from 'node:crypto';
 import { main, type Io } from '../lib/cli/cli.js';
 import { parse } from '../lib/cli/command.js';
-import { announceState, withStateDir } from '../lib/cli/command-helpers.js';
+import { announceState, withStateDir, storeFromEnv } from '../lib/cli/command-helpers.js';
 import { SELECT_TEMPLATE } from '../lib/cli/commands/select-template.js';
 import { loadConfig } from '../lib/config/config.js';
 import { UserError } from '../lib/base/errors.js';
 import { scanFeedback } from '../lib/store/feedback-index.js';
-import { StateStore } from '../lib/store/store.js';
 import { TemplateAggregator } from '../lib/templates/aggregate.js';
 import { createRng as seededRandom } from '../lib/stats/prng.js';
 import { selectTemplate, type Candidate } from '../lib/templates/select.js';
@@ -34,7 +33,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   });
   const tcfg = templatesConfig(cfg);
   const settings = scoreSettings(cfg, 4);
-  const store = StateStore.fromEnv(io.env, io.cwd, values.config);
+  const store = storeFromEnv(io.env, io.cwd, values.config);
   announceState(io, store, values.quiet);
   const now = nowIso(io.env);
   const taskType = values['task-type'] ?? null;

@@ -15,6 +15,7 @@ import { noOpChange } from './substance.js';
 import { noOpVerdict } from '../collector/regressions.js';
 import { TEST_FILE, targetTestEdits, testFindings, trivialTests } from './test-findings.js';
 import { specialCaseFindings, testLiterals } from './special-case.js';
+import { tamperFindings } from './tamper.js';
 import { testInfraFindings } from './test-infra.js';
 import { pathMatcher, type PathMatcher } from '../git/test-paths.js';
 import { isPass, targetStanding, testCounts, type TargetStanding } from './targets.js';
@@ -247,6 +248,7 @@ function tallyFindings(acc: Acc, race: RaceFacts, isInfra: PathMatcher, isTest: 
   const baseTexts = new Map(facts.files.filter((f) => f.base !== null).map((f) => [f.path, f.base!]));
   // The graded tests' literals: the trusted revision's test files (facts.testTexts), not the solution's own edits.
   const literals = testLiterals(facts.testTexts);
+  const heads = new Map(facts.files.filter((f) => f.head !== null).map((f) => [f.path, f.head!]));
   const findings = [
     ...scanAddedLines(facts.patch),
     ...testFindings(facts.patch),
@@ -254,6 +256,7 @@ function tallyFindings(acc: Acc, race: RaceFacts, isInfra: PathMatcher, isTest: 
     ...testInfraFindings(facts.patch, facts.files, isInfra),
     ...targetTestEdits(facts.patch, baseTexts, race.targets.fail_to_pass),
     ...specialCaseFindings(facts.patch, facts.files, literals, isTest),
+    ...tamperFindings(facts.patch, heads, (p) => isTest(p) || isInfra(p)),
   ];
   const counts = { dangerous_op: 0, disabled_check: 0, secret: 0 };
   const at = { dangerous_op: [] as string[], disabled_check: [] as string[] };

@@ -1,9 +1,7 @@
-import { mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertSafeId, isSafeId } from './bead.js';
-import { stateChoice, type StateDirChoice } from '../config/config.js';
-import { UserError } from '../base/errors.js';
-import type { EnvSettings } from '../base/env.js';
+import type { StateDirChoice } from '../config/config.js';
 import { KINDS, type Kind } from './kinds.js';
 import { acquireLock } from './lock.js';
 import { validate } from '../schema/schema.js';
@@ -68,7 +66,11 @@ export function parseJsonLines<T>(
 
 export class StateStore {
   private swept = false;
-  constructor(readonly root: string) {}
+  /** `via`: why this folder (lib/cli's storeFromEnv says it before a command writes). */
+  constructor(
+    readonly root: string,
+    readonly via?: StateDirChoice['via'],
+  ) {}
 
   /** Options for writeFileAtomic / AtomicFile: temporary files in state/.tmp, swept once their writer is dead. */
   atomic(): AtomicOptions {
@@ -81,31 +83,6 @@ export class StateStore {
     if (this.swept) return;
     this.swept = true;
     sweepTemps(this.root);
-  }
-
-  /** The store the environment and config file name (`configFile`: a --config flag, which wins over the search). */
-  static fromEnv(env: EnvSettings, cwd?: string, configFile?: string): StateStore {
-    const choice = stateChoice(env, cwd, configFile);
-    const store = new StateStore(choice.dir);
-    store.via = choice.via;
-    return store;
-  }
-
-  /** Why this folder (set by fromEnv): what `announceState` says. */
-  via: StateDirChoice['via'] | undefined;
-
-  /** Throws one line unless the folder exists (made here) and takes a file: checked before any work is done. */
-  assertWritable(): void {
-    const probe = join(this.root, `.writable-${process.pid}`);
-    try {
-      mkdirSync(this.root, { recursive: true });
-      writeFileSync(probe, '');
-      unlinkSync(probe);
-    } catch (e) {
-      throw new UserError(
-        `state folder ${this.root}: not writable (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); set JUDGELOOP_STATE_DIR or "state_dir" in judgeloop.json`,
-      );
-    }
   }
 
   dir(kind: Kind): string {

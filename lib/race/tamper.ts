@@ -1,0 +1,83 @@
+// Code under test that games the trusted tests from inside their process (pure): it rewrites the runner's results,
+// notices it is being tested, or makes equality always hold. The graded run cannot see these; the diff can.
+import type { FilePatch } from '../git/diff-parse.js';
+import type { ScanFinding } from './scan.js';
+
+interface Rule {
+  kind: 'test_infra_changed' | 'special_case';
+  name: string;
+  lang: RegExp;
+  re: RegExp;
+}
+
+const PY = /\.py$/;
+const JS = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
+const GO = /(?<!_test)\.go$/;
+
+const RULES: Rule[] = [
+  {
+    kind: 'test_infra_changed',
+    name: "reaches into the test runner from code under test (pytest's internals or hooks, unittest's results, sys.modules, os._exit)",
+    lang: PY,
+    re: /\b_pytest\b|\bpytest_(runtest|collection|sessionfinish|terminal_summary|report|make_collect_report)\w*|\bTestReport\b|\bunittest\.(TestResult|TextTestResult|TextTestRunner|TestCase)\.\w+\s*=[^=]|\bsys\.modules\[[^\]]+\]\s*=[^=]|\bbuiltins\.\w+\s*=[^=]|\bos\._exit\s*\(|\bsys\.settrace\s*\(/,
+  },
+  {
+    kind: 'test_infra_changed',
+    name: "reaches into the test runner from code under test (a runner's module, its matchers, process.exit replaced, exit code forced to 0)",
+    lang: JS,
+    re: /\bfrom\s+['"](node:test|vitest|jest|mocha|@jest\/[\w-]+|@vitest\/[\w-]+)['"]|\brequire\(\s*['"](node:test|vitest|mocha|@jest\/[\w-]+|@vitest\/[\w-]+)['"]\s*\)|\bexpect\.(extend|addEqualityTesters)\s*\(|\bprocess\.(exit|reallyExit)\s*=[^=]|\bprocess\.exitCode\s*=\s*0\b|defineProperty\(\s*process\s*,\s*['"](exit|exitCode)['"]|\bObject\.is\s*=[^=]|\bassert\.\w+\s*=[^=]/,
+  },
+  {
+    kind: 'test_infra_changed',
+    name: 'reaches into the test runner from code under test (package testing outside a _test.go file)',
+    lang: GO,
+    re: /^\s*(import\s+)?(\w+\s+)?"testing"\s*$|\btesting\.(Main|MainStart|Init)\b/,
+  },
+  {
+    kind: 'special_case',
+    name: 'behaves differently under test (asks whether a test runner is running)',
+    lang: /\.(py|go|ts|tsx|mts|cts|js|jsx|mjs|cjs)$/,
+    re: /PYTEST_CURRENT_TEST|['"](_?pytest|unittest)['"]\s+in\s+sys\.modules|NODE_TEST_CONTEXT|\bVITEST(_\w+)?\b|JEST_WORKER_ID|__vitest_\w+__|\bprocess\.argv\b[^\n]*['"]--test['"]/,
+  },
+  {
+    kind: 'special_case',
+    name: 'equality that always holds (any expected value matches)',
+    lang: PY,
+    re: /\b__eq__\s*=\s*lambda[^:]*:\s*(True|1)\s*$|\b__ne__\s*=\s*lambda[^:]*:\s*(False|0)\s*$/,
+  },
+];
+
+/** `def __eq__` (or `__ne__`) whose first statement returns a constant that makes every comparison hold. */
+function alwaysEqualDef(lines: string[], at: number): boolean {
+  const def = /^\s*def\s+__(eq|ne)__\s*\(.*\)\s*(->\s*[\w.]+\s*)?:\s*(.*)$/.exec(lines[at - 1] ?? '');
+  if (!def) return false;
+  const holds = def[1] === 'eq' ? /^return\s+(True|1)\s*(#.*)?$/ : /^return\s+(False|0)\s*(#.*)?$/;
+  if (def[3]!.trim()) return holds.test(def[3]!.trim());
+  for (let i = at; i < lines.length; i++) {
+    const s = lines[i]!.trim();
+    if (s === '' || s.startsWith('#') || /^("""|''').*\1$|^(["']).*\2$/.test(s)) continue;
+    return holds.test(s);
+  }
+  return false;
+}
+
+/** Findings on the lines a solution added to code (not tests or test infrastructure: `isTrusted`), at file:line. */
+export function tamperFindings(
+  patch: FilePatch[],
+  heads: Map<string, string>,
+  isTrusted: (path: string) => boolean,
+): ScanFinding[] {
+  const out: ScanFinding[] = [];
+  for (const p of patch) {
+    if (p.binary || p.deleted || isTrusted(p.path)) continue;
+    const lines = heads.get(p.path)?.split('\n') ?? [];
+    for (const { line, text } of p.added) {
+      const rule = RULES.find((r) => r.lang.test(p.path) && r.re.test(text));
+      const eq = PY.test(p.path) && alwaysEqualDef(lines, line);
+      if (!rule && !eq) continue;
+      const { kind, name } = rule ?? RULES[RULES.length - 1]!;
+      out.push({ kind, name, file: p.path, line, text: text.trim().slice(0, 160) });
+    }
+  }
+  return out;
+}
