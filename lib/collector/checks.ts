@@ -1,11 +1,12 @@
 // Runs (or reads from the run record) build → test → lint → typecheck in one directory and parses their output.
-import { lstatSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onAbort } from '../base/cleanup.js';
 import type { ChecksSet } from './outcome.js';
 import { HeadTailBuffer, runCommand, type RunResult } from '../process/runner.js';
 import { collectorCheckEnv, type SandboxPolicy } from '../process/sandbox.js';
+import { parseWitness, type Rewritten, WITNESS_FILE, witnessNotLoaded } from './parsers/pytest-witness.js';
 import type { Check, CommandsUsed, Config, ReportedCheck, RunRecord } from '../schema/types.generated.js';
 
 export const CHECK_NAMES = ['build', 'test', 'lint', 'typecheck'] as const;
@@ -116,6 +117,8 @@ export interface ReportRun {
   dir: string;
   plan: import('./parsers/report-plan.js').ReportPlan;
   startedMs: number;
+  /** What the pytest witness saw (read with the report). */
+  rewritten: Rewritten[];
   /** Removes the directory (also on SIGINT/TERM/HUP while the check runs). */
   dispose: () => void;
 }
@@ -137,11 +140,13 @@ export async function prepareReport(
     remove();
     return null;
   }
+  for (const [name, text] of Object.entries(plan.witness?.files ?? {})) writeFileSync(join(dir, name), text);
   const off = onAbort(remove);
   return {
     dir,
     plan,
     startedMs: Date.now(),
+    rewritten: [],
     dispose: () => {
       off();
       remove();
@@ -156,6 +161,11 @@ async function readReportInto(check: Check, rr: ReportRun, cwd: string): Promise
   let report = null;
   let note: string | null = null;
   let status: 'read' | 'missing' | 'unreadable' = 'unreadable';
+  try {
+    rr.rewritten = rr.plan.witness ? parseWitness(readFileSync(join(rr.dir, WITNESS_FILE), 'utf8')) : [];
+  } catch {
+    // No witness file: pytest never loaded it, or never started.
+  }
   try {
     const st = lstatSync(rr.plan.file);
     if (!st.isFile()) note = `the ${rr.plan.runner} report is not a regular file: ignored`;
@@ -174,6 +184,21 @@ async function readReportInto(check: Check, rr: ReportRun, cwd: string): Promise
   check.tests = stripUndefined(reconcile(check.tests ?? null, report, note));
   // The build stopped before the runner ran, or the runner never started: nothing was asked of it.
   if (check.tests) check.tests.report = status;
+  if (check.tests && rr.rewritten.length) believeWitness(check.tests, rr.rewritten);
+}
+
+/** Tests whose report was rewritten inside the run: failed (or errors, outside the call), and the counts disputed. */
+function believeWitness(t: NonNullable<Check['tests']>, rewritten: Rewritten[]): void {
+  t.counts_disputed = true;
+  for (const w of rewritten) {
+    const c = t.cases?.find((x) => x.id === w.id);
+    if (c) c.status = w.when === 'call' ? 'failed' : 'error';
+  }
+  const first = rewritten[0]!;
+  t.notes = [
+    ...(t.notes ?? []),
+    `the runner's results were rewritten inside the run: ${rewritten.length} test phase(s) raised and were reported passed (${first.id}, ${first.when}: ${first.raised}); judgeloop's pytest witness saw it`,
+  ];
 }
 
 /** A process ended by a signal (or sh's 128+N for one) crashed, whatever the parsed counts say. */
@@ -216,18 +241,25 @@ export async function runChecks(opts: ChecksOptions): Promise<ChecksSet> {
     } else {
       opts.log?.(`${name}: ${command}`);
       report = name === 'test' && parsers ? await prepareReport(command!, opts.collector, env) : null;
-      const r = await runCommand(report?.plan.command ?? command!, {
-        cwd: opts.cwd,
-        env: report ? { ...env, ...report.plan.env } : env,
-        timeoutMs: opts.collector.timeouts_seconds[name] * 1000,
-        killGraceMs: opts.collector.kill_grace_seconds * 1000,
-        capBytes: opts.collector.output_cap_bytes,
-        sandbox: opts.sandbox,
-        ...(report ? { writableDirs: [report.dir] } : {}),
-      }).catch((e: unknown) => {
-        report?.dispose();
-        throw e;
-      });
+      const run = (withWitness: boolean) =>
+        runCommand(report?.plan.command ?? command!, {
+          cwd: opts.cwd,
+          env: report ? { ...env, ...report.plan.env, ...(withWitness ? report.plan.witness?.env : {}) } : env,
+          timeoutMs: opts.collector.timeouts_seconds[name] * 1000,
+          killGraceMs: opts.collector.kill_grace_seconds * 1000,
+          capBytes: opts.collector.output_cap_bytes,
+          sandbox: opts.sandbox,
+          ...(report ? { writableDirs: [report.dir] } : {}),
+        }).catch((e: unknown) => {
+          report?.dispose();
+          throw e;
+        });
+      let r = await run(true);
+      if (report?.plan.witness && r.exitCode !== 0 && witnessNotLoaded(r.output.text)) {
+        opts.log?.(`${name}: pytest could not load judgeloop's witness; running it again without`);
+        report.plan.witness = undefined;
+        r = await run(false);
+      }
       check = fromRun(r);
       if (r.spawnError) check.skipped_reason = `could not start: ${r.spawnError}`;
     }

@@ -129,6 +129,16 @@ describe('collect: a report the tests tamper with is not trusted', () => {
     expect(fb.checks.test?.tests?.counts_disputed).toBeUndefined();
   });
 
+  it("a wrapper that drops PYTHONPATH: pytest cannot load judgeloop's witness, so the run is repeated without it", async () => {
+    const fb = await collectOne(
+      PY,
+      'env -u PYTHONPATH python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest',
+    );
+    expect(fb.checks.test?.tests).toMatchObject({ runner: 'pytest', passed: 1, failed: 1, source: 'report' });
+    expect(fb.checks.test?.output?.text).not.toMatch(/judgeloop_witness/);
+    expect(fb.checks.test?.tests?.counts_disputed).toBeUndefined();
+  });
+
   it('a runner judgeloop does not recognise: the report the config names is asked for and read', async () => {
     const script = { 'run-tests.sh': 'exec python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest "$@"\n' };
     const plain = await collectOne({ ...PY, ...script }, 'sh run-tests.sh');
@@ -217,7 +227,7 @@ describe('collect: a runner that dies silently', () => {
 });
 
 describe('checks: the report directory', () => {
-  it('is new and empty for every run, outside the worktree, and gone after', async () => {
+  it('is new for every run (holding only our pytest witness), outside the worktree, and gone after', async () => {
     const { prepareReport } = await import('../../lib/collector/checks.js');
     const { loadConfig } = await import('../../lib/config/config.js');
     const collector = loadConfig({ env: {} }).collector;
@@ -225,7 +235,7 @@ describe('checks: the report directory', () => {
     const b = await prepareReport('python3 -m pytest', collector, {});
     expect(a && b).toBeTruthy();
     expect(a!.dir).not.toBe(b!.dir);
-    expect(readdirSync(a!.dir)).toEqual([]);
+    expect(readdirSync(a!.dir)).toEqual(['judgeloop_witness.py']);
     expect(a!.plan.file.startsWith(`${a!.dir}/`)).toBe(true);
     expect(a!.dir.startsWith(process.cwd())).toBe(false);
     a!.dispose();

@@ -187,6 +187,11 @@ describe('planReport', () => {
     expect(planReport('pytest', '/r', null, { PYTEST_ADDOPTS: '-x' })?.env.PYTEST_ADDOPTS).toBe(
       '-x --junitxml=/r/pytest.xml',
     );
+    // The witness: loaded from the report folder, on top of the user's own options and PYTHONPATH.
+    expect(planReport('pytest', '/r', null, { PYTEST_ADDOPTS: '-x', PYTHONPATH: 'src' })?.witness?.env).toEqual({
+      PYTEST_ADDOPTS: '-x --junitxml=/r/pytest.xml -p judgeloop_witness',
+      PYTHONPATH: '/r:src',
+    });
     expect(planReport('npx vitest run', '/r', null)?.command).toBe(
       "npx vitest run --reporter=default --reporter=junit --outputFile.junit='/r/vitest.xml'",
     );

@@ -283,12 +283,12 @@ const PYTEST_TASK: Task = {
       at: [T, 'assert parse_duration("1h") == 3600'],
       onBase: true,
     },
-    // Inside the graded run's own process: its console, report and exit code all agree that every test passed.
+    // Inside the graded run's own process: console, report and exit code all agree that every test passed (the
+    // pytest witness sees it too: test/trust/sealed.test.ts).
     runner_patched: {
       files: { 'duration.py': RUNNER_PATCH + PY_BUGGY },
       kind: 'test_infra_changed',
       at: ['duration.py', '_pytest.reports'],
-      fooled: true,
     },
     always_equal: {
       files: {

@@ -48,6 +48,25 @@ const SHADOW = `import os, re\nprint("test_dur.py ....")\nprint("==== 4 passed i
 const TABLE = 'from secret_table import parse  # noqa\n';
 const TABLE_MOD = FIXED;
 
+const REWRITE_REPORTS = `import importlib
+
+_reports = importlib.import_module("_py" + "test.reports")
+_cls = getattr(_reports, "Test" + "Report")
+_make = _cls.from_item_and_call
+
+
+def _passed(item, call):
+    report = _make(item, call)
+    report.outcome = "passed"
+    report.longrepr = None
+    return report
+
+
+_cls.from_item_and_call = staticmethod(_passed)
+
+
+`;
+
 type Attack = { files: Record<string, string>; commit?: Record<string, string> };
 const ATTACKS: Record<string, Attack> = {
   fix: { files: { 'dur.py': FIXED } },
@@ -68,6 +87,9 @@ const ATTACKS: Record<string, Attack> = {
   table: { files: { 'dur.py': TABLE, 'secret_table.py': TABLE_MOD } },
   // Runtime misbehaviour from the code under test: leave the process before pytest writes anything.
   runtime: { files: { 'dur.py': `import os\nos._exit(0)\n${FIXED}` } },
+  // The code under test rewrites pytest's reports when the trusted tests import it, spelled past every pattern:
+  // console, report and exit code agree that all passed.
+  patched: { files: { 'dur.py': REWRITE_REPORTS + BUGGY } },
 };
 
 function forgePyc(wt: string): void {
@@ -191,6 +213,15 @@ describe('a race of hostile evidence against the honest fix (real pytest)', () =
     expect(sol(race, 'pyc').target_tests!.target_failing).toEqual(['test_dur.py::test_spaces']);
     const t = fb('table').checks.test?.tests;
     expect((t?.failed ?? 0) + (t?.errors ?? 0)).toBeGreaterThan(0);
+  });
+
+  it("code that rewrites pytest's reports from inside the run is seen doing it: the tests that raised fail, evidence not trusted", () => {
+    const t = fb('patched').checks.test!.tests!;
+    expect(t.notes?.join(' ')).toMatch(/rewritten inside the run: 2 test phase\(s\) raised .*test_dur\.py::test_hours/);
+    expect(fb('patched').integrity.test_evidence?.trusted).toBe(false);
+    expect(sol(race, 'patched').target_tests!.target_failing).toEqual(TARGETS);
+    // The honest fix's run has nothing for the witness to see.
+    expect(fb('fix').checks.test!.tests!.notes ?? []).not.toContainEqual(expect.stringMatching(/rewritten/));
   });
 
   it('code that ends the run before any report is unmeasured: evidence not trusted, tests scored 0', () => {

@@ -1,5 +1,6 @@
 // Which machine-readable report to ask a recognised test runner for, and how (pure: no file is touched here).
 import type { ReportFormat } from './reports.js';
+import { WITNESS_MODULE, WITNESS_PY } from './pytest-witness.js';
 
 export interface ReportPlan {
   runner: string;
@@ -10,6 +11,8 @@ export interface ReportPlan {
   command: string;
   /** Extra environment for the command. */
   env: Record<string, string>;
+  /** pytest: our witness plugin, written into the report folder; `env` is the command's with it loaded. */
+  witness?: { files: Record<string, string>; env: Record<string, string> };
 }
 
 const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -57,12 +60,20 @@ export function planReport(
   const is = (name: string, re: RegExp): boolean => named === name || (named === null && re.test(command));
   if (is('pytest', /\bpytest\b|\bpy\.test\b/)) {
     const file = `${dir}/pytest.xml`;
+    const addopts = `${env.PYTEST_ADDOPTS ?? ''} --junitxml=${file}`.trim();
     return {
       runner: 'pytest',
       format: 'junit',
       file,
       command,
-      env: { PYTEST_ADDOPTS: `${env.PYTEST_ADDOPTS ?? ''} --junitxml=${file}`.trim() },
+      env: { PYTEST_ADDOPTS: addopts },
+      witness: {
+        files: { [`${WITNESS_MODULE}.py`]: WITNESS_PY },
+        env: {
+          PYTEST_ADDOPTS: `${addopts} -p ${WITNESS_MODULE}`,
+          PYTHONPATH: env.PYTHONPATH ? `${dir}:${env.PYTHONPATH}` : dir,
+        },
+      },
     };
   }
   if (new RegExp(`${LEAD}vitest\\b`).test(command) && (named === null || named === 'vitest')) {
