@@ -8,7 +8,7 @@ import { isSafeId } from './bead.js';
 import { rowStaleness } from '../evidence/currency.js';
 import { join } from 'node:path';
 import { validate } from '../schema/schema.js';
-import { AtomicFile, writeFileAtomic } from './state-write.js';
+import { writeFileAtomic } from './state-write.js';
 import type { StateStore } from './store.js';
 import type { Feedback, FeedbackIndexRow } from '../schema/types.generated.js';
 
@@ -232,30 +232,26 @@ export async function compactIndex(store: StateStore, now = new Date().toISOStri
 /** The caller holds the lock. A line that is not a row is replaced by its file read now, or dropped. */
 function compactLocked(store: StateStore, now: string): void {
   const tailFile = store.path('feedback-index', TAIL_ID);
-  const compacted = store.path('feedback-index', COMPACTED_ID);
   const names = new Set(feedbackNames(store));
-  const [old, tail] = [openIfExists(compacted), openIfExists(tailFile)];
-  const file = new AtomicFile(compacted, store.atomic());
-  try {
+  const [old, tail] = [openIfExists(store.path('feedback-index', COMPACTED_ID)), openIfExists(tailFile)];
+  function* chunks(): Generator<string> {
     let chunk = '';
-    for (let [bead, line] of currentLines(old, tail, names, () => undefined)) {
-      if (!parseRow(line)) {
-        const r = rowFromFile(store, bead, now);
-        if (!('row' in r)) continue;
-        line = JSON.stringify(r.row);
-      }
-      chunk += line + '\n';
+    for (const [bead, line] of currentLines(old, tail, names, () => undefined)) {
+      const r = parseRow(line) ? null : rowFromFile(store, bead, now);
+      if (r && !('row' in r)) continue;
+      chunk += `${r ? JSON.stringify(r.row) : line}\n`;
       if (chunk.length > CHUNK) {
-        file.write(chunk);
+        yield chunk;
         chunk = '';
       }
     }
-    file.write(chunk);
+    yield chunk;
+  }
+  try {
+    writeFileAtomic(store.path('feedback-index', COMPACTED_ID), chunks(), store.atomic());
     // Compacted file first, then the empty tail: killed in between, the tail's rows are folded in again.
-    file.commit();
     writeFileAtomic(tailFile, '', store.atomic());
   } finally {
-    file.abort();
     for (const f of [old, tail]) if (f) closeSync(f.fd);
   }
 }

@@ -89,79 +89,56 @@ export interface AtomicOptions {
   tmpDir?: string;
 }
 
-/** A file written in chunks to a temporary file and renamed over `file` by commit(); abort() leaves `file` as it was. */
-export class AtomicFile {
-  readonly tmp: string;
-  private fd: number | null = null;
-
-  constructor(
-    readonly file: string,
-    opts: AtomicOptions = {},
-  ) {
-    const dir = dirname(file);
-    try {
-      mkdirSync(dir, { recursive: true });
-      let tmpDir = dir;
-      if (opts.tmpDir && opts.tmpDir !== dir) {
-        mkdirSync(opts.tmpDir, { recursive: true });
-        // rename(2) works only within one file system (a state folder may be a symlink to another disk).
-        if (statSync(opts.tmpDir).dev === statSync(dir).dev) tmpDir = opts.tmpDir;
-      }
-      this.tmp = join(tmpDir, tempName(file));
-      this.fd = openSync(this.tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
-    } catch (e) {
-      throw writeError(file, e, 'the previous version is unchanged');
-    }
-  }
-
-  write(chunk: string | Uint8Array): void {
-    if (this.fd === null) throw new Error(`${this.tmp}: already closed`);
-    try {
-      writeAll(this.fd, typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-    } catch (e) {
-      this.abort();
-      throw writeError(this.file, e, 'the previous version is unchanged');
-    }
-  }
-
-  /** fsync, close, rename over the file, fsync its folder. */
-  commit(): void {
-    if (this.fd === null) throw new Error(`${this.tmp}: already closed`);
-    try {
-      fsyncSync(this.fd);
-      closeSync(this.fd);
-      this.fd = null;
-      renameSync(this.tmp, this.file);
-    } catch (e) {
-      this.abort();
-      throw writeError(this.file, e, 'the previous version is unchanged');
-    }
-    try {
-      fsyncDir(dirname(this.file));
-    } catch (e) {
-      throw writeError(this.file, e, 'the new version is in place but may not survive a crash');
-    }
-  }
-
-  /** Closes and removes the temporary file; the target is untouched. Safe to call twice. */
-  abort(): void {
-    if (this.fd !== null) {
-      try {
-        closeSync(this.fd);
-      } catch {
-        // Closing can report a deferred write error; the file is being thrown away anyway.
-      }
-      this.fd = null;
-    }
-    rmSync(this.tmp, { force: true });
-  }
+/** The temporary file's folder: `opts.tmpDir` when on the target's file system (rename(2) cannot cross), else beside it. */
+function tempFolder(file: string, opts: AtomicOptions): string {
+  const dir = dirname(file);
+  mkdirSync(dir, { recursive: true });
+  if (!opts.tmpDir || opts.tmpDir === dir) return dir;
+  mkdirSync(opts.tmpDir, { recursive: true });
+  return statSync(opts.tmpDir).dev === statSync(dir).dev ? opts.tmpDir : dir;
 }
 
-/** Writes `text` to `file` all or nothing: temporary file, write all, fsync, rename, fsync the folder. */
-export function writeFileAtomic(file: string, text: string | Uint8Array, opts: AtomicOptions = {}): void {
-  const f = new AtomicFile(file, opts);
-  f.write(text);
-  f.commit();
+/**
+ * Writes `text` (or each chunk of it, as produced) to `file` all or nothing: temporary file, write all, fsync, rename,
+ * fsync the folder. An error of the chunks' producer is thrown as it is; the target is untouched either way.
+ */
+export function writeFileAtomic(
+  file: string,
+  text: string | Uint8Array | Iterable<string | Uint8Array>,
+  opts: AtomicOptions = {},
+): void {
+  let tmp: string | null = null;
+  let fd: number | null = null;
+  let producing = false;
+  try {
+    tmp = join(tempFolder(file, opts), tempName(file));
+    fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
+    const chunks = typeof text === 'string' || text instanceof Uint8Array ? [text] : text;
+    producing = true;
+    for (const chunk of chunks) {
+      producing = false;
+      writeAll(fd, typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+      producing = true;
+    }
+    producing = false;
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = null;
+    renameSync(tmp, file);
+  } catch (e) {
+    try {
+      if (fd !== null) closeSync(fd);
+    } catch {
+      // A deferred write error: the file is being thrown away anyway.
+    }
+    if (tmp) rmSync(tmp, { force: true });
+    throw producing ? e : writeError(file, e, 'the previous version is unchanged');
+  }
+  try {
+    fsyncDir(dirname(file));
+  } catch (e) {
+    throw writeError(file, e, 'the new version is in place but may not survive a crash');
+  }
 }
 
 /**

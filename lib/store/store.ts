@@ -72,7 +72,7 @@ export class StateStore {
     readonly via?: StateDirChoice['via'],
   ) {}
 
-  /** Options for writeFileAtomic / AtomicFile: temporary files in state/.tmp, swept once their writer is dead. */
+  /** Options for writeFileAtomic: temporary files in state/.tmp, swept once their writer is dead. */
   atomic(): AtomicOptions {
     this.sweepOnce();
     return { tmpDir: join(this.root, '.tmp') };

@@ -135,11 +135,14 @@ describe('temporary files', () => {
         '--input-type=module',
         '-e',
         `
-      import { AtomicFile } from ${JSON.stringify(join(import.meta.dirname, '../../lib/store/state-write.ts'))};
-      const f = new AtomicFile(${JSON.stringify(join(root, 'scores', 'templates.json'))}, { tmpDir: ${JSON.stringify(join(root, '.tmp'))} });
-      f.write('{"half":');
-      console.log('written');
-      setTimeout(() => {}, 600000);
+      import { writeSync } from 'node:fs';
+      import { writeFileAtomic } from ${JSON.stringify(join(import.meta.dirname, '../../lib/store/state-write.ts'))};
+      function* chunks() {
+        yield '{"half":';
+        writeSync(1, 'written\\n');
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 600000);
+      }
+      writeFileAtomic(${JSON.stringify(join(root, 'scores', 'templates.json'))}, chunks(), { tmpDir: ${JSON.stringify(join(root, '.tmp'))} });
     `,
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
