@@ -35,7 +35,12 @@ async function scoreTemplates(state: string, now: string, viaBin: boolean): Prom
   if (!viaBin) {
     const io = captureIo(scoreEnv(state, now));
     const code = await scoreTemplatesEntry(['--json'], io);
-    expect(io.err().split('\n').filter((l) => /Error|^\s+at /.test(l))).toEqual([]);
+    expect(
+      io
+        .err()
+        .split('\n')
+        .filter((l) => /Error|^\s+at /.test(l)),
+    ).toEqual([]);
     expect(code).toBe(0);
     return;
   }
