@@ -1,5 +1,5 @@
-// 50 real bin/judge processes at once against the loopback server: the hourly limit holds, the rest is queued,
-// and --drain (the hour moved on through JUDGELOOP_NOW) judges every queued run exactly once.
+// N real bin/judge processes at once against the loopback server: the hourly limit (JUDGE_MAX_PER_HOUR) holds, the
+// rest is queued, and --drain (the hour moved on through JUDGELOOP_NOW) judges every queued run exactly once.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,12 +40,16 @@ function judgeProc(
   });
 }
 
+// More runs than two hours' slots, fewer than three: the first drain fills an hour, the second takes the rest.
+const N = 20;
+const LIMIT = 8;
+
 describe('throttle across processes', () => {
-  it('50 at once: exactly 20 calls, 30 queued; drains judge the rest exactly once', async () => {
+  it(`${N} at once: exactly ${LIMIT} calls, ${N - LIMIT} queued; drains judge the rest exactly once`, async () => {
     const fx = makeRun({ bead: 'bd-0' });
     const store = new StateStore(fx.stateDir);
     const dir = scratchDir('judgeloop-runs-');
-    const beads = Array.from({ length: 50 }, (_, i) => `bd-${String(i).padStart(2, '0')}`);
+    const beads = Array.from({ length: N }, (_, i) => `bd-${String(i).padStart(2, '0')}`);
     const paths = beads.map((b) => {
       const p = recordFor(fx, b, dir, { task: { id: `task-${b}`, prompt: `Task ${b}: add a sub(a, b) function.` } });
       store.write('feedback', b, feedbackFor({ ...fx.record, bead: b }));
@@ -57,39 +61,40 @@ describe('throttle across processes', () => {
       ANTHROPIC_BASE_URL: server.url,
       JUDGELOOP_STATE_DIR: fx.stateDir,
       JUDGELOOP_NOW: now,
+      JUDGE_MAX_PER_HOUR: String(LIMIT),
     });
 
     const results = await Promise.all(paths.map((p) => judgeProc(['--json', p], env('2025-06-01T12:00:00Z'))));
     expect(results.map((r) => r.code)).toEqual(beads.map(() => 0));
     const statuses = results.map((r) => (JSON.parse(r.out) as { status: string }).status);
-    expect(statuses.filter((s) => s === 'judged')).toHaveLength(20);
-    expect(statuses.filter((s) => s === 'deferred')).toHaveLength(30);
-    expect(server.requests).toHaveLength(20);
-    expect(store.list('queue')).toHaveLength(30);
-    expect(store.list('judgments')).toHaveLength(20);
+    expect(statuses.filter((s) => s === 'judged')).toHaveLength(LIMIT);
+    expect(statuses.filter((s) => s === 'deferred')).toHaveLength(N - LIMIT);
+    expect(server.requests).toHaveLength(LIMIT);
+    expect(store.list('queue')).toHaveLength(N - LIMIT);
+    expect(store.list('judgments')).toHaveLength(LIMIT);
 
     // Same hour: nothing more may be called.
     const early = await judgeProc(['--drain'], env('2025-06-01T12:59:00Z'));
     expect(early.code).toBe(0);
-    expect(server.requests).toHaveLength(20);
+    expect(server.requests).toHaveLength(LIMIT);
 
     const d1 = await judgeProc(['--drain', '--json'], env('2025-06-01T13:00:01Z'));
     expect(d1.code).toBe(0);
-    expect(server.requests).toHaveLength(40);
-    expect(store.list('queue')).toHaveLength(10);
+    expect(server.requests).toHaveLength(2 * LIMIT);
+    expect(store.list('queue')).toHaveLength(N - 2 * LIMIT);
     const d2 = await judgeProc(['--drain'], env('2025-06-01T14:00:02Z'));
     expect(d2.code).toBe(0);
     expect(store.list('queue')).toHaveLength(0);
 
-    // Every run judged once: 50 requests, 50 distinct prompts, 50 judgments.
-    expect(server.requests).toHaveLength(50);
+    // Every run judged once: N requests, N distinct prompts, N judgments.
+    expect(server.requests).toHaveLength(N);
     const prompts = server.requests.map((r) => /Task (bd-\d\d)/.exec(JSON.stringify(r.body))![1]);
-    expect(new Set(prompts).size).toBe(50);
+    expect(new Set(prompts).size).toBe(N);
     const judgments = store.readAll<Judgment>('judgments');
-    expect(judgments.filter((j) => 'value' in j && j.value.status === 'judged')).toHaveLength(50);
+    expect(judgments.filter((j) => 'value' in j && j.value.status === 'judged')).toHaveLength(N);
     const rows = store.readLines<JudgeLedgerRow>('judge-ledger', 'judge').rows;
-    expect(slotsInWindow(rows, new Date('2025-06-01T12:30:00Z'))).toBe(20);
-    expect(rows.filter((r) => r.type === 'call')).toHaveLength(50);
+    expect(slotsInWindow(rows, new Date('2025-06-01T12:30:00Z'))).toBe(LIMIT);
+    expect(rows.filter((r) => r.type === 'call')).toHaveLength(N);
 
     // Spend per day and model from the ledger.
     const spend = await judgeProc(['--spend', '--json'], env('2025-06-01T15:00:00Z'));
@@ -98,14 +103,14 @@ describe('throttle across processes', () => {
       {
         day: '2025-06-01',
         model: 'claude-opus-5-5',
-        calls: 50,
-        input_tokens: 60000,
-        output_tokens: 15000,
+        calls: N,
+        input_tokens: N * 1200,
+        output_tokens: N * 300,
         cache_creation_input_tokens: 0,
         cache_read_input_tokens: 0,
-        cost_usd: (50 * (1200 * 4 + 300 * 20)) / 1e6,
+        cost_usd: (N * (1200 * 4 + 300 * 20)) / 1e6,
         unpriced_calls: 0,
       },
     ]);
-  }, 240_000); // 50 real node processes on a shared 2-core machine
+  }, 240_000); // real node processes on a shared 2-core machine
 });

@@ -1,4 +1,4 @@
-// 100 real processes rate 100 runs of one agent at once: nothing lost, nothing doubled, and the profile
+// N real processes rate N runs of one agent at once: nothing lost, nothing doubled, and the profile
 // equals a sequential replay of the rows in the order they were recorded.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -11,7 +11,8 @@ import { rateBead } from '../../lib/ratings/rate-run.js';
 import type { AgentProfile, AgentRunRow } from '../../lib/schema/types.generated.js';
 import { config, feedback, ROOT, tempStore } from './helpers.js';
 
-const N = 100;
+// 32: with the agent lock removed, 7 of 7 runs lost rows (24: 6 of 6; the rows are lost in the read-then-append).
+const N = 32;
 const cfg = config();
 
 function runBin(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
