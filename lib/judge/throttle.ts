@@ -25,7 +25,7 @@ export type Reservation = { ok: true; used: number } | { ok: false; used: number
 
 /**
  * Takes `n` slots for `bead` if the sliding hour has room; otherwise writes (or keeps) its queue entry.
- * Both happen under the throttle lock, so 50 processes at once take exactly `limit` slots and queue the rest.
+ * Both happen under the throttle lock: two processes racing for the last slot take one (test/judge/throttle-lock.test.ts).
  */
 export async function reserveOrQueue(
   o: ThrottleOptions,
