@@ -45,7 +45,13 @@ export async function sealRun(
   if (testsRef !== undefined) {
     const gb = await gradedTree(repo, snap.mergeBase, trusted, isTest);
     // Named by its content alone, so every run on this base and test revision shares one baseline (one run, cached).
-    gradedBase = await commitTree(repo, gb.tree, snap.mergeBase, 'judgeloop graded base', new Date('2000-01-01T00:00:00Z'));
+    gradedBase = await commitTree(
+      repo,
+      gb.tree,
+      snap.mergeBase,
+      'judgeloop graded base',
+      new Date('2000-01-01T00:00:00Z'),
+    );
   }
   const infra = await infraChanges(repo, snap.tree, snap.mergeBase, isInfra);
   const candidate: Candidate = {

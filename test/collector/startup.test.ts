@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/repo.js';
+import { indexFeedback } from '../../lib/store/feedback-index.js';
+import { StateStore } from '../../lib/store/store.js';
+import { makeFeedback } from '../templates/_fixtures.js';
 import { agentWorktree, BIN, makeProject, readJson, ROOT, runRecord, writeRecord, type Project } from './_project.js';
 
 // Every bin/ shim: the commands and the dispatcher (package.json installs the dispatcher alone).
@@ -267,5 +270,22 @@ describe('command bundles and bin/ shims', () => {
     });
     expect(r.stderr).toMatch(/\/template: .*3/);
     expect(r.code).toBe(2);
+  });
+
+  it("schemas changed since the build: the index rows' shape check is compiled from the current schema too", async () => {
+    const copy = copyCheckout();
+    const file = join(copy, 'schemas', 'feedback-index.schema.json');
+    const schema = JSON.parse(readFileSync(file, 'utf8'));
+    schema.properties.template.maxLength = 3;
+    writeFileSync(file, JSON.stringify(schema, null, 2));
+    const state = join(tempDir('judgeloop-shape-'), 'state');
+    const store = new StateStore(state);
+    const fb = makeFeedback({ bead: 'bd-1', template: 'a-long-template', outcome: 'full_pass' });
+    store.write('feedback', fb.bead, fb);
+    await indexFeedback(store, fb);
+    const r = run(join(copy, 'bin', 'score-templates'), ['--json'], { env: env({ JUDGELOOP_STATE_DIR: state }) });
+    // The stored row no longer conforms: re-read from its file, whose row the current schema refuses.
+    expect(r.stderr).toMatch(/1 unreadable line/);
+    expect(r.stderr).toMatch(/its index row: \/template: .*3/);
   });
 });
