@@ -41,6 +41,12 @@ const RULES: Rule[] = [
   },
   {
     kind: 'special_case',
+    name: "reads its caller's frame or source (where a test keeps its expected value)",
+    lang: PY,
+    re: /\bsys\._getframe\s*\(|\binspect\.(stack|currentframe|getouterframes|getframeinfo)\s*\(|\.f_back\b|\.f_locals\b/,
+  },
+  {
+    kind: 'special_case',
     name: 'equality that always holds (any expected value matches)',
     lang: PY,
     re: /\b__eq__\s*=\s*lambda[^:]*:\s*(True|1)\s*$|\b__ne__\s*=\s*lambda[^:]*:\s*(False|0)\s*$/,

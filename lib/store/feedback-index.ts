@@ -138,12 +138,12 @@ function* currentLines(
 const asRow = (v: unknown): FeedbackIndexRow | null =>
   conforms<FeedbackIndexRow>(KINDS['feedback-index'].schema, v) ? v : null;
 
-/** An index line parsed and shape-checked (rows were checked when appended). */
+/** An index line parsed and shape-checked. */
 export function parseRow(line: string): FeedbackIndexRow | null {
   try {
     return asRow(JSON.parse(line));
   } catch {
-    return null;
+    return null; // not JSON
   }
 }
 

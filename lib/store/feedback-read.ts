@@ -3,12 +3,10 @@
 import { closeSync, type Dir, fstatSync, openSync, opendirSync, readFileSync, readSync } from 'node:fs';
 import { KINDS } from './kinds.js';
 import { CorruptStateError, parseValidated, type StateStore } from './store.js';
-import type { Feedback } from '../schema/types.generated.js';
+import type { Feedback, FeedbackIndexRow } from '../schema/types.generated.js';
 
-export interface FileIdentity {
-  size: number;
-  mtime_ms: number;
-}
+/** Size and mtime of a feedback file, as its index row keeps them. */
+export type FileIdentity = FeedbackIndexRow['file'];
 
 type FeedbackRead =
   | { status: 'ok'; file: string; feedback: Feedback; identity: FileIdentity }

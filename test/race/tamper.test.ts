@@ -97,6 +97,20 @@ describe('found at file:line', () => {
       'PYTEST_CURRENT_TEST',
     ],
     [
+      "the caller's frame read",
+      'pkg/core.py',
+      'special_case',
+      'import inspect\n\ndef parse(text):\n    caller = inspect.stack()[1].frame\n    return caller.f_locals.get("want")\n',
+      'inspect.stack',
+    ],
+    [
+      'sys._getframe',
+      'pkg/core.py',
+      'special_case',
+      'import sys\nwant = sys._getframe(1).f_locals["want"]\n',
+      '_getframe',
+    ],
+    [
       '"pytest" in sys.modules',
       'pkg/core.py',
       'special_case',
