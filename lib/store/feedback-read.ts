@@ -1,6 +1,6 @@
 // The readers of state/feedback/<bead>.json: the whole record validated (missing and corrupt told apart), the
 // head alone of a record our writer wrote, and the folder's names.
-import { closeSync, type Dir, fstatSync, openSync, opendirSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { KINDS } from './kinds.js';
 import { CorruptStateError, parseValidated, type StateStore } from './store.js';
 import type { Feedback, FeedbackIndexRow } from '../schema/types.generated.js';
@@ -43,21 +43,16 @@ export function readFeedback(store: StateStore, bead: string): FeedbackRead {
   }
 }
 
-/** Names of state/feedback/*.json without the extension, streamed from the folder. */
-export function* feedbackNames(store: StateStore): Generator<string> {
-  let dir: Dir;
+/** Names of state/feedback/*.json without the extension (hidden and temporary files aside). */
+export function feedbackNames(store: StateStore): string[] {
+  let names: string[];
   try {
-    dir = opendirSync(store.dir('feedback'), { bufferSize: 1024 });
+    names = readdirSync(store.dir('feedback'));
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw e;
   }
-  try {
-    for (let d = dir.readSync(); d !== null; d = dir.readSync())
-      if (d.name.endsWith('.json') && !d.name.startsWith('.')) yield d.name.slice(0, -5);
-  } finally {
-    dir.closeSync();
-  }
+  return names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).map((n) => n.slice(0, -5));
 }
 
 /** A head (the keys before collected_at) is 1–3 KB; one buffer serves every read. */
