@@ -6,7 +6,7 @@ import { onAbort } from '../base/cleanup.js';
 import type { ChecksSet } from './outcome.js';
 import { HeadTailBuffer, runCommand, type RunResult } from '../process/runner.js';
 import { collectorCheckEnv, type SandboxPolicy } from '../process/sandbox.js';
-import { parseWitness, type Rewritten, WITNESS_FILE, witnessNotLoaded } from './parsers/pytest-witness.js';
+import { parseWitness, WITNESS_FILE, type Witnessed, witnessNotLoaded } from './parsers/pytest-witness.js';
 import type { Check, CommandsUsed, Config, ReportedCheck, RunRecord } from '../schema/types.generated.js';
 
 export const CHECK_NAMES = ['build', 'test', 'lint', 'typecheck'] as const;
@@ -118,7 +118,7 @@ export interface ReportRun {
   plan: import('./parsers/report-plan.js').ReportPlan;
   startedMs: number;
   /** What the pytest witness saw (read with the report). */
-  rewritten: Rewritten[];
+  witnessed: Witnessed;
   /** Removes the directory (also on SIGINT/TERM/HUP while the check runs). */
   dispose: () => void;
 }
@@ -146,7 +146,7 @@ export async function prepareReport(
     dir,
     plan,
     startedMs: Date.now(),
-    rewritten: [],
+    witnessed: { rewritten: [], replaced: [] },
     dispose: () => {
       off();
       remove();
@@ -162,7 +162,7 @@ async function readReportInto(check: Check, rr: ReportRun, cwd: string): Promise
   let note: string | null = null;
   let status: 'read' | 'missing' | 'unreadable' = 'unreadable';
   try {
-    rr.rewritten = rr.plan.witness ? parseWitness(readFileSync(join(rr.dir, WITNESS_FILE), 'utf8')) : [];
+    if (rr.plan.witness) rr.witnessed = parseWitness(readFileSync(join(rr.dir, WITNESS_FILE), 'utf8'));
   } catch {
     // No witness file: pytest never loaded it, or never started.
   }
@@ -184,20 +184,28 @@ async function readReportInto(check: Check, rr: ReportRun, cwd: string): Promise
   check.tests = stripUndefined(reconcile(check.tests ?? null, report, note));
   // The build stopped before the runner ran, or the runner never started: nothing was asked of it.
   if (check.tests) check.tests.report = status;
-  if (check.tests && rr.rewritten.length) believeWitness(check.tests, rr.rewritten);
+  const w = rr.witnessed;
+  if (check.tests && (w.rewritten.length || w.replaced.length)) believeWitness(check.tests, w);
 }
 
 /** Tests whose report was rewritten inside the run: failed (or errors, outside the call), and the counts disputed. */
-function believeWitness(t: NonNullable<Check['tests']>, rewritten: Rewritten[]): void {
+function believeWitness(t: NonNullable<Check['tests']>, w: Witnessed): void {
   t.counts_disputed = true;
-  for (const w of rewritten) {
-    const c = t.cases?.find((x) => x.id === w.id);
-    if (c) c.status = w.when === 'call' ? 'failed' : 'error';
+  for (const r of w.rewritten) {
+    const c = t.cases?.find((x) => x.id === r.id);
+    if (c) c.status = r.when === 'call' ? 'failed' : 'error';
   }
-  const first = rewritten[0]!;
+  const seen = [
+    ...(w.rewritten.length
+      ? [
+          `${w.rewritten.length} test phase(s) raised and were reported passed (${w.rewritten[0]!.id}, ${w.rewritten[0]!.when}: ${w.rewritten[0]!.raised})`,
+        ]
+      : []),
+    ...(w.replaced.length ? [`the runner's own ${w.replaced.slice(0, 3).join(', ')} replaced during the run`] : []),
+  ];
   t.notes = [
     ...(t.notes ?? []),
-    `the runner's results were rewritten inside the run: ${rewritten.length} test phase(s) raised and were reported passed (${first.id}, ${first.when}: ${first.raised}); judgeloop's pytest witness saw it`,
+    `the runner's results were rewritten inside the run: ${seen.join('; ')}; judgeloop's pytest witness saw it`,
   ];
 }
 

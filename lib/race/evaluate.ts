@@ -10,7 +10,7 @@ import { API_FILE, compareLangApi } from './lang-api.js';
 import { langFunctionMetrics, langMetricsKnown } from './lang-metrics.js';
 import { compareApi, functionMetrics, TS_JS_FILE, type ApiChange } from './ts-metrics.js';
 import { evaluateGate, type NoOp } from './gate.js';
-import { feedbackEvidence } from '../evidence/trust.js';
+import { describeEvidence, feedbackEvidence } from '../evidence/trust.js';
 import { noOpChange } from './substance.js';
 import { noOpVerdict } from '../collector/regressions.js';
 import { TEST_FILE, targetTestEdits, testFindings, trivialTests } from './test-findings.js';
@@ -65,6 +65,7 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
   miscFigures(acc);
   const { t, build, buildFailed } = checkFlags(acc);
   const { standing, noOp } = targetFlags(acc, race, t, (p) => isTest(p) || isInfra(p));
+  const evidence = feedbackEvidence(fb);
   const gates = evaluateGate({
     build,
     test: fb.checks.test,
@@ -72,7 +73,7 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
     noOp,
     flags,
     blockingKinds: opts.blockingFindings,
-    evidence: feedbackEvidence(fb),
+    evidence,
   });
 
   const results: Record<RaceCategory, CriterionResult[]> = {
@@ -99,6 +100,8 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
   const reached = standing.credit ? standing.credit.fixed : (standing.target_passed ?? 0);
   if (!noOp && raceTargets > 0 && reached === 0 && standing.basis !== 'none')
     overrides.correctness = `no credit: none of the ${raceTargets} target tests passes (the change does not reach them)`;
+  // What untrusted evidence says passed is not credit (as the collector scores its tests 0).
+  if (!noOp && evidence.trusted === false) overrides.correctness = `no credit: ${describeEvidence(evidence)}`;
   return {
     evaluation: assembleEvaluation(results, opts.weights, { target_tests: opts.targetWeight }, overrides),
     flags,

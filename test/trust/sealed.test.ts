@@ -67,6 +67,24 @@ _cls.from_item_and_call = staticmethod(_passed)
 
 `;
 
+const HIDE_EXCEPTIONS = `import importlib
+
+_runner = importlib.import_module("_py" + "test.runner")
+_cls = getattr(_runner, "Call" + "Info")
+_from = _cls.from_call
+
+
+def _quiet(func, when, reraise=None):
+    info = _from(func, when, reraise)
+    info.excinfo = None
+    return info
+
+
+_cls.from_call = staticmethod(_quiet)
+
+
+`;
+
 type Attack = { files: Record<string, string>; commit?: Record<string, string> };
 const ATTACKS: Record<string, Attack> = {
   fix: { files: { 'dur.py': FIXED } },
@@ -90,6 +108,8 @@ const ATTACKS: Record<string, Attack> = {
   // The code under test rewrites pytest's reports when the trusted tests import it, spelled past every pattern:
   // console, report and exit code agree that all passed.
   patched: { files: { 'dur.py': REWRITE_REPORTS + BUGGY } },
+  // Or hides the exception itself, so every report is honestly made from a call that "raised nothing".
+  hidden: { files: { 'dur.py': HIDE_EXCEPTIONS + BUGGY } },
 };
 
 function forgePyc(wt: string): void {
@@ -215,11 +235,14 @@ describe('a race of hostile evidence against the honest fix (real pytest)', () =
     expect((t?.failed ?? 0) + (t?.errors ?? 0)).toBeGreaterThan(0);
   });
 
-  it("code that rewrites pytest's reports from inside the run is seen doing it: the tests that raised fail, evidence not trusted", () => {
+  it("code that rewrites pytest's reports or hides its exceptions from inside the run is seen doing it: evidence not trusted", () => {
     const t = fb('patched').checks.test!.tests!;
     expect(t.notes?.join(' ')).toMatch(/rewritten inside the run: 2 test phase\(s\) raised .*test_dur\.py::test_hours/);
     expect(fb('patched').integrity.test_evidence?.trusted).toBe(false);
     expect(sol(race, 'patched').target_tests!.target_failing).toEqual(TARGETS);
+    const hidden = fb('hidden').checks.test!.tests!;
+    expect(hidden.notes?.join(' ')).toMatch(/the runner's own CallInfo\.from_call replaced during the run/);
+    expect(fb('hidden').integrity.test_evidence?.trusted).toBe(false);
     // The honest fix's run has nothing for the witness to see.
     expect(fb('fix').checks.test!.tests!.notes ?? []).not.toContainEqual(expect.stringMatching(/rewritten/));
   });

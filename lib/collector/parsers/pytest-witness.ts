@@ -1,9 +1,10 @@
 // A pytest plugin of ours, loaded into the graded run from its report folder: a test phase that raised but is
-// reported passed had its report rewritten inside the run (by the code under test: docs/design/collector.md).
+// reported passed, or a function of the runner replaced during the run, means the code under test rewrote the
+// results from inside (docs/design/collector.md).
 export const WITNESS_MODULE = 'judgeloop_witness';
 export const WITNESS_FILE = 'witness.txt';
 
-export const WITNESS_PY = `# judgeloop's witness: a test phase that raised but is reported passed was rewritten inside the run.
+export const WITNESS_PY = `# judgeloop's witness: a phase that raised reported passed, or the runner's functions replaced in the run.
 import os
 
 import pytest
@@ -40,6 +41,39 @@ def pytest_runtest_logreport(report):
     kind = _raised.pop((report.nodeid, report.when), None)
     if kind is not None and report.outcome == "passed":
         _note(report.nodeid, report.when, kind)
+
+
+def _runner_parts():
+    import unittest
+
+    import _pytest.reports
+    import _pytest.runner
+
+    owners = [
+        (_pytest.reports.TestReport, ["from_item_and_call", "_to_json", "__init__"]),
+        (_pytest.runner.CallInfo, ["from_call", "__init__"]),
+        (_pytest.runner, ["call_and_report", "call_runtest_hook", "runtestprotocol", "check_interactive_exception"]),
+        (unittest.TestCase, [n for n in vars(unittest.TestCase) if n.startswith(("assert", "fail", "run"))]),
+        (unittest.TestResult, [n for n in vars(unittest.TestResult) if n.startswith(("add", "was", "stop"))]),
+    ]
+    return {
+        "%s.%s" % (getattr(o, "__qualname__", o.__name__), n): (o, n, vars(o).get(n)) for o, ns in owners for n in ns
+    }
+
+
+_parts = {}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection(session):
+    _parts.update(_runner_parts())
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session):
+    for name, (owner, attr, was) in _parts.items():
+        if vars(owner).get(attr) is not was:
+            os.write(_out, ("replaced\\t%s\\n" % name).encode("utf-8", "replace"))
 `;
 
 export interface Rewritten {
@@ -48,12 +82,19 @@ export interface Rewritten {
   raised: string;
 }
 
-/** The witness's lines: each test phase that raised and was reported passed. */
-export function parseWitness(text: string): Rewritten[] {
-  const out: Rewritten[] = [];
+export interface Witnessed {
+  /** Test phases that raised and were reported passed. */
+  rewritten: Rewritten[];
+  /** The runner's own functions (pytest's reports and calls, unittest's asserts and results) replaced in the run. */
+  replaced: string[];
+}
+
+export function parseWitness(text: string): Witnessed {
+  const out: Witnessed = { rewritten: [], replaced: [] };
   for (const line of text.split('\n')) {
     const [tag, id, when, raised] = line.split('\t');
-    if (tag === 'rewritten' && id && when && raised) out.push({ id, when, raised });
+    if (tag === 'rewritten' && id && when && raised) out.rewritten.push({ id, when, raised });
+    if (tag === 'replaced' && id) out.replaced.push(id);
   }
   return out;
 }
