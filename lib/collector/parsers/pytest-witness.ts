@@ -76,7 +76,7 @@ def pytest_sessionfinish(session):
             os.write(_out, ("replaced\\t%s\\n" % name).encode("utf-8", "replace"))
 `;
 
-export interface Rewritten {
+interface Rewritten {
   id: string;
   when: string;
   raised: string;
