@@ -1,6 +1,5 @@
-// A pytest plugin of ours, loaded into the graded run from its report folder: a test phase that raised but is
-// reported passed, or a function of the runner replaced during the run, means the code under test rewrote the
-// results from inside (docs/design/collector.md).
+// Our pytest plugin, loaded into the graded run from its report folder: a phase that raised reported passed, or a
+// runner function replaced in the run, means the code under test rewrote results from inside (design: collector.md).
 export const WITNESS_MODULE = 'judgeloop_witness';
 export const WITNESS_FILE = 'witness.txt';
 
