@@ -45,16 +45,21 @@ function stripAnnotations(schema) {
 const files = readdirSync(dir)
   .filter((f) => f.endsWith('.schema.json'))
   .sort();
-// CommonJS so that lib/schema/schema.ts can require() one validator synchronously, only when first used.
-const ajv = new Ajv({
-  allErrors: true,
-  strict: true,
-  allowUnionTypes: true,
-  inlineRefs: false,
-  code: { source: true, esm: false },
-});
-addFormats(ajv, ['date-time']);
-for (const f of files) ajv.addSchema(stripAnnotations(JSON.parse(readFileSync(join(dir, f), 'utf8'))));
+/** Every schema registered, options as lib/schema/schema.ts compiles them at run time (plus `extra`). */
+function compiler(extra) {
+  // CommonJS so that lib/schema/schema.ts can require() one validator synchronously, only when first used.
+  const a = new Ajv({
+    strict: true,
+    allowUnionTypes: true,
+    inlineRefs: false,
+    code: { source: true, esm: false },
+    ...extra,
+  });
+  addFormats(a, ['date-time']);
+  for (const f of files) a.addSchema(stripAnnotations(JSON.parse(readFileSync(join(dir, f), 'utf8'))));
+  return a;
+}
+const ajv = compiler({ allErrors: true });
 const out = join(root, 'dist', 'validators');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
@@ -69,16 +74,7 @@ for (const f of files) {
 }
 // Shape checks (lib/schema/schema.ts `conforms`): the same schema without formats, stopping at the first failure.
 const SHAPED = ['feedback-index'];
-const shapeAjv = new Ajv({
-  allErrors: false,
-  strict: true,
-  allowUnionTypes: true,
-  inlineRefs: false,
-  validateFormats: false,
-  code: { source: true, esm: false },
-});
-addFormats(shapeAjv, ['date-time']);
-for (const f of files) shapeAjv.addSchema(stripAnnotations(JSON.parse(readFileSync(join(dir, f), 'utf8'))));
+const shapeAjv = compiler({ allErrors: false, validateFormats: false });
 for (const name of SHAPED) {
   const code = standaloneCode(shapeAjv, shapeAjv.getSchema(`${name}.schema.json`));
   writeFileSync(
