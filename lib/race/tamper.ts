@@ -19,7 +19,7 @@ const RULES: Rule[] = [
     kind: 'test_infra_changed',
     name: "reaches into the test runner from code under test (pytest's internals or hooks, unittest's results, sys.modules, os._exit)",
     lang: PY,
-    re: /\b_pytest\b|\bpytest_(runtest|collection|sessionfinish|terminal_summary|report|make_collect_report)\w*|\bTestReport\b|\bunittest\.(TestResult|TextTestResult|TextTestRunner|TestCase)\.\w+\s*=[^=]|\bsys\.modules\[[^\]]+\]\s*=[^=]|\bbuiltins\.\w+\s*=[^=]|\bos\._exit\s*\(|\bsys\.settrace\s*\(/,
+    re: /\b_pytest\b|\bpytest_(runtest|collection|sessionfinish|terminal_summary|report|make_collect_report)\w*|\bTestReport\b|\b(unittest\.)?(TestResult|TextTestResult|TextTestRunner|TestCase)\.\w+\s*=[^=]|\bsetattr\(\s*(unittest\.)?(TestResult|TestCase)\b|\bsys\.modules\[[^\]]+\]\s*=[^=]|\bbuiltins\.\w+\s*=[^=]|\bos\._exit\s*\(|\bsys\.settrace\s*\(/,
   },
   {
     kind: 'test_infra_changed',

@@ -46,6 +46,20 @@ describe('found at file:line', () => {
       'def pytest_runtest',
     ],
     [
+      "unittest's assert replaced through its class",
+      'pkg/core.py',
+      'test_infra_changed',
+      'from unittest import TestCase\n\nTestCase.assertEqual = lambda *a, **k: None\n',
+      'TestCase.assertEqual',
+    ],
+    [
+      "unittest's result patched with setattr",
+      'pkg/core.py',
+      'test_infra_changed',
+      'import unittest\nsetattr(unittest.TestResult, "addFailure", lambda *a: None)\n',
+      'setattr',
+    ],
+    [
       'a module swapped in sys.modules',
       'pkg/core.py',
       'test_infra_changed',
