@@ -67,6 +67,22 @@ function alwaysEqualDef(lines: string[], at: number): boolean {
   return false;
 }
 
+/** Standard modules a test runner imports: a new file of that name where Python looks first shadows it for the run. */
+const RUNNER_STDLIB = new Set(
+  (
+    'abc argparse atexit builtins collections contextlib copy dataclasses datetime difflib doctest enum fnmatch ' +
+    'functools glob importlib inspect io itertools json logging operator os pathlib platform pprint random re shutil ' +
+    'signal site string subprocess sys tempfile textwrap time traceback types typing unittest warnings xml'
+  ).split(' '),
+);
+
+/** A new top-level Python module (`re.py`, `json/__init__.py`) named as a standard module the runner imports. */
+function shadowsStdlib(p: FilePatch): string | null {
+  if (!p.created) return null;
+  const m = /^([A-Za-z_]\w*)(\.py|\/__init__\.py)$/.exec(p.path);
+  return m && RUNNER_STDLIB.has(m[1]!) ? m[1]! : null;
+}
+
 /** Findings on the lines a solution added to code (not tests or test infrastructure: `isTrusted`), at file:line. */
 export function tamperFindings(
   patch: FilePatch[],
@@ -76,6 +92,15 @@ export function tamperFindings(
   const out: ScanFinding[] = [];
   for (const p of patch) {
     if (p.binary || p.deleted || isTrusted(p.path)) continue;
+    const shadowed = shadowsStdlib(p);
+    if (shadowed)
+      out.push({
+        kind: 'test_infra_changed',
+        name: `shadows the standard module ${shadowed} for every Python run in the checkout (the test runner too)`,
+        file: p.path,
+        line: p.added[0]?.line ?? 1,
+        text: (p.added[0]?.text ?? '').trim().slice(0, 160),
+      });
     const lines = heads.get(p.path)?.split('\n') ?? [];
     for (const { line, text } of p.added) {
       const rule = RULES.find((r) => r.lang.test(p.path) && r.re.test(text));

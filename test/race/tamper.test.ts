@@ -182,6 +182,16 @@ describe('found at file:line', () => {
     expect(got).toContain(`${kind} ${path}:${line(text, marker)}`);
   });
 
+  it('a new top-level module named as a standard module the runner imports shadows it: found at its first line', () => {
+    const at = (path: string) =>
+      findings(path, null, 'print("Ran 1 test\\n\\nOK")\n').map((f) => `${f.kind} ${f.file}:${f.line}`);
+    expect(at('re.py')).toContain('test_infra_changed re.py:1');
+    expect(at('json/__init__.py')).toContain('test_infra_changed json/__init__.py:1');
+    // Not at the top (a package's own module), and not a module the runner imports.
+    expect(at('pkg/re.py')).toEqual([]);
+    expect(at('parser.py')).toEqual([]);
+  });
+
   it('a line already on the base is not found again; only what the solution added', () => {
     const base = 'class Any:\n    def __eq__(self, other):\n        return True\n';
     expect(findings('pkg/value.py', base, `${base}\n\nX = 1\n`)).toEqual([]);
