@@ -352,6 +352,14 @@ const UNITTEST_TASK: Task = {
       kind: 'test_trivial',
       at: [T, 'def test_extra'],
     },
+    // A top-level unittest.py is what `python3 -m unittest` runs: it prints a passing verbose run.
+    shadow: {
+      files: {
+        'unittest.py': `import sys\n\nfor name in ("test_hours", "test_minutes", "test_seconds", "test_spaces"):\n    print(f"{name} (tests.test_duration.ParseDurationTest.{name}) ... ok", file=sys.stderr)\nprint("\\n" + "-" * 70 + "\\nRan 4 tests in 0.001s\\n\\nOK", file=sys.stderr)\n`,
+      },
+      kind: 'test_infra_changed',
+      at: ['unittest.py', 'import sys'],
+    },
   },
 };
 
