@@ -6,7 +6,13 @@ import { onAbort } from '../base/cleanup.js';
 import type { ChecksSet } from './outcome.js';
 import { HeadTailBuffer, runCommand, type RunResult } from '../process/runner.js';
 import { collectorCheckEnv, type SandboxPolicy } from '../process/sandbox.js';
-import { parseWitness, WITNESS_FILE, type Witnessed, witnessNotLoaded } from './parsers/pytest-witness.js';
+import {
+  parseWitness,
+  WITNESS_FILE,
+  WITNESS_MARK,
+  type Witnessed,
+  witnessNotLoaded,
+} from './parsers/pytest-witness.js';
 import type { Check, CommandsUsed, Config, ReportedCheck, RunRecord } from '../schema/types.generated.js';
 
 export const CHECK_NAMES = ['build', 'test', 'lint', 'typecheck'] as const;
@@ -146,7 +152,7 @@ export async function prepareReport(
     dir,
     plan,
     startedMs: Date.now(),
-    witnessed: { rewritten: [], replaced: [] },
+    witnessed: { loaded: false, rewritten: [], replaced: [] },
     dispose: () => {
       off();
       remove();
@@ -185,11 +191,13 @@ async function readReportInto(check: Check, rr: ReportRun, cwd: string): Promise
   // The build stopped before the runner ran, or the runner never started: nothing was asked of it.
   if (check.tests) check.tests.report = status;
   const w = rr.witnessed;
-  if (check.tests && (w.rewritten.length || w.replaced.length)) believeWitness(check.tests, w);
+  // The witness said it loaded, and its file is gone or emptied: removed from inside the run.
+  const erased = rr.plan.witness !== undefined && !w.loaded && (check.output?.text ?? '').includes(WITNESS_MARK);
+  if (check.tests && (w.rewritten.length || w.replaced.length || erased)) believeWitness(check.tests, w, erased);
 }
 
 /** Tests whose report was rewritten inside the run: failed (or errors, outside the call), and the counts disputed. */
-function believeWitness(t: NonNullable<Check['tests']>, w: Witnessed): void {
+function believeWitness(t: NonNullable<Check['tests']>, w: Witnessed, erased: boolean): void {
   t.counts_disputed = true;
   for (const r of w.rewritten) {
     const c = t.cases?.find((x) => x.id === r.id);
@@ -202,6 +210,7 @@ function believeWitness(t: NonNullable<Check['tests']>, w: Witnessed): void {
         ]
       : []),
     ...(w.replaced.length ? [`the runner's own ${w.replaced.slice(0, 3).join(', ')} replaced during the run`] : []),
+    ...(erased ? ["the witness's record was removed during the run"] : []),
   ];
   t.notes = [
     ...(t.notes ?? []),

@@ -85,6 +85,30 @@ _cls.from_call = staticmethod(_quiet)
 
 `;
 
+const ERASE_WITNESS = `import atexit, os, sys
+
+
+def _erase():
+    w = sys.modules.get("judgeloop_" + "witness")
+    if w:
+        os.remove(os.path.join(os.path.dirname(w.__file__), "witness.txt"))
+
+
+atexit.register(_erase)
+`;
+const FEIGN_NOT_LOADED = `import atexit, os, sys
+
+
+def _feign():
+    sys.stderr.write("ImportError: Error importing plugin \\"judgeloop_witness\\": No module named 'judgeloop_witness'\\n")
+    sys.stderr.flush()
+    os._exit(1)
+
+
+if ("judgeloop_" + "witness") in sys.modules:
+    atexit.register(_feign)
+`;
+
 type Attack = { files: Record<string, string>; commit?: Record<string, string> };
 const ATTACKS: Record<string, Attack> = {
   fix: { files: { 'dur.py': FIXED } },
@@ -110,6 +134,10 @@ const ATTACKS: Record<string, Attack> = {
   patched: { files: { 'dur.py': REWRITE_REPORTS + BUGGY } },
   // Or hides the exception itself, so every report is honestly made from a call that "raised nothing".
   hidden: { files: { 'dur.py': HIDE_EXCEPTIONS + BUGGY } },
+  // Or rewrites them and removes the witness's record at exit.
+  erased: { files: { 'dur.py': ERASE_WITNESS + REWRITE_REPORTS + BUGGY } },
+  // Or, seeing the witness, fakes its import error at exit, to be run again without it (and then rewrites).
+  feigned: { files: { 'dur.py': FEIGN_NOT_LOADED + REWRITE_REPORTS + BUGGY } },
 };
 
 function forgePyc(wt: string): void {
@@ -243,6 +271,13 @@ describe('a race of hostile evidence against the honest fix (real pytest)', () =
     const hidden = fb('hidden').checks.test!.tests!;
     expect(hidden.notes?.join(' ')).toMatch(/the runner's own CallInfo\.from_call replaced during the run/);
     expect(fb('hidden').integrity.test_evidence?.trusted).toBe(false);
+    // Removing the witness's record, or faking that it never loaded, buys nothing.
+    expect(fb('erased').checks.test!.tests!.notes?.join(' ')).toMatch(
+      /the witness's record was removed during the run/,
+    );
+    expect(fb('erased').integrity.test_evidence?.trusted).toBe(false);
+    expect(fb('feigned').integrity.test_evidence?.trusted).toBe(false);
+    expect(fb('feigned').checks.test!.output?.text).toMatch(/pytest witness loaded/);
     // The honest fix's run has nothing for the witness to see.
     expect(fb('fix').checks.test!.tests!.notes ?? []).not.toContainEqual(expect.stringMatching(/rewritten/));
   });

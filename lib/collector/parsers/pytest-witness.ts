@@ -2,6 +2,7 @@
 // runner function replaced in the run, means the code under test rewrote results from inside (design: collector.md).
 export const WITNESS_MODULE = 'judgeloop_witness';
 export const WITNESS_FILE = 'witness.txt';
+export const WITNESS_MARK = "judgeloop: pytest witness loaded (judgeloop's check of the runner's results)";
 
 export const WITNESS_PY = `# judgeloop's witness: a phase that raised reported passed, or the runner's functions replaced in the run.
 import os
@@ -13,6 +14,9 @@ _out = os.open(
     os.O_WRONLY | os.O_CREAT | os.O_APPEND,
     0o644,
 )
+os.write(_out, b"loaded\\n")
+# Printed before pytest captures anything: code under test can delete the file above, not unprint this.
+os.write(2, b"${WITNESS_MARK}\\n")
 _raised = {}
 
 
@@ -82,6 +86,8 @@ interface Rewritten {
 }
 
 export interface Witnessed {
+  /** The witness's file says it loaded (its first line). */
+  loaded: boolean;
   /** Test phases that raised and were reported passed. */
   rewritten: Rewritten[];
   /** The runner's own functions (pytest's reports and calls, unittest's asserts and results) replaced in the run. */
@@ -89,8 +95,9 @@ export interface Witnessed {
 }
 
 export function parseWitness(text: string): Witnessed {
-  const out: Witnessed = { rewritten: [], replaced: [] };
+  const out: Witnessed = { loaded: false, rewritten: [], replaced: [] };
   for (const line of text.split('\n')) {
+    if (line === 'loaded') out.loaded = true;
     const [tag, id, when, raised] = line.split('\t');
     if (tag === 'rewritten' && id && when && raised) out.rewritten.push({ id, when, raised });
     if (tag === 'replaced' && id) out.replaced.push(id);
@@ -98,6 +105,11 @@ export function parseWitness(text: string): Witnessed {
   return out;
 }
 
-/** pytest could not import the witness (a wrapper that drops PYTHONPATH): the run is repeated without it. */
+/**
+ * pytest could not import the witness (a wrapper that drops PYTHONPATH): the run is repeated without it. Never when
+ * the witness said it loaded: code under test that prints the import error cannot buy a run without it.
+ */
 export const witnessNotLoaded = (output: string): boolean =>
-  output.includes(WITNESS_MODULE) && /ModuleNotFoundError|ImportError|No module named/.test(output);
+  !output.includes(WITNESS_MARK) &&
+  output.includes(WITNESS_MODULE) &&
+  /ModuleNotFoundError|ImportError|No module named/.test(output);
