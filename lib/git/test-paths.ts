@@ -95,8 +95,12 @@ function tomlTables(text: string): string[] {
   return parts;
 }
 
-/** A pyproject.toml table header of pytest's configuration. */
-export const PYTEST_TABLE = /^\s*\[\[?\s*tool\.pytest\b/;
+/**
+ * A pyproject.toml table header of pytest's configuration, or of a pytest plugin the project registers (an entry point
+ * in `pytest11`: installed by a setup command, pytest loads it into every run).
+ */
+export const PYTEST_TABLE =
+  /^\s*\[\[?\s*(tool\.pytest\b|(project\.entry-points|tool\.poetry\.plugins)\.\s*["']?pytest11["']?\s*\])/;
 
 function splicePyproject(candidate: string, trusted: string | null): string | null {
   const cand = tomlTables(candidate);

@@ -150,6 +150,13 @@ describe('skips in runner configuration, and test infrastructure changed', () =>
     expect(infra({ 'a.py': 'x = 1\n' }, { 'sitecustomize.py': 'import x\n' })).toEqual([
       'test_infra_changed sitecustomize.py:1',
     ]);
+    // A pytest plugin the project registers (pip install -e . in the setup command) runs inside every pytest run.
+    expect(
+      infra(
+        { 'pyproject.toml': '[project]\nname = "d"\n' },
+        { 'pyproject.toml': '[project]\nname = "d"\n\n[project.entry-points.pytest11]\nflip = "d.flip"\n' },
+      ),
+    ).toEqual(['test_infra_changed pyproject.toml:4']);
     expect(
       infra(
         { 'pyproject.toml': '[tool.ruff]\nexclude = []\n' },
