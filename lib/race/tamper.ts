@@ -14,6 +14,14 @@ const PY = /\.py$/;
 const JS = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 const GO = /(?<!_test)\.go$/;
 
+/** The lambda forms; a `def __eq__` returning True is found by alwaysEqualDef, and named by this rule too. */
+const EQUALITY: Rule = {
+  kind: 'special_case',
+  name: 'equality that always holds (any expected value matches)',
+  lang: PY,
+  re: /\b__eq__\s*=\s*lambda[^:]*:\s*(True|1)\s*$|\b__ne__\s*=\s*lambda[^:]*:\s*(False|0)\s*$/,
+};
+
 const RULES: Rule[] = [
   {
     kind: 'test_infra_changed',
@@ -45,12 +53,7 @@ const RULES: Rule[] = [
     lang: PY,
     re: /\bsys\._getframe\s*\(|\binspect\.(stack|currentframe|getouterframes|getframeinfo)\s*\(|\.f_back\b|\.f_locals\b/,
   },
-  {
-    kind: 'special_case',
-    name: 'equality that always holds (any expected value matches)',
-    lang: PY,
-    re: /\b__eq__\s*=\s*lambda[^:]*:\s*(True|1)\s*$|\b__ne__\s*=\s*lambda[^:]*:\s*(False|0)\s*$/,
-  },
+  EQUALITY,
 ];
 
 /** `def __eq__` (or `__ne__`) whose first statement returns a constant that makes every comparison hold. */
@@ -106,7 +109,7 @@ export function tamperFindings(
       const rule = RULES.find((r) => r.lang.test(p.path) && r.re.test(text));
       const eq = PY.test(p.path) && alwaysEqualDef(lines, line);
       if (!rule && !eq) continue;
-      const { kind, name } = rule ?? RULES[RULES.length - 1]!;
+      const { kind, name } = rule ?? EQUALITY;
       out.push({ kind, name, file: p.path, line, text: text.trim().slice(0, 160) });
     }
   }
