@@ -9,7 +9,7 @@ import { rowStaleness } from '../evidence/currency.js';
 import { join } from 'node:path';
 import { conforms, validate } from '../schema/schema.js';
 import { writeFileAtomic } from './state-write.js';
-import type { StateStore } from './store.js';
+import { ifExists, type StateStore } from './store.js';
 import type { Feedback, FeedbackIndexRow } from '../schema/types.generated.js';
 
 const TAIL_ID = 'feedback';
@@ -19,10 +19,6 @@ const LOCK = 'feedback-index';
 const TAIL_MAX_BYTES = 2 << 20;
 /** A string over ~128 KB lives in V8's large-object space: reads and writes go in chunks. */
 const CHUNK = 1 << 15;
-
-export interface IndexLimits {
-  tailMaxBytes?: number;
-}
 
 export interface Skipped {
   file: string;
@@ -96,13 +92,8 @@ function* linesOf(file: OpenFile | null): Generator<string> {
 
 /** A file opened for reading with its size now, or null when it does not exist. */
 function openIfExists(file: string): OpenFile | null {
-  try {
-    const fd = openSync(file, 'r');
-    return { fd, size: fstatSync(fd).size };
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
+  const fd = ifExists(() => openSync(file, 'r'));
+  return fd === null ? null : { fd, size: fstatSync(fd).size };
 }
 
 /**
@@ -178,14 +169,13 @@ export async function indexFeedback(
   store: StateStore,
   feedback: Feedback,
   now = new Date().toISOString(),
-  limits?: IndexLimits,
+  tailMaxBytes = TAIL_MAX_BYTES,
 ): Promise<FeedbackIndexRow> {
   const st = statSync(store.path('feedback', feedback.bead));
   const row = summarizeFeedback(feedback, { size: st.size, mtime_ms: st.mtimeMs }, now);
   await store.withLock(LOCK, () => {
     store.appendLine('feedback-index', TAIL_ID, row);
-    if (sizeOf(store.path('feedback-index', TAIL_ID)) > (limits?.tailMaxBytes ?? TAIL_MAX_BYTES))
-      compactLocked(store, now);
+    if (sizeOf(store.path('feedback-index', TAIL_ID)) > tailMaxBytes) compactLocked(store, now);
   });
   return row;
 }
@@ -239,7 +229,8 @@ export interface ScanOptions {
   /** stat every indexed file and re-read those whose size or mtime changed since their row. */
   verify?: boolean;
   now?: string;
-  limits?: IndexLimits;
+  /** The tail's bound (tests set a small one). */
+  tailMaxBytes?: number;
   /** Called after each feedback file read for want of a row: progress of a first read. */
   onFileRead?: () => void;
 }
@@ -267,7 +258,7 @@ export async function scanFeedback(
     await store.withLock(LOCK, () => {
       for (const id of [TAIL_ID, COMPACTED_ID]) rmSync(indexFile(id), { force: true });
     });
-  else if (sizeOf(indexFile(TAIL_ID)) > (opts.limits?.tailMaxBytes ?? TAIL_MAX_BYTES)) await compactIndex(store, now);
+  else if (sizeOf(indexFile(TAIL_ID)) > (opts.tailMaxBytes ?? TAIL_MAX_BYTES)) await compactIndex(store, now);
   // Opened under the lock: a compaction renaming new files in afterwards does not change what is read.
   const [compacted, tailFile] = await store.withLock(LOCK, () => [
     openIfExists(indexFile(COMPACTED_ID)),

@@ -1,8 +1,8 @@
 // The readers of state/feedback/<bead>.json: the whole record validated (missing and corrupt told apart), the
 // head alone of a record our writer wrote, and the folder's names.
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, type Stats } from 'node:fs';
 import { KINDS } from './kinds.js';
-import { CorruptStateError, parseValidated, type StateStore } from './store.js';
+import { CorruptStateError, ifExists, parseValidated, type StateStore } from './store.js';
 import type { Feedback, FeedbackIndexRow } from '../schema/types.generated.js';
 
 /** Size and mtime of a feedback file, as its index row keeps them. */
@@ -16,27 +16,21 @@ type FeedbackRead =
 /** Reads and validates one feedback record; other IO errors (EACCES, EIO) throw. */
 export function readFeedback(store: StateStore, bead: string): FeedbackRead {
   const file = store.path('feedback', bead);
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'missing', file };
-    throw e;
-  }
+  const fd = ifExists(() => openSync(file, 'r'));
+  if (fd === null) return { status: 'missing', file };
+  let st: Stats;
   let text: string;
-  let identity: FileIdentity;
   try {
-    const st = fstatSync(fd);
-    identity = { size: st.size, mtime_ms: st.mtimeMs };
+    st = fstatSync(fd);
     text = readFileSync(fd, 'utf8');
   } finally {
     closeSync(fd);
   }
   try {
     const feedback = parseValidated<Feedback>(file, text, KINDS.feedback.schema);
-    if (feedback.bead === bead) return { status: 'ok', file, feedback, identity };
     const why = `/bead: is ${JSON.stringify(feedback.bead)}, expected ${JSON.stringify(bead)} (the file name)`;
-    return { status: 'corrupt', file, error: new CorruptStateError(file, [why]) };
+    if (feedback.bead !== bead) throw new CorruptStateError(file, [why]);
+    return { status: 'ok', file, feedback, identity: { size: st.size, mtime_ms: st.mtimeMs } };
   } catch (e) {
     if (e instanceof CorruptStateError) return { status: 'corrupt', file, error: e };
     throw e;
@@ -45,13 +39,7 @@ export function readFeedback(store: StateStore, bead: string): FeedbackRead {
 
 /** Names of state/feedback/*.json without the extension (hidden and temporary files aside). */
 export function feedbackNames(store: StateStore): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(store.dir('feedback'));
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw e;
-  }
+  const names = ifExists(() => readdirSync(store.dir('feedback'))) ?? [];
   return names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).map((n) => n.slice(0, -5));
 }
 

@@ -21,15 +21,18 @@ export class CorruptStateError extends Error {
 
 type ReadResult<T> = { id: string; file: string; value: T } | { id: string; file: string; error: CorruptStateError };
 
-/** A file's text, or null when it does not exist (other errors throw). */
-export function readTextIfExists(file: string): string | null {
+/** `read()`, or null when what it reads does not exist (ENOENT); other errors throw. */
+export function ifExists<T>(read: () => T): T | null {
   try {
-    return readFileSync(file, 'utf8');
+    return read();
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw e;
   }
 }
+
+/** A file's text, or null when it does not exist. */
+export const readTextIfExists = (file: string): string | null => ifExists(() => readFileSync(file, 'utf8'));
 
 /** Parses and validates JSON text against a schema; throws CorruptStateError naming the file. */
 export function parseValidated<T>(file: string, text: string, schema: string): T {
@@ -119,14 +122,7 @@ export class StateStore {
   /** Ids of the kind's files, sorted; temporary, hidden and other files whose name is not an id are not listed. */
   list(kind: Kind): string[] {
     const ext = KINDS[kind].ext;
-    let names: string[];
-    try {
-      names = readdirSync(this.dir(kind));
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw e;
-    }
-    return names
+    return (ifExists(() => readdirSync(this.dir(kind))) ?? [])
       .filter((n) => n.endsWith(ext))
       .map((n) => n.slice(0, -ext.length))
       .filter(isSafeId)

@@ -27,7 +27,7 @@ async function run(): Promise<number> {
           issues: [{ description: 'x'.repeat(150) }],
         });
         store.write('feedback', fb.bead, fb);
-        await indexFeedback(store, fb, '2026-01-01T00:00:00Z', { tailMaxBytes: tailMax ?? undefined });
+        await indexFeedback(store, fb, '2026-01-01T00:00:00Z', tailMax ?? undefined);
       }
       return 0;
     }

@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { compactIndex, indexFeedback, summarizeFeedback, type IndexLimits } from '../../lib/store/feedback-index.js';
+import { compactIndex, indexFeedback, summarizeFeedback } from '../../lib/store/feedback-index.js';
 import { scanFeedback } from '../../lib/store/feedback-index.js';
 import { run } from '../../scripts/score-templates.js';
 import { orderFeedback } from '../../lib/collector/record-order.js';
@@ -131,15 +131,15 @@ describe('feedback index', () => {
 });
 
 describe('compacted index + bounded tail', () => {
-  const limits: IndexLimits = { tailMaxBytes: 1500 };
+  const tailMaxBytes = 1500;
   const write = async (bead: string, judge: number | null, index = true) => {
     const fb = makeFeedback({ bead, template: 'A', outcome: 'full_pass', judge });
     st.store.write('feedback', bead, fb);
-    if (index) await indexFeedback(st.store, fb, '2026-02-01T00:00:00.000Z', limits);
+    if (index) await indexFeedback(st.store, fb, '2026-02-01T00:00:00.000Z', tailMaxBytes);
   };
   const scan = async (opts: { verify?: boolean; rebuild?: boolean } = {}) => {
     const rows: FeedbackIndexRow[] = [];
-    const res = await scanFeedback(st.store, (r) => rows.push(r), { ...opts, limits });
+    const res = await scanFeedback(st.store, (r) => rows.push(r), { ...opts, tailMaxBytes });
     return { res, rows: rows.sort((a, b) => (a.bead < b.bead ? -1 : 1)) };
   };
   const isUnique = (xs: string[]) => new Set(xs).size === xs.length;
@@ -264,7 +264,7 @@ describe('compacted index + bounded tail', () => {
         for (const judge of i % 3 === 0 ? [null, 0.9] : [null]) { // every third file is rewritten with a judgment
           const fb = makeFeedback({ bead: 'w' + w + '-' + i, template: 'T' + w, outcome: 'full_pass', judge });
           store.write('feedback', fb.bead, fb);
-          await indexFeedback(store, fb, undefined, { tailMaxBytes: 3000 });
+          await indexFeedback(store, fb, undefined, 3000);
         }
       }`;
     const compactor = `
