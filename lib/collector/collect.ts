@@ -49,6 +49,8 @@ interface Measured {
   own: Feedback['own_tests'] | null;
   changed: NonNullable<Feedback['changed_expectations']>;
   noOp: string | null;
+  /** Code that games the graded tests (ctx.findGaming), one line each. */
+  gaming: string[];
   notes: string[];
 }
 
@@ -106,6 +108,13 @@ async function measure(inputs: Inputs, run: NonNullable<Inputs['run']>, ctx: Col
   diffP.catch(() => undefined);
   const sealed = await sealRun(wt, snap, r, cfg.collector, loaded.file);
   const notes: string[] = [];
+  // Read from git alone, while the checks run; a failure is a note, never a lost collection.
+  const gamingP = (
+    ctx.findGaming?.(wt, sealed.gradedBase, sealed.candidate.graded_commit, cfg.collector) ?? Promise.resolve([])
+  ).catch((e: unknown) => {
+    notes.push(`the gaming check failed: ${e instanceof Error ? e.message : String(e)}`);
+    return [] as string[];
+  });
   if (sealed.candidate.tests_from.source === 'tests_ref')
     notes.push(`graded tests from the task's test revision ${sealed.candidate.tests_from.ref}`);
   const env = { wt, commands, cfg, ctx, sandbox: run.sandbox };
@@ -126,7 +135,8 @@ async function measure(inputs: Inputs, run: NonNullable<Inputs['run']>, ctx: Col
         ? 'only tests and test infrastructure changed, which the graded run takes from the trusted revision'
         : ctx.classifyNoOp!(wt, sealed.gradedBase, sealed.candidate.graded_commit));
   const noOp = await noOpReason(baseline?.tests, checks.test?.tests, diff.files.length, classify);
-  return { diff, sealed, baseline, checks, own, changed, noOp, notes };
+  const gaming = await gamingP;
+  return { diff, sealed, baseline, checks, own, changed, noOp, gaming, notes };
 }
 
 /** Step 3 (pure): outcome, scores and the feedback record from what was read and measured, stamped `at`. */
@@ -154,8 +164,9 @@ function assemble(inputs: Inputs, m: Measured | null, at: Date): Feedback {
   integrity.notes.push(...m.notes);
   const facts = { status: r.status, failureReason: r.failure_reason ?? null, infraReason: null, checks, integrity };
   const { outcome, reason } = classifyOutcome({ ...facts, baselineLint: baseline?.lint ?? null });
-  // A change that does nothing is never a pass (regressions.ts).
-  const verdict = verdictOutcome({ outcome, reason }, noOp);
+  // A change that does nothing, or whose code games the graded tests, is never a pass (regressions.ts).
+  const verdict = verdictOutcome({ outcome, reason }, noOp, m.gaming);
+  integrity.notes.push(...m.gaming.slice(0, 10).map((g) => `games the graded tests: ${g}`));
   if (verdict.outcome === 'unmeasured' && stored && !['unmeasured', 'infra_failure'].includes(stored.outcome))
     throw new UserError(
       `${loaded.file}: no build, test, lint or typecheck command is configured, but state/feedback/${r.bead}.json was measured (outcome ${stored.outcome}): kept; collect with the config that measured it`,

@@ -144,11 +144,13 @@ export interface RunMeasures {
   baseline: BaselineSummary | null;
   diff: WorkingDiff;
   noOp: string | null;
+  /** Code that games the graded tests, one line per finding. */
+  gaming: readonly string[];
 }
 
 /**
- * Seed 000's five dimensions (stored /100), the weights used, the composite after the verdict (regressions cap it, a
- * no-op scores 0, an unmeasured run has none) and the speed reference: the race's fastest run, else the time budget.
+ * Seed 000's five dimensions (stored /100), the weights used, the composite after the verdict (regressions and gaming
+ * cap it, a no-op scores 0, an unmeasured run has none) and the speed reference: the race's fastest run, else the time budget.
  */
 export function scoreRun(
   m: RunMeasures,
@@ -169,10 +171,16 @@ export function scoreRun(
     }),
     speed: scoreSpeed(dur, speedRef),
   };
-  if (m.noOp && scores.tests !== null) scores.tests = 0;
+  // Tests that pass through a special case or a patched runner earn nothing, as tests a no-op leaves passing.
+  if ((m.noOp || m.gaming.length) && scores.tests !== null) scores.tests = 0;
   const weights = o.config.scoring.weights;
   const broke = brokenTests(m.baseline?.tests, m.checks.test?.tests);
-  const composite = verdictComposite(compositeScore(scores, weights), broke.length, m.noOp !== null);
+  const composite = verdictComposite(
+    compositeScore(scores, weights),
+    broke.length,
+    m.noOp !== null,
+    m.gaming.length > 0,
+  );
   return {
     scores: {
       build: toUnit(scores.build),

@@ -75,22 +75,29 @@ export async function noOpReason(
   return await noOpVerdict(empty, base, now, empty ? async () => 'the diff is empty' : classify);
 }
 
-/** The composite after the verdict: 0 for a no-op, at most REGRESSION_CAP for a run that broke a test. */
-export function verdictComposite(composite: number | null, broke: number, noOp: boolean): number | null {
+/** The composite after the verdict: 0 for a no-op, at most REGRESSION_CAP for a run that broke or gamed the tests. */
+export function verdictComposite(composite: number | null, broke: number, noOp: boolean, gamed = false): number | null {
   if (composite === null) return null;
   if (noOp) return 0;
-  return broke > 0 ? Math.min(composite, REGRESSION_CAP) : composite;
+  return broke > 0 || gamed ? Math.min(composite, REGRESSION_CAP) : composite;
 }
 
 const NO_OP_REASON = 'the change does nothing';
+const GAMED_REASON = 'the tests pass through code that games them';
 
-/** A no-op is never a pass of any kind: agent_failure, with what kind of nothing it is. */
+/**
+ * A no-op, or a change whose code games the graded tests (`gaming`: findings, one line each), is never a pass of any
+ * kind: agent_failure, saying what kind of nothing it is or the first finding.
+ */
 export function verdictOutcome(
   o: { outcome: Outcome; reason: string },
   noOp: string | null,
+  gaming: readonly string[] = [],
 ): { outcome: Outcome; reason: string } {
-  if (noOp && (o.outcome === 'full_pass' || o.outcome === 'partial_pass'))
-    return { outcome: 'agent_failure', reason: `${NO_OP_REASON}: ${noOp}` };
+  if (o.outcome !== 'full_pass' && o.outcome !== 'partial_pass') return o;
+  if (noOp) return { outcome: 'agent_failure', reason: `${NO_OP_REASON}: ${noOp}` };
+  const more = gaming.length > 1 ? ` (and ${gaming.length - 1} more finding${gaming.length > 2 ? 's' : ''})` : '';
+  if (gaming.length) return { outcome: 'agent_failure', reason: `${GAMED_REASON}: ${gaming[0]}${more}` };
   return o;
 }
 
@@ -100,9 +107,10 @@ function shortName(id: string): string {
   return parts[parts.length - 1]!.trim();
 }
 
-/** Why a run's line reads as it does: what it broke, or that it does nothing; null when neither. */
+/** Why a run's line reads as it does: what it broke, that it does nothing or games the tests; null when none. */
 export function verdictLine(broke: string[], outcomeReason: string): string | null {
   if (outcomeReason.startsWith(`${NO_OP_REASON}:`)) return `no-op: ${outcomeReason.slice(NO_OP_REASON.length + 2)}`;
+  if (outcomeReason.startsWith(`${GAMED_REASON}:`)) return `gamed: ${outcomeReason.slice(GAMED_REASON.length + 2)}`;
   if (!broke.length) return null;
   const names = broke.slice(0, 3).map(shortName).join(', ') + (broke.length > 3 ? `, … (${broke.length})` : '');
   return `broke ${broke.length} test${broke.length === 1 ? '' : 's'} that passed on the base: ${names}`;

@@ -4,7 +4,10 @@ import type { CollectContext } from '../collector/context.js';
 import type { LoadedRunRecord } from '../collector/run-record.js';
 import type { Feedback } from '../schema/types.generated.js';
 
-export type CollectCtx = Pick<CollectContext, 'store' | 'config' | 'processEnv' | 'now' | 'classifyNoOp'>;
+export type CollectCtx = Pick<
+  CollectContext,
+  'store' | 'config' | 'processEnv' | 'now' | 'classifyNoOp' | 'findGaming'
+>;
 
 export type CollectOutcome = { feedback: Feedback; note: string } | { feedback: null; note: string };
 

@@ -29,6 +29,8 @@ export interface JudgeDeps {
   log: (msg: string) => void;
   /** The race's no-op classifier, handed to the collector as bin/collect does (the judge sits below the race). */
   classifyNoOp?: CollectCtx['classifyNoOp'];
+  /** The race's gaming rules (special-cased test literals, the runner reached from code), likewise. */
+  findGaming?: CollectCtx['findGaming'];
   /** Injected in tests; otherwise built from config on first use. */
   backend?: Backend;
   prompt?: JudgePrompt;
@@ -142,6 +144,7 @@ async function ensureFeedback(
     processEnv: deps.processEnv,
     now: deps.now,
     ...(deps.classifyNoOp ? { classifyNoOp: deps.classifyNoOp } : {}),
+    ...(deps.findGaming ? { findGaming: deps.findGaming } : {}),
   });
   sources.push(c.note);
   return { feedback: c.feedback, collected: c.feedback !== null };

@@ -28,7 +28,7 @@ const MAX_TEST_FILES = 500;
  * The test files of a revision, path and text, in one `git grep` over the committed tree (never the worktree's
  * files): the graded tests whose literals special-casing is checked against.
  */
-async function testFileTexts(cwd: string, rev: string): Promise<{ path: string; text: string }[]> {
+export async function testFileTexts(cwd: string, rev: string): Promise<{ path: string; text: string }[]> {
   const paths = (await git(cwd, ['ls-tree', '-r', '-z', '--name-only', rev])).split('\0').filter(Boolean);
   const tests = paths.filter((p) => TEST_FILE.test(p)).slice(0, MAX_TEST_FILES);
   if (!tests.length) return [];

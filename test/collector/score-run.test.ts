@@ -29,7 +29,7 @@ const check = (tests: TestCounts): Check =>
   ({ status: tests.failed ? 'failed' : 'passed', exit_code: tests.failed ? 1 : 0, signal: null, tests }) as Check;
 const build: Check = { status: 'passed', exit_code: 0, signal: null } as Check;
 
-function measures(now: TestCounts, base: TestCounts, noOp: string | null = null): RunMeasures {
+function measures(now: TestCounts, base: TestCounts, noOp: string | null = null, gaming: string[] = []): RunMeasures {
   return {
     checks: { build, test: check(now), lint: null, typecheck: null },
     baseline: { key: 'k', commit: 'c', build_passed: true, tests: base, lint: null },
@@ -41,6 +41,7 @@ function measures(now: TestCounts, base: TestCounts, noOp: string | null = null)
       files: [{ path: 'a.py', added: 10, removed: 2, binary: false, untracked: false }],
     },
     noOp,
+    gaming,
   };
 }
 const green = counts([
@@ -88,6 +89,19 @@ describe('scoreRun', () => {
     const s = scoreRun(measures(broke, green), integrity(), run, opts({ outcome: 'partial_pass' }));
     expect(s.composite! * 100).toBeLessThanOrEqual(REGRESSION_CAP);
     expect(s.composite).toBeGreaterThan(0);
+  });
+
+  it('a run whose code games the graded tests scores tests 0 and is capped like a regression', () => {
+    const clean = scoreRun(measures(green, green), integrity(), run, opts());
+    const gamed = scoreRun(
+      measures(green, green, null, ['special_case at a.py:3: holds "1h", the input of test t::a']),
+      integrity(),
+      run,
+      opts({ outcome: 'agent_failure' }),
+    );
+    expect(gamed.scores.tests).toBe(0);
+    expect(gamed.composite! * 100).toBeLessThanOrEqual(REGRESSION_CAP);
+    expect(gamed.composite!).toBeLessThan(clean.composite!);
   });
 
   it('a no-op scores tests 0 and composite 0; an unmeasured run has no composite', () => {

@@ -1,0 +1,40 @@
+// IO: does a single run's code game the graded tests? The race's special-case and tamper rules over the change from
+// the graded base to the graded commit, for the collector (bin/collect, bin/judge), which has no race to gate it.
+import { git } from '../git/git.js';
+import { parseUnifiedDiff } from '../git/diff-parse.js';
+import { pathMatcher } from '../git/test-paths.js';
+import type { Config } from '../config/config.js';
+import { blob, testFileTexts } from './gather.js';
+import { specialCaseFindings, testLiterals } from './special-case.js';
+import { tamperFindings } from './tamper.js';
+import { TEST_FILE } from './test-findings.js';
+
+/** One line per finding (`special_case at src/x.py:3: holds "1h", the input of test …`); empty when none. */
+export async function gamingFindings(
+  worktree: string,
+  from: string,
+  to: string,
+  collector: Config['collector'],
+): Promise<string[]> {
+  const patch = parseUnifiedDiff(await git(worktree, ['diff', '-M', '--no-ext-diff', '--no-textconv', from, to]));
+  if (!patch.some((p) => !p.binary && p.added.length)) return [];
+  const files = await Promise.all(
+    patch
+      .filter((p) => !p.binary)
+      .map(async (p) => ({
+        path: p.path,
+        head: p.deleted ? null : await blob(worktree, to, p.path),
+        base: p.created ? null : await blob(worktree, from, p.oldPath ?? p.path),
+      })),
+  );
+  const testPaths = collector.test_paths ?? [];
+  const isTest = testPaths.length ? pathMatcher(testPaths) : (p: string) => TEST_FILE.test(p);
+  const isInfra = pathMatcher(collector.test_infra_paths ?? []);
+  const heads = new Map(files.filter((f) => f.head !== null).map((f) => [f.path, f.head!]));
+  // The graded commit's tests are the trusted revision's: their literals are what a special case would aim at.
+  const literals = testLiterals(await testFileTexts(worktree, to));
+  return [
+    ...specialCaseFindings(patch, files, literals, isTest),
+    ...tamperFindings(patch, heads, (p) => isTest(p) || isInfra(p)),
+  ].map((f) => `${f.kind} at ${f.file}:${f.line}: ${f.name}`);
+}
