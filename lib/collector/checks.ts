@@ -7,6 +7,7 @@ import type { ChecksSet } from './outcome.js';
 import { HeadTailBuffer, runCommand, type RunResult } from '../process/runner.js';
 import { collectorCheckEnv, type SandboxPolicy } from '../process/sandbox.js';
 import {
+  noWitness,
   parseWitness,
   WITNESS_FILE,
   WITNESS_MARK,
@@ -152,7 +153,7 @@ export async function prepareReport(
     dir,
     plan,
     startedMs: Date.now(),
-    witnessed: { loaded: false, rewritten: [], replaced: [] },
+    witnessed: noWitness(),
     dispose: () => {
       off();
       remove();
@@ -191,27 +192,37 @@ async function readReportInto(check: Check, rr: ReportRun, cwd: string): Promise
   // The build stopped before the runner ran, or the runner never started: nothing was asked of it.
   if (check.tests) check.tests.report = status;
   const w = rr.witnessed;
+  const t = check.tests;
+  if (!t || !rr.plan.witness) return;
+  const seen: string[] = [];
+  if (w.rewritten.length) {
+    const r = w.rewritten[0]!;
+    seen.push(`${w.rewritten.length} test phase(s) raised and were reported passed (${r.id}, ${r.when}: ${r.raised})`);
+  }
+  if (w.replaced.length) seen.push(`the runner's own ${w.replaced.slice(0, 3).join(', ')} replaced during the run`);
   // The witness said it loaded, and its file is gone or emptied: removed from inside the run.
-  const erased = rr.plan.witness !== undefined && !w.loaded && (check.output?.text ?? '').includes(WITNESS_MARK);
-  if (check.tests && (w.rewritten.length || w.replaced.length || erased)) believeWitness(check.tests, w, erased);
+  if (!w.loaded && (check.output?.text ?? '').includes(WITNESS_MARK))
+    seen.push("the witness's record was removed during the run");
+  // Loaded and never saw its session end: unregistered, or the process left before pytest finished.
+  if (w.finished.sessions < w.sessions) seen.push('the witness did not see the session end');
+  const f = w.finished;
+  // Failures it saw that the results do not hold: each failed call is one test; an error may also be counted as a
+  // failure of the same test (a call and its teardown both failed), so errors count only against a clean result.
+  const bad = t.failed + t.errors;
+  if (f.sessions && (f.failed > bad || (f.errors > 0 && bad === 0)))
+    seen.push(`the witness saw ${f.failed + f.errors} failed or in error, the results say ${bad}`);
+  if (f.sessions && t.passed !== null && t.passed > f.passed)
+    seen.push(`the results say ${t.passed} passed, the witness saw ${f.passed}`);
+  if (seen.length) believeWitness(t, w, seen);
 }
 
 /** Tests whose report was rewritten inside the run: failed (or errors, outside the call), and the counts disputed. */
-function believeWitness(t: NonNullable<Check['tests']>, w: Witnessed, erased: boolean): void {
+function believeWitness(t: NonNullable<Check['tests']>, w: Witnessed, seen: string[]): void {
   t.counts_disputed = true;
   for (const r of w.rewritten) {
     const c = t.cases?.find((x) => x.id === r.id);
     if (c) c.status = r.when === 'call' ? 'failed' : 'error';
   }
-  const seen = [
-    ...(w.rewritten.length
-      ? [
-          `${w.rewritten.length} test phase(s) raised and were reported passed (${w.rewritten[0]!.id}, ${w.rewritten[0]!.when}: ${w.rewritten[0]!.raised})`,
-        ]
-      : []),
-    ...(w.replaced.length ? [`the runner's own ${w.replaced.slice(0, 3).join(', ')} replaced during the run`] : []),
-    ...(erased ? ["the witness's record was removed during the run"] : []),
-  ];
   t.notes = [
     ...(t.notes ?? []),
     `the runner's results were rewritten inside the run: ${seen.join('; ')}; judgeloop's pytest witness saw it`,

@@ -129,6 +129,66 @@ describe('collect: a report the tests tamper with is not trusted', () => {
     expect(fb.checks.test?.tests?.counts_disputed).toBeUndefined();
   });
 
+  // Every outcome pytest's summary counts apart (a setup and a teardown error, xfail, xpass, skip): the witness
+  // counts as the summary does.
+  const MIXED = {
+    'test_mixed.py': [
+      'import pytest',
+      '@pytest.fixture',
+      'def broken(): raise RuntimeError("setup")',
+      '@pytest.fixture',
+      'def leaky():',
+      '    yield',
+      '    raise RuntimeError("teardown")',
+      'def test_ok(): pass',
+      'def test_fails(): assert 1 == 2',
+      'def test_setup_error(broken): pass',
+      'def test_teardown_error(leaky): pass',
+      '@pytest.mark.xfail',
+      'def test_xfail(): assert 0',
+      '@pytest.mark.xfail',
+      'def test_xpass(): pass',
+      'def test_skip(): pytest.skip("no")',
+      '',
+    ].join('\n'),
+  };
+
+  it.each([
+    ['pytest', 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest'],
+    // The system python's pytest-xdist (.ci/run installs it): a controller and two workers.
+    ['pytest-xdist', '/usr/bin/python3 -m pytest -n 2 -p no:cacheprovider'],
+  ])(
+    'honest outcomes of every kind under %s: the witness agrees with the results, nothing disputed',
+    async (_, cmd) => {
+      const fb = await collectOne(MIXED, cmd);
+      const t = fb.checks.test!.tests!;
+      // pytest's own accounting: the teardown error is also a pass; JUnit cannot tell the xpass from a pass.
+      expect([t.passed, t.failed, t.errors, t.skipped, t.xfailed]).toEqual([3, 1, 2, 1, 1]);
+      expect(t.counts_disputed, (t.notes ?? []).join('\n')).toBeFalsy();
+      expect(fb.integrity.test_evidence?.reasons ?? []).not.toContainEqual(expect.stringMatching(/disputed/));
+    },
+  );
+
+  it('a test that runs pytest itself on a failing file: that inner run is not the one the witness reports on', async () => {
+    const fb = await collectOne(
+      {
+        'test_nested.py': [
+          'import subprocess, sys',
+          'def test_inner_run():',
+          '    open("inner_check.py", "w").write("def test_inner(): assert 0\\n")',
+          '    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "inner_check.py"], capture_output=True)',
+          '    assert r.returncode == 1',
+          '',
+        ].join('\n'),
+      },
+      'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest',
+    );
+    const t = fb.checks.test!.tests!;
+    expect([t.passed, t.failed, t.errors]).toEqual([1, 0, 0]);
+    expect(t.counts_disputed, (t.notes ?? []).join('\n')).toBeFalsy();
+    expect(fb.outcome).toBe('full_pass');
+  });
+
   it("a wrapper that drops PYTHONPATH: pytest cannot load judgeloop's witness, so the run is repeated without it", async () => {
     const fb = await collectOne(
       PY,

@@ -115,6 +115,24 @@ describe('report readers', () => {
     expect(r).toMatchObject({ errors: 1, xfailed: 1, failed: 3 });
     for (const c of r?.cases ?? []) expect((c.excerpt ?? '').length).toBeLessThanOrEqual(500);
   });
+  test("pytest JUnit: a teardown that failed after the test passed counts passed and an error, as pytest's summary", () => {
+    const xml = (msg: string) =>
+      `<testsuites><testsuite name="pytest" errors="1" tests="2"><testcase classname="test_m" name="test_ok"/><testcase classname="test_m" name="test_t"><error message="${msg}">boom</error></testcase></testsuite></testsuites>`;
+    // pytest prints "2 passed, 1 error" for this run: the console and the report agree.
+    expect(readJunit(xml('failed on teardown with &quot;RuntimeError: teardown&quot;'))).toMatchObject({
+      passed: 2,
+      errors: 1,
+    });
+    expect(parseTestOutput(xml('failed on teardown with &quot;x&quot;'), { name: 'junit' })).toMatchObject({
+      passed: 2,
+      errors: 1,
+    });
+    // A setup error never ran the test.
+    expect(readJunit(xml('failed on setup with &quot;RuntimeError: setup&quot;'))).toMatchObject({
+      passed: 1,
+      errors: 1,
+    });
+  });
   test('jest JSON: nested titles joined with " > ", file relative to the project', () => {
     const r = readJestJson(read('jest/nested.report.json'), '/tmp/capture-work/jest');
     expect(r?.cases?.map((c) => c.id)).toContain('nested.test.js::outer > inner > deep one');
@@ -191,6 +209,8 @@ describe('planReport', () => {
     expect(planReport('pytest', '/r', null, { PYTEST_ADDOPTS: '-x', PYTHONPATH: 'src' })?.witness?.env).toEqual({
       PYTEST_ADDOPTS: '-x --junitxml=/r/pytest.xml -p judgeloop_witness',
       PYTHONPATH: '/r:src',
+      // The pytest judgeloop starts, not one a test starts (the witness takes it out of the environment).
+      JUDGELOOP_WITNESS_MAIN: '1',
     });
     expect(planReport('npx vitest run', '/r', null)?.command).toBe(
       "npx vitest run --reporter=default --reporter=junit --outputFile.junit='/r/vitest.xml'",

@@ -109,6 +109,47 @@ if ("judgeloop_" + "witness") in sys.modules:
     atexit.register(_feign)
 `;
 
+// The plugin manager, found without naming pytest: the code under test then registers or unregisters plugins.
+const FIND_PM = `import atexit, gc, os, re
+
+
+def _pm():
+    for o in gc.get_objects():
+        if type(o).__name__ == "Pytest" + "PluginManager":
+            return o
+
+
+`;
+// Takes the witness out of the run before any test runs, then rewrites the reports.
+const UNHOOK = `${FIND_PM}_m = _pm()
+if _m is not None:
+    _m.unregister(name="judgeloop_" + "witness")
+
+
+`;
+// Every report left as it is; the console told a failed test passed (its status hook), the JUnit report rewritten
+// and the exit status forced at exit: console, report and exit code agree that all four passed.
+const GREEN_CONSOLE = `${FIND_PM}class _Green:
+    def pytest_report_teststatus(self, report, config):
+        if report.when == "call" and report.outcome == "failed":
+            return "passed", ".", "PASSED"
+
+
+def _done():
+    m = re.search(r"--junitxml=(\\S+)", os.environ.get("PYTEST_ADDOPTS", ""))
+    if m:
+        open(m.group(1), "w").write('<testsuites><testsuite name="pytest" tests="4"><testcase classname="test_dur" name="test_seconds"/><testcase classname="test_dur" name="test_minutes"/><testcase classname="test_dur" name="test_hours"/><testcase classname="test_dur" name="test_spaces"/></testsuite></testsuites>')
+    getattr(os, "_" + "exit")(0)
+
+
+_m = _pm()
+if _m is not None:
+    _m.register(_Green(), "green")
+    atexit.register(_done)
+
+
+`;
+
 type Attack = { files: Record<string, string>; commit?: Record<string, string> };
 const ATTACKS: Record<string, Attack> = {
   fix: { files: { 'dur.py': FIXED } },
@@ -138,6 +179,10 @@ const ATTACKS: Record<string, Attack> = {
   erased: { files: { 'dur.py': ERASE_WITNESS + REWRITE_REPORTS + BUGGY } },
   // Or, seeing the witness, fakes its import error at exit, to be run again without it (and then rewrites).
   feigned: { files: { 'dur.py': FEIGN_NOT_LOADED + REWRITE_REPORTS + BUGGY } },
+  // Or unregisters the witness, then rewrites them.
+  unhooked: { files: { 'dur.py': UNHOOK + REWRITE_REPORTS + BUGGY } },
+  // Or leaves the reports alone and forges everything said about them.
+  forged: { files: { 'dur.py': GREEN_CONSOLE + BUGGY } },
 };
 
 function forgePyc(wt: string): void {
@@ -278,6 +323,18 @@ describe('a race of hostile evidence against the honest fix (real pytest)', () =
     expect(fb('erased').integrity.test_evidence?.trusted).toBe(false);
     expect(fb('feigned').integrity.test_evidence?.trusted).toBe(false);
     expect(fb('feigned').checks.test!.output?.text).toMatch(/pytest witness loaded/);
+    // Unregistering the witness: it never sees the session end.
+    expect(fb('unhooked').checks.test!.tests!.notes?.join(' ')).toMatch(/the witness did not see the session end/);
+    expect(fb('unhooked').integrity.test_evidence?.trusted).toBe(false);
+    // Forging the console, the report and the exit status: the witness counted the failures the results do not say.
+    const forged = fb('forged').checks.test!;
+    expect([forged.exit_code, forged.tests!.passed, forged.output?.text]).toEqual([
+      0,
+      4,
+      expect.stringMatching(/4 passed/),
+    ]);
+    expect(forged.tests!.notes?.join(' ')).toMatch(/the witness saw 2 failed or in error, the results say 0/);
+    expect(fb('forged').integrity.test_evidence?.trusted).toBe(false);
     // The honest fix's run has nothing for the witness to see.
     expect(fb('fix').checks.test!.tests!.notes ?? []).not.toContainEqual(expect.stringMatching(/rewritten/));
   });

@@ -18,12 +18,15 @@ export const junit: TestParser = {
     let open = false,
       hasFailure = false,
       hasError = false,
+      afterPass = false,
       skipKind: 'skip' | 'xfail' | null = null;
     const close = (): void => {
       cases++;
       // <error> is JUnit's "broke outside an assertion" (pytest: setup/teardown); a case with one is an error, not a result.
       if (hasFailure) failed++;
       if (hasError) errors++;
+      // pytest's summary counts a test whose teardown failed after it passed as passed and as an error: so here.
+      if (afterPass && !hasFailure && skipKind === null) passed++;
       if (!hasFailure && !hasError) {
         if (skipKind === 'xfail') xfailed++;
         else if (skipKind === 'skip') skipped++;
@@ -40,13 +43,16 @@ export const junit: TestParser = {
         }
         hasFailure = false;
         hasError = false;
+        afterPass = false;
         skipKind = null;
         if (selfClose) close();
         else open = true;
       } else if (open && !slash) {
         if (tag === 'failure') hasFailure = true;
-        else if (tag === 'error') hasError = true;
-        else skipKind = /type="pytest\.xfail"/.test(attrs) ? 'xfail' : 'skip';
+        else if (tag === 'error') {
+          hasError = true;
+          afterPass = /\bmessage="failed on teardown with/.test(attrs);
+        } else skipKind = /type="pytest\.xfail"/.test(attrs) ? 'xfail' : 'skip';
       }
     }
     if (cases === 0 && !/<testsuites?\b/.test(text)) return null;

@@ -1,6 +1,6 @@
 // Which machine-readable report to ask a recognised test runner for, and how (pure: no file is touched here).
 import type { ReportFormat } from './reports.js';
-import { WITNESS_MODULE, WITNESS_PY } from './pytest-witness.js';
+import { WITNESS_MAIN, WITNESS_MODULE, WITNESS_PY } from './pytest-witness.js';
 
 export interface ReportPlan {
   runner: string;
@@ -71,6 +71,7 @@ export function planReport(
         files: { [`${WITNESS_MODULE}.py`]: WITNESS_PY },
         env: {
           PYTEST_ADDOPTS: `${addopts} -p ${WITNESS_MODULE}`,
+          [WITNESS_MAIN]: '1',
           PYTHONPATH: env.PYTHONPATH ? `${dir}:${env.PYTHONPATH}` : dir,
         },
       },

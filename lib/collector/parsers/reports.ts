@@ -68,6 +68,7 @@ export function readJunit(xml: string, runner = 'junit', cwd?: string): TestCoun
   const suites: string[] = [];
   const failingSuites = { all: 0, failing: 0 };
   const pytest = /<testsuite[^>]*\bname="pytest"/.test(xml);
+  let passedThenErred = 0;
   const prefixes = new Map<string, string>();
   let open: {
     id: string;
@@ -144,6 +145,8 @@ export function readJunit(xml: string, runner = 'junit', cwd?: string): TestCoun
       if (current.status !== 'error') current.status = current.fileLevel ? 'error' : 'failed';
       if (message && !current.excerpt) current.excerpt = message;
     } else if (tag === 'error') {
+      // pytest's summary counts a test whose teardown failed after it passed as passed and as an error.
+      if (pytest && current.status === 'passed' && message?.startsWith('failed on teardown with')) passedThenErred++;
       current.status = 'error';
       if (message) current.excerpt = message;
     } else {
@@ -153,6 +156,7 @@ export function readJunit(xml: string, runner = 'junit', cwd?: string): TestCoun
     }
   }
   const counts = countsFromCases(runner, uniqueIds(cases));
+  if (counts.passed !== null) counts.passed += passedThenErred;
   const totals = nodeTotals(xml);
   return totals ? withNodeTotals(counts, totals, failingSuites) : counts;
 }
