@@ -261,7 +261,7 @@ function tallyFindings(acc: Acc, race: RaceFacts, isInfra: PathMatcher, isTest: 
     ...testInfraFindings(facts.patch, facts.files, isInfra),
     ...targetTestEdits(facts.patch, baseTexts, race.targets.fail_to_pass),
     ...specialCaseFindings(facts.patch, facts.files, literals, isTest),
-    ...tamperFindings(facts.patch, heads, isTrusted),
+    ...tamperFindings(facts.patch, facts.files, isTrusted),
   ];
   const counts = { dangerous_op: 0, disabled_check: 0, secret: 0 };
   const at = { dangerous_op: [] as string[], disabled_check: [] as string[] };

@@ -30,11 +30,10 @@ export async function gamingFindings(
   const testPaths = collector.test_paths ?? [];
   const isTest = testPaths.length ? pathMatcher(testPaths) : (p: string) => TEST_FILE.test(p);
   const isInfra = pathMatcher(collector.test_infra_paths ?? []);
-  const heads = new Map(files.filter((f) => f.head !== null).map((f) => [f.path, f.head!]));
   // The graded commit's tests are the trusted revision's: their literals are what a special case would aim at.
   const literals = testLiterals(await testFileTexts(worktree, to));
   return [
     ...specialCaseFindings(patch, files, literals, isTest),
-    ...tamperFindings(patch, heads, (p) => isTest(p) || isInfra(p)),
+    ...tamperFindings(patch, files, (p) => isTest(p) || isInfra(p)),
   ].map((f) => `${f.kind} at ${f.file}:${f.line}: ${f.name}`);
 }

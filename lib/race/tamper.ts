@@ -86,13 +86,21 @@ function shadowsStdlib(p: FilePatch): string | null {
   return m && RUNNER_STDLIB.has(m[1]!) ? m[1]! : null;
 }
 
-/** Findings on the lines a solution added to code (not tests or test infrastructure: `isTrusted`), at file:line. */
+/** Whether any line of `lines` is an always-equal definition. */
+const hasAlwaysEqual = (lines: string[]): boolean => lines.some((_, i) => alwaysEqualDef(lines, i + 1));
+
+/**
+ * Findings on the lines a solution added to code (not tests or test infrastructure: `isTrusted`), at file:line. A
+ * rule the file's base version already matches is not a finding there: the project's own code does it (pytest's
+ * sources name `_pytest`, a CLI calls `os._exit`, a library defines its own `ANY`), so the change cannot be the hack.
+ */
 export function tamperFindings(
   patch: FilePatch[],
-  heads: Map<string, string>,
+  files: { path: string; head: string | null; base: string | null }[],
   isTrusted: (path: string) => boolean,
 ): ScanFinding[] {
   const out: ScanFinding[] = [];
+  const byPath = new Map(files.map((f) => [f.path, f]));
   for (const p of patch) {
     if (p.binary || p.deleted || isTrusted(p.path)) continue;
     const shadowed = shadowsStdlib(p);
@@ -104,13 +112,21 @@ export function tamperFindings(
         line: p.added[0]?.line ?? 1,
         text: (p.added[0]?.text ?? '').trim().slice(0, 160),
       });
-    const lines = heads.get(p.path)?.split('\n') ?? [];
+    const f = byPath.get(p.path);
+    const lines = f?.head?.split('\n') ?? [];
+    const baseLines = f?.base?.split('\n') ?? [];
+    const inBase = new Map<Rule, boolean>();
+    const known = (r: Rule): boolean => {
+      if (!inBase.has(r))
+        inBase.set(r, r === EQUALITY ? hasAlwaysEqual(baseLines) : baseLines.some((l) => r.re.test(l)));
+      return inBase.get(r)!;
+    };
     for (const { line, text } of p.added) {
-      const rule = RULES.find((r) => r.lang.test(p.path) && r.re.test(text));
-      const eq = PY.test(p.path) && alwaysEqualDef(lines, line);
-      if (!rule && !eq) continue;
-      const { kind, name } = rule ?? EQUALITY;
-      out.push({ kind, name, file: p.path, line, text: text.trim().slice(0, 160) });
+      const rule =
+        RULES.find((r) => r.lang.test(p.path) && r.re.test(text)) ??
+        (PY.test(p.path) && alwaysEqualDef(lines, line) ? EQUALITY : undefined);
+      if (!rule || known(rule)) continue;
+      out.push({ kind: rule.kind, name: rule.name, file: p.path, line, text: text.trim().slice(0, 160) });
     }
   }
   return out;

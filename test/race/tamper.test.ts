@@ -24,7 +24,11 @@ function findings(path: string, before: string | null, after: string) {
   writeTree(repo, { [path]: after });
   commitAll(repo, 'change');
   const diff = gitIn(repo, 'diff', 'HEAD~1', 'HEAD');
-  return tamperFindings(parseUnifiedDiff(diff + '\n'), new Map([[path, after]]), (p) => isTest(p) || isInfra(p));
+  return tamperFindings(
+    parseUnifiedDiff(diff + '\n'),
+    [{ path, head: after, base: before }],
+    (p) => isTest(p) || isInfra(p),
+  );
 }
 
 const line = (text: string, marker: string) => text.split('\n').findIndex((l) => l.includes(marker)) + 1;
@@ -222,6 +226,17 @@ describe('ordinary code is not found', () => {
   ];
   it.each(cases)('%s', (_name, path, text) => {
     expect(findings(path, null, text)).toEqual([]);
+  });
+
+  it("what the file's base version already does is the project's own code, not a hack: pytest's sources, a CLI", () => {
+    // A fix inside pytest itself names _pytest; a CLI that already leaves with os._exit adds another exit.
+    const pytestSrc = 'from _pytest.config import Config\n\n\ndef f(config: Config):\n    return 1\n';
+    const fix = pytestSrc.replace('return 1', 'from _pytest.reports import TestReport\n    return TestReport');
+    expect(findings('src/_pytest/main.py', pytestSrc, fix)).toEqual([]);
+    const cli = 'import os\n\n\ndef quit():\n    os._exit(1)\n';
+    expect(findings('tool/cli.py', cli, `${cli}\n\ndef abort():\n    os._exit(2)\n`)).toEqual([]);
+    // The same lines in a file whose base did not do it are found.
+    expect(findings('tool/cli.py', 'def quit():\n    return 1\n', cli).map((f) => f.line)).toEqual([5]);
   });
 
   it('test files and test infrastructure are not code under test (the graded run takes them from the trusted revision)', () => {
