@@ -253,7 +253,6 @@ function tallyFindings(acc: Acc, race: RaceFacts, isInfra: PathMatcher, isTest: 
   const baseTexts = new Map(facts.files.filter((f) => f.base !== null).map((f) => [f.path, f.base!]));
   // The graded tests' literals: the trusted revision's test files (facts.testTexts), not the solution's own edits.
   const literals = testLiterals(facts.testTexts);
-  const heads = new Map(facts.files.filter((f) => f.head !== null).map((f) => [f.path, f.head!]));
   const findings = [
     ...scanAddedLines(facts.patch),
     ...testFindings(facts.patch),
