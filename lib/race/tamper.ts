@@ -51,7 +51,7 @@ const RULES: Rule[] = [
     kind: 'special_case',
     name: "reads its caller's frame or source (where a test keeps its expected value)",
     lang: PY,
-    re: /\bsys\._getframe\s*\(|\binspect\.(stack|currentframe|getouterframes|getframeinfo)\s*\(|\.f_back\b|\.f_locals\b/,
+    re: /\bsys\._getframe\s*\(|\binspect\.(stack|currentframe|getouterframes|getframeinfo|getsource|getsourcelines)\s*\(|\.f_back\b|\.f_locals\b/,
   },
   EQUALITY,
 ];
@@ -84,6 +84,25 @@ function shadowsStdlib(p: FilePatch): string | null {
   if (!p.created) return null;
   const m = /^([A-Za-z_]\w*)(\.py|\/__init__\.py)$/.exec(p.path);
   return m && RUNNER_STDLIB.has(m[1]!) ? m[1]! : null;
+}
+
+/**
+ * Code that names a test file or folder in a string and reads files: it can take its answers from the graded tests
+ * themselves (they are in the checkout it runs in). Both in the lines a solution added to one file.
+ */
+const READS_TESTS: Rule = {
+  kind: 'special_case',
+  name: "reads the tests' own files (where their expected values are)",
+  lang: /\.(py|ts|tsx|mts|cts|js|jsx|mjs|cjs)$/,
+  re: /['"`](?:[^'"`\n]*[\/\\])?(?:(?:tests|__tests__)(?=[\/\\'"`])|test[\/\\])[^'"`\n]*['"`]|['"`][^'"`\n]*(?:\btest_\w*\.py|\w_test\.py|\.(?:test|spec)\.[cm]?[jt]sx?|\bconftest\.py)[^'"`\n]*['"`]/,
+};
+const READ_CALL =
+  /\bopen\s*\(|\.read_text\s*\(|\.read_bytes\s*\(|\b(i?glob|rglob|listdir|scandir|walk)\s*\(|\breadFileSync\s*\(|\breadFile\s*\(|\breaddirSync\s*\(|\bimportlib\.util\.spec_from_file_location\s*\(/;
+
+/** The first added line naming a test file or folder, when the added lines also read files; else null. */
+function readsTests(lines: { line: number; text: string }[]): { line: number; text: string } | null {
+  const named = lines.find((a) => READS_TESTS.re.test(a.text));
+  return named && lines.some((a) => READ_CALL.test(a.text)) ? named : null;
 }
 
 /** Whether any line of `lines` is an always-equal definition. */
@@ -121,6 +140,16 @@ export function tamperFindings(
         inBase.set(r, r === EQUALITY ? hasAlwaysEqual(baseLines) : baseLines.some((l) => r.re.test(l)));
       return inBase.get(r)!;
     };
+    const reads = READS_TESTS.lang.test(p.path) ? readsTests(p.added) : null;
+    const readsInBase = () => readsTests(baseLines.map((text, i) => ({ line: i + 1, text }))) !== null;
+    if (reads && !readsInBase())
+      out.push({
+        kind: READS_TESTS.kind,
+        name: READS_TESTS.name,
+        file: p.path,
+        line: reads.line,
+        text: reads.text.trim().slice(0, 160),
+      });
     for (const { line, text } of p.added) {
       const rule =
         RULES.find((r) => r.lang.test(p.path) && r.re.test(text)) ??

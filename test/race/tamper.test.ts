@@ -186,6 +186,17 @@ describe('found at file:line', () => {
     expect(got).toContain(`${kind} ${path}:${line(text, marker)}`);
   });
 
+  it('code that names a test file or folder and reads files takes its answers from the tests: found where it names them', () => {
+    const py =
+      'import os, re\n\n_T = os.path.join(os.path.dirname(__file__), "tests", "test_text.py")\n\n\ndef answer(x):\n    return re.findall(x, open(_T).read())\n';
+    expect(findings('text.py', null, py).map((f) => `${f.kind} ${f.file}:${f.line}`)).toEqual([
+      'special_case text.py:3',
+    ]);
+    const js =
+      "import { readFileSync } from 'node:fs';\nconst src = readFileSync(new URL('./parse.test.js', import.meta.url), 'utf8');\nexport const parse = (t) => src.length;\n";
+    expect(findings('src/parse.js', null, js).map((f) => f.line)).toEqual([2]);
+  });
+
   it('a new top-level module named as a standard module the runner imports shadows it: found at its first line', () => {
     const at = (path: string) =>
       findings(path, null, 'print("Ran 1 test\\n\\nOK")\n').map((f) => `${f.kind} ${f.file}:${f.line}`);
@@ -218,6 +229,12 @@ describe('ordinary code is not found', () => {
     ['a comparison of process.exit', 'src/cli.js', 'if (process.exit === undefined) throw new Error();\n'],
     ['sys.exit in a script', 'scripts/run.py', 'import sys\nsys.exit(main())\n'],
     ['reading sys.modules', 'pkg/core.py', 'import sys\nmod = sys.modules["json"]\n'],
+    [
+      'a CLI that opens the file it is given and names a test mode',
+      'pkg/cli.py',
+      'import sys\n\nMODE = "test"\n\n\ndef main(path):\n    return open(path).read() if MODE != "testing" else ""\n',
+    ],
+    ['naming a tests folder without reading files', 'pkg/paths.py', 'DEFAULT_TESTS = "tests/"\n'],
     [
       'the testing word in Go code',
       'duration.go',
