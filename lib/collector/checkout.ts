@@ -5,6 +5,7 @@ import { onAbort } from '../base/cleanup.js';
 import { git, type Registration, registrationOf, removeWorktree, removeWorktreeSync } from '../git/git.js';
 import { runCommand } from '../process/runner.js';
 import { collectorCheckEnv, type SandboxPolicy } from '../process/sandbox.js';
+import { pathMatcher } from '../git/test-paths.js';
 import { baselineTempPrefix } from './checkout-sweep.js';
 import type { Baseline, Config } from '../schema/types.generated.js';
 import { fromRun } from './checks.js';
@@ -97,4 +98,64 @@ export async function runSetup(dir: string, o: SetupOptions): Promise<Baseline['
   const result = fromRun(r);
   if (r.spawnError) result.skipped_reason = `could not start: ${r.spawnError}`;
   return { command, result };
+}
+
+/** Files a runner loads by their name alone: one the setup, the build or the tests create is obeyed like a trusted one. */
+const RUNNER_FILES = [
+  'conftest.py',
+  'pytest.ini',
+  '.pytest.ini',
+  'tox.ini',
+  'setup.cfg',
+  'sitecustomize.py',
+  'usercustomize.py',
+  'pytest.py',
+  'unittest.py',
+  'vitest.config.*',
+  'vitest.setup.*',
+  'vitest.workspace.*',
+  'jest.config.*',
+  'jest.setup.*',
+  '.mocharc*',
+];
+
+/**
+ * What changed in a graded checkout among what the graded run takes from the trusted revision: tracked test and
+ * test-infrastructure files (and the test parts' package.json and pyproject.toml) modified or deleted, and files a
+ * runner loads by name created. Asked after the tests ran: the setup, the build and the code under test all ran there.
+ */
+export async function trustedChanges(dir: string, collector: Config['collector']): Promise<string[]> {
+  const trusted = pathMatcher([
+    ...(collector.test_paths ?? []),
+    ...(collector.test_infra_paths ?? []),
+    '**/package.json',
+    '**/pyproject.toml',
+  ]);
+  const status = await git(dir, [
+    '-c',
+    'core.fileMode=false',
+    'status',
+    '--porcelain=v1',
+    '-z',
+    '--untracked-files=no',
+    '--no-renames',
+  ]);
+  const out: string[] = [];
+  for (const e of status.split('\0').filter((x) => x.length > 3)) {
+    const path = e.slice(3);
+    if (trusted(path) && !path.split('/').includes('node_modules'))
+      out.push(`${path} (${e.slice(0, 2).includes('D') ? 'deleted' : 'modified'})`);
+  }
+  // Untracked files, ignored ones too (the candidate writes its own .gitignore), one by one.
+  const created = await git(dir, [
+    'ls-files',
+    '--others',
+    '-z',
+    '--',
+    ...RUNNER_FILES.map((n) => `:(glob)**/${n}`),
+    ':(exclude,glob)**/node_modules/**',
+    ':(exclude,glob)**/site-packages/**',
+  ]);
+  for (const path of created.split('\0').filter(Boolean)) out.push(`${path} (created)`);
+  return out;
 }

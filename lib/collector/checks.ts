@@ -43,6 +43,8 @@ export interface ChecksOptions {
   shortCircuit: boolean;
   /** Test ids never dropped from a capped per-test list (the base's tests, the task's targets). */
   keepCases?: ReadonlySet<string>;
+  /** The graded run: what changed among the trusted files by the time the tests ended (checkout.ts). */
+  trustedChanges?: () => Promise<string[]>;
   log?: (msg: string) => void;
 }
 
@@ -308,6 +310,15 @@ export async function runChecks(opts: ChecksOptions): Promise<ChecksSet> {
     if (name === 'test') {
       markCrash(check);
       capCases(check, opts.collector.max_test_cases ?? 10000, opts.keepCases);
+      // Before lint (a `--fix` may rewrite a test legitimately): the setup, the build and the tests have run.
+      const changed = check.tests && !reported ? ((await opts.trustedChanges?.()) ?? []) : [];
+      if (changed.length) {
+        check.tests!.counts_disputed = true;
+        check.tests!.notes = [
+          ...(check.tests!.notes ?? []),
+          `the graded tests were changed in the checkout before they ended (by the setup, the build or the code under test): ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ', …' : ''}`,
+        ];
+      }
     }
     out[name] = check;
     if (name === 'build' && check.status !== 'passed' && opts.shortCircuit) buildFailed = true;

@@ -4,7 +4,7 @@ import type { SandboxPolicy } from '../process/sandbox.js';
 import type { BaselineSummary, CommandsUsed, Config, Feedback, RunRecord } from '../schema/types.generated.js';
 import type { Sealed } from './candidate.js';
 import { CHECK_NAMES, emptyChecks, runChecks, skipped } from './checks.js';
-import { runSetup, withCheckout } from './checkout.js';
+import { runSetup, trustedChanges, withCheckout } from './checkout.js';
 import type { CollectContext } from './context.js';
 import { summariseBaseline } from './feedback-parts.js';
 import type { ChecksSet } from './outcome.js';
@@ -30,6 +30,7 @@ async function checksAt(
   label: string,
   notes: string[],
   shortCircuit: boolean,
+  graded = false,
 ): Promise<ChecksSet> {
   const base = {
     commands,
@@ -60,7 +61,8 @@ async function checksAt(
         for (const k of CHECK_NAMES) if (commands[k] !== null) out[k] = { ...skipped(why), status: 'failed' };
         return out;
       }
-      return runChecks({ ...base, cwd: dir });
+      const guard = graded ? { trustedChanges: () => trustedChanges(dir, o.cfg.collector) } : {};
+      return runChecks({ ...base, cwd: dir, ...guard });
     },
     'sealed',
   );
@@ -96,7 +98,7 @@ export async function measureBaseline(
 
 /** The graded run: the candidate's code with the trusted revision's tests. */
 export function measureSealed(commit: string, o: MeasureOptions, label: string, notes: string[]): Promise<ChecksSet> {
-  return checksAt(commit, o, o.commands, label, notes, true);
+  return checksAt(commit, o, o.commands, label, notes, true, true);
 }
 
 /** The agent's own tests (its added or edited test files, as it left them), when it changed any. */

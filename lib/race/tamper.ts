@@ -94,7 +94,7 @@ const READS_TESTS: Rule = {
   kind: 'special_case',
   name: "reads the tests' own files (where their expected values are)",
   lang: /\.(py|ts|tsx|mts|cts|js|jsx|mjs|cjs)$/,
-  re: /['"`](?:[^'"`\n]*[\/\\])?(?:(?:tests|__tests__)(?=[\/\\'"`])|test[\/\\])[^'"`\n]*['"`]|['"`][^'"`\n]*(?:\btest_\w*\.py|\w_test\.py|\.(?:test|spec)\.[cm]?[jt]sx?|\bconftest\.py)[^'"`\n]*['"`]/,
+  re: /['"`](?:[^'"`\n]*[/\\])?(?:(?:tests|__tests__)(?=[/\\'"`])|test[/\\])[^'"`\n]*['"`]|['"`][^'"`\n]*(?:\btest_\w*\.py|\w_test\.py|\.(?:test|spec)\.[cm]?[jt]sx?|\bconftest\.py)[^'"`\n]*['"`]/,
 };
 const READ_CALL =
   /\bopen\s*\(|\.read_text\s*\(|\.read_bytes\s*\(|\b(i?glob|rglob|listdir|scandir|walk)\s*\(|\breadFileSync\s*\(|\breadFile\s*\(|\breaddirSync\s*\(|\bimportlib\.util\.spec_from_file_location\s*\(/;
