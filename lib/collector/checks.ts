@@ -202,8 +202,10 @@ async function readReportInto(check: Check, rr: ReportRun, cwd: string): Promise
     seen.push(`${w.rewritten.length} test phase(s) raised and were reported passed (${r.id}, ${r.when}: ${r.raised})`);
   }
   if (w.replaced.length) seen.push(`the runner's own ${w.replaced.slice(0, 3).join(', ')} replaced during the run`);
-  // The witness said it loaded, and its file is gone or emptied: removed from inside the run.
-  if (!w.loaded && (check.output?.text ?? '').includes(WITNESS_MARK))
+  // The witness said it loaded, and its file is gone or emptied: removed from inside the run. node's witness says
+  // nothing on the console: a run that reported tests must have loaded it in some test file's process.
+  const ran = (t.passed ?? 0) + t.failed > 0;
+  if (!w.loaded && (rr.plan.runner === 'node-test' ? ran : (check.output?.text ?? '').includes(WITNESS_MARK)))
     seen.push("the witness's record was removed during the run");
   // Loaded and never saw its session end: unregistered, or the process left before pytest finished.
   if (w.finished.sessions < w.sessions) seen.push('the witness did not see the session end');
@@ -211,9 +213,9 @@ async function readReportInto(check: Check, rr: ReportRun, cwd: string): Promise
   // Failures it saw that the results do not hold: each failed call is one test; an error may also be counted as a
   // failure of the same test (a call and its teardown both failed), so errors count only against a clean result.
   const bad = t.failed + t.errors;
-  if (f.sessions && (f.failed > bad || (f.errors > 0 && bad === 0)))
+  if (f.counted && (f.failed > bad || (f.errors > 0 && bad === 0)))
     seen.push(`the witness saw ${f.failed + f.errors} failed or in error, the results say ${bad}`);
-  if (f.sessions && t.passed !== null && t.passed > f.passed)
+  if (f.counted && t.passed !== null && t.passed > f.passed)
     seen.push(`the results say ${t.passed} passed, the witness saw ${f.passed}`);
   if (seen.length) believeWitness(t, w, seen);
 }
@@ -227,7 +229,7 @@ function believeWitness(t: NonNullable<Check['tests']>, w: Witnessed, seen: stri
   }
   t.notes = [
     ...(t.notes ?? []),
-    `the runner's results were rewritten inside the run: ${seen.join('; ')}; judgeloop's pytest witness saw it`,
+    `the runner's results were rewritten inside the run: ${seen.join('; ')}; judgeloop's ${t.runner === 'node-test' ? 'node --test' : 'pytest'} witness saw it`,
   ];
 }
 

@@ -106,7 +106,7 @@ export interface Witnessed {
   loaded: boolean;
   /** Sessions that loaded it, and those it saw end with the outcomes it counted (summed over sessions). */
   sessions: number;
-  finished: { sessions: number; passed: number; failed: number; errors: number };
+  finished: { sessions: number; counted: number; passed: number; failed: number; errors: number };
   /** Test phases that raised and were reported passed. */
   rewritten: Rewritten[];
   /** The runner's own functions (pytest's reports and calls, unittest's asserts and results) replaced in the run. */
@@ -116,7 +116,7 @@ export interface Witnessed {
 export const noWitness = (): Witnessed => ({
   loaded: false,
   sessions: 0,
-  finished: { sessions: 0, passed: 0, failed: 0, errors: 0 },
+  finished: { sessions: 0, counted: 0, passed: 0, failed: 0, errors: 0 },
   rewritten: [],
   replaced: [],
 });
@@ -129,9 +129,11 @@ export function parseWitness(text: string): Witnessed {
       out.sessions++;
     }
     const [tag, id, when, raised] = line.split('\t');
-    if (tag === 'finished') {
+    if (line === 'finished') out.finished.sessions++; // node: no counts
+    if (tag === 'finished' && id !== undefined) {
       const f = out.finished;
       f.sessions++;
+      f.counted++;
       f.passed += Number(id);
       f.failed += Number(when);
       f.errors += Number(raised);

@@ -1,5 +1,6 @@
 // Which machine-readable report to ask a recognised test runner for, and how (pure: no file is touched here).
 import type { ReportFormat } from './reports.js';
+import { nodeWitness } from './node-witness.js';
 import { WITNESS_MAIN, WITNESS_MODULE, WITNESS_PY } from './pytest-witness.js';
 
 export interface ReportPlan {
@@ -11,7 +12,7 @@ export interface ReportPlan {
   command: string;
   /** Extra environment for the command. */
   env: Record<string, string>;
-  /** pytest: our witness plugin, written into the report folder; `env` is the command's with it loaded. */
+  /** pytest, node --test: our witness, written into the report folder; `env` is the command's with it loaded. */
   witness?: { files: Record<string, string>; env: Record<string, string> };
 }
 
@@ -124,6 +125,7 @@ export function planReport(
       file,
       command: `${head}${flags}${command.slice(head.length)}`,
       env: {},
+      witness: nodeWitness(dir, env),
     };
   }
   return null;
