@@ -198,6 +198,32 @@ describe('collect: a report the tests tamper with is not trusted', () => {
     },
   );
 
+  it("failing subtests (pytest 9's fixture, unittest's subTest): counted apart by the summary and JUnit, still trusted", async () => {
+    const fb = await collectOne(
+      {
+        'test_sub.py': [
+          'import unittest',
+          'def test_sub(subtests):',
+          '    for i in range(3):',
+          '        with subtests.test(i=i):',
+          '            assert i != 1',
+          'class T(unittest.TestCase):',
+          '    def test_ut(self):',
+          '        for i in range(3):',
+          '            with self.subTest(i=i):',
+          '                self.assertNotEqual(i, 2)',
+          'def test_plain(): pass',
+          '',
+        ].join('\n'),
+      },
+      'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest',
+    );
+    const t = fb.checks.test!.tests!;
+    expect(t.failed).toBeGreaterThan(0);
+    expect(t.counts_disputed, (t.notes ?? []).join('\n')).toBeFalsy();
+    expect(fb.integrity.test_evidence?.trusted).toBe(true);
+  });
+
   it('a test that runs pytest itself on a failing file: that inner run is not the one the witness reports on', async () => {
     const fb = await collectOne(
       {
