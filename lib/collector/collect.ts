@@ -1,6 +1,6 @@
 // collectRun: one run record in, state/feedback/<bead>.json out, in four steps: read, measure, assemble (pure), write.
 import { existsSync } from 'node:fs';
-import { UserError } from '../base/errors.js';
+import { errorMessage, UserError } from '../base/errors.js';
 import { assertConfigOutside, type Config } from '../config/config.js';
 import { testEvidence } from '../evidence/trust.js';
 import { git, setGitTimeout } from '../git/git.js';
@@ -112,7 +112,7 @@ async function measure(inputs: Inputs, run: NonNullable<Inputs['run']>, ctx: Col
   const gamingP = (
     ctx.findGaming?.(wt, sealed.gradedBase, sealed.candidate.graded_commit, cfg.collector) ?? Promise.resolve([])
   ).catch((e: unknown) => {
-    notes.push(`the gaming check failed: ${e instanceof Error ? e.message : String(e)}`);
+    notes.push(`the gaming check failed: ${errorMessage(e)}`);
     return [] as string[];
   });
   if (sealed.candidate.tests_from.source === 'tests_ref')

@@ -4,7 +4,7 @@ import { git } from '../git/git.js';
 import { parseUnifiedDiff } from '../git/diff-parse.js';
 import { pathMatcher } from '../git/test-paths.js';
 import type { Config } from '../config/config.js';
-import { blob, testFileTexts } from './gather.js';
+import { changedTexts, testFileTexts } from './gather.js';
 import { specialCaseFindings, testLiterals } from './special-case.js';
 import { tamperFindings } from './tamper.js';
 import { TEST_FILE } from './test-findings.js';
@@ -18,15 +18,7 @@ export async function gamingFindings(
 ): Promise<string[]> {
   const patch = parseUnifiedDiff(await git(worktree, ['diff', '-M', '--no-ext-diff', '--no-textconv', from, to]));
   if (!patch.some((p) => !p.binary && p.added.length)) return [];
-  const files = await Promise.all(
-    patch
-      .filter((p) => !p.binary)
-      .map(async (p) => ({
-        path: p.path,
-        head: p.deleted ? null : await blob(worktree, to, p.path),
-        base: p.created ? null : await blob(worktree, from, p.oldPath ?? p.path),
-      })),
-  );
+  const files = await changedTexts(worktree, from, to, patch);
   const testPaths = collector.test_paths ?? [];
   const isTest = testPaths.length ? pathMatcher(testPaths) : (p: string) => TEST_FILE.test(p);
   const isInfra = pathMatcher(collector.test_infra_paths ?? []);

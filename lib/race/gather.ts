@@ -8,7 +8,7 @@ import { runCommand } from '../process/runner.js';
 import { readTreeFile } from '../git/tree-read.js';
 import type { SandboxPolicy } from '../process/sandbox.js';
 import type { Feedback } from '../schema/types.generated.js';
-import { parseUnifiedDiff } from '../git/diff-parse.js';
+import { parseUnifiedDiff, type FilePatch } from '../git/diff-parse.js';
 import {
   JUDGE_CRITERIA,
   type BenchmarkResult,
@@ -52,13 +52,28 @@ export async function testFileTexts(cwd: string, rev: string): Promise<{ path: s
 }
 
 /** A blob's text in one git call: null when it is over MAX_FILE_BYTES (the output cap stops it), binary or absent. */
-export async function blob(cwd: string, rev: string, path: string): Promise<string | null> {
+async function blob(cwd: string, rev: string, path: string): Promise<string | null> {
   try {
     const text = await git(cwd, ['cat-file', 'blob', `${rev}:${path}`], { maxBuffer: MAX_FILE_BYTES });
     return text.includes('\u0000') ? null : text;
   } catch {
     return null;
   }
+}
+
+/** Both versions of every changed text file, `from` to `to` (two git calls each, all at once). */
+export function changedTexts(worktree: string, from: string, to: string, patch: FilePatch[]): Promise<FileText[]> {
+  return Promise.all(
+    patch
+      .filter((p) => !p.binary)
+      .map(async (p) => {
+        const [head, base] = await Promise.all([
+          p.deleted ? null : blob(worktree, to, p.path),
+          p.created ? null : blob(worktree, from, p.oldPath ?? p.path),
+        ]);
+        return { path: p.path, head, base };
+      }),
+  );
 }
 
 /** Files whose change disappears when whitespace (and blank lines) are ignored. */
@@ -135,18 +150,7 @@ export async function gatherFacts(fb: Feedback, worktree: string, opts: GatherOp
   const to = fb.head?.tree ?? fb.head!.commit;
   const diffText = await git(worktree, ['diff', '-M', '--no-ext-diff', '--no-textconv', from, to]);
   const patch = parseUnifiedDiff(diffText);
-  // Both versions of every changed text file, all at once (one git call each).
-  const files: FileText[] = await Promise.all(
-    patch
-      .filter((p) => !p.binary)
-      .map(async (p) => {
-        const [head, base] = await Promise.all([
-          p.deleted ? null : blob(worktree, to, p.path),
-          p.created ? null : blob(worktree, from, p.oldPath ?? p.path),
-        ]);
-        return { path: p.path, head, base };
-      }),
-  );
+  const files = await changedTexts(worktree, from, to, patch);
   const changed = new Set(patch.map((p) => p.path));
   const cloneContext: { path: string; text: string }[] = [];
   let bytes = 0;

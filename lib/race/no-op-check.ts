@@ -20,19 +20,11 @@ export async function changeNoOp(worktree: string, from: string, to: string): Pr
   const patch = parseUnifiedDiff(await git(worktree, ['diff', '-M', '--no-ext-diff', '--no-textconv', from, to]));
   if (plainlyCode(patch)) return null;
   // The classifier reads TS/JS through the compiler's scanner: loaded only when the cheap answer was not enough.
-  const [{ blob, formattingOnly }, { noOpChange }] = await Promise.all([
+  const [{ changedTexts, formattingOnly }, { noOpChange }] = await Promise.all([
     import('./gather.js'),
     import('./substance.js'),
   ]);
-  const files = await Promise.all(
-    patch
-      .filter((p) => !p.binary)
-      .map(async (p) => ({
-        path: p.path,
-        head: p.deleted ? null : await blob(worktree, to, p.path),
-        base: p.created ? null : await blob(worktree, from, p.oldPath ?? p.path),
-      })),
-  );
+  const files = await changedTexts(worktree, from, to, patch);
   const edited = patch.filter((p) => !p.binary && !p.created && !p.deleted).map((p) => p.path);
   const formattingOnlyFiles = edited.length ? await formattingOnly(worktree, from, to, edited) : [];
   return noOpChange({ patch, files, formattingOnlyFiles })?.detail ?? null;

@@ -178,3 +178,39 @@ export function expectPreserved(before: Record<string, string>, after: Record<st
     else expect(now?.equals(was), f).toBe(true);
   }
 }
+
+/**
+ * One committed worktree of `repo` per solution (branch agent/<name>, folder <dir>/wt-<name>) and its run record
+ * <dir>/<name>.json (bead bd-<name>); the records' paths, in the solutions' order.
+ */
+export function solutionRecords(
+  repo: string,
+  dir: string,
+  solutions: Record<string, Record<string, string>>,
+  task: { id: string; prompt: string },
+  commands: { build: string | null; test: string | null; lint?: string | null },
+): string[] {
+  return Object.entries(solutions).map(([name, files]) => {
+    const wt = join(dir, `wt-${name}`);
+    gitIn(repo, 'worktree', 'add', '-q', '-b', `agent/${name}`, wt);
+    writeTree(wt, files);
+    gitIn(wt, 'add', '-A');
+    gitIn(wt, 'commit', '-q', '-m', name);
+    const record = {
+      schema_version: '1.0.0',
+      bead: `bd-${name}`,
+      task,
+      agent: { slug: name },
+      template: 'bugfix-v1',
+      worktree: `wt-${name}`,
+      base_ref: 'main',
+      started_at: '2026-01-01T00:00:00Z',
+      completed_at: '2026-01-01T00:01:00Z',
+      exit_code: 0,
+      status: 'completed',
+      commands: { lint: null, typecheck: null, ...commands },
+    };
+    writeFileSync(join(dir, `${name}.json`), JSON.stringify(record));
+    return join(dir, `${name}.json`);
+  });
+}

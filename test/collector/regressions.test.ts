@@ -16,8 +16,8 @@ import {
   verdictOutcome,
 } from '../../lib/collector/regressions.js';
 import type { TestCounts } from '../../lib/schema/types.generated.js';
-import { gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
-import { BIN, runBin } from './_project.js';
+import { makeRepo, tempDir } from '../helpers/repo.js';
+import { BIN, runBin, solutionRecords } from './_project.js';
 
 type Status = 'passed' | 'failed' | 'error' | 'skipped';
 const counts = (cases: Record<string, Status>, complete = true): TestCounts => {
@@ -153,36 +153,16 @@ describe('bin/collect orders a clean fix > a fix that broke a base test > a no-o
         ].join('\n'),
       },
     };
-    const records = Object.entries(solutions).map(([name, files]) => {
-      const wt = join(dir, `wt-${name}`);
-      gitIn(repo, 'worktree', 'add', '-q', '-b', `agent/${name}`, wt);
-      writeTree(wt, files);
-      gitIn(wt, 'add', '-A');
-      gitIn(wt, 'commit', '-q', '-m', name);
-      const rec = join(dir, `${name}.json`);
-      writeTree(dir, {
-        [`${name}.json`]: JSON.stringify({
-          schema_version: '1.0.0',
-          bead: `bd-${name}`,
-          task: { id: 'truncate', prompt: 'truncate drops the ellipsis' },
-          agent: { slug: name },
-          template: 'bugfix-v1',
-          worktree: `wt-${name}`,
-          base_ref: 'main',
-          started_at: '2026-01-01T00:00:00Z',
-          completed_at: '2026-01-01T00:01:00Z',
-          exit_code: 0,
-          status: 'completed',
-          commands: {
-            build: 'python3 -m py_compile text.py',
-            test: 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -q tests',
-            lint: null,
-            typecheck: null,
-          },
-        }),
-      });
-      return rec;
-    });
+    const records = solutionRecords(
+      repo,
+      dir,
+      solutions,
+      { id: 'truncate', prompt: 'truncate drops the ellipsis' },
+      {
+        build: 'python3 -m py_compile text.py',
+        test: 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -q tests',
+      },
+    );
     const env = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,

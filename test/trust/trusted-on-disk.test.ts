@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Feedback } from '../../lib/schema/types.generated.js';
-import { runBin } from '../collector/_project.js';
-import { gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
+import { runBin, solutionRecords } from '../collector/_project.js';
+import { makeRepo, tempDir } from '../helpers/repo.js';
 
 const TEXT = 'def truncate(text, width):\n    if len(text) <= width:\n        return text\n    return text[:width]\n';
 const FIXED = TEXT.replace('return text[:width]', 'return text[: width - 1] + "~"');
@@ -42,35 +42,16 @@ const fb = (name: string): Feedback =>
 beforeAll(() => {
   const repo = makeRepo(BASE);
   dir = tempDir('judgeloop-on-disk-');
-  const records = Object.entries(SOLUTIONS).map(([name, files]) => {
-    const wt = join(dir, `wt-${name}`);
-    gitIn(repo, 'worktree', 'add', '-q', '-b', `agent/${name}`, wt);
-    writeTree(wt, files);
-    gitIn(wt, 'add', '-A');
-    gitIn(wt, 'commit', '-q', '-m', name);
-    writeTree(dir, {
-      [`${name}.json`]: JSON.stringify({
-        schema_version: '1.0.0',
-        bead: `bd-${name}`,
-        task: { id: 'truncate', prompt: 'truncate marks a cut' },
-        agent: { slug: name },
-        template: 'bugfix-v1',
-        worktree: `wt-${name}`,
-        base_ref: 'main',
-        started_at: '2026-01-01T00:00:00Z',
-        completed_at: '2026-01-01T00:01:00Z',
-        exit_code: 0,
-        status: 'completed',
-        commands: {
-          build: 'python3 tools/build.py',
-          test: 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -q tests',
-          lint: null,
-          typecheck: null,
-        },
-      }),
-    });
-    return join(dir, `${name}.json`);
-  });
+  const records = solutionRecords(
+    repo,
+    dir,
+    SOLUTIONS,
+    { id: 'truncate', prompt: 'truncate marks a cut' },
+    {
+      build: 'python3 tools/build.py',
+      test: 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -q tests',
+    },
+  );
   const env = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
