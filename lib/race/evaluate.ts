@@ -13,11 +13,11 @@ import { evaluateGate, type NoOp } from './gate.js';
 import { describeEvidence, feedbackEvidence } from '../evidence/trust.js';
 import { noOpChange } from './substance.js';
 import { noOpVerdict } from '../collector/regressions.js';
-import { TEST_FILE, targetTestEdits, testFindings, trivialTests } from './test-findings.js';
+import { gradedPaths, TEST_FILE, targetTestEdits, testFindings, trivialTests } from './test-findings.js';
 import { specialCaseFindings, testLiterals } from './special-case.js';
 import { tamperFindings } from './tamper.js';
 import { testInfraFindings } from './test-infra.js';
-import { pathMatcher, type PathMatcher } from '../git/test-paths.js';
+import type { PathMatcher } from '../git/test-paths.js';
 import { isPass, targetStanding, testCounts, type TargetStanding } from './targets.js';
 import { SOURCE_FILE, type EvaluateOptions, type RaceFacts, type SolutionFacts } from './facts.js';
 import { addedLineSet, completeness, efficiency, safety, testFacts } from './criteria.js';
@@ -59,10 +59,7 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
   const comments = commentCoverage(acc, heads);
   // Test files as the graded run has them (collector.test_paths), so a file the graded run uses as the candidate's
   // code is scanned as code whatever its name; the regex only when no globs are configured.
-  const isTest = opts.testPaths.length ? pathMatcher(opts.testPaths) : (p: string) => TEST_FILE.test(p);
-  const isInfra = pathMatcher(opts.testInfraPaths);
-  // What the graded run takes from the trusted revision: never the solution's code.
-  const isTrusted = (p: string) => isTest(p) || isInfra(p);
+  const { isTest, isInfra, isTrusted } = gradedPaths(opts.testPaths, opts.testInfraPaths);
   const { counts, at, stubs, specialCases } = tallyFindings(acc, race, isInfra, isTest, isTrusted);
   miscFigures(acc);
   const { t, build, buildFailed } = checkFlags(acc);

@@ -2,12 +2,11 @@
 // the graded base to the graded commit, for the collector (bin/collect, bin/judge), which has no race to gate it.
 import { git } from '../git/git.js';
 import { parseUnifiedDiff } from '../git/diff-parse.js';
-import { pathMatcher } from '../git/test-paths.js';
 import type { Config } from '../config/config.js';
 import { changedTexts, testFileTexts } from './gather.js';
 import { specialCaseFindings, testLiterals } from './special-case.js';
 import { tamperFindings } from './tamper.js';
-import { TEST_FILE } from './test-findings.js';
+import { gradedPaths } from './test-findings.js';
 
 /** One line per finding (`special_case at src/x.py:3: holds "1h", the input of test …`); empty when none. */
 export async function gamingFindings(
@@ -19,13 +18,10 @@ export async function gamingFindings(
   const patch = parseUnifiedDiff(await git(worktree, ['diff', '-M', '--no-ext-diff', '--no-textconv', from, to]));
   if (!patch.some((p) => !p.binary && p.added.length)) return [];
   const files = await changedTexts(worktree, from, to, patch);
-  const testPaths = collector.test_paths ?? [];
-  const isTest = testPaths.length ? pathMatcher(testPaths) : (p: string) => TEST_FILE.test(p);
-  const isInfra = pathMatcher(collector.test_infra_paths ?? []);
+  const { isTest, isTrusted } = gradedPaths(collector.test_paths ?? [], collector.test_infra_paths ?? []);
   // The graded commit's tests are the trusted revision's: their literals are what a special case would aim at.
   const literals = testLiterals(await testFileTexts(worktree, to));
-  return [
-    ...specialCaseFindings(patch, files, literals, isTest),
-    ...tamperFindings(patch, files, (p) => isTest(p) || isInfra(p)),
-  ].map((f) => `${f.kind} at ${f.file}:${f.line}: ${f.name}`);
+  return [...specialCaseFindings(patch, files, literals, isTest), ...tamperFindings(patch, files, isTrusted)].map(
+    (f) => `${f.kind} at ${f.file}:${f.line}: ${f.name}`,
+  );
 }

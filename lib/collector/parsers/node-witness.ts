@@ -18,10 +18,8 @@ if (file && isMainThread && (process.env.NODE_TEST_CONTEXT ?? '').startsWith('ch
   const require = createRequire(import.meta.url);
   const owners = { assert: require('node:assert'), 'assert.strict': require('node:assert/strict'), test: require('node:test') };
   const parts = [];
-  for (const [name, o] of Object.entries(owners)) {
-    parts.push([name, owners, name, o]);
+  for (const [name, o] of Object.entries(owners))
     for (const k of Object.getOwnPropertyNames(o)) if (typeof o[k] === 'function') parts.push([name + '.' + k, o, k, o[k]]);
-  }
   appendFileSync(file, 'loaded\\n');
   process.on('exit', () => {
     let out = '';
