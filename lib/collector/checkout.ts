@@ -1,5 +1,5 @@
 // A fresh detached checkout of one commit (never the agent's worktree), with the configured setup run in it.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { lstatSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { onAbort } from '../base/cleanup.js';
 import { git, type Registration, registrationOf, removeWorktree, removeWorktreeSync } from '../git/git.js';
@@ -119,18 +119,40 @@ const RUNNER_FILES = [
   '.mocharc*',
 ];
 
-/**
- * What changed in a graded checkout among what the graded run takes from the trusted revision: tracked test and
- * test-infrastructure files (and the test parts' package.json and pyproject.toml) modified or deleted, and files a
- * runner loads by name created. Asked after the tests ran: the setup, the build and the code under test all ran there.
- */
-export async function trustedChanges(dir: string, collector: Config['collector']): Promise<string[]> {
-  const trusted = pathMatcher([
+/** What the graded run takes from the trusted revision, and the test parts of package.json and pyproject.toml. */
+function trustedMatcher(collector: Config['collector']): (path: string) => boolean {
+  const m = pathMatcher([
     ...(collector.test_paths ?? []),
     ...(collector.test_infra_paths ?? []),
     '**/package.json',
     '**/pyproject.toml',
   ]);
+  return (p) => m(p) && !p.split('/').includes('node_modules');
+}
+
+/** What a write to a file changes whatever its content: its inode (a file replaced) or its ctime (no call sets it back). */
+function stampOf(file: string): string | null {
+  const st = lstatSync(file, { throwIfNoEntry: false });
+  return st ? `${st.ino}:${st.ctimeMs}` : null;
+}
+
+export type Stamps = Map<string, string | null>;
+
+/** The stamps of a fresh graded checkout's trusted tracked files, taken before anything of the candidate runs there. */
+export async function trustedStamps(dir: string, collector: Config['collector']): Promise<Stamps> {
+  const trusted = trustedMatcher(collector);
+  const tracked = (await git(dir, ['ls-files', '-z'])).split('\0').filter((p) => p && trusted(p));
+  return new Map(tracked.map((p) => [p, stampOf(join(dir, p))]));
+}
+
+/**
+ * What changed in a graded checkout among what the graded run takes from the trusted revision since `before`: tracked
+ * test and test-infrastructure files (and package.json, pyproject.toml) modified, deleted, or written and put back as
+ * they were, and files a runner loads by name created. Asked after the tests ran: the setup, the build and the code
+ * under test all ran there.
+ */
+export async function trustedChanges(dir: string, collector: Config['collector'], before: Stamps): Promise<string[]> {
+  const trusted = trustedMatcher(collector);
   const status = await git(dir, [
     '-c',
     'core.fileMode=false',
@@ -141,11 +163,15 @@ export async function trustedChanges(dir: string, collector: Config['collector']
     '--no-renames',
   ]);
   const out: string[] = [];
+  const named = new Set<string>();
   for (const e of status.split('\0').filter((x) => x.length > 3)) {
     const path = e.slice(3);
-    if (trusted(path) && !path.split('/').includes('node_modules'))
-      out.push(`${path} (${e.slice(0, 2).includes('D') ? 'deleted' : 'modified'})`);
+    if (!trusted(path)) continue;
+    named.add(path);
+    out.push(`${path} (${e.slice(0, 2).includes('D') ? 'deleted' : 'modified'})`);
   }
+  for (const [path, stamp] of before)
+    if (!named.has(path) && stampOf(join(dir, path)) !== stamp) out.push(`${path} (written)`);
   // Untracked files, ignored ones too (the candidate writes its own .gitignore), one by one.
   const created = await git(dir, [
     'ls-files',

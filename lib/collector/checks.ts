@@ -313,11 +313,12 @@ export async function runChecks(opts: ChecksOptions): Promise<ChecksSet> {
       markCrash(check);
       capCases(check, opts.collector.max_test_cases ?? 10000, opts.keepCases);
       // Before lint (a `--fix` may rewrite a test legitimately): the setup, the build and the tests have run.
-      const changed = check.tests && !reported ? ((await opts.trustedChanges?.()) ?? []) : [];
-      if (changed.length) {
-        check.tests!.counts_disputed = true;
-        check.tests!.notes = [
-          ...(check.tests!.notes ?? []),
+      const t = check.tests;
+      const changed = t && !reported ? ((await opts.trustedChanges?.()) ?? []) : [];
+      if (t && changed.length) {
+        t.counts_disputed = true;
+        t.notes = [
+          ...(t.notes ?? []),
           `the graded tests were changed in the checkout before they ended (by the setup, the build or the code under test): ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ', …' : ''}`,
         ];
       }

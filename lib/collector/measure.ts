@@ -4,7 +4,7 @@ import type { SandboxPolicy } from '../process/sandbox.js';
 import type { BaselineSummary, CommandsUsed, Config, Feedback, RunRecord } from '../schema/types.generated.js';
 import type { Sealed } from './candidate.js';
 import { CHECK_NAMES, emptyChecks, runChecks, skipped } from './checks.js';
-import { runSetup, trustedChanges, withCheckout } from './checkout.js';
+import { runSetup, trustedChanges, trustedStamps, withCheckout } from './checkout.js';
 import type { CollectContext } from './context.js';
 import { summariseBaseline } from './feedback-parts.js';
 import type { ChecksSet } from './outcome.js';
@@ -47,6 +47,8 @@ async function checksAt(
     o.wt,
     commit,
     async (dir) => {
+      // Before the candidate's setup runs: what the trusted files were when checked out.
+      const stamps = graded ? await trustedStamps(dir, o.cfg.collector) : null;
       const setup = await runSetup(dir, {
         collector: o.cfg.collector,
         env: o.ctx.processEnv,
@@ -61,7 +63,7 @@ async function checksAt(
         for (const k of CHECK_NAMES) if (commands[k] !== null) out[k] = { ...skipped(why), status: 'failed' };
         return out;
       }
-      const guard = graded ? { trustedChanges: () => trustedChanges(dir, o.cfg.collector) } : {};
+      const guard = stamps ? { trustedChanges: () => trustedChanges(dir, o.cfg.collector, stamps) } : {};
       return runChecks({ ...base, cwd: dir, ...guard });
     },
     'sealed',

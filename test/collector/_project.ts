@@ -214,3 +214,16 @@ export function solutionRecords(
     return join(dir, `${name}.json`);
   });
 }
+
+/** bin/collect on the records in `dir`, with the state in <dir>/state and only PATH, HOME and TMPDIR of this environment. */
+export function collectIn(dir: string, records: string[]): { stdout: string; env: Record<string, string | undefined> } {
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    TMPDIR: tmpdir(),
+    JUDGELOOP_STATE_DIR: join(dir, 'state'),
+  };
+  const r = runBin(records, { cwd: dir, env });
+  expect(r.code, r.stderr).toBe(0);
+  return { stdout: r.stdout, env };
+}

@@ -3,7 +3,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import {
   behaviourChanged,
@@ -17,7 +16,7 @@ import {
 } from '../../lib/collector/regressions.js';
 import type { TestCounts } from '../../lib/schema/types.generated.js';
 import { makeRepo, tempDir } from '../helpers/repo.js';
-import { BIN, runBin, solutionRecords } from './_project.js';
+import { BIN, collectIn, solutionRecords } from './_project.js';
 
 type Status = 'passed' | 'failed' | 'error' | 'skipped';
 const counts = (cases: Record<string, Status>, complete = true): TestCounts => {
@@ -163,15 +162,8 @@ describe('bin/collect orders a clean fix > a fix that broke a base test > a no-o
         test: 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -q tests',
       },
     );
-    const env = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      TMPDIR: tmpdir(),
-      JUDGELOOP_STATE_DIR: join(dir, 'state'),
-    };
-    const r = runBin(records, { cwd: dir, env });
-    expect(r.code, r.stderr).toBe(0);
-    const line = (bead: string) => r.stdout.split('\n').find((l) => l.startsWith(`${bead} `))!;
+    const { stdout, env } = collectIn(dir, records);
+    const line = (bead: string) => stdout.split('\n').find((l) => l.startsWith(`${bead} `))!;
     const composite = (bead: string) => Number(/ ([\d.]+)\/100/.exec(line(bead))![1]);
     expect(composite('bd-clean')).toBeGreaterThan(composite('bd-broke'));
     expect(composite('bd-broke')).toBeGreaterThan(composite('bd-noop'));

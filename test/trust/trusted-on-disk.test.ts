@@ -1,11 +1,10 @@
 // The graded checkout runs the candidate's own code before and during the tests (its build script, the code the tests
 // import): the trusted tests it was given must still be the ones that ran. Real pytest through bin/collect.
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Feedback } from '../../lib/schema/types.generated.js';
-import { runBin, solutionRecords } from '../collector/_project.js';
+import { collectIn, solutionRecords } from '../collector/_project.js';
 import { makeRepo, tempDir } from '../helpers/repo.js';
 
 const TEXT = 'def truncate(text, width):\n    if len(text) <= width:\n        return text\n    return text[:width]\n';
@@ -32,6 +31,10 @@ const SOLUTIONS: Record<string, Record<string, string>> = {
   runtime: {
     'text.py': `import os\n\n_T = os.path.join(os.path.dirname(os.path.abspath(__file__)), "te" + "sts", "test_" + "text.py")\nwith open(_T, "w") as _f:\n    _f.write(${JSON.stringify(TRIVIAL)})\n\n${TEXT}`,
   },
+  // Or does that and puts the test back at exit, so the checkout looks untouched afterwards.
+  restored: {
+    'text.py': `import atexit, os\n\n_T = os.path.join(os.path.dirname(os.path.abspath(__file__)), "te" + "sts", "test_" + "text.py")\nwith open(_T) as _f:\n    _KEEP = _f.read()\nwith open(_T, "w") as _f:\n    _f.write(${JSON.stringify(TRIVIAL)})\natexit.register(lambda: open(_T, "w").write(_KEEP))\n\n${TEXT}`,
+  },
 };
 
 let dir: string;
@@ -52,15 +55,7 @@ beforeAll(() => {
       test: 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -q tests',
     },
   );
-  const env = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    TMPDIR: tmpdir(),
-    JUDGELOOP_STATE_DIR: join(dir, 'state'),
-  };
-  const r = runBin(records, { cwd: dir, env });
-  expect(r.code, r.stderr).toBe(0);
-  stdout = r.stdout;
+  stdout = collectIn(dir, records).stdout;
 }, 180_000);
 
 describe('the trusted tests are the ones that ran', () => {
@@ -76,6 +71,7 @@ describe('the trusted tests are the ones that ran', () => {
     ['rewrite', 'tests/test_text.py (modified)'],
     ['conftest', 'conftest.py (created)'],
     ['runtime', 'tests/test_text.py (modified)'],
+    ['restored', 'tests/test_text.py (written)'],
   ])('%s: the change is named, the evidence is not trusted, never full_pass', (name, what) => {
     const f = fb(name);
     expect(f.checks.test!.tests!.notes?.join(' ')).toContain(`the graded tests were changed in the checkout`);
