@@ -1896,6 +1896,51 @@ base_line?: number
 detail: string
 }[]
 /**
+ * Whether the task was done (lib/evidence/resolution.ts): every target test passes and no test that passed on the base broke. Absent when the run was not measured.
+ */
+resolution?: {
+/**
+ * Where the targets came from, first found: task.target_tests, the race's --target, the tests failing with task.tests_ref, the tests failing on the base (a task that fixes something), none (a feature or refactor, or nothing fails).
+ */
+targets_source: ("task" | "race" | "tests_ref" | "base_failing" | "none")
+/**
+ * per_test: decided by test id; counts: by the counts (per-test results absent on a side); none: no test results.
+ */
+basis: ("per_test" | "counts" | "none")
+/**
+ * How many target tests.
+ */
+target_total: number
+/**
+ * Targets that pass now (by counts: a failure that disappeared is not fixed).
+ */
+fixed: number
+/**
+ * Target ids still failing, skipped or missing (per-test only).
+ */
+unfixed: string[]
+/**
+ * Tests that passed on the base and no longer pass (ids; by counts one sentence with the number).
+ */
+broke: string[]
+/**
+ * How many tests that passed on the base no longer pass.
+ */
+broke_count: number
+/**
+ * Tests passing on the base (targets excluded).
+ */
+base_passing: (number | null)
+/**
+ * Every target passes and nothing broke; null when it cannot be told.
+ */
+resolved: (boolean | null)
+/**
+ * The verdict in words: 'resolved: fixes 1 of 1 target test', 'fixes 0 of 1 target test', or where correctness comes from when there are no targets.
+ */
+line: string
+}
+/**
  * Flags that say a number should not be trusted at face value.
  */
 integrity: {
