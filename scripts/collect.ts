@@ -29,7 +29,7 @@ function pct(x: number | null | undefined): string {
 /** One line per run for people: outcome, composite and the five dimensions on 0-100, then what it broke or that it does nothing. */
 export function formatLine(fb: Feedback): string {
   const s = fb.scores;
-  const why = verdictLine(brokenTests(fb.baseline?.tests, fb.checks.test?.tests), fb.outcome_reason);
+  const why = verdictLine(brokenTests(fb.baseline?.tests, fb.checks.test?.tests), fb.outcome_reason, fb.resolution);
   return `${fb.bead}  ${fb.outcome.padEnd(13)} ${pct(fb.composite).padStart(5)}/100  [BUILD ${pct(s.build)}] [TESTS ${pct(s.tests)}] [LINT ${pct(s.lint)}] [DIFF ${pct(s.diff_size)}] [SPEED ${pct(s.speed)}]${why ? `  ${why}` : ''}`;
 }
 

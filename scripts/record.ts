@@ -141,6 +141,7 @@ export async function run(argv: string[], io: RecordIo): Promise<number> {
       hook?.session_id,
     ),
     task_type: first(v['task-type'], rc.task_type),
+    target_tests: v.target,
     complexity: wholeNumber('complexity', v.complexity, 10) ?? rc.complexity,
     prompt,
     started_at: first(

@@ -2,7 +2,8 @@
 import { existsSync } from 'node:fs';
 import { errorMessage, UserError } from '../base/errors.js';
 import { assertConfigOutside, type Config } from '../config/config.js';
-import { testEvidence } from '../evidence/trust.js';
+import { testEvidence, type TestEvidence } from '../evidence/trust.js';
+import { resolutionLine, resolutionRecord, resolveRun, taskTargets, type Resolution } from '../evidence/resolution.js';
 import { git, setGitTimeout } from '../git/git.js';
 import { diffSnapshot, snapshotWorking, type WorkingDiff } from '../git/snapshot.js';
 import { worktreeInfo, worktreeInfoWithRef, worktreeProblem, type WorktreeInfo } from '../git/worktree.js';
@@ -159,19 +160,33 @@ function assemble(inputs: Inputs, m: Measured | null, at: Date): Feedback {
   }
   const { baseline, checks, noOp } = m;
   const evidence = testEvidence(checks.test);
+  const resolution = resolve(r, m, evidence);
   const integrity = integrityFlags(checks.test, baseline?.tests ?? null);
   integrity.test_evidence = evidence;
   integrity.notes.push(...m.notes);
   const facts = { status: r.status, failureReason: r.failure_reason ?? null, infraReason: null, checks, integrity };
-  const { outcome, reason } = classifyOutcome({ ...facts, baselineLint: baseline?.lint ?? null });
+  const { outcome, reason } = classifyOutcome({
+    ...facts,
+    baselineLint: baseline?.lint ?? null,
+    resolution,
+    baselineTests: baseline?.tests ?? null,
+  });
   // A change that does nothing, or whose code games the graded tests, is never a pass (regressions.ts).
-  const verdict = verdictOutcome({ outcome, reason }, noOp, m.gaming);
+  const fixesNothing =
+    resolution && resolution.target_total > 0 && resolution.basis !== 'none' && resolution.fixed === 0
+      ? resolutionLine(resolution)
+      : null;
+  const verdict = verdictOutcome({ outcome, reason }, noOp, m.gaming, fixesNothing);
   integrity.notes.push(...m.gaming.slice(0, 10).map((g) => `games the graded tests: ${g}`));
   if (verdict.outcome === 'unmeasured' && stored && !['unmeasured', 'infra_failure'].includes(stored.outcome))
     throw new UserError(
       `${loaded.file}: no build, test, lint or typecheck command is configured, but state/feedback/${r.bead}.json was measured (outcome ${stored.outcome}): kept; collect with the config that measured it`,
     );
-  const scored = scoreRun(m, integrity, r, { fastest: inputs.fastest, config: cfg, outcome: verdict.outcome });
+  const scored = scoreRun({ ...m, resolution }, integrity, r, {
+    fastest: inputs.fastest,
+    config: cfg,
+    outcome: verdict.outcome,
+  });
   return base(loaded, stamp, {
     base: { ref: r.base_ref, commit: inputs.run!.baseCommit },
     head: { ref: r.head_ref ?? 'HEAD', commit: m.diff.headCommit, tree: m.diff.tree },
@@ -185,8 +200,32 @@ function assemble(inputs: Inputs, m: Measured | null, at: Date): Feedback {
     ...scored,
     outcome: verdict.outcome,
     outcome_reason: verdict.reason,
+    ...(resolution ? { resolution: resolutionRecord(resolution) } : {}),
     integrity,
   });
+}
+
+/**
+ * Whether the run did its task: its targets (lib/evidence/resolution.ts) against the graded base and the graded run.
+ * Passes through code that games the tests, or that a no-op leaves, fix nothing; null when the tests were not run.
+ */
+function resolve(r: LoadedRunRecord['record'], m: Measured, evidence: TestEvidence): Resolution | null {
+  const test = m.checks.test;
+  if (!test || test.status === 'skipped' || test.status === 'error' || !test.tests) return null;
+  const targets = taskTargets({
+    task: r.task.target_tests,
+    testsRef: m.sealed.candidate.tests_from.source === 'tests_ref',
+    taskType: r.task.type,
+    base: m.baseline?.tests,
+  });
+  const res = resolveRun(targets, m.baseline?.tests, test.tests);
+  // Gamed, unbelievable or unchanged passes are not the task done; gamed or unchanged ones fix nothing.
+  if (m.gaming.length || m.noOp || evidence.trusted === false) res.resolved = false;
+  if (m.gaming.length || m.noOp) {
+    res.unfixed = targets.ids ?? res.unfixed;
+    res.fixed = 0;
+  }
+  return res;
 }
 
 /** Step 4: the feedback record, then the rows that let later reads skip scanning every feedback file. */

@@ -6,7 +6,8 @@ import { emptyChecks } from './checks.js';
 import type { WorkingDiff } from '../git/snapshot.js';
 import { classifyOutcome, type ChecksSet, type Integrity } from './outcome.js';
 import type { LoadedRunRecord } from './run-record.js';
-import { brokenTests, verdictComposite } from './regressions.js';
+import { verdictComposite } from './regressions.js';
+import type { Resolution } from '../evidence/resolution.js';
 import {
   compositeScore,
   durationSeconds,
@@ -18,6 +19,7 @@ import {
   scoreLint,
   scoreTests,
   scoreTestsByExitCode,
+  scoreTestsResolved,
   tallyTests,
   type Scores,
 } from './scoring.js';
@@ -99,6 +101,7 @@ function scoreChecks(
   baseline: BaselineSummary | null,
   notes: string[],
   evidence: TestEvidence = { trusted: null, reasons: [] },
+  resolution: Resolution | null = null,
 ): Pick<Scores, 'build' | 'tests' | 'lint'> {
   const buildFailed = checks.build !== null && checks.build.status !== 'passed';
   const broken = (c: Check) => c.status === 'timeout' || c.status === 'error' || c.status === 'skipped';
@@ -113,7 +116,15 @@ function scoreChecks(
       notes.push(`tests scored 0: ${describeEvidence(evidence)}`);
     } else {
       const tally = t.tests ? tallyTests(t.tests) : null;
-      if (tally) {
+      if (tally && resolution && resolution.target_total > 0 && resolution.basis !== 'none') {
+        // The task names what to fix: scored against the base (targets fixed, passing tests kept), not the pass rate.
+        tests = scoreTestsResolved({
+          fixed: resolution.fixed,
+          targets: resolution.target_total,
+          broke: resolution.broke_count,
+          basePassing: resolution.base_passing,
+        });
+      } else if (tally) {
         const baseTally = baseline?.tests ? tallyTests(baseline.tests) : null;
         if (!baseTally) notes.push('tests scored without a baseline: no new-test bonus, no regression penalty');
         tests = scoreTests(tally, baseTally);
@@ -146,6 +157,8 @@ export interface RunMeasures {
   noOp: string | null;
   /** Code that games the graded tests, one line per finding. */
   gaming: readonly string[];
+  /** Whether the task was done (lib/evidence/resolution.ts); null when the tests were not measured. */
+  resolution: Resolution | null;
 }
 
 /**
@@ -158,7 +171,7 @@ export function scoreRun(
   r: RunRecord,
   o: { fastest: number | null; config: Config; outcome: Outcome },
 ): Pick<Feedback, 'scores' | 'weights_used' | 'composite' | 'speed'> {
-  const partial = scoreChecks(m.checks, m.baseline, integrity.notes, integrity.test_evidence);
+  const partial = scoreChecks(m.checks, m.baseline, integrity.notes, integrity.test_evidence, m.resolution);
   const dur = durationSeconds(r);
   const speedRef = o.fastest !== null ? Math.min(o.fastest, dur) : o.config.collector.time_budget_seconds;
   const files = m.diff.files;
@@ -174,12 +187,13 @@ export function scoreRun(
   // Tests that pass through a special case or a patched runner earn nothing, as tests a no-op leaves passing.
   if ((m.noOp || m.gaming.length) && scores.tests !== null) scores.tests = 0;
   const weights = o.config.scoring.weights;
-  const broke = brokenTests(m.baseline?.tests, m.checks.test?.tests);
+  const res = m.resolution;
   const composite = verdictComposite(
     compositeScore(scores, weights),
-    broke.length,
+    res?.broke_count ?? 0,
     m.noOp !== null,
     m.gaming.length > 0,
+    res !== null && res.target_total > 0 && res.basis !== 'none' && res.fixed === 0,
   );
   return {
     scores: {

@@ -1,6 +1,7 @@
 // Outcome class and integrity flags of one run (definitions: docs/notes/collector.md). Pure.
 import type { Check, LintCounts, Outcome, RunRecord, TestCounts } from '../schema/types.generated.js';
 import { describeEvidence, type TestEvidence } from '../evidence/trust.js';
+import { failingIds, resolutionLine, type Resolution } from '../evidence/resolution.js';
 
 export interface ChecksSet {
   build: Check | null;
@@ -113,6 +114,19 @@ export interface OutcomeInput {
   checks: ChecksSet;
   integrity: Integrity;
   baselineLint: LintCounts | null;
+  /** Whether the task was done; absent or null when the tests were not measured. */
+  resolution?: Resolution | null;
+  /** The base's test counts: failures that fail there too and are not targets are context, not the run's. */
+  baselineTests?: TestCounts | null;
+}
+
+/** Tests failing now that are neither targets nor failing on the base (per-test lists on both sides), or null. */
+function newFailures(now: TestCounts | null, base: TestCounts | null | undefined, r: Resolution): string[] | null {
+  const after = failingIds(now);
+  const before = failingIds(base);
+  if (!after || !before || r.basis !== 'per_test') return null;
+  const known = new Set([...before, ...r.unfixed, ...r.broke]);
+  return after.filter((id) => !known.has(id));
 }
 
 function lintClean(c: Check, base: LintCounts | null): boolean {
@@ -166,9 +180,17 @@ export function classifyOutcome(i: OutcomeInput): { outcome: Outcome; reason: st
   const short: string[] = [];
   if (t) {
     const c = t.tests ?? null;
+    const r = i.resolution;
+    const fresh = r ? newFailures(c, i.baselineTests, r) : null;
     if (c === null) short.push('the test counts could not be parsed (exit 0 alone cannot confirm the tests passed)');
-    if (t.status !== 'passed') short.push(`the tests exited ${t.exit_code}`);
-    if (c && c.failed + c.errors > 0) short.push(`${c.failed} test(s) failed and ${c.errors} error(s)`);
+    if (r && r.resolved === false) short.push(resolutionLine(r));
+    if (fresh) {
+      // Per test: failures the base has too and the task does not name are context (not the run's); others count.
+      if (fresh.length) short.push(`${fresh.length} other test(s) failed`);
+    } else {
+      if (t.status !== 'passed') short.push(`the tests exited ${t.exit_code}`);
+      if (c && c.failed + c.errors > 0) short.push(`${c.failed} test(s) failed and ${c.errors} error(s)`);
+    }
     if (i.integrity.exit_code_contradicts_counts) short.push('the exit code contradicts the parsed counts');
     if (i.integrity.test_count_below_baseline) short.push('fewer tests than on the base commit');
     if (i.integrity.counts_disputed)

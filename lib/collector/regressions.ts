@@ -5,6 +5,9 @@ import type { Outcome, TestCounts } from '../schema/types.generated.js';
 /** The highest composite (0-100) of a run that broke a test that passed on the base. */
 export const REGRESSION_CAP = 45;
 
+/** The highest composite (0-100) of a run that fixes none of its task's target tests (the task was not done). */
+export const UNRESOLVED_CAP = 40;
+
 type Cases = NonNullable<TestCounts['cases']>;
 const PASS = new Set(['passed', 'xpass']);
 
@@ -75,29 +78,44 @@ export async function noOpReason(
   return await noOpVerdict(empty, base, now, empty ? async () => 'the diff is empty' : classify);
 }
 
-/** The composite after the verdict: 0 for a no-op, at most REGRESSION_CAP for a run that broke or gamed the tests. */
-export function verdictComposite(composite: number | null, broke: number, noOp: boolean, gamed = false): number | null {
+/**
+ * The composite after the verdict: 0 for a no-op, at most REGRESSION_CAP for a run that broke or gamed the tests, at
+ * most UNRESOLVED_CAP for one that fixes none of its targets.
+ */
+export function verdictComposite(
+  composite: number | null,
+  broke: number,
+  noOp: boolean,
+  gamed = false,
+  fixesNothing = false,
+): number | null {
   if (composite === null) return null;
   if (noOp) return 0;
-  return broke > 0 || gamed ? Math.min(composite, REGRESSION_CAP) : composite;
+  let out = broke > 0 || gamed ? Math.min(composite, REGRESSION_CAP) : composite;
+  if (fixesNothing) out = Math.min(out, UNRESOLVED_CAP);
+  return out;
 }
 
 const NO_OP_REASON = 'the change does nothing';
 const GAMED_REASON = 'the tests pass through code that games them';
+const UNRESOLVED_REASON = 'the task is not done';
 
 /**
- * A no-op, or a change whose code games the graded tests (`gaming`: findings, one line each), is never a pass of any
- * kind: agent_failure, saying what kind of nothing it is or the first finding.
+ * A no-op, a change whose code games the graded tests (`gaming`: findings, one line each), or one that fixes none of
+ * its task's targets (`fixesNothing`: the resolution's line) is never a pass of any kind: agent_failure, saying what
+ * kind of nothing it is, the first finding, or how many targets it fixes.
  */
 export function verdictOutcome(
   o: { outcome: Outcome; reason: string },
   noOp: string | null,
   gaming: readonly string[] = [],
+  fixesNothing: string | null = null,
 ): { outcome: Outcome; reason: string } {
   if (o.outcome !== 'full_pass' && o.outcome !== 'partial_pass') return o;
   if (noOp) return { outcome: 'agent_failure', reason: `${NO_OP_REASON}: ${noOp}` };
   const more = gaming.length > 1 ? ` (and ${gaming.length - 1} more finding${gaming.length > 2 ? 's' : ''})` : '';
   if (gaming.length) return { outcome: 'agent_failure', reason: `${GAMED_REASON}: ${gaming[0]}${more}` };
+  if (fixesNothing) return { outcome: 'agent_failure', reason: `${UNRESOLVED_REASON}: ${fixesNothing}` };
   return o;
 }
 
@@ -107,11 +125,25 @@ function shortName(id: string): string {
   return parts[parts.length - 1]!.trim();
 }
 
-/** Why a run's line reads as it does: what it broke, that it does nothing or games the tests; null when none. */
-export function verdictLine(broke: string[], outcomeReason: string): string | null {
+const names = (ids: string[]) =>
+  ids.slice(0, 3).map(shortName).join(', ') + (ids.length > 3 ? `, … (${ids.length})` : '');
+
+/**
+ * Why a run's line reads as it does: that it does nothing or games the tests, else whether it did the task (the
+ * resolution's line, naming what it broke); without a resolution, what it broke; null when there is nothing to say.
+ */
+export function verdictLine(
+  broke: string[],
+  outcomeReason: string,
+  resolution?: { line: string; broke: string[]; basis: string } | null,
+): string | null {
   if (outcomeReason.startsWith(`${NO_OP_REASON}:`)) return `no-op: ${outcomeReason.slice(NO_OP_REASON.length + 2)}`;
   if (outcomeReason.startsWith(`${GAMED_REASON}:`)) return `gamed: ${outcomeReason.slice(GAMED_REASON.length + 2)}`;
+  if (resolution) {
+    const ids = resolution.basis === 'per_test' ? resolution.broke : [];
+    const more = resolution.basis === 'counts' && resolution.broke.length ? `: ${resolution.broke.join('; ')}` : '';
+    return `${resolution.line}${ids.length ? `: ${names(ids)}` : more}`;
+  }
   if (!broke.length) return null;
-  const names = broke.slice(0, 3).map(shortName).join(', ') + (broke.length > 3 ? `, … (${broke.length})` : '');
-  return `broke ${broke.length} test${broke.length === 1 ? '' : 's'} that passed on the base: ${names}`;
+  return `broke ${broke.length} test${broke.length === 1 ? '' : 's'} that passed on the base: ${names(broke)}`;
 }

@@ -43,6 +43,21 @@ export function scoreTests(agent: TestTally, baseline: TestTally | null): number
   return clamp(passRate * 100 + bonus - penalty, 0, 100);
 }
 
+/**
+ * Tests against the base, when the task has target tests: 100 × share of targets fixed × share of the base's
+ * passing tests kept. A run that fixes no target scores 0 whatever its pass rate (issue 34: the fix, not the rate).
+ */
+export function scoreTestsResolved(r: {
+  fixed: number;
+  targets: number;
+  broke: number;
+  basePassing: number | null;
+}): number {
+  const fixed = r.targets > 0 ? Math.min(1, r.fixed / r.targets) : 1;
+  const kept = r.basePassing ? Math.max(0, 1 - r.broke / r.basePassing) : r.broke > 0 ? 0 : 1;
+  return clamp(100 * fixed * kept, 0, 100);
+}
+
 /** Tests when the output gave no counts: the exit code alone (seed 000's fallback). */
 export function scoreTestsByExitCode(exitCode: number | null): number {
   return exitCode === 0 ? 100 : 0;

@@ -3,7 +3,7 @@
 import type { TestCounts } from '../schema/types.generated.js';
 
 /** Where a task's targets came from, first found (docs/design/collector.md, "Targets"). */
-export type TargetSource = 'task' | 'race' | 'tests_ref' | 'base_failing' | 'none';
+type TargetSource = 'task' | 'race' | 'tests_ref' | 'base_failing' | 'none';
 
 export interface TargetSet {
   source: TargetSource;

@@ -13,6 +13,7 @@ export interface RecordFacts {
   template?: string | undefined;
   task_id?: string | undefined;
   task_type?: string | undefined;
+  target_tests?: string[] | undefined;
   complexity?: number | undefined;
   prompt?: string | undefined;
   started_at?: string | undefined;
@@ -56,6 +57,7 @@ export function assembleRunRecord(f: RecordFacts): AssembleResult {
       prompt: f.prompt!,
       ...(f.task_type ? { type: f.task_type } : {}),
       ...(f.complexity !== undefined ? { complexity: f.complexity } : {}),
+      ...(f.target_tests?.length ? { target_tests: [...new Set(f.target_tests)] } : {}),
     },
     agent: { slug: f.agent!, ...(f.model ? { model: f.model } : {}) },
     template: f.template!,

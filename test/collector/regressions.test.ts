@@ -151,6 +151,13 @@ describe('bin/collect orders a clean fix > a fix that broke a base test > a no-o
           '',
         ].join('\n'),
       },
+      // An equivalent refactor: real code changes, every base-passing test kept, the failing test still failing.
+      refactor: {
+        'text.py': TEXT.replace(
+          '    if len(text) <= width:\n        return text\n    return text[:width]',
+          '    return text if len(text) <= width else text[:width]',
+        ),
+      },
     };
     const records = solutionRecords(
       repo,
@@ -169,7 +176,13 @@ describe('bin/collect orders a clean fix > a fix that broke a base test > a no-o
     expect(composite('bd-broke')).toBeGreaterThan(composite('bd-noop'));
     expect(composite('bd-broke')).toBeLessThanOrEqual(REGRESSION_CAP);
     expect(line('bd-clean')).toMatch(/^bd-clean {2}full_pass/);
-    expect(line('bd-broke')).toMatch(/ {2}broke 1 test that passed on the base: test_truncate_short$/);
+    expect(line('bd-clean')).toMatch(/ {2}resolved: fixes 1 of 1 target test$/);
+    expect(line('bd-broke')).toMatch(
+      / {2}fixes 1 of 1 target test; broke 1 test that passed on the base: test_truncate_short$/,
+    );
+    // The task was to fix the failing test: a refactor that keeps every test as it was is not a pass of any kind.
+    expect(line('bd-refactor')).toMatch(/^bd-refactor {2}agent_failure .* {2}fixes 0 of 1 target test$/);
+    expect(composite('bd-clean') - composite('bd-refactor')).toBeGreaterThanOrEqual(20);
     expect(line('bd-noop')).toMatch(
       /^bd-noop {2}agent_failure +0\.0\/100 .* {2}no-op: changes no code: only 1 files in whitespace or comments only$/,
     );
@@ -210,5 +223,5 @@ describe('bin/collect orders a clean fix > a fix that broke a base test > a no-o
     expect(gamed.integrity.notes).toContainEqual(
       expect.stringMatching(/^games the graded tests: special_case at text\.py:1/),
     );
-  }, 120_000);
+  }, 300_000);
 });

@@ -1,4 +1,5 @@
 // scoreRun: the measured run's scores, composite and speed reference, assembled from the pure formulas (no I/O).
+import { resolveRun, taskTargets } from '../../lib/evidence/resolution.js';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config/config.js';
@@ -42,6 +43,7 @@ function measures(now: TestCounts, base: TestCounts, noOp: string | null = null,
     },
     noOp,
     gaming,
+    resolution: resolveRun(taskTargets({ testsRef: false, base }), base, now),
   };
 }
 const green = counts([

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { UNRESOLVED_CAP, verdictComposite } from '../../lib/collector/regressions.js';
 import {
+  scoreTestsResolved,
   churnScore,
   compositeScore,
   fileScore,
@@ -204,5 +206,21 @@ describe('weights re-normalised over the dimensions present', () => {
       (100 * 15) / 45,
       10,
     );
+  });
+});
+
+describe('scoreTestsResolved (issue 34: the fix, not the pass rate)', () => {
+  it('is 100 × targets fixed × base-passing tests kept', () => {
+    expect(scoreTestsResolved({ fixed: 1, targets: 1, broke: 0, basePassing: 8 })).toBe(100);
+    expect(scoreTestsResolved({ fixed: 0, targets: 1, broke: 0, basePassing: 8 })).toBe(0);
+    expect(scoreTestsResolved({ fixed: 1, targets: 2, broke: 2, basePassing: 8 })).toBe(37.5);
+    expect(scoreTestsResolved({ fixed: 1, targets: 1, broke: 1, basePassing: 0 })).toBe(0);
+    expect(scoreTestsResolved({ fixed: 1, targets: 1, broke: 0, basePassing: null })).toBe(100);
+  });
+  it('caps a run that fixes nothing at 40, below the regression cap', () => {
+    expect(verdictComposite(70, 0, false, false, true)).toBe(UNRESOLVED_CAP);
+    expect(verdictComposite(70, 2, false, false, true)).toBe(UNRESOLVED_CAP);
+    expect(verdictComposite(70, 2, false, false, false)).toBe(45);
+    expect(verdictComposite(30, 0, false, false, true)).toBe(30);
   });
 });

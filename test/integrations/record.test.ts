@@ -211,6 +211,23 @@ describe('bin/record', () => {
     expect(existsSync(join(j.state, 'feedback', `${rec.bead}.json`))).toBe(true);
   });
 
+  it("--target (repeatable) stores the task's target tests once each, with --task-type", async () => {
+    const j = judging();
+    agentCommit(j.repo);
+    const ids = ['tests/test_m.py::test_sub', 'tests/test_m.py::test_add'];
+    const r = await record(j, [
+      '--from-commit',
+      '--task-type',
+      'bugfix',
+      ...ids.flatMap((t) => ['--target', t]),
+      '--target',
+      ids[0]!,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const rec = JSON.parse(readFileSync(r.stdout.trim(), 'utf8'));
+    expect(rec.task).toMatchObject({ type: 'bugfix', target_tests: ids });
+  });
+
   it('--collect hands the record on from any folder below the config, with the same state', async () => {
     const j = judging();
     agentCommit(j.repo);
