@@ -49,7 +49,12 @@ export async function run(argv: string[], io: Io): Promise<number> {
     if (!isCommandName(topic)) throw unknown(topic);
     return dispatch(topic, ['--help'], io);
   }
-  if (first.startsWith('-')) throw new UserError(`judgeloop: expected a command before '${first}'; ${SEE}`);
+  if (first.startsWith('-')) {
+    // A misspelt top-level flag (`--hepl`, `--verison`) gets the flag it was meant to be.
+    const near = closest(first.replace(/^-+/, ''), ['help', 'version']).map((n) => `'--${n}'`);
+    const hint = near.length ? ` (did you mean ${near.join(' or ')}?)` : '';
+    throw new UserError(`judgeloop: expected a command before '${first}'${hint}; ${SEE}`);
+  }
   if (!isCommandName(first)) throw unknown(first);
   return dispatch(first, rest, io);
 }

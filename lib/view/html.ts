@@ -105,9 +105,10 @@ var series=[{}].concat(c.series.map(function(s,i){return {label:s.label,stroke:P
 dash:s.dash?[5,4]:undefined,scale:s.right?'y2':'y',points:{show:xs.length<40},
 paths:s.step?uPlot.paths.stepped({align:1}):undefined};}));
 var axes=[{},{scale:'y',label:c.y}];if(right)axes.push({scale:'y2',side:1,label:c.y2,grid:{show:false}});
-new uPlot({width:Math.min(900,Math.max(320,el.clientWidth||900)),height:260,series:series,axes:axes,
-scales:{x:{time:true},y:{auto:true},y2:{auto:true}},tzDate:function(ts){return uPlot.tzDate(new Date(ts*1e3),'Etc/UTC');}},
-[xs].concat(c.series.map(function(s){return s.values;})),el);n++;});
+var u=new uPlot({width:Math.min(900,Math.max(320,el.clientWidth||900)),height:260,series:series,axes:axes,padding:[18,null,null,null],
+scales:{x:{time:true,range:function(_u,a,b){return a===b?[a-43200,b+43200]:[a,b];}},y:{auto:true},y2:{auto:true}},tzDate:function(ts){return uPlot.tzDate(new Date(ts*1e3),'Etc/UTC');}},
+[xs].concat(c.series.map(function(s){return s.values;})),el);n++;
+el.setAttribute('data-x-range',u.scales.x.min+','+u.scales.x.max);el.setAttribute('data-x-data',xs[0]+','+xs[xs.length-1]);});
 document.body.setAttribute('data-charts-drawn',String(n));
 document.body.setAttribute('data-render-ms',(performance.now()-t0).toFixed(1));
 document.body.setAttribute('data-done-ms',performance.now().toFixed(1));})();`;

@@ -157,6 +157,11 @@ describe('config --completion', () => {
     expect(run('judgeloop', ['--json']).stderr).toBe(
       "judgeloop: expected a command before '--json'; see 'judgeloop help'\n",
     );
+    expect(run('judgeloop', ['--hepl'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "judgeloop: expected a command before '--hepl' (did you mean '--help'?); see 'judgeloop help'\n",
+    });
     expect(run('judgeloop', ['--version']).stdout).toBe(
       `judgeloop ${pkg.version} (bundle ${join(ROOT, 'dist', 'bundle', 'judgeloop.mjs')})\n`,
     );

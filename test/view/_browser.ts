@@ -32,7 +32,7 @@ export interface Opened {
   requests: string[];
   tables: Record<string, string[][]>;
   /** Per chart block: how many canvas pixels are painted (uPlot) or bars drawn (SVG). */
-  charts: { id: string; kind: 'canvas' | 'svg'; painted: number }[];
+  charts: { id: string; kind: 'canvas' | 'svg'; painted: number; range?: [number, number]; days?: [number, number] }[];
   drawn: number;
 }
 
@@ -69,7 +69,10 @@ export async function openReport(browser: BrowserContext, file: string): Promise
       const px = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
       let painted = 0;
       for (let i = 3; i < px.length; i += 4) if (px[i]! > 0) painted++;
-      return { id, kind: 'canvas' as const, painted };
+      const pair = (a: string | null) => (a ?? '').split(',').map(Number) as [number, number];
+      const range = pair(el.getAttribute('data-x-range'));
+      const days = pair(el.getAttribute('data-x-data'));
+      return { id, kind: 'canvas' as const, painted, range, days };
     }),
   );
   return { page, errors, requests, tables, charts, drawn };

@@ -147,6 +147,18 @@ describe('bin/report over a full state, in Chromium', () => {
     for (const c of page.charts) expect(c.painted, c.id).toBeGreaterThan(c.kind === 'canvas' ? 500 : 0);
   });
 
+  it("spans each per-day chart's x-axis over its data's days, half a day either side at most", () => {
+    const lines = page.charts.filter((c) => c.kind === 'canvas');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const c of lines) {
+      const [lo, hi] = c.range!;
+      const [first, last] = c.days!;
+      expect(lo, c.id).toBeGreaterThanOrEqual(first - 43_200);
+      expect(hi, c.id).toBeLessThanOrEqual(last + 43_200);
+      expect(hi - lo, c.id).toBeGreaterThan(0);
+    }
+  });
+
   it('shows text from state as text: the hostile template, finding and notes never run', async () => {
     expect(await page.page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(await page.page.locator('img').count()).toBe(0);
