@@ -189,7 +189,7 @@ export function shellSegments(command: string): string[] {
 /** `npm test`, `npm run <s>`, `yarn test`, `yarn run <s>`, `pnpm test`, `pnpm run <s>`: the manager and the script. */
 const SCRIPT_CALL = /^\s*(npm|yarn|pnpm)\s+(?:(?:run|run-script)\s+([\w:.@/-]+)|(test|t|tst))(?=\s|$)(.*)$/;
 
-export interface ScriptCall {
+interface ScriptCall {
   manager: 'npm' | 'yarn' | 'pnpm';
   script: string;
   /** The script's last command: where the arguments given after the script name arrive. */
@@ -198,7 +198,7 @@ export interface ScriptCall {
 }
 
 /** The package.json script a command runs (itself one command: arguments appended to it reach the script). */
-export function scriptCall(command: string, scripts: Readonly<Record<string, unknown>> | null): ScriptCall | null {
+function scriptCall(command: string, scripts: Readonly<Record<string, unknown>> | null): ScriptCall | null {
   if (!scripts || shellSegments(command).length !== 1) return null;
   const m = SCRIPT_CALL.exec(command);
   if (!m) return null;
@@ -251,3 +251,44 @@ export function planReport(
   const sep = call.manager === 'npm' && !/(?:^|\s)--(?:\s|$)/.test(command) ? ' --' : '';
   return { ...inner, command: `${command.trimEnd()}${sep}${added}` };
 }
+
+/** Where a test command's per-test results come from, or why only its counts do (init and doctor say it). */
+export interface PerTestSource {
+  perTest: boolean;
+  detail: string;
+}
+
+export function perTestSource(
+  command: string,
+  scripts: Readonly<Record<string, unknown>> | null,
+  named: string | null,
+  configured: ReportOverride | null,
+): PerTestSource {
+  if (configured) return { perTest: true, detail: `the ${configured.format} report named in collector.test_report` };
+  const plan = planReport(command, '/report', named, {}, scripts);
+  if (plan)
+    return {
+      perTest: true,
+      detail:
+        plan.format === 'console'
+          ? `${plan.runner}: judgeloop runs \`${plan.command}\` (per-test events on the console)`
+          : `${plan.runner}: judgeloop asks it for its ${plan.format} report`,
+    };
+  if (/^\s*(?:\w+=\S*\s+)*cargo\s+(?:\+\S+\s+)?test\b/.test(command))
+    return /\s(?:-q|--quiet)\b|--format[= ]terse/.test(command)
+      ? { perTest: false, detail: 'cargo test in quiet mode prints dots, not test names: drop -q' }
+      : { perTest: true, detail: "cargo: libtest's `test name ... ok` line for every test" };
+  const m = SCRIPT_CALL.exec(command);
+  const why = !m
+    ? 'judgeloop does not recognise its runner'
+    : !scripts
+      ? 'no package.json with scripts beside the config'
+      : !scriptCall(command, scripts)
+        ? `package.json has no script "${m[2] ?? 'test'}" (or the command is a chain)`
+        : `the script's runner is not its last command (arguments reach only that) or is not one judgeloop knows`;
+  return { perTest: false, detail: `${why}: only counts come back, no test is named` };
+}
+
+/** What to set for a command that gives counts only. */
+export const TEST_REPORT_FIX =
+  'set collector.test_report: the format and the flags that make the runner write it to {file} (e.g. {"format": "junit", "args": "-- --reporter=junit --outputFile.junit={file}"} for `npm test` running vitest), or name the runner in the test command ("npx vitest run")';
