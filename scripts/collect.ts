@@ -12,7 +12,7 @@ import { errorMessage, isUserError, UserError, WorkError } from '../lib/base/err
 import { loadRunRecord, parseRunRecord, type LoadedRunRecord } from '../lib/collector/run-record.js';
 import type { RacePeer } from '../lib/collector/context.js';
 import { durationSeconds } from '../lib/collector/scoring.js';
-import { brokenTests, verdictLine } from '../lib/collector/regressions.js';
+import { brokenTests, fewerPasses, verdictLine } from '../lib/collector/regressions.js';
 import type { Feedback } from '../lib/schema/types.generated.js';
 
 const USAGE = usage(COLLECT);
@@ -29,7 +29,11 @@ function pct(x: number | null | undefined): string {
 /** One line per run for people: outcome, composite and the five dimensions on 0-100, then what it broke or that it does nothing. */
 export function formatLine(fb: Feedback): string {
   const s = fb.scores;
-  const why = verdictLine(brokenTests(fb.baseline?.tests, fb.checks.test?.tests), fb.outcome_reason);
+  const base = fb.baseline?.tests;
+  const now = fb.checks.test?.tests;
+  const by = fewerPasses(base, now);
+  const fewer = by > 0 ? { by, now: now?.passed ?? 0, base: base?.passed ?? 0 } : null;
+  const why = verdictLine(brokenTests(base, now), fb.outcome_reason, fewer);
   return `${fb.bead}  ${fb.outcome.padEnd(13)} ${pct(fb.composite).padStart(5)}/100  [BUILD ${pct(s.build)}] [TESTS ${pct(s.tests)}] [LINT ${pct(s.lint)}] [DIFF ${pct(s.diff_size)}] [SPEED ${pct(s.speed)}]${why ? `  ${why}` : ''}`;
 }
 

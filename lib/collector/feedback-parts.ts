@@ -6,7 +6,7 @@ import { emptyChecks } from './checks.js';
 import type { WorkingDiff } from '../git/snapshot.js';
 import { classifyOutcome, type ChecksSet, type Integrity } from './outcome.js';
 import type { LoadedRunRecord } from './run-record.js';
-import { brokenTests, verdictComposite } from './regressions.js';
+import { brokenTests, fewerPasses, verdictComposite } from './regressions.js';
 import {
   compositeScore,
   durationSeconds,
@@ -175,9 +175,10 @@ export function scoreRun(
   if ((m.noOp || m.gaming.length) && scores.tests !== null) scores.tests = 0;
   const weights = o.config.scoring.weights;
   const broke = brokenTests(m.baseline?.tests, m.checks.test?.tests);
+  const fewer = fewerPasses(m.baseline?.tests, m.checks.test?.tests);
   const composite = verdictComposite(
     compositeScore(scores, weights),
-    broke.length,
+    broke.length + fewer,
     m.noOp !== null,
     m.gaming.length > 0,
   );

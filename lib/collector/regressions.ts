@@ -32,6 +32,16 @@ export function brokenTests(base: TestCounts | null | undefined, now: TestCounts
 }
 
 /**
+ * Without per-test lists on both sides: how many fewer tests pass than on the base, by the counts (a regression the
+ * counts prove, whatever tests it was); 0 when not fewer, when per-test lists decide (brokenTests), or unknown.
+ */
+export function fewerPasses(base: TestCounts | null | undefined, now: TestCounts | null | undefined): number {
+  if (!base || !now || (base.cases && now.cases)) return 0;
+  if (base.passed === null || now.passed === null) return 0;
+  return Math.max(0, base.passed - now.passed);
+}
+
+/**
  * Whether the base's tests behave as on the base: each base test id has its base status (tests the run added do not
  * count); without per-test lists, the same failures, errors and skips.
  */
@@ -107,10 +117,19 @@ function shortName(id: string): string {
   return parts[parts.length - 1]!.trim();
 }
 
-/** Why a run's line reads as it does: what it broke, that it does nothing or games the tests; null when none. */
-export function verdictLine(broke: string[], outcomeReason: string): string | null {
+/**
+ * Why a run's line reads as it does: what it broke (by id, or `fewer`: by counts, with the numbers), that it does
+ * nothing or games the tests; null when none.
+ */
+export function verdictLine(
+  broke: string[],
+  outcomeReason: string,
+  fewer: { by: number; now: number; base: number } | null = null,
+): string | null {
   if (outcomeReason.startsWith(`${NO_OP_REASON}:`)) return `no-op: ${outcomeReason.slice(NO_OP_REASON.length + 2)}`;
   if (outcomeReason.startsWith(`${GAMED_REASON}:`)) return `gamed: ${outcomeReason.slice(GAMED_REASON.length + 2)}`;
+  if (!broke.length && fewer && fewer.by > 0)
+    return `${fewer.by} fewer test${fewer.by === 1 ? '' : 's'} pass than on the base (${fewer.now}, base ${fewer.base}; by counts: no per-test results)`;
   if (!broke.length) return null;
   const names = broke.slice(0, 3).map(shortName).join(', ') + (broke.length > 3 ? `, … (${broke.length})` : '');
   return `broke ${broke.length} test${broke.length === 1 ? '' : 's'} that passed on the base: ${names}`;

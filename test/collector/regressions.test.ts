@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   behaviourChanged,
   brokenTests,
+  fewerPasses,
   noOpVerdict,
   REGRESSION_CAP,
   sameResults,
@@ -80,6 +81,26 @@ describe('the verdict (pure)', () => {
       reason: 'the change does nothing: changes no code: only 1 files',
     });
     expect(verdictOutcome({ outcome: 'timeout', reason: 'x' }, 'y').outcome).toBe('timeout');
+  });
+  it('without per-test lists, fewer passes than the base is a regression by counts, with the numbers', () => {
+    const bare = (passed: number | null, failed: number): TestCounts =>
+      ({
+        runner: 'vitest',
+        passed,
+        failed,
+        errors: 0,
+        skipped: 0,
+        total: passed === null ? null : passed + failed,
+      }) as TestCounts;
+    expect(fewerPasses(bare(8, 1), bare(7, 2))).toBe(1);
+    expect(fewerPasses(bare(8, 1), bare(9, 0))).toBe(0);
+    expect(fewerPasses(bare(null, 1), bare(7, 2))).toBe(0);
+    // Per-test lists on both sides decide by id (brokenTests), not by counts.
+    expect(fewerPasses(base, counts({ a: 'passed' }))).toBe(0);
+    expect(verdictComposite(85.2, fewerPasses(bare(8, 1), bare(6, 3)), false)).toBe(REGRESSION_CAP);
+    expect(verdictLine([], 'not every check passed', { by: 2, now: 6, base: 8 })).toBe(
+      '2 fewer tests pass than on the base (6, base 8; by counts: no per-test results)',
+    );
   });
   it('says why on the line', () => {
     expect(verdictLine(['tests/t.py::test_truncate_short'], 'not every check passed')).toBe(
