@@ -129,7 +129,7 @@ export function verdictLine(
   if (outcomeReason.startsWith(`${NO_OP_REASON}:`)) return `no-op: ${outcomeReason.slice(NO_OP_REASON.length + 2)}`;
   if (outcomeReason.startsWith(`${GAMED_REASON}:`)) return `gamed: ${outcomeReason.slice(GAMED_REASON.length + 2)}`;
   if (!broke.length && fewer && fewer.by > 0)
-    return `${fewer.by} fewer test${fewer.by === 1 ? '' : 's'} pass than on the base (${fewer.now}, base ${fewer.base}; by counts: no per-test results)`;
+    return `${fewer.by} fewer ${fewer.by === 1 ? 'test passes' : 'tests pass'} than on the base (${fewer.now}, base ${fewer.base}; by counts: no per-test results)`;
   if (!broke.length) return null;
   const names = broke.slice(0, 3).map(shortName).join(', ') + (broke.length > 3 ? `, … (${broke.length})` : '');
   return `broke ${broke.length} test${broke.length === 1 ? '' : 's'} that passed on the base: ${names}`;

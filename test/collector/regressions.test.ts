@@ -98,6 +98,9 @@ describe('the verdict (pure)', () => {
     // Per-test lists on both sides decide by id (brokenTests), not by counts.
     expect(fewerPasses(base, counts({ a: 'passed' }))).toBe(0);
     expect(verdictComposite(85.2, fewerPasses(bare(8, 1), bare(6, 3)), false)).toBe(REGRESSION_CAP);
+    expect(verdictLine([], 'not every check passed', { by: 1, now: 7, base: 8 })).toBe(
+      '1 fewer test passes than on the base (7, base 8; by counts: no per-test results)',
+    );
     expect(verdictLine([], 'not every check passed', { by: 2, now: 6, base: 8 })).toBe(
       '2 fewer tests pass than on the base (6, base 8; by counts: no per-test results)',
     );
