@@ -11,6 +11,8 @@ import { bubblewrap, findOnPath } from '../lib/process/sandbox.js';
 import { readLockOwner } from '../lib/store/lock.js';
 import { isAlive } from '../lib/process/owner.js';
 import { resolveModel } from '../lib/judge/cost.js';
+import { packageScripts } from '../lib/collector/checks.js';
+import { perTestSource, TEST_REPORT_FIX } from '../lib/collector/parsers/report-plan.js';
 
 const VIA = { flag: 'named by --config', env: 'named by JUDGELOOP_CONFIG', found: 'found upwards', none: '' } as const;
 
@@ -93,13 +95,24 @@ function stateFindings(io: Io, file: string | undefined): Finding[] {
   }
 }
 
-function checkFindings(config: Config): Finding[] {
+/** Per-test results of the test command, or counts only (what a race and the collector can then not say). */
+function testsFinding(config: Config, projectDir: string): Finding | null {
+  const test = config.collector.commands.test;
+  if (!test) return null;
+  const c = config.collector;
+  const s = perTestSource(test, packageScripts(projectDir), c.runners.test ?? null, c.test_report ?? null);
+  return s.perTest ? ok('per-test', s.detail) : warn('per-test', `\`${test}\`: ${s.detail}`, TEST_REPORT_FIX);
+}
+
+function checkFindings(config: Config, projectDir: string): Finding[] {
   const cmds = Object.entries(config.collector.commands).filter(([, c]) => c);
   const out = [
     cmds.length
       ? ok('checks', cmds.map(([k, c]) => `${k}: ${c}`).join('; '))
       : fail('checks', 'no collector.commands set: nothing would be measured', 'judgeloop init --test "npm test" …'),
   ];
+  const perTest = testsFinding(config, projectDir);
+  if (perTest) out.push(perTest);
   const b = bubblewrap();
   const mode = config.collector.sandbox ?? 'auto';
   if (b.ok) out.push(ok('sandbox', `bubblewrap at ${b.path}`));
@@ -154,7 +167,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const { values } = parse(DOCTOR, argv);
   const { findings, config } = configFindings(io, values.config);
   findings.push(...stateFindings(io, values.config));
-  if (config) findings.push(...checkFindings(config), ...(await judgeFindings(io, config, Boolean(values.online))));
+  // The project is the config's folder (its package.json names what `npm test` runs), else the current one.
+  const chosen = chooseConfigFile({ env: io.env, configFile: values.config, cwd: io.cwd }).file;
+  const projectDir = chosen ? dirname(chosen) : io.cwd;
+  if (config)
+    findings.push(...checkFindings(config, projectDir), ...(await judgeFindings(io, config, Boolean(values.online))));
   io.stdout(values.json ? `${JSON.stringify({ findings })}\n` : `${formatFindings(findings)}\n`);
   return doctorExit(findings);
 }

@@ -7,6 +7,8 @@ import { INIT } from '../lib/cli/commands/init.js';
 import { UserError } from '../lib/base/errors.js';
 import { loadConfig } from '../lib/config/config.js';
 import { writeFileAtomic } from '../lib/store/state-write.js';
+import { packageScripts } from '../lib/collector/checks.js';
+import { perTestSource, TEST_REPORT_FIX } from '../lib/collector/parsers/report-plan.js';
 
 type Answers = Record<'agent' | 'template' | 'base' | 'build' | 'test' | 'lint', string | undefined>;
 const QUESTIONS: [keyof Answers, string][] = [
@@ -59,6 +61,10 @@ export async function run(argv: string[], io: Io): Promise<number> {
     throw new UserError(`judgeloop.json written but refused: ${(e as Error).message}; fix it or run init again`);
   }
   io.stdout(`${file}\n`);
+  if (a.test) {
+    const s = perTestSource(a.test, packageScripts(io.cwd), null, null);
+    if (!s.perTest) io.stderr(`init: \`${a.test}\` gives counts only (${s.detail}); ${TEST_REPORT_FIX}\n`);
+  }
   io.stderr(`init: wrote ${file}; next: judgeloop doctor\n`);
   return 0;
 }

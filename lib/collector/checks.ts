@@ -6,6 +6,7 @@ import { onAbort } from '../base/cleanup.js';
 import type { ChecksSet } from './outcome.js';
 import { HeadTailBuffer, runCommand, type RunResult } from '../process/runner.js';
 import { collectorCheckEnv, type SandboxPolicy } from '../process/sandbox.js';
+import { readTreeFile } from '../git/tree-read.js';
 import {
   noWitness,
   parseWitness,
@@ -132,10 +133,25 @@ export interface ReportRun {
   dispose: () => void;
 }
 
+/** package.json's scripts in `cwd` (in a graded checkout: its test scripts are the trusted revision's); null if none. */
+export function packageScripts(cwd: string): Record<string, unknown> | null {
+  const r = readTreeFile(cwd, 'package.json', 1 << 20);
+  if (!r.ok) return null;
+  try {
+    const scripts = (JSON.parse(r.text) as { scripts?: unknown }).scripts;
+    return typeof scripts === 'object' && scripts !== null && !Array.isArray(scripts)
+      ? (scripts as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
 export async function prepareReport(
   command: string,
   collector: Config['collector'],
   env: NodeJS.ProcessEnv,
+  cwd: string,
 ): Promise<ReportRun | null> {
   const { planConfiguredReport, planReport } = await import('./parsers/report-plan.js');
   const runner = collector.runners.test ?? null;
@@ -143,7 +159,7 @@ export async function prepareReport(
   const dir = mkdtempSync(join(tmpdir(), 'judgeloop-report-'));
   const plan = collector.test_report
     ? planConfiguredReport(command, dir, runner, collector.test_report)
-    : planReport(command, dir, runner, env);
+    : planReport(command, dir, runner, env, packageScripts(cwd));
   const remove = () => rmSync(dir, { recursive: true, force: true });
   if (!plan) {
     remove();
@@ -170,18 +186,26 @@ async function readReportInto(check: Check, rr: ReportRun, cwd: string): Promise
   let report = null;
   let note: string | null = null;
   let status: 'read' | 'missing' | 'unreadable' = 'unreadable';
+  // The runner's per-test results are its console (go test -json): asked for, read by its parser.
+  if (rr.plan.file === null) {
+    rr.dispose();
+    if (check.tests) check.tests.report = 'read';
+    return;
+  }
+  const file = rr.plan.file;
+  const format = rr.plan.format as import('./parsers/reports.js').ReportFormat;
   try {
     if (rr.plan.witness) rr.witnessed = parseWitness(readFileSync(join(rr.dir, WITNESS_FILE), 'utf8'));
   } catch {
     // No witness file: pytest never loaded it, or never started.
   }
   try {
-    const st = lstatSync(rr.plan.file);
+    const st = lstatSync(file);
     if (!st.isFile()) note = `the ${rr.plan.runner} report is not a regular file: ignored`;
     else if (st.mtimeMs + 1000 < rr.startedMs) note = `the ${rr.plan.runner} report predates the run: ignored`;
     else {
-      report = readReport(rr.plan.format, readFileSync(rr.plan.file, 'utf8'), { runner: rr.plan.runner, cwd });
-      if (!report) note = `the ${rr.plan.runner} report could not be read (${rr.plan.format})`;
+      report = readReport(format, readFileSync(file, 'utf8'), { runner: rr.plan.runner, cwd });
+      if (!report) note = `the ${rr.plan.runner} report could not be read (${format})`;
       else status = 'read';
     }
   } catch {
@@ -272,7 +296,7 @@ export async function runChecks(opts: ChecksOptions): Promise<ChecksSet> {
       check = fromReported(reported, opts.collector.output_cap_bytes);
     } else {
       opts.log?.(`${name}: ${command}`);
-      report = name === 'test' && parsers ? await prepareReport(command!, opts.collector, env) : null;
+      report = name === 'test' && parsers ? await prepareReport(command!, opts.collector, env, opts.cwd) : null;
       const run = (withWitness: boolean) =>
         runCommand(report?.plan.command ?? command!, {
           cwd: opts.cwd,

@@ -145,8 +145,7 @@ export function resolveRun(
     out.base_passing = base.passed;
     if (now.passed !== null) out.broke_count = Math.max(0, base.passed + out.fixed - now.passed);
   }
-  if (out.broke_count > 0)
-    out.broke.push(`${plural(out.broke_count, 'test')} fewer pass (${now.passed}, base ${base.passed})`);
+  if (out.broke_count > 0) out.broke.push(`by counts, ${now.passed} pass against ${base.passed} on the base`);
   const told = now.passed !== null && base.passed !== null;
   out.resolved = told
     ? out.fixed === targets.count && out.broke_count === 0 && nowFail <= Math.max(0, baseFail - targets.count)

@@ -98,7 +98,10 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
         : 0;
   const reached = standing.credit ? standing.credit.fixed : (standing.target_passed ?? 0);
   if (!noOp && raceTargets > 0 && reached === 0 && standing.basis !== 'none')
-    overrides.correctness = `no credit: none of the ${raceTargets} target tests passes (the change does not reach them)`;
+    overrides.correctness =
+      standing.basis === 'counts'
+        ? `no credit: the counts show none of the ${raceTargets} tests failing on the base fixed (per-test results absent: which tests pass is not known)`
+        : `no credit: none of the ${raceTargets} target tests passes (the change does not reach them)`;
   // What untrusted evidence says passed is not credit (as the collector scores its tests 0).
   if (!noOp && evidence.trusted === false) overrides.correctness = `no credit: ${describeEvidence(evidence)}`;
   return {

@@ -63,7 +63,7 @@ function targets(i: GateInput): RaceGateCondition {
     return {
       name: 'target_tests_pass',
       status: 'fail',
-      detail: `${s.basis === 'counts' ? '(by counts) ' : ''}failing: ${list(s.target_failing)}`,
+      detail: `${s.basis === 'counts' ? 'by counts: ' : 'failing: '}${list(s.target_failing)}`,
     };
   if (s.basis === 'counts')
     return {

@@ -189,7 +189,8 @@ function fromCounts(sol: CountsWithCases | null, base: CountsWithCases | null): 
       st.target_passed = Math.max(0, Math.min(baseFail, baseFail - solFail, gained));
       if (st.target_passed < baseFail)
         st.target_failing.push(
-          `${baseFail - st.target_passed} of the base's ${baseFail} failing tests not passing (${solFail} fail; ${sol.passed ?? '?'} pass, base ${base.passed ?? '?'})`,
+          // Counts cannot tell which tests pass: a target fixed while two others broke reads as none fixed.
+          `${baseFail - st.target_passed} of the base's ${baseFail} failing tests not shown fixed by the counts (${solFail} fail; ${sol.passed ?? '?'} pass, base ${base.passed ?? '?'})`,
         );
     } else if (solFail > 0) st.target_failing.push(failing(solFail));
     if (sol.passed !== null && base.passed !== null && sol.passed < base.passed)

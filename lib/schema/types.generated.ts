@@ -765,7 +765,7 @@ baseline_setup?: (string | null)
  */
 baseline_setup_timeout_seconds?: number
 /**
- * The machine-readable report to ask the test command for, when judgeloop does not recognise its runner (or to ask differently); null: the built-in choice for pytest, vitest, jest, node --test, phpunit, rspec, none for others. Written into a fresh directory outside the worktree.
+ * The machine-readable report to ask the test command for, when judgeloop does not recognise its runner (or to ask differently); null: the built-in choice for pytest, vitest, jest, mocha, node --test, phpunit, rspec (also behind an npm/yarn/pnpm script that ends in the runner) and go test (-json), none for others; `judgeloop doctor` says which a test command gets. Written into a fresh directory outside the worktree.
  */
 test_report?: ({
 /**

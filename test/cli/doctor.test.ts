@@ -60,6 +60,47 @@ describe('judgeloop init', () => {
   });
 });
 
+describe('per-test results or counts only: init and doctor say which, and what to set', () => {
+  it('npm test behind a chain ending in vitest: per-test; one ending in another command: counts only, with the fix', () => {
+    const dir = tempDir('judgeloop-pertest-');
+    const pkg = (test: string) =>
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'p', scripts: { test } }));
+    pkg('tsc -p . && vitest run');
+    const good = jl(['init', '--test', 'npm test'], dir);
+    expect(good.stderr).not.toContain('counts only');
+    expect(findings(jl(['doctor', '--json'], dir).stdout)['per-test']).toMatchObject({
+      level: 'ok',
+      detail: 'vitest: judgeloop asks it for its junit report',
+    });
+    pkg('vitest run && eslint .');
+    const bad = jl(['init', '--test', 'npm test', '--force'], dir);
+    expect(bad.code).toBe(0);
+    expect(bad.stderr).toContain('init: `npm test` gives counts only (');
+    expect(bad.stderr).toContain('set collector.test_report');
+    const f = findings(jl(['doctor', '--json'], dir).stdout)['per-test'] as unknown as Record<string, string>;
+    expect(f).toMatchObject({ level: 'warn' });
+    expect(f.detail).toMatch(/^`npm test`: the script's runner is not its last command .*: only counts come back/);
+    expect(f.fix).toMatch(/^set collector\.test_report/);
+    // Setting it is what the finding asks: then the report is named.
+    writeFileSync(
+      join(dir, 'judgeloop.json'),
+      JSON.stringify({ collector: { commands: { test: 'npm test' }, test_report: { format: 'junit', args: '-- x' } } }),
+    );
+    expect(findings(jl(['doctor', '--json'], dir).stdout)['per-test']).toMatchObject({ level: 'ok' });
+    // go test and cargo test: per-test without anything set.
+    for (const [test, detail] of [
+      ['go test ./...', 'go: judgeloop runs `go test -json ./...` (per-test events on the console)'],
+      ['cargo test', "cargo: libtest's `test name ... ok` line for every test"],
+    ]) {
+      expect(jl(['init', '--test', test!, '--force'], dir).stderr).not.toContain('counts only');
+      expect(findings(jl(['doctor', '--json'], dir).stdout)['per-test']).toMatchObject({ level: 'ok', detail });
+    }
+    expect(jl(['init', '--test', 'make test', '--force'], dir).stderr).toContain(
+      'init: `make test` gives counts only (judgeloop does not recognise its runner: only counts come back, no test is named)',
+    );
+  });
+});
+
 describe('judgeloop doctor', () => {
   it('what to fix, in order, and an exit code that says whether anything must be', () => {
     const dir = tempDir('judgeloop-doctor-');

@@ -14,6 +14,7 @@ import {
   verdictLine,
   verdictOutcome,
 } from '../../lib/collector/regressions.js';
+import { resolutionRecord, resolveRun, taskTargets } from '../../lib/evidence/resolution.js';
 import type { TestCounts } from '../../lib/schema/types.generated.js';
 import { makeRepo, tempDir } from '../helpers/repo.js';
 import { BIN, collectIn, solutionRecords } from './_project.js';
@@ -81,6 +82,30 @@ describe('the verdict (pure)', () => {
     });
     expect(verdictOutcome({ outcome: 'timeout', reason: 'x' }, 'y').outcome).toBe('timeout');
   });
+  it('without per-test lists, fewer passes than the base is a regression by counts, with the numbers', () => {
+    const bare = (passed: number | null, failed: number): TestCounts =>
+      ({
+        runner: 'vitest',
+        passed,
+        failed,
+        errors: 0,
+        skipped: 0,
+        total: passed === null ? null : passed + failed,
+      }) as TestCounts;
+    const res = (b: TestCounts, n: TestCounts) =>
+      resolutionRecord(resolveRun(taskTargets({ testsRef: false, base: b }), b, n));
+    expect(res(bare(8, 1), bare(7, 2)).broke_count).toBe(1);
+    expect(res(bare(8, 1), bare(9, 0)).broke_count).toBe(0);
+    expect(res(bare(null, 1), bare(7, 2)).broke_count).toBe(0);
+    expect(verdictComposite(85.2, res(bare(8, 1), bare(6, 3)).broke_count, false)).toBe(REGRESSION_CAP);
+    expect(verdictLine([], 'not every check passed', res(bare(8, 1), bare(7, 2)))).toBe(
+      'fixes 0 of 1 target test (by counts); broke 1 test that passed on the base: by counts, 7 pass against 8 on the base',
+    );
+    expect(verdictLine([], 'not every check passed', res(bare(8, 1), bare(9, 0)))).toBe(
+      'resolved: fixes 1 of 1 target test (by counts)',
+    );
+  });
+
   it('says why on the line', () => {
     expect(verdictLine(['tests/t.py::test_truncate_short'], 'not every check passed')).toBe(
       'broke 1 test that passed on the base: test_truncate_short',

@@ -107,7 +107,7 @@ describe('resolveRun', () => {
     expect(resolveRun(t, base, countsOnly(8, 0))).toMatchObject({ fixed: 0, resolved: false });
     const broke = resolveRun(t, base, countsOnly(7, 2));
     expect(broke).toMatchObject({ fixed: 0, broke_count: 1, resolved: false });
-    expect(broke.broke).toEqual(['1 test fewer pass (7, base 8)']);
+    expect(broke.broke).toEqual(['by counts, 7 pass against 8 on the base']);
     expect(resolveRun(t, base, countsOnly(null, 0)).resolved).toBeNull();
   });
   it('says where correctness comes from when there are no targets', () => {

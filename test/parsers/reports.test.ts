@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { pickSummary } from '../../lib/collector/parsers/_counts.js';
 import { parseTestOutput } from '../../lib/collector/parsers/index.js';
-import { planReport } from '../../lib/collector/parsers/report-plan.js';
+import { planReport, shellSegments } from '../../lib/collector/parsers/report-plan.js';
 import {
   readJestJson,
   readJunit,
@@ -228,9 +228,92 @@ describe('planReport', () => {
     expect(planReport('rspec -f d', '/r', null)?.command).toBe("rspec -f d --format json --out '/r/rspec.json'");
     expect(planReport('npm test', '/r', null)).toBeNull();
     expect(planReport('cargo test', '/r', null)).toBeNull();
+    expect(planReport('npx mocha test/', '/r', null)?.command).toBe(
+      "npx mocha test/ --reporter json --reporter-option output='/r/mocha.json'",
+    );
   });
   test('a named runner wins over detection', () => {
     expect(planReport('./run-tests.sh', '/r', 'pytest')?.runner).toBe('pytest');
     expect(planReport('vitest run', '/r', 'jest')).toBeNull();
+  });
+});
+
+describe('planReport: the commands users write', () => {
+  const plan = (command: string, scripts: Record<string, string>, env: NodeJS.ProcessEnv = {}) =>
+    planReport(command, '/r', null, env, scripts);
+  test('npm test resolves to the script; the flags go after `--` to its last command', () => {
+    expect(plan('npm test', { test: 'vitest run' })?.command).toBe(
+      "npm test -- --reporter=default --reporter=junit --outputFile.junit='/r/vitest.xml'",
+    );
+    // A chain: npm appends the arguments to the whole script, so they reach its last command.
+    expect(plan('npm run test:unit', { 'test:unit': 'tsc -p . && vitest run --silent' })?.command).toBe(
+      "npm run test:unit -- --reporter=default --reporter=junit --outputFile.junit='/r/vitest.xml'",
+    );
+    // Arguments already given after `--`: ours follow them.
+    expect(plan('npm test -- --bail', { test: 'jest' })?.command).toBe(
+      "npm test -- --bail --json --outputFile='/r/jest.json'",
+    );
+    // yarn and pnpm pass everything after the script's name.
+    expect(plan('yarn test', { test: 'jest --ci' })?.command).toBe("yarn test --json --outputFile='/r/jest.json'");
+    expect(plan('pnpm test', { test: 'cross-env CI=1 vitest' })?.runner).toBe('vitest');
+    // A script that runs another script.
+    expect(plan('npm test', { test: 'npm run unit', unit: 'vitest run' })?.command).toBe(
+      "npm test -- -- --reporter=default --reporter=junit --outputFile.junit='/r/vitest.xml'",
+    );
+    expect(plan('npm t', { test: 'mocha' })?.runner).toBe('mocha');
+  });
+  test('a runner that is not the last command gets nothing (the flags would reach another command)', () => {
+    expect(plan('npm test', { test: 'vitest run && eslint .' })).toBeNull();
+    expect(plan('npm test', { test: 'vitest run || true' })).toBeNull();
+    expect(plan('npm test', { test: 'make check' })).toBeNull();
+    expect(plan('npm test', {})).toBeNull();
+    // The command itself a chain: appended flags would reach its last part.
+    expect(plan('npm test && echo done', { test: 'vitest run' })).toBeNull();
+    expect(planReport('npm test', '/r', null, {}, null)).toBeNull();
+  });
+  test('node --test through NODE_OPTIONS (it takes no option after a file), with the witness; pytest anywhere', () => {
+    const p = plan('npm test', { test: 'tsc && node --test test/' }, { NODE_OPTIONS: '--max-old-space-size=512' });
+    const reporters =
+      '--test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=/r/node-test.xml';
+    expect(p).toMatchObject({
+      runner: 'node-test',
+      command: 'npm test',
+      env: { NODE_OPTIONS: `--max-old-space-size=512 ${reporters}` },
+    });
+    expect(p?.witness?.env.NODE_OPTIONS).toBe(
+      `--max-old-space-size=512 ${reporters} --import=file:///r/judgeloop-witness.mjs`,
+    );
+    // Two node --test runs would write one file in turn: neither is asked.
+    expect(plan('npm test', { test: 'node --test a/ && node --test b/' })).toBeNull();
+    expect(plan('npm test', { test: 'python -m pytest -q && echo ok' })).toMatchObject({
+      runner: 'pytest',
+      command: 'npm test',
+      env: { PYTEST_ADDOPTS: '--junitxml=/r/pytest.xml' },
+    });
+  });
+  test('go test asks for -json on the console, in every package', () => {
+    expect(planReport('go test ./...', '/r', null)).toMatchObject({
+      runner: 'go',
+      format: 'console',
+      file: null,
+      command: 'go test -json ./...',
+    });
+    expect(planReport('CGO_ENABLED=0 go test -v ./... && go vet ./...', '/r', null)?.command).toBe(
+      'CGO_ENABLED=0 go test -json -v ./... && go vet ./...',
+    );
+    expect(planReport('go test -json ./...', '/r', null)?.command).toBe('go test -json ./...');
+    expect(planReport('go vet ./...', '/r', null)).toBeNull();
+  });
+});
+
+describe('shellSegments', () => {
+  test('splits on shell operators outside quotes', () => {
+    expect(shellSegments(`tsc && vitest run -t 'a && b' | tee x; echo "c;d" || true`)).toEqual([
+      'tsc',
+      "vitest run -t 'a && b'",
+      'tee x',
+      'echo "c;d"',
+      'true',
+    ]);
   });
 });

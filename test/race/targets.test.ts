@@ -173,7 +173,7 @@ describe('targetStanding (counts only: the fallback says so)', () => {
       newly_skipped: ['2 more skipped (2, base 0)'],
     });
     expect(targetStanding(t, counts(3, 1), counts(2, 2)).target_failing).toEqual([
-      "1 of the base's 2 failing tests not passing (1 fail; 3 pass, base 2)",
+      "1 of the base's 2 failing tests not shown fixed by the counts (1 fail; 3 pass, base 2)",
     ]);
     expect(targetStanding(t, counts(3, 1), counts(2, 2)).notes).toEqual([
       'per-test results absent: decided by the counts',
@@ -183,13 +183,23 @@ describe('targetStanding (counts only: the fallback says so)', () => {
     const noPass = (failed: number): CountsWithCases => ({ passed: null, failed, errors: 0, skipped: 0, total: null });
     const gone = targetStanding(t, noPass(0), noPass(1));
     expect(gone).toMatchObject({ target_passed: 0, target_total: 1 });
-    expect(gone.target_failing).toEqual(["1 of the base's 1 failing tests not passing (0 fail; ? pass, base ?)"]);
+    expect(gone.target_failing).toEqual([
+      "1 of the base's 1 failing tests not shown fixed by the counts (0 fail; ? pass, base ?)",
+    ]);
     expect(gone.notes).toContain(
       'no pass count: a failing test that is gone cannot be told from one fixed, so none counts as fixed',
     );
     // With totals that did not shrink, the failure went away while the test stayed: fixed.
     const withTotals = targetStanding(t, { ...noPass(0), total: 3 }, { ...noPass(1), total: 3 });
     expect(withTotals).toMatchObject({ target_passed: 1, target_failing: [] });
+  });
+  it('counts never state which tests fail: a target fixed while two others broke is "not shown fixed", not "failing"', () => {
+    // Base 8 pass, 1 fails; the fix makes it pass and breaks two others: 7 pass, 2 fail.
+    const st = targetStanding(t, counts(7, 2), counts(8, 1));
+    expect(st.target_failing).toEqual([
+      "1 of the base's 1 failing tests not shown fixed by the counts (2 fail; 7 pass, base 8)",
+    ]);
+    expect(st.broke).toEqual(['1 fewer tests pass (7, base 8)']);
   });
   it('fewer passing tests than the base is a regression by counts', () => {
     expect(targetStanding(t, counts(1, 1), counts(2, 0)).broke).toEqual(['1 fewer tests pass (1, base 2)']);

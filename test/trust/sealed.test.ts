@@ -440,7 +440,8 @@ describe('node --test: the same hook points', () => {
     });
     expect(r.status, r.stderr).toBe(0);
     const fb = new StateStore(join(dir, 'state')).read<Feedback>('feedback', 'bd-a')!;
-    expect(fb.checks.test?.tests).toMatchObject({ failed: 1 });
+    // The report was asked of the trusted script's runner (node --test), read from the checkout's package.json.
+    expect(fb.checks.test?.tests).toMatchObject({ failed: 1, runner: 'node-test', source: 'report', report: 'read' });
     expect(fb.outcome).not.toBe('full_pass');
     expect(fb.candidate?.infra_changed?.[0]).toMatchObject({ file: 'package.json' });
   });

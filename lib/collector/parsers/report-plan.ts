@@ -5,9 +5,12 @@ import { WITNESS_MAIN, WITNESS_MODULE, WITNESS_PY } from './pytest-witness.js';
 
 export interface ReportPlan {
   runner: string;
-  format: ReportFormat;
-  /** Absolute path the runner is asked to write (inside the fresh report directory). */
-  file: string;
+  format: ReportFormat | 'console';
+  /**
+   * Absolute path the runner is asked to write (inside the fresh report directory); null: the runner's per-test
+   * results are its console output, asked for by a flag (`go test -json`).
+   */
+  file: string | null;
   /** The command to run (the configured one, with report flags added where needed). */
   command: string;
   /** Extra environment for the command. */
@@ -18,7 +21,9 @@ export interface ReportPlan {
 
 const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 // The runner as the command's first word (after env assignments and npx/pnpm/yarn exec wrappers).
-const LEAD = String.raw`^\s*(?:\w+=\S*\s+)*(?:(?:npx|pnpm(?:\s+exec)?|yarn|bunx)\s+)?`;
+const LEAD = String.raw`^\s*(?:\w+=\S*\s+)*(?:cross-env\s+(?:\w+=\S*\s+)*)?(?:(?:npx|pnpm(?:\s+exec)?|yarn|bunx)\s+)?`;
+const NODE_TEST = /^\s*(?:\w+=\S*\s+)*node\s+(?:--[\w-]+(?:=\S+)?\s+)*--test\b/;
+const GO_TEST = /^(\s*(?:\w+=\S*\s+)*go\s+test)\b/;
 
 /** The report the config names (collector.test_report): its args appended, its env added, `{file}` filled in. */
 export interface ReportOverride {
@@ -52,7 +57,7 @@ export function planConfiguredReport(
  * pytest is reached through PYTEST_ADDOPTS, so `make test` or `npm test` that end in pytest still write the report;
  * vitest, jest and node --test get flags only when the command starts with them (a wrapper would not pass them on).
  */
-export function planReport(
+function planDirect(
   command: string,
   dir: string,
   named: string | null,
@@ -114,6 +119,27 @@ export function planReport(
       env: {},
     };
   }
+  if (new RegExp(`${LEAD}mocha\\b`).test(command) && (named === null || named === 'mocha')) {
+    const file = `${dir}/mocha.json`;
+    // mocha runs one reporter: its JSON goes to the file, and the console shows nothing of the tests.
+    return {
+      runner: 'mocha',
+      format: 'mocha-json',
+      file,
+      command: `${command} --reporter json --reporter-option output=${quote(file)}`,
+      env: {},
+    };
+  }
+  // go test -json: test2json's per-test events on the console (go's parser reads them), in every package.
+  if (GO_TEST.test(command) && (named === null || named === 'go')) {
+    return {
+      runner: 'go',
+      format: 'console',
+      file: null,
+      command: /(?:^|\s)-json\b/.test(command) ? command : command.replace(GO_TEST, '$1 -json'),
+      env: {},
+    };
+  }
   const node = /^(\s*node\s+(?:--[\w-]+(?:=\S+)?\s+)*--test\b)/.exec(command);
   if (node && (named === null || named === 'node-test')) {
     const file = `${dir}/node-test.xml`;
@@ -130,3 +156,139 @@ export function planReport(
   }
   return null;
 }
+
+/** A command's parts between shell operators (`&&`, `||`, `;`, `|`, `&`, newline), quotes respected. */
+export function shellSegments(command: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let q: string | null = null;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i] as string;
+    if (q) {
+      if (c === q) q = null;
+      else if (c === '\\' && q === '"') cur += command[i++] ?? '';
+      cur += c;
+      continue;
+    }
+    if (c === "'" || c === '"') q = c;
+    else if (c === '\\') {
+      cur += c + (command[++i] ?? '');
+      continue;
+    } else if (/[;&|\n]/.test(c)) {
+      out.push(cur.trim());
+      cur = '';
+      if ((c === '&' || c === '|') && command[i + 1] === c) i++;
+      continue;
+    }
+    cur += c;
+  }
+  out.push(cur.trim());
+  return out.filter((x) => x !== '');
+}
+
+/** `npm test`, `npm run <s>`, `yarn test`, `yarn run <s>`, `pnpm test`, `pnpm run <s>`: the manager and the script. */
+const SCRIPT_CALL = /^\s*(npm|yarn|pnpm)\s+(?:(?:run|run-script)\s+([\w:.@/-]+)|(test|t|tst))(?=\s|$)(.*)$/;
+
+interface ScriptCall {
+  manager: 'npm' | 'yarn' | 'pnpm';
+  script: string;
+  /** The script's last command: where the arguments given after the script name arrive. */
+  last: string;
+  body: string;
+}
+
+/** The package.json script a command runs (itself one command: arguments appended to it reach the script). */
+function scriptCall(command: string, scripts: Readonly<Record<string, unknown>> | null): ScriptCall | null {
+  if (!scripts || shellSegments(command).length !== 1) return null;
+  const m = SCRIPT_CALL.exec(command);
+  if (!m) return null;
+  const manager = m[1] as ScriptCall['manager'];
+  const name = m[2] ?? (m[1] === 'npm' || m[3] === 'test' ? 'test' : null);
+  const body = name === null ? undefined : scripts[name];
+  if (typeof body !== 'string' || body.trim() === '') return null;
+  const parts = shellSegments(body);
+  return { manager, script: name as string, last: parts[parts.length - 1] ?? '', body };
+}
+
+/**
+ * The report to ask for. A package-manager script (`npm test`; its body from `scripts`, the trusted package.json as
+ * the graded run has it) is resolved to its runner: arguments after the script name reach only the script's last
+ * command, so vitest, jest and mocha get their flags only when they are that command; node --test gets its reporters
+ * through NODE_OPTIONS (it takes no option after a file), pytest through PYTEST_ADDOPTS, wherever in the script.
+ */
+export function planReport(
+  command: string,
+  dir: string,
+  named: string | null,
+  env: NodeJS.ProcessEnv = {},
+  scripts: Readonly<Record<string, unknown>> | null = null,
+  depth = 0,
+): ReportPlan | null {
+  const call = depth < 3 ? scriptCall(command, scripts) : null;
+  if (!call) return planDirect(command, dir, named, env);
+  const whole = planDirect(call.body, dir, named, env);
+  if (whole?.runner === 'pytest') return { ...whole, command };
+  const nodeRuns = shellSegments(call.body).filter((x) => NODE_TEST.test(x)).length;
+  if (nodeRuns === 1 && (named === null || named === 'node-test')) {
+    const file = `${dir}/node-test.xml`;
+    const flags = `--test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=${file}`;
+    const options = env.NODE_OPTIONS ? `${env.NODE_OPTIONS} ${flags}` : flags;
+    return {
+      runner: 'node-test',
+      format: 'junit',
+      file,
+      command,
+      env: { NODE_OPTIONS: options },
+      witness: nodeWitness(dir, { ...env, NODE_OPTIONS: options }),
+    };
+  }
+  const inner = planReport(call.last, dir, named, env, scripts, depth + 1);
+  if (!inner) return null;
+  // Only flags appended at the end reach the runner through the script; a node --test or go test planned otherwise.
+  if (inner.format === 'console' || !inner.command.startsWith(call.last)) return null;
+  const added = inner.command.slice(call.last.length);
+  // npm passes what follows `--` to the script; yarn and pnpm pass everything after the script's name.
+  const sep = call.manager === 'npm' && !/(?:^|\s)--(?:\s|$)/.test(command) ? ' --' : '';
+  return { ...inner, command: `${command.trimEnd()}${sep}${added}` };
+}
+
+/** Where a test command's per-test results come from, or why only its counts do (init and doctor say it). */
+export interface PerTestSource {
+  perTest: boolean;
+  detail: string;
+}
+
+export function perTestSource(
+  command: string,
+  scripts: Readonly<Record<string, unknown>> | null,
+  named: string | null,
+  configured: ReportOverride | null,
+): PerTestSource {
+  if (configured) return { perTest: true, detail: `the ${configured.format} report named in collector.test_report` };
+  const plan = planReport(command, '/report', named, {}, scripts);
+  if (plan)
+    return {
+      perTest: true,
+      detail:
+        plan.format === 'console'
+          ? `${plan.runner}: judgeloop runs \`${plan.command}\` (per-test events on the console)`
+          : `${plan.runner}: judgeloop asks it for its ${plan.format} report`,
+    };
+  if (/^\s*(?:\w+=\S*\s+)*cargo\s+(?:\+\S+\s+)?test\b/.test(command))
+    return /\s(?:-q|--quiet)\b|--format[= ]terse/.test(command)
+      ? { perTest: false, detail: 'cargo test in quiet mode prints dots, not test names: drop -q' }
+      : { perTest: true, detail: "cargo: libtest's `test name ... ok` line for every test" };
+  const m = SCRIPT_CALL.exec(command);
+  const why = !m
+    ? 'judgeloop does not recognise its runner'
+    : !scripts
+      ? 'no package.json with scripts beside the config'
+      : !scriptCall(command, scripts)
+        ? `package.json has no script "${m[2] ?? 'test'}" (or the command is a chain)`
+        : `the script's runner is not its last command (arguments reach only that) or is not one judgeloop knows`;
+  return { perTest: false, detail: `${why}: only counts come back, no test is named` };
+}
+
+/** What to set for a command that gives counts only. */
+export const TEST_REPORT_FIX =
+  'set collector.test_report: the format and the flags that make the runner write it to {file} (e.g. {"format": "junit", "args": "-- --reporter=junit --outputFile.junit={file}"} for `npm test` running vitest), or name the runner in the test command ("npx vitest run")';
