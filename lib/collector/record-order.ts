@@ -8,6 +8,7 @@ export const FEEDBACK_KEY_ORDER = [
   'bead',
   'outcome',
   'outcome_reason',
+  'resolution',
   'composite',
   'scores',
   'weights_used',
