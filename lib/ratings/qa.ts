@@ -16,7 +16,7 @@ export interface QaVerdict {
 }
 
 /** A no-op's quality: the change does nothing, so there is nothing to credit (its run score is then 0). */
-export const NO_OP_QUALITY = 0;
+const NO_OP_QUALITY = 0;
 
 /** The collector's outcome_reason for a no-op (lib/collector/regressions.ts verdictOutcome; a test ties the two). */
 const NO_OP_REASON = 'the change does nothing';
@@ -86,11 +86,9 @@ function regressionsByTests(fb: Feedback): string[] {
 }
 
 /**
- * The cap by outcome, worst first: no_op (the change does nothing: quality 0) > regressed (broke what passed on the
- * base) > unfixed (fixes none of its target tests) > failed (agent_failure, timeout, or the tests cannot be trusted:
- * runner crashed, none collected, counts disputed, exit code contradicting the counts, tests not run) > partial
- * (partial_pass) > unmeasured (no check configured: never a pass) > clean (full_pass). `fixesNothing` holds whatever
- * the status: such a run never raises its agent's rating (cappedScore).
+ * The cap by outcome, worst first: no_op (quality 0) > regressed (broke what passed on the base) > unfixed (fixes
+ * none of its targets) > failed (agent_failure, timeout, or tests that cannot be trusted) > partial (partial_pass) >
+ * unmeasured (no check configured) > clean (full_pass). `fixesNothing` holds whatever the status (scoreCeiling).
  */
 export function qaVerdict(fb: Feedback, caps: QaCaps): QaVerdict {
   const v = verdictOf(fb, caps);

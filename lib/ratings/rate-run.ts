@@ -57,7 +57,7 @@ export interface RateResult {
 }
 
 /** The penalties that cost points (seed 002 §6.2's terms), from a row: value, budget, weight and points 0-10. */
-export function penaltiesOf(row: AgentRunRow): NonNullable<RatingSummary['penalties']> {
+function penaltiesOf(row: AgentRunRow): NonNullable<RatingSummary['penalties']> {
   const dims = [
     ['cost', row.total_cost, 'cost_usd'],
     ['time', row.duration_seconds, 'duration_seconds'],
