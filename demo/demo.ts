@@ -131,7 +131,7 @@ write(repo, base);
 await git(repo, 'add', '-A');
 await git(repo, 'commit', '-q', '-m', 'stats library');
 
-const tsc = join(root, 'node_modules', '.bin', 'tsc');
+const tsc = join(realpathSync(join(root, 'node_modules')), '.bin', 'tsc'); // the exposed path (a worktree links it)
 const config = {
   collector: {
     commands: {

@@ -16,6 +16,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   if (positionals.length === 0) throw new UserError(`no bead given\n${USAGE}`);
   for (const b of positionals) assertSafeId(b);
   const q = parseNumber('quality', values.quality, 0, 10);
+  const complexity = parseNumber('complexity', values.complexity, 1, 10, true);
   const { store, config } = openState(io, values.config, { quiet: values.quiet });
   const results: RateResult[] = [];
   for (const bead of positionals) {
@@ -29,6 +30,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       bead,
       quality,
       strict: values.strict || values['rating-strict'],
+      complexity,
       now: () => nowIso(io.env),
     });
     for (const p of r.problems) io.stderr(`warning: ${p}\n`);

@@ -129,8 +129,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
             row.bead,
             row.command ?? '—',
             String(row.complexity),
-            `${row.quality_score.toFixed(1)} ${row.quality_source}`,
-            row.run_score.toFixed(2),
+            `${row.quality_score.toFixed(1)} ${row.quality_source}${row.qa && row.qa.cap !== null && row.qa.reviewed_quality > row.quality_score ? ` (${row.qa.status === 'no_op' ? 'no-op' : row.qa.status})` : ''}`,
+            row.run_score.toFixed(2) +
+              (row.qa?.formula_score !== undefined && row.qa.formula_score > row.run_score ? ' held' : ''),
             rating,
             fmtDelta(d),
             cx + hold,

@@ -9,7 +9,7 @@ import { resolveBudget, type BudgetSample } from './budgets.js';
 import { emaAlpha } from './ema.js';
 import { applyRun, ratingStateOf, type FoldState, type Registration } from './profile.js';
 import { computeRunScore, computeTotalCost } from './score.js';
-import { cappedQuality, qaVerdict } from './qa.js';
+import { cappedQuality, qaVerdict, scoreCeiling } from './qa.js';
 import {
   appendRow,
   loadAgent,
@@ -40,6 +40,8 @@ export interface RateOptions {
   quality: QualityInput | null;
   /** Missing quality or complexity is an error (exit 1) instead of "not rated". */
   strict?: boolean;
+  /** The task complexity (1-10) for a run recorded without one (bin/rate --complexity); the run's own wins. */
+  complexity?: number | undefined;
   /** ISO 8601 time of the rating, or a clock read once the agent's lock is held (so rows' times follow their order). */
   now: string | (() => string);
 }
@@ -52,6 +54,30 @@ export interface RateResult {
   summary: RatingSummary | null;
   /** Problems found and worked around (corrupt profile, half-written lines, stale profile). */
   problems: string[];
+}
+
+/** The penalties that cost points (seed 002 §6.2's terms), from a row: value, budget, weight and points 0-10. */
+function penaltiesOf(row: AgentRunRow): NonNullable<RatingSummary['penalties']> {
+  const dims = [
+    ['cost', row.total_cost, 'cost_usd'],
+    ['time', row.duration_seconds, 'duration_seconds'],
+    ['iterations', row.iterations, 'iterations'],
+  ] as const;
+  const out: NonNullable<RatingSummary['penalties']> = [];
+  for (const [dimension, value, budget] of dims) {
+    const norm = row.norms[dimension];
+    const weight = row.weights_used[dimension];
+    if (value === null || norm === null || !(weight > 0) || !(norm > 0)) continue;
+    out.push({
+      dimension,
+      value,
+      budget: row.budget[budget],
+      budget_source: row.budget.source[budget],
+      weight,
+      points: 10 * weight * norm,
+    });
+  }
+  return out;
 }
 
 function ratingSummary(row: AgentRunRow, line: number, samples: number): RatingSummary {
@@ -73,6 +99,10 @@ function ratingSummary(row: AgentRunRow, line: number, samples: number): RatingS
     complexity_action: row.complexity_decision.action,
     complexity_reason: row.complexity_decision.reason,
     ...(row.qa ? { qa_status: row.qa.status, reviewed_quality: row.qa.reviewed_quality } : {}),
+    ...(row.qa?.score_ceiling !== undefined ? { score_ceiling: row.qa.score_ceiling } : {}),
+    complexity: row.complexity,
+    ...(row.complexity_source ? { complexity_source: row.complexity_source } : {}),
+    penalties: penaltiesOf(row),
     row: line,
     rated_at: row.created_at,
   };
@@ -124,6 +154,7 @@ interface Checked {
   run: Feedback['run'];
   slug: string;
   complexity: number;
+  complexitySource: 'run' | 'rate_flag';
   quality: QualityInput;
   qa: ReturnType<typeof qaVerdict>;
   used: number;
@@ -156,6 +187,10 @@ export async function rateBead(opts: RateOptions): Promise<RateResult> {
     const summary = ratingSummary(row, line, state.rating_samples);
     store.write('rating-jobs', bead, summary);
     const { used, quality, qa } = checked;
+    if (opts.complexity !== undefined && checked.complexitySource === 'run' && checked.complexity !== opts.complexity)
+      a.problems.push(
+        `${bead}: the run record's complexity ${checked.complexity} is used; --complexity ${opts.complexity} applies only to runs recorded without one`,
+      );
     return {
       bead,
       status: 'rated',
@@ -183,8 +218,14 @@ function checkRun(opts: RateOptions, rc: RatingsConfig): Checked | RateResult {
       problems: [],
     };
   }
-  if (run.complexity === undefined)
-    return notRated(bead, slug, 'the run has no task complexity, so no budget bucket applies', opts.strict);
+  const complexity = run.complexity ?? opts.complexity;
+  if (complexity === undefined)
+    return notRated(
+      bead,
+      slug,
+      'the run has no task complexity, so no budget bucket applies (give one: rate --complexity 1-10)',
+      opts.strict,
+    );
   if (quality === null)
     return notRated(bead, slug, 'no judgment and no reviewer quality: an unreviewed run is not rated', opts.strict);
   if (!(Number.isFinite(quality.score0to10) && quality.score0to10 >= 0 && quality.score0to10 <= 10)) {
@@ -203,7 +244,8 @@ function checkRun(opts: RateOptions, rc: RatingsConfig): Checked | RateResult {
     fb,
     run,
     slug,
-    complexity: run.complexity,
+    complexity,
+    complexitySource: run.complexity === undefined ? 'rate_flag' : 'run',
     quality,
     qa,
     used,
@@ -245,6 +287,7 @@ function runRow(
   now: string,
 ): { row: AgentRunRow; state: FoldState } {
   const { run, slug, complexity, quality, qa, used } = c;
+  const reasoning = run.discipline !== undefined && rc.reasoning_disciplines.includes(run.discipline);
   const command = run.command ?? null;
   const tokens = run.usage?.total_tokens ?? null;
   const cost = computeTotalCost(tokens, reg.cost_per_million, run.usage?.cost_usd ?? null);
@@ -258,12 +301,11 @@ function runRow(
     budget,
     weights: rc.weights,
   });
-  const params = {
-    alpha: emaAlpha(rc.ema_n),
-    ...rc.complexity,
-    reasoning: run.discipline !== undefined && rc.reasoning_disciplines.includes(run.discipline),
-  };
-  const facts = { bead, run_score: scored.score, quality_score: used, complexity, created_at: now, params };
+  const params = { alpha: emaAlpha(rc.ema_n), ...rc.complexity, reasoning };
+  // A run that fixes none of its targets never raises its agent's rating: its score is held at the rating before.
+  const ceiling = scoreCeiling(qa, ratingStateOf(a.state), reasoning);
+  const runScore = ceiling === null ? scored.score : Math.min(scored.score, ceiling);
+  const facts = { bead, run_score: runScore, quality_score: used, complexity, created_at: now, params };
   const { state, decision } = applyRun(a.state, facts);
   const row: AgentRunRow = {
     schema_version: '1.0.0',
@@ -275,9 +317,16 @@ function runRow(
     command,
     discipline: run.discipline ?? null,
     complexity,
+    ...(c.complexitySource === 'rate_flag' ? { complexity_source: c.complexitySource } : {}),
     quality_score: used,
     quality_source: quality.source,
-    qa: { status: qa.status, cap: qa.cap, reviewed_quality: quality.score0to10, reason: qa.reason },
+    qa: {
+      status: qa.status,
+      cap: qa.cap,
+      reviewed_quality: quality.score0to10,
+      reason: qa.reason,
+      ...(qa.fixesNothing ? { score_ceiling: ceiling, formula_score: scored.score } : {}),
+    },
     reviewer: quality.reviewer ?? null,
     raw_review: quality.raw ?? null,
     tokens_total: tokens,
@@ -295,7 +344,7 @@ function runRow(
     },
     norms: scored.norms,
     weights_used: scored.weights_used,
-    run_score: scored.score,
+    run_score: runScore,
     rating_version: RATING_VERSION,
     params,
     before: ratingStateOf(a.state),

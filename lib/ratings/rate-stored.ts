@@ -5,6 +5,7 @@ import { errorMessage } from '../base/errors.js';
 import { readStoredJudgment } from '../store/judgment.js';
 import { judgeQuality, rateBead, readFeedback, type QualityInput, type RateResult } from './rate-run.js';
 import type { StateStore } from '../store/store.js';
+import type { RatingSummary } from '../schema/types.generated.js';
 
 /** The judge's quality: state/judgments/<bead>.json, else the judgment merged into feedback (0-1 × 10). */
 export function storedQuality(store: StateStore, bead: string, warn: (msg: string) => void): QualityInput | null {
@@ -13,6 +14,39 @@ export function storedQuality(store: StateStore, bead: string, warn: (msg: strin
   if (j && j.status === 'judged' && j.score !== null)
     return { score0to10: j.score * 10, source: 'judge', raw: j, reviewer: j.model };
   return judgeQuality(readFeedback(store, bead));
+}
+
+/** 95 s, 25 min, 2.5 h. */
+function duration(seconds: number): string {
+  if (seconds < 120) return `${Math.round(seconds)} s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
+  return `${(seconds / 3600).toFixed(1)} h`;
+}
+
+type Penalty = NonNullable<RatingSummary['penalties']>[number];
+const AMOUNT: Record<Penalty['dimension'], (x: number) => string> = {
+  cost: (x) => `$${x.toFixed(2)}`,
+  time: duration,
+  iterations: (x) => `${x} retr${x === 1 ? 'y' : 'ies'}`,
+};
+
+/**
+ * "time penalty 4.50: 2.0 h against a 30 min budget, complexity 5": each penalty that cost at least a hundredth of
+ * a point, and the complexity whose budget it was (saying when --complexity gave it); '' when none.
+ */
+export function penaltyText(s: Pick<RatingSummary, 'penalties' | 'complexity' | 'complexity_source'>): string {
+  const shown = (s.penalties ?? []).filter((p) => p.points >= 0.005);
+  const cx =
+    s.complexity === undefined
+      ? ''
+      : `complexity ${s.complexity}${s.complexity_source === 'rate_flag' ? ' from --complexity' : ''}`;
+  const text = shown
+    .map(
+      (p) =>
+        `${p.dimension} penalty ${p.points.toFixed(2)}: ${AMOUNT[p.dimension](p.value)} against a ${AMOUNT[p.dimension](p.budget)} budget${p.budget_source === 'empirical' ? ' (2 × the median)' : ''}`,
+    )
+    .join('; ');
+  return text && cx ? `${text}, ${cx}` : text || (s.complexity_source === 'rate_flag' ? cx : '');
 }
 
 export function describe(r: RateResult): string {
@@ -24,9 +58,14 @@ export function describe(r: RateResult): string {
         : '';
     const capped =
       s.reviewed_quality !== undefined && s.reviewed_quality !== s.quality_score
-        ? ` capped from ${s.reviewed_quality.toFixed(1)} (checks ${s.qa_status})`
+        ? ` capped from ${s.reviewed_quality.toFixed(1)} (${s.qa_status === 'no_op' ? 'a no-op: the change does nothing' : s.qa_status === 'unfixed' ? 'fixes none of its target tests' : `checks ${s.qa_status}`})`
         : '';
-    return `${r.bead}: rated ${r.agent}: quality ${s.quality_score.toFixed(1)}${capped} (${s.quality_source}), run score ${s.run_score.toFixed(2)}, rating ${s.rating_before === null ? '—' : s.rating_before.toFixed(2)} → ${s.rating_after.toFixed(2)} (n=${s.rating_samples})${cx}`;
+    const penalties = penaltyText(s);
+    const held =
+      s.score_ceiling !== undefined && s.score_ceiling !== null && s.run_score >= s.score_ceiling - 1e-9
+        ? ` held at the rating before (${s.score_ceiling.toFixed(2)}): a run that fixes none of its target tests never raises it`
+        : '';
+    return `${r.bead}: rated ${r.agent}: quality ${s.quality_score.toFixed(1)}${capped} (${s.quality_source}), run score ${s.run_score.toFixed(2)}${penalties ? ` (${penalties})` : ''}${held}, rating ${s.rating_before === null ? '—' : s.rating_before.toFixed(2)} → ${s.rating_after.toFixed(2)} (n=${s.rating_samples})${cx}`;
   }
   return `${r.bead}: ${r.status === 'already_rated' ? 'already rated' : 'not rated'}${r.agent ? ` (${r.agent})` : ''}: ${r.reason}`;
 }

@@ -103,6 +103,10 @@ complexity_updated_at: (string | null)
  * One line of state/ratings/<slug>.jsonl, in the order applied: a rated run (seed 002's agent_run_ratings columns, keyed by bead) or a manual adjustment by bin/agents set.
  */
 export type AgentRunRating = (AgentRunRow | AgentAdjustRow)
+/**
+ * Where the task complexity (the budget bucket) came from: the run record's task, or bin/rate --complexity for a run recorded without one. Absent in rows from before the flag (the run's).
+ */
+export type ComplexitySource = ("run" | "rate_flag")
 
 /**
  * A rated run.
@@ -308,9 +312,9 @@ created_at: string
  */
 qa?: {
 /**
- * regressed: broke what passed on the base commit; failed: agent_failure, timeout or untrustworthy tests; partial: partial_pass; unmeasured: no check configured; clean: full_pass.
+ * no_op: the change does nothing (quality 0); regressed: broke what passed on the base commit; unfixed: fixes none of its target tests (feedback.resolution); failed: agent_failure, timeout or untrustworthy tests; partial: partial_pass; unmeasured: no check configured; clean: full_pass.
  */
-status: ("clean" | "unmeasured" | "partial" | "failed" | "regressed")
+status: ("clean" | "unmeasured" | "partial" | "failed" | "unfixed" | "regressed" | "no_op")
 /**
  * Highest quality allowed, 0-10 (ratings.qa_caps); null when clean.
  */
@@ -323,7 +327,16 @@ reviewed_quality: number
  * What the checks showed, one sentence.
  */
 reason: string
+/**
+ * A run that fixes none of its target tests never raises its agent's rating: the run score is held at the rating (and the reasoning rating, for a reasoning discipline) before it; null when the agent had none. Absent for other runs.
+ */
+score_ceiling?: (number | null)
+/**
+ * The run score by seed 002 §6.2 before the ceiling (present with score_ceiling).
+ */
+formula_score?: number
 }
+complexity_source?: ComplexitySource
 }
 /**
  * The update parameters in force, so a replay reproduces the profile even after the config changes.
@@ -1587,6 +1600,14 @@ retries: (number | null)
  * The feedback's mechanical composite, 0-1; null when none.
  */
 composite: (number | null)
+/**
+ * feedback.resolution.resolved: every target test passes and nothing that passed on the base broke; null when it cannot be told or the feedback has no resolution (collected before the verdict; absent in rows written before it). Templates count a pass only when this is not false (docs/design/templates.md).
+ */
+resolved?: (boolean | null)
+/**
+ * feedback.resolution.fixed: target tests passing now; null without a resolution (absent in rows written before it). An unresolved run earns partial credit only when this is above 0.
+ */
+targets_fixed?: (number | null)
 /**
  * null when the feedback has no judgment (not judged, judge failed or disabled).
  */
@@ -3593,11 +3614,52 @@ rated_at: string
 /**
  * The mechanical outcome that capped the quality (agent-run-rating qa.status).
  */
-qa_status?: ("clean" | "unmeasured" | "partial" | "failed" | "regressed")
+qa_status?: ("clean" | "unmeasured" | "partial" | "failed" | "unfixed" | "regressed" | "no_op")
 /**
  * The judge's or reviewer's quality before the cap, 0-10.
  */
 reviewed_quality?: number
+/**
+ * A run that fixes none of its target tests: the agent's rating before it, the highest run score it may feed the rating (agent-run-rating qa.score_ceiling); absent otherwise.
+ */
+score_ceiling?: (number | null)
+/**
+ * Task complexity, 1-10: the budget bucket (absent in summaries written before it).
+ */
+complexity?: number
+/**
+ * Where the task complexity (the budget bucket) came from: the run record's task, or bin/rate --complexity for a run recorded without one. Absent in rows from before the flag (the run's).
+ */
+complexity_source?: ("run" | "rate_flag")
+/**
+ * The run score's penalties (seed 002 §6.2) that cost points, for the rate line: each with the value, the budget it was normalised by and the points (0-10) it took. Absent in summaries written before it.
+ */
+penalties?: {
+/**
+ * cost (US dollars), time (seconds) or iterations (retries).
+ */
+dimension: ("cost" | "time" | "iterations")
+/**
+ * The run's total cost, duration or retries.
+ */
+value: number
+/**
+ * The budget of the run's command and complexity bucket.
+ */
+budget: number
+/**
+ * Where the budget came from.
+ */
+budget_source: ("config" | "empirical")
+/**
+ * The weight applied (a missing signal's weight spread over the present ones).
+ */
+weight: number
+/**
+ * 10 x weight x min(1, value / budget): the points it took off the run score, 0-10.
+ */
+points: number
+}[]
 }
 /**
  * One line of state/routing/decisions.jsonl: a routing decision by bin/route, with its reason and mode.
@@ -4275,6 +4337,23 @@ unmeasured?: number
  * Runs minus infra failures: the denominator of every rate (the infrastructure's fault is not the template's).
  */
 scored_runs: number
+/**
+ * How the resolved verdict (feedback.resolution) set the outcomes counted: only a resolved run is a pass; an unresolved full or partial pass counts as partial_pass when it fixed a target, else agent_failure (outcomes, rates and trends are as counted). Absent in files written before it.
+ */
+resolution?: {
+/**
+ * Scored runs whose resolved verdict was known (true or false).
+ */
+counted: number
+/**
+ * Full or partial passes that did not resolve their task, counted lower (full_pass to partial_pass when a target was fixed; else agent_failure).
+ */
+not_passes: number
+/**
+ * Scored runs counted by their outcome alone: the feedback has no resolution (collected before the verdict: collect it again) or it cannot be told (resolved null).
+ */
+by_outcome: number
+}
 full_pass_rate: Rate
 pass_rate: Rate
 retry_rate: Rate

@@ -57,6 +57,9 @@ export function summarizeFeedback(fb: Feedback, file: FileIdentity, indexedAt: s
     outcome: fb.outcome,
     retries: fb.run.iterations ?? null,
     composite: fb.composite,
+    // The resolved verdict (null for feedback collected before it): templates count only resolved runs as passes.
+    resolved: fb.resolution?.resolved ?? null,
+    targets_fixed: fb.resolution?.fixed ?? null,
     judge: j ? { score: j.score, verdict: j.verdict, issues } : null,
     file: { size: file.size, mtime_ms: file.mtime_ms },
     ...(fb.run.record_hash && fb.run.record_path

@@ -3,6 +3,7 @@
 import type { FeedbackIndexRow, Interval, Outcome, Template, Trend } from '../schema/types.generated.js';
 import {
   blendScore,
+  countedOutcome,
   mechanicalComposite,
   normaliseWeights,
   runMechanicalValue,
@@ -48,6 +49,8 @@ export interface RecentRun {
 interface Acc {
   template: string;
   outcomes: Record<Outcome, number>;
+  /** Scored runs counted by their resolved verdict, passes it lowered, runs counted by outcome alone. */
+  resolution: { counted: number; not_passes: number; by_outcome: number };
   retried: number;
   retryKnown: number;
   retrySum: number;
@@ -95,6 +98,7 @@ export class TemplateAggregator {
       a = {
         template: row.template,
         outcomes: { full_pass: 0, partial_pass: 0, agent_failure: 0, infra_failure: 0, timeout: 0, unmeasured: 0 },
+        resolution: { counted: 0, not_passes: 0, by_outcome: 0 },
         retried: 0,
         retryKnown: 0,
         retrySum: 0,
@@ -109,9 +113,15 @@ export class TemplateAggregator {
       };
       this.accs.set(row.template, a);
     }
-    a.outcomes[row.outcome] += 1;
-    const m = runMechanicalValue(row.outcome, row.retries, this.settings.mechanical);
+    // Only a resolved run is a pass (countedOutcome); every figure below reads the outcome as counted.
+    const counted = countedOutcome(row);
+    const outcome = counted.outcome;
+    a.outcomes[outcome] += 1;
+    const m = runMechanicalValue(outcome, row.retries, this.settings.mechanical);
     if (m === null) return; // infra failure or nothing measured: counted as a run, never scored
+    if (counted.by === 'resolution') a.resolution.counted += 1;
+    else a.resolution.by_outcome += 1;
+    if (counted.lowered) a.resolution.not_passes += 1;
     addMoment(a.m, m);
     if (row.retries !== null) {
       a.retryKnown += 1;
@@ -130,7 +140,7 @@ export class TemplateAggregator {
       bead: row.bead,
       completed_at: row.completed_at,
       ms: Date.parse(row.completed_at),
-      outcome: row.outcome,
+      outcome,
       mechanical: m,
       judge,
       issues: row.judge ? row.judge.issues.map((i) => ({ key: i.key, text: i.text })) : [],
@@ -287,6 +297,7 @@ function finishTemplate(a: Acc, s: ScoreSettings): Template {
     runs,
     outcomes: { ...o },
     scored_runs: scored,
+    resolution: { ...a.resolution },
     full_pass_rate: rate(o.full_pass, scored),
     pass_rate: rate(o.full_pass + o.partial_pass, scored),
     retry_rate: rate(a.retried, a.retryKnown),

@@ -62,6 +62,29 @@ export function mechanicalComposite(c: MechanicalInputs, p: MechanicalParams): n
   return clamp01(pass - p.retry_penalty * retryRate - p.timeout_penalty * (c.timeout / c.scored));
 }
 
+/** What of a run's verdict the template scores read (a feedback index row). */
+interface RunVerdict {
+  outcome: Outcome;
+  /** feedback.resolution.resolved; undefined or null: not known (old record, or it cannot be told). */
+  resolved?: boolean | null | undefined;
+  /** feedback.resolution.fixed: target tests passing now; null or undefined without a resolution. */
+  targets_fixed?: number | null | undefined;
+}
+
+/**
+ * The outcome a template counts (issue 34, "only resolved runs count as passes"): a full or partial pass whose
+ * resolution says the task is not resolved is partial_pass when it fixed a target, else agent_failure; every other
+ * outcome, and a run whose verdict is unknown (no resolution: counted by its outcome), stays as it is.
+ */
+export function countedOutcome(r: RunVerdict): { outcome: Outcome; by: 'resolution' | 'outcome'; lowered: boolean } {
+  const known = r.resolved === true || r.resolved === false;
+  if (!known || (r.outcome !== 'full_pass' && r.outcome !== 'partial_pass'))
+    return { outcome: r.outcome, by: known ? 'resolution' : 'outcome', lowered: false };
+  if (r.resolved) return { outcome: r.outcome, by: 'resolution', lowered: false };
+  const outcome: Outcome = (r.targets_fixed ?? 0) > 0 ? 'partial_pass' : 'agent_failure';
+  return { outcome, by: 'resolution', lowered: outcome !== r.outcome };
+}
+
 /**
  * One run's share of the same formula (credit minus its own penalties; may be below 0), so that the mean of
  * these over a template equals mechanicalComposite before clamping when every run reports its retries.

@@ -20,6 +20,20 @@ function trendCell(tr: Trend): string {
   return tr.distinguishable ? `${tr.change >= 0 ? '+' : ''}${(tr.change * 100).toFixed(1)} ${range}` : `~0 ${range}`;
 }
 
+/** How the resolved verdict set the passes counted, said when it changed one or could not be read. */
+function resolutionNote(s: TemplateScores): string {
+  const sum = (k: 'counted' | 'not_passes' | 'by_outcome') =>
+    s.templates.reduce((n, t) => n + (t.resolution?.[k] ?? 0), 0);
+  let out = '';
+  const lowered = sum('not_passes');
+  if (lowered)
+    out += `passes: only a resolved run is one; ${lowered} pass(es) that did not resolve their task counted as partial_pass (a target fixed) or agent_failure\n`;
+  const old = sum('by_outcome');
+  if (old)
+    out += `${old} scored run(s) counted by outcome alone: no resolved verdict in their feedback (collected before it, or it cannot be told); collect again to count by it\n`;
+  return out;
+}
+
 export function renderScores(s: TemplateScores, fired: Trigger[], closed: Trigger[] = []): string {
   let out = `Template scores (phase ${s.phase}, judge ${s.judge_enabled ? 'enabled' : 'disabled'}, ${s.blend_active ? `blend ${s.settings.weights.mechanical}/${s.settings.weights.judge}` : 'mechanical only'}${s.task_type ? `, task type ${s.task_type}` : ''}); scores 0-100 with 95% intervals\n`;
   const rows = [
@@ -57,6 +71,7 @@ export function renderScores(s: TemplateScores, fired: Trigger[], closed: Trigge
   out += s.templates.length ? table(rows) : '(no feedback records)\n';
   out +=
     'score: B blended, M mechanical; trend: later half - earlier half over the last runs by completion time, 95% interval/runs (~0: not told apart from no change; —: too few runs)\n';
+  out += resolutionNote(s);
   if (s.ab) {
     out += `\nA/B (mechanical-only vs blended): Spearman ${s.ab.spearman === null ? '-' : s.ab.spearman.toFixed(3)}, Kendall tau-b ${s.ab.kendall_tau_b === null ? '-' : s.ab.kendall_tau_b.toFixed(3)} over ${s.ab.templates} templates\n`;
     for (const m of s.ab.moves.filter((x) => x.change !== 0))

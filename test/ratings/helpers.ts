@@ -27,6 +27,10 @@ export interface RunFacts {
   status?: Feedback['run']['status'];
   startedAt?: string;
   judgeScore?: number;
+  outcomeReason?: string;
+  composite?: number | null;
+  /** feedback.resolution as the collector writes it (test/helpers/resolution.ts). */
+  resolution?: Feedback['resolution'];
 }
 
 /** A minimal but schema-valid feedback record: the run block is what rating reads. */
@@ -61,10 +65,11 @@ export function feedback(bead: string, f: RunFacts = {}): Feedback {
     diff: null,
     scores: { build: null, tests: null, lint: null, diff_size: null, speed: null },
     weights_used: {},
-    composite: null,
+    composite: f.composite ?? null,
     speed: { basis: 'none', duration_seconds: f.durationSeconds ?? 600, reference_seconds: null },
     outcome: f.outcome ?? 'full_pass',
-    outcome_reason: 'test fixture',
+    outcome_reason: f.outcomeReason ?? 'test fixture',
+    ...(f.resolution ? { resolution: f.resolution } : {}),
     integrity: {
       tests_not_run: false,
       exit_code_contradicts_counts: false,

@@ -15,6 +15,8 @@ export interface RunSpec {
   composite?: number | null;
   judge?: number | null;
   issues?: { description: string; category?: string; severity?: 'major' | 'minor' }[];
+  /** feedback.resolution as the collector writes it (test/helpers/resolution.ts); absent: a record from before it. */
+  resolution?: Feedback['resolution'];
 }
 
 export function makeFeedback(s: RunSpec): Feedback {
@@ -65,6 +67,7 @@ export function makeFeedback(s: RunSpec): Feedback {
     speed: { basis: 'none', duration_seconds: 60, reference_seconds: null },
     outcome: s.outcome,
     outcome_reason: `fixture ${s.outcome}`,
+    ...(s.resolution ? { resolution: s.resolution } : {}),
     integrity: {
       tests_not_run: false,
       exit_code_contradicts_counts: false,
