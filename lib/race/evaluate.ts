@@ -375,12 +375,6 @@ function targetFlags(
   const names = (xs: string[]) => `${xs.slice(0, 5).join(', ')}${xs.length > 5 ? `, … (${xs.length})` : ''}`;
   if (standing.target_failing.length)
     flags.push({ kind: 'target_failing', detail: `target tests not passing: ${names(standing.target_failing)}` });
-  else if (
-    standing.basis === 'counts' &&
-    standing.target_total &&
-    (standing.target_passed ?? 0) < standing.target_total
-  )
-    flags.push({ kind: 'target_failing', detail: `by counts: ${standing.line}` });
   if (standing.broke.length) flags.push({ kind: 'pass_to_pass_broken', detail: `broke: ${names(standing.broke)}` });
   if (standing.disappeared.length)
     flags.push({ kind: 'tests_removed', detail: `gone: ${names(standing.disappeared)}` });

@@ -289,7 +289,7 @@ describe('the mergeable gate', () => {
     expect(same.conditions[1]).toEqual({
       name: 'target_tests_pass',
       status: 'fail',
-      detail: 'by counts: fixes 0 of 1 target test (by counts)',
+      detail: 'fixes 0 of 1 target test (by counts)',
     });
     const none = targetsOf({ taskType: 'feature' });
     expect(evaluateGate(input({ standing: targetStanding(none, FIX, BASE) })).conditions[1]).toMatchObject({
