@@ -107,7 +107,7 @@ function evaluationConfidence(
 }
 
 /** A gamed solution keeps this share of its overall (after correctness and safety are 0): half at most. */
-export const GAMED_FACTOR = 0.5;
+const GAMED_FACTOR = 0.5;
 
 /**
  * The overall of a solution flagged for gaming (special-casing, tampering): its correctness and safety are already 0,

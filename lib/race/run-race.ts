@@ -51,14 +51,7 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
 
   const evaluated = solutions.filter((s) => s.status === 'evaluated');
   // Targets no solution fixes, failing the same way everywhere: named with how to exclude them, never dropped.
-  const outside = unfixedByAll(
-    raceFacts.targets,
-    raceBase(collected),
-    evaluated.map((s) => ({
-      counts: testCounts(collected.find((c) => c.run.record.bead === s.id)!.feedback!).solution,
-      standing: s.target_tests!,
-    })),
-  );
+  const outside = outsideTargets(raceFacts, collected, evaluated);
   if (outside.length) raceFacts.targets.unfixed_by_all = outside;
   const rankables: Rankable[] = evaluated.map((s) => ({
     id: s.id,
@@ -130,21 +123,7 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
     notes.push(
       `solutions start from ${bases.size} different base commits: ${[...bases].map(([c, ids]) => `${c.slice(0, 12)} (${ids.join(', ')})`).join('; ')}: scores are less comparable`,
     );
-  const t = raceFacts.targets;
-  if (t.count > 0 && !t.fail_to_pass.length) notes.push(`target tests: ${t.note}`);
-  if (ctx.targets?.length && t.source === 'task')
-    notes.push(
-      `--target ${ctx.targets.join(', ')} not used: the run records name the task's targets (task.target_tests)`,
-    );
-  if (t.source === 'task' || t.source === 'race') {
-    // A named target no run reported (a typo, another runner's id form) fails every solution: say which.
-    const lists = collected
-      .filter((c) => c.facts !== null)
-      .flatMap((c) => [testCounts(c.feedback!).solution?.cases, testCounts(c.feedback!).base?.cases])
-      .filter((l) => l !== undefined);
-    const unseen = lists.length ? t.fail_to_pass.filter((id) => !lists.some((l) => l.some((c) => c.id === id))) : [];
-    if (unseen.length) notes.push(`target tests not reported by any run (check the id): ${unseen.join(', ')}`);
-  }
+  notes.push(...targetNotes(raceFacts.targets, ctx, collected));
 
   const race: Race = {
     schema_version: '1.0.0',
@@ -170,6 +149,38 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
   if (notes.length) race.notes = notes;
   ctx.store.write('races', raceId, race);
   return race;
+}
+
+/** What the race says about its targets: counts only, an unused --target, a named target no run reported. */
+function targetNotes(t: RaceFacts['targets'], ctx: RaceContext, collected: Collected[]): string[] {
+  const notes: string[] = [];
+  if (t.count > 0 && !t.fail_to_pass.length) notes.push(`target tests: ${t.note}`);
+  if (ctx.targets?.length && t.source === 'task')
+    notes.push(
+      `--target ${ctx.targets.join(', ')} not used: the run records name the task's targets (task.target_tests)`,
+    );
+  if (t.source === 'task' || t.source === 'race') {
+    // A named target no run reported (a typo, another runner's id form) fails every solution: say which.
+    const lists = collected
+      .filter((c) => c.facts !== null)
+      .flatMap((c) => [testCounts(c.feedback!).solution?.cases, testCounts(c.feedback!).base?.cases])
+      .filter((l) => l !== undefined);
+    const unseen = lists.length ? t.fail_to_pass.filter((id) => !lists.some((l) => l.some((c) => c.id === id))) : [];
+    if (unseen.length) notes.push(`target tests not reported by any run (check the id): ${unseen.join(', ')}`);
+  }
+  return notes;
+}
+
+/** Targets no evaluated solution fixes that fail the same way in each of them and on the base. */
+function outsideTargets(raceFacts: RaceFacts, collected: Collected[], evaluated: RaceSolution[]): string[] {
+  return unfixedByAll(
+    raceFacts.targets,
+    raceBase(collected),
+    evaluated.map((s) => ({
+      counts: testCounts(collected.find((c) => c.run.record.bead === s.id)!.feedback!).solution,
+      standing: s.target_tests!,
+    })),
+  );
 }
 
 /** The base's test results: from the solution first by bead (they share one base unless a note says otherwise). */

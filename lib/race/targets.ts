@@ -61,7 +61,7 @@ export function raceTargets(i: TargetInput): RaceTargets {
 }
 
 /** The race's targets back as the resolution's input. */
-export function targetSet(t: RaceTargets): TargetSet {
+function targetSet(t: RaceTargets): TargetSet {
   return { source: t.source, ids: t.count > 0 && t.fail_to_pass.length === 0 ? null : t.fail_to_pass, count: t.count };
 }
 
@@ -166,7 +166,7 @@ export function targetStanding(
 }
 
 /** Targets credited as fixed: none when the passes were gamed. */
-export function creditedFixed(st: TargetStanding): number | null {
+function creditedFixed(st: TargetStanding): number | null {
   return st.gamed?.length ? 0 : st.target_passed;
 }
 

@@ -1,6 +1,7 @@
 // Deterministic ranking (gate, target tests, score, content hash), ties, "no mergeable solution", and change-local
 // quality (touched functions before vs after; clones that mirror the surrounding file are not clones).
 import { describe, expect, it } from 'vitest';
+import { assembleEvaluation, gamedOverall, measured } from '../../lib/race/categories.js';
 import { detectClones } from '../../lib/race/clones.js';
 import { matchFunctions, touchedFunctionScores, type TouchedFunction } from '../../lib/race/criteria-quality.js';
 import {
@@ -154,6 +155,32 @@ describe('a winner solves the task', () => {
     });
     const partial = rankSolutions([r('half', 0.9, { resolved: false, target: 0.5 })], false, 2).ranking;
     expect(partial).toMatchObject({ winner: 'half', outcome: 'winner' });
+  });
+
+  it('a gamed solution keeps half its overall, after correctness and safety are 0', () => {
+    expect(gamedOverall(0.6)).toBe(0.3);
+    expect(gamedOverall(null)).toBeNull();
+    const one = (name: string) => [measured(name, 1, 'ok')];
+    const results = {
+      correctness: one('a'),
+      quality: one('b'),
+      efficiency: one('c'),
+      completeness: one('d'),
+      safety: one('e'),
+    };
+    const weights = { correctness: 0.4, quality: 0.25, efficiency: 0.15, completeness: 0.1, safety: 0.1 };
+    const why = 'no credit: passes gamed: special_case at d.py:4';
+    const e = assembleEvaluation(
+      results,
+      weights,
+      {},
+      { correctness: why, safety: why },
+      'passes gamed: special_case at d.py:4',
+    );
+    // 0.25 + 0.15 + 0.1 of a perfect 1, halved: at most a quarter of what a perfect fix scores.
+    expect(e.overall).toBeCloseTo(0.25, 10);
+    expect(e.gamed).toBe('passes gamed: special_case at d.py:4: correctness and safety 0, overall halved');
+    expect(assembleEvaluation(results, weights).overall).toBeCloseTo(1, 10);
   });
 
   it('without targets (a feature task) any mergeable solution can win', () => {

@@ -287,7 +287,7 @@ describe.each(PROJECTS)('a race of nine solutions: $name', (p) => {
     expect(new Set(order.slice(0, 2))).toEqual(new Set(['bd-fix', 'bd-rename']));
   });
 
-  it('lets only the safe changes through the gate (the fix, its rename, half the fix), and resolves only the fixes', () => {
+  it('lets only the safe changes through the gate (the fix, its rename, half the fix), and resolves only the full fixes', () => {
     const r = races[0]!;
     const mergeable = r.solutions
       .filter((s) => s.gates.mergeable)
@@ -299,7 +299,8 @@ describe.each(PROJECTS)('a race of nine solutions: $name', (p) => {
       .filter((s) => s.target_tests?.resolved)
       .map((s) => s.id)
       .sort();
-    expect(resolved).toEqual(['bd-fix', 'bd-rename']);
+    // The fix with a dangerous line does the task too: resolved, and stopped by the gate (not mergeable).
+    expect(resolved).toEqual(['bd-dangerous', 'bd-fix', 'bd-rename']);
     expect(sol(r, 'half').target_tests!.line).toBe('fixes 1 of 2 target tests');
     expect(failed(sol(r, 'fix'))).toEqual([]);
     expect(failed(sol(r, 'noop'))).toContain('substantive_change');
