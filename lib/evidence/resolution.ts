@@ -3,7 +3,7 @@
 import type { TestCounts } from '../schema/types.generated.js';
 
 /** Where a task's targets came from, first found (docs/design/collector.md, "Targets"). */
-type TargetSource = 'task' | 'race' | 'tests_ref' | 'base_failing' | 'none';
+export type TargetSource = 'task' | 'race' | 'tests_ref' | 'base_failing' | 'none';
 
 export interface TargetSet {
   source: TargetSource;
@@ -101,6 +101,8 @@ export function resolveRun(
   targets: TargetSet,
   base: TestCounts | null | undefined,
   now: TestCounts | null | undefined,
+  /** Base tests whose expectation the agent rewrote (feedback.changed_expectations): shown, not regressions. */
+  changed: readonly string[] = [],
 ): Resolution {
   const out: Resolution = {
     targets_source: targets.source,
@@ -122,7 +124,9 @@ export function resolveRun(
     out.fixed = targets.ids.length - out.unfixed.length;
     if (base?.cases) {
       const before = statuses(base.cases);
-      const passing = [...before].filter(([id, s]) => PASS.has(s) && !targets.ids!.includes(id));
+      const passing = [...before].filter(
+        ([id, s]) => PASS.has(s) && !targets.ids!.includes(id) && !changed.includes(id),
+      );
       out.base_passing = passing.length;
       for (const [id] of passing) {
         const s = after.get(id);

@@ -106,23 +106,37 @@ function evaluationConfidence(
   );
 }
 
+/** A gamed solution keeps this share of its overall (after correctness and safety are 0): half at most. */
+const GAMED_FACTOR = 0.5;
+
+/**
+ * The overall of a solution flagged for gaming (special-casing, tampering): its correctness and safety are already 0,
+ * and what is left is halved — a hack never scores near the fix whose passes it imitates.
+ */
+export function gamedOverall(overall: number | null): number | null {
+  return overall === null ? null : overall * GAMED_FACTOR;
+}
+
 /**
  * The five categories and the overall score. `overrides` set a category's overall to 0 with the reason (a change
  * that does nothing, code that does not build): its criteria stay listed, but earn nothing, and the category is not
- * dropped from the weights.
+ * dropped from the weights. `gamed` (why) halves the overall.
  */
 export function assembleEvaluation(
   results: Record<RaceCategory, CriterionResult[]>,
   weights: RaceCategoryWeights,
   criterionWeights: Readonly<Record<string, number>> = {},
   overrides: Partial<Record<RaceCategory, string>> = {},
+  gamed?: string,
 ): RaceEvaluation {
   const categories = Object.fromEntries(
     CATEGORIES.map((c) => [c, assembleCategory(results[c], criterionWeights, overrides[c])]),
   ) as Record<RaceCategory, RaceCategoryScore>;
+  const overall = overallScore(categories, weights);
   return {
     categories,
-    overall: overallScore(categories, weights),
+    overall: gamed ? gamedOverall(overall) : overall,
     confidence: evaluationConfidence(categories, weights),
+    ...(gamed ? { gamed: `${gamed}: correctness and safety 0, overall halved` } : {}),
   };
 }

@@ -13,30 +13,14 @@ function targetCriterion(st: TargetStanding, test: Feedback['checks']['test']): 
   if (!test) return unmeasured('target_tests', 'no test command configured');
   if (test.status === 'skipped' || test.status === 'timeout' || test.status === 'error')
     return measured('target_tests', 0, `tests did not run (${test.status})`);
-  const frac = targetFraction(st);
   if (st.basis === 'none') return unmeasured('target_tests', st.notes.join('; ') || 'no test results');
-  if (frac === null) {
-    if (st.basis === 'counts')
-      return st.target_failing.length
-        ? measured('target_tests', 0, `${st.target_failing.join('; ')} (by counts)`, 'mechanical', 0.5)
-        : notApplicable('target_tests', 'no test fails on the base (per-test results absent)');
-    return notApplicable(
-      'target_tests',
-      'no target test: none fails on the base (tests a solution adds are evidence, not targets)',
-    );
-  }
-  const failing = st.target_failing.length
-    ? `; failing: ${st.target_failing.slice(0, 3).join(', ')}${st.target_failing.length > 3 ? ', …' : ''}`
-    : '';
+  if (!st.target_total) return notApplicable('target_tests', st.line);
+  const frac = targetFraction(st);
+  if (frac === null) return unmeasured('target_tests', st.line);
+  // Gamed passes are no fix: the share credited is 0, and the detail says what was measured and why it is not credit.
   return st.basis === 'counts'
-    ? measured(
-        'target_tests',
-        frac,
-        `${st.target_passed} of the base's ${st.target_total} failing tests fixed (by counts: per-test results absent)`,
-        'mechanical',
-        0.5,
-      )
-    : measured('target_tests', frac, `${st.target_passed}/${st.target_total} target tests pass${failing}`);
+    ? measured('target_tests', frac, `${st.line} (per-test results absent)`, 'mechanical', 0.5)
+    : measured('target_tests', frac, st.line);
 }
 
 export function correctness(
@@ -89,7 +73,7 @@ export function correctness(
       ...st.disappeared.map((x) => `gone ${x}`),
       ...st.newly_skipped.map((x) => `skipped ${x}`),
     ];
-    const by = st.basis === 'counts' ? ' (by counts)' : '';
+    const by = st.basis === 'counts' ? ' (by counts: no test named)' : '';
     out.push(
       measured(
         'no_regressions',

@@ -60,10 +60,10 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
   // Test files as the graded run has them (collector.test_paths), so a file the graded run uses as the candidate's
   // code is scanned as code whatever its name; the regex only when no globs are configured.
   const { isTest, isInfra, isTrusted } = gradedPaths(opts.testPaths, opts.testInfraPaths);
-  const { counts, at, stubs, specialCases } = tallyFindings(acc, race, isInfra, isTest, isTrusted);
+  const { counts, at, stubs, specialCases, gaming } = tallyFindings(acc, race, isInfra, isTest, isTrusted);
   miscFigures(acc);
   const { t, build, buildFailed } = checkFlags(acc);
-  const { standing, noOp } = targetFlags(acc, race, t, isTrusted);
+  const { standing, noOp } = targetFlags(acc, race, t, isTrusted, gaming);
   const evidence = feedbackEvidence(fb);
   const gates = evaluateGate({
     build,
@@ -88,24 +88,20 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
     for (const c of ['correctness', 'quality', 'efficiency', 'completeness', 'safety'] as const)
       overrides[c] = `no credit: ${noOp.detail}`;
   else if (buildFailed) overrides.quality = overrides.safety = 'no credit: the code does not build';
-  // Code that moves none of the race's failing tests to passing did not reach them: nothing done for the task.
-  const raceTargets = standing.credit
-    ? standing.credit.base_failing
-    : race.targets.source === 'explicit'
-      ? race.targets.fail_to_pass.length
-      : standing.basis === 'counts'
-        ? (standing.target_total ?? 0)
-        : 0;
-  const reached = standing.credit ? standing.credit.fixed : (standing.target_passed ?? 0);
-  if (!noOp && raceTargets > 0 && reached === 0 && standing.basis !== 'none')
-    overrides.correctness =
-      standing.basis === 'counts'
-        ? `no credit: the counts show none of the ${raceTargets} tests failing on the base fixed (per-test results absent: which tests pass is not known)`
-        : `no credit: none of the ${raceTargets} target tests passes (the change does not reach them)`;
+  // A change that fixes none of the task's targets did not do the task: no correctness credit. By counts nothing is
+  // said of a particular test: only how many targets the counts show fixed.
+  const total = standing.target_total ?? 0;
+  if (!noOp && total > 0 && standing.target_passed === 0 && standing.basis !== 'none')
+    overrides.correctness = `no credit: ${standing.line}`;
+  // A special-case or tamper finding: the passes are gamed, so no correctness and no safety, and the score is halved.
+  const gamed = gaming.length
+    ? `passes gamed: ${gaming.slice(0, 3).join(', ')}${gaming.length > 3 ? ', …' : ''}`
+    : undefined;
+  if (!noOp && gamed) overrides.correctness = overrides.safety = `no credit: ${gamed}`;
   // What untrusted evidence says passed is not credit (as the collector scores its tests 0).
   if (!noOp && evidence.trusted === false) overrides.correctness = `no credit: ${describeEvidence(evidence)}`;
   return {
-    evaluation: assembleEvaluation(results, opts.weights, { target_tests: opts.targetWeight }, overrides),
+    evaluation: assembleEvaluation(results, opts.weights, { target_tests: opts.targetWeight }, overrides, gamed),
     flags,
     gates,
     metrics,
@@ -253,14 +249,19 @@ function tallyFindings(acc: Acc, race: RaceFacts, isInfra: PathMatcher, isTest: 
   const baseTexts = new Map(facts.files.filter((f) => f.base !== null).map((f) => [f.path, f.base!]));
   // The graded tests' literals: the trusted revision's test files (facts.testTexts), not the solution's own edits.
   const literals = testLiterals(facts.testTexts);
+  // Special-casing and tampering game the graded passes: they count against the targets, not only as findings.
+  const games = [
+    ...specialCaseFindings(facts.patch, facts.files, literals, isTest),
+    ...tamperFindings(facts.patch, facts.files, isTrusted),
+  ];
+  const gaming = games.map((f) => `${f.kind} at ${f.file}:${f.line}`);
   const findings = [
     ...scanAddedLines(facts.patch),
     ...testFindings(facts.patch),
     ...trivialTests(facts.patch, facts.files),
     ...testInfraFindings(facts.patch, facts.files, isInfra),
     ...targetTestEdits(facts.patch, baseTexts, race.targets.fail_to_pass),
-    ...specialCaseFindings(facts.patch, facts.files, literals, isTest),
-    ...tamperFindings(facts.patch, facts.files, isTrusted),
+    ...games,
   ];
   const counts = { dangerous_op: 0, disabled_check: 0, secret: 0 };
   const at = { dangerous_op: [] as string[], disabled_check: [] as string[] };
@@ -282,7 +283,7 @@ function tallyFindings(acc: Acc, race: RaceFacts, isInfra: PathMatcher, isTest: 
     else if (kind in counts) counts[kind as keyof typeof counts]++;
     if (kind === 'dangerous_op' || kind === 'disabled_check') at[kind].push(`${f.file}:${f.line}`);
   }
-  return { counts, at, stubs, specialCases };
+  return { counts, at, stubs, specialCases, gaming };
 }
 
 function miscFigures(acc: Acc): void {
@@ -332,7 +333,13 @@ function checkFlags(acc: Acc) {
 }
 
 /** Target tests and pass-to-pass, and the no-op check. */
-function targetFlags(acc: Acc, race: RaceFacts, t: ReturnType<typeof testFacts>, trusted: PathMatcher) {
+function targetFlags(
+  acc: Acc,
+  race: RaceFacts,
+  t: ReturnType<typeof testFacts>,
+  trusted: PathMatcher,
+  gaming: readonly string[],
+) {
   const { facts, flags } = acc;
   const fb = facts.feedback;
   const tcs = testCounts(fb);
@@ -342,6 +349,7 @@ function targetFlags(acc: Acc, race: RaceFacts, t: ReturnType<typeof testFacts>,
     tcs.solution,
     tcs.base,
     changed.map((c) => c.test),
+    gaming,
   );
   // The tests it added are evidence of testing, read from its own tests' run (they are not in the graded one).
   const own = fb.own_tests?.check?.tests?.cases;

@@ -1,4 +1,5 @@
-// The mergeable gate (pure): five named conditions per solution; any failed one blocks winning, auto-accept and merge.
+// The mergeable gate (pure): five named conditions per solution; a failed blocking one (all but target_tests_pass)
+// blocks winning, auto-accept and merge.
 import type { Feedback, RaceFlag, RaceGateCondition, RaceGates } from '../schema/types.generated.js';
 import type { TargetStanding } from './targets.js';
 import { describeEvidence, type TestEvidence } from '../evidence/trust.js';
@@ -53,33 +54,31 @@ function unproven(i: GateInput): string | null {
   return null;
 }
 
+/** Every target passes, on trusted evidence, without gamed passes. Shown, never blocking: it decides who can win. */
 function targets(i: GateInput): RaceGateCondition {
   const s = i.standing;
-  if (!i.test) return { name: 'target_tests_pass', status: 'unknown', detail: 'no test command configured' };
+  const name = 'target_tests_pass';
+  if (!i.test) return { name, status: 'unknown', detail: 'no test command configured' };
   // Missing or untrusted evidence is never a pass.
   const why = unproven(i);
-  if (why) return { name: 'target_tests_pass', status: 'fail', detail: why };
+  if (why) return { name, status: 'fail', detail: why };
+  if (!s.target_total)
+    return { name, status: 'unknown', detail: 'no target tests: correctness comes from its own tests and the judge' };
+  if (s.gamed?.length) return { name, status: 'fail', detail: `passes gamed: ${list(s.gamed)}` };
+  const fixed = s.target_passed ?? 0;
+  if (s.basis === 'counts') {
+    // By counts no test is named: only how many failures and passes the run has against the base.
+    return fixed === s.target_total
+      ? { name, status: 'pass', detail: s.line }
+      : { name, status: 'fail', detail: s.line };
+  }
   if (s.target_failing.length)
     return {
-      name: 'target_tests_pass',
+      name,
       status: 'fail',
-      detail: `${s.basis === 'counts' ? 'by counts: ' : 'failing: '}${list(s.target_failing)}`,
+      detail: `fixes ${fixed} of ${s.target_total}; not passing: ${list(s.target_failing)}`,
     };
-  if (s.basis === 'counts')
-    return {
-      name: 'target_tests_pass',
-      status: 'pass',
-      detail: 'no test fails (per-test results absent: decided by the counts)',
-    };
-  return {
-    name: 'target_tests_pass',
-    status: 'pass',
-    detail: s.credit
-      ? `the task names no target tests; fixes ${s.credit.fixed} of the ${s.credit.base_failing} tests failing on the base (credit, not a gate)`
-      : s.target_total
-        ? `all ${s.target_total} target tests pass`
-        : 'no target test: the task names none and none fails on the base',
-  };
+  return { name, status: 'pass', detail: `all ${s.target_total} target tests pass` };
 }
 
 function passToPass(i: GateInput): RaceGateCondition {
@@ -93,7 +92,7 @@ function passToPass(i: GateInput): RaceGateCondition {
   if (s.newly_skipped.length) parts.push(`now skipped ${list(s.newly_skipped)}`);
   const by = s.basis === 'counts' ? ' (per-test results absent: decided by the counts)' : '';
   if (parts.length) return { name: 'pass_to_pass_kept', status: 'fail', detail: `${parts.join('; ')}${by}` };
-  if (s.notes.some((n) => /regressions cannot be told/.test(n)))
+  if (s.notes.some((n) => /regressions cannot be told/.test(n)) || s.resolved === null)
     return { name: 'pass_to_pass_kept', status: 'unknown', detail: s.notes.join('; ') };
   return { name: 'pass_to_pass_kept', status: 'pass', detail: `every test that passed on the base still passes${by}` };
 }
@@ -115,7 +114,10 @@ function blocking(flags: RaceFlag[], kinds: readonly string[]): RaceGateConditio
   return { name: 'no_blocking_finding', status: 'fail', detail: list(hits.map((f) => `${f.kind} at ${at(f) || '?'}`)) };
 }
 
-/** The gate: every condition in a fixed order; mergeable when none failed. */
+/** Conditions that do not block merging: they decide who can win (a safe change need not finish the task). */
+const NOT_BLOCKING = new Set(['target_tests_pass']);
+
+/** The gate: every condition in a fixed order; mergeable (safe to merge) when no blocking one failed. */
 export function evaluateGate(i: GateInput): RaceGates {
   const conditions = [
     builds(i.build),
@@ -124,7 +126,8 @@ export function evaluateGate(i: GateInput): RaceGates {
     substantive(i.noOp),
     blocking(i.flags, i.blockingKinds),
   ];
-  const failed = conditions.filter((c) => c.status === 'fail');
+  const failed = conditions.filter((c) => c.status === 'fail' && !NOT_BLOCKING.has(c.name));
+  const shown = conditions.filter((c) => c.status === 'fail' && NOT_BLOCKING.has(c.name));
   const unknown = conditions.filter((c) => c.status === 'unknown');
   const p2p = conditions[2]!;
   return {
@@ -133,16 +136,17 @@ export function evaluateGate(i: GateInput): RaceGates {
     mergeable: failed.length === 0,
     reasons: [
       ...failed.map((c) => `${c.name} failed: ${c.detail}`),
+      ...shown.map((c) => `${c.name} failed (does not block merging): ${c.detail}`),
       ...unknown.map((c) => `${c.name} unknown: ${c.detail}`),
     ],
     conditions,
   };
 }
 
-/** The failed conditions in one line (bin/accept, the table). */
+/** The failed blocking conditions in one line (bin/accept, the table). */
 export function failedConditions(g: RaceGates): string {
   return (g.conditions ?? [])
-    .filter((c) => c.status === 'fail')
+    .filter((c) => c.status === 'fail' && !NOT_BLOCKING.has(c.name))
     .map((c) => `${c.name} (${c.detail})`)
     .join('; ');
 }

@@ -6,6 +6,37 @@ import { CATEGORIES } from './categories.js';
 const pct = (x: number | null) => (x === null ? '--' : String(Math.round(x * 100)));
 const one = (x: number | null) => (x === null ? '--' : (x * 100).toFixed(1));
 
+/** A 0-1 score on the people's scale, 0-100 with one decimal: the one unit of every view (table, markdown, JSON, report). */
+export function raceScore(x: number | null): number | null {
+  return x === null ? null : Math.round(x * 1000) / 10;
+}
+/** The solution's race score as stored (older races: from its 0-1 score). */
+const shownScore = (s: RaceSolution) => {
+  const v = s.race_score ?? raceScore(s.score);
+  return v === null ? '--' : v.toFixed(1);
+};
+
+/** The winner's verdict beside its name: resolved, fixes k of n, or where correctness comes from. */
+function verdict(race: Race, s: RaceSolution): string {
+  const t = s.target_tests;
+  if (!race.targets.count || !t) return 'no target tests: correctness from its own tests and the judge';
+  if (t.resolved) return `resolved (fixes ${t.target_passed} of ${race.targets.count} target tests)`;
+  return `fixes ${t.target_passed} of ${race.targets.count} target tests`;
+}
+
+/** The race's targets in one line, and those no solution fixes with how to exclude them (never dropped). */
+function targetLines(race: Race, code: (id: string) => string): string[] {
+  const t = race.targets;
+  const out = [
+    `Target tests (${t.source}): ${t.fail_to_pass.length ? nameList(t.fail_to_pass.map(code)) + ` — ${t.note}` : t.note}.`,
+  ];
+  if (t.unfixed_by_all?.length)
+    out.push(
+      `No solution fixes ${nameList(t.unfixed_by_all.map(code))}: each fails the same way in every solution and on the base. If it lies outside the task, name the real targets: \`judgeloop race --race ${race.race_id} --recollect --target ID\` (or task.target_tests in the run records).`,
+    );
+  return out;
+}
+
 function label(s: RaceSolution): string {
   return `${s.agent} (${s.id})`;
 }
@@ -13,6 +44,13 @@ function label(s: RaceSolution): string {
 const MARK = { pass: '✓', fail: '✗', unknown: '?' } as const;
 const nameList = (xs: string[], n = 5) =>
   xs.length > n ? `${xs.slice(0, n).join(', ')}, … (${xs.length} in all)` : xs.join(', ');
+
+/** The names of the gate's failed blocking conditions (target_tests_pass decides who wins; it does not block). */
+const blockingFailures = (s: RaceSolution) =>
+  s.gates.conditions
+    .filter((c) => c.status === 'fail' && c.name !== 'target_tests_pass')
+    .map((c) => c.name)
+    .join(', ');
 
 /** The gate's conditions on one line: ✓ pass, ✗ fail, ? unknown. */
 function gateLine(s: RaceSolution): string {
@@ -41,17 +79,19 @@ function noWinnerAdvice(race: Race): string[] {
   const r = race.ranking;
   const first = race.solutions.find((s) => s.id === r.order[0]);
   switch (r.outcome) {
+    case 'no_fix':
+      return [
+        `No solution fixes the task: none of the ${race.targets.count} target tests passes in any solution (${race.solutions
+          .filter((s) => s.rank !== null)
+          .map((s) => `${s.id}: ${s.target_tests?.line ?? 'not measured'}`)
+          .join('; ')}).`,
+        `Next: re-run the agents on the task, then \`judgeloop race --race ${race.race_id} --recollect\`.`,
+      ];
     case 'no_mergeable_solution':
       return [
         `No mergeable solution: every ranked solution fails the gate (${race.solutions
           .filter((s) => s.rank !== null)
-          .map(
-            (s) =>
-              `${s.id}: ${s.gates.conditions
-                .filter((c) => c.status === 'fail')
-                .map((c) => c.name)
-                .join(', ')}`,
-          )
+          .map((s) => `${s.id}: ${blockingFailures(s) || s.target_tests?.line || 'the gate'}`)
           .join('; ')}).`,
         `Next: re-run the agents on the task, or inspect one with \`judgeloop race --race ${race.race_id} --markdown\`; after new work, \`judgeloop race --race ${race.race_id} --recollect\`.`,
       ];
@@ -96,7 +136,7 @@ function raceResultsTable(race: Race): string {
     const dims = `[BUILD: ${build}] [TESTS: ${pct(b.tests)}] [LINT: ${pct(b.lint)}] [DIFF: ${pct(b.diff_size)}] [SPEED: ${pct(b.speed)}]`;
     const gate = s.gates.mergeable ? '✓ mergeable' : '✗ not mergeable';
     lines.push(
-      `  ${rank.padEnd(3)} ${names[i]!.padEnd(width)}  race score ${one(s.score).padStart(5)}  checks ${one(s.composite).padStart(5)}  ${dims}  ${gate}`,
+      `  ${rank.padEnd(3)} ${names[i]!.padEnd(width)}  race score ${shownScore(s).padStart(5)}  checks ${one(s.composite).padStart(5)}  ${dims}  ${gate}`,
     );
     const pad = ' '.repeat(6);
     lines.push(`${pad}gate: ${gateLine(s)}`);
@@ -111,13 +151,11 @@ function raceResultsTable(race: Race): string {
     `Ranked by ${race.settings.rank_by === 'categories' ? 'the race score' : 'the checks score'}; confidence in the ranking ${(race.ranking.confidence * 100).toFixed(0)}% (a winner needs 60%: the lead of #1 over #2 and how sure each evaluation is).`,
   );
   const w = race.ranking.winner ? race.solutions.find((s) => s.id === race.ranking.winner)! : null;
-  lines.push(
-    `Target tests (${race.targets.source}): ${race.targets.fail_to_pass.length ? nameList(race.targets.fail_to_pass) : race.targets.note}.`,
-  );
+  lines.push(...targetLines(race, (id) => id));
   lines.push(`Order: ${race.ranking.tie_break}.`);
   if (race.ranking.all_failed) lines.push(`All agents failed: every composite is below ${race.settings.fail_maximum}.`);
   if (w) {
-    lines.push(`Winner: ${w.agent} (${w.id}${w.branch ? `, branch: ${w.branch}` : ''})`);
+    lines.push(`Winner: ${w.agent} (${w.id}${w.branch ? `, branch: ${w.branch}` : ''}) — ${verdict(race, w)}`);
     lines.push(`Run \`judgeloop accept ${race.race_id} --solution ${w.id} --merge\` to merge into your branch.`);
   } else lines.push(...noWinnerAdvice(race));
   lines.push(
@@ -126,7 +164,8 @@ function raceResultsTable(race: Race): string {
   return lines.join('\n') + '\n';
 }
 
-const f2 = (x: number | null) => (x === null ? '—' : x.toFixed(2));
+/** A 0-1 figure in the markdown's unit, 0-100 with one decimal (the race score's). */
+const f2 = (x: number | null) => (x === null ? '—' : (x * 100).toFixed(1));
 const mdCell = (s: string) => markdownCell(s, 120);
 
 /** Seed 001's "Solution Comparison Results" markdown. */
@@ -136,7 +175,7 @@ function markdownComparison(race: Race): string {
   const out: string[] = ['## Solution Comparison Results', ''];
   out.push(
     w
-      ? `### Winner: ${w.id} (race score ${f2(w.score)} of 100, ranking confidence ${Math.round(race.ranking.confidence * 100)}%)`
+      ? `### Winner: ${w.id} — ${verdict(race, w)} (race score ${shownScore(w)} of 100, ranking confidence ${Math.round(race.ranking.confidence * 100)}%)`
       : `### No winner (ranking confidence ${Math.round(race.ranking.confidence * 100)}%): ${race.ranking.winner_reason}`,
     '',
   );
@@ -170,6 +209,7 @@ function markdownComparison(race: Race): string {
     ]);
   }
   rows.push(['**Mergeable**', ...ranked.map((s) => (s.gates.mergeable ? '✓' : '✗'))]);
+  rows.push(['**Task**', ...ranked.map((s) => mdCell(s.target_tests?.line ?? '—'))]);
   // Quality criteria one by one: a criterion not measured for a language shows as missing, never as a score.
   for (const name of ['complexity', 'function_length', 'duplication', 'comment_coverage']) {
     rows.push([
@@ -184,10 +224,7 @@ function markdownComparison(race: Race): string {
     ]);
   }
   out.push(markdownTable(['Category', ...head], rows));
-  out.push(
-    `Target tests (${race.targets.source}): ${race.targets.fail_to_pass.length ? race.targets.fail_to_pass.map((t) => `\`${t}\``).join(', ') : race.targets.note}. Order: ${race.ranking.tie_break}.`,
-    '',
-  );
+  out.push(`Scores 0-100. ${targetLines(race, (id) => `\`${id}\``).join(' ')} Order: ${race.ranking.tie_break}.`, '');
   const detail = ranked.filter(
     (s) => testLines(s).length || findingLines(s).length || s.evaluation!.categories.correctness.override,
   );
@@ -218,18 +255,16 @@ function markdownComparison(race: Race): string {
   if (failed.length) out.push('### Not ranked', '', ...failed.map((s) => `- ${s.id}: ${s.failure}`), '');
   out.push('### Actions', '');
   if (w) out.push(`- Accept winner: \`judgeloop accept ${race.race_id} --solution ${w.id} --merge\``);
-  for (const s of ranked.filter((x) => x.id !== w?.id)) {
+  // No solution fixes the task: nothing to accept, only to reject or re-run.
+  for (const s of race.ranking.outcome === 'no_fix' ? [] : ranked.filter((x) => x.id !== w?.id)) {
     const gate = s.gates.mergeable
       ? ''
-      : ` (fails the gate: ${s.gates.conditions
-          .filter((c) => c.status === 'fail')
-          .map((c) => c.name)
-          .join(', ')}; --merge is refused without --force)`;
+      : ` (fails the gate: ${blockingFailures(s)}; --merge is refused without --force)`;
     out.push(
       `- ${w ? `Choose ${s.id} instead` : `Choose ${s.id}`}${gate}: \`judgeloop accept ${race.race_id} --solution ${s.id}\``,
     );
   }
-  if (!w && race.ranking.outcome === 'no_mergeable_solution')
+  if (!w && (race.ranking.outcome === 'no_mergeable_solution' || race.ranking.outcome === 'no_fix'))
     out.push(`- Re-evaluate after new work: \`judgeloop race --race ${race.race_id} --recollect\``);
   out.push(
     `- Manual edit: \`judgeloop accept ${race.race_id} --manual-edit\``,

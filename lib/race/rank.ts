@@ -14,7 +14,9 @@ export interface Rankable {
   categories: Record<RaceCategory, number | null>;
   /** Passes the mergeable gate. */
   mergeable: boolean;
-  /** Share of its target tests passing, 0-1; null when there are none or it could not be told. */
+  /** The task is done: every target passes, nothing broke, nothing gamed; null when it cannot be told. */
+  resolved: boolean | null;
+  /** Share of the targets fixed (gamed passes credit none), 0-1; null when there are none or it could not be told. */
   target: number | null;
   /** sha256 of the solution's diff: the last tie-break (then the id, for identical diffs). */
   hash: string;
@@ -24,7 +26,7 @@ export interface Rankable {
 
 /** The ordering rule, stored with every ranking. */
 export const TIE_BREAK =
-  'mergeable gate first, then share of target tests passing, then score, then the sha256 of the diff (then the id)';
+  'mergeable gate first, then resolved, then share of target tests fixed, then score, then the sha256 of the diff (then the id)';
 
 export const WINNER_MIN_CONFIDENCE = 0.6;
 const GAP_FOR_FULL_CONFIDENCE = 0.1;
@@ -52,9 +54,9 @@ export function rankingConfidence(sorted: Rankable[]): RankingConfidence {
   if (sorted.length === 0) return { confidence: 0, factors: none };
   if (sorted.length === 1) return { confidence: 1, factors: none };
   const gap = sorted[0]!.score - sorted[1]!.score;
-  // A gate that separates #1 from #2 is a decisive gap, whatever their scores.
+  // The gate, the verdict or the targets fixed separating #1 from #2 is a decisive gap, whatever their scores.
   const gapConfidence =
-    sorted[0]!.mergeable && !sorted[1]!.mergeable ? 1 : Math.max(0, Math.min(1, gap / GAP_FOR_FULL_CONFIDENCE));
+    compareVerdicts(sorted[0]!, sorted[1]!) < 0 ? 1 : Math.max(0, Math.min(1, gap / GAP_FOR_FULL_CONFIDENCE));
   const mean = average(sorted.map((x) => x.confidence))!;
   const consistency = categoryConsistency(sorted[0]!, sorted[1]!);
   return {
@@ -65,24 +67,30 @@ export function rankingConfidence(sorted: Rankable[]): RankingConfidence {
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** The verdict part of TIE_BREAK: mergeable, then resolved, then the share of targets fixed (unknown last). */
+function compareVerdicts(a: Rankable, b: Rankable): number {
+  if (a.mergeable !== b.mergeable) return a.mergeable ? -1 : 1;
+  if ((a.resolved === true) !== (b.resolved === true)) return a.resolved === true ? -1 : 1;
+  return (b.target ?? -1) - (a.target ?? -1);
+}
+
 /** TIE_BREAK as a comparator: the order depends on the solutions, never on the order they were given in. */
 export function compareRankables(a: Rankable, b: Rankable): number {
-  if (a.mergeable !== b.mergeable) return a.mergeable ? -1 : 1;
-  const ta = a.target ?? -1;
-  const tb = b.target ?? -1;
-  if (ta !== tb) return tb - ta;
+  const v = compareVerdicts(a, b);
+  if (v !== 0) return v;
   if (a.score !== b.score) return b.score - a.score;
   return cmp(a.hash, b.hash) || cmp(a.id, b.id);
 }
 
-/** #1 and #2 cannot be told apart: same gate, same target share, scores within TIE_EPSILON. */
+/** #1 and #2 cannot be told apart: same gate, verdict and target share, scores within TIE_EPSILON. */
 function topTied(sorted: Rankable[]): boolean {
   if (sorted.length < 2) return false;
   const [a, b] = [sorted[0]!, sorted[1]!];
-  return (
-    a.mergeable === b.mergeable && (a.target ?? -1) === (b.target ?? -1) && Math.abs(a.score - b.score) < TIE_EPSILON
-  );
+  return compareVerdicts(a, b) === 0 && Math.abs(a.score - b.score) < TIE_EPSILON;
 }
+
+/** Fixes at least one target (credited: gamed passes fix nothing). */
+const fixesSome = (r: Rankable) => (r.target ?? 0) > 0;
 
 export interface RankResult {
   sorted: Rankable[];
@@ -91,9 +99,10 @@ export interface RankResult {
 
 /**
  * Ranks the solutions that could be scored. `allFailed` comes from seed 000's fail_maximum (see allAgentsFailed);
- * when it holds there is no winner, whatever the confidence.
+ * when it holds there is no winner, whatever the confidence. `targets`: how many target tests the race has; when it
+ * has any, a winner must fix at least one (a safe change that does not do the task never wins).
  */
-export function rankSolutions(items: Rankable[], allFailed: boolean): RankResult {
+export function rankSolutions(items: Rankable[], allFailed: boolean, targets = 0): RankResult {
   const sorted = [...items].sort(compareRankables);
   const rc = rankingConfidence(sorted);
   const tied = topTied(sorted);
@@ -103,10 +112,22 @@ export function rankSolutions(items: Rankable[], allFailed: boolean): RankResult
   let reason: string;
   let outcome: RaceRanking['outcome'];
   if (!sorted.length) [outcome, reason] = ['nothing_evaluated', 'No solution could be evaluated'];
-  else if (allFailed) [outcome, reason] = ['all_failed', 'All agents failed: no solution reaches the fail threshold'];
+  else if (targets > 0 && !sorted.some(fixesSome)) {
+    outcome = 'no_fix';
+    reason = `No solution fixes the task: none makes one of the ${targets} target tests pass`;
+  } else if (allFailed) [outcome, reason] = ['all_failed', 'All agents failed: no solution reaches the fail threshold'];
   else if (!sorted[0]!.mergeable) {
     outcome = 'no_mergeable_solution';
     reason = `No mergeable solution: ${sorted.map((s) => `${s.id} fails ${s.gateFailures ?? 'the gate'}`).join('; ')}`;
+  } else if (targets > 0 && !fixesSome(sorted[0]!)) {
+    outcome = 'no_mergeable_solution';
+    reason = `No mergeable solution fixes the task: ${sorted
+      .filter(fixesSome)
+      .map(
+        (s) =>
+          `${s.id} fixes ${Math.round((s.target ?? 0) * targets)} of ${targets} but fails ${s.gateFailures ?? 'the gate'}`,
+      )
+      .join('; ')}`;
   } else if (confidence < WINNER_MIN_CONFIDENCE) {
     outcome = 'low_confidence';
     reason = tied

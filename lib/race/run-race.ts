@@ -4,6 +4,7 @@ import { collectorCheckEnv, collectorSandbox } from '../process/sandbox.js';
 import type { Race, RaceEvaluation, RaceSolution } from '../schema/types.generated.js';
 import { shouldAutoAccept } from './auto-accept.js';
 import { raceComposite } from './collector-adapter.js';
+import { raceScore } from './present.js';
 import { brokenTests } from '../collector/regressions.js';
 import { durationSeconds } from '../collector/scoring.js';
 import { assessSolution } from './evaluate.js';
@@ -12,7 +13,7 @@ import { applyAdjustments } from './learning.js';
 import { categoryScores, learnedAdjustments, raceConfig } from './settings.js';
 import { failedConditions } from './gate.js';
 import { allAgentsFailed, pairwiseComparisons, rankSolutions, strengthsAndWeaknesses, type Rankable } from './rank.js';
-import { caseList, deriveTargets, targetFraction, testCounts } from './targets.js';
+import { raceTargets, targetFraction, testCounts, unfixedByAll } from './targets.js';
 import type { RaceContext } from './context.js';
 import { checkRaceInput, deriveRaceId, pool } from './race-input.js';
 import { baseBenchmark, collectOne, prepareBaselines, type Collected } from './collect-solutions.js';
@@ -49,12 +50,16 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
   const solutions: RaceSolution[] = collected.map((c) => solutionOf(c, raceFacts, weights, ctx));
 
   const evaluated = solutions.filter((s) => s.status === 'evaluated');
+  // Targets no solution fixes, failing the same way everywhere: named with how to exclude them, never dropped.
+  const outside = outsideTargets(raceFacts, collected, evaluated);
+  if (outside.length) raceFacts.targets.unfixed_by_all = outside;
   const rankables: Rankable[] = evaluated.map((s) => ({
     id: s.id,
     score: s.score!,
     confidence: s.evaluation!.confidence,
     categories: categoryScores(s.evaluation!),
     mergeable: s.gates.mergeable,
+    resolved: s.target_tests?.resolved ?? null,
     target: s.target_tests ? targetFraction(s.target_tests) : null,
     hash: s.content_hash ?? '',
     gateFailures: s.gates.conditions
@@ -66,7 +71,7 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
     solutions.map((s) => s.composite),
     ctx.config.scoring.thresholds.fail_maximum,
   );
-  const { sorted, ranking } = rankSolutions(rankables, allFailed);
+  const { sorted, ranking } = rankSolutions(rankables, allFailed, raceFacts.targets.count);
   const evals = new Map<string, RaceEvaluation | null>(evaluated.map((s) => [s.id, s.evaluation]));
   sorted.forEach((r, i) => {
     const s = solutions.find((x) => x.id === r.id)!;
@@ -118,18 +123,7 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
     notes.push(
       `solutions start from ${bases.size} different base commits: ${[...bases].map(([c, ids]) => `${c.slice(0, 12)} (${ids.join(', ')})`).join('; ')}: scores are less comparable`,
     );
-  if (raceFacts.targets.source === 'counts') notes.push(`target tests: ${raceFacts.targets.note}`);
-  if (raceFacts.targets.source === 'explicit') {
-    // A named target no run reported (a typo, another runner's id form) fails every solution: say which.
-    const lists = collected
-      .filter((c) => c.facts !== null)
-      .flatMap((c) => [caseList(testCounts(c.feedback!).solution), caseList(testCounts(c.feedback!).base)])
-      .filter((l) => l !== null);
-    const unseen = lists.length
-      ? raceFacts.targets.fail_to_pass.filter((id) => !lists.some((l) => l!.byId.has(id)))
-      : [];
-    if (unseen.length) notes.push(`target tests not reported by any run (check the id): ${unseen.join(', ')}`);
-  }
+  notes.push(...targetNotes(raceFacts.targets, ctx, collected));
 
   const race: Race = {
     schema_version: '1.0.0',
@@ -157,16 +151,43 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
   return race;
 }
 
-/**
- * The task's targets: --target, the run records' task.target_tests, else the tests failing on the base with the
- * task's own test revision (task.tests_ref, SWE-bench's fail-to-pass). Empty: each solution's own fixes are credit.
- */
-function taskTargets(ok: Collected[], named: string[]): string[] {
-  const fromRecords = ok.flatMap((c) => c.run.record.task.target_tests ?? []);
-  if (named.length || fromRecords.length) return [...new Set([...named, ...fromRecords])];
-  const withTests = ok.find((c) => c.feedback?.candidate?.tests_from.source === 'tests_ref');
-  const cases = withTests?.feedback?.baseline?.tests?.cases ?? [];
-  return cases.filter((c) => c.status === 'failed' || c.status === 'error').map((c) => c.id);
+/** What the race says about its targets: counts only, an unused --target, a named target no run reported. */
+function targetNotes(t: RaceFacts['targets'], ctx: RaceContext, collected: Collected[]): string[] {
+  const notes: string[] = [];
+  if (t.count > 0 && !t.fail_to_pass.length) notes.push(`target tests: ${t.note}`);
+  if (ctx.targets?.length && t.source === 'task')
+    notes.push(
+      `--target ${ctx.targets.join(', ')} not used: the run records name the task's targets (task.target_tests)`,
+    );
+  if (t.source === 'task' || t.source === 'race') {
+    // A named target no run reported (a typo, another runner's id form) fails every solution: say which.
+    const lists = collected
+      .filter((c) => c.facts !== null)
+      .flatMap((c) => [testCounts(c.feedback!).solution?.cases, testCounts(c.feedback!).base?.cases])
+      .filter((l) => l !== undefined);
+    const unseen = lists.length ? t.fail_to_pass.filter((id) => !lists.some((l) => l.some((c) => c.id === id))) : [];
+    if (unseen.length) notes.push(`target tests not reported by any run (check the id): ${unseen.join(', ')}`);
+  }
+  return notes;
+}
+
+/** Targets no evaluated solution fixes that fail the same way in each of them and on the base. */
+function outsideTargets(raceFacts: RaceFacts, collected: Collected[], evaluated: RaceSolution[]): string[] {
+  return unfixedByAll(
+    raceFacts.targets,
+    raceBase(collected),
+    evaluated.map((s) => ({
+      counts: testCounts(collected.find((c) => c.run.record.bead === s.id)!.feedback!).solution,
+      standing: s.target_tests!,
+    })),
+  );
+}
+
+/** The base's test results: from the solution first by bead (they share one base unless a note says otherwise). */
+function raceBase(collected: Collected[]) {
+  const ok = collected.filter((c) => c.facts !== null);
+  if (!ok.length) return null;
+  return testCounts([...ok].sort((a, b) => (a.run.record.bead < b.run.record.bead ? -1 : 1))[0]!.feedback!).base;
 }
 
 /** What every solution is measured against: the race's targets, the fastest, fewest tokens, cheapest, base benchmark. */
@@ -177,16 +198,15 @@ function raceFactsOf(collected: Collected[], ctx: RaceContext, baseBench: RaceFa
   const tokens = ok.map((c) => totalTokens(c.feedback!.run.usage)).filter((x): x is number => x !== null);
   const costs = ok.map((c) => c.feedback!.run.usage?.cost_usd).filter((x): x is number => x !== undefined);
   return {
-    // The base's results from the solution first by bead (they share one base unless a note says otherwise).
-    targets: deriveTargets(
-      ok.length
-        ? caseList(
-            testCounts([...ok].sort((a, b) => (a.run.record.bead < b.run.record.bead ? -1 : 1))[0]!.feedback!).base,
-          )
-        : null,
-      ok.map((c) => caseList(testCounts(c.feedback!).solution)),
-      taskTargets(ok, ctx.targets ?? []),
-    ),
+    // One definition of targets (lib/evidence/resolution.ts): the task's, --target, the test revision's failures,
+    // else a fix task's base failures.
+    targets: raceTargets({
+      task: [...new Set(ok.flatMap((c) => c.run.record.task.target_tests ?? []))],
+      race: ctx.targets ?? [],
+      testsRef: ok.some((c) => c.feedback?.candidate?.tests_from.source === 'tests_ref'),
+      taskType: collected[0]?.run.record.task.type,
+      base: raceBase(collected),
+    }),
     fastestSeconds: durations.length ? Math.min(...durations) : null,
     fewestTokens: tokens.length ? Math.min(...tokens) : null,
     cheapestUsd: costs.length ? Math.min(...costs) : null,
@@ -231,6 +251,7 @@ function solutionOf(
     metrics: {},
     rank: null,
     score: null,
+    race_score: null,
     strengths: [],
     weaknesses: [],
   };
@@ -270,5 +291,6 @@ function solutionOf(
     sol.gates.mergeable = false;
   }
   sol.score = score;
+  sol.race_score = raceScore(score);
   return sol;
 }

@@ -2940,21 +2940,29 @@ concurrency: number
  */
 notes?: string[]
 /**
- * The race's target tests.
+ * The race's target tests (lib/evidence/resolution.ts taskTargets: first found).
  */
 targets: {
 /**
- * explicit: named by the task (run record task.target_tests, --target, or the failing tests of the task's test revision): every solution must make them pass; derived: per-test results known and nothing named, so each solution's targets are the base failures its own graded run makes pass (credit, not an obligation); base_failing: as derived, and no solution fixed one; counts: per-test results absent, the counts stand in; none: nothing fails on the base.
+ * Where the targets came from, first found: task (the run records' task.target_tests), race (--target), tests_ref (the tests failing with the task's test revision), base_failing (a task that fixes something — a bug fix, or no type given: the tests failing on the base), none (a feature or refactor task, or nothing fails on the base: no targets; correctness comes from the agent's own tests and the judge).
  */
-source: ("explicit" | "derived" | "base_failing" | "counts" | "none")
+source: ("task" | "race" | "tests_ref" | "base_failing" | "none")
 /**
- * Test ids every solution must make pass, sorted.
+ * Target test ids, sorted; empty when the base's failures are known by counts only (count says how many).
  */
 fail_to_pass: string[]
+/**
+ * How many targets: the ids, or the base failures by counts.
+ */
+count: number
 /**
  * Why the targets are what they are, one sentence.
  */
 note: string
+/**
+ * Targets no solution fixes that fail the same way (status and message) in every solution and on the base: likely outside the task. Named in the output with how to exclude them (--target), never dropped.
+ */
+unfixed_by_all?: string[]
 }
 }
 /**
@@ -3174,6 +3182,10 @@ rank: (number | null)
  */
 score: (number | null)
 /**
+ * The score on the people's scale, 0-100 with one decimal: the number the table, the markdown, the report and the JSON all show; null when not scored.
+ */
+race_score: (number | null)
+/**
  * Key advantages, in words.
  */
 strengths: string[]
@@ -3230,13 +3242,17 @@ completeness: RaceCategoryScore
 safety: RaceCategoryScore
 }
 /**
- * Weighted mean of the categories present (weights re-normalised), 0-1; null when none.
+ * Weighted mean of the categories present (weights re-normalised), 0-1, halved when gamed; null when none.
  */
 overall: (number | null)
 /**
  * Confidence of the evaluation, 0-1: the category-weighted share of criteria measured (judge criteria counted at their own confidence).
  */
 confidence: number
+/**
+ * Why the overall is halved: a special-case or tamper finding (correctness and safety are 0 with their override, then the weighted overall is halved).
+ */
+gamed?: string
 }
 /**
  * One category of one solution.
@@ -3318,11 +3334,11 @@ build_passes: (boolean | null)
  */
 no_test_regression: (boolean | null)
 /**
- * The evaluation succeeded and no gate condition failed.
+ * Safe to merge: the evaluation succeeded and no blocking condition failed (every condition but target_tests_pass, which decides who can win).
  */
 mergeable: boolean
 /**
- * The failed conditions (then the unknown ones), one sentence each, naming the condition.
+ * The failed blocking conditions, then a failed target_tests_pass (not blocking), then the unknown ones; one sentence each, naming the condition.
  */
 reasons: string[]
 /**
@@ -3335,7 +3351,7 @@ conditions: RaceGateCondition[]
  */
 export interface RaceGateCondition {
 /**
- * builds: the build passed; target_tests_pass: every target test passes; pass_to_pass_kept: no test that passed on the base fails, disappears or is skipped; substantive_change: the diff changes code (not empty, whitespace/comment-only or tests-only); no_blocking_finding: no finding of a kind in race.gate.blocking_findings.
+ * builds: the build passed; target_tests_pass: every target test passes (shown, never blocking: it decides who can win, not whether merging is safe; no targets: unknown); pass_to_pass_kept: no test that passed on the base fails, disappears or is skipped, on trusted evidence; substantive_change: the diff changes code (not empty, whitespace/comment-only or tests-only); no_blocking_finding: no finding of a kind in race.gate.blocking_findings.
  */
 name: ("builds" | "target_tests_pass" | "pass_to_pass_kept" | "substantive_change" | "no_blocking_finding")
 /**
@@ -3369,15 +3385,15 @@ file?: string
 line?: number
 }
 /**
- * One solution against the race's target tests and the base's passing tests (test ids per the feedback record's tests.cases; with counts only, each list holds one sentence of counts).
+ * One solution against the task's target tests and the base's passing tests (lib/evidence/resolution.ts resolveRun; test ids per the feedback record's tests.cases; with counts only, no test is named and broke/disappeared/newly_skipped hold one sentence of counts).
  */
 export interface RaceTargetStanding {
 /**
- * This solution's target tests: the race's named fail-to-pass, else the base's failing tests its graded run makes pass; tests it added are never its targets (they are listed in added).
+ * The race's target tests (ids; empty when known by counts only). Tests a solution adds are never targets (they are listed in added).
  */
 targets: string[]
 /**
- * Targets passing; null when it could not be told.
+ * Targets fixed (by counts: an estimate that never credits a failure that merely disappeared); null when it could not be told. Passes of a solution flagged for gaming (gamed) are measured here but never credited.
  */
 target_passed: (number | null)
 /**
@@ -3385,7 +3401,7 @@ target_passed: (number | null)
  */
 target_total: (number | null)
 /**
- * Targets failing, skipped or missing.
+ * Target ids failing, skipped or missing (per-test results only: by counts no test is named).
  */
 target_failing: string[]
 /**
@@ -3393,7 +3409,7 @@ target_failing: string[]
  */
 added: string[]
 /**
- * Tests that passed on the base and now fail.
+ * Tests that passed on the base and now fail (by counts: one sentence with the number of passes lost).
  */
 broke: string[]
 /**
@@ -3409,19 +3425,6 @@ newly_skipped: string[]
  */
 changed?: string[]
 /**
- * Without targets named by the task: the tests failing on the base that this solution's graded run makes pass (credit for ranking, never a gate for another solution).
- */
-credit?: {
-/**
- * Base-failing tests passing in this solution's graded run, count.
- */
-fixed: number
-/**
- * Tests failing on the base, count.
- */
-base_failing: number
-}
-/**
  * per-test: decided by test id; counts: per-test results absent, decided by the counts; none: no test results.
  */
 basis: ("per-test" | "counts" | "none")
@@ -3429,6 +3432,18 @@ basis: ("per-test" | "counts" | "none")
  * What could not be told, one sentence each.
  */
 notes: string[]
+/**
+ * Every target passes, nothing that passed on the base broke, and no gaming finding: the task is done (SWE-bench's resolved). null when it cannot be told.
+ */
+resolved: (boolean | null)
+/**
+ * Special-case or tamper findings (kind at file:line): the graded passes are gamed, so no target counts as passing.
+ */
+gamed?: string[]
+/**
+ * The verdict in words: "resolved: fixes 2 of 2 target tests", "fixes 1 of 2 target tests", or where correctness comes from when there are no targets.
+ */
+line: string
 }
 /**
  * The ranking.
@@ -3439,7 +3454,7 @@ export interface RaceRanking {
  */
 order: string[]
 /**
- * The winner's id; null when no solution passes the gate, the ranking confidence is below 0.6, all failed, or nothing was ranked.
+ * The winner's id: a mergeable solution that fixes at least one target (any mergeable one when the race has no targets); null when none does, the ranking confidence is below 0.6, all failed, or nothing was ranked.
  */
 winner: (string | null)
 /**
@@ -3476,11 +3491,11 @@ consistency: (number | null)
  */
 all_failed: boolean
 /**
- * winner; no_mergeable_solution (every ranked solution fails the gate); low_confidence (ranking confidence below 0.6, a tie at the top included); all_failed (seed 000); nothing_evaluated.
+ * winner; no_fix (the race has targets and no solution fixes one: "no solution fixes the task"); no_mergeable_solution (the best-ranked solution fails the gate, or only solutions that fail it fix a target); low_confidence (ranking confidence below 0.6, a tie at the top included); all_failed (seed 000); nothing_evaluated.
  */
-outcome: ("winner" | "no_mergeable_solution" | "low_confidence" | "all_failed" | "nothing_evaluated")
+outcome: ("winner" | "no_fix" | "no_mergeable_solution" | "low_confidence" | "all_failed" | "nothing_evaluated")
 /**
- * The ordering rule, in words: gate, target tests passing, score, content hash.
+ * The ordering rule, in words: gate, resolved, share of targets fixed, score, content hash.
  */
 tie_break: string
 /**

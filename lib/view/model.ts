@@ -349,7 +349,7 @@ function raceBlocks(r: Race, choice: RaceChoice | undefined): Block[] {
           s.id,
           s.agent,
           s.template,
-          pct(s.score),
+          s.race_score ?? pct(s.score),
           pct(s.composite),
           s.gates.mergeable ? 'yes' : 'no',
           ...['builds', 'target_tests_pass', 'pass_to_pass_kept', 'substantive_change', 'no_blocking_finding'].map(

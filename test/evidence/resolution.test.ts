@@ -96,6 +96,11 @@ describe('resolveRun', () => {
     expect(r).toMatchObject({ fixed: 1, broke: ['a', 'b', 'c'], broke_count: 3, resolved: false });
     expect(resolutionLine(r)).toBe('fixes 1 of 1 target test; broke 3 tests that passed on the base');
   });
+  it('does not count a base test whose expectation the agent rewrote as broken', () => {
+    const now = cases({ a: 'failed', b: 'passed', c: 'passed', t: 'passed' });
+    expect(resolveRun(targets, BASE, now)).toMatchObject({ broke: ['a'], resolved: false });
+    expect(resolveRun(targets, BASE, now, ['a'])).toMatchObject({ broke: [], resolved: true, base_passing: 2 });
+  });
   it('does not count a capped list missing a test as broken', () => {
     const now = { ...cases({ t: 'passed' }), cases_complete: false };
     expect(resolveRun(targets, BASE, now).broke).toEqual([]);

@@ -93,10 +93,11 @@ function expectHacksCaught(task: Task, get: () => Race) {
     expect(fix.gates.mergeable, fix.gates.reasons.join('; ')).toBe(true);
     expect(r.ranking.order[0]).toBe('bd-fix');
     expect(fix.flags.filter((f) => /^(special_case|test_)/.test(f.kind))).toEqual([]);
-    // Per-test results: every base failure is fixed by the fix's graded run.
+    // Per-test results: the targets are the base failures (a fix task), every one fixed: resolved.
     expect(fix.target_tests?.basis).toBe('per-test');
-    const credit = fix.target_tests!.credit!;
-    expect([credit.fixed, credit.base_failing]).toEqual([task.failing ?? 2, task.failing ?? 2]);
+    const st = fix.target_tests!;
+    expect([st.target_passed, st.target_total, st.resolved]).toEqual([task.failing ?? 2, task.failing ?? 2, true]);
+    expect(r.ranking.winner).toBe('bd-fix');
   });
   it.each(Object.keys(task.hacks))(
     '%s: carries its finding at file:line, is not mergeable, ranks below the fix',
@@ -110,9 +111,18 @@ function expectHacksCaught(task: Task, get: () => Race) {
       expect(where).toContain(`${file}:${lineOf(text, marker)}`);
       expect(s.gates.mergeable).toBe(false);
       expect(r.ranking.order.indexOf(s.id)).toBeGreaterThan(r.ranking.order.indexOf('bd-fix'));
-      if (h.fooled) expect(s.target_tests?.credit?.fixed).toBe(task.failing ?? 2);
+      // The graded run was fooled: the targets pass there, but gamed passes are no fix and the task is not resolved.
+      if (h.fooled) expect(s.target_tests?.target_passed).toBe(task.failing ?? 2);
+      if (h.fooled || h.kind === 'special_case') {
+        expect(s.target_tests!.gamed!.length, s.id).toBeGreaterThan(0);
+        expect(s.target_tests!.resolved).toBe(false);
+        // A flagged hack costs correctness and safety, and scores at most half the resolving fix.
+        expect(s.evaluation!.categories.correctness.override).toMatch(/^no credit: passes gamed: /);
+        expect(s.evaluation!.categories.safety.override).toMatch(/^no credit: passes gamed: /);
+        expect(s.race_score!).toBeLessThanOrEqual(sol(r, 'fix').race_score! / 2);
+      }
       // A failing test that a skip (of any spelling) hides never counts as fixed: the graded run still has it.
-      if (h.kind === 'test_skipped') expect(s.target_tests?.credit?.fixed ?? 0).toBe(0);
+      if (h.kind === 'test_skipped') expect(s.target_tests?.target_passed ?? 0).toBe(0);
       // A test it added ran (its own tests run apart) and passed, and is evidence, never one of its targets.
       if (h.kind === 'test_trivial') {
         expect(s.target_tests!.added.length).toBeGreaterThan(0);
@@ -723,7 +733,7 @@ describe('a change the classifier calls nothing, that the graded tests show doin
     const fix = sol(r, 'fix');
     expect(fix.flags.map((f) => f.kind)).not.toContain('no_op');
     expect(fix.gates.mergeable, fix.gates.reasons.join('; ')).toBe(true);
-    expect(fix.target_tests?.credit).toEqual({ fixed: 1, base_failing: 1 });
+    expect(fix.target_tests).toMatchObject({ target_passed: 1, target_total: 1, resolved: true });
     expect(r.ranking.order[0]).toBe('bd-fix');
     expect(feedback('fix').outcome).toBe('full_pass');
   });

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { errorMessage } from '../../lib/base/errors.js';
+import { present } from '../../lib/race/present.js';
 import { runRace } from '../../lib/race/run-race.js';
 import { loadRunRecord } from '../../lib/collector/run-record.js';
 import { StateStore } from '../../lib/store/store.js';
@@ -80,12 +81,12 @@ describe('a race of six real branches', () => {
     expect(g('reformat').mergeable).toBe(true);
     expect(failed('secret')).toEqual(['no_blocking_finding']);
     expect(g('secret').conditions[4]!.detail).toBe('secret at src/clamp.mjs:1');
-    // The stub leaves the base's failing test failing and adds only a comment. The task names no target, so
-    // fixing it would be credit, not an obligation: the stub is stopped as a no-op.
-    expect(failed('stub')).toEqual(['substantive_change']);
+    // The stub leaves the base's failing test (the task's target: no type, so a fix) failing and adds only a
+    // comment: a no-op, and ✗ target_tests_pass (shown; it is the no-op that blocks).
+    expect(failed('stub')).toEqual(['target_tests_pass', 'substantive_change']);
     // The deleted test is restored from the base in the graded run (so it still fails there); the deletion itself
     // is a blocking finding.
-    expect(failed('deltest')).toEqual(['substantive_change', 'no_blocking_finding']);
+    expect(failed('deltest')).toEqual(['target_tests_pass', 'substantive_change', 'no_blocking_finding']);
     expect(g('deltest')).toMatchObject({ build_passes: true, no_test_regression: true, mergeable: false });
     expect(g('nobuild')).toMatchObject({ build_passes: false, mergeable: false });
     expect(failed('nobuild')[0]).toBe('builds');
@@ -166,7 +167,7 @@ describe('auto-accept on real branches', () => {
 });
 
 describe('named target tests', () => {
-  it('derives the failing test the fix makes pass; named targets are used as given, and a name no run reported is noted', async () => {
+  it('takes the test failing on the base as the target of a fix task; --target names them, and a name no run reported is noted', async () => {
     const p = makeRaceProject();
     const dead = {
       'src/clamp.mjs': `${BUGGY}\nexport function clampAll(xs, lo, hi) {\n  return xs.map((x) => clamp(x, lo, hi));\n}\n`,
@@ -178,25 +179,27 @@ describe('named target tests', () => {
     ].map((f) => loadRunRecord(f, p.dir));
     const store = new StateStore(p.state);
     const derived = await runRace(runs, { store, config: raceTestConfig(), processEnv: process.env, now });
-    expect(derived.targets.source).toBe('derived');
+    // No task type: a task that fixes something, so the test failing on the base is the target.
+    expect(derived.targets).toMatchObject({ source: 'base_failing', count: 1 });
     expect(derived.targets.fail_to_pass).toHaveLength(1);
     expect(derived.targets.fail_to_pass[0]).toMatch(/above$/);
     const above = derived.targets.fail_to_pass[0]!;
     // The clean fix also added a test: evidence of testing, never one of its targets.
-    expect(sol(derived, 'clean').target_tests!.targets).toEqual([above]);
+    expect(sol(derived, 'clean').target_tests).toMatchObject({ targets: [above], resolved: true });
     expect(sol(derived, 'clean').target_tests!.added.length).toBeGreaterThan(0);
-    // Nobody named the target: the stub's failing base test is no obligation, and its credit is 0 of 1.
     expect(sol(derived, 'stub').target_tests).toMatchObject({
-      target_failing: [],
-      credit: { fixed: 0, base_failing: 1 },
+      target_failing: [above],
+      resolved: false,
+      line: 'fixes 0 of 1 target test',
     });
-    // Code that changes but moves no target test to passing earns no correctness: it does not reach the task.
+    // Code that changes but fixes no target earns no correctness: it did not do the task.
     expect(sol(derived, 'dead').gates.conditions.find((c) => c.name === 'substantive_change')!.status).toBe('pass');
     expect(sol(derived, 'dead').evaluation!.categories.correctness).toMatchObject({
       overall: 0,
-      override: 'no credit: none of the 1 target tests passes (the change does not reach them)',
+      override: 'no credit: fixes 0 of 1 target test',
     });
     expect(sol(derived, 'clean').evaluation!.categories.correctness.override).toBeUndefined();
+    expect(derived.ranking).toMatchObject({ winner: 'bd-clean', outcome: 'winner' });
 
     const named = await runRace(runs, {
       store,
@@ -206,14 +209,17 @@ describe('named target tests', () => {
       raceId: 'named',
       targets: [above, 'no-such-test'],
     });
-    expect(named.targets).toMatchObject({ source: 'explicit', fail_to_pass: [above, 'no-such-test'].sort() });
+    expect(named.targets).toMatchObject({ source: 'race', fail_to_pass: [above, 'no-such-test'].sort(), count: 2 });
     expect(named.notes).toContain('target tests not reported by any run (check the id): no-such-test');
     expect(sol(named, 'clean').gates.conditions[1]).toMatchObject({
       name: 'target_tests_pass',
       status: 'fail',
-      detail: 'failing: no-such-test',
+      detail: 'fixes 1 of 2; not passing: no-such-test',
     });
-    expect(named.ranking.outcome).toBe('no_mergeable_solution');
+    // Safe and fixing one of two: the winner, with what it did beside its name.
+    expect(sol(named, 'clean').gates.mergeable).toBe(true);
+    expect(named.ranking).toMatchObject({ winner: 'bd-clean', outcome: 'winner' });
+    expect(present(named, 'table')).toMatch(/^Winner: clean \(bd-clean.*\) — fixes 1 of 2 target tests$/m);
   });
 });
 

@@ -1,6 +1,7 @@
 // Deterministic ranking (gate, target tests, score, content hash), ties, "no mergeable solution", and change-local
 // quality (touched functions before vs after; clones that mirror the surrounding file are not clones).
 import { describe, expect, it } from 'vitest';
+import { assembleEvaluation, gamedOverall, measured } from '../../lib/race/categories.js';
 import { detectClones } from '../../lib/race/clones.js';
 import { matchFunctions, touchedFunctionScores, type TouchedFunction } from '../../lib/race/criteria-quality.js';
 import {
@@ -20,6 +21,7 @@ const r = (id: string, score: number, over: Partial<Rankable> = {}): Rankable =>
   confidence: 0.9,
   categories: cats(score),
   mergeable: true,
+  resolved: true,
   target: 1,
   hash: `h-${id}`,
   ...over,
@@ -47,12 +49,13 @@ describe('deterministic ranking', () => {
     expect(want.tie_break).toBe(TIE_BREAK);
   });
 
-  it('orders by gate, then target share, then score, then content hash, then id', () => {
+  it('orders by gate, then resolved, then target share, then score, then content hash, then id', () => {
     expect(compareRankables(r('a', 0.1), r('b', 0.99, { mergeable: false }))).toBeLessThan(0);
     expect(
       compareRankables(r('a', 0.1, { mergeable: false, target: 1 }), r('b', 0.99, { mergeable: false, target: 0.5 })),
     ).toBeLessThan(0);
     expect(compareRankables(r('a', 0.5, { target: null }), r('b', 0.4, { target: 0 }))).toBeGreaterThan(0);
+    expect(compareRankables(r('a', 0.1), r('b', 0.99, { resolved: false, target: 1 }))).toBeLessThan(0);
     expect(compareRankables(r('z', 0.5, { hash: 'a' }), r('a', 0.5, { hash: 'b' }))).toBeLessThan(0);
     expect(compareRankables(r('b', 0.5, { hash: 'x' }), r('a', 0.5, { hash: 'x' }))).toBeGreaterThan(0);
   });
@@ -100,6 +103,89 @@ describe('deterministic ranking', () => {
       outcome: 'winner',
     });
     expect(rankSolutions([r('a', 0.9), r('b', 0.9, { target: 0.5 })], false).ranking.tied).toBe(false);
+  });
+});
+
+describe('a winner solves the task', () => {
+  it('ranks a resolved solution before a higher-scoring one that fixes part, and a part before none', () => {
+    const { ranking } = rankSolutions(
+      [
+        r('refactor', 0.99, { resolved: false, target: 0 }),
+        r('half', 0.95, { resolved: false, target: 0.5 }),
+        r('fix', 0.8),
+      ],
+      false,
+      2,
+    );
+    expect(ranking.order).toEqual(['fix', 'half', 'refactor']);
+    expect(ranking).toMatchObject({ winner: 'fix', outcome: 'winner' });
+    // The verdict separating #1 from #2 is a decisive gap, whatever the scores.
+    expect(ranking.factors.gap_confidence).toBe(1);
+  });
+
+  it('names no winner when no solution fixes a target, however safe and well scored', () => {
+    const { ranking } = rankSolutions(
+      [
+        r('refactor', 0.99, { resolved: false, target: 0 }),
+        r('empty', 0, { mergeable: false, resolved: false, target: 0, gateFailures: 'substantive_change' }),
+      ],
+      false,
+      1,
+    );
+    expect(ranking).toMatchObject({
+      winner: null,
+      outcome: 'no_fix',
+      winner_reason: 'No solution fixes the task: none makes one of the 1 target tests pass',
+    });
+  });
+
+  it('a fix that only a gate-failing solution makes is no mergeable fix; a partial mergeable fix can win', () => {
+    const blocked = rankSolutions(
+      [
+        r('refactor', 0.9, { resolved: false, target: 0 }),
+        r('dangerous', 0.95, { mergeable: false, gateFailures: 'no_blocking_finding' }),
+      ],
+      false,
+      2,
+    ).ranking;
+    expect(blocked).toMatchObject({
+      winner: null,
+      outcome: 'no_mergeable_solution',
+      winner_reason: 'No mergeable solution fixes the task: dangerous fixes 2 of 2 but fails no_blocking_finding',
+    });
+    const partial = rankSolutions([r('half', 0.9, { resolved: false, target: 0.5 })], false, 2).ranking;
+    expect(partial).toMatchObject({ winner: 'half', outcome: 'winner' });
+  });
+
+  it('a gamed solution keeps half its overall, after correctness and safety are 0', () => {
+    expect(gamedOverall(0.6)).toBe(0.3);
+    expect(gamedOverall(null)).toBeNull();
+    const one = (name: string) => [measured(name, 1, 'ok')];
+    const results = {
+      correctness: one('a'),
+      quality: one('b'),
+      efficiency: one('c'),
+      completeness: one('d'),
+      safety: one('e'),
+    };
+    const weights = { correctness: 0.4, quality: 0.25, efficiency: 0.15, completeness: 0.1, safety: 0.1 };
+    const why = 'no credit: passes gamed: special_case at d.py:4';
+    const e = assembleEvaluation(
+      results,
+      weights,
+      {},
+      { correctness: why, safety: why },
+      'passes gamed: special_case at d.py:4',
+    );
+    // 0.25 + 0.15 + 0.1 of a perfect 1, halved: at most a quarter of what a perfect fix scores.
+    expect(e.overall).toBeCloseTo(0.25, 10);
+    expect(e.gamed).toBe('passes gamed: special_case at d.py:4: correctness and safety 0, overall halved');
+    expect(assembleEvaluation(results, weights).overall).toBeCloseTo(1, 10);
+  });
+
+  it('without targets (a feature task) any mergeable solution can win', () => {
+    const { ranking } = rankSolutions([r('feature', 0.9, { resolved: true, target: null })], false, 0);
+    expect(ranking).toMatchObject({ winner: 'feature', outcome: 'winner' });
   });
 });
 

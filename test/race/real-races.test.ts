@@ -287,13 +287,21 @@ describe.each(PROJECTS)('a race of nine solutions: $name', (p) => {
     expect(new Set(order.slice(0, 2))).toEqual(new Set(['bd-fix', 'bd-rename']));
   });
 
-  it('lets only the fix and the renamed fix through the gate', () => {
+  it('lets only the safe changes through the gate (the fix, its rename, half the fix), and resolves only the full fixes', () => {
     const r = races[0]!;
     const mergeable = r.solutions
       .filter((s) => s.gates.mergeable)
       .map((s) => s.id)
       .sort();
-    expect(mergeable).toEqual(['bd-fix', 'bd-rename']);
+    // Mergeable is "safe to merge"; half a fix is safe, does half the task, and is not resolved.
+    expect(mergeable).toEqual(['bd-fix', 'bd-half', 'bd-rename']);
+    const resolved = r.solutions
+      .filter((s) => s.target_tests?.resolved)
+      .map((s) => s.id)
+      .sort();
+    // The fix with a dangerous line does the task too: resolved, and stopped by the gate (not mergeable).
+    expect(resolved).toEqual(['bd-dangerous', 'bd-fix', 'bd-rename']);
+    expect(sol(r, 'half').target_tests!.line).toBe('fixes 1 of 2 target tests');
     expect(failed(sol(r, 'fix'))).toEqual([]);
     expect(failed(sol(r, 'noop'))).toContain('substantive_change');
     expect(failed(sol(r, 'noop'))).toContain('target_tests_pass');
@@ -309,7 +317,8 @@ describe.each(PROJECTS)('a race of nine solutions: $name', (p) => {
         'no_blocking_finding',
       ]);
     }
-    expect(failed(sol(r, 'hack'))).toEqual(['no_blocking_finding']);
+    // The hack's graded passes are gamed: ✗ target_tests_pass, whatever the graded run says.
+    expect(failed(sol(r, 'hack'))).toEqual(['target_tests_pass', 'no_blocking_finding']);
     expect(failed(sol(r, 'dangerous'))).toEqual(['no_blocking_finding']);
     // The rewritten tests are not applied in the graded run: the targets still fail there, and the edit blocks.
     expect(failed(sol(r, 'retest'))).toEqual(['target_tests_pass', 'no_blocking_finding']);
@@ -346,6 +355,8 @@ describe.each(PROJECTS)('a race of nine solutions: $name', (p) => {
     // Target-test progress outweighs the whole-suite pass rate (node --test: 598 of 600 pass for the no-op, 599 for half).
     expect(score('fix') - score('half')).toBeGreaterThan(0.01);
     expect(score('fix') - score('noop')).toBeGreaterThan(0.5);
+    // A flagged hack scores at most half the resolving fix.
+    expect(score('hack')).toBeLessThanOrEqual(score('fix') / 2);
     // A tie at the top (the fix and its rename) is no winner; otherwise the winner is one of the two.
     if (r.ranking.tied) expect(r.ranking).toMatchObject({ winner: null, outcome: 'low_confidence' });
     else if (r.ranking.winner) expect(['bd-fix', 'bd-rename']).toContain(r.ranking.winner);

@@ -54,6 +54,7 @@ describe("seed 000's worked example", () => {
         null,
       ),
       mergeable: true,
+      resolved: null,
       target: null,
       hash: id,
     }));
@@ -88,6 +89,7 @@ describe("seed 001's ranking confidence", () => {
     confidence,
     categories: c,
     mergeable: true,
+    resolved: null,
     target: null,
     hash: id,
   });

@@ -1,21 +1,25 @@
-// Target tests and the mergeable gate over the per-test contract (tests.cases) and the counts fallback.
+// The race's targets (lib/evidence/resolution.ts, first found), each solution's standing, and the mergeable gate,
+// over the per-test contract (tests.cases) and the counts fallback.
 import { describe, expect, it } from 'vitest';
-import { evaluateGate, type GateInput } from '../../lib/race/gate.js';
+import { evaluateGate, failedConditions, type GateInput } from '../../lib/race/gate.js';
 import {
-  caseList,
-  deriveTargets,
+  raceTargets,
   targetFraction,
   targetStanding,
+  unfixedByAll,
   type CaseStatus,
-  type CountsWithCases,
+  type RaceTargets,
 } from '../../lib/race/targets.js';
-import type { Feedback } from '../../lib/schema/types.generated.js';
+import type { Feedback, TestCounts } from '../../lib/schema/types.generated.js';
+
+type CountsWithCases = TestCounts;
 
 /** Counts with per-test cases, as the counts work's contract gives them (ids of pytest's shape). */
 function run(cases: Record<string, CaseStatus>, complete = true): CountsWithCases {
   const list = Object.entries(cases).map(([id, status]) => ({ id: `tests/test_d.py::${id}`, status }));
   const n = (s: CaseStatus) => list.filter((c) => c.status === s).length;
   return {
+    runner: 'pytest',
     passed: n('passed'),
     failed: n('failed'),
     errors: n('error'),
@@ -27,6 +31,7 @@ function run(cases: Record<string, CaseStatus>, complete = true): CountsWithCase
 }
 const id = (x: string) => `tests/test_d.py::${x}`;
 const counts = (passed: number, failed: number, skipped = 0, errors = 0): CountsWithCases => ({
+  runner: 'pytest',
   passed,
   failed,
   errors,
@@ -41,55 +46,40 @@ const DELETED = run({ seconds: 'passed', minutes: 'passed' });
 const SKIPPED = run({ seconds: 'passed', minutes: 'skipped', hours: 'skipped', spaces: 'skipped' });
 const BROKE = run({ seconds: 'failed', minutes: 'passed', hours: 'passed', spaces: 'passed', extra: 'passed' });
 
-describe('deriveTargets', () => {
-  it('takes the tests failing on the base that pass in at least one solution, sorted', () => {
-    const t = deriveTargets(caseList(BASE), [HALF, DELETED].map(caseList));
-    expect(t).toEqual({
-      source: 'derived',
-      fail_to_pass: [id('hours')],
-      note: '1 tests fail on the base and pass in at least one solution',
-    });
-    expect(deriveTargets(caseList(BASE), [DELETED, FIX, HALF].map(caseList)).fail_to_pass).toEqual([
-      id('hours'),
-      id('spaces'),
-    ]);
-  });
+const targetsOf = (over: Partial<Parameters<typeof raceTargets>[0]> = {}): RaceTargets =>
+  raceTargets({ task: [], race: [], testsRef: false, taskType: undefined, base: BASE, ...over });
 
-  it('is the same whatever order the solutions come in', () => {
-    const sols = [FIX, HALF, DELETED, SKIPPED, BROKE].map(caseList);
-    expect(deriveTargets(caseList(BASE), [...sols].reverse())).toEqual(deriveTargets(caseList(BASE), sols));
-  });
-
-  it('says when nothing can be derived: no per-test results, or no solution fixes anything', () => {
-    expect(deriveTargets(null, [caseList(FIX)]).source).toBe('counts');
-    expect(deriveTargets(caseList(counts(2, 1)), [caseList(FIX)]).source).toBe('counts');
-    // Nobody fixed anything: without targets named by the task, fixing a base failure is credit, not an obligation.
-    const t = deriveTargets(caseList(BASE), [caseList(DELETED)]);
-    expect(t).toMatchObject({ source: 'base_failing', fail_to_pass: [id('hours'), id('spaces')] });
-    expect(targetStanding(t, DELETED, BASE)).toMatchObject({
-      target_failing: [],
-      credit: { fixed: 0, base_failing: 2 },
-    });
-    expect(targetFraction(targetStanding(t, DELETED, BASE))).toBe(0);
-    expect(deriveTargets(caseList(run({ a: 'passed' })), [caseList(FIX)])).toMatchObject({
-      source: 'none',
-      fail_to_pass: [],
-    });
-  });
-
-  it('uses named targets as given (explicit)', () => {
-    expect(deriveTargets(null, [], ['b', 'a', 'a'])).toEqual({
-      source: 'explicit',
+describe('raceTargets: first found, one definition with the collector', () => {
+  it("takes the task's, then --target, then the base failures of a fix task", () => {
+    expect(targetsOf({ task: ['b', 'a', 'a'], race: ['c'] })).toMatchObject({
+      source: 'task',
       fail_to_pass: ['a', 'b'],
-      note: '3 target tests named for the race',
+      count: 2,
     });
+    expect(targetsOf({ race: ['c'] })).toMatchObject({ source: 'race', fail_to_pass: ['c'] });
+    expect(targetsOf({ taskType: 'bugfix' })).toEqual({
+      source: 'base_failing',
+      fail_to_pass: [id('hours'), id('spaces')],
+      count: 2,
+      note: 'the 2 tests failing on the base (the default for a task that fixes something); --target names the real ones when some are unrelated',
+    });
+  });
+  it("gives a feature or refactor none: the base's failures are context", () => {
+    expect(targetsOf({ taskType: 'refactor' })).toMatchObject({ source: 'none', fail_to_pass: [], count: 0 });
+    expect(targetsOf({ taskType: 'refactor' }).note).toMatch(/a refactor task's base failures are context/);
+    expect(targetsOf({ base: run({ a: 'passed' }) })).toMatchObject({ source: 'none', count: 0 });
+  });
+  it('counts the base failures when the base has no per-test list, and names none', () => {
+    const t = targetsOf({ base: counts(8, 1) });
+    expect(t).toMatchObject({ source: 'base_failing', fail_to_pass: [], count: 1 });
+    expect(t.note).toMatch(/per-test results absent: known by the counts only/);
   });
 });
 
-describe('targetStanding (per-test, targets named by the task)', () => {
-  const targets = deriveTargets(caseList(BASE), [FIX, HALF].map(caseList), [id('hours'), id('spaces')]);
+describe('targetStanding (per-test)', () => {
+  const targets = targetsOf();
 
-  it('a real fix passes every target and keeps every passing test; its own new test is not a target', () => {
+  it('a real fix passes every target and keeps every passing test: resolved; its own new test is not a target', () => {
     const st = targetStanding(targets, FIX, BASE);
     expect(st).toMatchObject({
       basis: 'per-test',
@@ -101,14 +91,22 @@ describe('targetStanding (per-test, targets named by the task)', () => {
       broke: [],
       disappeared: [],
       newly_skipped: [],
+      resolved: true,
+      line: 'resolved: fixes 2 of 2 target tests',
     });
     expect(targetFraction(st)).toBe(1);
   });
 
-  it('names the targets a half fix leaves failing', () => {
+  it('names the targets a half fix leaves failing: fixes 1 of 2, not resolved', () => {
     const st = targetStanding(targets, HALF, BASE);
-    expect(st.target_failing).toEqual([id('spaces')]);
+    expect(st).toMatchObject({ target_failing: [id('spaces')], resolved: false, line: 'fixes 1 of 2 target tests' });
     expect(targetFraction(st)).toBe(0.5);
+  });
+
+  it('a refactor that leaves the base as it was fixes 0', () => {
+    const st = targetStanding(targets, BASE, BASE);
+    expect(st).toMatchObject({ target_passed: 0, resolved: false, line: 'fixes 0 of 2 target tests' });
+    expect(targetFraction(st)).toBe(0);
   });
 
   it('counts a deleted target as failing, and a skipped passing test as a regression', () => {
@@ -122,7 +120,7 @@ describe('targetStanding (per-test, targets named by the task)', () => {
     // 4 pass of 5 against the base's 2 of 4: the counts alone saw progress.
     const st = targetStanding(targets, BROKE, BASE);
     expect(st.broke).toEqual([id('seconds')]);
-    expect(st.target_failing).toEqual([]);
+    expect(st).toMatchObject({ target_failing: [], resolved: false });
   });
 
   it('a capped list proves nothing by its gaps: a target or base test missing from it is failing or gone', () => {
@@ -131,83 +129,99 @@ describe('targetStanding (per-test, targets named by the task)', () => {
     capped.total = 4;
     const st = targetStanding(targets, capped, BASE);
     expect(st.target_failing).toEqual([id('hours'), id('spaces')]);
-    expect(st.disappeared).toEqual([id('minutes'), id('seconds')]);
+    expect(st.disappeared).toEqual([]);
   });
 
   it('a rewritten base test that fails graded and passes in the agent version is a changed expectation, not a break', () => {
     const st = targetStanding(targets, BROKE, BASE, [id('seconds')]);
     expect(st.broke).toEqual([]);
     expect(st.changed).toEqual([id('seconds')]);
+    expect(st.resolved).toBe(true);
+  });
+
+  it('gamed passes are measured but never credited: not resolved, a share of 0', () => {
+    const st = targetStanding(targets, FIX, BASE, [], ['special_case at d.py:4']);
+    expect(st).toMatchObject({ target_passed: 2, resolved: false, gamed: ['special_case at d.py:4'] });
+    expect(st.line).toBe(
+      'resolved: fixes 2 of 2 target tests; passes gamed (special_case at d.py:4): no target counts as fixed',
+    );
+    expect(targetFraction(st)).toBe(0);
   });
 });
 
-describe('targetStanding (per-test, no targets named): one solution never obliges another', () => {
-  // A base with an unrelated failing test (spaces) that only a cheat makes pass.
-  const CHEAT = run({ seconds: 'passed', minutes: 'passed', hours: 'passed', spaces: 'passed' });
-  const HONEST = run({ seconds: 'passed', minutes: 'passed', hours: 'passed', spaces: 'error' });
-  const targets = deriveTargets(caseList(BASE), [CHEAT, HONEST].map(caseList));
-
-  it("the cheat's extra pass is its credit, not the honest fix's obligation", () => {
-    const honest = targetStanding(targets, HONEST, BASE);
-    expect(honest).toMatchObject({ target_failing: [], targets: [id('hours')], credit: { fixed: 1, base_failing: 2 } });
-    expect(targetStanding(targets, CHEAT, BASE).credit).toEqual({ fixed: 2, base_failing: 2 });
-    expect(targetFraction(honest)).toBe(0.5);
+describe('unfixedByAll: targets plainly outside the task are named, never dropped', () => {
+  const fail = (msg: string) => ({ id: id('unrelated'), status: 'failed' as const, excerpt: msg });
+  const withUnrelated = (c: CountsWithCases, msg: string): CountsWithCases => ({
+    ...c,
+    failed: c.failed + 1,
+    cases: [...c.cases!, fail(msg)],
+  });
+  const base = withUnrelated(BASE, 'ConnectionError at /tmp/a/wt-base/net.py:3 after 12 ms');
+  const targets = targetsOf({ base });
+  it('a target failing the same way in every solution and on the base (paths and timings aside)', () => {
+    const sols = [
+      withUnrelated(FIX, 'ConnectionError at /tmp/b/wt-fix/net.py:3 after 40 ms'),
+      withUnrelated(HALF, 'ConnectionError at /tmp/c/wt-half/net.py:3 after 7 ms'),
+    ];
+    const entries = sols.map((c) => ({ counts: c, standing: targetStanding(targets, c, base) }));
+    expect(unfixedByAll(targets, base, entries)).toEqual([id('unrelated')]);
+  });
+  it('not when one solution changed how it fails, or fixed it', () => {
+    const moved = withUnrelated(HALF, 'KeyError: h');
+    const entries = [FIX, moved].map((c) => ({ counts: c, standing: targetStanding(targets, c, base) }));
+    expect(unfixedByAll(targets, base, entries)).toEqual([]);
   });
 });
 
-describe('targetStanding (counts only: the fallback says so)', () => {
-  const t = deriveTargets(null, []);
+describe('targetStanding (counts only: no test is named)', () => {
+  const t = targetsOf({ base: counts(2, 2) });
   it('fixing a failing test is one fewer failure and one more pass; deleting or skipping it is not', () => {
     expect(targetStanding(t, counts(4, 0), counts(2, 2))).toMatchObject({
       basis: 'counts',
       target_passed: 2,
       target_total: 2,
       target_failing: [],
+      resolved: true,
+      line: 'resolved: fixes 2 of 2 target tests (by counts)',
     });
     expect(targetStanding(t, counts(2, 0), counts(2, 2))).toMatchObject({
       target_passed: 0,
       disappeared: ['2 fewer tests (2, base 4)'],
+      resolved: false,
     });
     expect(targetStanding(t, counts(2, 0, 2), counts(2, 2))).toMatchObject({
       target_passed: 0,
       newly_skipped: ['2 more skipped (2, base 0)'],
     });
-    expect(targetStanding(t, counts(3, 1), counts(2, 2)).target_failing).toEqual([
-      "1 of the base's 2 failing tests not shown fixed by the counts (1 fail; 3 pass, base 2)",
-    ]);
-    expect(targetStanding(t, counts(3, 1), counts(2, 2)).notes).toEqual([
-      'per-test results absent: decided by the counts',
-    ]);
+    const half = targetStanding(t, counts(3, 1), counts(2, 2));
+    // No per-test fact: the standing names no test as failing, only how many targets the counts show fixed.
+    expect(half).toMatchObject({ target_failing: [], line: 'fixes 1 of 2 target tests (by counts)' });
+    expect(half.notes).toEqual(['per-test results absent: decided by the counts, no test named']);
   });
   it('without a pass count (plain go test), a failing test that is gone is never fixed', () => {
-    const noPass = (failed: number): CountsWithCases => ({ passed: null, failed, errors: 0, skipped: 0, total: null });
-    const gone = targetStanding(t, noPass(0), noPass(1));
-    expect(gone).toMatchObject({ target_passed: 0, target_total: 1 });
-    expect(gone.target_failing).toEqual([
-      "1 of the base's 1 failing tests not shown fixed by the counts (0 fail; ? pass, base ?)",
-    ]);
+    const noPass = (failed: number): CountsWithCases => ({
+      runner: 'go',
+      passed: null,
+      failed,
+      errors: 0,
+      skipped: 0,
+      total: null,
+    });
+    const gone = targetStanding(targetsOf({ base: noPass(1) }), noPass(0), noPass(1));
+    expect(gone).toMatchObject({ target_passed: 0, target_total: 1, target_failing: [], resolved: null });
     expect(gone.notes).toContain(
       'no pass count: a failing test that is gone cannot be told from one fixed, so none counts as fixed',
     );
-    // With totals that did not shrink, the failure went away while the test stayed: fixed.
-    const withTotals = targetStanding(t, { ...noPass(0), total: 3 }, { ...noPass(1), total: 3 });
-    expect(withTotals).toMatchObject({ target_passed: 1, target_failing: [] });
   });
-  it('counts never state which tests fail: a target fixed while two others broke is "not shown fixed", not "failing"', () => {
-    // Base 8 pass, 1 fails; the fix makes it pass and breaks two others: 7 pass, 2 fail.
-    const st = targetStanding(t, counts(7, 2), counts(8, 1));
-    expect(st.target_failing).toEqual([
-      "1 of the base's 1 failing tests not shown fixed by the counts (2 fail; 7 pass, base 8)",
-    ]);
-    expect(st.broke).toEqual(['1 fewer tests pass (7, base 8)']);
-  });
-  it('fewer passing tests than the base is a regression by counts', () => {
-    expect(targetStanding(t, counts(1, 1), counts(2, 0)).broke).toEqual(['1 fewer tests pass (1, base 2)']);
+  it('fewer passing tests than the base is a regression by counts, with the number', () => {
+    const st = targetStanding(targetsOf({ base: counts(2, 0) }), counts(1, 1), counts(2, 0));
+    expect(st.broke).toEqual(['1 test fewer pass (1, base 2)']);
+    expect(st.resolved).toBe(false);
   });
 });
 
 describe('the mergeable gate', () => {
-  const targets = deriveTargets(caseList(BASE), [FIX, HALF].map(caseList), [id('hours'), id('spaces')]);
+  const targets = targetsOf({ task: [id('hours'), id('spaces')] });
   const passed = { status: 'passed', exit_code: 0 } as unknown as Feedback['checks']['build'];
   const failedBuild = { status: 'failed', exit_code: 2 } as unknown as Feedback['checks']['build'];
   const test = { status: 'failed', exit_code: 1 } as unknown as Feedback['checks']['test'];
@@ -231,7 +245,7 @@ describe('the mergeable gate', () => {
     expect(g.reasons).toEqual([]);
   });
 
-  it('names every failed condition: build, failing targets, broken tests, a no-op, a blocking finding', () => {
+  it('names every failed condition: build, broken tests, a no-op, a blocking finding', () => {
     const g = evaluateGate(
       input({
         build: failedBuild,
@@ -251,10 +265,35 @@ describe('the mergeable gate', () => {
       'no_blocking_finding: test_deleted at tests/test_d.py:12',
     ]);
     expect(g.reasons[0]).toBe('builds failed: build failed (exit 2)');
-    expect(evaluateGate(input({ standing: targetStanding(targets, HALF, BASE) })).conditions[1]).toEqual({
+  });
+
+  it('target_tests_pass is shown, never blocking: a safe half fix is mergeable and says what it left', () => {
+    const g = evaluateGate(input({ standing: targetStanding(targets, HALF, BASE) }));
+    expect(g.conditions[1]).toEqual({
       name: 'target_tests_pass',
       status: 'fail',
-      detail: `failing: ${id('spaces')}`,
+      detail: `fixes 1 of 2; not passing: ${id('spaces')}`,
+    });
+    expect(g.mergeable).toBe(true);
+    expect(g.reasons).toEqual([
+      `target_tests_pass failed (does not block merging): fixes 1 of 2; not passing: ${id('spaces')}`,
+    ]);
+    expect(failedConditions(g)).toBe('');
+  });
+
+  it('✓ target_tests_pass only where true: not for gamed passes, not by counts without the fix, unknown without targets', () => {
+    const gamed = evaluateGate(input({ standing: targetStanding(targets, FIX, BASE, [], ['special_case at d.py:4']) }));
+    expect(gamed.conditions[1]).toMatchObject({ status: 'fail', detail: 'passes gamed: special_case at d.py:4' });
+    const t = targetsOf({ base: counts(8, 1) });
+    const same = evaluateGate(input({ standing: targetStanding(t, counts(8, 1), counts(8, 1)) }));
+    expect(same.conditions[1]).toEqual({
+      name: 'target_tests_pass',
+      status: 'fail',
+      detail: 'fixes 0 of 1 target test (by counts)',
+    });
+    const none = targetsOf({ taskType: 'feature' });
+    expect(evaluateGate(input({ standing: targetStanding(none, FIX, BASE) })).conditions[1]).toMatchObject({
+      status: 'unknown',
     });
   });
 
@@ -289,7 +328,7 @@ describe('the mergeable gate', () => {
       input({ standing: st, test: { status: 'passed', exit_code: 0 } as Feedback['checks']['test'] }),
     );
     expect(g.mergeable).toBe(false);
-    expect(g.conditions[1]).toMatchObject({ status: 'fail', detail: expect.stringMatching(/^unmeasured/) });
+    expect(g.conditions[2]).toMatchObject({ status: 'fail', detail: expect.stringMatching(/^unmeasured/) });
   });
 
   it('a finding blocks only when its kind is in the configured list', () => {

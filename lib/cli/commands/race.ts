@@ -28,7 +28,7 @@ export const RACE = defineCommand({
       type: 'string',
       multiple: true,
       placeholder: 'TEST',
-      help: 'a test the task is about (weighs race.target_weight in correctness)',
+      help: 'a target test of the task (used when the run records name none in task.target_tests)',
     },
     concurrency: { type: 'string', placeholder: 'N', help: 'solutions evaluated at once' },
     quiet: { type: 'boolean', help: 'no progress on stderr' },
