@@ -328,7 +328,7 @@ export async function commitIdentity(
     try {
       const out = await rawGit(dir, ['var', v], { fullEnv: env });
       const m = /^(.*) <(.*)> \d+ [+-]\d{4}\n?$/.exec(out);
-      return m && m[2] ? { name: m[1]!, email: m[2] } : null;
+      return m?.[2] ? { name: m[1]!, email: m[2] } : null;
     } catch (e) {
       if (e instanceof GitError && e.code !== null) return null;
       throw e;

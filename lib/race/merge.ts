@@ -13,7 +13,7 @@ export type MergeOutcome = NonNullable<RaceChoice['merge']>;
 type Who = { author: Identity; committer: Identity };
 
 /** Said when `git var` cannot name who commits, as `git commit` would refuse. */
-export const NO_IDENTITY =
+const NO_IDENTITY =
   'git cannot tell who commits here: set user.name and user.email (git config, in the repository or --global)';
 
 /** The worktree that has `branch` checked out, or null. */
@@ -136,7 +136,7 @@ export async function mergeBranch(o: MergeOptions): Promise<MergeOutcome> {
 /**
  * The commit of `into` that brought `rev` in (on its first-parent line), or null when `rev` is not in `into`.
  */
-export async function mergedIn(repoDir: string, rev: string, into: string): Promise<string | null> {
+async function mergedIn(repoDir: string, rev: string, into: string): Promise<string | null> {
   try {
     await git(repoDir, ['merge-base', '--is-ancestor', rev, `refs/heads/${into}`]);
   } catch (e) {
@@ -156,7 +156,7 @@ export interface MeasuredWork {
 }
 
 /** The author and message of the commit accept makes of uncommitted work: the agent, the task's first line. */
-export function agentCommit(r: MeasuredWork['record']): { author: Identity; message: string } {
+function agentCommit(r: MeasuredWork['record']): { author: Identity; message: string } {
   const first =
     r.task.prompt
       .split('\n')

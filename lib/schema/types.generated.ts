@@ -1787,7 +1787,7 @@ outcome: Outcome
  */
 outcome_reason: string
 /**
- * The sealed candidate: the measured tree as a commit on the base commit, and the graded commit the checks ran in (the candidate's code with the test files and test infrastructure of the trusted revision). Checks run in a fresh checkout of graded_commit, never in the agent's worktree; bin/accept --merge merges commit.
+ * The sealed candidate: the measured tree as a commit on the base commit, and the graded commit the checks ran in (the candidate's code with the test files and test infrastructure of the trusted revision). Checks run in a fresh checkout of graded_commit, never in the agent's worktree; bin/accept --merge merges the agent's head commit when its tree is this tree, else this tree committed on the head in the agent's name (never this commit itself).
  */
 candidate?: {
 /**
