@@ -369,6 +369,11 @@ describe('accept --merge of work the agent left uncommitted', () => {
     const refused = bin('accept', ['race-wip', '--solution', 'bd-wip', '--merge'], p);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^accept: agent\/wip no longer holds what was measured .*src\/clamp\.mjs differ/);
+    const forced = bin('accept', ['race-wip', '--solution', 'bd-wip', '--merge', '--force', '--dry-run'], p);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stdout).toContain(
+      `merge: dry_run: agent/wip as it is now (${moved.slice(0, 12)}) merges cleanly into main; nothing changed\n`,
+    );
     gitIn(p.repo, 'update-ref', 'refs/heads/agent/wip', agentHead);
 
     const before = gitIn(p.repo, 'rev-parse', 'main');
