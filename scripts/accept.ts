@@ -10,7 +10,8 @@ import { UserError } from '../lib/base/errors.js';
 import { CATEGORIES } from '../lib/race/categories.js';
 import { failedConditions } from '../lib/race/gate.js';
 import { applyAdjustments } from '../lib/race/learning.js';
-import { mergeBranch, mergeSource } from '../lib/race/merge.js';
+import { identityDir, mergeBranch, mergeSource, recordedMerge } from '../lib/race/merge.js';
+import { commitIdentity } from '../lib/git/git.js';
 import { categoryScores, learnedAdjustments, raceConfig } from '../lib/race/settings.js';
 import { loadRunRecord } from '../lib/collector/run-record.js';
 import type { Feedback, Race, RaceChoice } from '../lib/schema/types.generated.js';
@@ -95,7 +96,20 @@ export async function run(argv: string[], io: Io): Promise<number> {
       forced: false,
       detail,
     });
-    if (!chosen.gates.mergeable && !values.force) {
+    // Merged by an earlier accept and still in the base: said, nothing done (the gate is not asked again).
+    const prior = store.read<RaceChoice>('race_choices', raceId);
+    const earlier =
+      prior?.chosen_solution_id === chosen.id && prior.merge?.into === into
+        ? await recordedMerge(chosen.worktree, prior.merge)
+        : null;
+    if (earlier && prior?.merge) {
+      choice.merge = {
+        ...prior.merge,
+        status: 'already_merged',
+        commit: earlier,
+        detail: `${chosen.id} is already merged into ${into} (${earlier.slice(0, 12)}); nothing changed`,
+      };
+    } else if (!chosen.gates.mergeable && !values.force) {
       const why = failedConditions(chosen.gates) || chosen.failure || chosen.gates.reasons.join('; ');
       choice.merge = refused(`${chosen.id} fails the mergeable gate: ${why}; --force merges anyway`);
     } else if (!fb?.candidate) {
@@ -103,7 +117,15 @@ export async function run(argv: string[], io: Io): Promise<number> {
         `${chosen.id}: state/feedback/${chosen.id}.json holds no sealed candidate (collected before sealing): re-run the race to measure it`,
       );
     } else {
-      const source = await mergeSource(chosen.worktree, chosen.branch ?? null, fb.candidate, Boolean(values.force));
+      const who = await commitIdentity(await identityDir(chosen.worktree, into), io.processEnv);
+      const work = { candidate: fb.candidate, head: fb.head?.commit ?? null, record };
+      const source = await mergeSource(
+        chosen.worktree,
+        chosen.branch ?? null,
+        work,
+        who?.committer ?? null,
+        Boolean(values.force),
+      );
       choice.merge =
         'refused' in source
           ? refused(source.refused)
@@ -114,6 +136,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
               into,
               dryRun: Boolean(values['dry-run']),
               forced: Boolean(values.force) && (!chosen.gates.mergeable || source.kind === 'branch'),
+              who,
             });
     }
     if (choice.merge.status === 'refused' || choice.merge.status === 'conflict') code = 1;

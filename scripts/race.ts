@@ -11,11 +11,12 @@ import { loadConfig, type Config } from '../lib/config/config.js';
 import { errorMessage, UserError } from '../lib/base/errors.js';
 import { assertSafeId } from '../lib/store/bead.js';
 import { present } from '../lib/race/present.js';
+import { raceMerged } from '../lib/race/merge.js';
 import { Progress } from '../lib/report/progress.js';
 import { runRace } from '../lib/race/run-race.js';
 import { loadRunRecord, type LoadedRunRecord } from '../lib/collector/run-record.js';
 import type { StateStore } from '../lib/store/store.js';
-import type { Feedback, Race } from '../lib/schema/types.generated.js';
+import type { Feedback, Race, RaceChoice } from '../lib/schema/types.generated.js';
 
 const USAGE = usage(RACE);
 
@@ -71,8 +72,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
     }
     assertSafeId(values.race, '--race');
     let stored: Race | null;
+    const shown = storeFromEnv(io.env, io.cwd, values.config);
     try {
-      stored = storeFromEnv(io.env, io.cwd, values.config).read<Race>('races', values.race);
+      stored = shown.read<Race>('races', values.race);
     } catch (e) {
       // A race stored by an older judgeloop (or edited by hand) does not fit the schema: say how to get a fresh one.
       throw new UserError(
@@ -83,7 +85,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       throw new UserError(
         `--race ${values.race}: no stored race (state/races/${values.race}.json); evaluate its runs with judgeloop race --race ${values.race} --recollect, or judgeloop race <run.json>…`,
       );
-    io.stdout(present(stored, format));
+    io.stdout(present(stored, format, format === 'json' ? null : await mergedOf(shown, stored)));
     return 0;
   }
   let concurrency: number | undefined;
@@ -125,7 +127,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
     ...(values.target?.length ? { targets: values.target } : {}),
   });
   progress.end();
-  io.stdout(format === 'json' ? `${JSON.stringify(withStateDir(store, race))}\n` : present(race, format));
+  io.stdout(
+    format === 'json'
+      ? `${JSON.stringify(withStateDir(store, race))}\n`
+      : present(race, format, await mergedOf(store, race)),
+  );
   for (const s of race.solutions)
     if (s.status === 'failed') io.stderr(`race: ${s.id}: evaluation failed: ${s.failure}\n`);
   let code = race.solutions.every((s) => s.status === 'failed') ? 1 : 0;
@@ -140,6 +146,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
       );
   }
   return code;
+}
+
+/** The solution `accept --merge` merged (the race's latest recorded choice), when it is still in its base. */
+function mergedOf(store: StateStore, race: Race) {
+  return raceMerged(race, store.read<RaceChoice>('race_choices', race.race_id));
 }
 
 /** With JUDGE_ENABLED=true every solution is judged (throttled, cached) before its judge criteria are read. */

@@ -3,7 +3,6 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { tmpdir } from 'node:os';
 import { WorkError } from '../base/errors.js';
 import { HeadTailBuffer, spawnGroup } from '../process/process.js';
 
@@ -45,7 +44,6 @@ export interface GitOptions {
 }
 
 let defaultTimeoutMs = 120_000;
-let identity: NodeJS.ProcessEnv | undefined;
 
 /** The timeout of every git call that does not name its own (collector.git_timeout_seconds). */
 export function setGitTimeout(ms: number): void {
@@ -236,7 +234,11 @@ export function forgetRepoConfig(): void {
   driverCache.clear();
 }
 
-async function rawGit(cwd: string, args: string[], opts: GitOptions & { prefix?: string[] }): Promise<string> {
+async function rawGit(
+  cwd: string,
+  args: string[],
+  opts: GitOptions & { prefix?: string[]; fullEnv?: NodeJS.ProcessEnv },
+): Promise<string> {
   const full = [...SAFE_CONFIG.flatMap((c) => ['-c', c]), ...(opts.prefix ?? []), ...args];
   const cap = opts.maxBuffer ?? 256 * 1024 * 1024;
   const out: Buffer[] = [];
@@ -245,7 +247,7 @@ async function rawGit(cwd: string, args: string[], opts: GitOptions & { prefix?:
   const err = new HeadTailBuffer(4096, 4096);
   const r = await spawnGroup('git', full, {
     cwd,
-    env: gitEnv(opts.env),
+    env: opts.fullEnv ?? gitEnv(opts.env),
     timeoutMs: opts.timeoutMs ?? defaultTimeoutMs,
     killGraceMs: 500,
     drainMs: 200,
@@ -289,28 +291,58 @@ export async function git(cwd: string, args: string[], opts: GitOptions = {}): P
   return rawGit(cwd, safeArgs, { ...opts, prefix });
 }
 
+export interface Identity {
+  name: string;
+  email: string;
+}
+
+/** The user's variables git reads to say who commits: their global and system config, and GIT_AUTHOR_* etc. */
+const IDENTITY_VARS = [
+  'HOME',
+  'XDG_CONFIG_HOME',
+  'GIT_CONFIG_GLOBAL',
+  'GIT_CONFIG_SYSTEM',
+  'GIT_CONFIG_NOSYSTEM',
+  'GIT_AUTHOR_NAME',
+  'GIT_AUTHOR_EMAIL',
+  'GIT_COMMITTER_NAME',
+  'GIT_COMMITTER_EMAIL',
+  'EMAIL',
+] as const;
+
 /**
- * Who judgeloop commits as (bin/accept --merge): the user's GIT_AUTHOR_* / GIT_COMMITTER_* variables, else their
- * global user.name / user.email (read outside any repository, so no repository config is involved).
+ * Who commits when judgeloop commits for the user (bin/accept --merge): git's own answer (`git var`), asked in
+ * `dir` with the user's identity variables and global config, so the repository's config comes first as in `git
+ * commit`. Config is read as data (nothing runs); null when git cannot tell (no user.email anywhere).
  */
-export function commitIdentityEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  if (identity) return identity;
-  const global = (key: string): string | null => {
-    const r = spawnSync('git', ['config', '--global', '--get', key], {
-      cwd: tmpdir(),
-      env: { PATH: env.PATH, HOME: env.HOME, XDG_CONFIG_HOME: env.XDG_CONFIG_HOME, GIT_CONFIG_NOSYSTEM: '1' },
-      encoding: 'utf8',
-      timeout: 5000,
-    });
-    return r.status === 0 ? r.stdout.trim() || null : null;
+export async function commitIdentity(
+  dir: string,
+  userEnv: NodeJS.ProcessEnv,
+): Promise<{ author: Identity; committer: Identity } | null> {
+  const env = gitEnv();
+  for (const k of ['HOME', 'XDG_CONFIG_HOME', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_NOSYSTEM']) delete env[k];
+  for (const k of IDENTITY_VARS) if (userEnv[k] !== undefined) env[k] = userEnv[k];
+  env.HOME ??= '/nonexistent';
+  await repoConfig(dir, defaultTimeoutMs); // fails closed, as every call here
+  const ask = async (v: string): Promise<Identity | null> => {
+    try {
+      const out = await rawGit(dir, ['var', v], { fullEnv: env });
+      const m = /^(.*) <(.*)> \d+ [+-]\d{4}\n?$/.exec(out);
+      return m?.[2] ? { name: m[1]!, email: m[2] } : null;
+    } catch (e) {
+      if (e instanceof GitError && e.code !== null) return null;
+      throw e;
+    }
   };
-  const name = env.GIT_AUTHOR_NAME ?? global('user.name') ?? 'judgeloop';
-  const email = env.GIT_AUTHOR_EMAIL ?? global('user.email') ?? 'judgeloop@localhost';
-  identity = {
-    GIT_AUTHOR_NAME: name,
-    GIT_AUTHOR_EMAIL: email,
-    GIT_COMMITTER_NAME: env.GIT_COMMITTER_NAME ?? name,
-    GIT_COMMITTER_EMAIL: env.GIT_COMMITTER_EMAIL ?? email,
+  const [author, committer] = await Promise.all([ask('GIT_AUTHOR_IDENT'), ask('GIT_COMMITTER_IDENT')]);
+  return author && committer ? { author, committer } : null;
+}
+
+/** An identity as the GIT_<role>_NAME / _EMAIL (and _DATE) variables of one commit. */
+export function identityEnv(role: 'AUTHOR' | 'COMMITTER', who: Identity, date?: string): NodeJS.ProcessEnv {
+  return {
+    [`GIT_${role}_NAME`]: who.name,
+    [`GIT_${role}_EMAIL`]: who.email,
+    ...(date ? { [`GIT_${role}_DATE`]: date } : {}),
   };
-  return identity;
 }

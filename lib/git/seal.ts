@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onAbort } from '../base/cleanup.js';
-import { git } from './git.js';
+import { git, identityEnv, type Identity } from './git.js';
 import { spliceTestConfig, TEST_CONFIG_FILES, type PathMatcher } from './test-paths.js';
 
 export interface Entry {
@@ -33,10 +33,22 @@ const IDENTITY = {
   GIT_COMMITTER_EMAIL: 'judgeloop@localhost',
 };
 
-/** A commit of `tree` on `parent` with a fixed identity and date: the same measurement seals to the same id. */
-export async function commitTree(repo: string, tree: string, parent: string, message: string, when: Date) {
+/**
+ * A commit of `tree` on `parent` dated `when`, by judgeloop's fixed identity unless `who` names the author and the
+ * committer: the same inputs commit to the same id.
+ */
+export async function commitTree(
+  repo: string,
+  tree: string,
+  parent: string,
+  message: string,
+  when: Date,
+  who?: { author: Identity; committer: Identity },
+) {
   const date = `${Math.floor(when.getTime() / 1000)} +0000`;
-  const env = { ...IDENTITY, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
+  const env = who
+    ? { ...identityEnv('AUTHOR', who.author, date), ...identityEnv('COMMITTER', who.committer, date) }
+    : { ...IDENTITY, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
   return (await git(repo, ['commit-tree', tree, '-p', parent, '-m', message], { env })).trim();
 }
 

@@ -41,6 +41,19 @@ function label(s: RaceSolution): string {
   return `${s.agent} (${s.id})`;
 }
 
+/** A solution of the race that `accept --merge` merged and that is still in its base branch. */
+export interface RaceMerged {
+  solution: string;
+  into: string;
+  /** The commit of `into` that brought it in. */
+  commit: string;
+}
+
+function mergedLine(m: RaceMerged, race: Race): string {
+  const other = m.solution === race.ranking.winner ? '' : ", not the ranking's pick";
+  return `Merged into ${m.into} as ${m.commit.slice(0, 12)} (${m.solution}${other}, with judgeloop accept).`;
+}
+
 const MARK = { pass: '✓', fail: '✗', unknown: '?' } as const;
 const nameList = (xs: string[], n = 5) =>
   xs.length > n ? `${xs.slice(0, n).join(', ')}, … (${xs.length} in all)` : xs.join(', ');
@@ -120,7 +133,7 @@ const LEGEND =
   'Legend (0-100): race score = correctness, quality, efficiency, completeness and safety weighted; checks = build, tests, lint, diff size and speed weighted; TESTS LINT DIFF SPEED = each check alone.';
 
 /** Seed 000's "Race Results" block, with the gates and the command to accept the winner. */
-function raceResultsTable(race: Race): string {
+function raceResultsTable(race: Race, merged: RaceMerged | null): string {
   const title = `Race Results — Task: ${JSON.stringify(race.task_prompt ?? race.task_id)}`;
   const lines = [title, '='.repeat(Math.min(title.length, 60)), ''];
   const names = race.solutions.map(label);
@@ -154,10 +167,11 @@ function raceResultsTable(race: Race): string {
   lines.push(...targetLines(race, (id) => id));
   lines.push(`Order: ${race.ranking.tie_break}.`);
   if (race.ranking.all_failed) lines.push(`All agents failed: every composite is below ${race.settings.fail_maximum}.`);
-  if (w) {
-    lines.push(`Winner: ${w.agent} (${w.id}${w.branch ? `, branch: ${w.branch}` : ''}) — ${verdict(race, w)}`);
+  if (w) lines.push(`Winner: ${w.agent} (${w.id}${w.branch ? `, branch: ${w.branch}` : ''}) — ${verdict(race, w)}`);
+  else lines.push(...noWinnerAdvice(race).slice(0, merged ? 1 : undefined));
+  if (merged) lines.push(mergedLine(merged, race));
+  else if (w)
     lines.push(`Run \`judgeloop accept ${race.race_id} --solution ${w.id} --merge\` to merge into your branch.`);
-  } else lines.push(...noWinnerAdvice(race));
   lines.push(
     `Auto-accept: ${race.auto_accept.accept ? `yes (${race.auto_accept.solution})` : 'no'} — ${race.auto_accept.reason}.`,
   );
@@ -169,7 +183,7 @@ const f2 = (x: number | null) => (x === null ? '—' : (x * 100).toFixed(1));
 const mdCell = (s: string) => markdownCell(s, 120);
 
 /** Seed 001's "Solution Comparison Results" markdown. */
-function markdownComparison(race: Race): string {
+function markdownComparison(race: Race, merged: RaceMerged | null): string {
   const ranked = race.solutions.filter((s) => s.rank !== null);
   const w = race.ranking.winner ? race.solutions.find((s) => s.id === race.ranking.winner)! : null;
   const out: string[] = ['## Solution Comparison Results', ''];
@@ -179,7 +193,7 @@ function markdownComparison(race: Race): string {
       : `### No winner (ranking confidence ${Math.round(race.ranking.confidence * 100)}%): ${race.ranking.winner_reason}`,
     '',
   );
-  if (!w) out.push(...noWinnerAdvice(race).slice(1), '');
+  if (!w && !merged) out.push(...noWinnerAdvice(race).slice(1), '');
   const head = ranked.map((s) => `#${s.rank} ${s.id}${s.id === w?.id ? ' (Winner)' : ''}`);
   const rows: string[][] = [];
   const cell = (v: number | null, all: (number | null)[]) => {
@@ -254,7 +268,8 @@ function markdownComparison(race: Race): string {
   const failed = race.solutions.filter((s) => s.rank === null);
   if (failed.length) out.push('### Not ranked', '', ...failed.map((s) => `- ${s.id}: ${s.failure}`), '');
   out.push('### Actions', '');
-  if (w) out.push(`- Accept winner: \`judgeloop accept ${race.race_id} --solution ${w.id} --merge\``);
+  if (merged) out.push(`- ${mergedLine(merged, race)}`);
+  else if (w) out.push(`- Accept winner: \`judgeloop accept ${race.race_id} --solution ${w.id} --merge\``);
   // No solution fixes the task: nothing to accept, only to reject or re-run.
   for (const s of race.ranking.outcome === 'no_fix' ? [] : ranked.filter((x) => x.id !== w?.id)) {
     const gate = s.gates.mergeable
@@ -275,7 +290,8 @@ function markdownComparison(race: Race): string {
   return out.join('\n') + '\n';
 }
 
-export function present(race: Race, format: 'json' | 'markdown' | 'table'): string {
+/** The race as text; `merged`: the solution accept merged (then no accept line is offered). */
+export function present(race: Race, format: 'json' | 'markdown' | 'table', merged: RaceMerged | null = null): string {
   if (format === 'json') return `${JSON.stringify(race)}\n`;
-  return format === 'markdown' ? markdownComparison(race) : raceResultsTable(race);
+  return format === 'markdown' ? markdownComparison(race, merged) : raceResultsTable(race, merged);
 }

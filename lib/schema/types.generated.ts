@@ -1808,7 +1808,7 @@ outcome: Outcome
  */
 outcome_reason: string
 /**
- * The sealed candidate: the measured tree as a commit on the base commit, and the graded commit the checks ran in (the candidate's code with the test files and test infrastructure of the trusted revision). Checks run in a fresh checkout of graded_commit, never in the agent's worktree; bin/accept --merge merges commit.
+ * The sealed candidate: the measured tree as a commit on the base commit, and the graded commit the checks ran in (the candidate's code with the test files and test infrastructure of the trusted revision). Checks run in a fresh checkout of graded_commit, never in the agent's worktree; bin/accept --merge merges the agent's head commit when its tree is this tree, else this tree committed on the head in the agent's name (never this commit itself).
  */
 candidate?: {
 /**
@@ -2803,9 +2803,9 @@ recommended: RaceChoiceScores
  */
 merge?: {
 /**
- * merged; dry_run (would merge cleanly, nothing changed); refused (a gate failed and no --force); conflict (git could not merge; aborted).
+ * merged; already_merged (what was measured is already in the base branch: nothing changed); dry_run (would merge cleanly, nothing changed); refused (a gate failed and no --force, the branch moved since it was measured, or git cannot tell who commits); conflict (git could not merge; aborted).
  */
-status: ("merged" | "dry_run" | "refused" | "conflict")
+status: ("merged" | "already_merged" | "dry_run" | "refused" | "conflict")
 /**
  * The branch holding the solution, or the sealed candidate's ref when the run names no branch.
  */
@@ -2815,15 +2815,19 @@ branch: string
  */
 sealed?: string
 /**
- * What was (or would be) merged: the sealed candidate, i.e. what was measured; or the branch as it is now (--force after it changed since it was measured).
+ * What was (or would be) merged: commits (the agent's own commits, whose head's tree is what was measured); committed (the measured work was uncommitted: accept committed it on the agent's head, the agent as author, the task's first line as message); branch (the branch as it is now: --force after it changed since it was measured); sealed (older records: the sealed candidate commit itself).
  */
-merged?: ("sealed" | "branch")
+merged?: ("commits" | "committed" | "branch" | "sealed")
+/**
+ * The commit merged (or found already merged): the agent's head commit, or the commit accept made of the measured uncommitted work.
+ */
+source?: string
 /**
  * The base branch merged into.
  */
 into: string
 /**
- * The merge (or fast-forward) commit, when merged.
+ * The merge commit, when merged; for already_merged, the commit of the base branch that brought it in.
  */
 commit?: string
 /**

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { workingDiff, parseNumstatZ } from '../../lib/git/snapshot.js';
 import { resolveCommit, isWorkTree, worktreeInfoWithRef } from '../../lib/git/worktree.js';
+import { commitIdentity } from '../../lib/git/git.js';
 import { commitAll, gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
 
 describe('workingDiff', () => {
@@ -106,5 +107,47 @@ describe('workingDiff with nothing committed since the merge base', () => {
     expect(d.files.map((f) => f.path).sort()).toEqual(['b.txt', 'moved.txt', 'new.txt']);
     expect(d.files.find((f) => f.path === 'moved.txt')?.oldPath).toBe('a.txt');
     for (const f of d.files) expect(f.untracked, f.path).toBe(listed.has(f.path));
+  });
+});
+
+describe('commitIdentity: who commits, as git itself resolves it', () => {
+  const home = (gitconfig: string) => {
+    const dir = tempDir('judgeloop-home-');
+    writeFileSync(join(dir, '.gitconfig'), gitconfig);
+    return { HOME: dir, PATH: process.env.PATH, GIT_CONFIG_NOSYSTEM: '1' };
+  };
+  const globalUser = '[user]\n\tname = Global Person\n\temail = global@example.com\n';
+
+  it("the repository's config first, then the global; GIT_AUTHOR_* / GIT_COMMITTER_* over both, as in git commit", async () => {
+    const repo = makeRepo({ 'a.txt': '1\n' });
+    gitIn(repo, 'config', 'user.name', 'Repo Keeper');
+    const local = await commitIdentity(repo, home(globalUser));
+    expect(local).toEqual({
+      author: { name: 'Repo Keeper', email: 'test@example.com' },
+      committer: { name: 'Repo Keeper', email: 'test@example.com' },
+    });
+    // Outside the repository's reach (a folder with no local identity): the global one.
+    const bare = tempDir('judgeloop-plain-');
+    gitIn(bare, 'init', '-q');
+    expect(await commitIdentity(bare, home(globalUser))).toEqual({
+      author: { name: 'Global Person', email: 'global@example.com' },
+      committer: { name: 'Global Person', email: 'global@example.com' },
+    });
+    const env = { ...home(globalUser), GIT_COMMITTER_NAME: 'Env Committer', GIT_AUTHOR_EMAIL: 'env@example.com' };
+    expect(await commitIdentity(repo, env)).toEqual({
+      author: { name: 'Repo Keeper', email: 'env@example.com' },
+      committer: { name: 'Env Committer', email: 'test@example.com' },
+    });
+  });
+
+  it('null when git cannot tell (no email anywhere), and the caller variables git must not see stay out', async () => {
+    const bare = tempDir('judgeloop-plain-');
+    gitIn(bare, 'init', '-q');
+    // useConfigOnly: git guesses no user@host, on any machine.
+    const none = '[user]\n\tuseConfigOnly = true\n';
+    expect(await commitIdentity(bare, home(none))).toBeNull();
+    // A calling hook's GIT_DIR pointing at a repository with an identity changes nothing.
+    const other = makeRepo({ 'a.txt': '1\n' });
+    expect(await commitIdentity(bare, { ...home(none), GIT_DIR: join(other, '.git') })).toBeNull();
   });
 });

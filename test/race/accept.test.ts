@@ -5,19 +5,40 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { StateStore } from '../../lib/store/store.js';
 import type { Race, RaceChoice } from '../../lib/schema/types.generated.js';
-import { gitIn } from '../helpers/repo.js';
-import { addSolution, FIXED, BUGGY, makeRaceProject, SOLUTIONS, type RaceProject } from './_fixture.js';
+import { gitIn, tempDir, writeTree } from '../helpers/repo.js';
+import { addSolution, BUGGY, FIXED, makeRaceProject, MORE_TESTS, SOLUTIONS, type RaceProject } from './_fixture.js';
+import type { Feedback } from '../../lib/schema/types.generated.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
+
+/** A HOME whose global git config names someone else than the test repositories' own (local) user. */
+const HOME = tempDir('judgeloop-home-');
+writeFileSync(join(HOME, '.gitconfig'), '[user]\n\tname = Global Person\n\temail = global@example.com\n');
+const ENV: NodeJS.ProcessEnv = { ...process.env, HOME, NO_COLOR: '1' };
+for (const k of ['XDG_CONFIG_HOME', 'GIT_CONFIG_GLOBAL', 'EMAIL']) delete ENV[k];
+for (const k of Object.keys(ENV)) if (/^GIT_(AUTHOR|COMMITTER)_/.test(k)) delete ENV[k];
+/** The repository's own identity (local config), which merges must carry. */
+const KEEPER = 'Repo Keeper <test@example.com>';
+/** Who made the base commit (the test repositories' identity before the test renames it). */
+const BASE = 'Test <test@example.com>';
 
 function bin(name: string, args: string[], p: RaceProject) {
   const r = spawnSync(join(ROOT, 'bin', name), args, {
     cwd: p.dir,
     encoding: 'utf8',
-    env: { ...process.env, JUDGELOOP_STATE_DIR: p.state, NO_COLOR: '1' },
+    env: { ...ENV, JUDGELOOP_STATE_DIR: p.state },
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
+
+/** `git log` of main, one line per commit: author, committer, parents count, subject. */
+const logOf = (p: RaceProject, rev = 'main') =>
+  gitIn(p.repo, 'log', '--topo-order', '--format=%an <%ae>|%cn <%ce>|%p|%s', rev)
+    .split('\n')
+    .map((l) => {
+      const [author, committer, parents, subject] = l.split('|');
+      return { author, committer, merge: parents!.split(' ').length > 1, subject };
+    });
 
 describe('a race with no mergeable solution', () => {
   it("says so, names each solution's failed conditions and prints the next command; accept refuses without --force", () => {
@@ -49,7 +70,19 @@ describe('bin/race then bin/accept --merge', () => {
   const mainHead = () => gitIn(p.repo, 'rev-parse', 'main');
   beforeAll(() => {
     p = makeRaceProject();
+    gitIn(p.repo, 'config', 'user.name', 'Repo Keeper');
     addSolution(p, 'clean', SOLUTIONS.clean!);
+    // The agent's own commit: its author and message are what main's history must show after the merge.
+    gitIn(
+      join(p.dir, 'wt-clean'),
+      'commit',
+      '-q',
+      '--amend',
+      '--author',
+      'Ada Agent <ada@agents.example>',
+      '-m',
+      'clamp: honour the upper bound',
+    );
     addSolution(p, 'nobuild', SOLUTIONS.nobuild!);
     const r = bin('race', ['--json', '--quiet', 'clean.json', 'nobuild.json'], p);
     expect(r.stderr).toBe('');
@@ -178,38 +211,91 @@ describe('bin/race then bin/accept --merge', () => {
     const r = bin('accept', ['race-clamp', '--solution', 'bd-clean', '--merge', '--dry-run'], p);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('race-clamp: would record accepted_winner');
-    expect(r.stdout).toMatch(
-      /merge: dry_run: the sealed candidate [0-9a-f]{12} of agent\/clean merges cleanly into main/,
+    const head = gitIn(p.repo, 'rev-parse', 'agent/clean');
+    expect(r.stdout).toContain(
+      `merge: dry_run: agent/clean at ${head.slice(0, 12)} (the agent's commits, as measured) merges cleanly into main; nothing changed\n`,
     );
     expect(store.read<RaceChoice>('race_choices', 'race-clamp')).toEqual(choiceBefore);
     expect(mainHead()).toBe(before);
     expect(gitIn(p.repo, 'show', 'main:src/clamp.mjs') + '\n').toBe(BUGGY);
   });
 
-  it('merges the chosen branch into the base for real', () => {
+  it("merges the agent's own commit (its author and message) by the repository's identity", () => {
     const before = mainHead();
+    const agent = gitIn(p.repo, 'rev-parse', 'agent/clean');
     const r = bin(
       'accept',
       ['race-clamp', '--solution', 'bd-clean', '--merge', '--notes', 'the clean one', '--json'],
       p,
     );
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     const { state_dir, ...printed } = JSON.parse(r.stdout) as RaceChoice & { state_dir: string };
     expect(state_dir).toBe(p.state);
     const head = mainHead();
-    // What merges is the sealed candidate (what was measured), whose tree is the branch's.
+    // The branch holds exactly what was measured (its tree is the sealed candidate's): its commit is what merges.
     const sealed = gitIn(p.repo, 'rev-parse', 'refs/judgeloop/candidates/bd-clean');
-    expect(gitIn(p.repo, 'rev-list', '--parents', '-n', '1', head).split(' ')).toEqual([head, before, sealed]);
-    expect(gitIn(p.repo, 'rev-parse', `${sealed}^{tree}`)).toBe(gitIn(p.repo, 'rev-parse', 'agent/clean^{tree}'));
+    expect(gitIn(p.repo, 'rev-parse', `${sealed}^{tree}`)).toBe(gitIn(p.repo, 'rev-parse', `${agent}^{tree}`));
+    expect(gitIn(p.repo, 'rev-list', '--parents', '-n', '1', head).split(' ')).toEqual([head, before, agent]);
+    expect(logOf(p)).toEqual([
+      { author: KEEPER, committer: KEEPER, merge: true, subject: 'Merge agent/clean (chosen with judgeloop accept)' },
+      {
+        author: 'Ada Agent <ada@agents.example>',
+        committer: KEEPER,
+        merge: false,
+        subject: 'clamp: honour the upper bound',
+      },
+      { author: BASE, committer: BASE, merge: false, subject: 'base' },
+    ]);
     expect(gitIn(p.repo, 'show', 'main:src/clamp.mjs') + '\n').toBe(FIXED);
     const choice = new StateStore(p.state).read<RaceChoice>('race_choices', 'race-clamp')!;
     expect(choice).toMatchObject({
       user_choice: 'accepted_winner',
       chosen_solution_id: 'bd-clean',
       feedback_notes: 'the clean one',
-      merge: { status: 'merged', commit: head, into: 'main' },
+      merge: { status: 'merged', merged: 'commits', source: agent, sealed, commit: head, into: 'main' },
     });
     expect(printed).toEqual(choice);
+  });
+
+  it('a second accept says already merged and changes nothing', () => {
+    const head = mainHead();
+    for (const extra of [[], ['--dry-run']]) {
+      const r = bin('accept', ['race-clamp', '--solution', 'bd-clean', '--merge', ...extra], p);
+      expect(r).toMatchObject({ code: 0, stderr: '' });
+      expect(r.stdout).toContain(
+        `merge: already_merged: bd-clean is already merged into main (${head.slice(0, 12)}); nothing changed\n`,
+      );
+      expect(mainHead()).toBe(head);
+    }
+    // Without the recorded choice, git itself says so: the agent's commit is in main.
+    rmSync(join(p.state, 'race-choices', 'race-clamp.json'));
+    const again = bin('accept', ['race-clamp', '--solution', 'bd-clean', '--merge'], p);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(
+      /merge: already_merged: agent\/clean at [0-9a-f]{12} \(the agent's commits, as measured\) is already merged into main/,
+    );
+    expect(mainHead()).toBe(head);
+  });
+
+  it('the race then says where its winner was merged instead of offering to accept it', () => {
+    const head = mainHead();
+    const merged = `Merged into main as ${head.slice(0, 12)} (bd-clean, with judgeloop accept).`;
+    const table = bin('race', ['--race', 'race-clamp'], p);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toContain(`Winner: clean (bd-clean, branch: agent/clean)\n${merged}\n`);
+    expect(table.stdout).not.toContain('--merge`');
+    const md = bin('race', ['--race', 'race-clamp', '--markdown'], p).stdout;
+    expect(md).toContain(`- ${merged}\n`);
+    expect(md).not.toContain('Accept winner');
+    // main reset to before the merge: the race offers the accept line again.
+    gitIn(p.repo, 'update-ref', 'refs/heads/main', gitIn(p.repo, 'rev-parse', `${head}^1`));
+    try {
+      expect(bin('race', ['--race', 'race-clamp'], p).stdout).toContain(
+        'Run `judgeloop accept race-clamp --solution bd-clean --merge` to merge into your branch.\n',
+      );
+    } finally {
+      gitIn(p.repo, 'update-ref', 'refs/heads/main', head);
+    }
   });
 
   it('--force overrides the gate, and a conflicting merge is aborted and reported', () => {
@@ -251,5 +337,86 @@ describe('bin/race then bin/accept --merge', () => {
     const l = JSON.parse(r.stdout) as { based_on: number; applied: boolean };
     // The latest choice per race stands: the forced pick of bd-nobuild over the recommended bd-clean.
     expect(l).toMatchObject({ based_on: 1, applied: false });
+  });
+});
+
+describe('accept --merge of work the agent left uncommitted', () => {
+  it("commits the measured tree on the agent's head (the agent as author, the task's first line as message), merges it once", () => {
+    const p = makeRaceProject();
+    gitIn(p.repo, 'config', 'user.name', 'Repo Keeper');
+    // The agent committed its test, then left the fix uncommitted in its worktree.
+    addSolution(
+      p,
+      'wip',
+      { 'test/clamp.test.mjs': MORE_TESTS },
+      {
+        race_id: 'race-wip',
+        agent: { slug: 'wip', model: 'model-x' },
+        task: { id: 'fix-clamp', prompt: '\nclamp ignores the upper bound: fix it\n\nThe tests say how.' },
+      },
+    );
+    const wt = join(p.dir, 'wt-wip');
+    gitIn(wt, 'commit', '-q', '--amend', '--author', 'Ada Agent <ada@agents.example>', '-m', 'test: the upper bound');
+    writeTree(wt, { 'src/clamp.mjs': FIXED });
+    const agentHead = gitIn(wt, 'rev-parse', 'HEAD');
+    const race = bin('race', ['--quiet', 'wip.json'], p);
+    expect(race.code, race.stderr).toBe(0);
+    const candidate = new StateStore(p.state).read<Feedback>('feedback', 'bd-wip')!.candidate!;
+
+    // The branch moved after it was measured (a commit that is not what was measured): refused, as before.
+    const moved = gitIn(wt, 'commit-tree', 'HEAD^{tree}', '-p', 'HEAD', '-m', 'later');
+    gitIn(p.repo, 'update-ref', 'refs/heads/agent/wip', moved);
+    const refused = bin('accept', ['race-wip', '--solution', 'bd-wip', '--merge'], p);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^accept: agent\/wip no longer holds what was measured .*src\/clamp\.mjs differ/);
+    const forced = bin('accept', ['race-wip', '--solution', 'bd-wip', '--merge', '--force', '--dry-run'], p);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stdout).toContain(
+      `merge: dry_run: agent/wip as it is now (${moved.slice(0, 12)}) merges cleanly into main; nothing changed\n`,
+    );
+    gitIn(p.repo, 'update-ref', 'refs/heads/agent/wip', agentHead);
+
+    const before = gitIn(p.repo, 'rev-parse', 'main');
+    const r = bin('accept', ['race-wip', '--solution', 'bd-wip', '--merge'], p);
+    expect(r.code, r.stderr).toBe(0);
+    const head = gitIn(p.repo, 'rev-parse', 'main');
+    const [, first, work] = gitIn(p.repo, 'rev-list', '--parents', '-n', '1', head).split(' ');
+    expect(first).toBe(before);
+    expect(r.stdout).toContain(
+      `merge: merged: the measured work of agent/wip (committed as ${work!.slice(0, 12)}) merged into main at ${head.slice(0, 12)}\n`,
+    );
+    // The commit holds exactly what was measured, on the agent's own commit; main's history keeps both.
+    expect(gitIn(p.repo, 'rev-parse', `${work}^{tree}`)).toBe(candidate.tree);
+    expect(gitIn(p.repo, 'rev-parse', `${work}^`)).toBe(agentHead);
+    expect(gitIn(p.repo, 'log', '-1', '--format=%B', work!)).toBe(
+      'clamp ignores the upper bound: fix it\n\nJudgeloop-Run: bd-wip\nJudgeloop-Agent: wip (model-x)',
+    );
+    expect(logOf(p)).toEqual([
+      { author: KEEPER, committer: KEEPER, merge: true, subject: 'Merge agent/wip (chosen with judgeloop accept)' },
+      {
+        author: 'wip <wip@judgeloop.invalid>',
+        committer: KEEPER,
+        merge: false,
+        subject: 'clamp ignores the upper bound: fix it',
+      },
+      { author: 'Ada Agent <ada@agents.example>', committer: KEEPER, merge: false, subject: 'test: the upper bound' },
+      { author: BASE, committer: BASE, merge: false, subject: 'base' },
+    ]);
+    expect(gitIn(p.repo, 'show', 'main:src/clamp.mjs') + '\n').toBe(FIXED);
+    expect(new StateStore(p.state).read<RaceChoice>('race_choices', 'race-wip')!.merge).toMatchObject({
+      status: 'merged',
+      merged: 'committed',
+      source: work,
+      commit: head,
+    });
+    // Twice: already merged, nothing new — and, the same measurement committing to the same id, git says so too.
+    for (const forget of [false, true]) {
+      if (forget) rmSync(join(p.state, 'race-choices', 'race-wip.json'));
+      const again = bin('accept', ['race-wip', '--solution', 'bd-wip', '--merge'], p);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).toMatch(/merge: already_merged: .*already merged into main/);
+      expect(gitIn(p.repo, 'rev-parse', 'main')).toBe(head);
+    }
+    expect(gitIn(p.repo, 'status', '--porcelain', '--untracked-files=no')).toBe('');
   });
 });

@@ -372,5 +372,12 @@ describe.each(PROJECTS)('a race of nine solutions: $name', (p) => {
     const md = present(r, 'markdown');
     expect(md).toMatch(/\| Gate: substantive_change \|/);
     expect(md).toMatch(new RegExp(`- test_skipped ${p.tests}:\\d+`));
+    // Once accept merged one, no view offers to accept any: each says where it went (winner or not).
+    const merged = { solution: 'bd-fix', into: 'main', commit: 'c0ffee'.repeat(7).slice(0, 40) };
+    const line = `Merged into main as c0ffeec0ffee (bd-fix${r.ranking.winner === 'bd-fix' ? '' : ", not the ranking's pick"}, with judgeloop accept).`;
+    for (const text of [present(r, 'table', merged), present(r, 'markdown', merged)]) {
+      expect(text).toContain(line);
+      expect(text).not.toMatch(/judgeloop accept \S+ --solution \S+ --merge/);
+    }
   });
 });

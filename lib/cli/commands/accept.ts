@@ -13,13 +13,19 @@ export const ACCEPT = defineCommand({
     'reject-all': { type: 'boolean', help: 'none of them' },
     'manual-edit': { type: 'boolean', help: 'the user edited one by hand (--solution names it)' },
     notes: { type: 'string', placeholder: 'TEXT', help: 'recorded with the choice' },
-    merge: { type: 'boolean', help: "merge the chosen solution's branch" },
+    merge: {
+      type: 'boolean',
+      help: "merge the chosen solution as measured: the agent's commits, or its uncommitted work committed in its name",
+    },
     into: {
       type: 'string',
       placeholder: 'BRANCH',
       help: "with --merge: the branch to merge into (default: the run's base_ref)",
     },
-    force: { type: 'boolean', help: 'with --merge: merge a solution that fails the mergeable gate' },
+    force: {
+      type: 'boolean',
+      help: 'with --merge: merge a solution that fails the mergeable gate, or its branch as it is after it moved',
+    },
     'dry-run': { type: 'boolean', help: 'with --merge: try the merge, record nothing' },
     json: { type: 'boolean', help: 'the recorded choice as JSON on stdout' },
     config: CONFIG,
@@ -27,6 +33,10 @@ export const ACCEPT = defineCommand({
   },
   positionals: [{ name: '<race>', help: 'the race id' }],
   env: [...STATE_ENV],
-  exit: { 0: 'recorded (and merged)', 1: 'merge refused or conflicted (the choice is still recorded)', 2: 'usage' },
+  exit: {
+    0: 'recorded (and merged, or already merged)',
+    1: 'merge refused or conflicted (the choice is still recorded)',
+    2: 'usage',
+  },
   examples: ['accept r-42 --solution bd-2 --merge', 'accept r-42 --reject-all --notes "all wrong"'],
 });
