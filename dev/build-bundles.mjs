@@ -5,8 +5,9 @@
 //
 // What stays outside the bundle, found at run time from the checkout (lib/base/paths.ts walks up from the
 // bundle's own import.meta.url to the folder holding schemas/ and package.json): config/, schemas/, the
-// precompiled validators dist/validators/*.cjs, ajv (required only when those are stale) and typescript (a
-// 9 MB compiler already in one file, imported only by the race's code metrics).
+// precompiled validators dist/validators/*.cjs, ajv (required only when those are stale), typescript (a
+// 9 MB compiler already in one file, imported only by the race's code metrics), and bottleneck + ioredis
+// (CommonJS that requires node built-ins, imported only for JUDGE_THROTTLE_REDIS).
 import { readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,7 +42,7 @@ await esbuild
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    external: ['typescript'],
+    external: ['typescript', 'bottleneck', 'ioredis'],
     logLevel: 'error',
   })
   .catch((e) => skip(`esbuild failed: ${e instanceof Error ? e.message : String(e)}`));

@@ -10,19 +10,18 @@ import { loadRunRecord } from '../lib/collector/run-record.js';
 import type { JudgeLedgerRow } from '../lib/schema/types.generated.js';
 import { clockFromEnv } from '../lib/base/clock.js';
 import { summarizeSpend, type SpendRow } from '../lib/judge/cost.js';
-import { JudgeConfigError, judgeRun, type JudgeDeps, type JudgeOutcome } from '../lib/judge/judge-run.js';
+import {
+  JudgeConfigError,
+  judgeRun,
+  throttleOptions,
+  type JudgeDeps,
+  type JudgeOutcome,
+} from '../lib/judge/judge-run.js';
 import { sdkRequestBody } from '../lib/judge/backend.js';
 import { claudeArgs, cliPrompt } from '../lib/judge/cli-backend.js';
 import { textTable } from '../lib/report/table.js';
 import type { EnvSettings } from '../lib/base/env.js';
-import {
-  claimNext,
-  enqueue,
-  LEDGER_ID,
-  releaseClaim,
-  removeQueued,
-  type ThrottleOptions,
-} from '../lib/judge/throttle.js';
+import { claimNext, enqueue, LEDGER_ID, releaseClaim, removeQueued, type Throttle } from '../lib/judge/throttle.js';
 
 const USAGE = usage(JUDGE);
 
@@ -93,6 +92,22 @@ function loadJudgeConfig(
   return loadConfig({ env, cwd, configFile, overrides, flagNames: { '/judge/model': '--rating-agent' } });
 }
 
+/** JUDGE_THROTTLE_REDIS: the fleet's throttle in Redis (ioredis is loaded only then); else the ledger file's. */
+async function openThrottle(deps: JudgeDeps): Promise<Throttle | undefined> {
+  const url = deps.env.JUDGE_THROTTLE_REDIS;
+  if (!url) return undefined;
+  if (!/^rediss?:\/\//.test(url)) throw new UserError(`JUDGE_THROTTLE_REDIS="${url}": expected redis://host:port`);
+  const { createRedisThrottle } = await import('../lib/judge/throttle-redis.js');
+  const j = deps.config.judge;
+  return createRedisThrottle({
+    ...throttleOptions(deps),
+    url,
+    maxConcurrent: j.max_concurrent,
+    callExpirationMs: j.timeout_seconds * (j.max_retries + 1) * 1000 + 60_000,
+    connectTimeoutMs: 5000,
+  });
+}
+
 export async function run(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(JUDGE, argv);
   const cmdStderr = io.stderr;
@@ -125,7 +140,23 @@ export async function run(argv: string[], io: Io): Promise<number> {
       (await import('../lib/race/gaming-check.js')).gamingFindings(wt, from, to, collector),
   };
   const json = values.json ? store.root : false;
+  if (!values['dry-run']) deps.throttle = await openThrottle(deps);
+  try {
+    return await judgeOrDrain(io, deps, json, values, positionals, cmdStderr);
+  } finally {
+    await deps.throttle?.close();
+  }
+}
 
+async function judgeOrDrain(
+  io: Io,
+  deps: JudgeDeps,
+  json: string | false,
+  values: ReturnType<typeof parse<(typeof JUDGE)['flags']>>['values'],
+  positionals: string[],
+  cmdStderr: Io['stderr'],
+): Promise<number> {
+  const { store, config, now } = deps;
   if (values.drain) {
     if (positionals.length) throw new UserError(`--drain takes no run records\n${USAGE}`);
     if (!config.judge.enabled) {
@@ -182,12 +213,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   return code;
 }
 
-const throttleOf = (deps: JudgeDeps): ThrottleOptions => ({
-  store: deps.store,
-  limit: deps.config.judge.max_per_hour,
-  now: deps.now,
-  lockWaitSeconds: deps.config.judge.lock_wait_seconds,
-});
+const throttleOf = throttleOptions;
 
 /** Judges queued runs oldest first while the hour has room; an entry leaves the queue only once judged or failed. */
 async function drain(cmdIo: Io, cmdDeps: JudgeDeps, json: string | false): Promise<number> {
@@ -237,7 +263,8 @@ async function drain(cmdIo: Io, cmdDeps: JudgeDeps, json: string | false): Promi
     }
     if (outcome.status === 'deferred') {
       await releaseClaim(t, entry);
-      report(io, json, { ...outcome, message: 'the hourly limit is reached; the rest of the queue waits' });
+      const why = outcome.throttleDown ? outcome.message : 'the hourly limit is reached';
+      report(io, json, { ...outcome, message: `${why}; the rest of the queue waits` });
       break;
     }
     if (outcome.status === 'skipped' && /disabled/.test(outcome.message)) {

@@ -10,6 +10,8 @@ export const ENV_HELP: Record<EnvKey, string> = {
   JUDGE_PHASE: 'rollout phase 1-4 (2 merges judgments, 3 blends template scores, 4 drives selection)',
   JUDGE_BACKEND: 'sdk (default) or claude-cli',
   JUDGE_MAX_PER_HOUR: 'judge calls in any sliding hour across processes',
+  JUDGE_THROTTLE_REDIS:
+    'redis://host:port: hold the hourly and concurrency limits in Redis for a fleet without a shared disk',
   JUDGELOOP_REQUIRE_CONFIG: 'true: refuse to run without a judgeloop.json (no per-user state folder)',
   XDG_STATE_HOME: 'the per-user state folder is $XDG_STATE_HOME/judgeloop (default ~/.local/state/judgeloop)',
   HOME: 'for ~/.local/state/judgeloop when XDG_STATE_HOME is unset',

@@ -15,7 +15,15 @@ import type { AssembledContext } from './context.js';
 import { costUsd, resolveModel, zeroUsage } from './cost.js';
 import type { JudgePrompt } from './prompt.js';
 import { knownSecretValues } from './redact.js';
-import { enqueue, LEDGER_ID, reserveOrQueue, type ThrottleOptions } from './throttle.js';
+import {
+  enqueue,
+  fileThrottle,
+  LEDGER_ID,
+  reserveOrQueue,
+  type Throttle,
+  type ThrottleOptions,
+  ThrottleUnavailable,
+} from './throttle.js';
 import { gather, isCurrent, readFeedback, readJudgment, type Gathered } from './gather.js';
 import { backendFromConfig, buildRequest, loadJudgePrompt, redacting } from './request.js';
 import { buildJudgment, sample, type CallOutcome, type SampleResult } from './sample.js';
@@ -34,6 +42,19 @@ export interface JudgeDeps {
   /** Injected in tests; otherwise built from config on first use. */
   backend?: Backend;
   prompt?: JudgePrompt;
+  /** Where the hourly and concurrency limits are held (bin/judge opens Redis for JUDGE_THROTTLE_REDIS); else the ledger. */
+  throttle?: Throttle;
+}
+
+/** The throttle options of a judge process: its limits, its clock, and the backend holding them. */
+export function throttleOptions(deps: Pick<JudgeDeps, 'store' | 'config' | 'now' | 'throttle'>): ThrottleOptions {
+  const o: ThrottleOptions = {
+    store: deps.store,
+    limit: deps.config.judge.max_per_hour,
+    now: deps.now,
+    lockWaitSeconds: deps.config.judge.lock_wait_seconds,
+  };
+  return { ...o, backend: deps.throttle ?? fileThrottle(o, deps.config.judge.max_concurrent) };
 }
 
 /** The API refused the credentials (401/403), or the claude command is missing: a configuration error (exit 2) that stops a drain. */
@@ -47,6 +68,8 @@ export interface JudgeOutcome {
   status: JudgeStatus;
   message: string;
   judgment?: Judgment;
+  /** Deferred because the throttle's store (Redis) could not be reached, not because the hour is full. */
+  throttleDown?: true;
   dryRun?: {
     context: string;
     tokens_est: number;
@@ -240,12 +263,7 @@ async function callAndRecord(c: Call): Promise<JudgeOutcome> {
   const { loaded, deps, opts, key, model, backend } = c;
   const cfg = deps.config;
   const bead = loaded.record.bead;
-  const throttle: ThrottleOptions = {
-    store: deps.store,
-    limit: cfg.judge.max_per_hour,
-    now: deps.now,
-    lockWaitSeconds: cfg.judge.lock_wait_seconds,
-  };
+  const throttle = throttleOptions(deps);
   const samples = cfg.judge.samples;
   if (opts.background) {
     const refused = recentRefusal(deps.store.readLines<JudgeLedgerRow>('judge-ledger', LEDGER_ID).rows, deps.now());
@@ -254,7 +272,13 @@ async function callAndRecord(c: Call): Promise<JudgeOutcome> {
         `not sent: the judge API refused the credentials at ${refused.at} (reported then); no request until ${retryAfter(refused)} or judge --drain`,
       );
   }
-  const res = await reserveOrQueue(throttle, bead, samples, loaded.file, !opts.fromQueue);
+  let res: Awaited<ReturnType<typeof reserveOrQueue>>;
+  try {
+    res = await reserveOrQueue(throttle, bead, samples, loaded.file, !opts.fromQueue);
+  } catch (e) {
+    if (!(e instanceof ThrottleUnavailable)) throw e;
+    return throttleDown(c, throttle, e);
+  }
   if (!res.ok) {
     return {
       bead,
@@ -282,7 +306,13 @@ async function callAndRecord(c: Call): Promise<JudgeOutcome> {
   };
   const results: SampleResult[] = [];
   for (let i = 0; i < samples; i++) {
-    const r = await sample(backend, c.req, recordCall, cfg, model);
+    let r: SampleResult;
+    try {
+      r = await throttle.backend!.running(() => sample(backend, c.req, recordCall, cfg, model));
+    } catch (e) {
+      if (!(e instanceof ThrottleUnavailable)) throw e;
+      return throttleDown(c, throttle, e);
+    }
     results.push(r);
     // A refused key refuses every sample: one request, not one per sample.
     if (r.failure?.reason === 'auth_error' && results.every((x) => x.reply === null)) break;
@@ -333,6 +363,18 @@ async function callAndRecord(c: Call): Promise<JudgeOutcome> {
     status: 'judged',
     message: `${judgment.verdict} ${judgment.score}${extra}${merged ? '; merged into feedback' : ''}`,
     judgment,
+  };
+}
+
+/** The throttle cannot be reached: never judged unthrottled; the run is queued (a drain keeps its claim's entry). */
+async function throttleDown(c: Call, throttle: ThrottleOptions, e: ThrottleUnavailable): Promise<JudgeOutcome> {
+  const bead = c.loaded.record.bead;
+  if (!c.opts.fromQueue) await enqueue(throttle, bead, c.loaded.file, e.message.slice(0, 500));
+  return {
+    bead,
+    status: 'deferred',
+    throttleDown: true,
+    message: `${e.message}${c.opts.fromQueue ? '' : `; queued in state/queue/${bead}.json`}`,
   };
 }
 

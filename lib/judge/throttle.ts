@@ -1,5 +1,7 @@
-// The hourly limit across processes: slot rows in the ledger, read and appended under one StateStore lock.
+// The hourly and concurrency limits behind one interface (the ledger file here; Redis in throttle-redis.ts), and the queue.
 import { rmSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { WorkError } from '../base/errors.js';
 import type { StateStore } from '../store/store.js';
 import type { JudgeLedgerRow, JudgeQueueEntry } from '../schema/types.generated.js';
 
@@ -19,6 +21,79 @@ export interface ThrottleOptions {
   limit: number;
   now: () => Date;
   lockWaitSeconds: number;
+  /** Where the limits are held; the ledger file when absent. */
+  backend?: Throttle;
+}
+
+/** The hourly limit and the concurrency limit of judge calls, wherever they are held. */
+export interface Throttle {
+  readonly kind: 'file' | 'redis';
+  /** Takes `n` calls of the hourly limit for `bead` (a slot row per call in the ledger either way), or says the hour is full. */
+  reserve(bead: string, n: number): Promise<{ ok: boolean; used: number }>;
+  /** Runs one call within the concurrency limit, waiting for a free place. */
+  running<T>(fn: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** The limits' store cannot be reached (Redis down): nothing may be judged unthrottled; the run is queued. */
+export class ThrottleUnavailable extends WorkError {}
+
+/** Appends the slot rows of a reservation: the ledger records every call whichever backend holds the limit. */
+export function appendSlots(o: ThrottleOptions, bead: string, n: number, kind: Throttle['kind']): void {
+  const at = o.now().toISOString();
+  for (let i = 0; i < n; i++)
+    o.store.appendLine<JudgeLedgerRow>('judge-ledger', LEDGER_ID, {
+      type: 'slot',
+      at,
+      bead,
+      pid: process.pid,
+      ...(kind === 'redis' ? { throttle: kind } : {}),
+    });
+}
+
+/**
+ * The file backend: the sliding hour counted from the ledger's slot rows under the `judge-throttle` lock; at most
+ * `maxConcurrent` calls at once through the locks `judge-call-0..N-1` (mkdir locks: one machine or a shared disk).
+ */
+export function fileThrottle(o: ThrottleOptions, maxConcurrent: number): Throttle {
+  return {
+    kind: 'file',
+    reserve: (bead, n) =>
+      o.store.withLock(
+        THROTTLE_LOCK,
+        () => {
+          const used = slotsInWindow(o.store.readLines<JudgeLedgerRow>('judge-ledger', LEDGER_ID).rows, o.now());
+          if (used + n > o.limit) return { ok: false, used };
+          appendSlots(o, bead, n, 'file');
+          return { ok: true, used: used + n };
+        },
+        { waitSeconds: o.lockWaitSeconds },
+      ),
+    running: async (fn) => {
+      const deadline = Date.now() + o.lockWaitSeconds * 1000;
+      for (let round = 0; ; round++) {
+        for (let i = 0; i < maxConcurrent; i++) {
+          let entered = false;
+          try {
+            return await o.store.withLock(
+              `judge-call-${i}`,
+              () => {
+                entered = true;
+                return fn();
+              },
+              { waitSeconds: 0 },
+            );
+          } catch (e) {
+            if (entered || (e as { code?: string }).code !== 'ELOCKED') throw e;
+          }
+        }
+        if (Date.now() > deadline)
+          throw new WorkError(`no free judge call place of ${maxConcurrent} within ${o.lockWaitSeconds} s`);
+        await sleep(Math.min(500, 20 * 2 ** round));
+      }
+    },
+    close: async () => undefined,
+  };
 }
 
 export type Reservation = { ok: true; used: number } | { ok: false; used: number; queued: JudgeQueueEntry };
@@ -34,19 +109,20 @@ export async function reserveOrQueue(
   recordPath: string,
   queueIfFull: boolean,
 ): Promise<Reservation | { ok: false; used: number; queued: null }> {
+  if (o.backend && o.backend.kind !== 'file') {
+    const r = await o.backend.reserve(bead, n);
+    if (r.ok) return { ok: true, used: r.used };
+    if (!queueIfFull) return { ok: false, used: r.used, queued: null };
+    const reason = `${r.used} of ${o.limit} judge calls used in this hour (${o.backend.kind})`;
+    return { ok: false, used: r.used, queued: await enqueue(o, bead, recordPath, reason) };
+  }
   return o.store.withLock(
     THROTTLE_LOCK,
     () => {
       const now = o.now();
       const used = slotsInWindow(o.store.readLines<JudgeLedgerRow>('judge-ledger', LEDGER_ID).rows, now);
       if (used + n <= o.limit) {
-        for (let i = 0; i < n; i++)
-          o.store.appendLine<JudgeLedgerRow>('judge-ledger', LEDGER_ID, {
-            type: 'slot',
-            at: now.toISOString(),
-            bead,
-            pid: process.pid,
-          });
+        appendSlots(o, bead, n, 'file');
         return { ok: true as const, used: used + n };
       }
       if (!queueIfFull) return { ok: false as const, used, queued: null };
@@ -126,13 +202,19 @@ export async function removeQueued(o: ThrottleOptions, bead: string): Promise<vo
   });
 }
 
-/** Queues a run for the next drain (kept as it is when already queued). */
-export async function enqueue(o: ThrottleOptions, bead: string, recordPath: string, reason: string): Promise<void> {
-  await o.store.withLock(
+/** Queues a run for the next drain (kept as it is when already queued); returns the entry. */
+export async function enqueue(
+  o: ThrottleOptions,
+  bead: string,
+  recordPath: string,
+  reason: string,
+): Promise<JudgeQueueEntry> {
+  return o.store.withLock(
     THROTTLE_LOCK,
     () => {
-      if (readQueue(o.store, bead)) return;
-      o.store.write<JudgeQueueEntry>('queue', bead, {
+      const existing = readQueue(o.store, bead);
+      if (existing) return existing;
+      const entry: JudgeQueueEntry = {
         schema_version: '1.0.0',
         bead,
         record_path: recordPath,
@@ -140,7 +222,9 @@ export async function enqueue(o: ThrottleOptions, bead: string, recordPath: stri
         reason,
         claimed_at: null,
         claimed_by: null,
-      });
+      };
+      o.store.write<JudgeQueueEntry>('queue', bead, entry);
+      return entry;
     },
     { waitSeconds: o.lockWaitSeconds },
   );

@@ -1117,9 +1117,13 @@ phase: number
  */
 backend: ("sdk" | "claude-cli")
 /**
- * JUDGE_MAX_PER_HOUR: judge calls in any sliding hour, across processes.
+ * JUDGE_MAX_PER_HOUR: judge calls in any sliding hour, across processes (with JUDGE_THROTTLE_REDIS: in each hour of the fleet's Redis).
  */
 max_per_hour: number
+/**
+ * Judge calls in flight at once: across the processes of one state folder, or of the fleet with JUDGE_THROTTLE_REDIS.
+ */
+max_concurrent: number
 /**
  * JUDGE_MODEL aliases to model ids (opus, sonnet, haiku).
  */
@@ -2333,6 +2337,10 @@ outcome?: string
  * Call rows that are not ok: what happened, one line (the validation errors, the HTTP status and message, the connection error).
  */
 cause?: string
+/**
+ * Slot rows taken from the fleet's Redis throttle (JUDGE_THROTTLE_REDIS); absent: the ledger's own hour (the file backend).
+ */
+throttle?: "redis"
 /**
  * Call rows: requests repeated after a transient fault (reset, hang-up, timeout, 408/409/429/5xx) before this outcome.
  */

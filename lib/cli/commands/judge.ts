@@ -33,7 +33,7 @@ export const JUDGE = defineCommand({
     'rating-strict': { type: 'boolean', help: 'with --rate-agents: exit 1 when a run cannot be rated' },
   },
   positionals: [{ name: '<run.json>', help: 'run records to judge', variadic: true }],
-  env: [...STATE_ENV, ...JUDGE_ENV, ...API_ENV],
+  env: [...STATE_ENV, ...JUDGE_ENV, 'JUDGE_THROTTLE_REDIS', ...API_ENV],
   exit: {
     0: 'judged, failed-and-recorded, skipped, deferred, cached, dry run',
     1: 'failure (or --rating-strict with nothing to rate)',

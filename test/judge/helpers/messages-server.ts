@@ -34,6 +34,8 @@ export interface MessagesServer {
   /** Steps answered in order; when empty, `fallback` answers. */
   script: Step[];
   fallback: Step;
+  /** The most message requests answered at once so far (the concurrency limit's witness). */
+  readonly maxInFlight: number;
   close(): Promise<void>;
 }
 
@@ -113,8 +115,11 @@ function answer(step: Step, req: IncomingMessage, res: ServerResponse, body: Rec
 export async function startMessagesServer(
   fallback: Step = { kind: 'reply', text: goodReply() },
 ): Promise<MessagesServer> {
-  const state = { requests: [] as Recorded[], script: [] as Step[], fallback };
+  const state = { requests: [] as Recorded[], script: [] as Step[], fallback, inFlight: 0, maxInFlight: 0 };
   const server: Server = createServer((req, res) => {
+    state.inFlight++;
+    state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
+    res.on('close', () => state.inFlight--);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -143,6 +148,9 @@ export async function startMessagesServer(
     },
     get fallback() {
       return state.fallback;
+    },
+    get maxInFlight() {
+      return state.maxInFlight;
     },
     set fallback(s: Step) {
       state.fallback = s;
