@@ -209,7 +209,7 @@ function calibrated(
  * The Bernoulli CUSUM of p0 against p1 (steps on a grid of `grid` units for the smaller one) whose ARL at p0 is
  * exactly `target`: the least h whose ARL reaches it, then the boundary probability.
  */
-export function calibrateCusum(p0: number, p1: number, target: number, grid = 100): Calibrated & { unit: number } {
+function calibrateCusum(p0: number, p1: number, target: number, grid = 100): Calibrated & { unit: number } {
   const { a, b, unit } = cusumSteps(p0, p1, grid);
   const make = (h: number, g: number): DetectorChain => cusumChain(a, b, h, g);
   let lo = 0;
