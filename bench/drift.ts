@@ -1,492 +1,214 @@
-// bench: the drop trigger's change detectors on simulated templates (issue 25). Templates with 3, 10 and 30 runs a
-// day (Poisson), steady ones and ones whose full-pass rate drops by 0.2, 0.3 or 0.45 on a random day. A detector looks
-// once a day at its end (the daily score-templates) or after every run (the hook runs score-templates after each judged
-// run). Prints per detector false alarms per 1,000 steady template-days and the detection delay (median, p90, in days
-// and runs) per drop and volume, with two bounds no detector on this series can be expected to beat: the oracle CUSUM
-// (p0 and p1 of each template known exactly, threshold calibrated per volume and drop to the goal's 1 false alarm per
-// 1,000 days) and the oracle window test (the likelihood ratio of exactly the last 2, 4 or 7 days, p0 and p1 known: the
-// most powerful test of a change that began at that window's start). Asserts nothing. `--calibrate` searches each
-// real detector's threshold for ≤ TARGET false alarms per 1,000 template-days at every volume (other seeds).
-//   node --import tsx bench/drift.ts [--calibrate] [--days N] [--templates N] [--quick]
-import defaults from '../config/defaults.json' with { type: 'json' };
+// bench: issue 39's collapse cases, detection by a deadline at 1 false alarm per 1,000 template-days; exact Markov
+// chains (lib/stats/chains.ts) where one exists, else seeded simulation with a 95% interval. Asserts the proven optimum.
+//   node --import tsx bench/drift.ts [--reps N] [--steady-runs N]
 import {
-  detectDrop,
-  runsPerDay,
-  type DetectorName,
-  type DetectorParams,
-  type SplitParams,
-} from '../lib/stats/change.js';
+  caseRuns,
+  type DriftCase,
+  FALSE_ALARM_DAYS,
+  oracleCusumDetection,
+  oracleWindowDetection,
+  STEADY_RUNS,
+} from '../lib/stats/chains.js';
+import { detectDrop } from '../lib/stats/change.js';
 import { createRng } from '../lib/stats/prng.js';
-import { median } from '../lib/stats/stats.js';
-import { runMechanicalValue } from '../lib/templates/formula.js';
+import { wilsonInterval } from '../lib/stats/stats.js';
+import defaults from '../config/defaults.json' with { type: 'json' };
 import type { Config } from '../lib/schema/types.generated.js';
 
-const cfg = (defaults as unknown as Config).templates;
-const drop = cfg.triggers.drop;
 const args = process.argv.slice(2);
 const arg = (name: string, d: number): number => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : d);
-const STEADY_DAYS = arg('--days', 200);
-const TEMPLATES = arg('--templates', 150);
-/** Steady templates the oracles are calibrated on (cheap to run, so more of them: a tighter threshold). */
-const ORACLE_TEMPLATES = arg('--oracle-templates', 400);
-/** `--only TEXT`: only the real detectors whose label holds TEXT, no oracles (for exploring). */
-const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1]! : null;
-const VOLUMES = [3, 10, 30];
-const DROPS = [0.2, 0.3, 0.45];
-/** Calibration aims under the goal (1 per 1,000) so the table's other seeds stay under it too. */
-const TARGET = 0.6;
-/** The goal's false-alarm limit, per 1,000 template-days: what the oracles are calibrated to (the most they may use). */
-const GOAL_FA = 1;
-/** Days watched after a drop before it counts as missed. */
-const AFTER = 30;
-/** Days of history before the earliest drop: a full reference of 300 runs even at 3 runs a day. */
-const WARM_DAYS = 100;
+/** Simulated collapses per cell (each after STEADY_RUNS steady runs). */
+const REPS = arg('--reps', 10_000);
+/** The shipped detector rescans its kept runs at each look (slow): fewer collapses and steady days. */
+const SHIPPED_REPS = arg('--shipped-reps', 2000);
+const SHIPPED_STEADY_DAYS = arg('--shipped-days', 50_000);
+/** Steady runs per simulated false-alarm rate (about 400 alarms at 10 a day). */
+const STEADY = arg('--steady-runs', 4_000_000);
 
-interface History {
-  full: Uint8Array;
-  score: Float64Array;
-  day: Int32Array;
-  /** Completion time, ms (day + random time of day, sorted within the day). */
-  ms: Float64Array;
-  /** Index of the first run after the change (runs when there is none). */
-  change: number;
-  changeDay: number;
-  /** The template's full-pass rate before the change (what the oracles know). */
-  p0: number;
-}
-
-function poisson(rng: () => number, lambda: number): number {
-  const l = Math.exp(-lambda);
-  let k = 0;
-  let p = rng();
-  while (p > l) {
-    k++;
-    p *= rng();
-  }
-  return k;
-}
-
-/** A template's runs: full-pass rate p0 (0.55-0.9), 8% partial, 2% timeouts, 15% retried; from changeDay p0 - d. */
-function history(rng: () => number, perDay: number, days: number, d: number, changeDay: number): History {
-  const p0 = 0.55 + 0.35 * rng();
-  const full: number[] = [];
-  const score: number[] = [];
-  const day: number[] = [];
-  const ms: number[] = [];
-  let change = -1;
-  for (let t = 1; t <= days; t++) {
-    const p = t >= changeDay ? p0 - d : p0;
-    if (t === changeDay) change = full.length;
-    const n = poisson(rng, perDay);
-    const times = Array.from({ length: n }, () => (t + rng()) * 86_400_000).sort((a, b) => a - b);
-    for (let i = 0; i < n; i++) {
-      const u = rng();
-      const outcome = u < p ? 'full_pass' : u < p + 0.08 ? 'partial_pass' : u < p + 0.1 ? 'timeout' : 'agent_failure';
-      full.push(outcome === 'full_pass' ? 1 : 0);
-      score.push(runMechanicalValue(outcome, rng() < 0.15 ? 1 : 0, cfg.mechanical)!);
-      day.push(t);
-      ms.push(times[i]!);
-    }
-  }
-  return {
-    full: Uint8Array.from(full),
-    score: Float64Array.from(score),
-    day: Int32Array.from(day),
-    ms: Float64Array.from(ms),
-    change: change < 0 ? full.length : change,
-    changeDay,
-    p0,
-  };
-}
-
-type Cadence = 'day' | 'run';
-/** Whether a detector looking at `cadence` checks after run t: every run, or the last run of each day. */
-const checks = (h: History, t: number, c: Cadence): boolean =>
-  c === 'run' || t + 1 === h.full.length || h.day[t + 1] !== h.day[t];
-
-const steadyCache = new Map<string, History[]>();
-function steadySet(perDay: number, seed: string, count: number): History[] {
-  const key = `${seed}/${count}`;
-  let s = steadyCache.get(key);
-  if (!s) {
-    const rng = createRng(seed);
-    s = Array.from({ length: count }, () => history(rng, perDay, STEADY_DAYS, 0, Infinity));
-    steadyCache.set(key, s);
-  }
-  return s;
-}
-const dropCache = new Map<string, History[]>();
-function dropSet(perDay: number, d: number): History[] {
-  const key = `${perDay}-${d}`;
-  let s = dropCache.get(key);
-  if (!s) {
-    const rng = createRng(`drop-${perDay}-${d}`);
-    s = Array.from({ length: TEMPLATES }, () => {
-      const changeDay = WARM_DAYS + 1 + Math.floor(rng() * 20);
-      return history(rng, perDay, changeDay + AFTER - 1, d, changeDay);
-    });
-    dropCache.set(key, s);
-  }
-  return s;
-}
-
-/** A detector run over one history: the runs after which it alarmed (restarted after each, as after a closed trigger). */
-type Alarms = (h: History, stopAtFirstAfterChange: boolean) => number[];
-
-/** A real detector from lib/stats/change.ts as score-templates runs it (threshold scaled to the template's volume). */
-interface Spec {
-  label: string;
-  name: DetectorName;
-  params: DetectorParams;
-  split: SplitParams;
-  cadence: Cadence;
-}
-
-function realAlarms(s: Spec): Alarms {
-  const windowed = s.name === 'fisher_full_pass' || s.name === 'welch_score';
-  const keep = s.split.reference_runs + (windowed ? s.params.window_runs : s.split.monitor_runs);
-  return (h, stop) => {
-    const xs = s.name.endsWith('full_pass') ? h.full : h.score;
-    const out: number[] = [];
-    let restart = 0;
-    for (let t = 0; t < xs.length; t++) {
-      if (!checks(h, t, s.cadence)) continue;
-      const from = Math.max(0, t + 1 - keep);
-      const rate = runsPerDay(t + 1 - from, h.ms[from]!, h.ms[t]!);
-      const d = detectDrop(s.name, xs.subarray(from, t + 1), s.params, s.split, Math.max(0, restart - from), rate);
-      if (!d?.alarm) continue;
-      out.push(t);
-      restart = t + 1;
-      if (stop && t >= h.change) break;
-    }
-    return out;
-  };
-}
-
-/** The exact Bernoulli log-likelihood ratio of one run, pass (up) or fail (down), for p1 = p0 - d against p0. */
-function llrSteps(p0: number, d: number): { up: number; down: number } {
-  const p1 = p0 - d;
-  return { up: Math.log(p1 / p0), down: Math.log((1 - p1) / (1 - p0)) };
-}
-
-/** Oracle CUSUM: p0 and p1 = p0 - d known, exact Bernoulli log-likelihood ratio, threshold thr. */
-const oracleCusum =
-  (d: number, thr: number, cadence: Cadence): Alarms =>
-  (h, stop) => {
-    const { up, down } = llrSteps(h.p0, d);
-    const out: number[] = [];
-    let s = 0;
-    for (let t = 0; t < h.full.length; t++) {
-      s = Math.max(0, s + (h.full[t] ? up : down));
-      if (s > thr && checks(h, t, cadence)) {
-        out.push(t);
-        s = 0;
-        if (stop && t >= h.change) break;
-      }
-    }
-    return out;
-  };
-
-/** Oracle window test: at each day's end, the log-likelihood ratio (p1 vs p0, known) of the runs of the last w days. */
-const oracleWindow =
-  (d: number, w: number, thr: number): Alarms =>
-  (h, stop) => {
-    const { up, down } = llrSteps(h.p0, d);
-    const out: number[] = [];
-    let restart = 0;
-    let first = 0;
-    let s = 0;
-    for (let t = 0; t < h.full.length; t++) {
-      s += h.full[t] ? up : down;
-      if (!checks(h, t, 'day')) continue;
-      const from = Math.max(restart, dayStart(h, h.day[t]! - w + 1, first));
-      for (; first < from; first++) s -= h.full[first] ? up : down;
-      if (s > thr) {
-        out.push(t);
-        restart = t + 1;
-        for (; first < restart; first++) s -= h.full[first] ? up : down;
-        if (stop && t >= h.change) break;
-      }
-    }
-    return out;
-  };
-
-/** Index of the first run on or after `day`, searching from `from`. */
-function dayStart(h: History, day: number, from: number): number {
-  let i = from;
-  while (i < h.day.length && h.day[i]! < day) i++;
-  return i;
-}
-
-function falseAlarms(a: Alarms, set: History[]): number {
-  let n = 0;
-  for (const h of set) n += a(h, false).length;
-  return (1000 * n) / (set.length * STEADY_DAYS);
-}
-
-interface Delays {
-  days: number[];
-  runs: number[];
-}
-function delays(a: Alarms, set: History[]): Delays {
-  const out: Delays = { days: [], runs: [] };
-  for (const h of set) {
-    const hit = a(h, true).find((t) => t >= h.change);
-    out.days.push(hit === undefined ? Infinity : h.day[hit]! - h.changeDay + 1);
-    out.runs.push(hit === undefined ? Infinity : hit - h.change + 1);
-  }
-  return out;
-}
-
-/** The smallest threshold (bisection) whose false alarms on `set` are at most `target` per 1,000 template-days. */
-function calibrateOn(make: (thr: number) => Alarms, sets: History[][], target: number, lo = 0, hi = 30, steps = 24) {
-  const worst = (x: number): number => Math.max(...sets.map((s) => falseAlarms(make(x), s)));
-  for (let i = 0; i < steps; i++) {
-    const mid = (lo + hi) / 2;
-    if (worst(mid) <= target) hi = mid;
-    else lo = mid;
-  }
-  return hi;
-}
-
-const oracleThr = new Map<string, number>();
-/** The oracle's threshold for one volume and drop, calibrated to GOAL_FA on its own steady seeds. */
-function oracleThreshold(kind: 'cusum-day' | 'cusum-run' | `window-${number}`, v: number, d: number): number {
-  const key = `${kind}/${v}/${d}`;
-  let thr = oracleThr.get(key);
-  if (thr === undefined) {
-    const set = steadySet(v, `oracle-${v}`, ORACLE_TEMPLATES);
-    const make = (x: number): Alarms =>
-      kind.startsWith('window')
-        ? oracleWindow(d, Number(kind.slice(7)), x)
-        : oracleCusum(d, x, kind === 'cusum-run' ? 'run' : 'day');
-    thr = calibrateOn(make, [set], GOAL_FA);
-    oracleThr.set(key, thr);
-  }
-  return thr;
-}
-
-const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.ceil(q * xs.length) - 1]!;
-const share = (xs: number[], max: number): number => xs.filter((x) => x <= max).length / xs.length;
-const f = (x: number): string => (Number.isFinite(x) ? String(x) : `>${AFTER}d`);
-const pct = (x: number): string => `${Math.round(100 * x)}%`;
-
-const SPLIT: SplitParams = drop;
-/** The split and thresholds of issue 25's first default (cusum_full_pass, reference and monitor 150 runs). */
-const SPLIT_150: SplitParams = { ...drop, reference_runs: 150, monitor_runs: 150 };
-/** The detectors compared. Thresholds: config for the configured ones; bench-only variants from `--calibrate`. */
-function specs(): Spec[] {
-  const g = drop.glr_full_pass;
-  const glr = { shift: g.min_shift, threshold: g.threshold, window_runs: 0, volume_slope: g.volume_slope };
-  const cusum = { ...drop.cusum_full_pass, window_runs: 0 };
-  return [
-    { label: 'glr_full_pass', name: 'glr_full_pass', params: glr, split: SPLIT, cadence: 'day' },
-    {
-      label: 'glr_full_pass, reference/monitor 150, slope 1',
-      name: 'glr_full_pass',
-      params: { ...glr, threshold: 8.24, volume_slope: 1 },
-      split: SPLIT_150,
-      cadence: 'day',
-    },
-    { label: 'cusum_full_pass', name: 'cusum_full_pass', params: cusum, split: SPLIT, cadence: 'day' },
-    {
-      label: 'cusum_full_pass, reference/monitor 150 (first default)',
-      name: 'cusum_full_pass',
-      params: { ...cusum, threshold: 9.82 },
-      split: SPLIT_150,
-      cadence: 'day',
-    },
-    {
-      label: 'cusum_score',
-      name: 'cusum_score',
-      params: { ...drop.cusum_score, window_runs: 0 },
-      split: SPLIT,
-      cadence: 'day',
-    },
-    {
-      label: 'fisher_full_pass',
-      name: 'fisher_full_pass',
-      params: { ...drop.fisher_full_pass, shift: 0 },
-      split: SPLIT,
-      cadence: 'day',
-    },
-    {
-      label: 'welch_score',
-      name: 'welch_score',
-      params: { ...drop.welch_score, shift: 0 },
-      split: SPLIT,
-      cadence: 'day',
-    },
-  ];
-}
-
-const describeSpec = (s: Spec): string => {
-  const p = s.params;
-  const what = s.name.startsWith('cusum')
-    ? `shift ${p.shift}, h ${p.threshold}, reference ${s.split.reference_runs}, monitor ${s.split.monitor_runs}`
-    : s.name.startsWith('glr')
-      ? `min shift ${p.shift}, h ${p.threshold} + ${p.volume_slope ?? 1} ln(runs a day / 10), reference ${s.split.reference_runs}, monitor ${s.split.monitor_runs}`
-      : `window ${p.window_runs}, ${s.name.startsWith('fisher') ? 'p <' : 't >'} ${p.threshold}`;
-  return `${s.label} (${what})`;
-};
-
-function cell(r: Delays): string {
-  const within = [2, 4, 7].map((x) => pct(share(r.days, x))).join(' ');
-  return `${f(median(r.days)!)}/${f(quantile(r.days, 0.9))}, ${f(median(r.runs)!)}/${f(quantile(r.runs, 0.9))}, ${within}`;
-}
-
-/** The goal's cells: share flagged within the deadline, per detector. */
-const GOALS = [
-  { v: 10, d: 0.45, days: 2, want: 0.9 },
-  { v: 3, d: 0.45, days: 4, want: 0.9 },
-  { v: 10, d: 0.2, days: 7, want: 0.9 },
+/** Issue 39's cases, its reference values and the proven optimum of any detector (optimal stopping, by the issue). */
+const CASES: { k: DriftCase; windows: number[]; optimum: number; exactOptimum: boolean; ref: string }[] = [
+  {
+    k: { p0: 0.6, p1: 0.15, perDay: 10, days: 2 },
+    windows: [18, 19, 20],
+    optimum: 0.8452,
+    exactOptimum: true,
+    ref: '80.1 | 83.9 (20) | 75.3 / 78.5',
+  },
+  {
+    k: { p0: 0.6, p1: 0.15, perDay: 3, days: 4 },
+    windows: [10, 11, 12],
+    optimum: 0.5705,
+    exactOptimum: true,
+    ref: '54.4 | 56.7 (11) | 49.5 / 53.6',
+  },
+  {
+    k: { p0: 0.6, p1: 0.4, perDay: 10, days: 7 },
+    windows: [50, 60, 70],
+    optimum: 0.82,
+    exactOptimum: false,
+    ref: '65.8 | 68-69 | 51.4 / 56.1',
+  },
 ];
 
-function table(): void {
+/** A detector seen run by run: prefix sums of passes P (P[t] = passes in the first t runs); true = alarm after run t. */
+type Looker = (P: Int32Array, t: number, restart: number, coin: () => number) => boolean;
+
+/** Passes in a window [from, t) and whether the count just entered `count` from above (a fail in, a pass out). */
+const passes = (P: Int32Array, from: number, t: number): number => P[t]! - P[from]!;
+
+/** Oracle window count test with a known (c, gamma): <= c passes in the last w runs, c + 1 with probability gamma. */
+const oracleWindowLooker =
+  (w: number, c: number, gamma: number): Looker =>
+  (P, t, restart, coin) => {
+    if (t - w < restart) return false;
+    const n = passes(P, t - w, t);
+    return n <= c || (n === c + 1 && coin() < gamma);
+  };
+
+/** Steady alarms per run of a looker at rate p (after an alarm it starts again, its window refilled). */
+function alarmRate(look: Looker, p: number, runs: number, seed: string): { alarms: number; runs: number } {
+  const rng = createRng(seed);
+  const coin = createRng(`${seed}/coin`);
+  const P = new Int32Array(runs + 1);
+  for (let i = 0; i < runs; i++) P[i + 1] = P[i]! + (rng() < p ? 1 : 0);
+  let alarms = 0;
+  let restart = 0;
+  for (let t = 1; t <= runs; t++)
+    if (look(P, t, restart, coin)) {
+      alarms++;
+      restart = t;
+    }
+  return { alarms, runs };
+}
+
+/** Detections by the deadline among collapses with no alarm in the STEADY_RUNS runs before (the others not counted). */
+function detection(look: Looker, k: DriftCase, seed: string, reps = REPS): { hits: number; n: number } {
+  const rng = createRng(seed);
+  const coin = createRng(`${seed}/coin`);
+  const { post } = caseRuns(k);
+  const P = new Int32Array(STEADY_RUNS + post + 1);
+  let hits = 0;
+  let n = 0;
+  for (let i = 0; i < reps; i++) {
+    for (let j = 0; j < STEADY_RUNS + post; j++) P[j + 1] = P[j]! + (rng() < (j < STEADY_RUNS ? k.p0 : k.p1) ? 1 : 0);
+    let at = 0;
+    for (let t = 1; t <= STEADY_RUNS + post && at === 0; t++) if (look(P, t, 0, coin)) at = t;
+    if (at !== 0 && at <= STEADY_RUNS) continue;
+    n++;
+    if (at !== 0) hits++;
+  }
+  return { hits, n };
+}
+
+/** Oracle window where no chain is small enough: (c, gamma) from simulated alarm rates (1/ARL linear in gamma). */
+function simulatedOracleWindow(
+  k: DriftCase,
+  w: number,
+): { c: number; gamma: number; detection: { hits: number; n: number } } {
+  const { arl } = caseRuns(k);
+  const rate = (c: number, g: number): number => {
+    const r = alarmRate(oracleWindowLooker(w, c, g), k.p0, STEADY, `oracle-window-${w}`);
+    return r.alarms / (r.runs - r.alarms * w);
+  };
+  let c = Math.floor(w * k.p1);
+  while (rate(c, 0) > 1 / arl) c--;
+  while (rate(c + 1, 0) <= 1 / arl) c++;
+  const [r0, r1] = [rate(c, 0), rate(c, 1)];
+  const gamma = Math.min(1, Math.max(0, (1 / arl - r0) / (r1 - r0)));
+  return { c, gamma, detection: detection(oracleWindowLooker(w, c, gamma), k, `drop-window-${w}`) };
+}
+
+const pct = (x: number): string => (100 * x).toFixed(1);
+const withInterval = (r: { hits: number; n: number }): string => {
+  const i = wilsonInterval(r.hits, r.n)!;
+  return `${pct(r.hits / r.n)} [${pct(i.low)}, ${pct(i.high)}]`;
+};
+
+/** False alarms per 1,000 template-days from k alarms over `days` steady days, with a 95% interval (Poisson). */
+function perThousandDays(k: number, days: number): string {
+  const z = 1.96;
+  const lo = k === 0 ? 0 : (Math.sqrt(k) - z / 2) ** 2;
+  const hi = (Math.sqrt(k + 1) + z / 2) ** 2;
+  const f = (x: number): string => ((1000 * x) / days).toFixed(2);
+  return `${f(k)} [${f(lo)}, ${f(hi)}] (${k} alarms in ${days} days)`;
+}
+
+/** The shipped detector (config default, detectDrop over the kept runs, checked at each day's end). */
+function shippedLooker(k: DriftCase): Looker {
+  const drop = (defaults as unknown as Config).templates.triggers.drop;
+  const g = drop.glr_full_pass;
+  const params = { shift: g.min_shift, threshold: g.threshold, window_runs: 0, volume_slope: g.volume_slope };
+  const keep = drop.reference_runs + drop.monitor_runs;
+  return (P, t, restart) => {
+    if (t % Math.round(k.perDay) !== 0) return false;
+    const from = Math.max(0, t - keep);
+    const xs = new Uint8Array(t - from);
+    for (let i = from; i < t; i++) xs[i - from] = P[i + 1]! - P[i]!;
+    return detectDrop('glr_full_pass', xs, params, drop, Math.max(0, restart - from), k.perDay)?.alarm === true;
+  };
+}
+
+function main(): void {
   const t0 = performance.now();
   console.log(
-    `detectors on simulated templates: ${TEMPLATES} per cell; steady ${STEADY_DAYS} days each; full-pass rate 0.55-0.9 before a drop on a random day (from its start); checked at each day's end unless "every run"`,
+    `issue 39: a change after ${STEADY_RUNS} steady runs, detected by the deadline and counted only without an earlier false alarm; every detector calibrated to 1 false alarm per ${FALSE_ALARM_DAYS} template-days (ARL ${FALSE_ALARM_DAYS} x runs a day). exact = Markov chain; sim = ${REPS} collapses (95% interval), thresholds from ${STEADY / 1e6}M steady runs`,
   );
   console.log(
-    `reference ${drop.reference_runs} runs (min ${drop.min_reference_runs}), monitored: the newest ${drop.monitor_runs}; default: ${drop.test}`,
+    'case | oracle CUSUM (exact) | best window count test | exact optimum | issue reference: CUSUM | window | realistic',
   );
-  console.log(
-    `cells: delay in days med/p90, in runs med/p90, share flagged within 2, 4, 7 days; oracles calibrated to ${GOAL_FA} false alarm per 1,000 days per volume and drop (FA column: the worst of the three)`,
-  );
-  console.log(['detector', 'runs/day', 'FA/1000d', ...DROPS.map((d) => `drop ${d}`)].join(' | '));
-  const goal = new Map<string, number[]>();
-  const note = (label: string, v: number, d: number, r: Delays): void => {
-    GOALS.forEach((g, i) => {
-      if (g.v !== v || g.d !== d) return;
-      const row = goal.get(label) ?? GOALS.map(() => Number.NaN);
-      row[i] = share(r.days, g.days);
-      goal.set(label, row);
-    });
-  };
-  for (const cadence of ONLY === null || ONLY === 'oracle' ? (['day', 'run'] as const) : []) {
-    const label = `oracle CUSUM (p0, p1 known)${cadence === 'run' ? ', every run' : ''}`;
-    for (const v of VOLUMES) {
-      const kind = cadence === 'day' ? 'cusum-day' : 'cusum-run';
-      const fa = Math.max(
-        ...DROPS.map((d) =>
-          falseAlarms(oracleCusum(d, oracleThreshold(kind, v, d), cadence), steadySet(v, `steady-${v}`, TEMPLATES)),
-        ),
-      );
-      const cells = DROPS.map((d) => {
-        const thr = oracleThreshold(kind, v, d);
-        const r = delays(oracleCusum(d, thr, cadence), dropSet(v, d));
-        note(label, v, d, r);
-        return `${cell(r)} (h ${thr.toFixed(2)})`;
-      });
-      console.log([label, v, fa.toFixed(2), ...cells].join(' | '));
-    }
-  }
-  for (const s of specs().filter((x) => ONLY === null || new RegExp(ONLY).test(x.label))) {
-    const a = realAlarms(s);
-    for (const v of VOLUMES) {
-      const fa = falseAlarms(a, steadySet(v, `steady-${v}`, TEMPLATES));
-      const cells = DROPS.map((d) => {
-        const r = delays(a, dropSet(v, d));
-        note(s.label, v, d, r);
-        return cell(r);
-      });
-      console.log([describeSpec(s), v, fa.toFixed(2), ...cells].join(' | '));
-    }
-  }
-  if (ONLY === null || ONLY === 'oracle') windowBound(goal);
-  console.log('\ngoal cells (share flagged within the deadline; goal 90% each):');
-  console.log(['detector', ...GOALS.map((g) => `drop ${g.d} at ${g.v}/day within ${g.days}d`)].join(' | '));
-  for (const [label, row] of goal)
-    console.log([label, ...row.map((x) => (Number.isNaN(x) ? '-' : pct(x)))].join(' | '));
-  console.log(`(${((performance.now() - t0) / 1000).toFixed(1)} s)`);
-}
-
-function windowBound(goal: Map<string, number[]>): void {
-  console.log(
-    '\nbound: oracle window test (likelihood ratio of exactly the last w days, p0 and p1 known, checked daily, calibrated per volume and drop): share flagged within w days',
-  );
-  console.log(['runs/day', ...DROPS.map((d) => `drop ${d}: w=2 / 4 / 7`)].join(' | '));
-  for (const v of VOLUMES) {
-    const cells = DROPS.map((d) =>
-      [2, 4, 7]
-        .map((w) => {
-          const r = delays(oracleWindow(d, w, oracleThreshold(`window-${w}`, v, d)), dropSet(v, d));
-          GOALS.forEach((g, i) => {
-            if (g.v !== v || g.d !== d || g.days !== w) return;
-            const row = goal.get('oracle window') ?? GOALS.map(() => Number.NaN);
-            row[i] = share(r.days, w);
-            goal.set('oracle window', row);
-          });
-          return pct(share(r.days, w));
-        })
-        .join(' / '),
-    );
-    console.log([v, ...cells].join(' | '));
-  }
-}
-
-/** False alarms per 1,000 steady template-days of the default, by full-pass rate and by the template's age. */
-function faBands(): void {
-  const s = specs()[0]!;
-  const a = realAlarms(s);
-  const bands = [0.55, 0.65, 0.75, 0.85, 0.9];
-  console.log(
-    `\n${s.label}: false alarms per 1,000 steady template-days by full-pass rate, and on days 1-30 / 31-${STEADY_DAYS}`,
-  );
-  console.log(
-    ['runs/day', ...bands.slice(1).map((b, i) => `p0 ${bands[i]}-${b}`), 'days 1-30', `days 31-${STEADY_DAYS}`].join(
-      ' | ',
-    ),
-  );
-  for (const v of VOLUMES) {
-    const set = steadySet(v, `steady-${v}`, TEMPLATES);
-    const n = bands.map(() => 0);
-    const t = bands.map(() => 0);
-    const age = [0, 0];
-    for (const h of set) {
-      const b = bands.findIndex((x, i) => h.p0 >= x && h.p0 < (bands[i + 1] ?? 2));
-      t[b]!++;
-      for (const i of a(h, false)) {
-        n[b]!++;
-        age[h.day[i]! <= 30 ? 0 : 1]!++;
+  let bad = 0;
+  for (const r of CASES) {
+    const cu = oracleCusumDetection(r.k);
+    let best = { text: '', value: 0 };
+    for (const w of r.windows) {
+      if (w <= 30) {
+        const o = oracleWindowDetection(r.k, w);
+        if (o.detection > best.value)
+          best = {
+            value: o.detection,
+            text: `${pct(o.detection)} exact (window ${w}, <= ${o.c} passes, ${o.c + 1} with p ${o.gamma.toFixed(2)})`,
+          };
+      } else {
+        const o = simulatedOracleWindow(r.k, w);
+        const v = o.detection.hits / o.detection.n;
+        if (v > best.value)
+          best = {
+            value: v,
+            text: `${withInterval(o.detection)} sim (window ${w}, <= ${o.c}, ${o.c + 1} with p ${o.gamma.toFixed(2)})`,
+          };
       }
     }
-    const per = (k: number, templates: number, days: number) => ((1000 * k) / (templates * days)).toFixed(2);
+    // An exact figure above the proven optimum is a bug in the bench; a simulated one is checked by its interval.
+    if (cu.detection > r.optimum || (r.windows[0]! <= 30 && best.value > r.optimum)) bad++;
+    const { p0, p1, perDay, days } = r.k;
     console.log(
       [
-        v,
-        ...bands.slice(1).map((_, i) => `${per(n[i]!, t[i]!, STEADY_DAYS)} (${t[i]} templates)`),
-        per(age[0]!, set.length, 30),
-        per(age[1]!, set.length, STEADY_DAYS - 30),
+        `${p0} -> ${p1}, ${perDay}/day, within ${days} days`,
+        `${pct(cu.detection)} (h ${cu.h.toFixed(2)})`,
+        best.text,
+        `${r.exactOptimum ? '' : '<= '}${pct(r.optimum)}`,
+        r.ref,
       ].join(' | '),
     );
   }
-}
-
-/** Each real detector's threshold: the worst volume's false alarms at most TARGET per 1,000 days (log scale for p). */
-function calibrate(): void {
-  for (const s of specs().filter((x) => ONLY === null || new RegExp(ONLY).test(x.label))) {
-    const isP = s.name === 'fisher_full_pass';
-    const sets = VOLUMES.map((v) => steadySet(v, `calibrate-${v}`, TEMPLATES));
-    const make = (x: number): Alarms => realAlarms({ ...s, params: { ...s.params, threshold: isP ? Math.exp(x) : x } });
-    if (isP) {
-      // Larger p fires more: bisect on -ln p.
-      const thr = calibrateOn((x) => make(-x), sets, TARGET, Math.log(100), Math.log(1e7), 9);
-      console.log(`${s.label}: threshold ${Number(Math.exp(-thr).toPrecision(2))}`);
-    } else {
-      const thr = calibrateOn(make, sets, TARGET, 1, 20, 9);
-      console.log(`${s.label}: threshold ${Math.ceil(thr * 100) / 100}`);
-      if (args.includes('--per-volume'))
-        for (const [i, v] of VOLUMES.entries())
-          console.log(
-            `  at ${v} runs a day alone: ${Math.ceil(calibrateOn(make, [sets[i]!], TARGET, 1, 20, 9) * 100) / 100}`,
-          );
-    }
+  console.log(
+    '\nshipped detector (config default, glr_full_pass, checked at each day end; its threshold from --calibrate of issue 25):',
+  );
+  for (const r of CASES) {
+    const look = shippedLooker(r.k);
+    const steady = alarmRate(look, r.k.p0, SHIPPED_STEADY_DAYS * r.k.perDay, `shipped-steady-${r.k.perDay}`);
+    const fa =
+      r.k.p1 === 0.4
+        ? ''
+        : `; false alarms /1,000 days at ${r.k.p0}: ${perThousandDays(steady.alarms, SHIPPED_STEADY_DAYS)}`;
+    const det = detection(look, r.k, `shipped-${r.k.perDay}-${r.k.p1}`, SHIPPED_REPS);
+    console.log(`${r.k.p0} -> ${r.k.p1}, ${r.k.perDay}/day, within ${r.k.days} days: ${withInterval(det)}${fa}`);
+  }
+  console.log(`(${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  if (bad) {
+    console.log(`${bad} exact figure(s) above the proven optimum: the bench is wrong`);
+    process.exitCode = 1;
   }
 }
 
-if (args.includes('--calibrate')) calibrate();
-else {
-  table();
-  if (ONLY === null || args.includes('--bands')) faBands();
-}
+main();
