@@ -23,7 +23,7 @@ function recipe(d: Detected | null): string {
 }
 
 /** What the base's run says about the set-up: the setup's result, then each check's, a fix beside each failure. */
-export function baseAdvice(b: Baseline, c: Config['collector'], d: Detected | null, cached: boolean): Finding[] {
+function baseAdvice(b: Baseline, c: Config['collector'], d: Detected | null, cached: boolean): Finding[] {
   const at = `on the base ${b.commit.slice(0, 12)}${cached ? ' (cached baseline)' : ''}`;
   const out: Finding[] = [];
   if (c.setup_network) {

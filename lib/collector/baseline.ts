@@ -43,7 +43,7 @@ export function baselineKey(commit: string, commands: CommandsUsed, c: Config['c
 }
 
 /** Whether the baseline's setup did not pass (its checks did not run): never cached. */
-export const setupFailed = (b: Baseline): boolean => b.setup !== undefined && b.setup.result.status !== 'passed';
+const setupFailed = (b: Baseline): boolean => b.setup !== undefined && b.setup.result.status !== 'passed';
 
 export interface BaselineOptions {
   store: StateStore;

@@ -4,6 +4,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../scripts/collect.js';
+import { run as baselinesRun } from '../../scripts/baselines.js';
 import { validate } from '../../lib/schema/schema.js';
 import type { Baseline, Feedback } from '../../lib/schema/types.generated.js';
 import { agentWorktree, makeIo, makeProject, readJson, runRecord, writeRecord, type Project } from './_project.js';
@@ -149,5 +150,26 @@ describe('collector.setup_command', () => {
     const r = await collect(p, 'bd-setup2', { baseline_setup: setup });
     expect(readdirSync(join(p.state, 'baselines')).sort()).toEqual(before);
     expect(r.fb.baseline?.tests).toMatchObject({ passed: 2 });
+  });
+
+  it('`baselines` lists the cached ones and --clear deletes them (one by key, then all)', async () => {
+    const keys = readdirSync(join(p.state, 'baselines'))
+      .map((f) => f.replace(/\.json$/, ''))
+      .sort();
+    expect(keys.length).toBe(2);
+    const { io, out } = makeIo(p);
+    expect(await baselinesRun([], io)).toBe(0);
+    const lines = out.join('').trim().split('\n');
+    expect(lines.map((l) => l.split('  ')[0]).sort()).toEqual(keys);
+    expect(lines.find((l) => l.includes('setup passed'))).toMatch(
+      /^[0-9a-f]{32} {2}[0-9a-f]{12} {2}\S+ {2}setup passed {2}test passed \(2\/2\)$/,
+    );
+    const one = makeIo(p);
+    expect(await baselinesRun(['--clear', '--json', keys[0]!], one.io)).toBe(0);
+    expect(JSON.parse(one.out.join(''))).toMatchObject({ cleared: [keys[0]] });
+    expect(readdirSync(join(p.state, 'baselines')).filter((f) => f.endsWith('.json'))).toEqual([`${keys[1]}.json`]);
+    await expect(baselinesRun(['--clear', keys[0]!], makeIo(p).io)).rejects.toThrow(/no baseline/);
+    expect(await baselinesRun(['--clear'], makeIo(p).io)).toBe(0);
+    expect(readdirSync(join(p.state, 'baselines')).filter((f) => f.endsWith('.json'))).toEqual([]);
   });
 });
