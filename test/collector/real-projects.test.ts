@@ -5,11 +5,15 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run as collectRun } from '../../scripts/collect.js';
 import { run as initRun } from '../../scripts/init.js';
 import { run as doctorRun } from '../../scripts/doctor.js';
 import type { Feedback } from '../../lib/schema/types.generated.js';
+import { runSetup, withCheckout } from '../../lib/collector/checkout.js';
+import { loadConfig } from '../../lib/config/config.js';
+import { collectorSandbox } from '../../lib/process/sandbox.js';
 import { gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
 import { makeIo, readJson, runRecord, writeRecord, type Project } from './_project.js';
 
@@ -104,6 +108,15 @@ async function collect(p: Project, bead: string, wt: string, collector: Record<s
   return { code, out: out.join(''), err: err.join(''), fb };
 }
 
+/** The fetch and setup alone, as the collector runs them, in a fresh checkout of the worktree's HEAD. */
+async function setupAt(wt: string, collector: Record<string, unknown>) {
+  const c = loadConfig({ env: {}, cwd: wt, overrides: { collector } }).collector;
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmpdir() };
+  const sandbox = collectorSandbox(c, env, tempDir('judgeloop-state-'));
+  const head = gitIn(wt, 'rev-parse', 'HEAD').trim();
+  return withCheckout(wt, head, (dir) => runSetup(dir, { collector: c, env, sandbox, label: 'control' }));
+}
+
 /** init in a fresh folder for the project in `repo`: the config it wrote and what it said. */
 async function init(repo: string, extra: string[] = []) {
   const dir = tempDir('judgeloop-init-');
@@ -192,8 +205,9 @@ describe('an npm project whose lock resolves to a local tarball', () => {
     expect(r.fb.outcome).toBe('full_pass');
     expect(net.seen()).toBe(0);
     // The same install with setup_network: the candidate's scripts do reach the listener (what the default stops).
-    const open = await collect(p, 'bd-net-open', wt, { ...collector, setup_network: true });
-    expect(open.fb.outcome).toBe('full_pass');
+    const open = await setupAt(wt, { ...collector, setup_network: true });
+    expect(open?.result.status).toBe('passed');
+    expect(open?.result.output?.text).toMatch(/prepare connected/);
     expect(net.seen()).toBeGreaterThan(0);
   }, 300_000);
 });
@@ -235,7 +249,8 @@ describe('a pip project with a setup.py', () => {
       expect(c.fb.checks.test?.tests, c.fb.checks.test?.output?.text).toMatchObject({ passed: 1, failed: 0 });
       expect(c.fb.outcome).toBe('full_pass');
       expect(net.seen()).toBe(0);
-      await collect(p, 'bd-py-open', wt, { ...collector, setup_network: true });
+      const open = await setupAt(wt, { ...collector, setup_network: true });
+      expect(open?.result.output?.text).toMatch(/setup\.py connected/);
       expect(net.seen()).toBeGreaterThan(0);
     } finally {
       await net.close();
