@@ -55,7 +55,7 @@ function record(dir: string, bead: string): string {
 
 function collectMs(root: string, dir: string, setup: string | null, i: number): number {
   const cfg = join(dir, `cfg-${i}.json`);
-  writeFileSync(cfg, JSON.stringify({ collector: { baseline_setup: setup } }));
+  writeFileSync(cfg, JSON.stringify({ collector: { setup_command: setup } }));
   const state = join(dir, `state-${i}`);
   const file = record(dir, `b${i}`);
   // The baseline is computed once beforehand: both builds read it from the cache (what repeated runs see).

@@ -26,10 +26,13 @@ function pct(x: number | null | undefined): string {
   return x === null || x === undefined ? '--' : (x * 100).toFixed(1);
 }
 
-/** One line per run for people: outcome, composite and the five dimensions on 0-100, then what it broke or that it does nothing. */
+/** One line per run for people: outcome, composite and the five dimensions on 0-100, then what it broke, that it does nothing, or the infrastructure's fault. */
 export function formatLine(fb: Feedback): string {
   const s = fb.scores;
-  const why = verdictLine(brokenTests(fb.baseline?.tests, fb.checks.test?.tests), fb.outcome_reason, fb.resolution);
+  const why =
+    fb.outcome === 'infra_failure'
+      ? `infra: ${fb.outcome_reason}`
+      : verdictLine(brokenTests(fb.baseline?.tests, fb.checks.test?.tests), fb.outcome_reason, fb.resolution);
   return `${fb.bead}  ${fb.outcome.padEnd(13)} ${pct(fb.composite).padStart(5)}/100  [BUILD ${pct(s.build)}] [TESTS ${pct(s.tests)}] [LINT ${pct(s.lint)}] [DIFF ${pct(s.diff_size)}] [SPEED ${pct(s.speed)}]${why ? `  ${why}` : ''}`;
 }
 

@@ -1,6 +1,6 @@
 // bin/doctor: what a set-up needs, checked in order, each with what to fix; exit 1 when anything must be fixed.
 import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { main, type Io } from '../lib/cli/cli.js';
 import { parse } from '../lib/cli/command.js';
 import { DOCTOR } from '../lib/cli/commands/doctor.js';
@@ -13,6 +13,9 @@ import { isAlive } from '../lib/process/owner.js';
 import { resolveModel } from '../lib/judge/cost.js';
 import { packageScripts } from '../lib/collector/checks.js';
 import { perTestSource, TEST_REPORT_FIX } from '../lib/collector/parsers/report-plan.js';
+import { storeFromEnv } from '../lib/cli/command-helpers.js';
+import { detectProject, readProject } from '../lib/cli/detect.js';
+import { git } from '../lib/git/git.js';
 
 const VIA = { flag: 'named by --config', env: 'named by JUDGELOOP_CONFIG', found: 'found upwards', none: '' } as const;
 
@@ -163,6 +166,31 @@ async function judgeFindings(io: Io, config: Config, online: boolean): Promise<F
   }
 }
 
+/** The setup and checks on the base of the repository here (or --project); nothing outside a repository. */
+async function baseCheck(io: Io, config: Config, project: string | undefined, file: string | undefined) {
+  const dir = resolve(io.cwd, project ?? '.');
+  let top: string;
+  try {
+    top = (await git(dir, ['rev-parse', '--show-toplevel'])).trim();
+  } catch (e) {
+    if (project === undefined) return [ok('base', 'not in a git repository (--project DIR checks one)')];
+    return [fail('base', `${dir}: not a git repository (${errorMessage(e).split('\n')[0]})`, 'name the repository')];
+  }
+  const { baseFindings } = await import('../lib/cli/doctor-base.js');
+  try {
+    return await baseFindings({
+      store: storeFromEnv(io.env, io.cwd, file),
+      config,
+      dir: top,
+      env: io.processEnv,
+      detected: detectProject(readProject(top)),
+      log: (m) => io.stderr(`doctor: ${m}\n`),
+    });
+  } catch (e) {
+    return [fail('base', errorMessage(e), 'fix the value named above')];
+  }
+}
+
 export async function run(argv: string[], io: Io): Promise<number> {
   const { values } = parse(DOCTOR, argv);
   const { findings, config } = configFindings(io, values.config);
@@ -170,8 +198,12 @@ export async function run(argv: string[], io: Io): Promise<number> {
   // The project is the config's folder (its package.json names what `npm test` runs), else the current one.
   const chosen = chooseConfigFile({ env: io.env, configFile: values.config, cwd: io.cwd }).file;
   const projectDir = chosen ? dirname(chosen) : io.cwd;
-  if (config)
-    findings.push(...checkFindings(config, projectDir), ...(await judgeFindings(io, config, Boolean(values.online))));
+  if (config) {
+    findings.push(...checkFindings(config, projectDir));
+    if (!values['skip-base'] && !findings.some((f) => f.check === 'state' && f.level === 'fail'))
+      findings.push(...(await baseCheck(io, config, values.project, values.config)));
+    findings.push(...(await judgeFindings(io, config, Boolean(values.online))));
+  }
   io.stdout(values.json ? `${JSON.stringify({ findings })}\n` : `${formatFindings(findings)}\n`);
   return doctorExit(findings);
 }

@@ -1,5 +1,5 @@
 // The base commit's own check results, computed in a temporary detached worktree (never the agent's),
-// once per (commit, commands, runners), cached in state/baselines/<key>.json under a cross-process lock.
+// once per baselineKey, cached in state/baselines/<key>.json under a cross-process lock (never after a failed setup).
 import { createHash } from 'node:crypto';
 import { CHECK_NAMES, runChecks, skipped } from './checks.js';
 import { runSetup, setupCommand, withCheckout } from './checkout.js';
@@ -8,25 +8,42 @@ import type { StateStore } from '../store/store.js';
 import { sweepBaselineCheckouts } from './checkout-sweep.js';
 import type { Baseline, CommandsUsed, Config } from '../schema/types.generated.js';
 
-/** The cache key; a setup command is part of it (only when configured, so keys without one are unchanged). */
-function baselineKey(
-  commit: string,
-  commands: CommandsUsed,
-  runners: Config['collector']['runners'],
-  setup: string | null = null,
-): string {
-  const fields: Record<string, unknown> = {
+/**
+ * The cache key: every setting that changes what the base run produces — the commit, the commands and runners, the
+ * fetch and setup (and whether the setup has network), the test report asked for, the timeouts of the checks that
+ * run, the output cap and case limit, and the sandbox (mode, network, what it shows, the environment passed).
+ */
+export function baselineKey(commit: string, commands: CommandsUsed, c: Config['collector']): string {
+  const setup = setupCommand(c);
+  const timeouts = Object.fromEntries(
+    CHECK_NAMES.filter((k) => commands[k] !== null).map((k) => [k, c.timeouts_seconds[k]]),
+  );
+  const material = JSON.stringify({
     commit,
     build: commands.build,
     test: commands.test,
     lint: commands.lint,
     typecheck: commands.typecheck,
-    runners: { test: runners.test ?? null, lint: runners.lint ?? null },
-  };
-  if (setup !== null) fields.setup = setup;
-  const material = JSON.stringify(fields);
+    runners: { test: c.runners.test ?? null, lint: c.runners.lint ?? null },
+    setup,
+    ...(setup !== null
+      ? { setup_network: c.setup_network ?? false, setup_timeout: c.setup_timeout_seconds ?? 600 }
+      : {}),
+    test_report: commands.test !== null ? (c.test_report ?? null) : null,
+    timeouts,
+    output_cap_bytes: c.output_cap_bytes,
+    max_test_cases: c.max_test_cases ?? null,
+    sandbox: c.sandbox ?? 'auto',
+    sandbox_network: c.sandbox_network ?? false,
+    sandbox_expose: c.sandbox_expose ?? [],
+    sandbox_writable: c.sandbox_writable ?? [],
+    check_env: c.check_env ?? [],
+  });
   return createHash('sha256').update(material).digest('hex').slice(0, 32);
 }
+
+/** Whether the baseline's setup did not pass (its checks did not run): never cached. */
+const setupFailed = (b: Baseline): boolean => b.setup !== undefined && b.setup.result.status !== 'passed';
 
 export interface BaselineOptions {
   store: StateStore;
@@ -88,7 +105,7 @@ async function computeBaseline(o: BaselineOptions, key: string): Promise<Baselin
 
 /** The cached baseline, or computes it once: concurrent callers wait on the lock and then read the cache. */
 export async function getBaseline(o: BaselineOptions): Promise<BaselineResult> {
-  const key = baselineKey(o.commit, o.commands, o.collector.runners, setupCommand(o.collector));
+  const key = baselineKey(o.commit, o.commands, o.collector);
   await sweepBaselineCheckouts(o.repoDir).catch((e: Error) =>
     o.log?.(`could not sweep old baseline checkouts: ${e.message}`),
   );
@@ -100,7 +117,8 @@ export async function getBaseline(o: BaselineOptions): Promise<BaselineResult> {
       const again = o.store.read<Baseline>('baselines', key);
       if (again) return { baseline: again, computed: false };
       const baseline = await computeBaseline(o, key);
-      o.store.write('baselines', key, baseline);
+      // A failed setup says nothing lasting about the base (a registry down, a tool missing): the next run retries.
+      if (!setupFailed(baseline)) o.store.write('baselines', key, baseline);
       return { baseline, computed: true };
     },
     { waitSeconds: o.collector.baseline_lock_wait_seconds },

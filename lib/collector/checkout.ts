@@ -68,10 +68,15 @@ async function addWorktree(repoDir: string, tree: string, commit: string): Promi
   return mine;
 }
 
-/** collector.setup_command, else the older collector.baseline_setup; null when neither is set. */
+/** The fetch and setup commands as one string (a baseline key's part, a progress line); null when neither is set. */
 export function setupCommand(collector: Config['collector']): string | null {
-  return collector.setup_command ?? collector.baseline_setup ?? null;
+  const steps = [collector.fetch_command ?? null, collector.setup_command ?? null];
+  if (steps.every((s) => s === null)) return null;
+  return steps.map((s) => s ?? '').join(' \u2192 ');
 }
+
+/** Package managers told to run no code of the project while the network is up (a candidate's .npmrc cannot undo it). */
+const FETCH_ENV: NodeJS.ProcessEnv = { npm_config_ignore_scripts: 'true', PIP_ONLY_BINARY: ':all:' };
 
 export interface SetupOptions {
   collector: Config['collector'];
@@ -81,23 +86,40 @@ export interface SetupOptions {
   label: string;
 }
 
-/** Runs the setup command in `dir`; undefined when none is configured. */
+type SetupRun = NonNullable<Baseline['setup']>;
+
+/**
+ * collector.fetch_command with network (no project code runs: FETCH_ENV), then collector.setup_command without
+ * (the project's scripts run here; collector.setup_network lets them out); undefined when neither is configured.
+ */
 export async function runSetup(dir: string, o: SetupOptions): Promise<Baseline['setup']> {
-  const command = setupCommand(o.collector);
-  if (command === null) return undefined;
-  o.log?.(`${o.label}: setup: ${command}`);
-  const r = await runCommand(command, {
-    cwd: dir,
-    env: collectorCheckEnv(o.collector, o.env),
-    sandbox: o.sandbox,
-    network: o.collector.baseline_setup_network ?? true,
-    timeoutMs: (o.collector.baseline_setup_timeout_seconds ?? 600) * 1000,
-    killGraceMs: o.collector.kill_grace_seconds * 1000,
-    capBytes: o.collector.output_cap_bytes,
-  });
-  const result = fromRun(r);
-  if (r.spawnError) result.skipped_reason = `could not start: ${r.spawnError}`;
-  return { command, result };
+  const fetch = o.collector.fetch_command ?? null;
+  const setup = o.collector.setup_command ?? null;
+  if (fetch === null && setup === null) return undefined;
+  const step = async (command: string, network: boolean, extra: NodeJS.ProcessEnv) => {
+    const r = await runCommand(command, {
+      cwd: dir,
+      env: { ...collectorCheckEnv(o.collector, o.env), ...extra },
+      sandbox: o.sandbox,
+      network,
+      timeoutMs: (o.collector.setup_timeout_seconds ?? 600) * 1000,
+      killGraceMs: o.collector.kill_grace_seconds * 1000,
+      capBytes: o.collector.output_cap_bytes,
+    });
+    const result = fromRun(r);
+    if (r.spawnError) result.skipped_reason = `could not start: ${r.spawnError}`;
+    return { command, result };
+  };
+  let fetched: SetupRun['fetch'];
+  if (fetch !== null) {
+    o.log?.(`${o.label}: fetch (network): ${fetch}`);
+    fetched = await step(fetch, true, FETCH_ENV);
+    if (fetched.result.status !== 'passed' || setup === null) return { ...fetched, fetch: fetched };
+  }
+  const network = o.collector.setup_network ?? false;
+  o.log?.(`${o.label}: setup (${network ? 'network' : 'no network'}): ${setup}`);
+  const done = await step(setup!, network, {});
+  return fetched ? { ...done, fetch: fetched } : done;
 }
 
 /** Files a runner loads by their name alone: one the setup, the build or the tests create is obeyed like a trusted one. */

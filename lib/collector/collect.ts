@@ -17,7 +17,8 @@ import type { CollectContext } from './context.js';
 import { changedExpectations, describeChanged } from './expectations.js';
 import { base, diffSummary, scoreRun, unmeasured, type Stamp } from './feedback-parts.js';
 import { fastestInRace, nothingToMeasure, readJudgment, recordedBase, storedOutcome } from './inputs.js';
-import { measureBaseline, measureOwnTests, measureSealed, type MeasureOptions } from './measure.js';
+import { infraCause } from './blame.js';
+import { measureBaseline, measureOwnTests, measureSealed, type MeasureOptions, type Seen } from './measure.js';
 import { classifyOutcome, integrityFlags, type ChecksSet } from './outcome.js';
 import { orderFeedback } from './record-order.js';
 import { noOpReason, verdictOutcome } from './regressions.js';
@@ -53,6 +54,8 @@ interface Measured {
   /** Code that games the graded tests (ctx.findGaming), one line each. */
   gaming: string[];
   notes: string[];
+  /** Why the failure is the environment's, not the agent's (blame.ts); null when it is not. */
+  infra: string | null;
 }
 
 /** Measures one run and writes state/feedback/<bead>.json; returns what it wrote. */
@@ -119,10 +122,11 @@ async function measure(inputs: Inputs, run: NonNullable<Inputs['run']>, ctx: Col
   if (sealed.candidate.tests_from.source === 'tests_ref')
     notes.push(`graded tests from the task's test revision ${sealed.candidate.tests_from.ref}`);
   const env = { wt, commands, cfg, ctx, sandbox: run.sandbox };
-  const baseline = await measureBaseline(sealed.gradedBase, env, notes);
+  const seen: Seen = { baseline: null, gradedSetup: null };
+  const baseline = await measureBaseline(sealed.gradedBase, env, notes, seen);
   const keepCases = new Set([...(baseline?.tests?.cases ?? []).map((c) => c.id), ...(r.task.target_tests ?? [])]);
   const o: MeasureOptions = { ...env, reported: r.checks, keepCases };
-  const checks = await measureSealed(sealed.candidate.graded_commit, o, `${r.bead} graded`, notes);
+  const checks = await measureSealed(sealed.candidate.graded_commit, o, `${r.bead} graded`, notes, seen);
   const own = await measureOwnTests(sealed, o, `${r.bead} own tests`);
   const changedIds = changedExpectations(checks.test, own?.check ?? null, sealed.candidate.replaced);
   const changed = changedIds.length ? await describeChanged(wt, sealed, changedIds) : [];
@@ -137,7 +141,8 @@ async function measure(inputs: Inputs, run: NonNullable<Inputs['run']>, ctx: Col
         : ctx.classifyNoOp!(wt, sealed.gradedBase, sealed.candidate.graded_commit));
   const noOp = await noOpReason(baseline?.tests, checks.test?.tests, diff.files.length, classify);
   const gaming = await gamingP;
-  return { diff, sealed, baseline, checks, own, changed, noOp, gaming, notes };
+  const infra = infraCause({ baseline: seen.baseline, gradedSetup: seen.gradedSetup ?? null, checks });
+  return { diff, sealed, baseline, checks, own, changed, noOp, gaming, notes, infra };
 }
 
 /** Step 3 (pure): outcome, scores and the feedback record from what was read and measured, stamped `at`. */
@@ -164,7 +169,7 @@ function assemble(inputs: Inputs, m: Measured | null, at: Date): Feedback {
   const integrity = integrityFlags(checks.test, baseline?.tests ?? null);
   integrity.test_evidence = evidence;
   integrity.notes.push(...m.notes);
-  const facts = { status: r.status, failureReason: r.failure_reason ?? null, infraReason: null, checks, integrity };
+  const facts = { status: r.status, failureReason: r.failure_reason ?? null, infraReason: m.infra, checks, integrity };
   const { outcome, reason } = classifyOutcome({
     ...facts,
     baselineLint: baseline?.lint ?? null,

@@ -82,7 +82,7 @@ export function summariseBaseline(b: Baseline, notes: string[]): BaselineSummary
           ? `could not start (${r.skipped_reason ?? 'spawn error'})`
           : `failed (exit ${r.exit_code ?? `signal ${r.signal}`})`;
     notes.push(
-      `baseline setup \`${b.setup.command}\` ${how} in the base checkout (state/baselines/${b.key}.json): base checks not run; scored without a baseline`,
+      `baseline setup \`${b.setup.command}\` ${how} in the base checkout (not cached: retried at the next collect): base checks not run; scored without a baseline`,
     );
     return { key: b.key, commit: b.commit, build_passed: null, tests: null, lint: null, setup_failed: true };
   }

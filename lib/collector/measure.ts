@@ -1,9 +1,17 @@
 // Running the checks: on the base (cached), on the graded commit (the verdict) and on the agent's own tests (evidence).
 import { errorMessage } from '../base/errors.js';
 import type { SandboxPolicy } from '../process/sandbox.js';
-import type { BaselineSummary, CommandsUsed, Config, Feedback, RunRecord } from '../schema/types.generated.js';
+import type {
+  Baseline,
+  BaselineSummary,
+  CommandsUsed,
+  Config,
+  Feedback,
+  RunRecord,
+} from '../schema/types.generated.js';
 import type { Sealed } from './candidate.js';
 import { CHECK_NAMES, emptyChecks, runChecks, skipped } from './checks.js';
+import { describeSetup } from './blame.js';
 import { runSetup, trustedChanges, trustedStamps, withCheckout } from './checkout.js';
 import type { CollectContext } from './context.js';
 import { summariseBaseline } from './feedback-parts.js';
@@ -19,6 +27,12 @@ export interface MeasureOptions {
   keepCases: ReadonlySet<string>;
 }
 
+/** What blame (blame.ts) reads besides the checks: the base's full record and the graded checkout's setup. */
+export interface Seen {
+  baseline: Baseline | null;
+  gradedSetup: Baseline['setup'] | null;
+}
+
 const runsAny = (o: MeasureOptions, commands: CommandsUsed) =>
   CHECK_NAMES.some((k) => commands[k] !== null && o.reported?.[k] === undefined);
 
@@ -31,6 +45,7 @@ async function checksAt(
   notes: string[],
   shortCircuit: boolean,
   graded = false,
+  seen?: Seen,
 ): Promise<ChecksSet> {
   const base = {
     commands,
@@ -56,8 +71,9 @@ async function checksAt(
         log: o.ctx.log,
         label,
       });
+      if (seen) seen.gradedSetup = setup ?? null;
       if (setup && setup.result.status !== 'passed') {
-        const why = `the setup (${setup.command}) ${setup.result.status === 'timeout' ? 'timed out' : `failed (exit ${setup.result.exit_code})`} in the sealed checkout`;
+        const why = `the setup ${describeSetup(setup)} in the sealed checkout`;
         notes.push(why);
         const out = emptyChecks();
         for (const k of CHECK_NAMES) if (commands[k] !== null) out[k] = { ...skipped(why), status: 'failed' };
@@ -75,6 +91,7 @@ export async function measureBaseline(
   commit: string,
   o: Omit<MeasureOptions, 'keepCases' | 'reported'>,
   notes: string[],
+  seen?: Seen,
 ): Promise<BaselineSummary | null> {
   if (CHECK_NAMES.every((k) => o.commands[k] === null)) return null;
   try {
@@ -91,6 +108,7 @@ export async function measureBaseline(
       log: o.ctx.log,
     });
     if (res.computed) o.ctx.log?.(`baseline ${res.baseline.key} computed`);
+    if (seen) seen.baseline = res.baseline;
     return summariseBaseline(res.baseline, notes);
   } catch (e) {
     notes.push(`no baseline: ${errorMessage(e)}`);
@@ -99,8 +117,14 @@ export async function measureBaseline(
 }
 
 /** The graded run: the candidate's code with the trusted revision's tests. */
-export function measureSealed(commit: string, o: MeasureOptions, label: string, notes: string[]): Promise<ChecksSet> {
-  return checksAt(commit, o, o.commands, label, notes, true, true);
+export function measureSealed(
+  commit: string,
+  o: MeasureOptions,
+  label: string,
+  notes: string[],
+  seen?: Seen,
+): Promise<ChecksSet> {
+  return checksAt(commit, o, o.commands, label, notes, true, true, seen);
 }
 
 /** The agent's own tests (its added or edited test files, as it left them), when it changed any. */

@@ -170,6 +170,8 @@ export interface LoadConfigOptions {
   /** The flag that set each overridden path (`/judge/phase` → `--phase`), for errors. */
   flagNames?: Record<string, string> | undefined;
   cwd?: string;
+  /** Where a deprecation warning goes (default: stderr, once per process and name). */
+  warn?: ((message: string) => void) | undefined;
 }
 
 // Which file each loaded configuration came from, so the collector can refuse one that lies in the tree it measures.
@@ -253,8 +255,42 @@ export function loadConfig(opts: LoadConfigOptions): Config {
   const v = validate<Config>('config', cfg);
   const file = layers.file?.path;
   if (!v.ok) throw new UserError(blame(layers, v.errors, opts));
+  renameDeprecated(v.value.collector, layers.defaults.collector, file ?? 'configuration', opts.warn ?? warnOnce);
   if (file) origins.set(v.value, file);
   return v.value;
+}
+
+/** Old setting names, read into the new ones (which win when both are set). */
+const DEPRECATED = [
+  ['baseline_setup', 'setup_command'],
+  ['baseline_setup_timeout_seconds', 'setup_timeout_seconds'],
+  ['baseline_setup_network', 'setup_network'],
+] as const;
+
+const warned = new Set<string>();
+const warnOnce = (m: string) => {
+  if (warned.has(m)) return;
+  warned.add(m);
+  process.stderr.write(`${m}\n`);
+};
+
+/** Moves each deprecated collector setting to its new name, with a warning naming both. */
+function renameDeprecated(
+  c: Config['collector'],
+  defaults: Config['collector'],
+  where: string,
+  warn: (m: string) => void,
+): void {
+  const loose = c as unknown as Record<string, unknown>;
+  for (const [old, now] of DEPRECATED) {
+    if (loose[old] === undefined || loose[old] === null) continue;
+    const fromDefault = loose[now] === (defaults as unknown as Record<string, unknown>)[now];
+    warn(
+      `warning: ${where}: collector.${old} is deprecated; ${fromDefault ? `read as collector.${now}` : `ignored, collector.${now} is set`} (rename it)`,
+    );
+    if (fromDefault) loose[now] = loose[old];
+    delete loose[old];
+  }
 }
 
 function realOrResolved(p: string): string {

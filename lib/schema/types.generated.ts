@@ -437,14 +437,24 @@ computed_at: string
  */
 duration_ms?: number
 /**
- * collector.baseline_setup, run in the checkout before the checks; absent when none is configured. When it did not pass, the checks were not run (each is skipped) and the collector scores without this baseline.
+ * collector.fetch_command (with network) then collector.setup_command (without), run in the checkout before the checks; absent when neither is configured. A baseline whose setup did not pass is never cached (the collector scores without it and retries next time).
  */
 setup?: {
 /**
- * The setup command (sh -c, in the temporary checkout).
+ * The step that decided: the setup command, or the fetch command when it failed (the setup then did not run) or is the only one configured.
  */
 command: string
 result: Check
+/**
+ * collector.fetch_command's run (with network), when one is configured.
+ */
+fetch?: {
+/**
+ * The fetch command (sh -c, in the temporary checkout).
+ */
+command: string
+result: Check
+}
 }
 /**
  * One entry per check on a clean checkout of the base commit; null when not configured.
@@ -770,11 +780,11 @@ time_budget_seconds: number
  */
 secret_env_patterns: string[]
 /**
- * Shell command (sh -c) run in the temporary checkout of the base commit before its checks, e.g. `npm ci` or `python -m venv .venv && .venv/bin/pip install -r requirements.txt`, so checks that need installed dependencies can run on the clean checkout; null runs none. Same scrubbed environment as the checks; part of the baseline cache key.
+ * Deprecated name of collector.setup_command (read with a warning when setup_command is not set).
  */
 baseline_setup?: (string | null)
 /**
- * Timeout of collector.baseline_setup, seconds; the whole process tree is killed at it.
+ * Deprecated name of collector.setup_timeout_seconds (read with a warning).
  */
 baseline_setup_timeout_seconds?: number
 /**
@@ -805,9 +815,21 @@ env?: {
  */
 max_test_cases?: number
 /**
- * Shell command (sh -c) run in every fresh checkout (the base's and the sealed candidate's) before its checks, e.g. `npm ci`; null: collector.baseline_setup, else none. Files git ignores (node_modules, .venv) do not exist in a checkout: install them here.
+ * Shell command (sh -c) run in every fresh checkout (the base's and the sealed candidate's) before its checks, after collector.fetch_command, WITHOUT network unless collector.setup_network: it builds what the fetch downloaded and runs the project's own scripts (e.g. `npm rebuild && npm run prepare --if-present`). Files git ignores (node_modules, .venv) do not exist in a checkout: install them here. null: none. `judgeloop init` writes one for the project it detects.
  */
 setup_command?: (string | null)
+/**
+ * Shell command (sh -c) run WITH network in every fresh checkout before collector.setup_command; it must run no code of the project (e.g. `npm ci --ignore-scripts`, `pip download --only-binary=:all:`, `go mod download`, `cargo fetch`): judgeloop also sets npm_config_ignore_scripts=true (npm, yarn, pnpm) and PIP_ONLY_BINARY=:all: (an sdist would run its setup.py) in its environment. null: none.
+ */
+fetch_command?: (string | null)
+/**
+ * Timeout of collector.fetch_command and of collector.setup_command, each, seconds; the whole process tree is killed at it.
+ */
+setup_timeout_seconds?: number
+/**
+ * Whether collector.setup_command reaches the network (default false: the project's install scripts run in a private network namespace; true lets code the candidate wrote reach the network, and doctor warns).
+ */
+setup_network?: boolean
 /**
  * Glob patterns (git pathspec glob syntax, ** for any folders) of test files: in the graded run they come from the trusted revision (the base, or task.tests_ref), never from the agent.
  */
@@ -829,7 +851,7 @@ sandbox?: ("auto" | "required" | "off")
  */
 sandbox_network?: boolean
 /**
- * Whether collector.baseline_setup reaches the network inside the sandbox (it usually installs dependencies).
+ * Deprecated name of collector.setup_network (read with a warning).
  */
 baseline_setup_network?: boolean
 /**
@@ -2160,7 +2182,7 @@ tests: (TestCounts | null)
  */
 lint: (LintCounts | null)
 /**
- * Present (true) when collector.baseline_setup did not pass in the base checkout: the base checks were not run, build_passed/tests/lint are null and scores use no baseline (a note says so).
+ * Present (true) when the setup (collector.fetch_command, collector.setup_command) did not pass in the base checkout: the base checks were not run, build_passed/tests/lint are null and scores use no baseline (a note says so); such a baseline is not cached.
  */
 setup_failed?: true
 }

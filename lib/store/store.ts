@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertSafeId, isSafeId } from './bead.js';
 import type { StateDirChoice } from '../config/config.js';
@@ -117,6 +117,14 @@ export class StateStore {
     this.assertValid(kind, data, `write an invalid ${kind} ${file}`);
     writeFileAtomic(file, JSON.stringify(data, null, 2) + '\n', this.atomic());
     return file;
+  }
+
+  /** Deletes the kind's file `id` (a cache entry: a baseline); false when there was none. */
+  remove(kind: Kind, id: string): boolean {
+    const file = this.path(kind, id);
+    if (!existsSync(file)) return false;
+    rmSync(file, { force: true });
+    return true;
   }
 
   /** Ids of the kind's files, sorted; temporary, hidden and other files whose name is not an id are not listed. */

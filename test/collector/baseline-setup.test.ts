@@ -1,8 +1,10 @@
-// collector.baseline_setup: run in the base checkout before its checks (real repo, real node --test runs).
-import { readdirSync, writeFileSync } from 'node:fs';
+// collector.setup_command: run in each checkout before its checks, a failed one never cached nor the agent's fault
+// (real repo, real node --test runs).
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../scripts/collect.js';
+import { run as baselinesRun } from '../../scripts/baselines.js';
 import { validate } from '../../lib/schema/schema.js';
 import type { Baseline, Feedback } from '../../lib/schema/types.generated.js';
 import { agentWorktree, makeIo, makeProject, readJson, runRecord, writeRecord, type Project } from './_project.js';
@@ -62,7 +64,7 @@ function baselineFile(p: Project, key: string): Baseline {
   return b;
 }
 
-describe('collector.baseline_setup', () => {
+describe('collector.setup_command', () => {
   const { p } = setupProject();
   let keyWithout = '';
 
@@ -82,7 +84,7 @@ describe('collector.baseline_setup', () => {
   it('with it, the setup runs in the base checkout (scrubbed env) and the base tests pass; the key changes', async () => {
     // The setup refuses to run if a secret reached it.
     const setup = `test -z "$MY_API_KEY" && echo installing && ${INSTALL}`;
-    const r = await collect(p, 'bd-setup', { baseline_setup: setup }, { MY_API_KEY: 'sk-secret' });
+    const r = await collect(p, 'bd-setup', { setup_command: setup }, { MY_API_KEY: 'sk-secret' });
     expect(r.code).toBe(0);
     expect(r.fb.baseline?.key).not.toBe(keyWithout);
     expect(r.fb.baseline?.setup_failed).toBeUndefined();
@@ -98,50 +100,76 @@ describe('collector.baseline_setup', () => {
     expect(readdirSync(p.repo)).not.toContain('deps');
   });
 
-  it('a failing setup is recorded, the base checks are not run, and the run is scored without a baseline (noted)', async () => {
-    const r = await collect(p, 'bd-fail', { baseline_setup: 'echo "registry unreachable" >&2; exit 3' });
+  it('a setup failing on the base too is infra_failure with its first line, the base checks not run, nothing cached', async () => {
+    const setup = 'echo "installing"; echo "npm error registry unreachable" >&2; exit 3';
+    const r = await collect(p, 'bd-fail', { setup_command: setup });
     expect(r.code).toBe(0);
     expect(r.fb.baseline).toMatchObject({ setup_failed: true, build_passed: null, tests: null, lint: null });
     expect(r.fb.integrity.notes.join('\n')).toMatch(
-      /baseline setup `echo "registry unreachable" >&2; exit 3` failed \(exit 3\).*base checks not run; scored without a baseline/,
+      /baseline setup `echo "installing"; .*exit 3` failed \(exit 3\) in the base checkout \(not cached.*base checks not run; scored without a baseline/,
     );
     // The same setup runs in the sealed candidate's checkout and fails there too: its checks are failed, noted.
     expect(r.fb.checks.test).toMatchObject({
       status: 'failed',
-      skipped_reason: expect.stringMatching(/setup .* failed \(exit 3\) in the sealed checkout/),
+      skipped_reason: expect.stringMatching(
+        /setup `.*` failed \(exit 3\): npm error registry unreachable in the sealed checkout/,
+      ),
     });
-    expect(r.fb.scores.tests).toBe(0);
-    expect(r.fb.outcome).toBe('agent_failure');
-    const b = baselineFile(p, r.fb.baseline!.key);
-    expect(b.setup?.result).toMatchObject({ status: 'failed', exit_code: 3 });
-    expect(b.setup?.result.output?.text).toContain('registry unreachable');
-    expect(b.checks.test).toMatchObject({
-      status: 'skipped',
-      skipped_reason: 'the baseline setup failed',
-      exit_code: null,
-    });
-    expect(b.checks.build).toBeNull();
+    // Not the agent's work: the environment's, with the cause's line on the collect line.
+    expect(r.fb.outcome).toBe('infra_failure');
+    expect(r.fb.outcome_reason).toBe(
+      `the setup fails on the base too: \`${setup}\` failed (exit 3): npm error registry unreachable`,
+    );
+    expect(r.out).toMatch(
+      /^bd-fail\s+infra_failure .*infra: the setup fails on the base too: .*npm error registry unreachable\n$/,
+    );
+    expect(existsSync(join(p.state, 'baselines', `${r.fb.baseline!.key}.json`))).toBe(false);
+    // Collected again, the base's setup is run again (nothing cached), and fails again the same way.
+    const again = await collect(p, 'bd-fail', { setup_command: setup });
+    expect(again.fb.outcome).toBe('infra_failure');
+    expect(readdirSync(join(p.state, 'baselines')).filter((f) => f.startsWith(r.fb.baseline!.key))).toEqual([]);
   });
 
   it('a setup that hangs is killed at its own timeout and recorded as timed out', async () => {
     const r = await collect(p, 'bd-hang', {
-      baseline_setup: 'sleep 30',
-      baseline_setup_timeout_seconds: 0.5,
+      setup_command: 'sleep 30',
+      setup_timeout_seconds: 0.5,
       kill_grace_seconds: 0.2,
     });
     expect(r.code).toBe(0);
     expect(r.fb.baseline?.setup_failed).toBe(true);
     expect(r.fb.integrity.notes.join('\n')).toMatch(/baseline setup `sleep 30` timed out/);
-    const b = baselineFile(p, r.fb.baseline!.key);
-    expect(b.setup?.result.status).toBe('timeout');
-    expect(b.checks.test?.skipped_reason).toBe('the baseline setup timed out');
+    expect(r.fb.outcome).toBe('infra_failure');
+    expect(r.fb.outcome_reason).toMatch(/^the setup fails on the base too: `sleep 30` timed out/);
   });
 
   it('the cached baseline (setup included) is reused, not recomputed', async () => {
     const before = readdirSync(join(p.state, 'baselines')).sort();
     const setup = `test -z "$MY_API_KEY" && echo installing && ${INSTALL}`;
+    // The deprecated name is read as setup_command (with a warning: test/lib/config.test.ts): the same key.
     const r = await collect(p, 'bd-setup2', { baseline_setup: setup });
     expect(readdirSync(join(p.state, 'baselines')).sort()).toEqual(before);
     expect(r.fb.baseline?.tests).toMatchObject({ passed: 2 });
+  });
+
+  it('`baselines` lists the cached ones and --clear deletes them (one by key, then all)', async () => {
+    const keys = readdirSync(join(p.state, 'baselines'))
+      .map((f) => f.replace(/\.json$/, ''))
+      .sort();
+    expect(keys.length).toBe(2);
+    const { io, out } = makeIo(p);
+    expect(await baselinesRun([], io)).toBe(0);
+    const lines = out.join('').trim().split('\n');
+    expect(lines.map((l) => l.split('  ')[0]).sort()).toEqual(keys);
+    expect(lines.find((l) => l.includes('setup passed'))).toMatch(
+      /^[0-9a-f]{32} {2}[0-9a-f]{12} {2}\S+ {2}setup passed {2}test passed \(2\/2\)$/,
+    );
+    const one = makeIo(p);
+    expect(await baselinesRun(['--clear', '--json', keys[0]!], one.io)).toBe(0);
+    expect(JSON.parse(one.out.join(''))).toMatchObject({ cleared: [keys[0]] });
+    expect(readdirSync(join(p.state, 'baselines')).filter((f) => f.endsWith('.json'))).toEqual([`${keys[1]}.json`]);
+    await expect(baselinesRun(['--clear', keys[0]!], makeIo(p).io)).rejects.toThrow(/no baseline/);
+    expect(await baselinesRun(['--clear'], makeIo(p).io)).toBe(0);
+    expect(readdirSync(join(p.state, 'baselines')).filter((f) => f.endsWith('.json'))).toEqual([]);
   });
 });

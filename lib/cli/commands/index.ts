@@ -2,6 +2,7 @@
 import type { CommandDef } from '../command.js';
 import { ACCEPT } from './accept.js';
 import { AGENTS } from './agents.js';
+import { BASELINES } from './baselines.js';
 import { COLLECT } from './collect.js';
 import { CONFIG_COMMAND } from './config.js';
 import { DOCTOR } from './doctor.js';
@@ -34,4 +35,5 @@ export const COMMANDS: readonly CommandDef[] = [
   REPORT,
   DOCTOR,
   INIT,
+  BASELINES,
 ];
