@@ -268,7 +268,11 @@ describe('a race of hostile evidence against the honest fix (real pytest)', () =
   it.each(Object.keys(ATTACKS).filter((k) => k !== 'fix'))(
     '%s: not mergeable, not ranked above the fix, not full_pass',
     (name) => {
-      expect(sol(race, name).gates.mergeable).toBe(false);
+      const s = sol(race, name);
+      // Half the fix in the diff (pyc) is safe to merge and honest as far as it goes: mergeable, never resolved.
+      if (name === 'pyc') expect([s.gates.mergeable, s.target_tests!.resolved]).toEqual([true, false]);
+      else expect(s.gates.mergeable).toBe(false);
+      expect(race.ranking.winner).not.toBe(`bd-${name}`);
       const order = race.ranking.order;
       if (order.includes(`bd-${name}`)) expect(order.indexOf(`bd-${name}`)).toBeGreaterThan(order.indexOf('bd-fix'));
       expect(fb(name).outcome).not.toBe('full_pass');
