@@ -17,6 +17,7 @@ export const COMMAND_NAMES = [
   'report',
   'doctor',
   'init',
+  'refs',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];
