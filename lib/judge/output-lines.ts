@@ -28,7 +28,8 @@ export function maskTimings(text: string): string {
       // The date in front of a masked time (ISO stamps in logs): a re-collect the next day reads the same.
       .replace(/\b\d{4}-\d{2}-\d{2}([T ])#:#:#/g, '#-#-#$1#:#:#')
       .replace(/\b\d+m(\s?)\d+(?:\.\d+)?(\s?)s\b/g, '#m$1#$2s')
-      .replace(/\b\d+(?:\.\d+)?(\s?)(ms|s|sec|secs|seconds|ns|µs|us)\b/g, '#$1$2')
+      // One unit for every duration: vitest prints 998ms one run and 1.02s the next.
+      .replace(/\b\d+(?:\.\d+)?(\s?)(?:ms|s|sec|secs|seconds|ns|µs|us)\b/g, '#$1s')
       // go test reports a package it did not run again as (cached) where a fresh run prints its time.
       .replace(/^(ok\s+\S+\s+)\(cached\)/gm, '$1#s')
       // Rust names the panicking thread's id, new on every run.
@@ -52,6 +53,37 @@ export function dropBuildProgress(text: string): string {
       return !(m && m[0].length === 13) && !GO_DOWNLOAD.test(l);
     })
     .join('\n');
+}
+
+// A result line printed in completion order by a runner that runs in parallel: cargo's per test, vitest's per file.
+const PARALLEL_RESULT = [/^test \S.* \.\.\. (ok|FAILED|ignored)\b/, /^ ?[✓✗×↓❯] \S+\.(test|spec)\.[cm]?[jt]sx? \(/];
+const indent = (l: string): number => l.length - l.trimStart().length;
+
+/**
+ * Puts runs of consecutive result blocks (a result line and the lines indented under it) of the same kind in one
+ * order: threads and workers finish in any order, the same results read the same. Run after the timings are masked.
+ */
+export function sortParallelResults(text: string): string {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const kind = PARALLEL_RESULT.findIndex((re) => re.test(lines[i]!));
+    if (kind < 0) {
+      out.push(lines[i++]!);
+      continue;
+    }
+    const blocks: string[] = [];
+    while (i < lines.length && PARALLEL_RESULT[kind]!.test(lines[i]!)) {
+      const head = indent(lines[i]!);
+      let j = i + 1;
+      while (j < lines.length && lines[j]!.trim() !== '' && indent(lines[j]!) > head) j++;
+      blocks.push(lines.slice(i, j).join('\n'));
+      i = j;
+    }
+    out.push(...blocks.sort());
+  }
+  return out.join('\n');
 }
 
 // Temporary folders: the standard roots, plus the process's own (TMPDIR) given by the caller.
@@ -85,7 +117,8 @@ export function maskTempPaths(text: string, roots: readonly string[] = []): stri
 export const plainText = (text: string): string => normalizeLines(text).join('\n');
 
 /**
- * Runner output as the judge reads it: plain text, no build progress, temporary paths and timings masked. The same work run twice
+ * Runner output as the judge reads it: plain text, no build progress, temporary paths and timings masked, parallel
+ * results in one order. The same work run twice
  * normalises to the same text. `redact` runs on the plain text (a secret split by a colour code is whole there).
  */
 export function normalizeOutput(
@@ -93,7 +126,7 @@ export function normalizeOutput(
   tempRoots: readonly string[] = [],
   redact: (plain: string) => string = (t) => t,
 ): string {
-  return maskTimings(maskTempPaths(dropBuildProgress(redact(plainText(text))), tempRoots));
+  return sortParallelResults(maskTimings(maskTempPaths(dropBuildProgress(redact(plainText(text))), tempRoots)));
 }
 
 /**

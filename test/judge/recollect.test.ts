@@ -106,7 +106,7 @@ describe('re-collecting unchanged work', () => {
     expect(dry2.cache_key).toBe(dry1.cache_key);
     expect(dry1.context).not.toContain('\u001b');
     expect(dry1.context).not.toMatch(/judgeloop-[\w-]*sealed/);
-    expect(dry1.context).toContain('test/add.test.mjs (2 tests) #ms');
+    expect(dry1.context).toContain('test/add.test.mjs (2 tests) #s');
     // Judged again after the re-collect: the same key, no call.
     const again = await judgeOnce(p, config, rec);
     expect(again.status).toBe('cached');

@@ -11,6 +11,7 @@ import {
   maskTimings,
   normalizeOutput,
   plainText,
+  sortParallelResults,
   TEMP_PLACEHOLDER,
 } from '../../lib/judge/output-lines.js';
 import { tempDir, writeTree } from '../helpers/repo.js';
@@ -91,7 +92,7 @@ describe('the same work, run twice by a real runner, normalises to the same text
       'Tests  1 failed | 1 passed (2)',
       `${TEMP_PLACEHOLDER}/vitest.xml`,
     ]);
-    expect(t.na).toMatch(/Duration {2}#s \(transform #ms/);
+    expect(t.na).toMatch(/Duration {2}#s \(transform #s/);
     expect(t.na).toContain('Start at  #:#:#');
     // The colours were tokens the model was paid for.
     expect(t.na.length).toBeLessThan(t.a.out.length * 0.85);
@@ -182,20 +183,20 @@ describe('normalisation of the captured outputs of every supported runner', () =
 
   it("masks each runner's timing shapes and leaves counts alone", () => {
     const cases: [string, RegExp][] = [
-      [' ✓ test/a.test.ts (3 tests) 12ms', / \(3 tests\) #ms$/],
+      [' ✓ test/a.test.ts (3 tests) 12ms', / \(3 tests\) #s$/],
       [
         '   Duration  1.23s (transform 165ms, setup 0ms, collect 50ms)',
-        /Duration {2}#s \(transform #ms, setup #ms, collect #ms\)/,
+        /Duration {2}#s \(transform #s, setup #s, collect #s\)/,
       ],
       ['   Start at  22:56:24', /Start at {2}#:#:#/],
       ['Time:        1.2 s, estimated 2 s', /Time: +# s, estimated # s/],
-      ['  ✓ adds (5 ms)', /adds \(# ms\)/],
+      ['  ✓ adds (5 ms)', /adds \(# s\)/],
       ['==== 3 passed, 1 failed in 0.12s ====', /3 passed, 1 failed in #s/],
       ['ok  \texample.com/pkg\t0.003s', /pkg\t#s$/],
       ['ok  \texample.com/pkg\t(cached)', /pkg\t#s$/],
       ['--- PASS: TestX (0.00s)', /TestX \(#s\)/],
       ['test result: ok. 1 passed; finished in 0.00s', /1 passed; finished in #s/],
-      ['    ✔ works (12ms)', /works \(#ms\)/],
+      ['    ✔ works (12ms)', /works \(#s\)/],
       ['# duration_ms 1.2', /duration_ms #/],
       ['2026-11-27T22:56:24.123Z started', /^#-#-#T#:#:#Z started/],
       ['Duration 1m 12s', /Duration #m #s/],
@@ -233,5 +234,36 @@ describe('normalisation of the captured outputs of every supported runner', () =
       '    Finished `test` profile in 0.3s',
     ]);
     expect(plainText('\u001b[32m50%\r100%\u001b[39m\r\n')).toBe('100%\n');
+  });
+
+  it('puts parallel results (cargo tests, vitest files with the lines under them) in one order', () => {
+    const a = [
+      'running 2 tests',
+      'test b ... ok',
+      'test a ... FAILED',
+      '',
+      ' ✓ z.test.ts (1 test) #s',
+      ' ❯ a.test.ts (2 tests | 1 failed) #s',
+      '   × a',
+      '   ✓ b',
+      'done',
+    ];
+    const b = [
+      'running 2 tests',
+      'test a ... FAILED',
+      'test b ... ok',
+      '',
+      ' ❯ a.test.ts (2 tests | 1 failed) #s',
+      '   × a',
+      '   ✓ b',
+      ' ✓ z.test.ts (1 test) #s',
+      'done',
+    ];
+    expect(sortParallelResults(a.join('\n'))).toBe(sortParallelResults(b.join('\n')));
+    const sorted = sortParallelResults(a.join('\n'));
+    expect(sorted.split('\n').slice(0, 3)).toEqual(['running 2 tests', 'test a ... FAILED', 'test b ... ok']);
+    // A file's block moves whole, with the lines under it.
+    expect(sorted).toContain(' ❯ a.test.ts (2 tests | 1 failed) #s\n   × a\n   ✓ b');
+    expect(sorted.split('\n').at(-1)).toBe('done');
   });
 });
