@@ -2,7 +2,7 @@
 // assembly (whole diff + 2000 lines of test output), and the judge's own overhead per call against a
 // loopback Messages API that answers at once.  Run: npm run build && node --import tsx bench/judge.ts
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -14,6 +14,9 @@ import { redactSecrets } from '../lib/secrets/match.js';
 import { scrubEnv } from '../lib/process/env-scrub.js';
 import { contextBudget } from '../lib/judge/gather.js';
 import { judgeRun } from '../lib/judge/judge-run.js';
+import { maskTimings, normalizeOutput } from '../lib/judge/output-lines.js';
+import { collectRun } from '../lib/collector/collect.js';
+import type { Feedback } from '../lib/schema/types.generated.js';
 import { projectRoot } from '../lib/base/paths.js';
 import { parseRunRecord } from '../lib/collector/run-record.js';
 import { StateStore } from '../lib/store/store.js';
@@ -167,3 +170,81 @@ console.log(
 console.log(
   `  judge overhead over the bare call:                                                     ${(median(whole) - median(bare)).toFixed(1)} ms`,
 );
+
+// Issue 35: a re-collect of unchanged work (a vitest project printing colours, checked in sealed checkouts at random
+// temporary paths) judged again. The previous release masked timings only: its context is maskTimings(raw).
+{
+  const srv = await startMessagesServer();
+  const nodeModules = realpathSync(join(root, 'node_modules'));
+  const repo = mkdtempSync(join(tmpdir(), 'judgeloop-bench-recollect-'));
+  const files: Record<string, string> = {
+    '.gitignore': 'node_modules\n',
+    'src/add.mjs': 'export const add = (a, b) => a + b;\n',
+    'test/add.test.mjs':
+      "import { test, expect } from 'vitest';\nimport { add } from '../src/add.mjs';\ntest('adds', () => expect(add(1, 2)).toBe(3));\n",
+  };
+  for (const [f, text] of Object.entries(files)) {
+    mkdirSync(join(repo, f, '..'), { recursive: true });
+    writeFileSync(join(repo, f), text);
+  }
+  git(repo, 'init', '-q', '-b', 'main');
+  git(repo, '-c', 'user.name=b', '-c', 'user.email=b@b', 'add', '-A');
+  git(repo, '-c', 'user.name=b', '-c', 'user.email=b@b', 'commit', '-qm', 'base');
+  writeFileSync(join(repo, 'src/sub.mjs'), 'export const sub = (a, b) => a - b;\n');
+  const state = mkdtempSync(join(tmpdir(), 'judgeloop-bench-recollect-state-'));
+  const rcfg = loadConfig({
+    env: {},
+    overrides: {
+      collector: {
+        setup_command: `mkdir -p node_modules && ln -s ${join(nodeModules, 'vitest')} node_modules/vitest`,
+        sandbox_expose: [nodeModules],
+        commands: {
+          build: null,
+          test: 'FORCE_COLOR=1 node node_modules/vitest/vitest.mjs run',
+          lint: null,
+          typecheck: null,
+        },
+      },
+      judge: { enabled: true, phase: 2, max_per_hour: 1000 },
+    },
+  });
+  const rec = {
+    schema_version: '1.0.0',
+    bead: 'recollect',
+    task: { id: 't', prompt: 'add sub(a, b)' },
+    agent: { slug: 'bench' },
+    template: 'bench',
+    worktree: repo,
+    base_ref: 'main',
+    started_at: '2025-06-01T10:00:00Z',
+    completed_at: '2025-06-01T10:01:00Z',
+    exit_code: 0,
+    status: 'completed',
+  };
+  const file = join(state, 'recollect.json');
+  writeFileSync(file, JSON.stringify(rec));
+  const loaded = parseRunRecord(JSON.stringify(rec), file);
+  const rstore = new StateStore(state);
+  const rdeps = {
+    store: rstore,
+    config: rcfg,
+    env: { ANTHROPIC_API_KEY: 'sk-bench', ANTHROPIC_BASE_URL: srv.url },
+    processEnv: process.env,
+    now: () => new Date(),
+    log: () => undefined,
+  };
+  const first = await judgeRun(loaded, rdeps); // collects, then judges: one call
+  const raw1 = rstore.read<Feedback>('feedback', 'recollect')!.checks.test!.output!.text;
+  const calls = srv.requests.length;
+  await collectRun(loaded, { store: rstore, config: rcfg, processEnv: process.env, now: () => new Date() });
+  const raw2 = rstore.read<Feedback>('feedback', 'recollect')!.checks.test!.output!.text;
+  const again = await judgeRun(loaded, rdeps);
+  await srv.close();
+  const previous = maskTimings(raw1) === maskTimings(raw2) ? 0 : 1;
+  console.log(
+    `\nJudge calls for a re-collect of unchanged work (vitest with colours, a new sealed checkout): ${srv.requests.length - calls} (${first.status}, then ${again.status}); previous release: ${previous}`,
+  );
+  console.log(
+    `  test output the judge reads: ${normalizeOutput(raw1, [tmpdir()]).length} characters of ${raw1.length} raw (colours stripped)`,
+  );
+}

@@ -12,6 +12,7 @@ import { errorMessage, UserError } from '../lib/base/errors.js';
 import { assertSafeId } from '../lib/store/bead.js';
 import { present } from '../lib/race/present.js';
 import { raceMerged } from '../lib/race/merge.js';
+import { tallyLine, tallyOutcomes, type OutcomeLine } from '../lib/judge/tally.js';
 import { Progress } from '../lib/report/progress.js';
 import { runRace } from '../lib/race/run-race.js';
 import { loadRunRecord, type LoadedRunRecord } from '../lib/collector/run-record.js';
@@ -112,7 +113,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
     if (solutions.has(id)) ended++;
     progress.finish(id, phase, solutions.has(id) ? { done: ended, total: solutions.size } : {});
   };
-  const judge = config.judge.enabled ? await raceJudge(io, store, config, now, progress) : undefined;
+  const outcomes: OutcomeLine[] = [];
+  const judge = config.judge.enabled ? await raceJudge(io, store, config, now, progress, outcomes) : undefined;
   const race = await runRace(runs, {
     store,
     config,
@@ -127,11 +129,12 @@ export async function run(argv: string[], io: Io): Promise<number> {
     ...(values.target?.length ? { targets: values.target } : {}),
   });
   progress.end();
-  io.stdout(
-    format === 'json'
-      ? `${JSON.stringify(withStateDir(store, race))}\n`
-      : present(race, format, await mergedOf(store, race)),
-  );
+  // What the judge did (deferred over the hourly limit, reused, failed): the ranking above may lack its criteria.
+  const tally = judge ? tallyOutcomes(outcomes) : null;
+  const line = tally ? tallyLine(tally, race.race_id) : null;
+  if (format === 'json')
+    io.stdout(`${JSON.stringify({ ...withStateDir(store, race), ...(tally ? { judge: tally } : {}) })}\n`);
+  else io.stdout(present(race, format, await mergedOf(store, race)) + (line ? `\n${line}\n` : ''));
   for (const s of race.solutions)
     if (s.status === 'failed') io.stderr(`race: ${s.id}: evaluation failed: ${s.failure}\n`);
   let code = race.solutions.every((s) => s.status === 'failed') ? 1 : 0;
@@ -160,12 +163,14 @@ async function raceJudge(
   config: Config,
   now: () => Date,
   progress: Progress,
+  outcomes: OutcomeLine[],
 ): Promise<(run: LoadedRunRecord) => Promise<void>> {
   const { judgeRun } = await import('../lib/judge/judge-run.js');
   const log = (m: string) => progress.message(`race: judge: ${m}`);
   return async (run) => {
     const o = await judgeRun(run, { store, config, env: io.env, processEnv: io.processEnv, now, log });
     log(`${o.bead}: ${o.status}: ${o.message}`);
+    outcomes.push({ bead: o.bead, status: o.status, message: o.message });
   };
 }
 

@@ -1,5 +1,6 @@
 // Sealing a run: the candidate commit, the trusted test revision, the graded commit and the infra changes found.
-import { UserError } from '../base/errors.js';
+import { errorMessage, UserError } from '../base/errors.js';
+import { pruneCandidateRefs } from '../git/candidate-refs.js';
 import { git } from '../git/git.js';
 import { blob, commitTree, gradedTree, lsTree, sealCandidate } from '../git/seal.js';
 import { firstDifferentLine, pathMatcher, spliceTestConfig, TEST_CONFIG_FILES } from '../git/test-paths.js';
@@ -13,6 +14,32 @@ export interface Sealed {
   gradedBase: string;
   /** Test paths where the candidate differs from the trusted revision (its own tests run apart). */
   ownFiles: string[];
+  /** Other runs' candidate refs removed past collector.candidate_ref_max_age_days, or why that failed. */
+  pruned: { beads: string[]; error: string | null };
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Other runs' candidate refs sealed more than collector.candidate_ref_max_age_days before `now`. Nothing when the
+ * setting is null, or when this run is itself that old (re-evaluating old work, e.g. a race, keeps its peers' refs).
+ */
+async function pruneOld(
+  repo: string,
+  r: RunRecord,
+  collector: Config['collector'],
+  now: Date,
+): Promise<Sealed['pruned']> {
+  const days = collector.candidate_ref_max_age_days;
+  if (days === null || days === undefined) return { beads: [], error: null };
+  const before = now.getTime() - days * DAY_MS;
+  if (Date.parse(r.completed_at) < before) return { beads: [], error: null };
+  try {
+    const gone = await pruneCandidateRefs(repo, { before, keep: [r.bead] });
+    return { beads: gone.map((g) => g.bead), error: null };
+  } catch (e) {
+    return { beads: [], error: errorMessage(e) };
+  }
 }
 
 async function commitOf(repo: string, ref: string): Promise<string | null> {
@@ -30,9 +57,12 @@ export async function sealRun(
   r: RunRecord,
   collector: Config['collector'],
   file: string,
+  now: Date = new Date(),
 ): Promise<Sealed> {
   const when = new Date(r.completed_at);
   const commit = await sealCandidate(repo, snap.tree, snap.mergeBase, r.bead, when);
+  // Beside the graded tree's git calls: one for-each-ref, and one update-ref when something is that old.
+  const prunedP = pruneOld(repo, r, collector, now);
   const testsRef = r.task.tests_ref;
   const trusted = testsRef !== undefined ? await commitOf(repo, testsRef) : snap.mergeBase;
   if (!trusted) throw new UserError(`${file}: /task/tests_ref: ${JSON.stringify(testsRef)} names no commit in ${repo}`);
@@ -68,7 +98,12 @@ export async function sealRun(
     excluded: g.excluded,
     infra_changed: infra,
   };
-  return { candidate, gradedBase, ownFiles: [...new Set([...g.replaced, ...g.excluded, ...g.spliced])].sort() };
+  return {
+    candidate,
+    gradedBase,
+    ownFiles: [...new Set([...g.replaced, ...g.excluded, ...g.spliced])].sort(),
+    pruned: await prunedP,
+  };
 }
 
 /** Test infrastructure the agent changed against the base, with the first changed line. */

@@ -16,7 +16,15 @@ import { resolveCommands } from './checks.js';
 import type { CollectContext } from './context.js';
 import { changedExpectations, describeChanged } from './expectations.js';
 import { base, diffSummary, scoreRun, unmeasured, type Stamp } from './feedback-parts.js';
-import { fastestInRace, nothingToMeasure, readJudgment, recordedBase, storedOutcome } from './inputs.js';
+import {
+  type CarriedJudgment,
+  fastestInRace,
+  judgmentOfTree,
+  nothingToMeasure,
+  readJudgment,
+  recordedBase,
+  storedOutcome,
+} from './inputs.js';
 import { infraCause } from './blame.js';
 import { measureBaseline, measureOwnTests, measureSealed, type MeasureOptions, type Seen } from './measure.js';
 import { classifyOutcome, integrityFlags, type ChecksSet } from './outcome.js';
@@ -36,7 +44,7 @@ interface Inputs {
   unmeasurable: string | null;
   /** The stored record's outcome, read only when this run may record nothing measured (null: none, or not read). */
   stored: Pick<Feedback, 'outcome'> | null;
-  judgment: Stamp['judgment'];
+  judgment: CarriedJudgment | null;
   version?: string | undefined;
   /** The fastest other run of the race (race-runs log and peers), when the run belongs to a race. */
   fastest: number | null;
@@ -70,7 +78,7 @@ async function readInputs(loaded: LoadedRunRecord, ctx: CollectContext): Promise
   const r = loaded.record;
   const { store, config: cfg } = ctx;
   const commands = resolveCommands(r, cfg.collector);
-  const judgment = () => (cfg.judge.phase >= 2 ? readJudgment(store, r.bead) : null);
+  const judgment = () => readJudgment(store, r.bead, cfg.judge.phase);
   const given = { loaded, config: cfg, commands, version: ctx.version, fastest: null, run: null };
   if (r.status === 'infra_failure') return { ...given, unmeasurable: null, stored: null, judgment: judgment() };
 
@@ -110,8 +118,14 @@ async function measure(inputs: Inputs, run: NonNullable<Inputs['run']>, ctx: Col
   const snap = await snapshotWorking(wt, run.baseCommit, run.info);
   const diffP = diffSnapshot(wt, snap, run.info);
   diffP.catch(() => undefined);
-  const sealed = await sealRun(wt, snap, r, cfg.collector, loaded.file);
+  const sealed = await sealRun(wt, snap, r, cfg.collector, loaded.file, ctx.now());
   const notes: string[] = [];
+  if (sealed.pruned.beads.length || sealed.pruned.error)
+    ctx.log?.(
+      sealed.pruned.error
+        ? `could not prune old candidate refs: ${sealed.pruned.error}`
+        : `pruned ${sealed.pruned.beads.length} candidate ref(s) older than ${cfg.collector.candidate_ref_max_age_days} days: ${sealed.pruned.beads.join(', ')}`,
+    );
   // Read from git alone, while the checks run; a failure is a note, never a lost collection.
   const gamingP = (
     ctx.findGaming?.(wt, sealed.gradedBase, sealed.candidate.graded_commit, cfg.collector) ?? Promise.resolve([])
@@ -153,7 +167,8 @@ function assemble(inputs: Inputs, m: Measured | null, at: Date): Feedback {
     at,
     version: inputs.version,
     configHash: collectorConfigHash(cfg.collector),
-    judgment: inputs.judgment,
+    // A verdict about another tree than the one measured now is not carried (the work changed).
+    judgment: judgmentOfTree(inputs.judgment, m?.diff.tree ?? null),
   };
   if (!m) {
     // Never replace a measured record with an unmeasured one (e.g. re-collecting after the worktree was cleaned up).

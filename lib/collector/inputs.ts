@@ -1,5 +1,6 @@
 // What collectRun reads before it measures anything: the base commit, the stored record, the race's fastest run, the
 // judgment.
+import { existsSync } from 'node:fs';
 import { UserError } from '../base/errors.js';
 import { git } from '../git/git.js';
 import { resolveCommit } from '../git/worktree.js';
@@ -51,8 +52,33 @@ export function fastestInRace(store: StateStore, raceId: string, bead: string, p
   return known.length ? Math.min(...known) : null;
 }
 
-/** The judge's verdict from state/judgments/<bead>.json (validated); a failed or corrupt judgment is not carried. */
-export function readJudgment(store: StateStore, bead: string): NonNullable<Stamp['judgment']> {
+/** A stored judgment as the collector may carry it: its summary, why it cannot be used, the tree it judged. */
+export type CarriedJudgment = NonNullable<Stamp['judgment']> & { headTree?: string | undefined };
+
+/**
+ * The judge's verdict from state/judgments/<bead>.json (validated), read at phase >= 2, or when the stored record
+ * already carries a merged verdict (a judge at phase >= 2 merged it: a plain collect keeps it). A failed or corrupt
+ * judgment is not carried. Null when nothing is read.
+ */
+export function readJudgment(store: StateStore, bead: string, phase: number): CarriedJudgment | null {
+  if (phase < 2 && !storedHasJudgment(store, bead)) return null;
   const { judgment, note } = readStoredJudgment(store, bead);
-  return { summary: judgment ? summarizeJudgment(judgment) : null, note };
+  return { summary: judgment ? summarizeJudgment(judgment) : null, note, headTree: judgment?.run.head_tree };
+}
+
+function storedHasJudgment(store: StateStore, bead: string): boolean {
+  if (!existsSync(store.path('judgments', bead))) return false;
+  const r = readFeedback(store, bead);
+  return r.status === 'ok' && r.feedback.judgment !== null;
+}
+
+/** The carried verdict, unless it judged another tree than the one measured now (the work changed: judge again). */
+export function judgmentOfTree(j: CarriedJudgment | null, tree: string | null): Stamp['judgment'] {
+  if (!j) return null;
+  if (j.summary && j.headTree && tree && j.headTree !== tree)
+    return {
+      summary: null,
+      note: `judgment not carried: it judged tree ${j.headTree.slice(0, 12)}, the run now measures ${tree.slice(0, 12)} (judge it again)`,
+    };
+  return { summary: j.summary, note: j.note };
 }

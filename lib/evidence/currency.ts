@@ -27,7 +27,18 @@ export function runRecordHash(r: RunRecord): string {
 
 /** sha256 (16 hex digits) of the collector configuration (checks, timeouts, sandbox, paths) a record was measured under. */
 export function collectorConfigHash(collector: unknown): string {
-  return createHash('sha256').update(JSON.stringify(collector, sortedKeys)).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify(measuring(collector), sortedKeys))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+/** The collector settings that change what a collect measures: how long candidate refs are kept does not. */
+function measuring(collector: unknown): unknown {
+  if (collector === null || typeof collector !== 'object' || !('candidate_ref_max_age_days' in collector))
+    return collector;
+  const { candidate_ref_max_age_days: _kept, ...rest } = collector as Record<string, unknown>;
+  return rest;
 }
 
 /** JSON.stringify replacer: object keys sorted, so the same settings in another key order hash alike. */

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onAbort } from '../base/cleanup.js';
+import { CANDIDATE_REFS } from './candidate-refs.js';
 import { git, identityEnv, type Identity } from './git.js';
 import { spliceTestConfig, TEST_CONFIG_FILES, type PathMatcher } from './test-paths.js';
 
@@ -52,10 +53,10 @@ export async function commitTree(
   return (await git(repo, ['commit-tree', tree, '-p', parent, '-m', message], { env })).trim();
 }
 
-/** Seals the snapshot as refs/judgeloop/candidates/<bead> (kept from gc: bin/accept merges it later). */
+/** Seals the snapshot as refs/judgeloop/candidates/<bead> (kept from gc: bin/accept merges it later; candidate-refs.ts prunes it). */
 export async function sealCandidate(repo: string, tree: string, parent: string, bead: string, when: Date) {
   const commit = await commitTree(repo, tree, parent, `judgeloop candidate ${bead}`, when);
-  await git(repo, ['update-ref', `refs/judgeloop/candidates/${bead}`, commit]);
+  await git(repo, ['update-ref', `${CANDIDATE_REFS}${bead}`, commit]);
   return commit;
 }
 

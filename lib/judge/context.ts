@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Judgment } from '../schema/types.generated.js';
 import { parseUnifiedDiff } from '../git/diff-parse.js';
 import { classifyFile, shrinkDiff, type LeftOutReason } from './diff.js';
-import { maskTimings, selectOutputLines } from './output-lines.js';
+import { maskTempPaths, normalizeOutput, selectOutputLines } from './output-lines.js';
 import { isSecretFile } from '../secrets/match.js';
 import type { SecretTable } from '../secrets/table.js';
 import { redactEncoded } from '../secrets/encoded.js';
@@ -31,6 +31,8 @@ export interface ContextInput {
   metadata: Record<string, unknown>;
   /** Notes on where outputs came from or why one is missing. */
   sources: string[];
+  /** Temporary folders besides the standard ones (the process's TMPDIR): their random part is masked. */
+  tempRoots?: readonly string[];
 }
 
 export interface AssembledContext {
@@ -109,17 +111,15 @@ export function assembleContext(input: ContextInput, budget: ContextBudget, tabl
     return r.text;
   };
 
-  const metaText = redact(JSON.stringify(input.metadata, null, 2));
+  const roots = input.tempRoots ?? [];
+  const metaText = maskTempPaths(redact(JSON.stringify(input.metadata, null, 2)), roots);
   const prompt = headTail(redact(input.prompt), budget.promptTokens * cpt);
 
-  const test =
-    input.testOutput === null
-      ? null
-      : selectOutputLines(maskTimings(redact(input.testOutput)), budget.testMaxLines, budget.testTokens * cpt);
-  const lint =
-    input.lintOutput === null
-      ? null
-      : selectOutputLines(maskTimings(redact(input.lintOutput)), budget.testMaxLines, budget.lintTokens * cpt);
+  // Colours stripped, temporary paths and timings masked: the same work reads the same (one cache key, one call).
+  const output = (text: string | null, tokens: number) =>
+    text === null ? null : selectOutputLines(normalizeOutput(text, roots, redact), budget.testMaxLines, tokens * cpt);
+  const test = output(input.testOutput, budget.testTokens);
+  const lint = output(input.lintOutput, budget.lintTokens);
 
   // Diff: leave out secret files (named only) and what no reviewer reads, redact the rest whole (hunk headers
   // and their function context included, before the budget can cut a key in half), then shrink.

@@ -1,5 +1,6 @@
 // What the judge is shown of a run: its worktree's diff against the base (the collector's snapshot when it is
 // still there), the test and lint output, and run facts without ids or clock times (so identical work shares a key).
+import { tmpdir } from 'node:os';
 import { readFeedback as readFeedbackFile } from '../store/feedback-read.js';
 import type { Config } from '../config/config.js';
 import { UserError } from '../base/errors.js';
@@ -108,6 +109,7 @@ export async function gather(
       lintOutput: lintOut,
       metadata: runMetadata(loaded, feedback),
       sources,
+      tempRoots: [tmpdir()],
     },
     contextBudget(config),
     loadSecretTable(),

@@ -870,6 +870,10 @@ check_env?: string[]
  * Timeout of each git call on the agent's repository, seconds; the call's process group is killed at it.
  */
 git_timeout_seconds?: number
+/**
+ * Days a sealed candidate ref (refs/judgeloop/candidates/<bead> in the agent's repository) is kept after its run completed; each collect removes other runs' refs older than this (one git call). null: kept until accept or `judgeloop refs prune`. Not part of the feedback's config hash.
+ */
+candidate_ref_max_age_days?: (number | null)
 }
 /**
  * Seed 000's mechanical scoring.

@@ -290,6 +290,9 @@ describe('collect: configuration and reported checks', () => {
     writeJudgmentFile(p.state, j);
     await collect(p, [rec]);
     expect(feedback(p, 'bd-1').judgment).toBeNull();
+    // A judgment of another tree is never carried: this one judged the tree the collector measures.
+    j.run = { ...j.run, head_tree: feedback(p, 'bd-1').head!.tree };
+    writeJudgmentFile(p.state, j);
     const cfg = join(p.dir, 'phase2.json');
     writeFileSync(cfg, JSON.stringify({ judge: { phase: 2 } }));
     await collect(p, ['--config', cfg, rec]);

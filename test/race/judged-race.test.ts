@@ -83,5 +83,21 @@ describe('bin/race with JUDGE_ENABLED=true and --rate-agents', () => {
     expect(again.code).toBe(0);
     expect(server.requests.length).toBe(2);
     for (const slug of ['clean', 'nobuild']) expect(store.readLines('ratings', slug).rows).toHaveLength(1);
-  });
+    expect(JSON.parse(again.stdout).judge).toMatchObject({ judged: 0, cached: 2, deferred: 0, without: [] });
+
+    // Over the hourly limit a new solution's judgment is deferred (queued): the ranking's stdout says how many,
+    // why, and which runs were ranked without the judge.
+    addSolution(p, 'stub', SOLUTIONS.stub!, { task });
+    const limited = await race(['--quiet', 'clean.json', 'nobuild.json', 'stub.json'], p.dir, {
+      ...env,
+      JUDGE_MAX_PER_HOUR: '2',
+    });
+    expect(limited.code).toBe(0);
+    expect(server.requests.length).toBe(2);
+    expect(limited.stdout).toContain(
+      'Judge: 0 judged, 2 reused from the cache (no call), 1 deferred (the hourly limit, judge.max_per_hour: 2 of 2 judge calls used in the last hour; queued).',
+    );
+    expect(limited.stdout).toContain("Ranked without the judge's criteria: bd-stub; `judgeloop judge --drain`");
+    expect(store.list('queue')).toEqual(['bd-stub']);
+  }, 240_000);
 });

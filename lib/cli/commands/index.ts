@@ -13,6 +13,7 @@ import { RACE } from './race.js';
 import { RATE } from './rate.js';
 import { RATINGS } from './ratings.js';
 import { RECORD } from './record.js';
+import { REFS } from './refs.js';
 import { REPORT } from './report.js';
 import { ROUTE } from './route.js';
 import { SCORE_TEMPLATES } from './score-templates.js';
@@ -36,4 +37,5 @@ export const COMMANDS: readonly CommandDef[] = [
   DOCTOR,
   INIT,
   BASELINES,
+  REFS,
 ];

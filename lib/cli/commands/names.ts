@@ -18,6 +18,7 @@ export const COMMAND_NAMES = [
   'doctor',
   'init',
   'baselines',
+  'refs',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];
