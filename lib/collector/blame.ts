@@ -37,15 +37,17 @@ export function environmentFailure(c: Check): 'not_found' | 'unreachable' | 'not
 
 const failed = (c: Check | null | undefined): c is Check => !!c && c.status !== 'passed' && c.status !== 'skipped';
 
+/** How a setup step ended, in words: "timed out", "could not start (…)", "failed (exit 1)". */
+export function setupHow(r: SetupRun['result']): string {
+  if (r.status === 'timeout') return 'timed out';
+  if (r.status === 'error') return `could not start (${r.skipped_reason ?? 'spawn error'})`;
+  return `failed (exit ${r.exit_code ?? `signal ${r.signal}`})`;
+}
+
 /** `npm ci --ignore-scripts` failed (exit 1): npm error code ENOTFOUND… — the setup step that decided, in one line. */
 export function describeSetup(s: SetupRun): string {
   const r = s.result;
-  const how =
-    r.status === 'timeout'
-      ? 'timed out'
-      : r.status === 'error'
-        ? `could not start (${r.skipped_reason ?? 'spawn error'})`
-        : `failed (exit ${r.exit_code ?? `signal ${r.signal}`})`;
+  const how = setupHow(r);
   const line = causeLine(r.output?.text ?? '');
   const offline =
     environmentFailure(r) === 'unreachable' && r.isolation?.network === false

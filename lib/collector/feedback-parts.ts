@@ -7,6 +7,7 @@ import type { WorkingDiff } from '../git/snapshot.js';
 import { classifyOutcome, type ChecksSet, type Integrity } from './outcome.js';
 import type { LoadedRunRecord } from './run-record.js';
 import { verdictComposite } from './regressions.js';
+import { setupHow } from './blame.js';
 import type { Resolution } from '../evidence/resolution.js';
 import {
   compositeScore,
@@ -74,13 +75,7 @@ function runFacts(loaded: LoadedRunRecord): Feedback['run'] {
 
 export function summariseBaseline(b: Baseline, notes: string[]): BaselineSummary {
   if (b.setup && b.setup.result.status !== 'passed') {
-    const r = b.setup.result;
-    const how =
-      r.status === 'timeout'
-        ? 'timed out'
-        : r.status === 'error'
-          ? `could not start (${r.skipped_reason ?? 'spawn error'})`
-          : `failed (exit ${r.exit_code ?? `signal ${r.signal}`})`;
+    const how = setupHow(b.setup.result);
     notes.push(
       `baseline setup \`${b.setup.command}\` ${how} in the base checkout (not cached: retried at the next collect): base checks not run; scored without a baseline`,
     );
