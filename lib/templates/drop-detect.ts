@@ -9,6 +9,7 @@ import {
   type DetectorName,
   type DetectorParams,
 } from '../stats/change.js';
+import { createRng } from '../stats/prng.js';
 import { addMoment, emptyMoments, mean, tInterval, wilsonInterval } from '../stats/stats.js';
 import { byCompletion, type RecentRun } from './aggregate.js';
 import { normaliseWeights, type BlendWeights } from './formula.js';
@@ -36,6 +37,8 @@ function seriesOf(name: DetectorName, runs: RecentRun[], blend: BlendWeights | n
 }
 
 function paramsOf(name: DetectorName, d: DropSettings): DetectorParams {
+  if (name === 'window_full_pass')
+    return { shift: 0, threshold: d.window_full_pass.design_days, window_runs: 0, windows: d.window_full_pass };
   if (name === 'glr_full_pass') {
     const g = d.glr_full_pass;
     return { shift: g.min_shift, threshold: g.threshold, window_runs: 0, volume_slope: g.volume_slope };
@@ -80,7 +83,9 @@ export function changeTest(
   const restart = runs.findIndex((r) => r.ms > since);
   const perDay = perDayOf(runs);
   const p = paramsOf(name, d);
-  const det = detectDrop(name, xs, p, d, restart < 0 ? runs.length : restart, perDay);
+  // The window test's boundary coin: the first draw seeded by the run's bead id (the same on every re-score).
+  const coins = name === 'window_full_pass' ? runs.map((r) => createRng(r.bead)()) : null;
+  const det = detectDrop(name, xs, p, d, restart < 0 ? runs.length : restart, perDay, coins);
   if (!det?.alarm) return null;
   const at = det.changeIndex;
   return {
