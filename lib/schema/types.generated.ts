@@ -1006,9 +1006,13 @@ shares: [number]|[number, number]|[number, number, number]|[number, number, numb
  */
 min_window_runs: number
 /**
- * Window i's threshold is set for an average of design_days / shares[i] template-days between false alarms at the reference rate; calibrated by bench/drift.ts so the real rate (the rate estimated from the reference) is 1 per 1,000 days.
+ * Window i's threshold is set for an average of design_days / shares[i] template-days between false alarms at the reference rate; at 10 runs a day; calibrated by bench/drift.ts so the real rate (the rate estimated from the reference) is 1 per 1,000 days.
  */
 design_days: number
+/**
+ * At r runs a day design_days is multiplied by (r / 10)^volume_slope (the estimated rate inflates false alarms more at high volume; calibrated by bench/drift.ts).
+ */
+volume_slope: number
 }
 /**
  * One-sided Bernoulli CUSUM on the full-pass indicator: p0 = the reference rate, p1 = max(p0 - shift, p0/3); fires when the log-likelihood-ratio sum exceeds threshold.

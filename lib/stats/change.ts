@@ -1,5 +1,6 @@
 // Change detection on per-run values, oldest first (pure): Bernoulli GLR and CUSUM, score CUSUM, windowed Fisher
 // and Welch, the upward CUSUM of a recovery; chosen by bench/drift.ts (docs/design/templates.md).
+import { createRng } from './prng.js';
 
 export type DetectorName =
   | 'cusum_full_pass'
@@ -311,13 +312,18 @@ export interface WindowParams {
   /** Each window's share of the false-alarm budget (summing to 1). */
   shares: number[];
   min_window_runs: number;
-  /** Window i's threshold is set for an ARL of design_days x runs a day / shares[i] (calibrated by the bench). */
+  /** Window i's threshold is set for an ARL of design_days x (r/10)^volume_slope x r / shares[i] at r runs a day. */
   design_days: number;
+  volume_slope: number;
 }
 
 /** Each window's design ARL in runs at `perDay` runs a day. */
 export const windowArls = (wp: WindowParams, perDay: number): number[] =>
-  wp.window_days.map((_, i) => (wp.design_days * perDay) / (wp.shares[i] ?? 1 / wp.window_days.length));
+  wp.window_days.map(
+    (_, i) =>
+      (wp.design_days * (perDay / PER_DAY_REFERENCE) ** wp.volume_slope * perDay) /
+      (wp.shares[i] ?? 1 / wp.window_days.length),
+  );
 
 /** The windows in runs at `perDay` runs a day (at most 30 days of runs, at least 2). */
 export const windowRuns = (wp: WindowParams, perDay: number): number[] =>
@@ -401,4 +407,46 @@ function windowDetect(
   const level = clampRate((P[w0]! - P[r0]!) / (w0 - r0), w0 - r0);
   const { c, gamma } = cachedThreshold(ws[0]!, level, arls[0]!);
   return found(n, { w: ws[0]!, passes: P[n]! - P[w0]!, c, gamma, level, referenceStart: r0 }, false);
+}
+
+/**
+ * What window_full_pass catches at `perDay` runs a day: of `reps` seeded collapses p0 -> p1 after `reference_runs`
+ * steady runs, the share flagged within `days` (counted only without an earlier alarm), as the bench measures it.
+ */
+export function predictedWindowDetection(
+  wp: WindowParams,
+  p: SplitParams,
+  k: { p0: number; p1: number; perDay: number; days: number },
+  reps = 500,
+): number {
+  const rng = createRng(`predict/${k.p0}/${k.p1}/${k.perDay}/${k.days}`);
+  const ws = windowRuns(wp, k.perDay);
+  const arls = windowArls(wp, k.perDay);
+  const pre = p.reference_runs;
+  const n = pre + Math.round(k.days * k.perDay);
+  const P = new Int32Array(n + 1);
+  let hits = 0;
+  let counted = 0;
+  for (let i = 0; i < reps; i++) {
+    for (let j = 0; j < n; j++) P[j + 1] = P[j]! + (rng() < (j < pre ? k.p0 : k.p1) ? 1 : 0);
+    let at = 0;
+    for (let t = 1; t <= n && at === 0; t++) if (windowLookAt(P, t, 0, ws, arls, p, rng()) !== null) at = t;
+    if (at !== 0 && at <= pre) continue;
+    counted++;
+    if (at !== 0) hits++;
+  }
+  return counted ? hits / counted : 0;
+}
+
+/** The least of 3, 5, 10, 15, 20, 30, 50, 100 runs a day at which the prediction reaches `target`; null: none. */
+export function runsPerDayFor(
+  wp: WindowParams,
+  p: SplitParams,
+  k: { p0: number; p1: number; days: number },
+  target: number,
+  reps = 500,
+): number | null {
+  for (const perDay of [3, 5, 10, 15, 20, 30, 50, 100])
+    if (predictedWindowDetection(wp, p, { ...k, perDay }, reps) >= target) return perDay;
+  return null;
 }

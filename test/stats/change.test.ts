@@ -11,9 +11,12 @@ import {
   runsPerDay,
   scaledThreshold,
   welchT,
+  predictedWindowDetection,
+  runsPerDayFor,
   windowAlarmRate,
   windowThreshold,
 } from '../../lib/stats/change.js';
+import defaults from '../../config/defaults.json' with { type: 'json' };
 import { averageRunLength, windowChain } from '../../lib/stats/chains.js';
 import { trendInterval } from '../../lib/templates/aggregate.js';
 
@@ -135,7 +138,7 @@ describe('window_full_pass (issue 39)', () => {
     expect(windowAlarmRate(5, 1, 0.5)).toBeCloseTo((4 / 16) * 0.25, 12);
   });
   it('fires on a collapse after a steady reference, not on the same level; windows start after a restart', () => {
-    const wp = { window_days: [2, 7], shares: [0.85, 0.15], min_window_runs: 12, design_days: 1000 };
+    const wp = { window_days: [2, 7], shares: [0.85, 0.15], min_window_runs: 12, design_days: 1000, volume_slope: 0 };
     const d = { shift: 0, threshold: 1000, window_runs: 0, windows: wp };
     const sp = { reference_runs: 300, min_reference_runs: 80, monitor_runs: 300 };
     const ref = Array.from({ length: 200 }, (_, i) => (i % 5 < 3 ? 1 : 0));
@@ -149,5 +152,20 @@ describe('window_full_pass (issue 39)', () => {
     expect(hit.changeIndex).toBeGreaterThanOrEqual(200 - 20);
     // Restarted 10 runs before the end: no 20-run window lies after it, so nothing is tested.
     expect(detectDrop('window_full_pass', broken, d, sp, broken.length - 10, 10)?.alarm ?? false).toBe(false);
+  });
+});
+
+describe('window_full_pass: what the runs allow (issue 39, item 3)', () => {
+  const wp = defaults.templates.triggers.drop.window_full_pass;
+  const sp = defaults.templates.triggers.drop;
+  it('more runs a day catch more by the same deadline; the 90% rate is the first on the grid that reaches it', () => {
+    const k = { p0: 0.6, p1: 0.15, days: 2 };
+    const at = [3, 10, 30].map((perDay) => predictedWindowDetection(wp, sp, { ...k, perDay }, 300));
+    console.log(`0.6 -> 0.15 within 2 days at 3 / 10 / 30 a day: ${at.map((x) => (100 * x).toFixed(1)).join(' / ')}`);
+    expect(at[0]!).toBeLessThan(at[1]!);
+    expect(at[1]!).toBeLessThan(at[2]!);
+    const need = runsPerDayFor(wp, sp, k, 0.9, 300)!;
+    expect(predictedWindowDetection(wp, sp, { ...k, perDay: need }, 300)).toBeGreaterThanOrEqual(0.9);
+    expect(need).toBeGreaterThan(10);
   });
 });
