@@ -9,7 +9,7 @@ import {
   oracleWindowDetection,
   STEADY_RUNS,
 } from '../lib/stats/chains.js';
-import { detectDrop } from '../lib/stats/change.js';
+import { detectDrop, windowArls, windowLookAt, windowRuns } from '../lib/stats/change.js';
 import { createRng } from '../lib/stats/prng.js';
 import { wilsonInterval } from '../lib/stats/stats.js';
 import defaults from '../config/defaults.json' with { type: 'json' };
@@ -148,6 +148,18 @@ function shippedLooker(k: DriftCase): Looker {
   };
 }
 
+/** window_full_pass as configured (p0 from the reference before each window, checked after every run). */
+function windowLooker(k: DriftCase): Looker {
+  const drop = (defaults as unknown as Config).templates.triggers.drop;
+  const wp = drop.window_full_pass;
+  const ws = windowRuns(wp, k.perDay);
+  const arls = windowArls(wp, k.perDay);
+  return (P, t, restart, coin) => windowLookAt(P, t, restart, ws, arls, drop, coin()) !== null;
+}
+
+/** Steady runs for window_full_pass's false-alarm rate (about 200 alarms a case). */
+const WINDOW_STEADY = arg('--window-steady-runs', 2_000_000);
+
 function main(): void {
   const t0 = performance.now();
   console.log(
@@ -203,6 +215,18 @@ function main(): void {
         : `; false alarms /1,000 days at ${r.k.p0}: ${perThousandDays(steady.alarms, SHIPPED_STEADY_DAYS)}`;
     const det = detection(look, r.k, `shipped-${r.k.perDay}-${r.k.p1}`, SHIPPED_REPS);
     console.log(`${r.k.p0} -> ${r.k.p1}, ${r.k.perDay}/day, within ${r.k.days} days: ${withInterval(det)}${fa}`);
+  }
+  const wp = (defaults as unknown as Config).templates.triggers.drop.window_full_pass;
+  console.log(
+    `\nwindow_full_pass (config: windows ${wp.window_days.join(' + ')} days, >= ${wp.min_window_runs} runs, budget shares ${wp.shares.join(' / ')}, design ${wp.design_days} days; p0 from the 300 runs before each window; after every run). Target (issue 39 item 2): 75.5 / 50.5 / 53:`,
+  );
+  for (const r of CASES) {
+    const look = windowLooker(r.k);
+    const steady = alarmRate(look, r.k.p0, WINDOW_STEADY, `window-steady-${r.k.perDay}`);
+    const det = detection(look, r.k, `window-${r.k.perDay}-${r.k.p1}`);
+    console.log(
+      `${r.k.p0} -> ${r.k.p1}, ${r.k.perDay}/day, within ${r.k.days} days: ${withInterval(det)}; false alarms /1,000 days at ${r.k.p0}: ${perThousandDays(steady.alarms, Math.round(WINDOW_STEADY / r.k.perDay))}`,
+    );
   }
   console.log(`(${((performance.now() - t0) / 1000).toFixed(1)} s)`);
   if (bad) {

@@ -977,9 +977,9 @@ triggers: {
  */
 drop: {
 /**
- * The detector: cusum_full_pass (default: one-sided Bernoulli CUSUM on the full-pass indicator), cusum_score (standardised CUSUM on the per-run score), fisher_full_pass (Fisher exact, window against reference), welch_score (Welch t, window against reference), interval_separation (issue 17's rule: the window's 95% t interval wholly below the baseline's).
+ * The detector: glr_full_pass (default: two-sample Bernoulli GLR scan on the full-pass indicator), window_full_pass (window count tests on the full-pass indicator, thresholds from the reference rate; issue 39), cusum_full_pass (one-sided Bernoulli CUSUM on the full-pass indicator), cusum_score (standardised CUSUM on the per-run score), fisher_full_pass (Fisher exact, window against reference), welch_score (Welch t, window against reference), interval_separation (issue 17's rule: the window's 95% t interval wholly below the baseline's).
  */
-test: ("glr_full_pass" | "cusum_full_pass" | "cusum_score" | "fisher_full_pass" | "welch_score" | "interval_separation")
+test: ("glr_full_pass" | "window_full_pass" | "cusum_full_pass" | "cusum_score" | "fisher_full_pass" | "welch_score" | "interval_separation")
 /**
  * Reference: at most this many scored runs just before the monitored runs (their level is the pre-change level).
  */
@@ -1006,6 +1006,37 @@ min_shift: number
 threshold: number
 /**
  * At r runs a day the threshold is h + volume_slope x ln(r / 10) (calibrated by bench/drift.ts --calibrate --per-volume).
+ */
+volume_slope: number
+}
+/**
+ * Window count tests on the full-pass indicator (issue 39): after every run, for each window, fires when its passes are at most c (c + 1 with probability gamma, the coin drawn from the run's bead id); c and gamma from the rate of the reference runs before the window, for the window's share of the false-alarm budget (bench/drift.ts).
+ */
+window_full_pass: {
+/**
+ * Each window's length in days of the template's runs.
+ * 
+ * @minItems 1
+ * @maxItems 4
+ */
+window_days: [number]|[number, number]|[number, number, number]|[number, number, number, number]
+/**
+ * Each window's share of the false-alarm budget (sum 1), in the order of window_days.
+ * 
+ * @minItems 1
+ * @maxItems 4
+ */
+shares: [number]|[number, number]|[number, number, number]|[number, number, number, number]
+/**
+ * A window holds at least this many runs (a slow template's 2 days are too few).
+ */
+min_window_runs: number
+/**
+ * Window i's threshold is set for an average of design_days / shares[i] template-days between false alarms at the reference rate; at 10 runs a day; calibrated by bench/drift.ts so the real rate (the rate estimated from the reference) is 1 per 1,000 days.
+ */
+design_days: number
+/**
+ * At r runs a day design_days is multiplied by (r / 10)^volume_slope (the estimated rate inflates false alarms more at high volume; calibrated by bench/drift.ts).
  */
 volume_slope: number
 }
@@ -4838,7 +4869,7 @@ export interface DropChange {
 /**
  * The detector (templates.triggers.drop.test).
  */
-test: ("glr_full_pass" | "cusum_full_pass" | "cusum_score" | "fisher_full_pass" | "welch_score")
+test: ("glr_full_pass" | "window_full_pass" | "cusum_full_pass" | "cusum_score" | "fisher_full_pass" | "welch_score")
 /**
  * The per-run series: full_pass (1 for a full pass, else 0), mechanical, or blended (judged runs w_m x mechanical + w_j x judge) when the blend is active.
  */

@@ -1,7 +1,14 @@
 // Change detection on per-run values, oldest first (pure): Bernoulli GLR and CUSUM, score CUSUM, windowed Fisher
 // and Welch, the upward CUSUM of a recovery; chosen by bench/drift.ts (docs/design/templates.md).
+import { createRng } from './prng.js';
 
-export type DetectorName = 'cusum_full_pass' | 'glr_full_pass' | 'cusum_score' | 'fisher_full_pass' | 'welch_score';
+export type DetectorName =
+  | 'cusum_full_pass'
+  | 'glr_full_pass'
+  | 'window_full_pass'
+  | 'cusum_score'
+  | 'fisher_full_pass'
+  | 'welch_score';
 
 export interface DetectorParams {
   /** CUSUM: the drop it is tuned for (0-1 scale); GLR: the smallest estimated drop it counts. */
@@ -12,6 +19,8 @@ export interface DetectorParams {
   window_runs: number;
   /** GLR: the threshold grows by this x ln(runs a day / 10) (default 1). */
   volume_slope?: number;
+  /** window_full_pass: its windows and budget. */
+  windows?: WindowParams;
 }
 
 export interface SplitParams {
@@ -199,7 +208,9 @@ export function detectDrop(
   p: SplitParams,
   restart = 0,
   perDay: number | null = null,
+  coins: ArrayLike<number> | null = null,
 ): Detection | null {
+  if (name === 'window_full_pass') return windowDetect(xs, d.windows!, p, restart, perDay ?? PER_DAY_REFERENCE, coins);
   const windowed = name === 'fisher_full_pass' || name === 'welch_score';
   const s = split(xs.length, restart, p, windowed ? d.window_runs : null);
   if (s === null) return null;
@@ -252,4 +263,190 @@ export function recoveryStatistic(
   }
   const s = Math.max(SD_FLOOR, sd ?? 0);
   return cusumPath(xs, 0, (x) => (x - (level - shift) - shift / 2) / s);
+}
+
+/** P(Binomial(n, p) = k), by log-factorials. */
+function binomialPmf(n: number, k: number, p: number): number {
+  if (k < 0 || k > n) return 0;
+  if (p <= 0) return k === 0 ? 1 : 0;
+  if (p >= 1) return k === n ? 1 : 0;
+  return Math.exp(logChoose(n, k) + k * Math.log(p) + (n - k) * Math.log(1 - p));
+}
+
+/**
+ * Steady alarms per run of "at most c passes in the last w runs" at pass rate p, approximated by the rate at which the
+ * count enters c from c + 1 (the run leaving was a pass, the one entering a fail, c passes between): one alarm per
+ * excursion, the re-entries of one excursion not counted (so the true ARL is a little longer; the bench calibrates).
+ */
+export const windowAlarmRate = (w: number, c: number, p: number): number =>
+  c < 0 ? 0 : c >= w ? 1 : binomialPmf(w - 1, c, p) * p * (1 - p);
+
+/**
+ * The window count test's boundary at reference rate p0 for an average run length of `arl` runs: alarm at <= c passes
+ * in the last w runs, at c + 1 with probability gamma (1/ARL taken linear in gamma between c and c + 1).
+ */
+export function windowThreshold(w: number, p0: number, arl: number): { c: number; gamma: number } {
+  const target = 1 / arl;
+  let c = -1;
+  while (c + 1 < w && windowAlarmRate(w, c + 1, p0) <= target) c++;
+  const lo = windowAlarmRate(w, c, p0);
+  const hi = windowAlarmRate(w, c + 1, p0);
+  return { c, gamma: hi > lo ? Math.min(1, Math.max(0, (target - lo) / (hi - lo))) : 0 };
+}
+
+const WINDOW_CACHE = new Map<string, { c: number; gamma: number }>();
+const cachedThreshold = (w: number, p0: number, arl: number): { c: number; gamma: number } => {
+  const key = `${w}/${p0}/${arl}`;
+  let t = WINDOW_CACHE.get(key);
+  if (t === undefined) {
+    if (WINDOW_CACHE.size > 50_000) WINDOW_CACHE.clear();
+    t = windowThreshold(w, p0, arl);
+    WINDOW_CACHE.set(key, t);
+  }
+  return t;
+};
+
+/** The window count detector's settings: windows in days, their runs at least `min_window_runs`, one ARL budget. */
+export interface WindowParams {
+  window_days: number[];
+  /** Each window's share of the false-alarm budget (summing to 1). */
+  shares: number[];
+  min_window_runs: number;
+  /** Window i's threshold is set for an ARL of design_days x (r/10)^volume_slope x r / shares[i] at r runs a day. */
+  design_days: number;
+  volume_slope: number;
+}
+
+/** Each window's design ARL in runs at `perDay` runs a day. */
+export const windowArls = (wp: WindowParams, perDay: number): number[] =>
+  wp.window_days.map(
+    (_, i) =>
+      (wp.design_days * (perDay / PER_DAY_REFERENCE) ** wp.volume_slope * perDay) /
+      (wp.shares[i] ?? 1 / wp.window_days.length),
+  );
+
+/** The windows in runs at `perDay` runs a day (at most 30 days of runs, at least 2). */
+export const windowRuns = (wp: WindowParams, perDay: number): number[] =>
+  wp.window_days.map((d) => Math.max(2, wp.min_window_runs, Math.round(d * perDay)));
+
+export interface WindowLook {
+  /** Window length in runs, its passes, the boundary and the reference rate it was set from. */
+  w: number;
+  passes: number;
+  c: number;
+  gamma: number;
+  level: number;
+  referenceStart: number;
+}
+
+/**
+ * The window count test after run t - 1 (P: prefix sums of passes, P[i] = passes in runs 0..i-1): for each window w,
+ * the reference is the `reference_runs` runs before it (at least `min_reference_runs`, none before `restart`... the
+ * window itself starts at or after restart); p0 its rate. Fires on <= c passes, or c + 1 when coin < gamma.
+ */
+export function windowLookAt(
+  P: ArrayLike<number>,
+  t: number,
+  restart: number,
+  ws: number[],
+  arls: number[],
+  p: SplitParams,
+  coin: number,
+): WindowLook | null {
+  for (let i = 0; i < ws.length; i++) {
+    const w = ws[i]!;
+    const w0 = t - w;
+    if (w0 < restart) continue;
+    const r0 = Math.max(0, w0 - p.reference_runs);
+    if (w0 - r0 < p.min_reference_runs) continue;
+    const n = w0 - r0;
+    const level = clampRate((P[w0]! - P[r0]!) / n, n);
+    const passes = P[t]! - P[w0]!;
+    const { c, gamma } = cachedThreshold(w, level, arls[i]!);
+    if (passes <= c || (passes === c + 1 && coin < gamma)) return { w, passes, c, gamma, level, referenceStart: r0 };
+  }
+  return null;
+}
+
+/**
+ * window_full_pass over the monitored runs: the window test after each run since the restart (among the newest
+ * `monitor_runs`), the first that fires; else the newest look. coins[i]: run i's boundary coin in [0, 1).
+ */
+function windowDetect(
+  xs: ArrayLike<number>,
+  wp: WindowParams,
+  p: SplitParams,
+  restart: number,
+  perDay: number,
+  coins: ArrayLike<number> | null,
+): Detection | null {
+  const n = xs.length;
+  const P = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) P[i + 1] = P[i]! + (xs[i]! >= 0.5 ? 1 : 0);
+  const ws = windowRuns(wp, perDay);
+  const arls = windowArls(wp, perDay);
+  const found = (t: number, look: WindowLook, alarm: boolean): Detection => ({
+    detector: 'window_full_pass',
+    statistic: look.passes,
+    threshold: look.c,
+    alarm,
+    changeIndex: t - look.w,
+    referenceStart: look.referenceStart,
+    monitorStart: t - look.w,
+    level: look.level,
+    sd: null,
+  });
+  for (let t = Math.max(restart + 1, n - p.monitor_runs + 1, 1); t <= n; t++) {
+    const look = windowLookAt(P, t, restart, ws, arls, p, coins?.[t - 1] ?? 1);
+    if (look) return found(t, look, true);
+  }
+  // No alarm: the shortest window's look at the newest run (passes against its boundary), if it has a reference.
+  const w0 = n - ws[0]!;
+  if (w0 < restart || w0 < p.min_reference_runs) return null;
+  const r0 = Math.max(0, w0 - p.reference_runs);
+  const level = clampRate((P[w0]! - P[r0]!) / (w0 - r0), w0 - r0);
+  const { c, gamma } = cachedThreshold(ws[0]!, level, arls[0]!);
+  return found(n, { w: ws[0]!, passes: P[n]! - P[w0]!, c, gamma, level, referenceStart: r0 }, false);
+}
+
+/**
+ * What window_full_pass catches at `perDay` runs a day: of `reps` seeded collapses p0 -> p1 after `reference_runs`
+ * steady runs, the share flagged within `days` (counted only without an earlier alarm), as the bench measures it.
+ */
+export function predictedWindowDetection(
+  wp: WindowParams,
+  p: SplitParams,
+  k: { p0: number; p1: number; perDay: number; days: number },
+  reps = 500,
+): number {
+  const rng = createRng(`predict/${k.p0}/${k.p1}/${k.perDay}/${k.days}`);
+  const ws = windowRuns(wp, k.perDay);
+  const arls = windowArls(wp, k.perDay);
+  const pre = p.reference_runs;
+  const n = pre + Math.round(k.days * k.perDay);
+  const P = new Int32Array(n + 1);
+  let hits = 0;
+  let counted = 0;
+  for (let i = 0; i < reps; i++) {
+    for (let j = 0; j < n; j++) P[j + 1] = P[j]! + (rng() < (j < pre ? k.p0 : k.p1) ? 1 : 0);
+    let at = 0;
+    for (let t = 1; t <= n && at === 0; t++) if (windowLookAt(P, t, 0, ws, arls, p, rng()) !== null) at = t;
+    if (at !== 0 && at <= pre) continue;
+    counted++;
+    if (at !== 0) hits++;
+  }
+  return counted ? hits / counted : 0;
+}
+
+/** The least of 3, 5, 10, 15, 20, 30, 50, 100 runs a day at which the prediction reaches `target`; null: none. */
+export function runsPerDayFor(
+  wp: WindowParams,
+  p: SplitParams,
+  k: { p0: number; p1: number; days: number },
+  target: number,
+  reps = 500,
+): number | null {
+  for (const perDay of [3, 5, 10, 15, 20, 30, 50, 100])
+    if (predictedWindowDetection(wp, p, { ...k, perDay }, reps) >= target) return perDay;
+  return null;
 }

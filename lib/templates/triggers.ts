@@ -5,7 +5,7 @@ import type { Config, DropInterval, Template, Trigger } from '../schema/types.ge
 import { byCompletion, type RecentRun } from './aggregate.js';
 import type { BlendWeights } from './formula.js';
 import { addMoment, emptyMoments, mean, sampleVariance, t95, tInterval, type Moments } from '../stats/stats.js';
-import { changeTest, recoveryTest, seriesValue, type Recovery } from './drop-detect.js';
+import { changeTest, detectionNote, recoveryTest, seriesValue, type Recovery } from './drop-detect.js';
 
 type TriggerSettings = Config['templates']['triggers'];
 type DropEvidence = DropInterval;
@@ -179,14 +179,17 @@ function fireDrop(
     const stat =
       ev.test === 'fisher_full_pass'
         ? `p ${ev.statistic.toPrecision(2)} < ${ev.threshold}`
-        : `${fmt(ev.statistic)} > ${fmt(ev.threshold)}`;
+        : ev.test === 'window_full_pass'
+          ? `${ev.statistic} full passes in a window, boundary ${ev.threshold}${ev.statistic > ev.threshold ? ' + 1 (the run coin)' : ''}`
+          : `${fmt(ev.statistic)} > ${fmt(ev.threshold)}`;
     const beads = [...ev.before.beads, ...ev.after.beads];
+    const note = detectionNote(ev, d);
     return base(
       t,
       'score_drop',
       input.now,
       beads,
-      `${t.template}: ${ev.test} ${stat}: ${ev.series} ${fmt(ev.after.mean)} ${fmtI(ev.after)} over the ${ev.after.n} runs since ${ev.change_day} against ${fmt(ev.before.mean)} ${fmtI(ev.before)} over the ${ev.before.n} runs before.`,
+      `${t.template}: ${ev.test} ${stat}: ${ev.series} ${fmt(ev.after.mean)} ${fmtI(ev.after)} over the ${ev.after.n} runs since ${ev.change_day} against ${fmt(ev.before.mean)} ${fmtI(ev.before)} over the ${ev.before.n} runs before.${note === null ? '' : ` ${note}`}`,
       { issues, trend, drop: ev },
     );
   }

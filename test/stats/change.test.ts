@@ -11,7 +11,13 @@ import {
   runsPerDay,
   scaledThreshold,
   welchT,
+  predictedWindowDetection,
+  runsPerDayFor,
+  windowAlarmRate,
+  windowThreshold,
 } from '../../lib/stats/change.js';
+import defaults from '../../config/defaults.json' with { type: 'json' };
+import { averageRunLength, windowChain } from '../../lib/stats/chains.js';
 import { trendInterval } from '../../lib/templates/aggregate.js';
 
 const split = { reference_runs: 20, min_reference_runs: 10, monitor_runs: 10 };
@@ -101,5 +107,65 @@ describe('change detectors', () => {
     expect(i.low).toBeLessThan(0);
     expect(i.high).toBeGreaterThan(0);
     expect(trendInterval([1], [0, 1], 0)).toBeNull();
+  });
+});
+
+describe('window_full_pass (issue 39)', () => {
+  it('the approximate alarm rate is within 20% of the exact chain, and errs on the safe side (longer ARL)', () => {
+    const rows: string[] = [];
+    for (const [w, c, p] of [
+      [20, 3, 0.6],
+      [20, 4, 0.6],
+      [12, 1, 0.6],
+      [12, 2, 0.6],
+      [16, 3, 0.8],
+    ] as const) {
+      const exact = averageRunLength(windowChain(w, c, 0), p, w);
+      const approx = 1 / windowAlarmRate(w, c, p);
+      rows.push(`w ${w} c ${c} p ${p}: exact ARL ${exact.toFixed(0)}, approx ${approx.toFixed(0)}`);
+      expect(approx).toBeLessThanOrEqual(exact);
+      expect(approx / exact).toBeGreaterThan(0.8);
+    }
+    console.log(rows.join('\n'));
+  });
+  it('the boundary: the largest c under the budget, gamma between c and c + 1', () => {
+    const { c, gamma } = windowThreshold(20, 0.6, 10_000);
+    expect(1 / windowAlarmRate(20, c, 0.6)).toBeGreaterThanOrEqual(10_000);
+    expect(1 / windowAlarmRate(20, c + 1, 0.6)).toBeLessThan(10_000);
+    const rate = (1 - gamma) * windowAlarmRate(20, c, 0.6) + gamma * windowAlarmRate(20, c + 1, 0.6);
+    expect(rate).toBeCloseTo(1 / 10_000, 12);
+    // P(Bin(4, 0.5) = 1) x 0.25: the rate of entering "1 pass in the last 5" from 2, by hand.
+    expect(windowAlarmRate(5, 1, 0.5)).toBeCloseTo((4 / 16) * 0.25, 12);
+  });
+  it('fires on a collapse after a steady reference, not on the same level; windows start after a restart', () => {
+    const wp = { window_days: [2, 7], shares: [0.85, 0.15], min_window_runs: 12, design_days: 1000, volume_slope: 0 };
+    const d = { shift: 0, threshold: 1000, window_runs: 0, windows: wp };
+    const sp = { reference_runs: 300, min_reference_runs: 80, monitor_runs: 300 };
+    const ref = Array.from({ length: 200 }, (_, i) => (i % 5 < 3 ? 1 : 0));
+    const steady = [...ref, ...ref.slice(0, 40)];
+    const broken = [...ref, ...Array.from({ length: 20 }, (_, i) => (i % 10 === 0 ? 1 : 0))];
+    expect(detectDrop('window_full_pass', steady, d, sp, 0, 10)!.alarm).toBe(false);
+    const hit = detectDrop('window_full_pass', broken, d, sp, 0, 10)!;
+    expect(hit.alarm).toBe(true);
+    expect(hit.level).toBeCloseTo(0.6, 1);
+    expect(hit.statistic).toBeLessThanOrEqual(hit.threshold + 1);
+    expect(hit.changeIndex).toBeGreaterThanOrEqual(200 - 20);
+    // Restarted 10 runs before the end: no 20-run window lies after it, so nothing is tested.
+    expect(detectDrop('window_full_pass', broken, d, sp, broken.length - 10, 10)?.alarm ?? false).toBe(false);
+  });
+});
+
+describe('window_full_pass: what the runs allow (issue 39, item 3)', () => {
+  const wp = defaults.templates.triggers.drop.window_full_pass;
+  const sp = defaults.templates.triggers.drop;
+  it('more runs a day catch more by the same deadline; the 90% rate is the first on the grid that reaches it', () => {
+    const k = { p0: 0.6, p1: 0.15, days: 2 };
+    const at = [3, 10, 30].map((perDay) => predictedWindowDetection(wp, sp, { ...k, perDay }, 300));
+    console.log(`0.6 -> 0.15 within 2 days at 3 / 10 / 30 a day: ${at.map((x) => (100 * x).toFixed(1)).join(' / ')}`);
+    expect(at[0]!).toBeLessThan(at[1]!);
+    expect(at[1]!).toBeLessThan(at[2]!);
+    const need = runsPerDayFor(wp, sp, k, 0.9, 300)!;
+    expect(predictedWindowDetection(wp, sp, { ...k, perDay: need }, 300)).toBeGreaterThanOrEqual(0.9);
+    expect(need).toBeGreaterThan(10);
   });
 });

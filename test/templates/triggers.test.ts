@@ -252,3 +252,28 @@ describe('trigger helpers', () => {
     ]);
   });
 });
+
+describe('window_full_pass (issue 39)', () => {
+  it('fires on a collapse and says what the runs allow at the template own run rate', async () => {
+    writeFileSync(cfg, JSON.stringify({ templates: { triggers: { drop: { test: 'window_full_pass' } } } }));
+    // 10 runs a day: 200 at a full-pass rate of 0.6, then 20 failures.
+    const spec = (i: number, pass: boolean): RunSpec => ({
+      bead: `w-${1000 + i}`,
+      template: 'tpl',
+      outcome: pass ? 'full_pass' : 'agent_failure',
+      iterations: 0,
+      judge: null,
+      completed_at: at(144 * i),
+    });
+    const runs = Array.from({ length: 220 }, (_, i) => spec(i, i < 200 && i % 5 < 3));
+    await writeRuns(st.store, runs);
+    expect((await score(at(144 * 220))).code).toBe(0);
+    const fired = triggers().filter((t) => t.kind === 'score_drop');
+    expect(fired).toHaveLength(1);
+    expect(fired[0]!.evidence.drop).toMatchObject({ test: 'window_full_pass', series: 'full_pass' });
+    console.log(fired[0]!.summary);
+    expect(fired[0]!.summary).toMatch(
+      /At 10 runs a day from 0\.6\d* this detector flags a fall to 0\.1\d* within 2 days \d+% \(90% at about \d+ runs a day\), a fall to 0\.4\d* within 7 days \d+%/,
+    );
+  });
+});
