@@ -169,7 +169,8 @@ async function judgeOrDrain(
     }
     const pending = (await import('../lib/judge/batch.js')).pendingBatches(deps);
     const over = config.judge.batch_over;
-    if (values.batch || (over > 0 && store.list('queue').length > over)) return drainBatch(io, deps, json);
+    const auto = over > 0 && config.judge.backend === 'sdk' && store.list('queue').length > over;
+    if (values.batch || auto) return drainBatch(io, deps, json);
     return drain(io, deps, json, new Set(pending.flatMap((b) => b.items.map((i) => i.bead))));
   }
   if (values.batch) throw new UserError(`--batch goes with --drain\n${USAGE}`);

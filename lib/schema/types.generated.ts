@@ -1229,7 +1229,7 @@ lock_wait_seconds: number
  */
 queue_claim_stale_seconds: number
 /**
- * judge --drain sends the queue as one Message Batch (as --batch does) when more than this many runs are queued; 0: only with --batch.
+ * judge --drain sends the queue as one Message Batch (as --batch does) when more than this many runs are queued and the backend is sdk; 0: only with --batch.
  */
 batch_over: number
 /**
