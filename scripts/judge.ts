@@ -167,8 +167,13 @@ async function judgeOrDrain(
       });
       return 0;
     }
-    return drain(io, deps, json);
+    const pending = (await import('../lib/judge/batch.js')).pendingBatches(deps);
+    const over = config.judge.batch_over;
+    const auto = over > 0 && config.judge.backend === 'sdk' && store.list('queue').length > over;
+    if (values.batch || auto) return drainBatch(io, deps, json);
+    return drain(io, deps, json, new Set(pending.flatMap((b) => b.items.map((i) => i.bead))));
   }
+  if (values.batch) throw new UserError(`--batch goes with --drain\n${USAGE}`);
   if (positionals.length === 0) throw new UserError(`no run record given\n${USAGE}`);
   let code = 0;
   for (const path of positionals) {
@@ -216,14 +221,29 @@ async function judgeOrDrain(
 const throttleOf = throttleOptions;
 
 /** Judges queued runs oldest first while the hour has room; an entry leaves the queue only once judged or failed. */
-async function drain(cmdIo: Io, cmdDeps: JudgeDeps, json: string | false): Promise<number> {
+/** --drain --batch (or a queue longer than judge.batch_over): a batch already sent is collected first. */
+async function drainBatch(io: Io, deps: JudgeDeps, json: string | false): Promise<number> {
+  const { drainBatch: run } = await import('../lib/judge/batch.js');
+  const code = await run(deps, {
+    cwd: io.cwd,
+    log: (m) => io.stderr(`${m}\n`),
+    outcome: (o) => report(io, json, o),
+  });
+  if (!json) io.stderr(`drain: ${deps.store.list('queue').length} still queued\n`);
+  return code;
+}
+
+/** `inBatch`: beads of a batch sent and not yet collected (the batch drain stores them). */
+async function drain(cmdIo: Io, cmdDeps: JudgeDeps, json: string | false, inBatch: Set<string>): Promise<number> {
   // Per queued run on stderr (live on a terminal, a labelled line per event elsewhere, none with --json); every
   // other stderr line goes through it so the live lines stay whole.
   const progress = Progress.for('judge --drain', cmdIo, { json: json !== false });
   const io: Io = { ...cmdIo, stderr: (text) => progress.message(text) };
   const deps: JudgeDeps = { ...cmdDeps, log: (m) => progress.message(m) };
   const t = throttleOf(deps);
-  const skip = new Set<string>();
+  const skip = new Set<string>(inBatch);
+  if (inBatch.size)
+    io.stderr(`${inBatch.size} queued runs are in a batch already sent: judge --drain --batch collects them\n`);
   const queued = progress.enabled ? deps.store.list('queue').length : 0;
   let judged = 0;
   let code = 0;
@@ -232,8 +252,8 @@ async function drain(cmdIo: Io, cmdDeps: JudgeDeps, json: string | false): Promi
     if (!entry) break;
     let outcome: JudgeOutcome;
     progress.update(entry.bead, 'judging', {
-      done: judged + skip.size + 1,
-      total: Math.max(queued, judged + skip.size + 1),
+      done: judged + skip.size - inBatch.size + 1,
+      total: Math.max(queued - inBatch.size, judged + skip.size - inBatch.size + 1),
     });
     try {
       outcome = await judgeRun(loadRunRecord(entry.record_path, io.cwd), deps, { fromQueue: true });

@@ -36,14 +36,26 @@ export type CallResult =
       costUsd?: number | null;
       latencyMs: number;
       retries?: number;
+      /** An item of a Message Batch (ledger path batch); absent: a direct call. */
+      batchId?: string;
     }
-  | { ok: false; failure: Failure; usage: Usage; costUsd?: number | null; latencyMs: number; retries?: number };
+  | {
+      ok: false;
+      failure: Failure;
+      usage: Usage;
+      costUsd?: number | null;
+      latencyMs: number;
+      retries?: number;
+      batchId?: string;
+    };
 
 /** A fault that says nothing about the request: the same request may well succeed later (an outage). */
 export const isTransient = (f: Failure): boolean =>
   f.reason === 'connection' ||
   f.reason === 'timeout' ||
   f.reason === 'rate_limited' ||
+  f.reason === 'batch_expired' ||
+  f.reason === 'batch_canceled' ||
   f.reason === 'overloaded' ||
   (f.reason === 'api_error' &&
     f.http_status !== null &&

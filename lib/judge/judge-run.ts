@@ -14,7 +14,7 @@ import { summarizeJudgment } from '../collector/feedback-parts.js';
 import type { AssembledContext } from './context.js';
 import { costUsd, resolveModel, zeroUsage } from './cost.js';
 import type { JudgePrompt } from './prompt.js';
-import { knownSecretValues } from './redact.js';
+import { knownSecretValues, redactRequest } from './redact.js';
 import {
   enqueue,
   fileThrottle,
@@ -61,13 +61,15 @@ export function throttleOptions(deps: Pick<JudgeDeps, 'store' | 'config' | 'now'
 export class JudgeConfigError extends UserError {}
 
 /** outage: a drain met a transient API fault; nothing was written and the entry stays queued. */
-type JudgeStatus = 'judged' | 'failed' | 'skipped' | 'deferred' | 'cached' | 'dry-run' | 'outage';
+type JudgeStatus = 'judged' | 'failed' | 'skipped' | 'deferred' | 'cached' | 'dry-run' | 'outage' | 'prepared';
 
 export interface JudgeOutcome {
   bead: string;
   status: JudgeStatus;
   message: string;
   judgment?: Judgment;
+  /** Status prepared: the request a batch item carries. */
+  prepared?: { request: CallRequest; model: string };
   /** Deferred because the throttle's store (Redis) could not be reached, not because the hour is full. */
   throttleDown?: true;
   dryRun?: {
@@ -88,6 +90,12 @@ export interface JudgeOptions {
   fromQueue?: boolean;
   /** A hook's run: within the hour after a refused key, no request is made (lib/judge/refusal.ts). */
   background?: boolean;
+  /**
+   * Message Batches (lib/judge/batch.ts). prepare: collect and build the request, stop before the throttle
+   * (status prepared, or cached when nothing needs a call); replay: the batch's results as the backend, the
+   * slots already reserved at submit, no cache lookup (the batch result is paid for).
+   */
+  batch?: { prepare: true } | { replay: Backend };
 }
 
 /** Phase >= 2: the verdict and score go into the feedback record (under its lock); nothing else of it changes. */
@@ -131,15 +139,28 @@ export async function judgeRun(
   const { request: req, key } = buildRequest(g.context, prompt, cfg, model, known);
   if (opts.dryRun) return dryRunOutcome(bead, cfg, prompt, model, g, req, key);
 
+  const replay = opts.batch && 'replay' in opts.batch ? opts.batch.replay : undefined;
   const backend = redacting(
-    deps.backend ?? backendFromConfig(cfg, deps.env, deps.processEnv),
+    replay ?? deps.backend ?? backendFromConfig(cfg, deps.env, deps.processEnv),
     known,
     g.context.secretValues,
   );
   const call: Call = { loaded, deps, opts, g, req, key, model, prompt, backend };
   return deps.store.withLock(
     `judge-${bead}`,
-    async (): Promise<JudgeOutcome> => (await fromCache(call)) ?? (await callAndRecord(call)),
+    async (): Promise<JudgeOutcome> => {
+      if (replay) return callAndRecord(call);
+      const cached = await fromCache(call);
+      if (cached) return cached;
+      if (opts.batch)
+        return {
+          bead,
+          status: 'prepared',
+          message: 'request prepared',
+          prepared: { request: redactRequest(req, loadSecretTable(), known, g.context.secretValues).request, model },
+        };
+      return callAndRecord(call);
+    },
     { waitSeconds: cfg.judge.lock_wait_seconds },
   );
 }
@@ -274,7 +295,10 @@ async function callAndRecord(c: Call): Promise<JudgeOutcome> {
   }
   let res: Awaited<ReturnType<typeof reserveOrQueue>>;
   try {
-    res = await reserveOrQueue(throttle, bead, samples, loaded.file, !opts.fromQueue);
+    // A batch's slots were taken when it was submitted.
+    res = opts.batch
+      ? { ok: true, used: 0 }
+      : await reserveOrQueue(throttle, bead, samples, loaded.file, !opts.fromQueue);
   } catch (e) {
     if (!(e instanceof ThrottleUnavailable)) throw e;
     return throttleDown(c, throttle, e);
@@ -302,6 +326,7 @@ async function callAndRecord(c: Call): Promise<JudgeOutcome> {
       outcome: o.outcome,
       ...(o.cause ? { cause: o.cause.slice(0, 500) } : {}),
       retries: r.retries ?? 0,
+      ...(r.batchId ? { path: 'batch' as const, batch_id: r.batchId } : { path: 'direct' as const }),
     });
   };
   const results: SampleResult[] = [];

@@ -72,7 +72,11 @@ const headerOf =
 async function attempt(client: Anthropic, req: CallRequest): Promise<CallResult> {
   const t0 = performance.now();
   const msg = await client.messages.create(sdkRequestBody(req));
-  const latencyMs = performance.now() - t0;
+  return resultOfMessage(msg, performance.now() - t0);
+}
+
+/** A Messages API reply (direct, or a batch item's) as a call result: a refusal, a cut-off or an empty reply fail. */
+export function resultOfMessage(msg: Anthropic.Messages.Message, latencyMs: number): CallResult {
   const usage = usageOf(msg.usage);
   const text = (msg.content ?? []).map((b) => (b.type === 'text' ? b.text : '')).join('');
   const stop = msg.stop_reason ?? null;

@@ -1285,6 +1285,44 @@ lock_wait_seconds: number
  * A queue entry claimed by a drain longer ago than this (a crashed drain) is taken again, seconds.
  */
 queue_claim_stale_seconds: number
+/**
+ * judge --drain sends the queue as one Message Batch (as --batch does) when more than this many runs are queued and the backend is sdk; 0: only with --batch.
+ */
+batch_over: number
+/**
+ * Message Batches prices per model id (half the direct prices), USD per million tokens; a model without one gets cost_usd null on the batch path.
+ */
+batch_prices_per_million: {
+/**
+ * USD per million tokens.
+ */
+[k: string]: {
+/**
+ * Uncached input, USD per million tokens.
+ */
+input: number
+/**
+ * Output, USD per million tokens.
+ */
+output: number
+/**
+ * Prompt-cache write (5-minute TTL), USD per million tokens.
+ */
+cache_write: number
+/**
+ * Prompt-cache read, USD per million tokens.
+ */
+cache_read: number
+}
+}
+/**
+ * Seconds between two looks at a submitted batch's processing status.
+ */
+batch_poll_seconds: number
+/**
+ * How long one judge --drain --batch waits for a submitted batch to end; after it the batch stays recorded in state/batches/ and a later drain collects it, seconds.
+ */
+batch_wait_seconds: number
 }
 /**
  * Seed 002's agent ratings, max_complexity and routing.
@@ -2331,6 +2369,69 @@ model?: string
 judged_at: string
 }
 /**
+ * A Message Batch submitted by judge --drain --batch: state/batches/<id>.json, written right after the create call returns. While status is submitted, every drain collects it before submitting anything new; its runs stay in the queue until their results are stored.
+ */
+export interface JudgeBatch {
+/**
+ * Version of this file kind.
+ */
+schema_version: "1.0.0"
+/**
+ * The batch id the API gave (msgbatch_...).
+ */
+id: string
+/**
+ * When the create call returned, ISO 8601 UTC.
+ */
+submitted_at: string
+/**
+ * Model id of every request in the batch.
+ */
+model: string
+/**
+ * submitted: results not yet stored; collected: every item stored as a judgment or put back in the queue.
+ */
+status: ("submitted" | "collected")
+/**
+ * When its results were stored.
+ */
+collected_at?: (string | null)
+/**
+ * One per request: the custom_id sent and the bead (and sample) it stands for.
+ */
+items: {
+/**
+ * The API's custom_id: the bead itself when it fits, else a stable hash of it (lib/judge/batch.ts customIdFor).
+ */
+custom_id: string
+/**
+ * The run id; also the state file name, so letters, digits, '.', '_' and '-' only, no leading dot.
+ */
+bead: string
+/**
+ * Which of the judge.samples requests of this bead (0-based).
+ */
+sample: number
+/**
+ * Absolute path of the run record (from its queue entry).
+ */
+record_path: string
+}[]
+/**
+ * What collecting made of the results.
+ */
+counts?: {
+/**
+ * Beads stored as a judgment (judged or failed).
+ */
+judged?: number
+/**
+ * Beads put back in the queue (transient error, expired, canceled).
+ */
+requeued?: number
+}
+}
+/**
  * One row of state/ledger/judge.jsonl: a throttle slot taken (type slot, appended under the throttle lock before the call), a model call made (type call, with its tokens and cost), or a judgment written (type judged, indexing its cache key).
  */
 export interface JudgeLedgerRow {
@@ -2398,6 +2499,14 @@ cause?: string
  * Slot rows taken from the fleet's Redis throttle (JUDGE_THROTTLE_REDIS); absent: the ledger's own hour (the file backend).
  */
 throttle?: "redis"
+/**
+ * Call rows: how the request went, one Messages API call (direct) or an item of a Message Batch (batch, at the batch prices); absent: direct.
+ */
+path?: ("batch" | "direct")
+/**
+ * Call rows on the batch path: the Message Batch's id (state/batches/<id>.json).
+ */
+batch_id?: string
 /**
  * Call rows: requests repeated after a transient fault (reset, hang-up, timeout, 408/409/429/5xx) before this outcome.
  */
@@ -2804,9 +2913,9 @@ lines_total?: number
  */
 export interface Failure {
 /**
- * Machine-readable cause. invalid_reply: the reply failed validation (not JSON, or not the schema) on the call and on its one retry; invalid_json and schema_invalid are kept for judgments written before it. auth_error (401/403) is a configuration error: the command exits 2 and writes no judgment.
+ * Machine-readable cause. invalid_reply: the reply failed validation (not JSON, or not the schema) on the call and on its one retry; invalid_json and schema_invalid are kept for judgments written before it. auth_error (401/403) is a configuration error: the command exits 2 and writes no judgment. batch_expired and batch_canceled: a Message Batch item that ended without a reply (transient: the run goes back to the queue).
  */
-reason: ("empty_reply" | "refusal" | "max_tokens" | "invalid_reply" | "auth_error" | "invalid_json" | "schema_invalid" | "rate_limited" | "overloaded" | "api_error" | "timeout" | "connection" | "cli_error" | "cli_not_found" | "context_error")
+reason: ("empty_reply" | "refusal" | "max_tokens" | "invalid_reply" | "auth_error" | "invalid_json" | "schema_invalid" | "rate_limited" | "overloaded" | "api_error" | "timeout" | "connection" | "cli_error" | "cli_not_found" | "context_error" | "batch_expired" | "batch_canceled")
 /**
  * What happened, one line (validation errors quoted).
  */

@@ -15,6 +15,7 @@ export const KINDS = {
   'race-runs': { dir: 'race-runs', schema: 'race-run', ext: '.jsonl' },
   judgments: { dir: 'judgments', schema: 'judgment', ext: '.json' },
   queue: { dir: 'queue', schema: 'judge-queue', ext: '.json' },
+  batches: { dir: 'batches', schema: 'judge-batch', ext: '.json' },
   'judge-ledger': { dir: 'ledger', schema: 'judge-ledger', ext: '.jsonl' },
   'feedback-index': { dir: 'index', schema: 'feedback-index', ext: '.jsonl' },
   scores: { dir: 'scores', schema: 'template-scores', ext: '.json' },

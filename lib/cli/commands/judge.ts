@@ -6,7 +6,7 @@ export const JUDGE = defineCommand({
   summary: 'collects if needed, judges each run with the model and writes state/judgments/<bead>.json',
   usage: [
     '[--json] [--dry-run [--show-request]] [--config FILE] [--rate-agents [--rating-agent MODEL] [--rating-strict]] <run.json>...',
-    '--drain [--json] [--config FILE]',
+    '--drain [--batch] [--json] [--config FILE]',
     '--spend [--json]',
   ],
   description: [
@@ -15,6 +15,10 @@ export const JUDGE = defineCommand({
   flags: {
     quiet: { type: 'boolean', help: 'no state-folder line on stderr' },
     drain: { type: 'boolean', help: 'judge queued runs oldest first while the hour has room' },
+    batch: {
+      type: 'boolean',
+      help: 'with --drain: send the queue as one Message Batch (half price), collect it (a later drain collects a batch already sent)',
+    },
     'dry-run': { type: 'boolean', help: 'show the context and the cost estimate; call and write nothing' },
     'show-request': { type: 'boolean', help: 'with --dry-run: the exact (redacted) request instead' },
     json: { type: 'boolean', help: 'one JSON object per run on stdout' },

@@ -28,9 +28,32 @@ export interface Recorded {
   headers: IncomingMessage['headers'];
 }
 
+/** How the loopback batch answers one item in its results (JSONL line). */
+export type BatchItem =
+  | { kind: 'succeeded'; text?: string }
+  | { kind: 'errored'; errorType: string }
+  | { kind: 'expired' }
+  | { kind: 'canceled' };
+
+/** The Message Batches side: every create recorded; a batch ends after `pollsBeforeEnd` looks unless held. */
+export interface BatchSettings {
+  creates: Recorded[];
+  /** Status looks answered in_progress before ended. */
+  pollsBeforeEnd: number;
+  /** While true every batch stays in_progress (a test kills the drain meanwhile). */
+  hold: boolean;
+  /** Each item's result by custom_id and position; a good reply when absent. */
+  item?: (customId: string, index: number) => BatchItem;
+  /** Status looks answered so far. */
+  retrieves: number;
+  /** Results downloads answered so far. */
+  resultsServed: number;
+}
+
 export interface MessagesServer {
   url: string;
   requests: Recorded[];
+  batch: BatchSettings;
   /** Steps answered in order; when empty, `fallback` answers. */
   script: Step[];
   fallback: Step;
@@ -112,10 +135,105 @@ function answer(step: Step, req: IncomingMessage, res: ServerResponse, body: Rec
   } else send();
 }
 
+interface BatchRequest {
+  custom_id: string;
+  params: Record<string, unknown>;
+}
+
+function batchJson(url: string, id: string, ended: boolean, n: number): string {
+  return JSON.stringify({
+    id,
+    type: 'message_batch',
+    processing_status: ended ? 'ended' : 'in_progress',
+    request_counts: { processing: ended ? 0 : n, succeeded: ended ? n : 0, errored: 0, canceled: 0, expired: 0 },
+    created_at: '2026-01-01T00:00:00Z',
+    expires_at: '2026-01-02T00:00:00Z',
+    ended_at: ended ? '2026-01-01T01:00:00Z' : null,
+    cancel_initiated_at: null,
+    archived_at: null,
+    results_url: ended ? `${url}/v1/messages/batches/${id}/results` : null,
+  });
+}
+
+function resultLine(r: BatchRequest, item: BatchItem): string {
+  const result =
+    item.kind === 'succeeded'
+      ? {
+          type: 'succeeded',
+          message: {
+            id: `msg_${r.custom_id}`,
+            type: 'message',
+            role: 'assistant',
+            model: r.params.model,
+            content: [{ type: 'text', text: item.text ?? goodReply() }],
+            stop_reason: 'end_turn',
+            stop_sequence: null,
+            usage: {
+              input_tokens: 1200,
+              output_tokens: 300,
+              cache_creation_input_tokens: 0,
+              cache_read_input_tokens: 0,
+            },
+          },
+        }
+      : item.kind === 'errored'
+        ? {
+            type: 'errored',
+            error: {
+              type: 'error',
+              error: { type: item.errorType, message: `scripted ${item.errorType}` },
+              request_id: null,
+            },
+          }
+        : { type: item.kind };
+  return JSON.stringify({ custom_id: r.custom_id, result });
+}
+
+/** POST /v1/messages/batches, GET /v1/messages/batches/{id} and GET …/{id}/results; false for any other path. */
+function answerBatch(
+  req: IncomingMessage,
+  res: ServerResponse,
+  raw: string,
+  settings: BatchSettings,
+  batches: Map<string, { requests: BatchRequest[]; polls: number }>,
+  url: string,
+): boolean {
+  const path = (req.url ?? '').split('?')[0]!;
+  if (req.method === 'POST' && path === '/v1/messages/batches') {
+    const body = JSON.parse(raw) as { requests: BatchRequest[] };
+    settings.creates.push({ raw, body, headers: req.headers });
+    const id = `msgbatch_${batches.size + 1}`;
+    batches.set(id, { requests: body.requests, polls: 0 });
+    res.writeHead(200, { 'content-type': 'application/json' }).end(batchJson(url, id, false, body.requests.length));
+    return true;
+  }
+  const m = /^\/v1\/messages\/batches\/([^/]+)(\/results)?$/.exec(path);
+  if (req.method !== 'GET' || !m) return false;
+  const b = batches.get(m[1]!);
+  if (!b) {
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'no such batch' } }));
+    return true;
+  }
+  if (m[2]) {
+    settings.resultsServed++;
+    const lines = b.requests.map((r, i) => resultLine(r, settings.item?.(r.custom_id, i) ?? { kind: 'succeeded' }));
+    res.writeHead(200, { 'content-type': 'application/binary' }).end(lines.join('\n') + '\n');
+    return true;
+  }
+  settings.retrieves++;
+  const ended = !settings.hold && b.polls++ >= settings.pollsBeforeEnd;
+  res.writeHead(200, { 'content-type': 'application/json' }).end(batchJson(url, m[1]!, ended, b.requests.length));
+  return true;
+}
+
 export async function startMessagesServer(
   fallback: Step = { kind: 'reply', text: goodReply() },
 ): Promise<MessagesServer> {
   const state = { requests: [] as Recorded[], script: [] as Step[], fallback, inFlight: 0, maxInFlight: 0 };
+  const batch: BatchSettings = { creates: [], pollsBeforeEnd: 1, hold: false, retrieves: 0, resultsServed: 0 };
+  const batches = new Map<string, { requests: BatchRequest[]; polls: number }>();
+  let url = '';
   const server: Server = createServer((req, res) => {
     state.inFlight++;
     state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
@@ -123,6 +241,7 @@ export async function startMessagesServer(
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      if (answerBatch(req, res, Buffer.concat(chunks).toString('utf8'), batch, batches, url)) return;
       if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) {
         res.writeHead(404).end();
         return;
@@ -135,8 +254,10 @@ export async function startMessagesServer(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  url = `http://127.0.0.1:${port}`;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
+    batch,
     get requests() {
       return state.requests;
     },
@@ -168,4 +289,6 @@ export function resetServer(server: MessagesServer): void {
   server.requests.length = 0;
   server.script = [];
   server.fallback = { kind: 'reply', text: goodReply() };
+  Object.assign(server.batch, { pollsBeforeEnd: 1, hold: false, item: undefined, retrieves: 0, resultsServed: 0 });
+  server.batch.creates.length = 0;
 }
