@@ -3,7 +3,7 @@
 
 export interface OutcomeLine {
   bead: string;
-  status: 'judged' | 'failed' | 'skipped' | 'deferred' | 'cached' | 'dry-run' | 'outage';
+  status: 'judged' | 'failed' | 'skipped' | 'deferred' | 'cached' | 'dry-run' | 'outage' | 'prepared';
   message: string;
 }
 
