@@ -318,6 +318,9 @@ export async function viewGit(cwd: string, args: string[], opts: GitOptions = {}
   const offAbort = onAbort(view.done);
   try {
     return await rawGit(view.dir, args, { ...opts, env: { ...opts.env, GIT_DIR: view.dir } });
+  } catch (e) {
+    // The repository named is the agent's: the view is ours and gone.
+    throw e instanceof GitError ? new GitError(e.args, e.stderr, e.code, cwd) : e;
   } finally {
     offAbort();
     view.done();
