@@ -2,7 +2,8 @@
 import { lstatSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { onAbort } from '../base/cleanup.js';
-import { git, type Registration, registrationOf, removeWorktree, removeWorktreeSync } from '../git/git.js';
+import { git, repoObjects } from '../git/git.js';
+import { writeView } from '../git/view.js';
 import { runCommand } from '../process/runner.js';
 import { collectorCheckEnv, type SandboxPolicy } from '../process/sandbox.js';
 import { pathMatcher } from '../git/test-paths.js';
@@ -20,52 +21,20 @@ export async function withCheckout<T>(
   // One prefix for both (the sweep removes an abandoned one either way); the kind tells them apart in a listing.
   const tmp = mkdtempSync(kind === 'sealed' ? `${baselineTempPrefix()}sealed-` : baselineTempPrefix());
   const tree = join(tmp, 'tree');
-  let reg: Registration | null = null;
-  const offAbort = onAbort(() => {
-    removeWorktreeSync(repoDir, tree, reg);
-    rmSync(tmp, { recursive: true, force: true });
-  });
+  // The checkout belongs to a repository of ours (lib/git/view.ts) that reads the agent's objects: no attribute,
+  // info/ or hook of the agent's (nor another solution's write to the shared .git) shapes what is checked out.
+  const view = join(tmp, 'view.git');
+  const offAbort = onAbort(() => rmSync(tmp, { recursive: true, force: true }));
   try {
-    await addWorktree(repoDir, tree, commit);
-    reg = registrationOf(tree);
+    const oid = (await git(repoDir, ['rev-parse', '--verify', `${commit}^{commit}`])).trim();
+    const { objects, objectFormat } = await repoObjects(repoDir);
+    writeView(view, objects, objectFormat);
+    await git(view, ['worktree', 'add', '--detach', '--quiet', tree, oid]);
     return await fn(tree);
   } finally {
     offAbort();
-    // Only our own path's registration is removed (also after a failed add, which can leave one), never a prune;
-    // one that survives a failure is the next run's to sweep (checkout-sweep.ts).
-    await removeWorktree(repoDir, tree, reg);
     rmSync(tmp, { recursive: true, force: true });
   }
-}
-
-let adding: Promise<unknown> = Promise.resolve();
-
-/**
- * `git worktree add`, one at a time in this process, and again after a short wait when another process's half-made
- * registration made git fail (`failed to read …/commondir`: git reads every registration while adding one).
- */
-async function addWorktree(repoDir: string, tree: string, commit: string): Promise<void> {
-  const run = async () => {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await git(repoDir, ['worktree', 'add', '--detach', '--quiet', tree, commit]);
-        return;
-      } catch (e) {
-        if (
-          attempt >= 6 ||
-          !/failed to read .*(commondir|gitdir)|could not lock|already exists|already registered/.test(String(e))
-        )
-          throw e;
-        // A failed attempt can leave a registration of this path behind: drop it (and only it) before the next one.
-        await removeWorktree(repoDir, tree, registrationOf(tree));
-        rmSync(tree, { recursive: true, force: true });
-        await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
-      }
-    }
-  };
-  const mine = adding.then(run, run);
-  adding = mine.catch(() => undefined);
-  return mine;
 }
 
 /** The fetch and setup commands as one string (a baseline key's part, a progress line); null when neither is set. */

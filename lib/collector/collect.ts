@@ -29,7 +29,7 @@ import { infraCause } from './blame.js';
 import { measureBaseline, measureOwnTests, measureSealed, type MeasureOptions, type Seen } from './measure.js';
 import { classifyOutcome, integrityFlags, type ChecksSet } from './outcome.js';
 import { orderFeedback } from './record-order.js';
-import { noOpReason, verdictOutcome } from './regressions.js';
+import { noOpReason, ownTestsCrash, verdictOutcome } from './regressions.js';
 import type { LoadedRunRecord } from './run-record.js';
 import { durationSeconds } from './scoring.js';
 
@@ -196,7 +196,9 @@ function assemble(inputs: Inputs, m: Measured | null, at: Date): Feedback {
     resolution && resolution.target_total > 0 && resolution.basis !== 'none' && resolution.fixed === 0
       ? resolutionLine(resolution)
       : null;
-  const verdict = verdictOutcome({ outcome, reason }, noOp, m.gaming, fixesNothing);
+  const ownCrash = ownTestsCrash(m.own);
+  const verdict = verdictOutcome({ outcome, reason }, noOp, m.gaming, fixesNothing, ownCrash);
+  if (ownCrash) integrity.notes.push(ownCrash);
   integrity.notes.push(...m.gaming.slice(0, 10).map((g) => `games the graded tests: ${g}`));
   if (verdict.outcome === 'unmeasured' && stored && !['unmeasured', 'infra_failure'].includes(stored.outcome))
     throw new UserError(

@@ -110,13 +110,22 @@ export function verdictOutcome(
   noOp: string | null,
   gaming: readonly string[] = [],
   fixesNothing: string | null = null,
+  ownCrash: string | null = null,
 ): { outcome: Outcome; reason: string } {
   if (o.outcome !== 'full_pass' && o.outcome !== 'partial_pass') return o;
   if (noOp) return { outcome: 'agent_failure', reason: `${NO_OP_REASON}: ${noOp}` };
   const more = gaming.length > 1 ? ` (and ${gaming.length - 1} more finding${gaming.length > 2 ? 's' : ''})` : '';
   if (gaming.length) return { outcome: 'agent_failure', reason: `${GAMED_REASON}: ${gaming[0]}${more}` };
   if (fixesNothing) return { outcome: 'agent_failure', reason: `${UNRESOLVED_REASON}: ${fixesNothing}` };
+  // Merging a test that crashes its runner leaves the suite red: never a full pass.
+  if (ownCrash && o.outcome === 'full_pass') return { outcome: 'partial_pass', reason: ownCrash };
   return o;
+}
+
+/** Why the agent's own tests crashed their runner (killed by a signal), else null: they ran apart, in its checkout. */
+export function ownTestsCrash(own: { check: { signal?: string | null } | null } | null | undefined): string | null {
+  const signal = own?.check?.signal;
+  return signal ? `a test the agent added or edited crashed its runner (${signal})` : null;
 }
 
 /** The test's own name at the end of its id (`tests/t.py::T::test_x` → test_x, `a.test.mjs::s > x` → x). */

@@ -1,10 +1,11 @@
 // The one recipe for git on an untrusted repository (docs/design/threat-model.md): built environment, no system or
 // global config, every config-driven program off, the repository's driver names neutralised, timeout + group kill.
-import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { onAbort } from '../base/cleanup.js';
 import { WorkError } from '../base/errors.js';
 import { HeadTailBuffer, spawnGroup } from '../process/process.js';
+import { tempView } from './view.js';
 
 /** A git call that failed: one line naming the repository, the call and git's own last words (never a stack). */
 export class GitError extends WorkError {
@@ -175,22 +176,6 @@ export interface Registration {
 }
 
 /**
- * Reads the registration of the checkout at `tree` from its `.git` file; call it before anything runs there (the
- * checks could rewrite that file). Null when it is not a linked worktree's.
- */
-export function registrationOf(tree: string): Registration | null {
-  try {
-    const link = /^gitdir: (.+)$/m.exec(readFileSync(join(tree, '.git'), 'utf8'))?.[1]?.trim();
-    if (!link) return null;
-    const dir = resolve(tree, link);
-    if (basename(dirname(dir)) !== 'worktrees') return null;
-    return { dir, gitdir: readFileSync(join(dir, 'gitdir'), 'utf8').trim() };
-  } catch {
-    return null;
-  }
-}
-
-/**
  * git 2.39 can answer "is not a working tree" for a registered checkout while other processes add theirs (seen with
  * 20 at once), leaving it registered: the registration read at add time, if still the same, is dropped by hand.
  */
@@ -201,21 +186,6 @@ function dropRegistration(reg: Registration | null | undefined): void {
   } catch {
     // Gone: git removed it.
   }
-}
-
-/**
- * Removes a temporary worktree judgeloop added (its folder and its registration), synchronously, for abort
- * handlers; the same recipe without the per-repository driver list (removing runs no filter). Never a global
- * `git worktree prune`: that would drop the agent's own worktrees whose folders are missing.
- */
-export function removeWorktreeSync(repoDir: string, tree: string, reg?: Registration | null): void {
-  spawnSync('git', [...SAFE_CONFIG.flatMap((c) => ['-c', c]), 'worktree', 'remove', '-f', '-f', tree], {
-    cwd: repoDir,
-    env: gitEnv(),
-    stdio: 'ignore',
-    timeout: 10_000,
-  });
-  dropRegistration(reg);
 }
 
 /** Removes a temporary worktree judgeloop added; a failure is left to the next run's sweep (collector/checkout-sweep.ts). */
@@ -284,11 +254,77 @@ async function rawGit(
  */
 export async function git(cwd: string, args: string[], opts: GitOptions = {}): Promise<string> {
   const prefix = (await repoConfig(cwd, opts.timeoutMs ?? defaultTimeoutMs)).overrides;
-  // Commands that render content never run a textconv or external diff program, whatever the caller passed.
-  const safeArgs = ['diff', 'log', 'show'].includes(args[0] ?? '')
-    ? [args[0]!, '--no-ext-diff', '--no-textconv', ...args.slice(1)]
-    : args;
+  // Commands that render content never run a textconv or external diff program and show every file as text.
+  const renders = ['diff', 'log', 'show'].includes(args[0] ?? '');
+  const safeArgs = renders ? [args[0]!, '--no-ext-diff', '--no-textconv', '--text', ...args.slice(1)] : args;
+  const revs = args[0] === 'diff' ? twoRevs(args) : null;
+  if (revs) return viewDiff(cwd, safeArgs, revs, opts);
   return rawGit(cwd, safeArgs, { ...opts, prefix });
+}
+
+/** The two revisions of a diff between two tree-ish (their indices in `args`), else null (a diff with the worktree). */
+function twoRevs(args: string[]): [number, number] | null {
+  const end = args.indexOf('--');
+  const upTo = end === -1 ? args.length : end;
+  if (args.some((a, i) => i < upTo && /^--(cached|staged|no-index)$/.test(a))) return null;
+  const pos: number[] = [];
+  for (let i = 1; i < upTo; i++) if (!args[i]!.startsWith('-')) pos.push(i);
+  return pos.length === 2 && !pos.some((i) => args[i]!.includes('..')) ? [pos[0]!, pos[1]!] : null;
+}
+
+export interface RepoObjects {
+  /** `<common dir>/objects`, absolute. */
+  objects: string;
+  objectFormat: string;
+}
+
+const objectsCache = new Map<string, Promise<RepoObjects>>();
+
+/** Where the repository at `cwd` keeps its objects, and their format (read once per process). */
+export function repoObjects(cwd: string): Promise<RepoObjects> {
+  let p = objectsCache.get(cwd);
+  if (!p) {
+    p = git(cwd, ['rev-parse', '--path-format=absolute', '--git-common-dir', '--show-object-format']).then((out) => {
+      const [common, format] = out.trim().split('\n');
+      return { objects: join(common!.trim(), 'objects'), objectFormat: (format ?? 'sha1').trim() };
+    });
+    objectsCache.set(cwd, p);
+  }
+  return p;
+}
+
+/**
+ * A diff of two tree-ish, resolved in the agent's repository and rendered in a judgeloop-owned one (view.ts): no
+ * attribute, `info/` or config of the agent's can make a file binary, convert it or name a driver.
+ */
+async function viewDiff(cwd: string, args: string[], revs: [number, number], opts: GitOptions): Promise<string> {
+  const out = [...args];
+  // args carries the three inserted flags: a revision's index moved by three.
+  await Promise.all(
+    revs.map(async (i) => {
+      out[i + 3] = (await git(cwd, ['rev-parse', '--verify', `${args[i + 3]}^{tree}`], opts)).trim();
+    }),
+  );
+  return viewGit(cwd, out, opts);
+}
+
+/**
+ * Runs a read of objects (named by id: resolve names in `cwd` first) in a temporary judgeloop-owned repository that
+ * shares `cwd`'s objects (lib/git/view.ts): what it reads is the blobs' bytes, whatever the agent's attributes say.
+ */
+export async function viewGit(cwd: string, args: string[], opts: GitOptions = {}): Promise<string> {
+  const { objects, objectFormat } = await repoObjects(cwd);
+  const view = tempView(objects, objectFormat);
+  const offAbort = onAbort(view.done);
+  try {
+    return await rawGit(view.dir, args, { ...opts, env: { ...opts.env, GIT_DIR: view.dir } });
+  } catch (e) {
+    // The repository named is the agent's: the view is ours and gone.
+    throw e instanceof GitError ? new GitError(e.args, e.stderr, e.code, cwd) : e;
+  } finally {
+    offAbort();
+    view.done();
+  }
 }
 
 export interface Identity {

@@ -3,7 +3,8 @@ import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onAbort } from '../base/cleanup.js';
-import { git, GitError, repoConfigAt } from './git.js';
+import { git, GitError, repoConfigAt, repoObjects } from './git.js';
+import { writeView } from './view.js';
 import { mergeBase, type WorktreeInfo } from './worktree.js';
 /**
  * The worktree on disk (committed, uncommitted, untracked) as a tree, built in a throwaway index: the agent's
@@ -13,10 +14,22 @@ export async function snapshotTree(worktree: string, indexFile?: string, exclude
   const dir = mkdtempSync(join(tmpdir(), 'judgeloop-index-'));
   // Interrupted (SIGINT/TERM/HUP) mid-snapshot: the throwaway index goes too.
   const offAbort = onAbort(() => rmSync(dir, { recursive: true, force: true }));
-  const env = { GIT_INDEX_FILE: join(dir, 'index') };
   try {
-    await git(worktree, ['read-tree', 'HEAD'], { env });
-    if (indexFile && existsSync(indexFile) && (await repoConfigAt(worktree)).sparse) {
+    const head = (await git(worktree, ['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
+    const sparse = (await repoConfigAt(worktree)).sparse;
+    const { objects, objectFormat } = await repoObjects(worktree);
+    // Indexed in judgeloop's own repository (view.ts) writing into the agent's objects: no attribute or info/ of the
+    // shared .git (another solution may have written it) converts what is on disk on its way into the tree.
+    const view = writeView(join(dir, 'view.git'), objects, objectFormat);
+    const env = {
+      GIT_INDEX_FILE: join(dir, 'index'),
+      GIT_DIR: view,
+      GIT_WORK_TREE: worktree,
+      GIT_OBJECT_DIRECTORY: objects,
+      ...(sparse ? { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.sparseCheckout', GIT_CONFIG_VALUE_0: 'true' } : {}),
+    };
+    await git(worktree, ['read-tree', head], { env });
+    if (indexFile && existsSync(indexFile) && sparse) {
       const listed = await git(worktree, ['ls-files', '-t', '-z'], { env: { GIT_INDEX_FILE: indexFile } });
       const absent = listed
         .split('\0')

@@ -1,7 +1,7 @@
 // IO: what the evaluation needs from one solution's worktree (git and files) and the judge's criteria.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { git } from '../git/git.js';
+import { git, viewGit } from '../git/git.js';
 import { readStoredJudgment } from '../store/judgment.js';
 import { StateStore } from '../store/store.js';
 import { runCommand } from '../process/runner.js';
@@ -33,13 +33,17 @@ export async function testFileTexts(cwd: string, rev: string): Promise<{ path: s
   const tests = paths.filter((p) => TEST_FILE.test(p)).slice(0, MAX_TEST_FILES);
   if (!tests.length) return [];
   let out: string;
+  // Read in judgeloop's own repository: a `-diff` or `binary` attribute of the agent's hides no test from `-I`.
+  const tree = (await git(cwd, ['rev-parse', '--verify', `${rev}^{tree}`])).trim();
   try {
-    out = await git(cwd, ['grep', '-z', '-n', '-I', '-e', '', rev, '--', ...tests], { maxBuffer: 64 * 1024 * 1024 });
+    out = await viewGit(cwd, ['grep', '-z', '-n', '-I', '-e', '', tree, '--', ...tests], {
+      maxBuffer: 64 * 1024 * 1024,
+    });
   } catch {
     return []; // exit 1: no text line at all
   }
   const byPath = new Map<string, string[]>();
-  const prefix = `${rev}:`;
+  const prefix = `${tree}:`;
   for (const row of out.split('\n')) {
     const [where, n, ...text] = row.split('\0');
     if (!where || n === undefined) continue;

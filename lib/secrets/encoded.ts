@@ -1,5 +1,5 @@
 // A known secret value in the encodings text carries it: base64 and base64url (at each of the three byte alignments,
-// so it is found inside a longer encoded blob), hex (either case) and URL-encoding (pure).
+// so it is found inside a longer encoded blob), hex (either case) and percent-escapes of any bytes, mixed or not.
 
 export interface EncodedForm {
   form: 'base64' | 'base64url' | 'hex' | 'url';
@@ -41,5 +41,27 @@ export function redactEncoded(text: string, values: string[]): { text: string; c
     count += parts.length - 1;
     out = parts.join('[REDACTED:encoded_secret]');
   }
+  // Percent-escapes of any bytes, in any case, mixed with plain characters (`%73%6B-ant…`, `sk%2Dant…`): each run
+  // holding an escape is decoded, and cut whole when a value is inside it.
+  const long = values.filter((v) => v.length >= 8);
+  out = out.replace(/[^\s"'`<>()[\]{},;]*%[0-9A-Fa-f]{2}[^\s"'`<>()[\]{},;]*/g, (run) => {
+    const decoded = percentDecode(run);
+    if (!long.some((v) => decoded.includes(v))) return run;
+    count++;
+    return '[REDACTED:encoded_secret]';
+  });
   return { text: out, count };
+}
+
+/** `text` with every `%XX` turned into its byte (as UTF-8, then read back as text); other characters as they are. */
+function percentDecode(text: string): string {
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const hex = text[i] === '%' ? text.slice(i + 1, i + 3) : '';
+    if (/^[0-9A-Fa-f]{2}$/.test(hex)) {
+      bytes.push(Number.parseInt(hex, 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(text[i]!, 'utf8'));
+  }
+  return Buffer.from(bytes).toString('utf8');
 }

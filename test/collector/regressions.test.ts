@@ -12,6 +12,7 @@ import {
   sameResults,
   verdictComposite,
   verdictLine,
+  ownTestsCrash,
   verdictOutcome,
 } from '../../lib/collector/regressions.js';
 import { resolutionRecord, resolveRun, taskTargets } from '../../lib/evidence/resolution.js';
@@ -249,4 +250,20 @@ describe('bin/collect orders a clean fix > a fix that broke a base test > a no-o
       expect.stringMatching(/^games the graded tests: special_case at text\.py:1/),
     );
   }, 300_000);
+});
+
+describe('ownTestsCrash', () => {
+  it('a crashed own test keeps the run out of full_pass, named with its signal; a clean one changes nothing', () => {
+    const crash = ownTestsCrash({ check: { signal: 'SIGSEGV' } });
+    expect(crash).toMatch(/crashed its runner \(SIGSEGV\)/);
+    expect(verdictOutcome({ outcome: 'full_pass', reason: 'all pass' }, null, [], null, crash)).toEqual({
+      outcome: 'partial_pass',
+      reason: crash,
+    });
+    expect(ownTestsCrash({ check: { signal: null } })).toBeNull();
+    expect(ownTestsCrash(null)).toBeNull();
+    expect(verdictOutcome({ outcome: 'full_pass', reason: 'all pass' }, null, [], null, null).outcome).toBe(
+      'full_pass',
+    );
+  });
 });

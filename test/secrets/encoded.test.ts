@@ -34,6 +34,19 @@ describe('encodedForms', () => {
     expect(encodedForms('abcdefghij').some((f) => f.form === 'url')).toBe(false);
     expect(redactEncoded(Buffer.from('short').toString('base64'), ['short']).count).toBe(0);
   });
+  it('percent-escapes of every byte, in either case or mixed with plain characters, are cut', () => {
+    const key = 'sk-ant-api03-abcdefghijklmnop';
+    const full = [...Buffer.from(key)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+    const upper = full.toUpperCase();
+    const mixed = key.replace(/[a-f]/g, (c) => `%${c.charCodeAt(0).toString(16)}`);
+    for (const enc of [full, upper, mixed]) {
+      const r = redactEncoded(`curl "https://x.example/?k=${enc}" done`, [key]);
+      expect(r.text, enc).toBe('curl "[REDACTED:encoded_secret]" done');
+      expect(r.count).toBe(1);
+    }
+    // Escapes that decode to something else are left alone.
+    expect(redactEncoded('a%20b%2Fc', [key])).toEqual({ text: 'a%20b%2Fc', count: 0 });
+  });
   it('redactEncoded cuts each occurrence and counts it', () => {
     const text = `a ${Buffer.from(secret).toString('base64')} b ${encodeURIComponent(secret)} c`;
     const r = redactEncoded(text, [secret]);

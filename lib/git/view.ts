@@ -1,0 +1,43 @@
+// judgeloop's own view of an agent's repository (docs/design/threat-model.md): a bare repository of ours that reads
+// the agent's objects through alternates, with our config, no hooks, and attributes that undo every attribute.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * `$GIT_DIR/info/attributes` is read before every other attribute source: these lines win over any `.gitattributes`
+ * the agent committed. Diffs are text (`diff` set: the built-in text driver, never a textconv or `binary`), and a
+ * checkout writes each blob's bytes as they are (no eol, encoding, ident or filter conversion): what the static
+ * checks read is what runs.
+ */
+const VIEW_ATTRIBUTES =
+  '* diff -text -eol -ident -filter -working-tree-encoding -merge -export-ignore -export-subst -crlf\n';
+
+/**
+ * Writes a judgeloop-owned bare repository at `dir` whose objects are `objectsDir`'s (read through alternates;
+ * objects it writes stay in `dir`), with an unborn HEAD (so no attributes from a HEAD tree), an empty hooks folder
+ * and VIEW_ATTRIBUTES. `objectFormat` is the agent's (`sha1` or `sha256`).
+ */
+export function writeView(dir: string, objectsDir: string, objectFormat = 'sha1'): string {
+  for (const d of ['objects/info', 'objects/pack', 'refs/heads', 'refs/tags', 'info', 'hooks'])
+    mkdirSync(join(dir, d), { recursive: true });
+  writeFileSync(join(dir, 'HEAD'), 'ref: refs/heads/judgeloop-view\n');
+  writeFileSync(
+    join(dir, 'config'),
+    objectFormat === 'sha1'
+      ? '[core]\n\trepositoryformatversion = 0\n\tbare = true\n'
+      : `[core]\n\trepositoryformatversion = 1\n\tbare = true\n[extensions]\n\tobjectformat = ${objectFormat}\n`,
+  );
+  writeFileSync(join(dir, 'objects', 'info', 'alternates'), `${objectsDir}\n`);
+  writeFileSync(join(dir, 'info', 'attributes'), VIEW_ATTRIBUTES);
+  return dir;
+}
+
+/** A view in a new temporary folder; `done` removes it. */
+export function tempView(objectsDir: string, objectFormat?: string): { dir: string; done: () => void } {
+  const root = mkdtempSync(join(tmpdir(), 'judgeloop-view-'));
+  return {
+    dir: writeView(join(root, 'view.git'), objectsDir, objectFormat),
+    done: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
