@@ -1976,7 +1976,7 @@ detail: string
 }[]
 }
 /**
- * The agent's own tests (its added and edited test files and test infrastructure), run apart in a checkout of the candidate commit as evidence of testing: never used for the outcome, the targets or the gate.
+ * The agent's own tests (its added and edited test files and test infrastructure), run apart in a checkout of the candidate commit as evidence of testing: never used for the targets or the gate; a run of them killed by a signal (a crash) keeps the outcome from full_pass.
  */
 own_tests?: {
 /**
