@@ -51,14 +51,16 @@ export async function sweepBaselineCheckouts(repoDir: string, now = Date.now()):
   return [...removed, ...sweepUnregistered(tmp, now)];
 }
 
-/** Checkout folders of dead runs killed before git registered them (so no repository lists them). */
+/** Checkout folders of dead runs that no agent's repository lists: killed before git registered them, or our view's. */
 function sweepUnregistered(tmp: string, now: number): string[] {
   const out: string[] = [];
   for (const name of readdirSync(tmp).filter((n) => n.startsWith(BASE_PREFIX))) {
     const parent = join(tmp, name);
     const owner = parseOwnerTag(name.slice(BASE_PREFIX.length), 'prefix');
     const st = lstatSync(parent, { throwIfNoEntry: false });
-    if (owner === null || !st || !ownedFolder(st) || existsSync(join(parent, 'tree', '.git'))) continue;
+    // A tree registered in the agent's repository (the older layout) is swept above; one of our own view is not.
+    const registered = existsSync(join(parent, 'tree', '.git')) && !existsSync(join(parent, 'view.git'));
+    if (owner === null || !st || !ownedFolder(st) || registered) continue;
     if (!abandoned(owner, parent, now, CHECKOUT_MAX_AGE_MS)) continue;
     rmSync(parent, { recursive: true, force: true });
     out.push(parent);

@@ -254,12 +254,14 @@ async function rawGit(
  */
 export async function git(cwd: string, args: string[], opts: GitOptions = {}): Promise<string> {
   const prefix = (await repoConfig(cwd, opts.timeoutMs ?? defaultTimeoutMs)).overrides;
-  // Commands that render content never run a textconv or external diff program and show every file as text.
+  // Commands that render content never run a textconv or external diff program. In our view (two revisions) text is
+  // told by content alone (view.ts); elsewhere the agent's attributes apply, so every file is shown as text.
   const renders = ['diff', 'log', 'show'].includes(args[0] ?? '');
-  const safeArgs = renders ? [args[0]!, '--no-ext-diff', '--no-textconv', '--text', ...args.slice(1)] : args;
+  const safeArgs = renders ? [args[0]!, '--no-ext-diff', '--no-textconv', ...args.slice(1)] : args;
   const revs = args[0] === 'diff' ? twoRevs(args) : null;
   if (revs) return viewDiff(cwd, safeArgs, revs, opts);
-  return rawGit(cwd, safeArgs, { ...opts, prefix });
+  const text = renders ? [safeArgs[0]!, '--text', ...safeArgs.slice(1)] : safeArgs;
+  return rawGit(cwd, text, { ...opts, prefix });
 }
 
 /** The two revisions of a diff between two tree-ish (their indices in `args`), else null (a diff with the worktree). */
@@ -299,10 +301,10 @@ export function repoObjects(cwd: string): Promise<RepoObjects> {
  */
 async function viewDiff(cwd: string, args: string[], revs: [number, number], opts: GitOptions): Promise<string> {
   const out = [...args];
-  // args carries the three inserted flags: a revision's index moved by three.
+  // args carries the two inserted flags: a revision's index moved by two.
   await Promise.all(
     revs.map(async (i) => {
-      out[i + 3] = (await git(cwd, ['rev-parse', '--verify', `${args[i + 3]}^{tree}`], opts)).trim();
+      out[i + 2] = (await git(cwd, ['rev-parse', '--verify', `${args[i + 2]}^{tree}`], opts)).trim();
     }),
   );
   return viewGit(cwd, out, opts);

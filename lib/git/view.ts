@@ -6,12 +6,13 @@ import { join } from 'node:path';
 
 /**
  * `$GIT_DIR/info/attributes` is read before every other attribute source: these lines win over any `.gitattributes`
- * the agent committed. Diffs are text (`diff` set: the built-in text driver, never a textconv or `binary`), and a
+ * the agent committed. Diffs decide text by content alone (`!diff`: no driver, textconv or `-diff` of the agent's; a
+ * file with a NUL byte is binary, as a source file never is), and a
  * checkout writes each blob's bytes as they are (no eol, encoding, ident or filter conversion): what the static
  * checks read is what runs.
  */
 const VIEW_ATTRIBUTES =
-  '* diff -text -eol -ident -filter -working-tree-encoding -merge -export-ignore -export-subst -crlf\n';
+  '* !diff -text -eol -ident -filter -working-tree-encoding -merge -export-ignore -export-subst -crlf\n';
 
 /**
  * Writes a judgeloop-owned bare repository at `dir` whose objects are `objectsDir`'s (read through alternates;

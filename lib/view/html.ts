@@ -100,15 +100,17 @@ var t0=performance.now();var charts=JSON.parse(document.getElementById('report-d
 var P=${JSON.stringify(PALETTE)};var n=0;
 Object.keys(charts).forEach(function(id){var c=charts[id];var el=document.getElementById(id);
 var xs=c.x.map(function(d){return Date.parse(d+'T00:00:00Z')/1000;});
+var lo=Math.min.apply(null,xs),hi=Math.max.apply(null,xs);
 var right=c.series.some(function(s){return s.right;});
 var series=[{}].concat(c.series.map(function(s,i){return {label:s.label,stroke:P[i%P.length],width:s.dash?1:2,
 dash:s.dash?[5,4]:undefined,scale:s.right?'y2':'y',points:{show:xs.length<40},
 paths:s.step?uPlot.paths.stepped({align:1}):undefined};}));
 var axes=[{},{scale:'y',label:c.y}];if(right)axes.push({scale:'y2',side:1,label:c.y2,grid:{show:false}});
-var u=new uPlot({width:Math.min(900,Math.max(320,el.clientWidth||900)),height:260,series:series,axes:axes,padding:[18,null,null,null],
-scales:{x:{time:true,range:function(_u,a,b){return a===b?[a-43200,b+43200]:[a,b];}},y:{auto:true},y2:{auto:true}},tzDate:function(ts){return uPlot.tzDate(new Date(ts*1e3),'Etc/UTC');}},
+new uPlot({width:Math.min(900,Math.max(320,el.clientWidth||900)),height:260,series:series,axes:axes,padding:[18,null,null,null],
+hooks:{setScale:[function(u,k){if(k==='x')el.setAttribute('data-x-range',u.scales.x.min+','+u.scales.x.max);}]},
+scales:{x:{time:true,range:function(){return lo===hi?[lo-43200,hi+43200]:[lo,hi];}},y:{auto:true},y2:{auto:true}},tzDate:function(ts){return uPlot.tzDate(new Date(ts*1e3),'Etc/UTC');}},
 [xs].concat(c.series.map(function(s){return s.values;})),el);n++;
-el.setAttribute('data-x-range',u.scales.x.min+','+u.scales.x.max);el.setAttribute('data-x-data',xs[0]+','+xs[xs.length-1]);});
+el.setAttribute('data-x-data',lo+','+hi);});
 document.body.setAttribute('data-charts-drawn',String(n));
 document.body.setAttribute('data-render-ms',(performance.now()-t0).toFixed(1));
 document.body.setAttribute('data-done-ms',performance.now().toFixed(1));})();`;

@@ -201,9 +201,9 @@ describe('counts only: no per-test fact it cannot know', () => {
 
   it('fewer passes than the base is a break by counts, with the number', () => {
     const b = sol(counts, 'breaker');
-    expect(b.target_tests!.broke).toEqual(['1 test fewer pass (2, base 3)']);
+    expect(b.target_tests!.broke).toEqual(['by counts, 2 pass against 3 on the base']);
     expect(condition(b, 'pass_to_pass_kept')).toMatchObject({ status: 'fail' });
-    expect(condition(b, 'pass_to_pass_kept').detail).toMatch(/^broke 1 test fewer pass \(2, base 3\)/);
+    expect(condition(b, 'pass_to_pass_kept').detail).toMatch(/^broke by counts, 2 pass against 3 on the base/);
     expect(b.gates.mergeable).toBe(false);
   });
 });
