@@ -5,11 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * `$GIT_DIR/info/attributes` is read before every other attribute source: these lines win over any `.gitattributes`
- * the agent committed. Diffs decide text by content alone (`!diff`: no driver, textconv or `-diff` of the agent's; a
- * file with a NUL byte is binary, as a source file never is), and a
- * checkout writes each blob's bytes as they are (no eol, encoding, ident or filter conversion): what the static
- * checks read is what runs.
+ * `$GIT_DIR/info/attributes` wins over any `.gitattributes` the agent committed. Diffs tell text by content alone
+ * (`!diff`: no driver, textconv or `-diff` of the agent's; a NUL byte makes a file binary), and a checkout writes
+ * each blob's bytes as they are (no eol, encoding, ident or filter conversion): what the checks read is what runs.
  */
 const VIEW_ATTRIBUTES =
   '* !diff -text -eol -ident -filter -working-tree-encoding -merge -export-ignore -export-subst -crlf\n';

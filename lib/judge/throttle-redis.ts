@@ -58,7 +58,12 @@ export async function createRedisThrottle(o: RedisThrottleOptions): Promise<Thro
     reservoirRefreshAmount: o.limit,
     reservoirRefreshInterval: HOUR_MS,
   });
-  const calls = new Bottleneck({ ...common, id: 'judgeloop-judge-calls', maxConcurrent: o.maxConcurrent });
+  // The same for the concurrency limit: a limiter stored under the id keeps the settings it was made with.
+  const calls = new Bottleneck({
+    ...common,
+    id: `judgeloop-judge-calls-${o.maxConcurrent}`,
+    maxConcurrent: o.maxConcurrent,
+  });
   const limiters: BottleneckType[] = [gate, hour, calls];
 
   let ready: Promise<void> | null = null;

@@ -215,7 +215,7 @@ describe('targetStanding (counts only: no test is named)', () => {
   });
   it('fewer passing tests than the base is a regression by counts, with the number', () => {
     const st = targetStanding(targetsOf({ base: counts(2, 0) }), counts(1, 1), counts(2, 0));
-    expect(st.broke).toEqual(['1 test fewer pass (1, base 2)']);
+    expect(st.broke).toEqual(['by counts, 1 pass against 2 on the base']);
     expect(st.resolved).toBe(false);
   });
 });
