@@ -10,6 +10,7 @@ export const ENV_HELP: Record<EnvKey, string> = {
   JUDGE_PHASE: 'rollout phase 1-4 (2 merges judgments, 3 blends template scores, 4 drives selection)',
   JUDGE_BACKEND: 'sdk (default) or claude-cli',
   JUDGE_MAX_PER_HOUR: 'judge calls in any sliding hour across processes',
+  JUDGE_SAMPLES: 'judge each run this many times (1-5): median verdict with its spread, each sample cached',
   JUDGE_THROTTLE_REDIS:
     'redis://host:port: hold the hourly and concurrency limits in Redis for a fleet without a shared disk',
   JUDGELOOP_REQUIRE_CONFIG: 'true: refuse to run without a judgeloop.json (no per-user state folder)',

@@ -24,6 +24,7 @@ const ENV_OF: Record<string, string> = {
   'judge.phase': 'JUDGE_PHASE',
   'judge.backend': 'JUDGE_BACKEND',
   'judge.max_per_hour': 'JUDGE_MAX_PER_HOUR',
+  'judge.samples': 'JUDGE_SAMPLES',
 };
 
 /** Every leaf of the merged configuration with the last layer that set it (defaults < file < env < flags). */

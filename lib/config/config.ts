@@ -63,6 +63,7 @@ function envOverlay(env: EnvSettings): DeepPartial<Config> {
   if (env.JUDGE_BACKEND !== undefined) judge.backend = env.JUDGE_BACKEND as Config['judge']['backend'];
   if (env.JUDGE_MAX_PER_HOUR !== undefined)
     judge.max_per_hour = parseInteger('JUDGE_MAX_PER_HOUR', env.JUDGE_MAX_PER_HOUR);
+  if (env.JUDGE_SAMPLES !== undefined) judge.samples = parseInteger('JUDGE_SAMPLES', env.JUDGE_SAMPLES);
   return Object.keys(judge).length ? { judge } : {};
 }
 
@@ -214,6 +215,7 @@ const ENV_OF_PATH: Record<string, EnvKey> = {
   '/judge/phase': 'JUDGE_PHASE',
   '/judge/backend': 'JUDGE_BACKEND',
   '/judge/max_per_hour': 'JUDGE_MAX_PER_HOUR',
+  '/judge/samples': 'JUDGE_SAMPLES',
 };
 
 /**

@@ -27,6 +27,7 @@ import {
 import { gather, isCurrent, readFeedback, readJudgment, type Gathered } from './gather.js';
 import { backendFromConfig, buildRequest, loadJudgePrompt, redacting } from './request.js';
 import { buildJudgment, sample, type CallOutcome, type SampleResult } from './sample.js';
+import { isSelfJudged } from './spread.js';
 
 export interface JudgeDeps {
   store: StateStore;
@@ -134,6 +135,10 @@ export async function judgeRun(
 
   const prompt = deps.prompt ?? loadJudgePrompt();
   const model = resolveModel(cfg.judge);
+  const self = selfJudgedWarning(r.agent.model, model);
+  if (self && cfg.judge.refuse_self_judged)
+    return { bead, status: 'skipped', message: `refused (judge.refuse_self_judged): ${self}` };
+  if (self) deps.log(`warning: ${bead}: ${self}`);
   const g = await gather(loaded, cfg, feedback, sources);
   const known = knownSecretValues(deps.processEnv, loadSecretTable());
   const { request: req, key } = buildRequest(g.context, prompt, cfg, model, known);
@@ -145,13 +150,14 @@ export async function judgeRun(
     known,
     g.context.secretValues,
   );
-  const call: Call = { loaded, deps, opts, g, req, key, model, prompt, backend };
+  const call: Call = { loaded, deps, opts, g, req, key, model, prompt, backend, ...(self ? { self } : {}) };
   return deps.store.withLock(
     `judge-${bead}`,
     async (): Promise<JudgeOutcome> => {
       if (replay) return callAndRecord(call);
       const cached = await fromCache(call);
-      if (cached) return cached;
+      if (cached && 'prior' in cached) call.prior = cached.prior;
+      else if (cached) return cached;
       if (opts.batch)
         return {
           bead,
@@ -240,24 +246,47 @@ interface Call {
   model: string;
   prompt: JudgePrompt;
   backend: Backend;
+  /** The self-judged warning, when the run's agent is of the judge's family. */
+  self?: string;
+  /** Samples of this key already stored (judge.samples raised since): only the missing ones are called. */
+  prior?: Judgment;
+}
+
+/** The warning a run whose agent is of the judge's family carries; undefined for any other run. */
+function selfJudgedWarning(agentModel: string | undefined, judgeModel: string): string | undefined {
+  if (!isSelfJudged(agentModel, judgeModel)) return undefined;
+  return `self-judged: the agent (${agentModel}) is of the judge's model family (${judgeModel}); a model may favour its own kind (judge.refuse_self_judged refuses such runs)`;
+}
+
+/** The stored samples of a judgment (one per sample, or none for a judgment written before they were kept). */
+function storedSamples(j: Judgment): number {
+  return j.sample_replies?.length ?? 0;
+}
+
+/** Enough samples for judge.samples: the ones kept, or (written before they were kept) the count it says. */
+function hasSamples(j: Judgment, n: number): boolean {
+  return (j.sample_replies ? j.sample_replies.length : (j.samples ?? 1)) >= n;
 }
 
 /** The same content is never paid for twice: this bead's judgment, or another bead's with the same key. */
-async function fromCache({ loaded, deps, g, key }: Call): Promise<JudgeOutcome | null> {
+async function fromCache({ loaded, deps, g, key, self }: Call): Promise<JudgeOutcome | { prior: Judgment } | null> {
   const r = loaded.record;
   const bead = r.bead;
+  const n = deps.config.judge.samples;
   const existing = readJudgment(deps.store, bead);
-  if (existing && existing.status === 'judged' && existing.cache_key === key) {
-    await mergeIntoFeedback(deps, existing);
+  const sameKey = existing && existing.status === 'judged' && existing.cache_key === key ? existing : null;
+  if (sameKey && !hasSamples(sameKey, n) && storedSamples(sameKey) > 0) return { prior: sameKey };
+  if (sameKey && hasSamples(sameKey, n)) {
+    await mergeIntoFeedback(deps, sameKey);
     return {
       bead,
       status: 'cached',
-      message: `already judged (same model, prompt version and context): ${existing.verdict} ${existing.score}`,
-      judgment: existing,
+      message: `already judged (same model, prompt version and context): ${sameKey.verdict} ${sameKey.score}`,
+      judgment: sameKey,
     };
   }
   const twin = findTwin(deps.store, key, bead);
-  if (!twin) return null;
+  if (!twin || !hasSamples(twin, n)) return null;
   const copy: Judgment = {
     ...twin,
     bead,
@@ -268,7 +297,11 @@ async function fromCache({ loaded, deps, g, key }: Call): Promise<JudgeOutcome |
     latency_ms: 0,
     attempts: 0,
     run: { record_path: loaded.file, completed_at: r.completed_at, ...(g.headTree ? { head_tree: g.headTree } : {}) },
+    self_judged: self !== undefined,
   };
+  const warnings = [...(self ? [self] : []), ...(twin.warnings ?? []).filter((w) => !w.startsWith('self-judged'))];
+  if (warnings.length) copy.warnings = warnings;
+  else delete copy.warnings;
   deps.store.write('judgments', bead, copy);
   await mergeIntoFeedback(deps, copy);
   return {
@@ -285,7 +318,8 @@ async function callAndRecord(c: Call): Promise<JudgeOutcome> {
   const cfg = deps.config;
   const bead = loaded.record.bead;
   const throttle = throttleOptions(deps);
-  const samples = cfg.judge.samples;
+  const priorResults = c.prior && !opts.batch ? storedResults(c.prior) : [];
+  const samples = cfg.judge.samples - priorResults.length;
   if (opts.background) {
     const refused = recentRefusal(deps.store.readLines<JudgeLedgerRow>('judge-ledger', LEDGER_ID).rows, deps.now());
     if (refused)
@@ -329,7 +363,7 @@ async function callAndRecord(c: Call): Promise<JudgeOutcome> {
       ...(r.batchId ? { path: 'batch' as const, batch_id: r.batchId } : { path: 'direct' as const }),
     });
   };
-  const results: SampleResult[] = [];
+  const results: SampleResult[] = [...priorResults];
   for (let i = 0; i < samples; i++) {
     let r: SampleResult;
     try {
@@ -341,6 +375,12 @@ async function callAndRecord(c: Call): Promise<JudgeOutcome> {
     results.push(r);
     // A refused key refuses every sample: one request, not one per sample.
     if (r.failure?.reason === 'auth_error' && results.every((x) => x.reply === null)) break;
+  }
+  const fresh = results.slice(priorResults.length);
+  if (fresh.length && fresh.every((x) => x.reply === null)) {
+    // The new samples all failed: a configuration error or an outage is handled as if nothing had been stored.
+    const outage = await allFailed(fresh, c, throttle);
+    if (outage) return outage;
   }
   const outage = await allFailed(results, c, throttle);
   if (outage) return outage;
@@ -355,6 +395,8 @@ async function callAndRecord(c: Call): Promise<JudgeOutcome> {
     context: c.g.context,
     loaded,
     headTree: c.g.headTree,
+    margin: cfg.judge.uncertain_margin ?? 0.05,
+    ...(c.self ? { selfJudged: c.self } : {}),
   });
   if (judgment.status === 'judged') {
     // Mark the key as paid for, so another bead with the same context finds it.
@@ -389,6 +431,18 @@ async function callAndRecord(c: Call): Promise<JudgeOutcome> {
     message: `${judgment.verdict} ${judgment.score}${extra}${merged ? '; merged into feedback' : ''}`,
     judgment,
   };
+}
+
+/** A stored judgment's samples as results: the first carries what they cost, the others nothing more. */
+function storedResults(j: Judgment): SampleResult[] {
+  return (j.sample_replies ?? []).map((reply, i) => ({
+    reply,
+    failure: null,
+    usage: i === 0 ? j.usage : zeroUsage(),
+    cost: i === 0 ? j.cost_usd : 0,
+    latencyMs: i === 0 ? j.latency_ms : 0,
+    attempts: i === 0 ? j.attempts : 0,
+  }));
 }
 
 /** The throttle cannot be reached: never judged unthrottled; the run is queued (a drain keeps its claim's entry). */

@@ -7,6 +7,7 @@ import type { AssembledContext } from './context.js';
 import { addUsage, costUsd, zeroUsage, type Usage } from './cost.js';
 import type { JudgePrompt } from './prompt.js';
 import { checkReplyText, checkReplyValue, retryMessage, type ReplyCheck } from './reply.js';
+import { sampleSpread, verdictUncertain } from './spread.js';
 import { aggregateReplies, judgeComposite, judgeVerdict } from './verdict.js';
 
 export interface SampleResult {
@@ -107,6 +108,10 @@ export interface BuildInfo {
   context: AssembledContext;
   loaded: LoadedRunRecord;
   headTree?: string;
+  /** judge.uncertain_margin: the verdict is uncertain when moving every dimension this much flips it. */
+  margin: number;
+  /** Set when the run's agent is of the judge's family: the flag and its warning go into the judgment. */
+  selfJudged?: string;
 }
 
 /** The judgment file: computed score and verdict from the (median) dimensions, or the failure with no score. */
@@ -126,6 +131,7 @@ export function buildJudgment(results: SampleResult[], b: BuildInfo): Judgment {
     cache_key: b.key,
     judged_at: b.now.toISOString(),
     samples: Math.max(1, ok.length),
+    self_judged: b.selfJudged !== undefined,
     usage,
     cost_usd: cost,
     latency_ms: Math.round(results.reduce((t, s) => t + s.latencyMs, 0)),
@@ -155,6 +161,20 @@ export function buildJudgment(results: SampleResult[], b: BuildInfo): Judgment {
   const score = judgeComposite(reply.dimensions);
   const verdict = judgeVerdict(reply.dimensions);
   const first = ok[0]!;
+  const spread = sampleSpread(ok);
+  const uncertain = verdictUncertain(
+    reply.dimensions,
+    ok.map((r) => r.dimensions),
+    b.margin,
+  );
+  const warnings = [
+    ...(b.selfJudged ? [b.selfJudged] : []),
+    ...(uncertain
+      ? [
+          `verdict ${verdict} uncertain: it flips within ±${b.margin} of the dimensions or the ${ok.length} samples disagree (composite ${spread.score.min}–${spread.score.max}, IQR ${spread.score.iqr})`,
+        ]
+      : []),
+  ];
   const j: Judgment = {
     ...base,
     status: 'judged',
@@ -168,7 +188,11 @@ export function buildJudgment(results: SampleResult[], b: BuildInfo): Judgment {
     model_score: first.score,
     disagreement: { verdict: first.verdict !== verdict, score_delta: Math.round((first.score - score) * 1e6) / 1e6 },
     failure: null,
+    sample_replies: ok,
+    spread,
+    uncertain,
   };
+  if (warnings.length) j.warnings = warnings;
   if (reply.criteria) j.criteria = reply.criteria;
   return j;
 }

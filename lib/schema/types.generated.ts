@@ -1238,9 +1238,21 @@ retry_backoff_seconds: number
  */
 retry_backoff_max_seconds: number
 /**
- * Independent judge replies per run, aggregated by median (Opus takes no temperature); each takes a throttle slot.
+ * JUDGE_SAMPLES: independent judge replies per run, aggregated by median with their spread (Opus takes no temperature); each takes a throttle slot and is cached on its own.
  */
 samples: number
+/**
+ * A judged verdict that changes when every dimension moves by this much (0-1 scale) either way, or whose samples' verdicts differ, is marked uncertain.
+ */
+uncertain_margin?: number
+/**
+ * Refuse to judge a run whose agent model is of the judge model's family (claude-opus-* judged by claude-opus-*); false: judge it, flagged self_judged with a warning.
+ */
+refuse_self_judged?: boolean
+/**
+ * In a race: the budget of the other solutions' diffs in one solution's contrastive reward-hack question, and of both diffs in a pairwise comparison, estimated tokens.
+ */
+compare_budget_tokens?: number
 /**
  * Budget of the whole user message, estimated tokens.
  */
@@ -2734,6 +2746,41 @@ cached_from?: string
  */
 samples?: number
 /**
+ * Every sample's reply as validated, in the order they were made (each is cached on its own: a later run with more samples pays only for the new ones).
+ */
+sample_replies?: JudgeReply[]
+/**
+ * How much the samples varied: the computed composite's and each dimension's min, max and interquartile range (all 0 with one sample).
+ */
+spread?: {
+score: Range
+/**
+ * The mean of the samples' computed composites (what the templates and the race use).
+ */
+score_mean: number
+/**
+ * Each dimension's range over the samples.
+ */
+dimensions: {
+correctness: Range
+scope_adherence: Range
+code_quality: Range
+completeness: Range
+}
+}
+/**
+ * True when the verdict would flip within judge.uncertain_margin (every dimension moved that much either way), or the samples' own computed verdicts differ.
+ */
+uncertain?: boolean
+/**
+ * True when the run's agent model is of the judge model's family (claude-opus-* judged by claude-opus-*): the judge grades its own kind.
+ */
+self_judged?: boolean
+/**
+ * What a reader of this judgment should know (self-judged, uncertain).
+ */
+warnings?: string[]
+/**
  * Tokens over every API call of this judgment (retries and samples included).
  */
 usage: {
@@ -2791,6 +2838,23 @@ head_tree?: string
 }
 /**
  * Seed 003's four dimensions, each 0-1.
+ */
+export interface Range {
+/**
+ * Lowest sample.
+ */
+min: number
+/**
+ * Highest sample.
+ */
+max: number
+/**
+ * Interquartile range (Q3 - Q1, linear interpolation).
+ */
+iqr: number
+}
+/**
+ * What the judge was shown and what it was not.
  */
 export interface ContextStats {
 /**

@@ -11,5 +11,6 @@ export const JUDGE_ENV = [
   'JUDGE_PHASE',
   'JUDGE_BACKEND',
   'JUDGE_MAX_PER_HOUR',
+  'JUDGE_SAMPLES',
 ] as const;
 export const API_ENV = ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'] as const;
