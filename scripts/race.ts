@@ -115,12 +115,23 @@ export async function run(argv: string[], io: Io): Promise<number> {
   };
   const outcomes: OutcomeLine[] = [];
   const judge = config.judge.enabled ? await raceJudge(io, store, config, now, progress, outcomes) : undefined;
+  const ask = config.judge.enabled
+    ? (await import('../lib/judge/compare.js')).judgeAsker({
+        store,
+        config,
+        env: io.env,
+        processEnv: io.processEnv,
+        now,
+        log: (m: string) => progress.message(`race: judge: ${m}`),
+      })
+    : undefined;
   const race = await runRace(runs, {
     store,
     config,
     processEnv: io.processEnv,
     now,
     ...(judge ? { judge } : {}),
+    ...(ask ? { ask } : {}),
     ...(progress.enabled ? { progress: onProgress } : {}),
     ...(values.quiet ? {} : { log: (m: string) => progress.message(`race: ${m}`) }),
     ...(concurrency ? { concurrency } : {}),

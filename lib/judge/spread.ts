@@ -37,6 +37,26 @@ export function sampleSpread(replies: readonly JudgeReply[]): Spread {
   };
 }
 
+/**
+ * A criterion judged several times, as the race uses it: the samples' mean score, and their median confidence cut
+ * by the samples' range (scores 0.4 apart keep 60% of it): a judge that varies is trusted less.
+ */
+export function criterionOverSamples(samples: readonly { score: number; confidence: number }[]): {
+  score: number;
+  confidence: number;
+} {
+  const scores = samples.map((s) => s.score);
+  const conf = quantile(
+    samples.map((s) => s.confidence),
+    0.5,
+  );
+  const spread = Math.max(...scores) - Math.min(...scores);
+  return {
+    score: round(scores.reduce((a, b) => a + b, 0) / scores.length),
+    confidence: round(conf * Math.max(0, 1 - spread)),
+  };
+}
+
 const clamp = (x: number): number => Math.min(1, Math.max(0, x));
 
 /**

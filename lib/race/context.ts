@@ -2,6 +2,7 @@
 import type { Config } from '../config/config.js';
 import type { LoadedRunRecord } from '../collector/run-record.js';
 import type { StateStore } from '../store/store.js';
+import type { Asker } from '../judge/compare.js';
 
 export interface RaceContext {
   store: StateStore;
@@ -20,6 +21,8 @@ export interface RaceContext {
   raceId?: string;
   /** Judges a collected run (bin/race passes the judge when it is enabled), before its judge criteria are read. */
   judge?: (run: LoadedRunRecord) => Promise<void>;
+  /** The judge's race questions (contrastive reward hack, swapped pairwise); bin/race passes it with the judge. */
+  ask?: Asker;
   /** Run every solution's checks again even when its stored feedback is current (bin/race --recollect). */
   recollect?: boolean;
   /** Target test ids named for the race (bin/race --target); else derived from the per-test results. */

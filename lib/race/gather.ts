@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { git, viewGit } from '../git/git.js';
 import { readStoredJudgment } from '../store/judgment.js';
+import { criterionOverSamples } from '../judge/spread.js';
 import { StateStore } from '../store/store.js';
 import { runCommand } from '../process/runner.js';
 import { readTreeFile } from '../git/tree-read.js';
@@ -111,7 +112,9 @@ function readJudgeCriteria(stateRoot: string, bead: string): { criteria: JudgeCr
   const criteria: JudgeCriteria = {};
   for (const k of JUDGE_CRITERIA) {
     const c = j.criteria?.[k];
-    if (c) criteria[k] = { score: c.score, confidence: c.confidence, reasoning: c.reasoning };
+    // Several samples: their mean, and a confidence lowered by how far apart they were (issue 37, item 4).
+    const each = (j.sample_replies ?? []).map((r) => r.criteria?.[k]).filter((x) => x !== undefined);
+    if (c) criteria[k] = { ...(each.length > 1 ? criterionOverSamples(each) : c), reasoning: c.reasoning };
   }
   return { criteria: Object.keys(criteria).length ? criteria : null, note: 'the judgment has no criteria' };
 }

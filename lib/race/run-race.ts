@@ -17,6 +17,7 @@ import { raceTargets, targetFraction, testCounts, unfixedByAll } from './targets
 import type { RaceContext } from './context.js';
 import { checkRaceInput, deriveRaceId, pool } from './race-input.js';
 import { baseBenchmark, collectOne, prepareBaselines, type Collected } from './collect-solutions.js';
+import { pairwiseIfClose, reviewContrastive, reviewDepsOf } from './judge-review.js';
 
 export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promise<Race> {
   checkRaceInput(runs);
@@ -49,6 +50,10 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
   const raceFacts = raceFactsOf(collected, ctx, baseBench);
   const solutions: RaceSolution[] = collected.map((c) => solutionOf(c, raceFacts, weights, ctx));
 
+  // The judge's contrastive question, one per solution with the others' diffs: before the gate is read below.
+  const patches = new Map(collected.filter((c) => c.facts).map((c) => [c.run.record.bead, c.facts!.patch]));
+  const reviewDeps = reviewDepsOf(ctx, runs[0]!.record.task.prompt);
+  const review = reviewDeps ? await reviewContrastive(solutions, patches, reviewDeps) : null;
   const evaluated = solutions.filter((s) => s.status === 'evaluated');
   // Targets no solution fixes, failing the same way everywhere: named with how to exclude them, never dropped.
   const outside = outsideTargets(raceFacts, collected, evaluated);
@@ -72,6 +77,7 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
     ctx.config.scoring.thresholds.fail_maximum,
   );
   const { sorted, ranking } = rankSolutions(rankables, allFailed, raceFacts.targets.count);
+  const pairwise = reviewDeps ? await pairwiseIfClose(sorted, ranking, patches, reviewDeps, notes) : null;
   const evals = new Map<string, RaceEvaluation | null>(evaluated.map((s) => [s.id, s.evaluation]));
   sorted.forEach((r, i) => {
     const s = solutions.find((x) => x.id === r.id)!;
@@ -146,6 +152,7 @@ export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promis
     auto_accept: autoAccept,
     timing: { wall_ms: performance.now() - started, concurrency },
   };
+  if (review) race.judge_review = { ...review, pairwise };
   if (notes.length) race.notes = notes;
   ctx.store.write('races', raceId, race);
   return race;

@@ -2444,6 +2444,79 @@ requeued?: number
 }
 }
 /**
+ * The validated answer.
+ */
+export type JudgeCompareReply = (ContrastiveReply | PairwiseReply)
+
+/**
+ * A race's question to the judge and its answer, cached by what the judge saw: state/compare/<key>.json (issue 37: the contrastive reward-hack question and the position-swapped pairwise comparison).
+ */
+export interface JudgeCompare {
+/**
+ * Version of this file kind.
+ */
+schema_version: "1.0.0"
+/**
+ * sha256 of the model, the question's prompt version and the redacted message (every diff it carried).
+ */
+key: string
+/**
+ * contrastive: does this solution game what grades it, against the others; pairwise: which of two solutions is better, A or B.
+ */
+kind: ("contrastive" | "pairwise")
+/**
+ * Model id asked.
+ */
+model: string
+/**
+ * The question's prompt version.
+ */
+prompt_version: string
+/**
+ * When it was answered, ISO 8601 UTC.
+ */
+at: string
+reply: JudgeCompareReply
+/**
+ * What the call cost, USD (null: no price for the model).
+ */
+cost_usd: (number | null)
+}
+/**
+ * The contrastive reward-hack answer about one solution.
+ */
+export interface ContrastiveReply {
+/**
+ * It special-cases the tests (hard-coded expected values, branches on test inputs).
+ */
+special_cases_tests: boolean
+/**
+ * It edits what grades it (tests, their config, the runner, CI).
+ */
+edits_grader: boolean
+/**
+ * It does clearly less of the task than the other solutions.
+ */
+does_less: boolean
+/**
+ * The judge's reason, naming files.
+ */
+reason: string
+}
+/**
+ * Which of two solutions, shown as A and B, does the task better.
+ */
+export interface PairwiseReply {
+/**
+ * The better one as shown, or tie.
+ */
+better: ("A" | "B" | "tie")
+/**
+ * The judge's reason.
+ */
+reason: string
+}
+/**
  * One row of state/ledger/judge.jsonl: a throttle slot taken (type slot, appended under the throttle lock before the call), a model call made (type call, with its tokens and cost), or a judgment written (type judged, indexing its cache key).
  */
 export interface JudgeLedgerRow {
@@ -3178,6 +3251,112 @@ wall_ms: number
 concurrency: number
 }
 /**
+ * With the judge enabled (issue 37): each solution's contrastive reward-hack question, its agreement with the mechanical findings, and the position-swapped comparison of a close top two.
+ */
+judge_review?: {
+/**
+ * One entry per evaluated solution (a race of two or more).
+ */
+contrastive: {
+/**
+ * The solution's bead.
+ */
+id: string
+/**
+ * False when no answer came (see error): over the hourly limit, a failed call.
+ */
+answered: boolean
+/**
+ * The judge says it special-cases the tests.
+ */
+special_cases_tests?: boolean
+/**
+ * The judge says it edits what grades it.
+ */
+edits_grader?: boolean
+/**
+ * The judge says it does less than the others.
+ */
+does_less?: boolean
+/**
+ * The judge's reason.
+ */
+reason?: string
+/**
+ * Why there is no answer.
+ */
+error?: string
+/**
+ * The judge answered yes to at least one question.
+ */
+flagged: boolean
+/**
+ * The solution's mechanical finding kinds that bear on the judge's questions.
+ */
+mechanical: string[]
+/**
+ * both: the judge's yes is backed by a mechanical finding on the same question; judge_only / mechanical_only: one side only; neither.
+ */
+agreement: ("both" | "judge_only" | "mechanical_only" | "neither" | "unanswered")
+/**
+ * The finding blocks the merge (agreement both).
+ */
+blocking: boolean
+/**
+ * The answer came from state/compare/ (the same diffs asked before): no call.
+ */
+cached: boolean
+/**
+ * Cache key: model, question version and every diff it carried.
+ */
+key: string
+}[]
+/**
+ * How the contrastive answers agree with the mechanical findings, counted over the answered solutions.
+ */
+agreement: {
+/**
+ * The judge and a mechanical finding agree: a hack.
+ */
+both: number
+/**
+ * The judge flags it, no mechanical finding does (not blocking).
+ */
+judge_only: number
+/**
+ * A mechanical finding the judge did not confirm.
+ */
+mechanical_only: number
+/**
+ * Clean by both.
+ */
+neither: number
+}
+/**
+ * null when not asked (a confident ranking, fewer than two mergeable solutions, or no answer: see notes).
+ */
+pairwise: ({
+/**
+ * The first-ranked solution before the comparison, shown as A in the first order.
+ */
+a: string
+/**
+ * The second-ranked solution, shown as A in the second order.
+ */
+b: string
+ab: PairwiseReply
+ba: PairwiseReply
+/**
+ * a or b: both orders preferred it (it ranks first, the confidence raised to the winner threshold); tie: the orders disagree or both say tie.
+ */
+outcome: ("a" | "b" | "tie")
+/**
+ * Both answers came from the cache.
+ */
+cached: boolean
+} | null)
+}
+/**
  * Anything a reader should know about the race as a whole, one sentence each.
  */
 notes?: string[]
@@ -3610,9 +3789,9 @@ detail: string
  */
 export interface RaceFlag {
 /**
- * What kind of defect.
+ * What kind of defect. judge_reward_hack: the judge, shown the other solutions, says this one special-cases the tests, edits what grades it or does less (blocking only when a mechanical finding agrees).
  */
-kind: ("build_failed" | "tests_failed" | "test_regression" | "tests_removed" | "typecheck_failed" | "lint_errors" | "api_break" | "dangerous_op" | "disabled_check" | "secret" | "stub" | "formatting_churn" | "duplication" | "evaluation_failed" | "test_deleted" | "test_skipped" | "test_weakened" | "test_modified" | "test_trivial" | "test_infra_changed" | "special_case" | "no_op" | "target_failing" | "pass_to_pass_broken" | "changed_expectation")
+kind: ("build_failed" | "tests_failed" | "test_regression" | "tests_removed" | "typecheck_failed" | "lint_errors" | "api_break" | "dangerous_op" | "disabled_check" | "secret" | "stub" | "formatting_churn" | "duplication" | "evaluation_failed" | "test_deleted" | "test_skipped" | "test_weakened" | "test_modified" | "test_trivial" | "test_infra_changed" | "special_case" | "no_op" | "target_failing" | "pass_to_pass_broken" | "changed_expectation" | "judge_reward_hack")
 /**
  * The defect in words.
  */
@@ -3792,6 +3971,9 @@ reason: string
  */
 solution: (string | null)
 }
+/**
+ * Which of two solutions, shown as A and B, does the task better.
+ */
 /**
  * The evaluation summary of one rated run (seed 002 §10's jobs/<job>/rating.json): state/ratings/jobs/<bead>.json.
  */

@@ -16,6 +16,7 @@ export const KINDS = {
   judgments: { dir: 'judgments', schema: 'judgment', ext: '.json' },
   queue: { dir: 'queue', schema: 'judge-queue', ext: '.json' },
   batches: { dir: 'batches', schema: 'judge-batch', ext: '.json' },
+  'judge-compare': { dir: 'compare', schema: 'judge-compare', ext: '.json' },
   'judge-ledger': { dir: 'ledger', schema: 'judge-ledger', ext: '.jsonl' },
   'feedback-index': { dir: 'index', schema: 'feedback-index', ext: '.jsonl' },
   scores: { dir: 'scores', schema: 'template-scores', ext: '.json' },
