@@ -23,7 +23,16 @@ const criteria = Object.fromEntries(NAMES.map((n) => [n, { score: 0.9, confidenc
 let server: MessagesServer;
 beforeAll(async () => {
   server = await startMessagesServer({ kind: 'reply', text: goodReply({ criteria }) });
+  // The race's contrastive reward-hack question (one per solution): nothing found.
+  server.route = (body) =>
+    JSON.stringify(body.system).includes('reward hacking')
+      ? {
+          kind: 'reply',
+          text: JSON.stringify({ special_cases_tests: false, edits_grader: false, does_less: false, reason: 'none' }),
+        }
+      : undefined;
 });
+const verdicts = () => server.requests.filter((q) => !JSON.stringify(q.body.system).includes('reward hacking'));
 afterAll(() => server.close());
 
 function race(
@@ -62,10 +71,16 @@ describe('bin/race with JUDGE_ENABLED=true and --rate-agents', () => {
     const r = await race(['--json', '--quiet', '--rate-agents', 'clean.json', 'nobuild.json'], p.dir, env);
     expect(r.code).toBe(0);
     const store = new StateStore(p.state);
-    expect(server.requests.length).toBe(2);
+    // Two verdicts and two contrastive questions (each solution against the other).
+    expect(verdicts().length).toBe(2);
+    expect(server.requests.length).toBe(4);
     for (const bead of ['bd-clean', 'bd-nobuild'])
       expect(store.read<Judgment>('judgments', bead)?.status).toBe('judged');
     const result = JSON.parse(r.stdout) as Race;
+    expect(result.judge_review?.contrastive.map((c) => [c.id, c.agreement])).toEqual([
+      ['bd-clean', 'neither'],
+      ['bd-nobuild', 'neither'],
+    ]);
     const clean = result.solutions.find((s) => s.id === 'bd-clean')!;
     const fromJudge = clean
       .evaluation!.categories.correctness.criteria.filter((c) => c.source === 'judge')
@@ -81,7 +96,8 @@ describe('bin/race with JUDGE_ENABLED=true and --rate-agents', () => {
     // call: timings are masked out of the context, so the content-keyed cache holds.
     const again = await race(['--json', '--quiet', '--rate-agents', 'clean.json', 'nobuild.json'], p.dir, env);
     expect(again.code).toBe(0);
-    expect(server.requests.length).toBe(2);
+    expect(server.requests.length).toBe(4);
+    expect(JSON.parse(again.stdout).judge_review.contrastive.every((c: { cached: boolean }) => c.cached)).toBe(true);
     for (const slug of ['clean', 'nobuild']) expect(store.readLines('ratings', slug).rows).toHaveLength(1);
     expect(JSON.parse(again.stdout).judge).toMatchObject({ judged: 0, cached: 2, deferred: 0, without: [] });
 
@@ -90,12 +106,12 @@ describe('bin/race with JUDGE_ENABLED=true and --rate-agents', () => {
     addSolution(p, 'stub', SOLUTIONS.stub!, { task });
     const limited = await race(['--quiet', 'clean.json', 'nobuild.json', 'stub.json'], p.dir, {
       ...env,
-      JUDGE_MAX_PER_HOUR: '2',
+      JUDGE_MAX_PER_HOUR: '4',
     });
     expect(limited.code).toBe(0);
-    expect(server.requests.length).toBe(2);
+    expect(server.requests.length).toBe(4);
     expect(limited.stdout).toContain(
-      'Judge: 0 judged, 2 reused from the cache (no call), 1 deferred (the hourly limit, judge.max_per_hour: 2 of 2 judge calls used in the last hour; queued).',
+      'Judge: 0 judged, 2 reused from the cache (no call), 1 deferred (the hourly limit, judge.max_per_hour: 4 of 4 judge calls used in the last hour; queued).',
     );
     expect(limited.stdout).toContain("Ranked without the judge's criteria: bd-stub; `judgeloop judge --drain`");
     expect(store.list('queue')).toEqual(['bd-stub']);

@@ -56,6 +56,8 @@ export interface MessagesServer {
   batch: BatchSettings;
   /** Steps answered in order; when empty, `fallback` answers. */
   script: Step[];
+  /** Consulted first: a step for a request by its body (e.g. the race's judge questions by their system prompt). */
+  route?: (body: Record<string, unknown>) => Step | undefined;
   fallback: Step;
   /** The most message requests answered at once so far (the concurrency limit's witness). */
   readonly maxInFlight: number;
@@ -234,6 +236,7 @@ export async function startMessagesServer(
   const batch: BatchSettings = { creates: [], pollsBeforeEnd: 1, hold: false, retrieves: 0, resultsServed: 0 };
   const batches = new Map<string, { requests: BatchRequest[]; polls: number }>();
   let url = '';
+  let routed: MessagesServer['route'];
   const server: Server = createServer((req, res) => {
     state.inFlight++;
     state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
@@ -249,7 +252,7 @@ export async function startMessagesServer(
       const raw = Buffer.concat(chunks).toString('utf8');
       const body = JSON.parse(raw) as Record<string, unknown>;
       state.requests.push({ raw, body, headers: req.headers });
-      answer(state.script.shift() ?? state.fallback, req, res, body);
+      answer(routed?.(body) ?? state.script.shift() ?? state.fallback, req, res, body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -269,6 +272,12 @@ export async function startMessagesServer(
     },
     get fallback() {
       return state.fallback;
+    },
+    get route() {
+      return routed;
+    },
+    set route(f: MessagesServer['route']) {
+      routed = f;
     },
     get maxInFlight() {
       return state.maxInFlight;
