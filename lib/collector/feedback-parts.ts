@@ -285,7 +285,8 @@ export function summarizeJudgment(j: Judgment): JudgmentSummary | null {
   if (j.status !== 'judged' || j.verdict === null || j.score === null || j.dimensions === null) return null;
   return {
     verdict: j.verdict,
-    score: j.score,
+    // Several samples: the templates blend their mean composite (issue 37); one sample: the same number.
+    score: j.spread?.score_mean ?? j.score,
     dimensions: j.dimensions,
     issues: j.issues,
     model: j.model,

@@ -2330,7 +2330,7 @@ export interface JudgmentSummary {
  */
 verdict: ("pass" | "partial" | "fail")
 /**
- * Judge composite, 0-1 (weights .4/.2/.2/.2).
+ * Judge composite, 0-1 (weights .4/.2/.2/.2); with several samples (JUDGE_SAMPLES) the mean of their composites, which the templates blend.
  */
 score: number
 /**

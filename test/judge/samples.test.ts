@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/judge.js';
 import type { StateStore } from '../../lib/store/store.js';
-import type { Judgment } from '../../lib/schema/types.generated.js';
+import type { Feedback, Judgment } from '../../lib/schema/types.generated.js';
 import { validate } from '../../lib/schema/schema.js';
 import { isSelfJudged, modelFamily, quantile, sampleSpread, verdictUncertain } from '../../lib/judge/spread.js';
 import { type RunFixture, makeRun, removeRuns } from './helpers/fixtures.js';
@@ -88,7 +88,7 @@ const text = (dims: ReturnType<typeof d>) => ({ kind: 'reply' as const, text: go
 describe('JUDGE_SAMPLES through the real SDK (loopback)', () => {
   it('three samples that disagree: every one stored, median with its spread, uncertain; more samples pay only for the new', async () => {
     server.script = [text(d(0.9, 0.9, 0.9, 0.9)), text(d(0.5, 0.6, 0.6, 0.6)), text(d(0.8, 0.8, 0.7, 0.8))];
-    const first = await judge({ JUDGE_SAMPLES: '3' });
+    const first = await judge({ JUDGE_SAMPLES: '3', JUDGE_PHASE: '2' });
     expect(first.code).toBe(0);
     expect(server.requests).toHaveLength(3);
     const j = first.j!;
@@ -101,6 +101,11 @@ describe('JUDGE_SAMPLES through the real SDK (loopback)', () => {
     expect(j.spread?.score).toEqual({ min: 0.56, max: 0.9, iqr: 0.17 });
     expect(j.uncertain).toBe(true);
     expect(j.warnings?.[0]).toMatch(/^verdict pass uncertain/);
+    // Merged at phase 2: the feedback (and so the templates) carry the samples' mean composite, not the median's.
+    const fb = store.read<Feedback>('feedback', fx.record.bead)!;
+    expect(j.spread?.score_mean).toBe(0.746667);
+    expect(j.score).toBe(0.78);
+    expect(fb.judgment).toMatchObject({ verdict: 'pass', score: 0.7467 }); // feedback keeps 4 places
 
     // judge.samples raised to 4: the three stored replies are reused, one new call.
     server.script = [text(d(0.9, 0.9, 0.8, 0.9))];
