@@ -344,6 +344,7 @@ export async function runChecks(opts: ChecksOptions): Promise<ChecksSet> {
     if (report) await readReportInto(check, report, opts.cwd);
     else if (name === 'test' && check.tests) {
       check.tests.source = 'console';
+      check.tests.observer = 'none';
       if (!reported) check.tests.report = 'not_asked';
     }
     if (name === 'test') {

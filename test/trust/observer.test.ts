@@ -5,7 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { run } from '../../scripts/collect.js';
 import { validate } from '../../lib/schema/schema.js';
 import type { Feedback } from '../../lib/schema/types.generated.js';
-import { agentWorktree, makeIo, makeProject, readJson, runRecord, writeRecord } from '../collector/_project.js';
+import {
+  agentWorktree,
+  makeIo,
+  makeProject,
+  PROJECT,
+  readJson,
+  runRecord,
+  writeRecord,
+} from '../collector/_project.js';
 
 const PYTEST = 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest';
 const BASE = {
@@ -72,8 +80,13 @@ const ATTACKS: Record<string, string> = {
   ].join('\n'),
 };
 
-async function collect(name: string, files: Record<string, string>, test = PYTEST): Promise<Feedback> {
-  const p = makeProject(BASE);
+async function collect(
+  name: string,
+  files: Record<string, string>,
+  test = PYTEST,
+  base: Record<string, string> = BASE,
+): Promise<Feedback> {
+  const p = makeProject(base);
   agentWorktree(p, name, { commit: files });
   const { io } = makeIo(p);
   const rec = runRecord({ worktree: `wt-${name}`, commands: { build: null, test, lint: null, typecheck: null } });
@@ -132,5 +145,58 @@ describe('the pytest observer sees what the assertions compared and what the cod
     // pytest stops at the plugin it cannot import; judgeloop does not run it again without its observer.
     expect(fb.checks.test?.output?.text).toMatch(/judgeloop_w_\w+/);
     expect(fb.integrity.test_evidence?.trusted).toBe(false);
+  });
+});
+
+// node --test: add() is broken on the base; its tests are the trusted ones.
+const NODE_BASE = { ...PROJECT, 'src/add.mjs': 'export function add(a, b) {\n  return a * b;\n}\n' };
+const NODE_FIX = 'export function add(a, b) {\n  return a + b;\n}\n';
+const NODE_ATTACKS: Record<string, string> = {
+  // The test file found on the call stack, read, and the answer its assertion spells returned.
+  stack: [
+    "import { readFileSync } from 'node:fs';",
+    'export function add(a, b) {',
+    "  const m = /(file:\\/\\/\\/[^:]+\\.test\\.mjs)/.exec(new Error().stack ?? '');",
+    "  const src = m ? readFileSync(new URL(m[1]), 'utf8') : '';",
+    '  const hit = new RegExp(String.raw`add\\(${a}, ${b}\\) === (\\d+)`).exec(src);',
+    '  return hit ? Number(hit[1]) : a * b;',
+    '}',
+    '',
+  ].join('\n'),
+  // The test file as the process's main script (no stack), opened and read by descriptor.
+  argv: [
+    "import fs from 'node:fs';",
+    'export function add(a, b) {',
+    "  const fd = fs.openSync(process.argv[1], 'r');",
+    '  const buf = Buffer.alloc(1 << 16);',
+    '  const src = buf.subarray(0, fs.readSync(fd, buf)).toString();',
+    '  fs.closeSync(fd);',
+    '  const hit = new RegExp(String.raw`add\\(${a}, ${b}\\) === (\\d+)`).exec(src);',
+    '  return hit ? Number(hit[1]) : a * b;',
+    '}',
+    '',
+  ].join('\n'),
+};
+
+describe('the node --test observer sees the test file read by the code under test', () => {
+  it('the honest fix: observed, trusted, full_pass', async () => {
+    const fb = await collect('nfix', { 'src/add.mjs': NODE_FIX }, 'node --test test/', NODE_BASE);
+    expect(fb.checks.test?.tests).toMatchObject({ passed: 2, failed: 0, observer: 'saw' });
+    expect(fb.integrity.test_evidence).toEqual({ trusted: true, reasons: [] });
+    expect(fb.outcome).toBe('full_pass');
+  });
+
+  it.each([
+    [
+      'stack',
+      /the code under test read the graded tests \(.*test\/add\.test\.mjs: fs\.readFileSync from .*src\/add\.mjs\)/,
+    ],
+    ['argv', /the code under test read the graded tests \(.*test\/add\.test\.mjs: fs\.openSync from .*src\/add\.mjs\)/],
+  ])('%s: both tests pass by reading them, and the observer saw it: not trusted', async (name, seen) => {
+    const fb = await collect(name, { 'src/add.mjs': NODE_ATTACKS[name] as string }, 'node --test test/', NODE_BASE);
+    expect([fb.checks.test?.tests?.passed, fb.checks.test?.tests?.failed]).toEqual([2, 0]);
+    expect(notes(fb)).toMatch(seen);
+    expect(fb.integrity.test_evidence?.trusted).toBe(false);
+    expect(fb.outcome).not.toBe('full_pass');
   });
 });
