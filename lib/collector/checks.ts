@@ -179,19 +179,22 @@ async function readReportInto(check: Check, rr: ReportRun, cwd: string): Promise
   let report = null;
   let note: string | null = null;
   let status: 'read' | 'missing' | 'unreadable' = 'unreadable';
-  // The runner's per-test results are its console (go test -json): asked for, read by its parser.
+  try {
+    if (rr.plan.witness) rr.witnessed = parseWitness(readFileSync(join(rr.dir, WITNESS_FILE), 'utf8'));
+  } catch {
+    // No witness file: the runner never loaded it, or never started.
+  }
+  // The runner's per-test results are its console (go test -json, unittest under our observer): read by its parser.
   if (rr.plan.file === null) {
     rr.dispose();
-    if (check.tests) check.tests.report = 'read';
+    const t = check.tests;
+    if (t) t.report = rr.plan.witness ? 'not_asked' : 'read';
+    if (t) t.observer = rr.plan.witness ? 'saw' : 'none';
+    if (t && rr.plan.witness) observe(t, rr, check.output?.text ?? '');
     return;
   }
   const file = rr.plan.file;
   const format = rr.plan.format as import('./parsers/reports.js').ReportFormat;
-  try {
-    if (rr.plan.witness) rr.witnessed = parseWitness(readFileSync(join(rr.dir, WITNESS_FILE), 'utf8'));
-  } catch {
-    // No witness file: pytest never loaded it, or never started.
-  }
   try {
     const st = lstatSync(file);
     if (!st.isFile()) note = `the ${rr.plan.runner} report is not a regular file: ignored`;
@@ -247,7 +250,7 @@ function observe(t: NonNullable<Check['tests']>, rr: ReportRun, console: string)
     t.observer = 'missing';
     t.notes = [
       ...(t.notes ?? []),
-      `judgeloop's ${node ? 'node --test' : 'pytest'} observer was planned and never reported: the run is unobserved`,
+      `judgeloop's ${rr.plan.runner} observer was planned and never reported: the run is unobserved`,
     ];
   }
   const f = w.finished;
@@ -270,7 +273,7 @@ function believeWitness(t: NonNullable<Check['tests']>, w: Witnessed, seen: stri
   }
   t.notes = [
     ...(t.notes ?? []),
-    `the runner's results were rewritten inside the run: ${seen.join('; ')}; judgeloop's ${t.runner === 'node-test' ? 'node --test' : 'pytest'} witness saw it`,
+    `the runner's results were rewritten inside the run: ${seen.join('; ')}; judgeloop's ${t.runner === 'node-test' ? 'node --test' : t.runner === 'unittest' ? 'unittest' : 'pytest'} witness saw it`,
   ];
 }
 

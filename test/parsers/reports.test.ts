@@ -222,6 +222,16 @@ describe('planReport', () => {
       PYTHONPATH: '/tmp/judgeloop-report-a1B2c3',
     });
     expect(planReport('python3 -m pytest', '/r', null)?.witness?.env.PYTHONSAFEPATH).toBeUndefined();
+    // python -m unittest runs as judgeloop's observer module (per-run name), which runs unittest with the same
+    // arguments; its console stays the evidence.
+    expect(planReport('python3 -m unittest discover -s tests -v', '/r', null, { PYTHONPATH: 'src' })).toMatchObject({
+      runner: 'unittest',
+      format: 'console',
+      file: null,
+      command: 'python3 -m judgeloop_u_r discover -s tests -v',
+      witness: { env: { PYTHONPATH: '/r:src' } },
+    });
+    expect(planReport('python3 -m unittest', '/r', 'pytest')?.runner).toBe('pytest');
     expect(planReport('npx vitest run', '/r', null)?.command).toBe(
       "npx vitest run --reporter=default --reporter=junit --outputFile.junit='/r/vitest.xml'",
     );

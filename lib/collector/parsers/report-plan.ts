@@ -1,6 +1,7 @@
 // Which machine-readable report to ask a recognised test runner for, and how (pure: no file is touched here).
 import type { ReportFormat } from './reports.js';
 import { nodeWitness } from './node-witness.js';
+import { unittestWitness } from './unittest-witness.js';
 import { WITNESS_MAIN, WITNESS_PATH, WITNESS_PY, witnessModule } from './pytest-witness.js';
 
 export interface ReportPlan {
@@ -145,6 +146,17 @@ function planDirect(
       env: {},
     };
   }
+  // python -m unittest: its console is the evidence; the command runs our observer module, which runs unittest.
+  const ut = named === null || named === 'unittest' ? unittestWitness(command, dir, env) : null;
+  if (ut)
+    return {
+      runner: 'unittest',
+      format: 'console',
+      file: null,
+      command: ut.command,
+      env: {},
+      witness: { files: ut.files, env: ut.env },
+    };
   // go test -json: test2json's per-test events on the console (go's parser reads them), in every package.
   if (GO_TEST.test(command) && (named === null || named === 'go')) {
     return {
@@ -285,9 +297,11 @@ export function perTestSource(
     return {
       perTest: true,
       detail:
-        plan.format === 'console'
-          ? `${plan.runner}: judgeloop runs \`${plan.command}\` (per-test events on the console)`
-          : `${plan.runner}: judgeloop asks it for its ${plan.format} report`,
+        plan.format === 'console' && plan.witness
+          ? `${plan.runner}: its console, run under judgeloop's observer`
+          : plan.format === 'console'
+            ? `${plan.runner}: judgeloop runs \`${plan.command}\` (per-test events on the console)`
+            : `${plan.runner}: judgeloop asks it for its ${plan.format} report`,
     };
   if (/^\s*(?:\w+=\S*\s+)*cargo\s+(?:\+\S+\s+)?test\b/.test(command))
     return /\s(?:-q|--quiet)\b|--format[= ]terse/.test(command)
