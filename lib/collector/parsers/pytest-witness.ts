@@ -104,6 +104,13 @@ def _watch_asserts():
         for i, op in enumerate(ops):
             if op in ("==", "!=") and i + 1 < len(each_obj):
                 _compared(each_obj[i], each_obj[i + 1], "assert " + op)
+        # A passing comparison: its plain explanation, not pytest's diff of the two sides (the pass hook would pay
+        # for that on every passing assert).
+        try:
+            if results and all(results):
+                return expls[len(results) - 1]
+        except BaseException:
+            pass
         return reprcompare(ops, results, expls, each_obj)
 
     rw._call_reprcompare = _call_reprcompare
