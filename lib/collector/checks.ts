@@ -7,14 +7,7 @@ import type { ChecksSet } from './outcome.js';
 import { HeadTailBuffer, runCommand, type RunResult } from '../process/runner.js';
 import { collectorCheckEnv, type SandboxPolicy } from '../process/sandbox.js';
 import { readTreeFile } from '../git/tree-read.js';
-import {
-  noWitness,
-  parseWitness,
-  WITNESS_FILE,
-  WITNESS_MARK,
-  type Witnessed,
-  witnessNotLoaded,
-} from './parsers/pytest-witness.js';
+import { noWitness, parseWitness, WITNESS_FILE, WITNESS_MARK, type Witnessed } from './parsers/pytest-witness.js';
 import type { Check, CommandsUsed, Config, ReportedCheck, RunRecord } from '../schema/types.generated.js';
 
 export const CHECK_NAMES = ['build', 'test', 'lint', 'typecheck'] as const;
@@ -186,19 +179,22 @@ async function readReportInto(check: Check, rr: ReportRun, cwd: string): Promise
   let report = null;
   let note: string | null = null;
   let status: 'read' | 'missing' | 'unreadable' = 'unreadable';
-  // The runner's per-test results are its console (go test -json): asked for, read by its parser.
+  try {
+    if (rr.plan.witness) rr.witnessed = parseWitness(readFileSync(join(rr.dir, WITNESS_FILE), 'utf8'));
+  } catch {
+    // No witness file: the runner never loaded it, or never started.
+  }
+  // The runner's per-test results are its console (go test -json, unittest under our observer): read by its parser.
   if (rr.plan.file === null) {
     rr.dispose();
-    if (check.tests) check.tests.report = 'read';
+    const t = check.tests;
+    if (t) t.report = rr.plan.witness ? 'not_asked' : 'read';
+    if (t) t.observer = rr.plan.witness ? 'saw' : 'none';
+    if (t && rr.plan.witness) observe(t, rr, check.output?.text ?? '');
     return;
   }
   const file = rr.plan.file;
   const format = rr.plan.format as import('./parsers/reports.js').ReportFormat;
-  try {
-    if (rr.plan.witness) rr.witnessed = parseWitness(readFileSync(join(rr.dir, WITNESS_FILE), 'utf8'));
-  } catch {
-    // No witness file: pytest never loaded it, or never started.
-  }
   try {
     const st = lstatSync(file);
     if (!st.isFile()) note = `the ${rr.plan.runner} report is not a regular file: ignored`;
@@ -217,22 +213,46 @@ async function readReportInto(check: Check, rr: ReportRun, cwd: string): Promise
   check.tests = stripUndefined(reconcile(check.tests ?? null, report, note));
   // The build stopped before the runner ran, or the runner never started: nothing was asked of it.
   if (check.tests) check.tests.report = status;
-  const w = rr.witnessed;
   const t = check.tests;
-  if (!t || !rr.plan.witness) return;
+  if (t) t.observer = rr.plan.witness ? 'saw' : 'none';
+  if (t && rr.plan.witness) observe(t, rr, check.output?.text ?? '');
+}
+
+/** What the planned observer saw, or that it never reported (then the evidence is not trusted: fail closed). */
+function observe(t: NonNullable<Check['tests']>, rr: ReportRun, console: string): void {
+  const w = rr.witnessed;
+  const node = rr.plan.runner === 'node-test';
   const seen: string[] = [];
   if (w.rewritten.length) {
     const r = w.rewritten[0]!;
     seen.push(`${w.rewritten.length} test phase(s) raised and were reported passed (${r.id}, ${r.when}: ${r.raised})`);
   }
   if (w.replaced.length) seen.push(`the runner's own ${w.replaced.slice(0, 3).join(', ')} replaced during the run`);
+  if (w.universal.length) {
+    const u = w.universal[0]!;
+    seen.push(
+      `${w.universal.length} comparison(s) with a value equal to everything (${u.id}: ${u.how}, the ${u.side} value, a ${u.type})`,
+    );
+  }
+  if (w.peeked.length) {
+    const p = w.peeked[0]!;
+    seen.push(`the code under test read the graded tests (${p.id}: ${p.event} from ${p.file})`);
+  }
   // The witness said it loaded, and its file is gone or emptied: removed from inside the run. node's witness says
   // nothing on the console: a run that reported tests must have loaded it in some test file's process.
   const ran = (t.passed ?? 0) + t.failed > 0;
-  if (!w.loaded && (rr.plan.runner === 'node-test' ? ran : (check.output?.text ?? '').includes(WITNESS_MARK)))
+  if (!w.loaded && (node ? ran : console.includes(WITNESS_MARK)))
     seen.push("the witness's record was removed during the run");
   // Loaded and never saw its session end: unregistered, or the process left before pytest finished.
   if (w.finished.sessions < w.sessions) seen.push('the witness did not see the session end');
+  // Planned and never reported: shadowed, dropped by a wrapper, or the run ended before it loaded.
+  if (!w.loaded || !w.finished.sessions) {
+    t.observer = 'missing';
+    t.notes = [
+      ...(t.notes ?? []),
+      `judgeloop's ${rr.plan.runner} observer was planned and never reported: the run is unobserved`,
+    ];
+  }
   const f = w.finished;
   // A clean result from a run in which it saw failures. (Not a count against a count: subtests are reported once
   // each and once more in their test, and pytest's summary and JUnit count them differently.)
@@ -253,7 +273,7 @@ function believeWitness(t: NonNullable<Check['tests']>, w: Witnessed, seen: stri
   }
   t.notes = [
     ...(t.notes ?? []),
-    `the runner's results were rewritten inside the run: ${seen.join('; ')}; judgeloop's ${t.runner === 'node-test' ? 'node --test' : 'pytest'} witness saw it`,
+    `the runner's results were rewritten inside the run: ${seen.join('; ')}; judgeloop's ${t.runner === 'node-test' ? 'node --test' : t.runner === 'unittest' ? 'unittest' : 'pytest'} witness saw it`,
   ];
 }
 
@@ -297,10 +317,10 @@ export async function runChecks(opts: ChecksOptions): Promise<ChecksSet> {
     } else {
       opts.log?.(`${name}: ${command}`);
       report = name === 'test' && parsers ? await prepareReport(command!, opts.collector, env, opts.cwd) : null;
-      const run = (withWitness: boolean) =>
+      const run = () =>
         runCommand(report?.plan.command ?? command!, {
           cwd: opts.cwd,
-          env: report ? { ...env, ...report.plan.env, ...(withWitness ? report.plan.witness?.env : {}) } : env,
+          env: report ? { ...env, ...report.plan.env, ...report.plan.witness?.env } : env,
           timeoutMs: opts.collector.timeouts_seconds[name] * 1000,
           killGraceMs: opts.collector.kill_grace_seconds * 1000,
           capBytes: opts.collector.output_cap_bytes,
@@ -310,12 +330,8 @@ export async function runChecks(opts: ChecksOptions): Promise<ChecksSet> {
           report?.dispose();
           throw e;
         });
-      let r = await run(true);
-      if (report?.plan.witness && r.exitCode !== 0 && witnessNotLoaded(r.output.text)) {
-        opts.log?.(`${name}: pytest could not load judgeloop's witness; running it again without`);
-        report.plan.witness = undefined;
-        r = await run(false);
-      }
+      // A witness that cannot load is never worked around by a run without it: that run is unobserved (fail closed).
+      const r = await run();
       check = fromRun(r);
       if (r.spawnError) check.skipped_reason = `could not start: ${r.spawnError}`;
     }
@@ -331,6 +347,7 @@ export async function runChecks(opts: ChecksOptions): Promise<ChecksSet> {
     if (report) await readReportInto(check, report, opts.cwd);
     else if (name === 'test' && check.tests) {
       check.tests.source = 'console';
+      check.tests.observer = 'none';
       if (!reported) check.tests.report = 'not_asked';
     }
     if (name === 'test') {

@@ -10,7 +10,8 @@ export type TrustReason =
   | 'exit_contradicts_counts'
   | 'report_missing'
   | 'console_silent'
-  | 'no_counts';
+  | 'no_counts'
+  | 'unobserved';
 
 export interface TestEvidence {
   /** null: no test command configured (nothing to trust or distrust). */
@@ -27,6 +28,7 @@ export const TRUST_TEXT: Record<TrustReason, string> = {
   report_missing: 'the structured report was asked for and not written (or not readable)',
   console_silent: 'the console shows no result: the report alone cannot be believed',
   no_counts: 'no test result could be parsed',
+  unobserved: "judgeloop's observer was planned in the runner and never reported (fail closed)",
 };
 
 /** Tests that ran to a verdict (not skipped); null when the counts cannot tell. */
@@ -49,6 +51,7 @@ export function testEvidence(test: Check | null | undefined): TestEvidence {
     if (c.runner_crashed || (code !== null && code > 128 && code < 160)) reasons.push('crashed');
     if (c.counts_disputed || c.cases_disputed) reasons.push('disputed');
     if (c.report === 'missing' || c.report === 'unreadable') reasons.push('report_missing');
+    if (c.observer === 'missing') reasons.push('unobserved');
     if (c.source === 'report' && c.notes?.some((n) => /console output was not recognised/.test(n)))
       reasons.push('console_silent');
     const failures = c.failed + c.errors;

@@ -94,7 +94,14 @@ function passToPass(i: GateInput): RaceGateCondition {
   if (parts.length) return { name: 'pass_to_pass_kept', status: 'fail', detail: `${parts.join('; ')}${by}` };
   if (s.notes.some((n) => /regressions cannot be told/.test(n)) || s.resolved === null)
     return { name: 'pass_to_pass_kept', status: 'unknown', detail: s.notes.join('; ') };
-  return { name: 'pass_to_pass_kept', status: 'pass', detail: `every test that passed on the base still passes${by}` };
+  // No observer of judgeloop's ran inside this runner: said on the line (the runner's word is all there is).
+  const t = i.test?.tests;
+  const seen = t?.observer === 'none' ? `; no observer of judgeloop's saw the run (${t.runner}: its own word)` : '';
+  return {
+    name: 'pass_to_pass_kept',
+    status: 'pass',
+    detail: `every test that passed on the base still passes${by}${seen}`,
+  };
 }
 
 function substantive(noOp: NoOp | null): RaceGateCondition {

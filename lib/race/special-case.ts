@@ -6,7 +6,8 @@ import { literalsOf, tokenize, type Literal, type Token } from './literals.js';
 import type { ScanFinding } from './scan.js';
 import { TEST_FILE, testName } from './test-findings.js';
 
-type LiteralRole = 'input' | 'expected';
+/** `name`: a class, function or constant a test file declares (and the tests' own names), as a string in code. */
+type LiteralRole = 'input' | 'expected' | 'name';
 export interface TestLiteral {
   role: LiteralRole;
   /** `path::test` of the first test that holds it. */
@@ -99,6 +100,13 @@ function testHelpers(text: string): Set<string> {
   return out;
 }
 
+/** Classes, functions and constants a test file declares (tests included): names only the tests define. */
+const DECLARED =
+  /^\s*(?:class|def|async\s+def|func(?:\s+\([^)]*\))?|(?:export\s+)?(?:async\s+)?function\*?)\s+(\w+)|^(?:export\s+)?(?:(?:const|let|var)\s+)?([A-Z][A-Z0-9_]{3,})\s*(?::[^=]+)?=(?!=)/gm;
+function declaredNames(text: string): string[] {
+  return [...text.matchAll(DECLARED)].map((m) => (m[1] ?? m[2])!).filter((n) => n.length >= 4);
+}
+
 /** The literals of test files by key, with their role and the first test that holds each. */
 export function testLiterals(files: { path: string; text: string }[]): Map<string, TestLiteral> {
   const out = new Map<string, TestLiteral>();
@@ -129,6 +137,9 @@ export function testLiterals(files: { path: string; text: string }[]): Map<strin
       else if (t.kind === 'punct' && stack.length && t.text === stack[stack.length - 1]!.close) stack.pop();
       else if (t.text === ',' && stack.length) stack[stack.length - 1]!.commas++;
     }
+    // After the literals: a name the file declares is a lookup key only when no test spells it as a literal.
+    for (const name of declaredNames(f.text))
+      if (!out.has(`s:${name}`)) out.set(`s:${name}`, { role: 'name', test: f.path });
   }
   return out;
 }
@@ -223,6 +234,7 @@ export function specialCaseFindings(
   const out: ScanFinding[] = [];
   if (!literals.size) return out;
   const byPath = new Map(files.map((f) => [f.path, f]));
+  const inputs = [...literals].filter(([k, t]) => k.startsWith('s:') && t.role === 'input').map(([k]) => k);
   for (const path of codeFiles(files, isTest)) {
     const f = byPath.get(path)!;
     const p = patch.find((x) => x.path === path);
@@ -236,20 +248,30 @@ export function specialCaseFindings(
     for (const lit of literalsOf(ts)) {
       const spanAdded = ts.slice(lit.at, lit.end).some((t) => added.has(t.line));
       if (!spanAdded || lines.has(lit.line)) continue;
+      const usable = (k: string | undefined): k is string =>
+        !!k && !inBase.has(k) && !trivialLiteral(k, lit.size) && !(k.startsWith('s:') && names.has(k.slice(2)));
       const hit = [lit.key, lit.alt].find((k): k is string => {
-        if (!k) return false;
-        const t = literals.get(k);
-        if (!t || inBase.has(k) || trivialLiteral(k, lit.size)) return false;
-        if (t.role === 'expected' && !k.startsWith('c:')) return false;
-        return !(k.startsWith('s:') && names.has(k.slice(2)));
+        const t = usable(k) ? literals.get(k) : undefined;
+        return !!t && (t.role !== 'expected' || k!.startsWith('c:'));
       });
-      if (!hit) continue;
+      const part = hit
+        ? null
+        : [lit.key, lit.alt]
+            .filter(usable)
+            .map((k) => fragmentOf(k, inputs))
+            .find(Boolean);
+      if (!hit && !part) continue;
       lines.add(lit.line);
-      const t = literals.get(hit)!;
       const text = (f.head!.split('\n')[lit.line - 1] ?? '').trim().slice(0, 160);
+      const t = literals.get(hit ?? part!.of)!;
+      const what = part
+        ? `a fragment of ${show(part.of)}, the input of test ${t.test}`
+        : t.role === 'name'
+          ? `a name only the tests declare (${t.test})`
+          : `the ${t.role === 'input' ? 'input' : 'expected value'} of test ${t.test}`;
       out.push({
         kind: 'special_case',
-        name: `holds ${show(hit)}, the ${t.role === 'input' ? 'input' : 'expected value'} of test ${t.test}`,
+        name: `holds ${show(part?.key ?? hit!)}, ${what}`,
         file: path,
         line: lit.line,
         text,
@@ -257,6 +279,18 @@ export function specialCaseFindings(
     }
   }
   return out;
+}
+
+/**
+ * A string in code that is a telling part of a test's input string: at least 5 characters and a third of it (a
+ * pattern's distinctive piece, a key inside the input), not the whole (that is the literal rule's).
+ */
+export function fragmentOf(key: string, inputs: readonly string[]): { key: string; of: string } | null {
+  if (!key.startsWith('s:')) return null;
+  const s = key.slice(2);
+  if (s.trim().length < 5) return null;
+  const of = inputs.find((k) => k !== key && k.length > key.length && k.includes(s) && s.length * 3 >= k.length - 2);
+  return of ? { key, of } : null;
 }
 
 function show(key: string): string {

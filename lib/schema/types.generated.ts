@@ -658,6 +658,10 @@ no_tests_collected?: boolean
  */
 report?: ("read" | "missing" | "unreadable" | "not_asked")
 /**
+ * judgeloop's observer inside the runner (the pytest and node --test witnesses): it reported on the run (saw), was planned and never reported (missing: shadowed, dropped or the run ended first; the evidence is not trusted), or the runner has none here (none: the run is not mergeable on its evidence alone).
+ */
+observer?: ("saw" | "missing" | "none")
+/**
  * The per-test list (cases) is not proof of which tests passed: its report disagrees with the console, with a crash the console shows, or with the runner's own totals (reason in a 'cases disputed:' note). Absent when there is no such doubt.
  */
 cases_disputed?: boolean
@@ -2111,7 +2115,7 @@ trusted: (boolean | null)
 /**
  * Why the evidence is not trusted; empty when trusted.
  */
-reasons: ("not_run" | "none_collected" | "crashed" | "disputed" | "exit_contradicts_counts" | "report_missing" | "console_silent" | "no_counts")[]
+reasons: ("not_run" | "none_collected" | "crashed" | "disputed" | "exit_contradicts_counts" | "report_missing" | "console_silent" | "no_counts" | "unobserved")[]
 }
 /**
  * Details behind the flags and anything else a reader should know, one sentence each.

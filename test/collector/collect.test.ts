@@ -200,7 +200,7 @@ describe('collect: configuration and reported checks', () => {
     const fb = feedback(p, 'bd-1');
     expect(fb.checks.build).toMatchObject({ status: 'passed', source: 'run_record' });
     expect(fb.checks.test).toMatchObject({ status: 'failed', exit_code: 1, source: 'run_record', duration_ms: 1234 });
-    expect(fb.checks.test?.tests).toEqual({ ...parseTestOutput(out), source: 'console' });
+    expect(fb.checks.test?.tests).toEqual({ ...parseTestOutput(out), source: 'console', observer: 'none' });
     expect(fb.checks.test?.tests).toMatchObject({ passed: 1, failed: 1 });
     expect(fb.integrity.exit_code_contradicts_counts).toBe(false);
     expect(fb.outcome).toBe('partial_pass');

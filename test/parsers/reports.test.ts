@@ -206,12 +206,32 @@ describe('planReport', () => {
       '-x --junitxml=/r/pytest.xml',
     );
     // The witness: loaded from the report folder, on top of the user's own options and PYTHONPATH.
+    // Under the run's own module name; the pass hook on (the witness sees each passing comparison's values).
     expect(planReport('pytest', '/r', null, { PYTEST_ADDOPTS: '-x', PYTHONPATH: 'src' })?.witness?.env).toEqual({
-      PYTEST_ADDOPTS: '-x --junitxml=/r/pytest.xml -p judgeloop_witness',
+      PYTEST_ADDOPTS: '-x --junitxml=/r/pytest.xml -p judgeloop_w_r -o enable_assertion_pass_hook=true',
       PYTHONPATH: '/r:src',
-      // The pytest judgeloop starts, not one a test starts (the witness takes it out of the environment).
+      // The pytest judgeloop starts, not one a test starts (the witness takes it out of the environment, and puts
+      // the PYTHONPATH back for the processes the tests start).
       JUDGELOOP_WITNESS_MAIN: '1',
+      JUDGELOOP_WITNESS_PATH: 'src',
+      // The pytest script starts with safe paths; `python -m pytest` keeps its cwd (its imports need it).
+      PYTHONSAFEPATH: '1',
     });
+    expect(planReport('python3 -m pytest', '/tmp/judgeloop-report-a1B2c3', null)?.witness?.env).toMatchObject({
+      PYTEST_ADDOPTS: expect.stringContaining('-p judgeloop_w_judgeloop_report_a1B2c3 '),
+      PYTHONPATH: '/tmp/judgeloop-report-a1B2c3',
+    });
+    expect(planReport('python3 -m pytest', '/r', null)?.witness?.env.PYTHONSAFEPATH).toBeUndefined();
+    // python -m unittest runs as judgeloop's observer module (per-run name), which runs unittest with the same
+    // arguments; its console stays the evidence.
+    expect(planReport('python3 -m unittest discover -s tests -v', '/r', null, { PYTHONPATH: 'src' })).toMatchObject({
+      runner: 'unittest',
+      format: 'console',
+      file: null,
+      command: 'python3 -m judgeloop_u_r discover -s tests -v',
+      witness: { env: { PYTHONPATH: '/r:src' } },
+    });
+    expect(planReport('python3 -m unittest', '/r', 'pytest')?.runner).toBe('pytest');
     expect(planReport('npx vitest run', '/r', null)?.command).toBe(
       "npx vitest run --reporter=default --reporter=junit --outputFile.junit='/r/vitest.xml'",
     );
@@ -281,7 +301,7 @@ describe('planReport: the commands users write', () => {
       env: { NODE_OPTIONS: `--max-old-space-size=512 ${reporters}` },
     });
     expect(p?.witness?.env.NODE_OPTIONS).toBe(
-      `--max-old-space-size=512 ${reporters} --import=file:///r/judgeloop-witness.mjs`,
+      `--max-old-space-size=512 ${reporters} --import=file:///r/judgeloop-w-r.mjs`,
     );
     // Two node --test runs would write one file in turn: neither is asked.
     expect(plan('npm test', { test: 'node --test a/ && node --test b/' })).toBeNull();

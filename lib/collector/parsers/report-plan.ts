@@ -1,7 +1,8 @@
 // Which machine-readable report to ask a recognised test runner for, and how (pure: no file is touched here).
 import type { ReportFormat } from './reports.js';
 import { nodeWitness } from './node-witness.js';
-import { WITNESS_MAIN, WITNESS_MODULE, WITNESS_PY } from './pytest-witness.js';
+import { unittestWitness } from './unittest-witness.js';
+import { WITNESS_MAIN, WITNESS_PATH, WITNESS_PY, witnessModule } from './pytest-witness.js';
 
 export interface ReportPlan {
   runner: string;
@@ -54,6 +55,28 @@ export function planConfiguredReport(
 }
 
 /**
+ * The pytest witness: a module under this run's own name (no file in the tree can shadow a name it cannot know) in
+ * the report folder. The `pytest` script starts with safe paths (PYTHONSAFEPATH); `python -m pytest` keeps its cwd
+ * first (its imports need it). The witness restores PYTHONPATH for the processes the tests start.
+ */
+function pytestWitness(command: string, dir: string, addopts: string, env: NodeJS.ProcessEnv) {
+  const name = witnessModule(dir);
+  const was = env.PYTHONPATH ?? '';
+  const script = new RegExp(`${LEAD}(?:\\S*/)?(?:pytest|py\\.test)\\b`).test(command);
+  return {
+    files: { [`${name}.py`]: WITNESS_PY },
+    env: {
+      // The pass hook makes pytest build each passing assertion's comparison, where the witness sees its values.
+      PYTEST_ADDOPTS: `${addopts} -p ${name} -o enable_assertion_pass_hook=true`,
+      [WITNESS_MAIN]: '1',
+      [WITNESS_PATH]: was,
+      PYTHONPATH: was ? `${dir}:${was}` : dir,
+      ...(script ? { PYTHONSAFEPATH: '1' } : {}),
+    },
+  };
+}
+
+/**
  * pytest is reached through PYTEST_ADDOPTS, so `make test` or `npm test` that end in pytest still write the report;
  * vitest, jest and node --test get flags only when the command starts with them (a wrapper would not pass them on).
  */
@@ -73,14 +96,7 @@ function planDirect(
       file,
       command,
       env: { PYTEST_ADDOPTS: addopts },
-      witness: {
-        files: { [`${WITNESS_MODULE}.py`]: WITNESS_PY },
-        env: {
-          PYTEST_ADDOPTS: `${addopts} -p ${WITNESS_MODULE}`,
-          [WITNESS_MAIN]: '1',
-          PYTHONPATH: env.PYTHONPATH ? `${dir}:${env.PYTHONPATH}` : dir,
-        },
-      },
+      witness: pytestWitness(command, dir, addopts, env),
     };
   }
   if (new RegExp(`${LEAD}vitest\\b`).test(command) && (named === null || named === 'vitest')) {
@@ -130,6 +146,17 @@ function planDirect(
       env: {},
     };
   }
+  // python -m unittest: its console is the evidence; the command runs our observer module, which runs unittest.
+  const ut = named === null || named === 'unittest' ? unittestWitness(command, dir, env) : null;
+  if (ut)
+    return {
+      runner: 'unittest',
+      format: 'console',
+      file: null,
+      command: ut.command,
+      env: {},
+      witness: { files: ut.files, env: ut.env },
+    };
   // go test -json: test2json's per-test events on the console (go's parser reads them), in every package.
   if (GO_TEST.test(command) && (named === null || named === 'go')) {
     return {
@@ -270,9 +297,11 @@ export function perTestSource(
     return {
       perTest: true,
       detail:
-        plan.format === 'console'
-          ? `${plan.runner}: judgeloop runs \`${plan.command}\` (per-test events on the console)`
-          : `${plan.runner}: judgeloop asks it for its ${plan.format} report`,
+        plan.format === 'console' && plan.witness
+          ? `${plan.runner}: its console, run under judgeloop's observer`
+          : plan.format === 'console'
+            ? `${plan.runner}: judgeloop runs \`${plan.command}\` (per-test events on the console)`
+            : `${plan.runner}: judgeloop asks it for its ${plan.format} report`,
     };
   if (/^\s*(?:\w+=\S*\s+)*cargo\s+(?:\+\S+\s+)?test\b/.test(command))
     return /\s(?:-q|--quiet)\b|--format[= ]terse/.test(command)
