@@ -10,7 +10,9 @@ import type {
   RoutingDecision,
   SelectionLogRow,
   Trigger,
+  UserVerdict,
 } from '../schema/types.generated.js';
+import { calibrate } from '../judge/calibration.js';
 import type { Kind } from '../store/kinds.js';
 import type { StateStore } from '../store/store.js';
 import { scanFeedback } from '../store/feedback-index.js';
@@ -72,6 +74,9 @@ export async function gatherReport(o: GatherOptions): Promise<ReportInput> {
   const list = agg.finish();
   const queue = readAllOk<JudgeQueueEntry>(store, 'queue', problems);
   const oldest = queue.map((q) => q.queued_at).sort()[0] ?? null;
+  const judgments = readAllOk<Judgment>(store, 'judgments', problems);
+  const races = readAllOk<Race>(store, 'races', problems);
+  const choices = readAllOk<RaceChoice>(store, 'race_choices', problems);
   return {
     generatedAt: o.now,
     stateDir: store.root,
@@ -87,8 +92,8 @@ export async function gatherReport(o: GatherOptions): Promise<ReportInput> {
     },
     triggers: readAllOk<Trigger>(store, 'triggers', problems),
     selections: linesOk<SelectionLogRow>(store, 'selections', 'log', problems),
-    races: readAllOk<Race>(store, 'races', problems),
-    choices: readAllOk<RaceChoice>(store, 'race_choices', problems),
+    races,
+    choices,
     agents: loadAllAgents(store, config, o.now).map((a) => {
       problems.push(...a.problems);
       return {
@@ -103,11 +108,18 @@ export async function gatherReport(o: GatherOptions): Promise<ReportInput> {
     }),
     routing: linesOk<RoutingDecision>(store, 'routing', 'decisions', problems),
     ledger: linesOk<JudgeLedgerRow>(store, 'judge-ledger', LEDGER_ID, problems),
-    judgments: readAllOk<Judgment>(store, 'judgments', problems).map(fact),
+    judgments: judgments.map(fact),
     queue: {
       waiting: queue.filter((q) => q.claimed_at === null).length,
       claimed: queue.filter((q) => q.claimed_at !== null).length,
       oldest,
     },
+    calibration: calibrate({
+      judgments,
+      userVerdicts: readAllOk<UserVerdict>(store, 'user_verdicts', problems),
+      races,
+      choices,
+      floor: config.judge.calibration_floor,
+    }),
   };
 }
