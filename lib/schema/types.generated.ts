@@ -692,6 +692,10 @@ notes?: string[]
  */
 export interface Config {
 /**
+ * Other machines' state folders that score-templates and the report read as one with the state folder (a fleet without a shared disk); relative paths resolve against the config file's folder. --state-dir (repeatable) replaces the list. Bead ids must be unique across them.
+ */
+state_dirs?: string[]
+/**
  * Where the state store is; a relative path resolves against the folder of the config file that sets it. Default: state/ beside the config file found or named, else judgeloop's own checkout. JUDGELOOP_STATE_DIR wins over it.
  */
 state_dir?: string
