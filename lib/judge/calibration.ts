@@ -8,7 +8,7 @@ import { wilsonInterval } from '../stats/stats.js';
 /** A dimension scores a pass at this, as in the judge's own verdict (every dimension >= 0.7). */
 const DIMENSION_PASS = 0.7;
 
-export interface AgreementTable {
+interface AgreementTable {
   /** verdicts | dimension:<name> | races */
   what: string;
   /** The two labels of rows (judge or race) and columns (user), in order. */
@@ -25,7 +25,7 @@ export interface AgreementTable {
   below_floor: boolean;
 }
 
-export interface CalibrationPair {
+interface CalibrationPair {
   bead: string;
   dimension: string | null;
   judge: 'pass' | 'fail';
