@@ -10,7 +10,7 @@ export const REPORT = defineCommand({
       type: 'string',
       multiple: true,
       placeholder: 'DIR',
-      help: "another machine's state folder read as one with this one (repeatable; replaces the config's state_dirs)",
+      help: "another machine's state folder read as one with this one (replaces the config's state_dirs)",
     },
     since: { type: 'string', placeholder: 'DATE', help: 'only what happened from this date or ISO time on' },
     template: { type: 'string', placeholder: 'T', help: 'only this template in the templates section' },

@@ -24,7 +24,7 @@ export const SCORE_TEMPLATES = defineCommand({
       type: 'string',
       multiple: true,
       placeholder: 'DIR',
-      help: "another machine's state folder read as one with this one (repeatable; replaces the config's state_dirs)",
+      help: "another machine's state folder read as one with this one (replaces the config's state_dirs)",
     },
     config: CONFIG,
   },
