@@ -10,6 +10,7 @@ const all = [
   'parse',
   'collect',
   'judge',
+  'judge-cost',
   'templates',
   'drift',
   'race',

@@ -11,6 +11,8 @@ import { assertSafeId } from '../lib/store/bead.js';
 import { writeFileAtomic } from '../lib/store/state-write.js';
 import { chartAssets } from '../lib/view/assets.js';
 import { gatherReport } from '../lib/view/gather.js';
+import { stateSet } from '../lib/store/state-set.js';
+import { otherStateDirs } from '../lib/config/state-dirs.js';
 import { renderHtml } from '../lib/view/html.js';
 import { buildModel } from '../lib/view/model.js';
 
@@ -34,7 +36,14 @@ export async function run(argv: string[], io: Io): Promise<number> {
   };
   const { store, config } = openState(io, values.config);
   const assets = chartAssets();
-  const input = await gatherReport({ store, config, filters, now: nowIso(io.env) });
+  const others = otherStateDirs(values['state-dir'], config, { env: io.env, cwd: io.cwd, configFile: values.config });
+  const input = await gatherReport({
+    store,
+    others: stateSet(store, others).slice(1),
+    config,
+    filters,
+    now: nowIso(io.env),
+  });
   for (const p of input.problems) io.stderr(`report: ${p}\n`);
   const out = resolve(io.cwd, values.out);
   writeFileAtomic(out, renderHtml(buildModel(input), assets));

@@ -5,7 +5,8 @@ import { announceState, withStateDir, storeFromEnv } from '../lib/cli/command-he
 import { SCORE_TEMPLATES } from '../lib/cli/commands/score-templates.js';
 import { loadConfig } from '../lib/config/config.js';
 import { UserError } from '../lib/base/errors.js';
-import { scanFeedback } from '../lib/store/feedback-index.js';
+import { scanFeedbackAll, stateSet } from '../lib/store/state-set.js';
+import { otherStateDirs } from '../lib/config/state-dirs.js';
 import { abReport } from '../lib/templates/ab.js';
 import { TemplateAggregator } from '../lib/templates/aggregate.js';
 import { nowIso } from '../lib/base/clock.js';
@@ -48,8 +49,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
   let files = 0;
   const long = (n: number) => n > PROGRESS_AFTER || performance.now() - t0 > 1000;
   // Stale feedback (its run record changed since) is left out by the scan, named in `skipped`.
-  const scan = await scanFeedback(
-    store,
+  const others = otherStateDirs(values['state-dir'], cfg, { env: io.env, cwd: io.cwd, configFile: values.config });
+  const scan = await scanFeedbackAll(
+    stateSet(store, others),
     (row) => {
       if (taskType === undefined || row.task_type === taskType) agg.add(row);
       if (++rows % 256 === 0 && long(rows)) progress.count('feedback', 'records scored', rows);

@@ -13,7 +13,7 @@ import { costUsd, zeroUsage } from './cost.js';
 import { judgeRun, throttleOptions, type JudgeDeps, type JudgeOutcome } from './judge-run.js';
 import { backendFromConfig } from './request.js';
 import { resultOfMessage } from './sdk-backend.js';
-import { releaseClaim, removeQueued, reserveOrQueue } from './throttle.js';
+import { enqueue, releaseClaim, removeQueued, reserveOrQueue } from './throttle.js';
 
 const CUSTOM_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -194,7 +194,11 @@ async function collect(api: Anthropic, deps: JudgeDeps, io: BatchDrainIo, b: Jud
   const j = deps.config.judge;
   const deadline = Date.now() + j.batch_wait_seconds * 1000;
   for (;;) {
-    const s = await api.messages.batches.retrieve(b.id);
+    const s = await api.messages.batches.retrieve(b.id).catch((err: unknown) => {
+      if (notFound(err)) return null;
+      throw err;
+    });
+    if (!s) return dropBatch(deps, io, b);
     if (s.processing_status === 'ended') break;
     if (Date.now() >= deadline) {
       io.log(
@@ -205,7 +209,12 @@ async function collect(api: Anthropic, deps: JudgeDeps, io: BatchDrainIo, b: Jud
     await sleep(Math.min(j.batch_poll_seconds * 1000, Math.max(0, deadline - Date.now())));
   }
   const byId = new Map<string, MessageBatchResult>();
-  for await (const line of await api.messages.batches.results(b.id)) byId.set(line.custom_id, line.result);
+  try {
+    for await (const line of await api.messages.batches.results(b.id)) byId.set(line.custom_id, line.result);
+  } catch (err) {
+    if (notFound(err)) return dropBatch(deps, io, b);
+    throw err;
+  }
   const t = throttleOptions(deps);
   let judged = 0;
   let requeued = 0;
@@ -241,6 +250,24 @@ async function collect(api: Anthropic, deps: JudgeDeps, io: BatchDrainIo, b: Jud
     counts: { judged, requeued },
   });
   io.log(`batch ${b.id}: ${judged} runs stored, ${requeued} back in the queue`);
+  return true;
+}
+
+const notFound = (err: unknown): boolean => (err as { status?: unknown } | null)?.status === 404;
+
+/**
+ * A batch the API no longer knows (results are kept 29 days; another key's batch): its runs go back to the queue
+ * (queued again from the record path when their entry is gone) and its record is removed. True: the drain goes on.
+ */
+async function dropBatch(deps: JudgeDeps, io: BatchDrainIo, b: JudgeBatch): Promise<boolean> {
+  const t = throttleOptions(deps);
+  const why = `batch ${b.id} is unknown to the API (expired or deleted); its runs are queued again`;
+  for (const i of b.items.filter((x) => x.sample === 0)) {
+    if (deps.store.read<JudgeQueueEntry>('queue', i.bead)) await requeue(deps, i.bead, why);
+    else await enqueue(t, i.bead, i.record_path, why);
+  }
+  deps.store.remove('batches', b.id);
+  io.log(`${why} (${b.items.filter((x) => x.sample === 0).length} runs); its record is removed`);
   return true;
 }
 

@@ -100,3 +100,21 @@ export function summarizeSpend(rows: JudgeLedgerRow[]): SpendRow[] {
     a.day === b.day ? a.model.localeCompare(b.model) : a.day.localeCompare(b.day),
   );
 }
+
+/**
+ * One call's usage when its system block (`prefixTokens`) carries cache_control (pure): `none` reads it as plain
+ * input (no caching), `write` pays the cache write (the first call in 5 minutes), `read` the cache read.
+ */
+export function usageWithCache(
+  prefixTokens: number,
+  restTokens: number,
+  outputTokens: number,
+  cache: 'none' | 'write' | 'read',
+): Usage {
+  return {
+    input_tokens: restTokens + (cache === 'none' ? prefixTokens : 0),
+    output_tokens: outputTokens,
+    cache_creation_input_tokens: cache === 'write' ? prefixTokens : 0,
+    cache_read_input_tokens: cache === 'read' ? prefixTokens : 0,
+  };
+}

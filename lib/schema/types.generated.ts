@@ -696,6 +696,10 @@ notes?: string[]
  */
 export interface Config {
 /**
+ * Other machines' state folders that score-templates and the report read as one with the state folder (a fleet without a shared disk); relative paths resolve against the config file's folder. --state-dir (repeatable) replaces the list. Bead ids must be unique across them.
+ */
+state_dirs?: string[]
+/**
  * Where the state store is; a relative path resolves against the folder of the config file that sets it. Default: state/ beside the config file found or named, else judgeloop's own checkout. JUDGELOOP_STATE_DIR wins over it.
  */
 state_dir?: string
@@ -1339,6 +1343,10 @@ batch_poll_seconds: number
  * How long one judge --drain --batch waits for a submitted batch to end; after it the batch stays recorded in state/batches/ and a later drain collects it, seconds.
  */
 batch_wait_seconds: number
+/**
+ * judgeloop calibrate and the report warn when the judge's (or the races') agreement with the user's recorded choices falls below this share, 0-1.
+ */
+calibration_floor: number
 }
 /**
  * Seed 002's agent ratings, max_complexity and routing.
@@ -5271,4 +5279,37 @@ change_at: string
 change_day: string
 before: Sample
 after: Sample
+}
+/**
+ * The user's verdict on one run, for calibrating the judge: state/user-verdicts/<bead>.json, written by judgeloop calibrate --record; the latest stands.
+ */
+export interface UserVerdict {
+/**
+ * Version of this file kind.
+ */
+schema_version: "1.0.0"
+/**
+ * The run id; also the state file name, so letters, digits, '.', '_' and '-' only, no leading dot.
+ */
+bead: string
+/**
+ * pass: the user would accept the run as it is; fail: not.
+ */
+verdict: ("pass" | "fail")
+/**
+ * The judge dimension that decided the user's verdict (compared with that dimension's score at 0.7); null: the run as a whole (compared with the judge's verdict).
+ */
+dimension: (("correctness" | "scope_adherence" | "code_quality" | "completeness") | null)
+/**
+ * Who recorded it (--reviewer), null when not said.
+ */
+reviewer: (string | null)
+/**
+ * The user's note (--note).
+ */
+note?: string
+/**
+ * When it was recorded, ISO 8601 UTC.
+ */
+recorded_at: string
 }

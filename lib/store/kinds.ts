@@ -28,6 +28,7 @@ export const KINDS = {
   routing: { dir: 'routing', schema: 'routing-log', ext: '.jsonl' },
   races: { dir: 'races', schema: 'race', ext: '.json' },
   race_choices: { dir: 'race-choices', schema: 'race-choice', ext: '.json' },
+  user_verdicts: { dir: 'user-verdicts', schema: 'user-verdict', ext: '.json' },
 } as const satisfies Record<string, KindSpec>;
 
 export type Kind = keyof typeof KINDS;

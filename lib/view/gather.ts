@@ -10,10 +10,12 @@ import type {
   RoutingDecision,
   SelectionLogRow,
   Trigger,
+  UserVerdict,
 } from '../schema/types.generated.js';
+import { calibrate } from '../judge/calibration.js';
 import type { Kind } from '../store/kinds.js';
 import type { StateStore } from '../store/store.js';
-import { scanFeedback } from '../store/feedback-index.js';
+import { scanFeedbackAll } from '../store/state-set.js';
 import { LEDGER_ID } from '../judge/throttle.js';
 import { loadAllAgents } from '../ratings/agent-log.js';
 import { abReport } from '../templates/ab.js';
@@ -24,24 +26,31 @@ import { TemplateTimeline } from './timeline.js';
 
 export interface GatherOptions {
   store: StateStore;
+  /** Other machines' state folders read as one with `store` (templates, races, choices, judgments, ledger, queue). */
+  others?: StateStore[];
   config: Config;
   filters: Filters;
   now: string;
 }
 
-function readAllOk<T>(store: StateStore, kind: Kind, problems: string[]): T[] {
+function readAllOk<T>(stores: StateStore | StateStore[], kind: Kind, problems: string[]): T[] {
   const out: T[] = [];
-  for (const r of store.readAll<T>(kind)) {
-    if ('error' in r) problems.push(`skipped ${r.file}: ${r.error.problems.join('; ')}`);
-    else out.push(r.value);
-  }
+  for (const store of Array.isArray(stores) ? stores : [stores])
+    for (const r of store.readAll<T>(kind)) {
+      if ('error' in r) problems.push(`skipped ${r.file}: ${r.error.problems.join('; ')}`);
+      else out.push(r.value);
+    }
   return out;
 }
 
-function linesOk<T>(store: StateStore, kind: Kind, id: string, problems: string[]): T[] {
-  const { rows, bad } = store.readLines<T>(kind, id);
-  for (const b of bad) problems.push(`${store.path(kind, id)} line ${b.line} skipped: ${b.problems.join('; ')}`);
-  return rows;
+function linesOk<T>(stores: StateStore | StateStore[], kind: Kind, id: string, problems: string[]): T[] {
+  const out: T[] = [];
+  for (const store of Array.isArray(stores) ? stores : [stores]) {
+    const { rows, bad } = store.readLines<T>(kind, id);
+    for (const b of bad) problems.push(`${store.path(kind, id)} line ${b.line} skipped: ${b.problems.join('; ')}`);
+    out.push(...rows);
+  }
+  return out;
 }
 
 const fact = (j: Judgment): JudgmentFact => ({
@@ -59,8 +68,9 @@ export async function gatherReport(o: GatherOptions): Promise<ReportInput> {
   const settings = scoreSettings(config, 3); // as bin/score-templates scores
   const agg = new TemplateAggregator(settings);
   const timeline = new TemplateTimeline(settings);
-  const scan = await scanFeedback(
-    store,
+  const all = [store, ...(o.others ?? [])];
+  const scan = await scanFeedbackAll(
+    all,
     (row) => {
       if (!since(filters, row.completed_at)) return;
       agg.add(row);
@@ -70,8 +80,11 @@ export async function gatherReport(o: GatherOptions): Promise<ReportInput> {
   );
   for (const s of scan.skipped) problems.push(`skipped ${s.file}: ${s.problem}`);
   const list = agg.finish();
-  const queue = readAllOk<JudgeQueueEntry>(store, 'queue', problems);
+  const queue = readAllOk<JudgeQueueEntry>(all, 'queue', problems);
   const oldest = queue.map((q) => q.queued_at).sort()[0] ?? null;
+  const judgments = readAllOk<Judgment>(all, 'judgments', problems);
+  const races = readAllOk<Race>(all, 'races', problems);
+  const choices = readAllOk<RaceChoice>(all, 'race_choices', problems);
   return {
     generatedAt: o.now,
     stateDir: store.root,
@@ -87,8 +100,8 @@ export async function gatherReport(o: GatherOptions): Promise<ReportInput> {
     },
     triggers: readAllOk<Trigger>(store, 'triggers', problems),
     selections: linesOk<SelectionLogRow>(store, 'selections', 'log', problems),
-    races: readAllOk<Race>(store, 'races', problems),
-    choices: readAllOk<RaceChoice>(store, 'race_choices', problems),
+    races,
+    choices,
     agents: loadAllAgents(store, config, o.now).map((a) => {
       problems.push(...a.problems);
       return {
@@ -102,12 +115,19 @@ export async function gatherReport(o: GatherOptions): Promise<ReportInput> {
       };
     }),
     routing: linesOk<RoutingDecision>(store, 'routing', 'decisions', problems),
-    ledger: linesOk<JudgeLedgerRow>(store, 'judge-ledger', LEDGER_ID, problems),
-    judgments: readAllOk<Judgment>(store, 'judgments', problems).map(fact),
+    ledger: linesOk<JudgeLedgerRow>(all, 'judge-ledger', LEDGER_ID, problems),
+    judgments: judgments.map(fact),
     queue: {
       waiting: queue.filter((q) => q.claimed_at === null).length,
       claimed: queue.filter((q) => q.claimed_at !== null).length,
       oldest,
     },
+    calibration: calibrate({
+      judgments,
+      userVerdicts: readAllOk<UserVerdict>(all, 'user_verdicts', problems),
+      races,
+      choices,
+      floor: config.judge.calibration_floor,
+    }),
   };
 }

@@ -1,5 +1,6 @@
 // State, as read by gather.ts, → the report's view model: sections of blocks, each a table and maybe the chart of
 // that table's numbers. Pure: no IO, no HTML. Scores are shown 0-100 and ratings 0-10 (AGENTS.md, Conventions).
+import { CALIBRATION_HEADER, calibrationRows, type Calibration } from '../judge/calibration.js';
 import type {
   Ab,
   AgentRunRating,
@@ -103,6 +104,8 @@ export interface ReportInput {
   ledger: JudgeLedgerRow[];
   judgments: JudgmentFact[];
   queue: { waiting: number; claimed: number; oldest: string | null };
+  /** judgeloop calibrate's comparison with the user's recorded choices (all of state, no --since). */
+  calibration: Calibration;
 }
 
 /** A 0-1 score on the people's 0-100 scale, one decimal; null stays null. */
@@ -569,6 +572,17 @@ function judgeSection(input: ReportInput): Section {
       rows: [[q.waiting, q.claimed, q.oldest ?? '—']],
     },
   });
+  const c = input.calibration;
+  if (c.verdicts.n + c.races.agreed_of > 0)
+    blocks.push({
+      title: `Calibration against your recorded choices (judgeloop calibrate; floor ${Math.round(c.floor * 100)}%)`,
+      table: { columns: CALIBRATION_HEADER.map((h) => h || 'warning'), rows: calibrationRows(c) },
+      ...(c.warnings.length ? { note: c.warnings.join('. ') } : {}),
+    });
+  else
+    missing.push(
+      'No user verdict on a judged run nor a race choice: record one with judgeloop calibrate --record BEAD --verdict pass|fail.',
+    );
   const agreement = agreementRows(input);
   if (agreement.rows.length) blocks.push(agreement.block);
   else

@@ -221,4 +221,32 @@ describe('judge --drain --batch with failed items', () => {
     expect(store.list('queue')).toEqual([]);
     expect(readdirSync(join(fx.stateDir, 'batches'))).toHaveLength(1);
   });
+
+  it('a batch the API no longer knows (404): its runs go back to the queue, its record is removed, the drain goes on', {
+    timeout: 60_000,
+  }, async () => {
+    queue(['bd-s1', 'bd-s2']);
+    const path = (b: string) => store.read<JudgeQueueEntry>('queue', b)!.record_path;
+    const stale: JudgeBatch = {
+      schema_version: '1.0.0',
+      id: 'msgbatch_gone',
+      submitted_at: '2025-01-01T00:00:00.000Z',
+      model: 'claude-opus-5-5',
+      status: 'submitted',
+      collected_at: null,
+      items: ['bd-s1', 'bd-s2'].map((b) => ({ custom_id: b, bead: b, sample: 0, record_path: path(b) })),
+    };
+    store.write('batches', stale.id, stale);
+    // bd-s2's queue entry was lost meanwhile: it is queued again from the batch's record path.
+    store.remove('queue', 'bd-s2');
+    const io = captureIo(env());
+    expect(await run(['--drain', '--batch'], io)).toBe(0);
+    expect(io.err.join('')).toMatch(/batch msgbatch_gone is unknown to the API .*\(2 runs\); its record is removed/);
+    expect(store.list('batches')).not.toContain('msgbatch_gone');
+    expect(server.batch.creates).toHaveLength(1);
+    const sent = (server.batch.creates[0]!.body as { requests: { custom_id: string }[] }).requests;
+    expect(sent.map((r) => r.custom_id).sort()).toEqual(['bd-s1', 'bd-s2']);
+    for (const b of ['bd-s1', 'bd-s2']) expect(judgment(b)?.status).toBe('judged');
+    expect(store.list('queue')).toEqual([]);
+  });
 });

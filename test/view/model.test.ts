@@ -5,6 +5,8 @@ import type { FeedbackIndexRow, Outcome } from '../../lib/schema/types.generated
 import { TemplateAggregator, type ScoreSettings } from '../../lib/templates/aggregate.js';
 import { LEARNING_LOOP } from '../../lib/templates/formula.js';
 import { esc, renderHtml, scriptJson } from '../../lib/view/html.js';
+import { calibrate } from '../../lib/judge/calibration.js';
+import type { Judgment, UserVerdict } from '../../lib/schema/types.generated.js';
 import { buildModel, chartTable, since, type ReportInput } from '../../lib/view/model.js';
 import { dayOf, TemplateTimeline } from '../../lib/view/timeline.js';
 
@@ -92,6 +94,7 @@ const empty = (over: Partial<ReportInput> = {}): ReportInput => ({
   ledger: [],
   judgments: [],
   queue: { waiting: 0, claimed: 0, oldest: null },
+  calibration: calibrate({ judgments: [], userVerdicts: [], races: [], choices: [], floor: 0.7 }),
   ...over,
 });
 
@@ -117,6 +120,27 @@ describe('buildModel', () => {
         ['2026-01-02', null],
       ],
     });
+  });
+
+  it("shows judgeloop calibrate's table in the judge section, with the warning under the floor", () => {
+    const j = (bead: string, verdict: 'pass' | 'fail') => ({ bead, status: 'judged', verdict }) as unknown as Judgment;
+    const u = (bead: string, verdict: 'pass' | 'fail') =>
+      ({ bead, verdict, dimension: null }) as unknown as UserVerdict;
+    const calibration = calibrate({
+      judgments: [j('a', 'pass'), j('b', 'pass'), j('c', 'fail')],
+      userVerdicts: [u('a', 'pass'), u('b', 'fail'), u('c', 'pass')],
+      races: [],
+      choices: [],
+      floor: 0.7,
+    });
+    const judge = buildModel(empty({ calibration })).sections.find((s) => s.id === 'judge')!;
+    const b = judge.blocks.find((x) => x.title.startsWith('Calibration against your recorded choices'))!;
+    expect(b.table.rows[0]!.slice(0, 2)).toEqual(['verdicts', '3']);
+    expect(b.table.rows[0]![4]).toBe('1 1 / 1 0');
+    expect(b.note).toMatch(/the judge agrees with your verdicts on 1 of 3 \(33%\), below the floor 70%/);
+    expect(judge.missing.join(' ')).not.toMatch(/calibrate --record/);
+    const none = buildModel(empty()).sections.find((s) => s.id === 'judge')!;
+    expect(none.missing.join(' ')).toMatch(/judgeloop calibrate --record BEAD --verdict pass\|fail/);
   });
 
   it('filters by --since on the instant, whatever the offset', () => {

@@ -3,6 +3,7 @@ import type { CommandDef } from '../command.js';
 import { ACCEPT } from './accept.js';
 import { AGENTS } from './agents.js';
 import { BASELINES } from './baselines.js';
+import { CALIBRATE } from './calibrate.js';
 import { COLLECT } from './collect.js';
 import { CONFIG_COMMAND } from './config.js';
 import { DOCTOR } from './doctor.js';
@@ -38,4 +39,5 @@ export const COMMANDS: readonly CommandDef[] = [
   INIT,
   BASELINES,
   REFS,
+  CALIBRATE,
 ];

@@ -19,6 +19,7 @@ export const COMMAND_NAMES = [
   'init',
   'baselines',
   'refs',
+  'calibrate',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];

@@ -6,6 +6,12 @@ export const REPORT = defineCommand({
   summary: 'writes one self-contained HTML page of templates, races, agents and the judge from state/ (opens offline)',
   flags: {
     out: { type: 'string', placeholder: 'FILE', default: 'judgeloop-report.html', help: 'the HTML file to write' },
+    'state-dir': {
+      type: 'string',
+      multiple: true,
+      placeholder: 'DIR',
+      help: "another machine's state folder read as one with this one (replaces the config's state_dirs)",
+    },
     since: { type: 'string', placeholder: 'DATE', help: 'only what happened from this date or ISO time on' },
     template: { type: 'string', placeholder: 'T', help: 'only this template in the templates section' },
     race: { type: 'string', placeholder: 'ID', help: 'only this race in the races section' },

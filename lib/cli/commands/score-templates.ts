@@ -20,6 +20,12 @@ export const SCORE_TEMPLATES = defineCommand({
     },
     rebuild: { type: 'boolean', help: 're-read every feedback file and rewrite state/index/feedback.jsonl' },
     verify: { type: 'boolean', help: 're-read feedback files changed since they were indexed' },
+    'state-dir': {
+      type: 'string',
+      multiple: true,
+      placeholder: 'DIR',
+      help: "another machine's state folder read as one with this one (replaces the config's state_dirs)",
+    },
     config: CONFIG,
   },
   env: [...STATE_ENV, 'JUDGE_ENABLED', 'JUDGE_PHASE'],
@@ -28,5 +34,9 @@ export const SCORE_TEMPLATES = defineCommand({
     1: 'a feedback file was skipped (corrupt, or stale: named on stderr with the collect to run) or state could not be written',
     2: 'usage or config',
   },
-  examples: ['score-templates', 'score-templates --task-type bugfix --json'],
+  examples: [
+    'score-templates',
+    'score-templates --task-type bugfix --json',
+    'score-templates --state-dir /mnt/ci-1/state --state-dir /mnt/ci-2/state',
+  ],
 });
