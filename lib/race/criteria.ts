@@ -5,7 +5,7 @@ import { measured, notApplicable, unmeasured, type CriterionResult } from './cat
 import type { FilePatch } from '../git/diff-parse.js';
 import { booleanToScore, ratioToScore } from './rubric.js';
 import { durationSeconds } from '../collector/scoring.js';
-import type { ApiChange } from './ts-metrics.js';
+import type { ApiChange } from '../change/ts-metrics.js';
 import type { TargetStanding } from './targets.js';
 import {
   CHANGELOG_FILE,

@@ -16,8 +16,8 @@ import {
   type JudgeCriteria,
   type SolutionFacts,
 } from './facts.js';
-import { TEST_FILE } from './test-findings.js';
-import { TS_JS_FILE } from './ts-metrics.js';
+import { TEST_FILE } from '../change/test-findings.js';
+import { TS_JS_FILE } from '../change/ts-metrics.js';
 
 const MAX_FILE_BYTES = 1024 * 1024;
 const MAX_CONTEXT_FILES = 300;

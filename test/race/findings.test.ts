@@ -2,11 +2,11 @@
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseUnifiedDiff, type FilePatch } from '../../lib/git/diff-parse.js';
-import { scanAddedLines } from '../../lib/race/scan.js';
-import { codeShape, noOpChange } from '../../lib/race/substance.js';
-import { targetTestEdits, testFindings, testIdName, trivialTests } from '../../lib/race/test-findings.js';
-import { specialCaseFindings, testLiterals, trivialLiteral } from '../../lib/race/special-case.js';
-import { testInfraFindings } from '../../lib/race/test-infra.js';
+import { scanAddedLines } from '../../lib/change/scan.js';
+import { codeShape, noOpChange } from '../../lib/change/substance.js';
+import { targetTestEdits, testFindings, testIdName, trivialTests } from '../../lib/change/test-findings.js';
+import { specialCaseFindings, testLiterals, trivialLiteral } from '../../lib/change/special-case.js';
+import { testInfraFindings } from '../../lib/change/test-infra.js';
 import { pathMatcher } from '../../lib/git/test-paths.js';
 import { raceTestConfig } from './_fixture.js';
 import { completeness } from '../../lib/race/criteria.js';

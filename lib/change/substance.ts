@@ -3,7 +3,7 @@
 import { tokenize } from './clones.js';
 import { lexical } from './comments.js';
 import type { FilePatch } from '../git/diff-parse.js';
-import type { NoOp } from './gate.js';
+import type { NoOp } from '../race/gate.js';
 import { TEST_FILE } from './test-findings.js';
 import { TS_JS_FILE } from './ts-metrics.js';
 
