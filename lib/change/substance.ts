@@ -3,9 +3,14 @@
 import { tokenize } from './clones.js';
 import { lexical } from './comments.js';
 import type { FilePatch } from '../git/diff-parse.js';
-import type { NoOp } from '../race/gate.js';
 import { TEST_FILE } from './test-findings.js';
 import { TS_JS_FILE } from './ts-metrics.js';
+
+/** What a change that does nothing is, or null when it changes code. */
+export interface NoOp {
+  kind: 'empty' | 'cosmetic' | 'tests_only' | 'no_code';
+  detail: string;
+}
 
 const DOC_FILE = /(^|\/)(docs?\/|README|CHANGELOG|CHANGES|HISTORY|NEWS|LICENSE|AUTHORS)|\.(md|mdx|rst|adoc|txt)$/i;
 

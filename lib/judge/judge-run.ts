@@ -9,7 +9,7 @@ import type { StateStore } from '../store/store.js';
 import type { Feedback, JudgeLedgerRow, Judgment } from '../schema/types.generated.js';
 import { loadSecretTable } from '../secrets/load.js';
 import { isTransient, type Backend, type CallRequest, type CallResult } from './backend.js';
-import { collectFirst, type CollectCtx } from './collect-adapter.js';
+import { collectFirst } from './collect-adapter.js';
 import { summarizeJudgment } from '../collector/feedback-parts.js';
 import type { AssembledContext } from './context.js';
 import { costUsd, resolveModel, zeroUsage } from './cost.js';
@@ -35,10 +35,6 @@ export interface JudgeDeps {
   processEnv: NodeJS.ProcessEnv;
   now: () => Date;
   log: (msg: string) => void;
-  /** The race's no-op classifier, handed to the collector as bin/collect does (the judge sits below the race). */
-  classifyNoOp?: CollectCtx['classifyNoOp'];
-  /** The race's gaming rules (special-cased test literals, the runner reached from code), likewise. */
-  findGaming?: CollectCtx['findGaming'];
   /** Injected in tests; otherwise built from config on first use. */
   backend?: Backend;
   prompt?: JudgePrompt;
@@ -187,8 +183,6 @@ async function ensureFeedback(
     config: deps.config,
     processEnv: deps.processEnv,
     now: deps.now,
-    ...(deps.classifyNoOp ? { classifyNoOp: deps.classifyNoOp } : {}),
-    ...(deps.findGaming ? { findGaming: deps.findGaming } : {}),
   });
   sources.push(c.note);
   return { feedback: c.feedback, collected: c.feedback !== null };

@@ -7,11 +7,11 @@ import { booleanToScore, ratioToScore } from './rubric.js';
 import { durationSeconds } from '../collector/scoring.js';
 import type { ApiChange } from '../change/ts-metrics.js';
 import type { TargetStanding } from './targets.js';
+import { SOURCE_FILE } from '../change/files.js';
 import {
   CHANGELOG_FILE,
   DOC_FILE,
   MIGRATION_FILE,
-  SOURCE_FILE,
   totalTokens,
   type JudgeCriterionName,
   type RaceFacts,
