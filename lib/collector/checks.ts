@@ -16,6 +16,7 @@ import {
   witnessNotLoaded,
 } from './parsers/pytest-witness.js';
 import type { Check, CommandsUsed, Config, ReportedCheck, RunRecord } from '../schema/types.generated.js';
+import { plural } from '../base/plural.js';
 
 export const CHECK_NAMES = ['build', 'test', 'lint', 'typecheck'] as const;
 type CheckName = (typeof CHECK_NAMES)[number];
@@ -223,7 +224,9 @@ async function readReportInto(check: Check, rr: ReportRun, cwd: string): Promise
   const seen: string[] = [];
   if (w.rewritten.length) {
     const r = w.rewritten[0]!;
-    seen.push(`${w.rewritten.length} test phase(s) raised and were reported passed (${r.id}, ${r.when}: ${r.raised})`);
+    seen.push(
+      `${plural(w.rewritten.length, 'test phase')} raised and ${w.rewritten.length === 1 ? 'was' : 'were'} reported passed (${r.id}, ${r.when}: ${r.raised})`,
+    );
   }
   if (w.replaced.length) seen.push(`the runner's own ${w.replaced.slice(0, 3).join(', ')} replaced during the run`);
   // The witness said it loaded, and its file is gone or emptied: removed from inside the run. node's witness says

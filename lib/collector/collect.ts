@@ -32,6 +32,7 @@ import { orderFeedback } from './record-order.js';
 import { noOpReason, ownTestsCrash, verdictOutcome } from './regressions.js';
 import type { LoadedRunRecord } from './run-record.js';
 import { durationSeconds } from './scoring.js';
+import { plural } from '../base/plural.js';
 
 /** Everything a run's feedback is made from besides its measurements, read before anything is measured. */
 interface Inputs {
@@ -124,7 +125,7 @@ async function measure(inputs: Inputs, run: NonNullable<Inputs['run']>, ctx: Col
     ctx.log?.(
       sealed.pruned.error
         ? `could not prune old candidate refs: ${sealed.pruned.error}`
-        : `pruned ${sealed.pruned.beads.length} candidate ref(s) older than ${cfg.collector.candidate_ref_max_age_days} days: ${sealed.pruned.beads.join(', ')}`,
+        : `pruned ${plural(sealed.pruned.beads.length, 'candidate ref')} older than ${cfg.collector.candidate_ref_max_age_days} days: ${sealed.pruned.beads.join(', ')}`,
     );
   // Read from git alone, while the checks run; a failure is a note, never a lost collection.
   const gamingP = import('../change/gaming-check.js')

@@ -301,7 +301,7 @@ async function callAndRecord(c: Call): Promise<JudgeOutcome> {
     return {
       bead,
       status: 'deferred',
-      message: `deferred: ${res.used} of ${cfg.judge.max_per_hour} judge calls used in the last hour${res.queued ? `; queued in state/queue/${bead}.json (run bin/judge --drain later)` : ''}`,
+      message: `deferred: ${res.used} of ${cfg.judge.max_per_hour} judge calls used in the last hour${res.queued ? `; queued in state/queue/${bead}.json (run judgeloop judge --drain later)` : ''}`,
     };
   }
   const recordCall = (r: CallResult, o: CallOutcome): void => {
@@ -367,7 +367,7 @@ async function callAndRecord(c: Call): Promise<JudgeOutcome> {
   if (judgment.status === 'failed') {
     const queued =
       isTransient(judgment.failure!) && !opts.fromQueue
-        ? `; queued in state/queue/${bead}.json for bin/judge --drain`
+        ? `; queued in state/queue/${bead}.json for judgeloop judge --drain`
         : '';
     return {
       bead,

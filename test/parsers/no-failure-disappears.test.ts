@@ -39,7 +39,7 @@ describe('a test that kills the interpreter is an error, named', () => {
   test('pytest ending without its summary after the session header (os._exit in a test) crashed', () => {
     const c = parse('pytest/exit-default.txt');
     expect(c).toMatchObject({ passed: 1, errors: 1, runner_crashed: true });
-    expect(c.notes?.join('\n')).toContain('after 1 of 3 collected test(s)');
+    expect(c.notes?.join('\n')).toContain('after 1 of 3 collected tests');
     // The same header with its summary is a clean run: nothing is invented.
     expect(parse('pytest/all-pass.txt').runner_crashed).toBeUndefined();
   });

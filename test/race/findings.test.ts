@@ -539,7 +539,7 @@ describe('doing nothing', () => {
         { 'a.py': PY, 'tests/test_a.py': 'def test_f():\n    assert f(1) == 1\n' },
         { 'tests/test_a.py': 'def test_f():\n    pass\n' },
       ),
-    ).toEqual({ kind: 'tests_only', detail: 'changes no code under test: only 1 test files' });
+    ).toEqual({ kind: 'tests_only', detail: 'changes no code under test: only 1 test file' });
     expect(noop({ 'a.py': PY }, { 'README.md': '# about\n' })?.kind).toBe('no_code');
   });
 
