@@ -6,6 +6,7 @@
 //   lib/race                              ranks solutions: uses collector, judge, ratings
 //   lib/judge                             uses collector (collect before judging)
 //   lib/collector lib/templates lib/ratings lib/record
+//   lib/change                            reading a change: findings, no-op and gaming checks, metrics
 //   lib/store                             state files, locks, the feedback index
 //   lib/config                            defaults < file < env < flags
 //   lib/git                               the one safe git recipe
@@ -25,6 +26,7 @@ const LAYERS = [
   ['git'],
   ['config'],
   ['store'],
+  ['change'],
   ['collector', 'templates', 'ratings', 'record'],
   ['judge'],
   ['race'],

@@ -15,6 +15,7 @@ import {
   type AgentFields,
   type RatingFields,
 } from '../lib/ratings/agents-io.js';
+import { plural } from '../lib/base/plural.js';
 
 const USAGE = usage(AGENTS);
 
@@ -55,7 +56,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     const { profile, problems } = await rebuildAgent(store, config, slug, now);
     for (const p of problems) io.stderr(`warning: ${p}\n`);
     io.stderr(
-      `${slug}: profile rebuilt from ${profile.rating_samples} rated run(s): rating ${fmtRating(profile.rating)}, max_complexity ${profile.max_complexity}\n`,
+      `${slug}: profile rebuilt from ${plural(profile.rating_samples, 'rated run')}: rating ${fmtRating(profile.rating)}, max_complexity ${profile.max_complexity}\n`,
     );
     if (values.json) io.stdout(JSON.stringify(withStateDir(store, profile), null, 2) + '\n');
     return 0;

@@ -71,11 +71,6 @@ export async function run(argv: string[], io: CollectIo): Promise<number> {
         log,
         version: packageVersion(),
         racePeers,
-        // The race's no-op classifier, loaded only when a change may be one (the base's tests behave as before).
-        classifyNoOp: async (wt, from, to) => (await import('../lib/race/no-op-check.js')).changeNoOp(wt, from, to),
-        // The race's rules for code that games the graded tests (special-cased literals, the runner reached).
-        findGaming: async (wt, from, to, collector) =>
-          (await import('../lib/race/gaming-check.js')).gamingFindings(wt, from, to, collector),
       });
       if (values.json) io.stdout(`${JSON.stringify(withStateDir(store, fb))}\n`);
       else io.stdout(`${formatLine(fb)}\n`);

@@ -16,6 +16,7 @@ import { perTestSource, TEST_REPORT_FIX } from '../lib/collector/parsers/report-
 import { storeFromEnv } from '../lib/cli/command-helpers.js';
 import { detectProject, readProject } from '../lib/cli/detect.js';
 import { git } from '../lib/git/git.js';
+import { plural } from '../lib/base/plural.js';
 
 const VIA = { flag: 'named by --config', env: 'named by JUDGELOOP_CONFIG', found: 'found upwards', none: '' } as const;
 
@@ -79,7 +80,7 @@ function stateFindings(io: Io, file: string | undefined): Finding[] {
     const queued = names(join(s.dir, 'queue')).filter((n) => n.endsWith('.json')).length;
     out.push(
       queued
-        ? warn('queue', `${queued} run(s) waiting for the judge`, 'judgeloop judge --drain (or the cron line)')
+        ? warn('queue', `${plural(queued, 'run')} waiting for the judge`, 'judgeloop judge --drain (or the cron line)')
         : ok('queue', 'empty'),
     );
     const locks = staleLocks(s.dir);

@@ -133,11 +133,6 @@ export async function run(argv: string[], io: Io): Promise<number> {
     processEnv: io.processEnv,
     now,
     log: (m) => io.stderr(m + '\n'),
-    // The no-op rule bin/collect applies, loaded only when a change may be one.
-    classifyNoOp: async (wt, from, to) => (await import('../lib/race/no-op-check.js')).changeNoOp(wt, from, to),
-    // Special-cased test literals and the runner reached from code, as the race finds them.
-    findGaming: async (wt, from, to, collector) =>
-      (await import('../lib/race/gaming-check.js')).gamingFindings(wt, from, to, collector),
   };
   const json = values.json ? store.root : false;
   if (!values['dry-run']) deps.throttle = await openThrottle(deps);

@@ -14,6 +14,7 @@ import { present } from '../lib/race/present.js';
 import { raceMerged } from '../lib/race/merge.js';
 import { tallyLine, tallyOutcomes, type OutcomeLine } from '../lib/judge/tally.js';
 import { Progress } from '../lib/report/progress.js';
+import { plural } from '../lib/base/plural.js';
 import { runRace } from '../lib/race/run-race.js';
 import { loadRunRecord, type LoadedRunRecord } from '../lib/collector/run-record.js';
 import type { StateStore } from '../lib/store/store.js';
@@ -82,10 +83,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
         `--race ${values.race}: the stored race cannot be read (${errorMessage(e).split('\n')[0]}); evaluate it again with judgeloop race --race ${values.race} --recollect`,
       );
     }
-    if (!stored)
-      throw new UserError(
-        `--race ${values.race}: no stored race (state/races/${values.race}.json); evaluate its runs with judgeloop race --race ${values.race} --recollect, or judgeloop race <run.json>…`,
-      );
+    if (!stored) throw new UserError(noStoredRace(shown, values.race, io.cwd));
     io.stdout(present(stored, format, format === 'json' ? null : await mergedOf(shown, stored)));
     return 0;
   }
@@ -114,7 +112,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
     progress.finish(id, phase, solutions.has(id) ? { done: ended, total: solutions.size } : {});
   };
   const outcomes: OutcomeLine[] = [];
-  const judge = config.judge.enabled ? await raceJudge(io, store, config, now, progress, outcomes) : undefined;
+  const judge = config.judge.enabled
+    ? await raceJudge(io, store, config, now, values.quiet ? null : progress, outcomes)
+    : undefined;
   const ask = config.judge.enabled
     ? (await import('../lib/judge/compare.js')).judgeAsker({
         store,
@@ -162,6 +162,23 @@ export async function run(argv: string[], io: Io): Promise<number> {
   return code;
 }
 
+/** Advice that works for a race id with no stored race: evaluate its runs when there are some, else the ids there are. */
+function noStoredRace(store: StateStore, raceId: string, cwd: string): string {
+  const head = `--race ${raceId}: no stored race (${join(store.root, 'races', `${raceId}.json`)})`;
+  let runs = 0;
+  try {
+    runs = findRaceRuns(store, raceId, cwd).length;
+  } catch {
+    // No run records carry this race id: the advice below names the races there are.
+  }
+  if (runs) return `${head}; evaluate its ${plural(runs, 'run')} with: judgeloop race --race ${raceId} --recollect`;
+  const known = store.list('races');
+  const shown = known.slice(0, 10).join(', ') + (known.length > 10 ? `, … (${known.length})` : '');
+  return `${head}, and no run record has race_id ${JSON.stringify(raceId)}; ${
+    known.length ? `stored races: ${shown}` : 'no race is stored yet'
+  }. Race run records with: judgeloop race <run.json>… [--id ${raceId}]`;
+}
+
 /** The solution `accept --merge` merged (the race's latest recorded choice), when it is still in its base. */
 function mergedOf(store: StateStore, race: Race) {
   return raceMerged(race, store.read<RaceChoice>('race_choices', race.race_id));
@@ -173,11 +190,12 @@ async function raceJudge(
   store: StateStore,
   config: Config,
   now: () => Date,
-  progress: Progress,
+  progress: Progress | null,
   outcomes: OutcomeLine[],
 ): Promise<(run: LoadedRunRecord) => Promise<void>> {
   const { judgeRun } = await import('../lib/judge/judge-run.js');
-  const log = (m: string) => progress.message(`race: judge: ${m}`);
+  // --quiet: the judge's lines too (its tally is on stdout); without it, each judged run on stderr.
+  const log = (m: string) => progress?.message(`race: judge: ${m}`);
   return async (run) => {
     const o = await judgeRun(run, { store, config, env: io.env, processEnv: io.processEnv, now, log });
     log(`${o.bead}: ${o.status}: ${o.message}`);

@@ -9,6 +9,7 @@ import { textTable as table } from '../lib/report/table.js';
 import { nowIso } from '../lib/base/clock.js';
 import { loadAllAgents, type LoadedAgent } from '../lib/ratings/agent-log.js';
 import type { AgentRunRating } from '../lib/schema/types.generated.js';
+import { plural } from '../lib/base/plural.js';
 
 export interface RecentRow {
   agent: string;
@@ -109,7 +110,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       ),
   );
   io.stdout(
-    `\nLast ${recent.length} rated run(s) and adjustments, oldest first\n` +
+    `\nLast ${plural(recent.length, 'rated run')} and adjustments, oldest first\n` +
       table(
         ['time', 'agent', 'bead', 'command', 'cx', 'quality', 'score', 'rating', 'Δ', 'max_cx'],
         recent.map(({ agent, row }) => {

@@ -17,6 +17,7 @@ import {
 import { worktreeProblem } from '../lib/git/worktree.js';
 import { assertSafeId } from '../lib/store/bead.js';
 import type { Race } from '../lib/schema/types.generated.js';
+import { plural } from '../lib/base/plural.js';
 
 const USAGE = usage(REFS);
 const DAY_MS = 86_400_000;
@@ -54,7 +55,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   if (rules.length > 1) throw new UserError(`choose one of --older-than DAYS, --race ID, --all\n${USAGE}`);
   const dryRun = Boolean(values['dry-run']);
   const done = (n: number, where: string) =>
-    io.stderr(`refs: ${dryRun ? 'would prune' : 'pruned'} ${n} candidate ref(s)${where}\n`);
+    io.stderr(`refs: ${dryRun ? 'would prune' : 'pruned'} ${plural(n, 'candidate ref')}${where}\n`);
 
   if (values.race !== undefined) {
     if (values.repo !== undefined) throw new UserError("--race prunes in each solution's repository: no --repo");

@@ -15,6 +15,7 @@ import { renderScores } from '../lib/templates/table.js';
 import { Progress } from '../lib/report/progress.js';
 import { decideTriggers } from '../lib/templates/triggers.js';
 import type { TemplateScores, Trigger } from '../lib/schema/types.generated.js';
+import { plural } from '../lib/base/plural.js';
 
 /** More records than this (or a read longer than a second) show progress on stderr. */
 const PROGRESS_AFTER = 2000;
@@ -76,7 +77,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   for (const s of scan.skipped) io.stderr(`score-templates: skipped ${s.file}: ${s.problem}\n`);
   if (scan.badIndexLines)
     io.stderr(
-      `score-templates: ${scan.badIndexLines} unreadable line(s) in ${store.path('feedback-index', 'feedback')}; their feedback files were re-read\n`,
+      `score-templates: ${plural(scan.badIndexLines, 'unreadable line')} in ${store.path('feedback-index', 'feedback')}; their feedback files were re-read\n`,
     );
 
   const templates = agg.finish();

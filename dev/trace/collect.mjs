@@ -100,7 +100,6 @@ const ctx = {
   config: loadConfig({ env: e, cwd: dir }),
   processEnv: env,
   now: () => new Date(),
-  classifyNoOp: async (w, from, to) => (await import(`${DIST}/lib/race/no-op-check.js`)).changeNoOp(w, from, to),
 };
 const loaded = loadRunRecord(join(dir, 'run.json'), dir);
 on = true;

@@ -1,4 +1,4 @@
-// What each environment variable of lib/cli/env.ts does, for the commands' --help (their definitions name the ones they read).
+// What each environment variable of lib/base/env.ts does, for the commands' --help (their definitions name the ones they read).
 import type { EnvKey } from '../base/env.js';
 
 export const ENV_HELP: Record<EnvKey, string> = {

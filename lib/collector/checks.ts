@@ -9,6 +9,7 @@ import { collectorCheckEnv, type SandboxPolicy } from '../process/sandbox.js';
 import { readTreeFile } from '../git/tree-read.js';
 import { noWitness, parseWitness, WITNESS_FILE, WITNESS_MARK, type Witnessed } from './parsers/pytest-witness.js';
 import type { Check, CommandsUsed, Config, ReportedCheck, RunRecord } from '../schema/types.generated.js';
+import { plural } from '../base/plural.js';
 
 export const CHECK_NAMES = ['build', 'test', 'lint', 'typecheck'] as const;
 type CheckName = (typeof CHECK_NAMES)[number];
@@ -225,7 +226,9 @@ function observe(t: NonNullable<Check['tests']>, rr: ReportRun, console: string)
   const seen: string[] = [];
   if (w.rewritten.length) {
     const r = w.rewritten[0]!;
-    seen.push(`${w.rewritten.length} test phase(s) raised and were reported passed (${r.id}, ${r.when}: ${r.raised})`);
+    seen.push(
+      `${plural(w.rewritten.length, 'test phase')} raised and ${w.rewritten.length === 1 ? 'was' : 'were'} reported passed (${r.id}, ${r.when}: ${r.raised})`,
+    );
   }
   if (w.replaced.length) seen.push(`the runner's own ${w.replaced.slice(0, 3).join(', ')} replaced during the run`);
   if (w.universal.length) {

@@ -32,6 +32,7 @@ import { orderFeedback } from './record-order.js';
 import { noOpReason, ownTestsCrash, verdictOutcome } from './regressions.js';
 import type { LoadedRunRecord } from './run-record.js';
 import { durationSeconds } from './scoring.js';
+import { plural } from '../base/plural.js';
 
 /** Everything a run's feedback is made from besides its measurements, read before anything is measured. */
 interface Inputs {
@@ -59,7 +60,7 @@ interface Measured {
   own: Feedback['own_tests'] | null;
   changed: NonNullable<Feedback['changed_expectations']>;
   noOp: string | null;
-  /** Code that games the graded tests (ctx.findGaming), one line each. */
+  /** Code that games the graded tests (lib/change/gaming-check.ts), one line each. */
   gaming: string[];
   notes: string[];
   /** Why the failure is the environment's, not the agent's (blame.ts); null when it is not. */
@@ -124,15 +125,15 @@ async function measure(inputs: Inputs, run: NonNullable<Inputs['run']>, ctx: Col
     ctx.log?.(
       sealed.pruned.error
         ? `could not prune old candidate refs: ${sealed.pruned.error}`
-        : `pruned ${sealed.pruned.beads.length} candidate ref(s) older than ${cfg.collector.candidate_ref_max_age_days} days: ${sealed.pruned.beads.join(', ')}`,
+        : `pruned ${plural(sealed.pruned.beads.length, 'candidate ref')} older than ${cfg.collector.candidate_ref_max_age_days} days: ${sealed.pruned.beads.join(', ')}`,
     );
   // Read from git alone, while the checks run; a failure is a note, never a lost collection.
-  const gamingP = (
-    ctx.findGaming?.(wt, sealed.gradedBase, sealed.candidate.graded_commit, cfg.collector) ?? Promise.resolve([])
-  ).catch((e: unknown) => {
-    notes.push(`the gaming check failed: ${errorMessage(e)}`);
-    return [] as string[];
-  });
+  const gamingP = import('../change/gaming-check.js')
+    .then((g) => g.gamingFindings(wt, sealed.gradedBase, sealed.candidate.graded_commit, cfg.collector))
+    .catch((e: unknown) => {
+      notes.push(`the gaming check failed: ${errorMessage(e)}`);
+      return [] as string[];
+    });
   if (sealed.candidate.tests_from.source === 'tests_ref')
     notes.push(`graded tests from the task's test revision ${sealed.candidate.tests_from.ref}`);
   const env = { wt, commands, cfg, ctx, sandbox: run.sandbox };
@@ -147,12 +148,11 @@ async function measure(inputs: Inputs, run: NonNullable<Inputs['run']>, ctx: Col
   const diff = await diffP;
   // Classified is what the graded run runs: the graded base to the graded commit (an edit to a test or
   // test-infrastructure path is replaced there). Nothing graded changed: say so rather than "the diff is empty".
-  const classify =
-    ctx.classifyNoOp &&
-    (async () =>
-      (await git(wt, ['rev-parse', `${sealed.gradedBase}^{tree}`])).trim() === sealed.candidate.graded_tree
-        ? 'only tests and test infrastructure changed, which the graded run takes from the trusted revision'
-        : ctx.classifyNoOp!(wt, sealed.gradedBase, sealed.candidate.graded_commit));
+  // The classifier is loaded only when a change may be nothing (the base's tests behave as before).
+  const classify = async () =>
+    (await git(wt, ['rev-parse', `${sealed.gradedBase}^{tree}`])).trim() === sealed.candidate.graded_tree
+      ? 'only tests and test infrastructure changed, which the graded run takes from the trusted revision'
+      : (await import('../change/no-op-check.js')).changeNoOp(wt, sealed.gradedBase, sealed.candidate.graded_commit);
   const noOp = await noOpReason(baseline?.tests, checks.test?.tests, diff.files.length, classify);
   const gaming = await gamingP;
   const infra = infraCause({ baseline: seen.baseline, gradedSetup: seen.gradedSetup ?? null, checks });

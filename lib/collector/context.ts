@@ -12,16 +12,6 @@ export interface CollectContext {
   version?: string;
   /** Other runs of the same races given in this call, so a batch is scored against its own fastest run. */
   racePeers?: RacePeer[];
-  /**
-   * Says what kind of nothing the change from `from` to `to` is (comments, ignore files, metadata…), or null when it
-   * changes code; asked only when the base's tests behave as before. bin/collect passes the race's classifier.
-   */
-  classifyNoOp?: (worktree: string, from: string, to: string) => Promise<string | null>;
-  /**
-   * Code in the change from `from` to `to` that games the graded tests (a special-cased test literal, the runner
-   * reached from code), one line each. bin/collect and bin/judge pass the race's rules.
-   */
-  findGaming?: (worktree: string, from: string, to: string, collector: Config['collector']) => Promise<string[]>;
 }
 
 /** A run of the same race known before its feedback exists (e.g. given to the same bin/collect call). */

@@ -1,7 +1,8 @@
-// Outcome class and integrity flags of one run (definitions: docs/notes/collector.md). Pure.
+// Outcome class and integrity flags of one run (definitions: docs/design/collector.md). Pure.
 import type { Check, LintCounts, Outcome, RunRecord, TestCounts } from '../schema/types.generated.js';
 import { describeEvidence, type TestEvidence } from '../evidence/trust.js';
 import { failingIds, resolutionLine, type Resolution } from '../evidence/resolution.js';
+import { plural } from '../base/plural.js';
 
 export interface ChecksSet {
   build: Check | null;
@@ -73,7 +74,7 @@ export function integrityFlags(test: Check | null, baseline: TestCounts | null):
   else if (test.signal) notRun(`the test runner was killed by ${test.signal}`);
   else if (counts === null) notRun('no test counts could be parsed from the output');
   else if (ranCount(counts) === 0)
-    notRun(counts.errors > 0 ? `zero tests ran (${counts.errors} error(s) before any test)` : 'zero tests ran');
+    notRun(counts.errors > 0 ? `zero tests ran (${plural(counts.errors, 'error')} before any test)` : 'zero tests ran');
   else if (NO_TESTS.test(text)) notRun('the runner reported that no tests were found');
   countFlags(test, counts, out);
 
@@ -86,7 +87,9 @@ export function integrityFlags(test: Check | null, baseline: TestCounts | null):
       );
     } else if (test.exit_code === 0 && failures > 0) {
       out.exit_code_contradicts_counts = true;
-      out.notes.push(`the test command exited 0 but ${failures} failure(s)/error(s) were parsed`);
+      out.notes.push(
+        `the test command exited 0 but ${plural(failures, 'failure or error', 'failures or errors')} ${failures === 1 ? 'was' : 'were'} parsed`,
+      );
     }
   }
 
@@ -186,10 +189,11 @@ export function classifyOutcome(i: OutcomeInput): { outcome: Outcome; reason: st
     if (r && r.resolved === false) short.push(resolutionLine(r));
     if (fresh) {
       // Per test: failures the base has too and the task does not name are context (not the run's); others count.
-      if (fresh.length) short.push(`${fresh.length} other test(s) failed`);
+      if (fresh.length) short.push(`${plural(fresh.length, 'other test')} failed`);
     } else {
       if (t.status !== 'passed') short.push(`the tests exited ${t.exit_code}`);
-      if (c && c.failed + c.errors > 0) short.push(`${c.failed} test(s) failed and ${c.errors} error(s)`);
+      if (c && c.failed + c.errors > 0)
+        short.push(`${plural(c.failed, 'test')} failed and ${plural(c.errors, 'error')}`);
     }
     if (i.integrity.exit_code_contradicts_counts) short.push('the exit code contradicts the parsed counts');
     if (i.integrity.test_count_below_baseline) short.push('fewer tests than on the base commit');

@@ -1,6 +1,7 @@
 // Was the task done (pure): a run is resolved when every target test passes and no test that passed on the base
 // broke (SWE-bench's FAIL_TO_PASS / PASS_TO_PASS). The collector, the race, templates and ratings read this verdict.
 import type { TestCounts } from '../schema/types.generated.js';
+import { plural } from '../base/plural.js';
 
 /** Where a task's targets came from, first found (docs/design/collector.md, "Targets"). */
 export type TargetSource = 'task' | 'race' | 'tests_ref' | 'base_failing' | 'none';
@@ -90,8 +91,6 @@ export interface Resolution {
   /** Every target passes and nothing that passed broke; null when it cannot be told. */
   resolved: boolean | null;
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * One run against its targets and the base: per test id when both sides list their tests, else by the counts — a

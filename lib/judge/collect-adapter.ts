@@ -1,13 +1,10 @@
-// The one place the judge reaches the collector (collect before judging).
+// The judge collects a run before judging it: the collector's verdict, or a note when collecting failed.
 import { collectRun } from '../collector/collect.js';
 import type { CollectContext } from '../collector/context.js';
 import type { LoadedRunRecord } from '../collector/run-record.js';
 import type { Feedback } from '../schema/types.generated.js';
 
-export type CollectCtx = Pick<
-  CollectContext,
-  'store' | 'config' | 'processEnv' | 'now' | 'classifyNoOp' | 'findGaming'
->;
+export type CollectCtx = Pick<CollectContext, 'store' | 'config' | 'processEnv' | 'now'>;
 
 export type CollectOutcome = { feedback: Feedback; note: string } | { feedback: null; note: string };
 

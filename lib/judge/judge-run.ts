@@ -9,7 +9,7 @@ import type { StateStore } from '../store/store.js';
 import type { Feedback, JudgeLedgerRow, Judgment } from '../schema/types.generated.js';
 import { loadSecretTable } from '../secrets/load.js';
 import { isTransient, type Backend, type CallRequest, type CallResult } from './backend.js';
-import { collectFirst, type CollectCtx } from './collect-adapter.js';
+import { collectFirst } from './collect-adapter.js';
 import { summarizeJudgment } from '../collector/feedback-parts.js';
 import type { AssembledContext } from './context.js';
 import { costUsd, resolveModel, zeroUsage } from './cost.js';
@@ -36,10 +36,6 @@ export interface JudgeDeps {
   processEnv: NodeJS.ProcessEnv;
   now: () => Date;
   log: (msg: string) => void;
-  /** The race's no-op classifier, handed to the collector as bin/collect does (the judge sits below the race). */
-  classifyNoOp?: CollectCtx['classifyNoOp'];
-  /** The race's gaming rules (special-cased test literals, the runner reached from code), likewise. */
-  findGaming?: CollectCtx['findGaming'];
   /** Injected in tests; otherwise built from config on first use. */
   backend?: Backend;
   prompt?: JudgePrompt;
@@ -193,8 +189,6 @@ async function ensureFeedback(
     config: deps.config,
     processEnv: deps.processEnv,
     now: deps.now,
-    ...(deps.classifyNoOp ? { classifyNoOp: deps.classifyNoOp } : {}),
-    ...(deps.findGaming ? { findGaming: deps.findGaming } : {}),
   });
   sources.push(c.note);
   return { feedback: c.feedback, collected: c.feedback !== null };
@@ -341,7 +335,7 @@ async function callAndRecord(c: Call): Promise<JudgeOutcome> {
     return {
       bead,
       status: 'deferred',
-      message: `deferred: ${res.used} of ${cfg.judge.max_per_hour} judge calls used in the last hour${res.queued ? `; queued in state/queue/${bead}.json (run bin/judge --drain later)` : ''}`,
+      message: `deferred: ${res.used} of ${cfg.judge.max_per_hour} judge calls used in the last hour${res.queued ? `; queued in state/queue/${bead}.json (run judgeloop judge --drain later)` : ''}`,
     };
   }
   const recordCall = (r: CallResult, o: CallOutcome): void => {
@@ -415,7 +409,7 @@ async function callAndRecord(c: Call): Promise<JudgeOutcome> {
   if (judgment.status === 'failed') {
     const queued =
       isTransient(judgment.failure!) && !opts.fromQueue
-        ? `; queued in state/queue/${bead}.json for bin/judge --drain`
+        ? `; queued in state/queue/${bead}.json for judgeloop judge --drain`
         : '';
     return {
       bead,

@@ -6,8 +6,6 @@ import type { LoadedRunRecord } from '../collector/run-record.js';
 import { collectorSandbox, type SandboxPolicy } from '../process/sandbox.js';
 import type { Feedback } from '../schema/types.generated.js';
 import { collectRun, getBaseline, resolveCommands, withCheckout } from './collector-adapter.js';
-import { changeNoOp } from './no-op-check.js';
-import { gamingFindings } from './gaming-check.js';
 import type { BenchmarkResult, SolutionFacts } from './facts.js';
 import { gatherFacts, runBenchmark } from './gather.js';
 import { raceConfig, type RaceConfig } from './settings.js';
@@ -89,9 +87,6 @@ export async function collectOne(run: LoadedRunRecord, ctx: RaceContext, env: No
         config: ctx.config,
         processEnv: ctx.processEnv,
         now: ctx.now,
-        // The collector's no-op verdict, as bin/collect gives it: the stored feedback reads the same either way.
-        classifyNoOp: changeNoOp,
-        findGaming: gamingFindings,
         ...(log ? { log } : {}),
       }));
     if (!feedback.diff || !feedback.head) {

@@ -1,4 +1,4 @@
-// The one place the race calls the collector: its check runner, baseline cache and seed 000 formulas (0-100).
+// The race's calls of the collector's check runner, baseline cache and seed 000 formulas (0-100).
 import { getBaseline } from '../collector/baseline.js';
 import { resolveCommands } from '../collector/checks.js';
 import { withCheckout } from '../collector/checkout.js';

@@ -3,7 +3,7 @@
 import type { Feedback } from '../schema/types.generated.js';
 import { measured, notApplicable, unmeasured, type CriterionResult } from './categories.js';
 import { booleanToScore } from './rubric.js';
-import type { ApiChange } from './ts-metrics.js';
+import type { ApiChange } from '../change/ts-metrics.js';
 import { targetFraction, type TargetStanding } from './targets.js';
 import type { SolutionFacts } from './facts.js';
 

@@ -1,10 +1,10 @@
 // Seed 001's quality criteria: complexity and length of the touched functions, file size, duplication, comment
 // coverage, the judge's quality (pure).
 import { measured, notApplicable, unmeasured, type CriterionResult } from './categories.js';
-import type { detectClones } from './clones.js';
-import { commentScore, MIN_CODE_LINES, type CommentFigures } from './comments.js';
+import type { detectClones } from '../change/clones.js';
+import { commentScore, MIN_CODE_LINES, type CommentFigures } from '../change/comments.js';
 import { inverseScore } from './rubric.js';
-import type { FunctionMetric } from './ts-metrics.js';
+import type { FunctionMetric } from '../change/ts-metrics.js';
 import type { SolutionFacts } from './facts.js';
 
 import { judgeCriterion, r2 } from './criteria.js';

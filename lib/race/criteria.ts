@@ -5,13 +5,13 @@ import { measured, notApplicable, unmeasured, type CriterionResult } from './cat
 import type { FilePatch } from '../git/diff-parse.js';
 import { booleanToScore, ratioToScore } from './rubric.js';
 import { durationSeconds } from '../collector/scoring.js';
-import type { ApiChange } from './ts-metrics.js';
+import type { ApiChange } from '../change/ts-metrics.js';
 import type { TargetStanding } from './targets.js';
+import { SOURCE_FILE } from '../change/files.js';
 import {
   CHANGELOG_FILE,
   DOC_FILE,
   MIGRATION_FILE,
-  SOURCE_FILE,
   totalTokens,
   type JudgeCriterionName,
   type RaceFacts,

@@ -3,6 +3,7 @@
 import type { Feedback, RaceCategoryWeights } from '../schema/types.generated.js';
 import type { FilePatch } from '../git/diff-parse.js';
 import type { RaceTargets } from './targets.js';
+import type { FileText } from '../change/texts.js';
 
 /** The judge's optional per-criterion assessments (state/judgments/<bead>.json `criteria`), each 0-1. */
 interface JudgeCriterion {
@@ -21,14 +22,6 @@ export const JUDGE_CRITERIA = [
 ] as const;
 export type JudgeCriterionName = (typeof JUDGE_CRITERIA)[number];
 export type JudgeCriteria = Partial<Record<JudgeCriterionName, JudgeCriterion>>;
-
-export interface FileText {
-  path: string;
-  /** Text in the solution (null when deleted or binary). */
-  head: string | null;
-  /** Text at the merge base (null when created or binary). */
-  base: string | null;
-}
 
 export interface BenchmarkResult {
   ok: boolean;
@@ -86,8 +79,6 @@ export interface EvaluateOptions {
 
 export const CHANGELOG_FILE = /(^|\/)(CHANGELOG|CHANGES|HISTORY|NEWS)(\.[A-Za-z]+)?$/i;
 export const DOC_FILE = /(^|\/)(docs?\/|README)|\.(md|mdx|rst|adoc|txt)$/i;
-export const SOURCE_FILE =
-  /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|py|go|rs|rb|java|kt|swift|c|cc|cpp|h|hpp|cs|php|scala|sh|sql|ex|exs)$/;
 export const MIGRATION_FILE = /(^|\/)migrat|\.sql$/i;
 
 export function totalTokens(usage: Feedback['run']['usage']): number | null {

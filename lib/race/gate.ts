@@ -3,12 +3,7 @@
 import type { Feedback, RaceFlag, RaceGateCondition, RaceGates } from '../schema/types.generated.js';
 import type { TargetStanding } from './targets.js';
 import { describeEvidence, type TestEvidence } from '../evidence/trust.js';
-
-/** What a change that does nothing is, or null when it changes code. */
-export interface NoOp {
-  kind: 'empty' | 'cosmetic' | 'tests_only' | 'no_code';
-  detail: string;
-}
+import type { NoOp } from '../change/substance.js';
 
 export interface GateInput {
   build: Feedback['checks']['build'];

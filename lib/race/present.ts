@@ -132,9 +132,20 @@ function noWinnerAdvice(race: Race): string[] {
 const LEGEND =
   'Legend (0-100): race score = correctness, quality, efficiency, completeness and safety weighted; checks = build, tests, lint, diff size and speed weighted; TESTS LINT DIFF SPEED = each check alone.';
 
+/** What the header names the task by: the prompt's first non-blank line, cut at `max` characters; else the task id. */
+export function taskHeadline(prompt: string | null | undefined, taskId: string, max = 80): string {
+  const first = (prompt ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l.length);
+  if (!first) return taskId;
+  const chars = [...first];
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : first;
+}
+
 /** Seed 000's "Race Results" block, with the gates and the command to accept the winner. */
 function raceResultsTable(race: Race, merged: RaceMerged | null): string {
-  const title = `Race Results — Task: ${JSON.stringify(race.task_prompt ?? race.task_id)}`;
+  const title = `Race Results — Task: ${taskHeadline(race.task_prompt, race.task_id)}`;
   const lines = [title, '='.repeat(Math.min(title.length, 60)), ''];
   const names = race.solutions.map(label);
   const width = Math.max(...names.map((n) => n.length), 8);

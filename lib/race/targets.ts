@@ -9,6 +9,7 @@ import {
   type TargetSource,
 } from '../evidence/resolution.js';
 import type { Feedback, TestCounts } from '../schema/types.generated.js';
+import { plural } from '../base/plural.js';
 
 export type CaseStatus = 'passed' | 'failed' | 'error' | 'skipped' | 'xfail' | 'xpass';
 
@@ -41,8 +42,6 @@ export interface TargetInput {
   taskType: string | null | undefined;
   base: TestCounts | null | undefined;
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** The race's targets, first found (resolution.ts taskTargets), with why in one sentence. */
 export function raceTargets(i: TargetInput): RaceTargets {

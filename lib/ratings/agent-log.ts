@@ -16,6 +16,7 @@ import {
   type FoldState,
   type Registration,
 } from './profile.js';
+import { plural } from '../base/plural.js';
 
 export const RATING_VERSION = 'seed002-1';
 
@@ -118,7 +119,7 @@ export function loadAgent(store: StateStore, slug: string, rc: RatingsConfig, no
   if (!registration && log.rows.length > 0) {
     registration = salvageRegistration(profileFile, slug, log, now);
     problems.push(
-      `${rel(store, profileFile)} is missing; rebuilt from ${logName}${registration.enabled ? '' : ` (disabled for routing until bin/agents enable ${slug})`}`,
+      `${rel(store, profileFile)} is missing; rebuilt from ${logName}${registration.enabled ? '' : ` (disabled for routing until judgeloop agents enable ${slug})`}`,
     );
   }
   const initial =
@@ -131,7 +132,7 @@ export function loadAgent(store: StateStore, slug: string, rc: RatingsConfig, no
   for (const m of mismatches) problems.push(`${logName} ${m}`);
   if (stored && stored.rating_samples !== state.rating_samples) {
     problems.push(
-      `${rel(store, profileFile)} rests on ${stored.rating_samples} rated run(s) but the log has ${state.rating_samples}; the replay is used`,
+      `${rel(store, profileFile)} rests on ${plural(stored.rating_samples, 'rated run')} but the log has ${state.rating_samples}; the replay is used`,
     );
   }
   return { slug, registration, initial, state, log, stored, corruptProfile, problems };

@@ -31,7 +31,7 @@ export async function registerAgent(
     const a = loadAgent(store, slug, rc, now);
     if (a.registration)
       throw new UserError(
-        `agent ${slug} is already registered (${rel(store, store.path('agents', slug))}); use bin/agents set`,
+        `agent ${slug} is already registered (${rel(store, store.path('agents', slug))}); use judgeloop agents set`,
       );
     const reg: Registration = {
       slug,
@@ -64,7 +64,7 @@ export async function updateAgent(
   const rc = ratingsConfig(cfg);
   return store.withLock(lockName(slug), () => {
     const a = loadAgent(store, slug, rc, now);
-    if (!a.registration) throw new UserError(`agent ${slug} is not registered (bin/agents add ${slug})`);
+    if (!a.registration) throw new UserError(`agent ${slug} is not registered (judgeloop agents add ${slug})`);
     const reg: Registration = {
       ...a.registration,
       ...(fields.enabled !== undefined ? { enabled: fields.enabled } : {}),
@@ -86,7 +86,7 @@ export async function updateAgent(
         event: 'adjust',
         agent: slug,
         set,
-        reason: fields.reason ?? 'set by bin/agents set',
+        reason: fields.reason ?? 'set by judgeloop agents set',
         before: ratingStateOf(a.state),
         after: ratingStateOf(state),
         created_at: now,

@@ -2,6 +2,7 @@
 // outcome of a run caps the quality its rating may use. Pure.
 import { feedbackEvidence, TRUST_TEXT } from '../evidence/trust.js';
 import type { Config, Feedback } from '../schema/types.generated.js';
+import { plural } from '../base/plural.js';
 
 export type QaCaps = NonNullable<Config['ratings']>['qa_caps'];
 type QaStatus = 'clean' | 'unmeasured' | 'partial' | 'failed' | 'unfixed' | 'regressed' | 'no_op';
@@ -50,7 +51,7 @@ export function regressions(fb: Feedback): string[] {
   const r = fb.resolution;
   if (out.length === 0 && r && r.broke_count > 0)
     out.push(
-      `${r.broke_count} test(s) that passed on the base commit no longer pass (${r.broke.slice(0, 3).join(', ')}${r.broke.length > 3 ? ', …' : ''})`,
+      `${plural(r.broke_count, 'test')} that passed on the base commit no longer pass${r.broke_count === 1 ? 'es' : ''} (${r.broke.slice(0, 3).join(', ')}${r.broke.length > 3 ? ', …' : ''})`,
     );
   return out;
 }
@@ -74,7 +75,7 @@ function regressionsByTests(fb: Feedback): string[] {
     }
     if (broken.length > 0)
       out.push(
-        `${broken.length} test(s) that passed on the base commit fail now (${broken.slice(0, 3).join(', ')}${broken.length > 3 ? ', …' : ''})`,
+        `${plural(broken.length, 'test')} that passed on the base commit ${broken.length === 1 ? 'fails' : 'fail'} now (${broken.slice(0, 3).join(', ')}${broken.length > 3 ? ', …' : ''})`,
       );
     else if (now.failed + now.errors > was.failed + was.errors)
       out.push(

@@ -136,7 +136,7 @@ export function readFeedback(store: StateStore, bead: string): Feedback {
   const r = readFeedbackFile(store, bead);
   if (r.status === 'corrupt') throw new UserError(r.error.message);
   if (r.status === 'missing')
-    throw new UserError(`${rel(store, r.file)}: no feedback record for bead ${bead} (run bin/collect first)`);
+    throw new UserError(`${rel(store, r.file)}: no feedback record for bead ${bead} (run judgeloop collect first)`);
   // Rating stale feedback would credit the agent and template the run record no longer names.
   const stale = staleness(r.feedback);
   if (stale) throw new UserError(stale);
@@ -178,7 +178,7 @@ export async function rateBead(opts: RateOptions): Promise<RateResult> {
       // A run names its agent; the name alone does not make it routable (issue 17: one run at 9.5 won 42 of 50 routes).
       reg = { slug, enabled: false, commands: [], cost_per_million: null, best_usage: null, registered_at: now };
       a.problems.push(
-        `agent ${slug} was not registered: added DISABLED for routing (rated, never routed) with max_complexity ${rc.default_max_complexity} and no price; enable it with bin/agents enable ${slug} (price: bin/agents set ${slug} --cost-per-million USD)`,
+        `agent ${slug} was not registered: added DISABLED for routing (rated, never routed) with max_complexity ${rc.default_max_complexity} and no price; enable it with judgeloop agents enable ${slug} (price: judgeloop agents set ${slug} --cost-per-million USD)`,
       );
     }
     const { row, state } = runRow(store, rc, a, reg, checked, bead, now);

@@ -1,6 +1,7 @@
 // Seed 002 §7: filter by max_complexity (N−1 fallback), then epsilon-greedy: exploit the best rating,
 // or explore by redemption (low-rated agent, low-complexity task) or stretch (good agent at max+1, never more).
 import { pickOne } from '../stats/prng.js';
+import { plural } from '../base/plural.js';
 
 export interface RoutableAgent {
   slug: string;
@@ -104,7 +105,7 @@ export function routeTask(input: RouteInput): RouteDecision {
       agent: best.slug,
       mode: 'exploit',
       exploration: null,
-      reason: `best ${input.useReasoning ? 'reasoning_rating' : 'rating'} ${fmt(best.rating)} (n=${best.rating_samples}) among ${ranked.length} agent(s) with max_complexity >= ${fallback ? n - 1 : n}`,
+      reason: `best ${input.useReasoning ? 'reasoning_rating' : 'rating'} ${fmt(best.rating)} (n=${best.rating_samples}) among ${plural(ranked.length, 'agent')} with max_complexity >= ${fallback ? n - 1 : n}`,
     };
   }
   const redemption =

@@ -1,6 +1,7 @@
 // Seed 003's phase-3 A/B report: the mechanical-only ranking beside the blended one. Pure.
 import type { Ab, Template } from '../schema/types.generated.js';
 import { kendallTauB, spearman } from '../stats/stats.js';
+import { plural } from '../base/plural.js';
 
 const f2 = (x: number): string => x.toFixed(2);
 
@@ -33,10 +34,10 @@ export function abReport(templates: Template[]): Ab {
           ? 'no judged runs: mechanical kept, same rank'
           : 'no judged runs: mechanical kept; others moved around it';
     else if (change === 0)
-      why = `same rank: judge average ${f2(t.judge.value!)} over ${t.judge.n} run(s), mechanical ${f2(t.mechanical.value!)}`;
+      why = `same rank: judge average ${f2(t.judge.value!)} over ${plural(t.judge.n, 'run')}, mechanical ${f2(t.mechanical.value!)}`;
     else {
       const dir = change > 0 ? 'lifts it' : 'pulls it down';
-      why = `judge average ${f2(t.judge.value!)} over ${t.judge.n} run(s) against mechanical ${f2(t.mechanical.value!)} ${dir} ${Math.abs(change)} place(s)`;
+      why = `judge average ${f2(t.judge.value!)} over ${plural(t.judge.n, 'run')} against mechanical ${f2(t.mechanical.value!)} ${dir} ${plural(Math.abs(change), 'place')}`;
       if (change < 0 && issues.length) why += `; recurring issues: ${issues.join(', ')}`;
     }
     return {

@@ -21,6 +21,7 @@ import {
   wilsonInterval,
   type Moments,
 } from '../stats/stats.js';
+import { plural } from '../base/plural.js';
 
 export interface ScoreSettings {
   weights: BlendWeights;
@@ -283,9 +284,9 @@ function finishTemplate(a: Acc, s: ScoreSettings): Template {
   if (mechanical === null)
     basisReason =
       o.unmeasured > 0
-        ? `no scored runs (infra failures, and ${o.unmeasured} unmeasured run(s): no check configured)`
+        ? `no scored runs (infra failures, and ${plural(o.unmeasured, 'unmeasured run')}: no check configured)`
         : 'no scored runs (only infra failures)';
-  else if (blended !== null) basisReason = `blend of mechanical and judge over ${a.j.n} judged run(s)`;
+  else if (blended !== null) basisReason = `blend of mechanical and judge over ${plural(a.j.n, 'judged run')}`;
   else if (!s.blend) basisReason = s.blendOffReason;
   else basisReason = 'no judged runs: mechanical kept';
   const topIssues = [...a.issues.entries()]

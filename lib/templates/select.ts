@@ -1,6 +1,7 @@
 // Phase 4 template selection: keep the incumbent unless a challenger clearly beats it, a configured share of
 // exploration. Pure (the draw comes in).
 import type { Config, Interval } from '../schema/types.generated.js';
+import { plural } from '../base/plural.js';
 
 export interface Candidate {
   template: string;
@@ -34,7 +35,7 @@ export interface Selection {
 const describe = (c: Candidate): string =>
   c.score === null
     ? `${c.template} (no scored runs)`
-    : `${c.template} (score ${c.score.toFixed(3)}${c.interval ? ` [${c.interval.low.toFixed(3)}, ${c.interval.high.toFixed(3)}]` : ''} over ${c.scored_runs} run(s))`;
+    : `${c.template} (score ${c.score.toFixed(3)}${c.interval ? ` [${c.interval.low.toFixed(3)}, ${c.interval.high.toFixed(3)}]` : ''} over ${plural(c.scored_runs, 'run')})`;
 
 /** Best score first; equal scores prefer the one with fewer runs (it has more to tell), then the id. */
 function better(a: Candidate, b: Candidate): number {

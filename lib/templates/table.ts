@@ -1,6 +1,7 @@
 // The tables for people (0-100 where it reads better). Pure.
 import { textTable } from '../report/table.js';
 import type { Interval, TemplateScores, Trend, Trigger } from '../schema/types.generated.js';
+import { plural } from '../base/plural.js';
 
 const pct = (x: number | null): string => (x === null ? '-' : (x * 100).toFixed(0) + '%');
 const num = (x: number | null): string => (x === null ? '-' : (x * 100).toFixed(1));
@@ -30,7 +31,7 @@ function resolutionNote(s: TemplateScores): string {
     out += `passes: only a resolved run is one; ${lowered} pass(es) that did not resolve their task counted as partial_pass (a target fixed) or agent_failure\n`;
   const old = sum('by_outcome');
   if (old)
-    out += `${old} scored run(s) counted by outcome alone: no resolved verdict in their feedback (collected before it, or it cannot be told); collect again to count by it\n`;
+    out += `${plural(old, 'scored run')} counted by outcome alone: no resolved verdict in their feedback (collected before it, or it cannot be told); collect again to count by it\n`;
   return out;
 }
 
@@ -82,6 +83,6 @@ export function renderScores(s: TemplateScores, fired: Trigger[], closed: Trigge
   }
   for (const t of fired) out += `\ntrigger fired: ${t.id}: ${t.summary}\n`;
   for (const t of closed) out += `\ntrigger closed: ${t.id}: ${t.closed_reason}\n`;
-  if (s.sources.skipped.length) out += `\n${s.sources.skipped.length} feedback file(s) skipped (see stderr)\n`;
+  if (s.sources.skipped.length) out += `\n${plural(s.sources.skipped.length, 'feedback file')} skipped (see stderr)\n`;
   return out;
 }

@@ -65,7 +65,7 @@ const fact = (j: Judgment): JudgmentFact => ({
 export async function gatherReport(o: GatherOptions): Promise<ReportInput> {
   const { store, config, filters } = o;
   const problems: string[] = [];
-  const settings = scoreSettings(config, 3); // as bin/score-templates scores
+  const settings = scoreSettings(config, 3); // as judgeloop score-templates scores
   const agg = new TemplateAggregator(settings);
   const timeline = new TemplateTimeline(settings);
   const all = [store, ...(o.others ?? [])];

@@ -13,6 +13,7 @@ import type {
   Trigger,
 } from '../schema/types.generated.js';
 import { dayOf, type DayPoint } from './timeline.js';
+import { plural } from '../base/plural.js';
 
 export type Cell = string | number | null;
 
@@ -176,18 +177,19 @@ function templatesSection(input: ReportInput): Section {
   const f = input.filters;
   const list = t.list.filter((x) => f.template === null || x.template === f.template);
   const missing: string[] = [];
-  if (t.feedbackFiles === 0) missing.push('No feedback records in state/feedback: run bin/collect after an agent run.');
+  if (t.feedbackFiles === 0)
+    missing.push('No feedback records in state/feedback: run judgeloop collect after an agent run.');
   else if (list.length === 0) missing.push(`No runs of template ${f.template ?? ''} in the records shown.`);
   else if (list.length === 1 && f.template === null)
     missing.push('Only one template has runs: no comparison, no A/B and no exploration between templates yet.');
   if (!t.blend)
     missing.push(
-      `No blended score: phase ${t.phase} with the judge ${t.phase >= 3 ? 'disabled' : 'before phase 3'} scores templates mechanically (JUDGE_PHASE=3 and JUDGE_ENABLED=true blend in the judge).`,
+      `No blended score: phase ${t.phase} with the judge ${t.phase >= 3 ? 'disabled' : 'before phase 3'} scores templates mechanically (judge.phase 3 and judge.enabled in the config, or JUDGE_PHASE=3 and JUDGE_ENABLED=true, blend in the judge; score-templates and select-template read the same setting).`,
     );
   const blocks: Block[] = [];
   if (list.length)
     blocks.push({
-      title: 'Templates (as bin/score-templates scores them)',
+      title: 'Templates (as judgeloop score-templates scores them)',
       table: {
         columns: [
           'template',
@@ -246,7 +248,7 @@ function templatesSection(input: ReportInput): Section {
     const names = [...counts.keys()].sort();
     blocks.push(
       block(
-        'Template picks by bin/select-template (exploration against choice by score)',
+        'Template picks by judgeloop select-template (exploration against choice by score)',
         {
           kind: 'bars',
           x: names,
@@ -260,7 +262,7 @@ function templatesSection(input: ReportInput): Section {
         'template',
       ),
     );
-  } else missing.push('No template picks in state/selections/log.jsonl: bin/select-template has not chosen yet.');
+  } else missing.push('No template picks in state/selections/log.jsonl: judgeloop select-template has not chosen yet.');
   const triggers = input.triggers.filter(
     (x) => since(f, x.fired_at) && (f.template === null || x.template === f.template),
   );
@@ -298,9 +300,9 @@ function evidenceText(t: Trigger): string {
     );
   if (e.level)
     parts.push(
-      `full pass ${pct(e.level.full_pass_rate)}% over ${e.level.n} run(s) (interval ${pct(e.level.interval?.low) ?? '—'}–${pct(e.level.interval?.high) ?? '—'}) below ${pct(e.level.below)}%`,
+      `full pass ${pct(e.level.full_pass_rate)}% over ${plural(e.level.n, 'run')} (interval ${pct(e.level.interval?.low) ?? '—'}–${pct(e.level.interval?.high) ?? '—'}) below ${pct(e.level.below)}%`,
     );
-  for (const i of e.issues) parts.push(`issue ${i.key} in ${i.runs} run(s), e.g. "${i.example}"`);
+  for (const i of e.issues) parts.push(`issue ${i.key} in ${plural(i.runs, 'run')}, e.g. "${i.example}"`);
   parts.push(`runs: ${e.beads.join(', ')}`);
   return parts.join('; ');
 }
@@ -326,7 +328,7 @@ function raceBlocks(r: Race, choice: RaceChoice | undefined): Block[] {
   const winner = r.ranking.winner;
   const chosen =
     choice === undefined
-      ? 'no choice recorded (bin/accept)'
+      ? 'no choice recorded (judgeloop accept)'
       : `${choice.user_choice}${choice.chosen_solution_id ? ` ${choice.chosen_solution_id}` : ''} at ${choice.timestamp}`;
   const head = `winner ${winner ?? 'none'} (${r.ranking.winner_reason}); confidence ${pct(r.ranking.confidence)}%; user's choice: ${chosen}`;
   const findings = ranked.flatMap((s) =>
@@ -376,12 +378,12 @@ function racesSection(input: ReportInput): Section {
   const f = input.filters;
   const races = input.races.filter((r) => since(f, r.created_at) && (f.race === null || r.race_id === f.race));
   const missing: string[] = [];
-  if (input.races.length === 0) missing.push('No races in state/races: run bin/race on competing solutions.');
+  if (input.races.length === 0) missing.push('No races in state/races: run judgeloop race on competing solutions.');
   else if (races.length === 0) missing.push('No race matches the filters.');
   const choiceOf = new Map(input.choices.map((c) => [c.ranking_id, c]));
   const blocks = races.flatMap((r) => raceBlocks(r, choiceOf.get(r.race_id)));
   if (races.length && !races.some((r) => choiceOf.has(r.race_id)))
-    missing.push("No user's choice recorded for these races (bin/accept records one).");
+    missing.push("No user's choice recorded for these races (judgeloop accept records one).");
   return { id: 'races', title: 'Races', missing, blocks };
 }
 
@@ -403,12 +405,12 @@ function agentsSection(input: ReportInput): Section {
   const agents = input.agents.filter((a) => f.agent === null || a.slug === f.agent);
   const missing: string[] = [];
   if (input.agents.length === 0)
-    missing.push('No agents in state/agents or state/ratings: bin/agents add, then bin/rate.');
+    missing.push('No agents in state/agents or state/ratings: judgeloop agents add, then judgeloop rate.');
   else if (agents.length === 0) missing.push(`No agent ${f.agent}.`);
   const blocks: Block[] = [];
   if (agents.length)
     blocks.push({
-      title: 'Agents (as bin/ratings shows them)',
+      title: 'Agents (as judgeloop ratings shows them)',
       table: {
         columns: ['agent', 'enabled', 'rating', 'rated runs', 'reasoning', 'max_complexity'],
         rows: agents.map((a) => [
@@ -472,7 +474,7 @@ function agentsSection(input: ReportInput): Section {
     const names = [...counts.keys()].sort();
     blocks.push(
       block(
-        'Routing picks by bin/route',
+        'Routing picks by judgeloop route',
         {
           kind: 'bars',
           x: names,
@@ -485,7 +487,8 @@ function agentsSection(input: ReportInput): Section {
         'agent',
       ),
     );
-  } else missing.push('No routing decisions in state/routing/decisions.jsonl: bin/route has not routed a task yet.');
+  } else
+    missing.push('No routing decisions in state/routing/decisions.jsonl: judgeloop route has not routed a task yet.');
   return { id: 'agents', title: 'Agents', missing, blocks };
 }
 
@@ -586,7 +589,9 @@ function judgeSection(input: ReportInput): Section {
   const agreement = agreementRows(input);
   if (agreement.rows.length) blocks.push(agreement.block);
   else
-    missing.push("No user's choice recorded on a race: agreement with the user cannot be measured yet (bin/accept).");
+    missing.push(
+      "No user's choice recorded on a race: agreement with the user cannot be measured yet (judgeloop accept).",
+    );
   return { id: 'judge', title: 'Judge', missing, blocks };
 }
 

@@ -210,7 +210,7 @@ describe('bin/collect orders a clean fix > a fix that broke a base test > a no-o
     expect(line('bd-refactor')).toMatch(/^bd-refactor {2}agent_failure .* {2}fixes 0 of 1 target test$/);
     expect(composite('bd-clean') - composite('bd-refactor')).toBeGreaterThanOrEqual(20);
     expect(line('bd-noop')).toMatch(
-      /^bd-noop {2}agent_failure +0\.0\/100 .* {2}no-op: changes no code: only 1 files in whitespace or comments only$/,
+      /^bd-noop {2}agent_failure +0\.0\/100 .* {2}no-op: changes no code: only 1 file in whitespace or comments only$/,
     );
     // Without a race to gate it, the race's rules still find the special case; before, this line read full_pass.
     expect(line('bd-gamed')).toMatch(
@@ -238,7 +238,7 @@ describe('bin/collect orders a clean fix > a fix that broke a base test > a no-o
     const fb = JSON.parse(readFileSync(join(judged, 'feedback', 'bd-noop.json'), 'utf8'));
     expect([fb.outcome, fb.composite]).toEqual(['agent_failure', 0]);
     expect(fb.outcome_reason).toBe(
-      'the change does nothing: changes no code: only 1 files in whitespace or comments only',
+      'the change does nothing: changes no code: only 1 file in whitespace or comments only',
     );
     execFileSync(join(BIN, '..', 'judge'), ['--quiet', records[4]!], {
       cwd: dir,

@@ -59,7 +59,7 @@ describe('candidate refs', () => {
     // Mar 5: bd-old (Jan 20) goes, bd-mid (Feb 10) stays, bd-new is sealed.
     const log = await collectRun(p, 'new', '2026-03-04', '2026-03-05T00:00:00Z');
     expect(refNames(p.repo)).toEqual(['bd-mid', 'bd-new']);
-    expect(log).toContain('pruned 1 candidate ref(s) older than 30 days: bd-old');
+    expect(log).toContain('pruned 1 candidate ref older than 30 days: bd-old');
     // Re-collecting old work (a race from January) prunes nothing: its peers are as old.
     agentWorktree(p, 'jan', { commit: { 'src/jan.mjs': 'export const jan = 1;\n' } });
     await collectRun(p, 'jan', '2026-01-01', '2026-03-05T00:00:00Z');
@@ -96,14 +96,14 @@ describe('candidate refs', () => {
 
     const dry = await refsCmd(p, ['prune', '--older-than', '14', '--dry-run', '--repo', wt]);
     expect(dry.out).toMatch(/^bd-a\t[0-9a-f]{12}\t2026-01-01T00:01:00\.000Z\n$/);
-    expect(dry.err).toContain('would prune 1 candidate ref(s)');
+    expect(dry.err).toContain('would prune 1 candidate ref');
     expect(refNames(p.repo)).toEqual(['bd-a', 'bd-b']);
 
     const pruned = await refsCmd(p, ['prune', '--older-than', '14', '--repo', wt]);
     expect(pruned.code).toBe(0);
     expect(refNames(p.repo)).toEqual(['bd-b']);
     // No rule: the configured age (30 days by default): bd-b (Feb 20) is younger on Mar 1.
-    expect((await refsCmd(p, ['prune', '--repo', p.repo])).err).toContain('pruned 0 candidate ref(s)');
+    expect((await refsCmd(p, ['prune', '--repo', p.repo])).err).toContain('pruned 0 candidate refs');
     expect(refNames(p.repo)).toEqual(['bd-b']);
     await refsCmd(p, ['prune', '--all', '--repo', p.repo]);
     expect(refNames(p.repo)).toEqual([]);
@@ -128,7 +128,7 @@ describe('candidate refs', () => {
     expect(refNames(p.repo)).toEqual(['bd-clean', 'bd-lone', 'bd-nobuild']);
 
     const done = await refsCmd(p as unknown as Project, ['prune', '--race', 'race-clamp']);
-    expect(done.err).toContain('pruned 2 candidate ref(s) of race race-clamp');
+    expect(done.err).toContain('pruned 2 candidate refs of race race-clamp');
     expect(refNames(p.repo)).toEqual(['bd-lone']);
     // The function accept calls: nothing left to remove, a repository that is gone named.
     const again = await pruneRunCandidates([

@@ -131,7 +131,8 @@ describe('examples/systemd', () => {
     drained(j, beads);
   }, 120_000);
 
-  it.skipIf(!existsSync('/usr/bin/systemd-analyze'))('systemd-analyze verifies the service and the timer', () => {
+  it('systemd-analyze verifies the service and the timer', () => {
+    expect(existsSync('/usr/bin/systemd-analyze'), 'systemd-analyze is missing: apt-get install systemd').toBe(true);
     const dir = makeJudging();
     made.push(dir);
     mkdirSync(join(dir.top, 'units'));

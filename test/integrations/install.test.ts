@@ -4,7 +4,7 @@
 // stderr, and nothing under the prefix. Needs `npm run build` first (packs dist/).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { tempDir } from '../helpers/repo.js';
@@ -97,6 +97,11 @@ describe('npm pack → npm install -g', () => {
     const pkgDir = join(prefix, 'lib', 'node_modules', 'judgeloop');
     expect(existsSync(join(pkgDir, 'package.json'))).toBe(true);
     expect(existsSync(join(pkgDir, 'state'))).toBe(false);
+    // What README points at ships with it: the design pages, the map, the report's picture.
+    const readme = readFileSync(join(pkgDir, 'README.md'), 'utf8');
+    const pointed = [...new Set(readme.match(/\b(docs\/[\w./-]+\.(md|png)|AGENTS\.md)\b/g))];
+    expect(pointed.length).toBeGreaterThan(0);
+    expect(pointed.filter((f) => !existsSync(join(pkgDir, f)))).toEqual([]);
     const show = await runProc('jl', ['config', '--show'], { cwd: sub, env });
     expect(show.stdout).toContain(`# state dir:   ${judging.state} (beside the config file)`);
   });

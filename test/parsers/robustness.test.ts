@@ -100,7 +100,7 @@ describe('mangled output', () => {
     expect(() => parseLintOutput('x', { name: 'nope' })).toThrow(/unknown linter "nope"/);
   });
 
-  test('a 20,000-test pytest output parses fast (the bench measures the real -v run)', () => {
+  test('a 20,000-test pytest output parses, every test counted (its speed: bench/parse.ts, the real -v run)', () => {
     const text = read('pytest/many-v.txt');
     const body = text.split('\n').filter((l) => l.includes('::'));
     const head = text.split('\n').filter((l) => !l.includes('::') && !/ passed in /.test(l));
@@ -109,14 +109,11 @@ describe('mangled output', () => {
       ...Array.from({ length: 10 }, () => body).flat(),
       '============================= 20000 passed in 9.00s =============================',
     ].join('\n');
-    const start = performance.now();
-    const c = parseTestOutput(big);
-    const ms = performance.now() - start;
-    expect(c).toMatchObject({ passed: 20000 });
-    expect(ms).toBeLessThan(500);
+    expect(parseTestOutput(big)).toMatchObject({ passed: 20000, total: 20000 });
   });
 
-  test('pathological input (2 MB of summary-like fragments, one 1 MB line) stays linear', () => {
+  // Quadratic parsing of these took minutes: the test's timeout bounds the time, the result is checked exactly.
+  test('pathological input (2 MB of summary-like fragments, one 1 MB line) is no test run and no lint run', () => {
     const pieces = [
       'a:1:2: ',
       ' Tests  1 a ',
@@ -141,10 +138,8 @@ describe('mangled output', () => {
       size += p.length;
     }
     for (const text of [parts.join(''), 'a:'.repeat(500_000), `Tests  ${'1 passed | '.repeat(20_000)}x`]) {
-      const start = performance.now();
-      parseTestOutput(text);
-      parseLintOutput(text);
-      expect(performance.now() - start).toBeLessThan(2000);
+      expect(parseTestOutput(text)).toBeNull();
+      expect(parseLintOutput(text)).toBeNull();
     }
   });
 });

@@ -59,7 +59,7 @@ describe('a race with no mergeable solution', () => {
     const dry = bin('accept', ['race-clamp', '--solution', 'bd-stub', '--merge', '--dry-run'], p);
     expect(dry.code).toBe(1);
     expect(dry.stderr).toMatch(
-      /^accept: bd-stub fails the mergeable gate: substantive_change \(changes no code: only 1 files in whitespace or comments only\); --force merges anyway\n$/,
+      /^accept: bd-stub fails the mergeable gate: substantive_change \(changes no code: only 1 file in whitespace or comments only\); --force merges anyway\n$/,
     );
   });
 });
@@ -98,7 +98,7 @@ describe('bin/race then bin/accept --merge', () => {
     expect(new StateStore(p.state).read<Race>('races', 'race-clamp')).toEqual(race);
     const table = bin('race', ['--race', 'race-clamp', '--quiet'], p);
     expect(table.code).toBe(0);
-    expect(table.stdout).toMatch(/^Race Results — Task: "clamp ignores the upper bound: fix it"\n/);
+    expect(table.stdout).toMatch(/^Race Results — Task: clamp ignores the upper bound: fix it\n/);
     expect(table.stdout).toMatch(/#1 +clean \(bd-clean\) .*\[BUILD: ✓\]/);
     expect(table.stdout).toMatch(/#2 +nobuild \(bd-nobuild\) .*\[BUILD: ✗\].*✗ not mergeable/);
     expect(table.stdout).toContain(
@@ -173,6 +173,11 @@ describe('bin/race then bin/accept --merge', () => {
         code: 2,
         stderr: '--target re-evaluates: add --recollect (judgeloop race --race race-clamp --recollect --target …)\n',
       });
+      // An id with no stored race and no run records: the races there are, and how to race run records.
+      const unknown = bin('race', ['--race', 'race-nope'], p);
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toContain('no run record has race_id "race-nope"; stored races: race-clamp.');
+      expect(unknown.stderr).toContain('Race run records with: judgeloop race <run.json>… [--id race-nope]');
       const re = bin('race', ['--race', 'race-clamp', '--recollect', '--json', '--quiet'], p);
       expect(re.code).toBe(0);
       const again = JSON.parse(re.stdout) as Race;

@@ -2,11 +2,11 @@
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseUnifiedDiff, type FilePatch } from '../../lib/git/diff-parse.js';
-import { scanAddedLines } from '../../lib/race/scan.js';
-import { codeShape, noOpChange } from '../../lib/race/substance.js';
-import { targetTestEdits, testFindings, testIdName, trivialTests } from '../../lib/race/test-findings.js';
-import { specialCaseFindings, testLiterals, trivialLiteral } from '../../lib/race/special-case.js';
-import { testInfraFindings } from '../../lib/race/test-infra.js';
+import { scanAddedLines } from '../../lib/change/scan.js';
+import { codeShape, noOpChange } from '../../lib/change/substance.js';
+import { targetTestEdits, testFindings, testIdName, trivialTests } from '../../lib/change/test-findings.js';
+import { specialCaseFindings, testLiterals, trivialLiteral } from '../../lib/change/special-case.js';
+import { testInfraFindings } from '../../lib/change/test-infra.js';
 import { pathMatcher } from '../../lib/git/test-paths.js';
 import { raceTestConfig } from './_fixture.js';
 import { completeness } from '../../lib/race/criteria.js';
@@ -539,7 +539,7 @@ describe('doing nothing', () => {
         { 'a.py': PY, 'tests/test_a.py': 'def test_f():\n    assert f(1) == 1\n' },
         { 'tests/test_a.py': 'def test_f():\n    pass\n' },
       ),
-    ).toEqual({ kind: 'tests_only', detail: 'changes no code under test: only 1 test files' });
+    ).toEqual({ kind: 'tests_only', detail: 'changes no code under test: only 1 test file' });
     expect(noop({ 'a.py': PY }, { 'README.md': '# about\n' })?.kind).toBe('no_code');
   });
 

@@ -2,7 +2,7 @@
 // quality (touched functions before vs after; clones that mirror the surrounding file are not clones).
 import { describe, expect, it } from 'vitest';
 import { assembleEvaluation, gamedOverall, measured } from '../../lib/race/categories.js';
-import { detectClones } from '../../lib/race/clones.js';
+import { detectClones } from '../../lib/change/clones.js';
 import { matchFunctions, touchedFunctionScores, type TouchedFunction } from '../../lib/race/criteria-quality.js';
 import {
   compareRankables,
@@ -11,8 +11,8 @@ import {
   WINNER_MIN_CONFIDENCE,
   type Rankable,
 } from '../../lib/race/rank.js';
-import { functionMetrics } from '../../lib/race/ts-metrics.js';
-import { langFunctionMetrics } from '../../lib/race/lang-metrics.js';
+import { functionMetrics } from '../../lib/change/ts-metrics.js';
+import { langFunctionMetrics } from '../../lib/change/lang-metrics.js';
 
 const cats = (x: number) => ({ correctness: x, quality: x, efficiency: x, completeness: x, safety: x });
 const r = (id: string, score: number, over: Partial<Rankable> = {}): Rankable => ({

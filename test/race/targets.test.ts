@@ -250,7 +250,7 @@ describe('the mergeable gate', () => {
       input({
         build: failedBuild,
         standing: targetStanding(targets, BROKE, BASE),
-        noOp: { kind: 'tests_only', detail: 'changes no code under test: only 1 test files' },
+        noOp: { kind: 'tests_only', detail: 'changes no code under test: only 1 test file' },
         flags: [
           { kind: 'test_deleted', detail: 'x', file: 'tests/test_d.py', line: 12 },
           { kind: 'stub', detail: 'TODO', file: 'd.py', line: 3 },
@@ -261,7 +261,7 @@ describe('the mergeable gate', () => {
     expect(failed(g)).toEqual([
       'builds: build failed (exit 2)',
       `pass_to_pass_kept: broke ${id('seconds')}`,
-      'substantive_change: changes no code under test: only 1 test files',
+      'substantive_change: changes no code under test: only 1 test file',
       'no_blocking_finding: test_deleted at tests/test_d.py:12',
     ]);
     expect(g.reasons[0]).toBe('builds failed: build failed (exit 2)');

@@ -87,7 +87,7 @@ describe('issue 17: deliberate registration, one-line errors', () => {
     const r = bin('rate', ['u-1'], s, { JUDGELOOP_NOW: '2026-03-01T10:00:00Z' });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(
-      /agent stranger was not registered: added DISABLED for routing .*bin\/agents enable stranger/,
+      /agent stranger was not registered: added DISABLED for routing .*judgeloop agents enable stranger/,
     );
     const args = (i: number) => ['--command', 'work-on-tasks', '--complexity', '3', '--seed', `s${i}`];
     expect(bin('route', args(0), s)).toMatchObject({ code: 0, stdout: 'known\n' });

@@ -73,7 +73,7 @@ describe('qaVerdict', () => {
     expect(qaVerdict(measured('b', broke, base, 'partial_pass'), caps)).toMatchObject({
       status: 'regressed',
       cap: caps.regressed,
-      reason: expect.stringMatching(/1 test\(s\) that passed on the base commit fail now \(t9\)/),
+      reason: expect.stringMatching(/1 test that passed on the base commit fails now \(t9\)/),
     });
     expect(qaVerdict(measured('c', counts(10, 0), base, 'partial_pass'), caps)).toMatchObject({
       status: 'partial',
@@ -189,7 +189,7 @@ describe('a run that broke tests never rates above a clean one with the same jud
       now: '2026-03-01T00:00:00Z',
     });
     expect(r.status).toBe('rated');
-    expect(r.problems.join('\n')).toMatch(/added DISABLED for routing .* bin\/agents enable stranger/);
+    expect(r.problems.join('\n')).toMatch(/added DISABLED for routing .* judgeloop agents enable stranger/);
     expect(s.read<{ enabled: boolean }>('agents', 'stranger')!.enabled).toBe(false);
   });
 
@@ -208,7 +208,7 @@ describe('a run that broke tests never rates above a clean one with the same jud
     const a = loadAgent(s, 'pro', config().ratings!, '2026-03-01T00:00:02Z');
     expect(a.registration!.enabled).toBe(false);
     expect(a.problems.join('\n')).toMatch(
-      /is missing; rebuilt from .* \(disabled for routing until bin\/agents enable pro\)/,
+      /is missing; rebuilt from .* \(disabled for routing until judgeloop agents enable pro\)/,
     );
   });
 

@@ -276,7 +276,7 @@ describe('damaged state', () => {
     const { rmSync } = await import('node:fs');
     rmSync(s.path('rating-jobs', 'b3'));
     expect(loadAgent(s, 'agent-a', rc, hours(201)).problems).toEqual([
-      expect.stringMatching(/rests on 3 rated run\(s\) but the log has 4; the replay is used/),
+      expect.stringMatching(/rests on 3 rated runs but the log has 4; the replay is used/),
     ]);
     const again = await rate(s, 'b3', 9, {}, hours(202));
     expect(again.status).toBe('already_rated');

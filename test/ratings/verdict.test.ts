@@ -51,7 +51,7 @@ describe('qaVerdict reads the verdict', () => {
     expect(unfixed.reason).toMatch(/^fixes 0 of 1 target test/);
     const broke = qaVerdict(feedback('b', { outcome: 'partial_pass', resolution: resolutionOf(1, 1, 2) }), caps);
     expect(broke).toMatchObject({ status: 'regressed', cap: caps.regressed, fixesNothing: false });
-    expect(broke.reason).toMatch(/2 test\(s\) that passed on the base commit no longer pass/);
+    expect(broke.reason).toMatch(/2 tests that passed on the base commit no longer pass/);
     // Broke tests and fixed nothing: the worse cap, and it still never raises the rating.
     expect(qaVerdict(feedback('x', { resolution: resolutionOf(1, 0, 1) }), caps)).toMatchObject({
       status: 'regressed',

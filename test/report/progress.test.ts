@@ -176,31 +176,29 @@ describe('bin/race', () => {
     expect(r.stderr).not.toMatch(/^race: bd-/m);
   });
 
-  const hasScript = spawnSync('script', ['--version']).status === 0;
-  it.skipIf(!hasScript)(
-    'on a terminal (script): live lines redrawn in place on stderr; stdout (a file) is the same as piped',
-    () => {
-      const out = join(p.dir, 'tty-stdout.txt');
-      const cmd = `cd '${p.dir}' && '${join(ROOT, 'bin', 'race')}' clean.json stub.json > '${out}'`;
-      const r = spawnSync('script', ['-qec', cmd, '/dev/null'], {
-        encoding: 'utf8',
-        env: {
-          ...process.env,
-          JUDGELOOP_STATE_DIR: p.state,
-          NO_COLOR: '1',
-          TERM: 'xterm',
-          JUDGELOOP_NOW: '2026-01-02T00:00:00Z',
-        },
-      });
-      expect(r.status, r.stdout).toBe(0);
-      const tty = r.stdout;
-      expect(tty).toMatch(/\x1b\[\d+F\x1b\[J/); // the block redrawn in place
-      expect(tty).toMatch(/race: bd-clean +(collect|evaluate|test: node --test)/); // a live line (label padded)
-      expect(tty).toMatch(/race: bd-stub: done [12]\/2 \(/); // a finished item's kept line
-      const piped = race(['--quiet', 'clean.json', 'stub.json']);
-      expect(readFileSync(out, 'utf8')).toBe(piped.stdout);
-    },
-  );
+  it('on a terminal (script): live lines redrawn in place on stderr; stdout (a file) is the same as piped', () => {
+    const hasScript = spawnSync('script', ['--version']).status === 0;
+    expect(hasScript, 'script is not installed: apt-get install bsdutils').toBe(true);
+    const out = join(p.dir, 'tty-stdout.txt');
+    const cmd = `cd '${p.dir}' && '${join(ROOT, 'bin', 'race')}' clean.json stub.json > '${out}'`;
+    const r = spawnSync('script', ['-qec', cmd, '/dev/null'], {
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        JUDGELOOP_STATE_DIR: p.state,
+        NO_COLOR: '1',
+        TERM: 'xterm',
+        JUDGELOOP_NOW: '2026-01-02T00:00:00Z',
+      },
+    });
+    expect(r.status, r.stdout).toBe(0);
+    const tty = r.stdout;
+    expect(tty).toMatch(/\x1b\[\d+F\x1b\[J/); // the block redrawn in place
+    expect(tty).toMatch(/race: bd-clean +(collect|evaluate|test: node --test)/); // a live line (label padded)
+    expect(tty).toMatch(/race: bd-stub: done [12]\/2 \(/); // a finished item's kept line
+    const piped = race(['--quiet', 'clean.json', 'stub.json']);
+    expect(readFileSync(out, 'utf8')).toBe(piped.stdout);
+  });
 });
 
 describe('bin/score-templates', () => {

@@ -1,6 +1,6 @@
 // The three users of the one table: the race's secret finding, the collector's env scrub, the judge's redaction.
 import { describe, expect, it } from 'vitest';
-import { scanAddedLines } from '../../lib/race/scan.js';
+import { scanAddedLines } from '../../lib/change/scan.js';
 import type { FilePatch } from '../../lib/git/diff-parse.js';
 import { scrubEnv } from '../../lib/process/env-scrub.js';
 import { knownSecretValues, redactRequest } from '../../lib/judge/redact.js';

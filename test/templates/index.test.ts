@@ -125,7 +125,7 @@ describe('feedback index', () => {
     appendFileSync(indexFile(), '{"bead":"b","template":"A","task_ty');
     const r = await score();
     expect(r.code).toBe(0);
-    expect(r.err).toMatch(/1 unreadable line\(s\) in .*feedback\.jsonl; their feedback files were re-read/);
+    expect(r.err).toMatch(/1 unreadable line in .*feedback\.jsonl; their feedback files were re-read/);
     expect(r.data.templates[0]!.outcomes).toMatchObject({ full_pass: 1, timeout: 1 });
   });
 });

@@ -147,6 +147,6 @@ describe('score-templates counts resolved runs as passes', () => {
     await writeRuns(st.store, runs);
     const { out } = await score([]);
     expect(out).toMatch(/only a resolved run is one; 6 pass\(es\) that did not resolve their task counted as/);
-    expect(out).toMatch(/1 scored run\(s\) counted by outcome alone: no resolved verdict in their feedback/);
+    expect(out).toMatch(/1 scored run counted by outcome alone: no resolved verdict in their feedback/);
   });
 });

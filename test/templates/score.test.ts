@@ -286,7 +286,7 @@ describe('A/B report', () => {
     expect(m.gamma).toMatchObject({ mechanical_rank: 2, blended_rank: 3, change: -1, issues: ['scope_creep'] });
     expect(m.delta).toMatchObject({ change: 0, judge: null, judge_n: 0 });
     expect(m.alpha!.why).toMatch(
-      /judge average 0\.20 over 4 run\(s\) against mechanical 1\.00 pulls it down 1 place\(s\); recurring issues: scope_creep/,
+      /judge average 0\.20 over 4 runs against mechanical 1\.00 pulls it down 1 place; recurring issues: scope_creep/,
     );
     expect(m.delta!.why).toMatch(/no judged runs/);
     expect(ab.moves[0]!.template).toBe('beta');

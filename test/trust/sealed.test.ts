@@ -318,7 +318,7 @@ describe('a race of hostile evidence against the honest fix (real pytest)', () =
 
   it("code that rewrites pytest's reports or hides its exceptions from inside the run is seen doing it: evidence not trusted", () => {
     const t = fb('patched').checks.test!.tests!;
-    expect(t.notes?.join(' ')).toMatch(/rewritten inside the run: 2 test phase\(s\) raised .*test_dur\.py::test_hours/);
+    expect(t.notes?.join(' ')).toMatch(/rewritten inside the run: 2 test phases raised .*test_dur\.py::test_hours/);
     expect(fb('patched').integrity.test_evidence?.trusted).toBe(false);
     expect(sol(race, 'patched').target_tests!.target_failing).toEqual(TARGETS);
     const hidden = fb('hidden').checks.test!.tests!;

@@ -162,7 +162,7 @@ describe('bin/report over a full state, in Chromium', () => {
   it('shows text from state as text: the hostile template, finding and notes never run', async () => {
     expect(await page.page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(await page.page.locator('img').count()).toBe(0);
-    const templates = rowsOf(page.tables['Templates (as bin/score-templates scores them)']);
+    const templates = rowsOf(page.tables['Templates (as judgeloop score-templates scores them)']);
     expect(templates.map((r) => r.template)).toContain(EVIL);
     expect(html).not.toContain(EVIL);
     // The trigger fired on the hostile template by score-templates (phase 4), its evidence quoting the judge issue.
@@ -182,7 +182,7 @@ describe('bin/report over a full state, in Chromium', () => {
         judge: { value: number | null; n: number };
       }[];
     };
-    const rows = rowsOf(page.tables['Templates (as bin/score-templates scores them)']);
+    const rows = rowsOf(page.tables['Templates (as judgeloop score-templates scores them)']);
     expect(rows.map((r) => r.template)).toEqual(json.templates.map((t) => t.template));
     json.templates.forEach((t, i) => {
       expect(rows[i]).toMatchObject({
@@ -233,7 +233,7 @@ describe('bin/report over a full state, in Chromium', () => {
     const json = JSON.parse(bin('ratings', ['--json'], p.state)) as {
       profiles: { slug: string; rating: number | null; rating_samples: number; max_complexity: number }[];
     };
-    const rows = rowsOf(page.tables['Agents (as bin/ratings shows them)']);
+    const rows = rowsOf(page.tables['Agents (as judgeloop ratings shows them)']);
     expect(rows.map((r) => [r.agent, r.rating, r['rated runs'], r.max_complexity])).toEqual(
       json.profiles.map((a) => [a.slug, rating(a.rating), String(a.rating_samples), String(a.max_complexity)]),
     );
@@ -283,7 +283,9 @@ describe('bin/report over a thin state', () => {
     opened = await openReport(browser, out);
     expect(opened.errors).toEqual([]);
     expect(await opened.page.textContent('body')).toContain('Only one template has runs');
-    expect(rowsOf(opened.tables['Templates (as bin/score-templates scores them)'])[0]).toMatchObject({ runs: '1' });
+    expect(rowsOf(opened.tables['Templates (as judgeloop score-templates scores them)'])[0]).toMatchObject({
+      runs: '1',
+    });
     expect(opened.charts.map((c) => c.painted > 500)).toEqual([true]);
   });
 

@@ -2,6 +2,7 @@
 import { flag, makeCounts } from './_counts.js';
 import type { TestParser } from './_parser.js';
 import type { CaseStatus, TestCase, TestCounts } from './types.js';
+import { plural } from '../../base/plural.js';
 
 const PACKAGE = /^(ok|FAIL|\?)\s+(\S+)\s+(.*)$/;
 const RESULT = /^\s*--- (PASS|FAIL|SKIP): (\S+) \(/;
@@ -56,8 +57,8 @@ function leavesCounts(l: Leaves, errors: number, crashed: boolean, notes: string
   if (l.unfinished > 0) {
     notes.push(
       crashed
-        ? `${l.unfinished} test(s) were running when the test binary panicked or timed out: counted as errors`
-        : `${l.unfinished} test(s) started without a reported result (output cut?): not counted`,
+        ? `${plural(l.unfinished, 'test')} running when the test binary panicked or timed out: counted as errors`
+        : `${plural(l.unfinished, 'test')} started without a reported result (output cut?): not counted`,
     );
   }
   const counts = makeCounts('go', {
@@ -133,8 +134,10 @@ function parseJson(lines: readonly string[]): TestCounts | null {
   const noTests = results.size === 0 && pkgOutcome.size === 0 && errors === 0 ? 'no package had test files' : null;
   const disputes: string[] = [];
   if (nested > 0)
-    disputes.push(`${nested} test(s) started while another top-level test was running (printed "=== RUN" lines?)`);
-  if (twice > 0) disputes.push(`${twice} test(s) reported two results (a test printed a "--- PASS:" line?)`);
+    disputes.push(
+      `${plural(nested, 'test')} started while another top-level test was running (printed "=== RUN" lines?)`,
+    );
+  if (twice > 0) disputes.push(`${plural(twice, 'test')} reported two results (a test printed a "--- PASS:" line?)`);
   let crashNote: string | null = crashed ? 'a test binary panicked, crashed or timed out' : null;
   for (const [pkg, outcomes] of pkgOutcome) {
     const failedLeaves = leaves.cases.filter(
@@ -259,8 +262,10 @@ function parseText(lines: readonly string[]): TestCounts | null {
     .filter(([, v]) => v.length > 1)
     .map(([k, v]) => `package ${k} has ${v.length} final lines (${v.join(', ')}): a test printed one`);
   if (nested > 0)
-    disputes.push(`${nested} test(s) started while another top-level test was running (printed "=== RUN" lines?)`);
-  if (twice > 0) disputes.push(`${twice} test(s) reported two results (a test printed a "--- PASS:" line?)`);
+    disputes.push(
+      `${plural(nested, 'test')} started while another top-level test was running (printed "=== RUN" lines?)`,
+    );
+  if (twice > 0) disputes.push(`${plural(twice, 'test')} reported two results (a test printed a "--- PASS:" line?)`);
   if (!verbose && lines.some((l) => RUN.test(l)))
     disputes.push('"=== RUN" lines in a plain go test run (printed by a test?): read as plain output');
   if (unannounced > 0)
@@ -286,7 +291,9 @@ function parseText(lines: readonly string[]): TestCounts | null {
   const signalled = Math.max(0, crashedPackages - timeouts);
   if (signalled > 0) {
     crashErrors += signalled;
-    notes.push(`${signalled} package(s) failed with no failed test listed (the binary died): counted as an error each`);
+    notes.push(
+      `${plural(signalled, 'package')} failed with no failed test listed (the binary died): counted as an error each`,
+    );
   }
   const counts = makeCounts('go', {
     passed: null,

@@ -3,6 +3,7 @@ import { favour, flag, lastIndex, makeCounts, pickSummary } from './_counts.js';
 import type { TestParser } from './_parser.js';
 import { parseTapLines } from './tap.js';
 import type { TestCounts } from './types.js';
+import { plural } from '../../base/plural.js';
 
 const PASSING = /^\s*(\d+) passing \(\d+(?:\.\d+)?(?:ms|s|m)\)\s*$/;
 // A failed hook is listed as `"before all" hook for "a":`; mocha counts it as one failure (of the suite), and so does judgeloop.
@@ -28,7 +29,9 @@ function parseJson(lines: readonly string[]): TestCounts | null {
     failed: Number(stats.failures ?? 0),
     skipped: Number(stats.pending ?? 0),
     notes:
-      hooks > 0 ? [`${hooks} failed hook(s): one failure of the suite each; the tests they guard did not run`] : [],
+      hooks > 0
+        ? [`${plural(hooks, 'failed hook')}: one failure of the suite each; the tests they guard did not run`]
+        : [],
   });
 }
 
@@ -91,7 +94,9 @@ export const mocha: TestParser = {
       failed: failing,
       skipped: pending,
       notes:
-        hooks > 0 ? [`${hooks} failed hook(s): one failure of the suite each; the tests they guard did not run`] : [],
+        hooks > 0
+          ? [`${plural(hooks, 'failed hook')}: one failure of the suite each; the tests they guard did not run`]
+          : [],
     });
     return flag(counts, {
       disputed: picked.disputed,

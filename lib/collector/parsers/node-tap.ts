@@ -1,6 +1,7 @@
 // node-tap (the `tap` package): its closing `# { total: 11, pass: 7, fail: 2, todo: 1, skip: 1 }` line.
 import { favour, flag, lastIndex, makeCounts, pickSummary } from './_counts.js';
 import type { TestParser } from './_parser.js';
+import { plural } from '../../base/plural.js';
 
 const SUMMARY = /^# \{ (total: \d+(?:, [a-z]+: \d+)*) \}\s*$/;
 
@@ -42,7 +43,8 @@ export const nodeTap: TestParser = {
     for (const m of (SUMMARY.exec(lines[i] as string)?.[1] ?? '').matchAll(/([a-z]+): (\d+)/g))
       map.set(m[1] as string, Number(m[2]));
     const crashed = filesThatNeverRan(lines);
-    const notes = crashed > 0 ? [`${crashed} test file(s) failed before running any test: counted as errors`] : [];
+    const notes =
+      crashed > 0 ? [`${plural(crashed, 'test file')} failed before running any test: counted as errors`] : [];
     const counts = makeCounts('node-tap', {
       passed: map.get('pass') ?? 0,
       failed: Math.max(0, (map.get('fail') ?? 0) - crashed),
@@ -50,7 +52,7 @@ export const nodeTap: TestParser = {
       errors: crashed,
       notes,
     });
-    const died = crashed > 0 ? `${crashed} test file(s) died before running a test` : null;
+    const died = crashed > 0 ? `${plural(crashed, 'test file')} died before running a test` : null;
     return flag(counts, {
       disputed,
       crashed: died,

@@ -1,6 +1,7 @@
 // node:test, spec (`ℹ tests 11`) and TAP (`# tests 11`) reporters: read the runner's closing block.
 import { favour, flag, makeCounts, pickSummary } from './_counts.js';
 import type { TestParser } from './_parser.js';
+import { plural } from '../../base/plural.js';
 
 const KEY = /^(?:ℹ|#) (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) (\d+(?:\.\d+)?)\s*$/;
 // A failure reported for a whole test file (node names it by its path) rather than for a test in it.
@@ -84,10 +85,11 @@ export const nodeTest: TestParser = {
     // A file reported as one passing test ran no test that reported (process.exit(0) in a test, or an empty file).
     const whole = lines.filter((l) => /^\s*(?:✔|ok \d+ -) \/\S+\.(?:[cm]?[jt]s|tsx|jsx)(?: \(|\s*$)/.test(l)).length;
     if (whole > 0)
-      notes.push(`${whole} test file(s) passed as a whole without reporting a test (exited early, or empty)`);
-    if (loadErrors > 0) notes.push(`${loadErrors} test file(s) failed to load: counted as errors, not failed tests`);
+      notes.push(`${plural(whole, 'test file')} passed as a whole without reporting a test (exited early, or empty)`);
+    if (loadErrors > 0)
+      notes.push(`${plural(loadErrors, 'test file')} failed to load: counted as errors, not failed tests`);
     const cancelled = block.get('cancelled') ?? 0;
-    if (cancelled > 0) notes.push(`${cancelled} cancelled test(s) (timeouts) counted as failed`);
+    if (cancelled > 0) notes.push(`${plural(cancelled, 'cancelled test')} (timeouts) counted as failed`);
     const counts = makeCounts('node-test', {
       passed: block.get('pass') ?? 0,
       failed: Math.max(0, fail) + cancelled,

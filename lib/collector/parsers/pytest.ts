@@ -2,6 +2,7 @@
 import { favour, flag, makeCounts, pickSummary } from './_counts.js';
 import type { TestParser } from './_parser.js';
 import type { CaseStatus, TestCase, TestCounts } from './types.js';
+import { plural } from '../../base/plural.js';
 
 // `== 3 failed, 7 passed in 0.5s ==` (default/-v) or bare with -q; the duration may be followed by `(0:00:01)`.
 const SUMMARY =
@@ -36,9 +37,12 @@ function fromSummary(fragment: string, sub: { subfailed: number; passedParents: 
   // pytest counts a failed subtest in "failed" and its test again: tests are counted once here. A unittest
   // TestCase whose subTest failed is itself reported PASSED by pytest 9: that test failed.
   const failed = Math.max(0, n('failed') - subfailed) + passedParents;
-  if (subfailed > 0) notes.push(`${subfailed} failed subtest(s) counted within their test, not as tests of their own`);
+  if (subfailed > 0)
+    notes.push(`${plural(subfailed, 'failed subtest')} counted within their test, not as tests of their own`);
   if (passedParents > 0)
-    notes.push(`${passedParents} test(s) reported PASSED with a failed subtest (unittest subTest): counted as failed`);
+    notes.push(
+      `${plural(passedParents, 'test')} reported PASSED with a failed subtest (unittest subTest): counted as failed`,
+    );
   return makeCounts('pytest', {
     passed: Math.max(0, n('passed') - passedParents),
     failed,
@@ -253,11 +257,11 @@ function fromProgress(ev: Evidence, session: Session): TestCounts | null {
   } else if (session.started) {
     // A session that began and has no summary ended mid-run (os._exit in a test or conftest): not a clean pass.
     c.errors++;
-    const of = session.collected === null ? '' : ` after ${reported} of ${session.collected} collected test(s)`;
+    const of = session.collected === null ? '' : ` after ${reported} of ${plural(session.collected, 'collected test')}`;
     crashed = `pytest stopped${of} without its summary line (${how}): counted as an error`;
   }
   const missing = session.collected === null ? 0 : session.collected - reported - (ev.pending === null ? 0 : 1);
-  if (missing > 0) notes.push(`${missing} collected test(s) never ran or never reported a result`);
+  if (missing > 0) notes.push(`${plural(missing, 'collected test')} never ran or never reported a result`);
   notes.push('no pytest summary line (quiet -qq, or the run was cut short): counts read from per-test progress');
   const counts = makeCounts('pytest', { ...c, notes });
   return flag(counts, { crashed });

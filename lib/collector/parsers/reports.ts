@@ -2,6 +2,7 @@
 // Pure: the caller reads the file. Reconciling a report with the console text: reconcile.ts.
 import { flag, makeCounts } from './_counts.js';
 import type { CaseStatus, TestCase, TestCounts } from './types.js';
+import { plural } from '../../base/plural.js';
 
 export const REPORT_FORMATS = ['junit', 'jest-json', 'mocha-json', 'rspec-json'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -201,11 +202,11 @@ function withNodeTotals(
   const doubts: string[] = [];
   if (fails > leaves.failed + leaves.error + suites.failing)
     doubts.push(
-      `node counts ${fails} failure(s), the cases and failing parents show ${leaves.failed + leaves.error + suites.failing} (a parent test's own failure is not written as a case)`,
+      `node counts ${plural(fails, 'failure')}, the cases and failing parents show ${leaves.failed + leaves.error + suites.failing} (a parent test's own failure is not written as a case)`,
     );
   if (n('pass') < leaves.passed || n('pass') > leaves.passed + suites.all)
     doubts.push(
-      `node counts ${n('pass')} passed, the report lists ${leaves.passed} passed case(s) and ${suites.all} parent(s)`,
+      `node counts ${n('pass')} passed, the report lists ${plural(leaves.passed, 'passed case')} and ${plural(suites.all, 'parent')}`,
     );
   return flag(out, {
     casesDisputed: doubts.length ? doubts.join('; ') : null,
@@ -277,7 +278,7 @@ export function readJestJson(text: string, cwd?: string): TestCounts | null {
     'jest',
     uniqueIds(cases),
     suiteErrors,
-    suiteErrors ? [`${suiteErrors} test file(s) failed to run: counted as errors`] : [],
+    suiteErrors ? [`${plural(suiteErrors, 'test file')} failed to run: counted as errors`] : [],
   );
 }
 
@@ -343,7 +344,7 @@ function readRspecJson(text: string): TestCounts | null {
     'rspec',
     uniqueIds(cases),
     outside,
-    outside ? [`${outside} error(s) outside of examples (a spec file failed to load)`] : [],
+    outside ? [`${plural(outside, 'error')} outside of examples (a spec file failed to load)`] : [],
   );
 }
 

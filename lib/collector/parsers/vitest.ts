@@ -1,6 +1,7 @@
 // Vitest: a `Test Files` line, then `Tests  2 failed | 7 passed | 1 skipped | 1 todo (11)`; files that fail to load are "Failed Suites".
 import { favour, flag, get, lastIndex, makeCounts, pickSummary, wordCounts } from './_counts.js';
 import type { TestParser } from './_parser.js';
+import { plural } from '../../base/plural.js';
 
 const TESTS = /^\s*Tests\s+((?:\d+ [a-z ]+?(?: \| )?)+)\s*\((\d+)\)\s*$/;
 const NO_TESTS = /^\s*Tests\s+no tests\s*$/;
@@ -66,7 +67,7 @@ export const vitest: TestParser = {
     const notes: string[] = [];
     const failed = get(w, 'failed') + suiteFailures;
     if (suiteFailures > 0)
-      notes.push(`${suiteFailures} suite(s) failed in a hook: one failure each, their tests reported skipped`);
+      notes.push(`${plural(suiteFailures, 'suite')} failed in a hook: one failure each, their tests reported skipped`);
     let crashed: string | null = null;
     // A killed worker takes its file's tests with it: vitest's own total still counts them, its outcomes do not.
     if (

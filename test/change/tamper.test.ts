@@ -3,9 +3,9 @@
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseUnifiedDiff } from '../../lib/git/diff-parse.js';
-import { tamperFindings } from '../../lib/race/tamper.js';
+import { tamperFindings } from '../../lib/change/tamper.js';
 import { pathMatcher } from '../../lib/git/test-paths.js';
-import { raceTestConfig } from './_fixture.js';
+import { raceTestConfig } from '../race/_fixture.js';
 import { commitAll, gitIn, makeRepo, writeTree } from '../helpers/repo.js';
 
 const repos: string[] = [];

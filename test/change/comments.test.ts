@@ -1,6 +1,12 @@
 // Seed 001's comment coverage: comments found per language, added lines counted, the score against the target.
 import { describe, expect, it } from 'vitest';
-import { classifyLines, commentFigures, commentRanges, commentScore, commentsKnown } from '../../lib/race/comments.js';
+import {
+  classifyLines,
+  commentFigures,
+  commentRanges,
+  commentScore,
+  commentsKnown,
+} from '../../lib/change/comments.js';
 
 /** Line numbers (1-based) holding comment text / code, for the whole file. */
 function lines(path: string, text: string): { comment: number[]; code: number[] } {

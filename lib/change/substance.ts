@@ -3,9 +3,15 @@
 import { tokenize } from './clones.js';
 import { lexical } from './comments.js';
 import type { FilePatch } from '../git/diff-parse.js';
-import type { NoOp } from './gate.js';
 import { TEST_FILE } from './test-findings.js';
 import { TS_JS_FILE } from './ts-metrics.js';
+import { plural } from '../base/plural.js';
+
+/** What a change that does nothing is, or null when it changes code. */
+export interface NoOp {
+  kind: 'empty' | 'cosmetic' | 'tests_only' | 'no_code';
+  detail: string;
+}
 
 const DOC_FILE = /(^|\/)(docs?\/|README|CHANGELOG|CHANGES|HISTORY|NEWS|LICENSE|AUTHORS)|\.(md|mdx|rst|adoc|txt)$/i;
 
@@ -144,10 +150,10 @@ export function noOpChange(i: SubstanceInput): NoOp | null {
     return null;
   }
   const parts = [
-    tests && `${tests} test files`,
-    docs && `${docs} documentation files`,
-    cosmetic && `${cosmetic} files in whitespace or comments only`,
-    meta && `${meta} ignore or metadata files`,
+    tests && plural(tests, 'test file'),
+    docs && plural(docs, 'documentation file'),
+    cosmetic && `${plural(cosmetic, 'file')} in whitespace or comments only`,
+    meta && plural(meta, 'ignore or metadata file'),
   ]
     .filter(Boolean)
     .join(', ');

@@ -1,7 +1,7 @@
 // Special-casing found by meaning (pure): literals of the graded tests that turn up in code a solution added,
 // whatever the syntax around them. The rule and its trivial literals: docs/design/race.md.
 import type { FilePatch } from '../git/diff-parse.js';
-import { SOURCE_FILE } from './facts.js';
+import { SOURCE_FILE } from './files.js';
 import { literalsOf, tokenize, type Literal, type Token } from './literals.js';
 import type { ScanFinding } from './scan.js';
 import { TEST_FILE, testName } from './test-findings.js';

@@ -1,7 +1,7 @@
 // IO: does the change from one tree to another do anything? The collector's no-op check, by the race's classifier.
 import { git } from '../git/git.js';
 import { parseUnifiedDiff, type FilePatch } from '../git/diff-parse.js';
-import { SOURCE_FILE } from './facts.js';
+import { SOURCE_FILE } from './files.js';
 import { TEST_FILE } from './test-findings.js';
 
 /** A line that is plainly code (not blank, not a comment or docstring line): the change is something. */
@@ -21,7 +21,7 @@ export async function changeNoOp(worktree: string, from: string, to: string): Pr
   if (plainlyCode(patch)) return null;
   // The classifier reads TS/JS through the compiler's scanner: loaded only when the cheap answer was not enough.
   const [{ changedTexts, formattingOnly }, { noOpChange }] = await Promise.all([
-    import('./gather.js'),
+    import('./texts.js'),
     import('./substance.js'),
   ]);
   const files = await changedTexts(worktree, from, to, patch);

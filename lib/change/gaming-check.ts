@@ -3,7 +3,7 @@
 import { git } from '../git/git.js';
 import { parseUnifiedDiff } from '../git/diff-parse.js';
 import type { Config } from '../config/config.js';
-import { changedTexts, testFileTexts } from './gather.js';
+import { changedTexts, testFileTexts } from './texts.js';
 import { specialCaseFindings, testLiterals } from './special-case.js';
 import { tamperFindings } from './tamper.js';
 import { gradedPaths } from './test-findings.js';

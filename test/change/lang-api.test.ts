@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compareLangApi, langApi } from '../../lib/race/lang-api.js';
+import { compareLangApi, langApi } from '../../lib/change/lang-api.js';
 
 const breaks = (path: string, before: string, after: string) =>
   compareLangApi(path, before, after)!

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { langFunctionMetrics, langMetricsKnown } from '../../lib/race/lang-metrics.js';
+import { langFunctionMetrics, langMetricsKnown } from '../../lib/change/lang-metrics.js';
 
 const dir = join(import.meta.dirname, '..', 'fixtures', 'lang-metrics');
 const metrics = (file: string) =>
