@@ -3,7 +3,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseUnifiedDiff } from '../../lib/git/diff-parse.js';
-import { fragmentOf, specialCaseFindings, testLiterals } from '../../lib/race/special-case.js';
+import { fragmentOf, specialCaseFindings, testLiterals } from '../../lib/change/special-case.js';
 import { commitAll, gitIn, makeRepo, writeTree } from '../helpers/repo.js';
 
 const repos: string[] = [];
