@@ -95,7 +95,7 @@ function moduleFiles(mod: string): string[] {
 }
 
 /** The pytest plugins a config text names (`-p name`, `pytest_plugins = [...]`), `no:` ones left out. */
-export function pytestPlugins(text: string): string[] {
+function pytestPlugins(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/(?:^|[\s"'=,[])-p\s*=?\s*["']?([A-Za-z_][\w.]*)/g)) out.push(m[1]!);
   for (const m of text.matchAll(/\bpytest_plugins\s*=\s*([[(]?[^\n\])]*[\])]?)/g))

@@ -25,8 +25,10 @@ function skipLiteral(text: string, i: number): number {
   if (c === '/' && text[i + 1] === '*') {
     let depth = 0;
     for (let j = i; j < text.length - 1; j++) {
-      if (text[j] === '/' && text[j + 1] === '*') depth++, j++;
-      else if (text[j] === '*' && text[j + 1] === '/') {
+      if (text[j] === '/' && text[j + 1] === '*') {
+        depth++;
+        j++;
+      } else if (text[j] === '*' && text[j + 1] === '/') {
         depth--;
         j++;
         if (!depth) return j + 1;
@@ -104,7 +106,7 @@ export function spliceRustTests(candidate: string, trusted: string | null): stri
 }
 
 /** TOML split at table headers: [preamble, ...tables], each with its header line. */
-export function tomlTables(text: string): string[] {
+function tomlTables(text: string): string[] {
   const parts: string[] = [];
   let cur: string[] = [];
   for (const line of text.split('\n')) {

@@ -31,7 +31,7 @@ export const TEST_SCRIPT = /^(?:pre|post)?test(?:[:._-].*)?$/;
 export const RUNNER_KEYS = ['jest', 'mocha', 'vitest', 'ava', 'c8', 'nyc', 'tap'];
 
 /** Files of which only a part is test infrastructure: manifests' test parts, Rust sources' `#[cfg(test)]` modules. */
-export const TEST_CONFIG_FILES = new Set(['package.json', 'pyproject.toml', 'Cargo.toml', 'go.mod']);
+const TEST_CONFIG_FILES = new Set(['package.json', 'pyproject.toml', 'Cargo.toml', 'go.mod']);
 
 /** Whether a path may hold a test part (a manifest above, or Rust source whose test modules the trusted side owns). */
 export function hasTestPart(path: string): boolean {

@@ -60,7 +60,7 @@ const ESCAPE =
 const HAS_ESCAPE = new RegExp(ESCAPE.source);
 
 /** Every escape of `text` turned into its bytes (a code point's as UTF-8), plain characters as UTF-8: one byte a char. */
-export function unescapeBytes(text: string): string {
+function unescapeBytes(text: string): string {
   const cp = (n: number) => Buffer.from(String.fromCodePoint(n), 'utf8').toString('latin1');
   let out = '';
   let at = 0;

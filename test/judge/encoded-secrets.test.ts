@@ -41,7 +41,7 @@ const mixed = (s: string) =>
     })
     .join('');
 /** The escapes of `mixed` undone (the test's own decoder, apart from the product's). */
-const unescape = (t: string) =>
+const unescapeAll = (t: string) =>
   t.replace(/%([0-9a-f]{2})|\\x([0-9a-f]{2})|\\u\{([0-9a-f]+)\}|\\([0-7]{1,3})|&#(\d+);/gi, (_m, p, x, u, o, d) =>
     String.fromCharCode(Number.parseInt(p ?? x ?? u ?? o ?? d, p || x || u ? 16 : o ? 8 : 10)),
   );
@@ -141,14 +141,14 @@ describe('encoded secrets never reach the Messages API', () => {
   );
 
   it('any mix of escapes, and base64 of one, neither: every string of the request decoded by hand holds no value', () => {
-    for (const x of [OWN, GH]) expect(unescape(mixed(x))).toBe(x);
+    for (const x of [OWN, GH]) expect(unescapeAll(mixed(x))).toBe(x);
     const body = JSON.parse(sent) as { system?: unknown; messages: { content: unknown }[] };
     const text = JSON.stringify([body.system, body.messages.map((m) => m.content)]);
     const strings = (JSON.parse(text) as unknown[]).flat(4).filter((v): v is string => typeof v === 'string');
     expect(strings.join('\n')).toContain('fixtures/mixed.js');
     for (const str of strings)
       for (const x of [OWN, GH]) {
-        expect(unescape(str)).not.toContain(x);
+        expect(unescapeAll(str)).not.toContain(x);
         expect(decodesTo(str, mixed(x))).toEqual([]);
       }
   });

@@ -1,6 +1,5 @@
-// What decides which tests exist and how they run is the trusted revision's, read by meaning (issue 36, item 2): the
-// Makefile behind `make test` and what it includes, a plugin the runner's config names, a vendored assertion library,
-// the script an npm test script runs, a Rust #[cfg(test)] module. Real bin/collect and bin/race, real runners.
+// What decides which tests run is the trusted revision's, read by meaning (issue 36, item 2): make's included makefile,
+// a plugin pytest.ini names, a vendored assertion library, npm's script, a Rust #[cfg(test)] module; real runners.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
