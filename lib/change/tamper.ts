@@ -105,6 +105,39 @@ function readsTests(lines: { line: number; text: string }[]): { line: number; te
   return named && lines.some((a) => READ_CALL.test(a.text)) ? named : null;
 }
 
+const CODE = /\.(py|pyi|go|rs|rb|java|kt|c|cc|cpp|h|hpp|cs|php|swift|ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
+/** A Python source encoding declaration (PEP 263) in the first two lines; utf-8 and ascii are the usual ones. */
+const COOKIE = /^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)/;
+const USUAL = /^(utf[-_]?8(?:[-_]sig)?|u8|ascii|us[-_]ascii)$/i;
+/** Bidi controls and invisible characters: the line reads one way and runs another (a BOM at the very start aside). */
+const HIDDEN = /[\u202A-\u202E\u2066-\u2069\u200B-\u200D\u2060\u00AD]|(?<!^)\uFEFF/;
+
+/**
+ * Source read another way than its interpreter decodes it (issue 36): a code file git sees as binary (UTF-16, a NUL
+ * byte), a Python coding cookie other than utf-8/ascii (utf-7, unicode_escape turn escapes into code), bidi controls
+ * or invisible characters in an added line. Null when the file reads as it runs.
+ */
+function encodingFinding(p: FilePatch, head: string | null, base: string | null): ScanFinding | null {
+  const at = (line: number, text: string, why: string): ScanFinding => ({
+    kind: 'special_case',
+    name: `source read under an unusual encoding (${why}): what the checks read is not what runs`,
+    file: p.path,
+    line,
+    text: text.trim().slice(0, 160),
+  });
+  if (!CODE.test(p.path)) return null;
+  if (p.binary) return at(1, '', 'git reads the code file as binary: UTF-16 or a NUL byte');
+  if (/\.pyi?$/.test(p.path)) {
+    const lines = (head ?? '').split('\n').slice(0, 2);
+    const i = lines.findIndex((l) => COOKIE.test(l));
+    const enc = i >= 0 ? COOKIE.exec(lines[i]!)![1]! : null;
+    const was = (base ?? '').split('\n').slice(0, 2).join('\n');
+    if (enc && !USUAL.test(enc) && !was.includes(lines[i]!)) return at(i + 1, lines[i]!, `coding ${enc}`);
+  }
+  const hidden = p.added.find((a) => HIDDEN.test(a.text));
+  return hidden ? at(hidden.line, JSON.stringify(hidden.text), 'bidi control or invisible character') : null;
+}
+
 /** Whether any line of `lines` is an always-equal definition. */
 const hasAlwaysEqual = (lines: string[]): boolean => lines.some((_, i) => alwaysEqualDef(lines, i + 1));
 
@@ -121,7 +154,11 @@ export function tamperFindings(
   const out: ScanFinding[] = [];
   const byPath = new Map(files.map((f) => [f.path, f]));
   for (const p of patch) {
-    if (p.binary || p.deleted || isTrusted(p.path)) continue;
+    if (p.deleted || isTrusted(p.path)) continue;
+    const f = byPath.get(p.path);
+    const encoding = encodingFinding(p, f?.head ?? null, f?.base ?? null);
+    if (encoding) out.push(encoding);
+    if (p.binary) continue;
     const shadowed = shadowsStdlib(p);
     if (shadowed)
       out.push({
@@ -131,7 +168,6 @@ export function tamperFindings(
         line: p.added[0]?.line ?? 1,
         text: (p.added[0]?.text ?? '').trim().slice(0, 160),
       });
-    const f = byPath.get(p.path);
     const lines = f?.head?.split('\n') ?? [];
     const baseLines = f?.base?.split('\n') ?? [];
     const inBase = new Map<Rule, boolean>();

@@ -3,7 +3,9 @@ import { errorMessage, UserError } from '../base/errors.js';
 import { pruneCandidateRefs } from '../git/candidate-refs.js';
 import { git } from '../git/git.js';
 import { blob, commitTree, gradedTree, lsTree, sealCandidate } from '../git/seal.js';
-import { firstDifferentLine, pathMatcher, spliceTestConfig, TEST_CONFIG_FILES } from '../git/test-paths.js';
+import { scriptChain, trustedPathRule, type ScriptChain } from '../git/runner-infra.js';
+import { doctestExamples, rustTestModules } from '../git/test-parts.js';
+import { firstDifferentLine, hasTestPart, pathMatcher, spliceTestConfig } from '../git/test-paths.js';
 import type { Config, Feedback, RunRecord } from '../schema/types.generated.js';
 
 type Candidate = NonNullable<Feedback['candidate']>;
@@ -50,7 +52,19 @@ async function commitOf(repo: string, ref: string): Promise<string | null> {
   }
 }
 
-/** Seals the measured tree on `base` and builds the graded commit from the trusted revision's tests. */
+/** The test command's chain as the trusted revision has it (runner-infra.ts), read from its tree. */
+async function trustedChain(repo: string, trusted: string, command: string | null): Promise<ScriptChain> {
+  const tree = await lsTree(repo, trusted);
+  return scriptChain(command ?? '', async (p) => {
+    const e = tree.get(p);
+    return e?.type === 'blob' ? blob(repo, e.oid) : null;
+  });
+}
+
+/**
+ * Seals the measured tree on `base` and builds the graded commit from the trusted revision: its tests and what
+ * decides how they run (trustedPathRule, with the chain behind `testCommand`).
+ */
 export async function sealRun(
   repo: string,
   snap: { tree: string; mergeBase: string },
@@ -58,6 +72,7 @@ export async function sealRun(
   collector: Config['collector'],
   file: string,
   now: Date = new Date(),
+  testCommand: string | null = null,
 ): Promise<Sealed> {
   const when = new Date(r.completed_at);
   const commit = await sealCandidate(repo, snap.tree, snap.mergeBase, r.bead, when);
@@ -66,14 +81,15 @@ export async function sealRun(
   const testsRef = r.task.tests_ref;
   const trusted = testsRef !== undefined ? await commitOf(repo, testsRef) : snap.mergeBase;
   if (!trusted) throw new UserError(`${file}: /task/tests_ref: ${JSON.stringify(testsRef)} names no commit in ${repo}`);
-  const isInfra = pathMatcher(collector.test_infra_paths ?? []);
+  const chain = await trustedChain(repo, trusted, testCommand);
+  const isInfra = trustedPathRule(pathMatcher(collector.test_infra_paths ?? []), chain);
   const testGlobs = [...(collector.test_paths ?? []), ...(collector.test_infra_paths ?? [])];
-  const isTest = pathMatcher(testGlobs);
-  const g = await gradedTree(repo, snap.tree, trusted, isTest);
+  const isTest = trustedPathRule(pathMatcher(testGlobs), chain);
+  const g = await gradedTree(repo, snap.tree, trusted, isTest, chain.scripts);
   const gradedCommit = await commitTree(repo, g.tree, snap.mergeBase, `judgeloop graded ${r.bead}`, when);
   let gradedBase = snap.mergeBase;
   if (testsRef !== undefined) {
-    const gb = await gradedTree(repo, snap.mergeBase, trusted, isTest);
+    const gb = await gradedTree(repo, snap.mergeBase, trusted, isTest, chain.scripts);
     // Named by its content alone, so every run on this base and test revision shares one baseline (one run, cached).
     gradedBase = await commitTree(
       repo,
@@ -83,7 +99,15 @@ export async function sealRun(
       new Date('2000-01-01T00:00:00Z'),
     );
   }
-  const infra = await infraChanges(repo, snap.tree, snap.mergeBase, isInfra);
+  const doctests = /doctest/.test(testCommand ?? '') || [...chain.files].some((f) => /doctest/.test(f));
+  const infra = await infraChanges(
+    repo,
+    snap.tree,
+    snap.mergeBase,
+    isInfra,
+    chain,
+    doctests || (await doctestConfig(repo, trusted)),
+  );
   const candidate: Candidate = {
     commit,
     tree: snap.tree,
@@ -106,31 +130,56 @@ export async function sealRun(
   };
 }
 
-/** Test infrastructure the agent changed against the base, with the first changed line. */
+/** Whether the trusted revision's root pytest configuration collects doctests (`--doctest-modules`, `doctest_*`). */
+async function doctestConfig(repo: string, trusted: string): Promise<boolean> {
+  const tree = await lsTree(repo, trusted);
+  for (const f of ['pytest.ini', '.pytest.ini', 'tox.ini', 'setup.cfg', 'pyproject.toml']) {
+    const e = tree.get(f);
+    if (e?.type === 'blob' && /--doctest-(modules|glob)|\bdoctest_/.test(await blob(repo, e.oid))) return true;
+  }
+  return false;
+}
+
+/**
+ * Test infrastructure the agent changed against the base, with the first changed line: whole infra files, the test
+ * part of a mixed file, and (when the graded run collects doctests) a code file's doctest examples.
+ */
 async function infraChanges(
   repo: string,
   tree: string,
   base: string,
   isInfra: (p: string) => boolean,
+  chain: ScriptChain,
+  doctests: boolean,
 ): Promise<Candidate['infra_changed']> {
   const [cand, baseTree] = await Promise.all([lsTree(repo, tree), lsTree(repo, base)]);
   const out: NonNullable<Candidate['infra_changed']> = [];
   const paths = new Set([...cand.keys(), ...baseTree.keys()]);
   for (const p of [...paths].sort()) {
-    const name = p.slice(p.lastIndexOf('/') + 1);
-    if (!isInfra(p) && !TEST_CONFIG_FILES.has(name)) continue;
+    const py = doctests && p.endsWith('.py');
+    if (!isInfra(p) && !hasTestPart(p) && !py) continue;
     const a = baseTree.get(p);
     const b = cand.get(p);
     if (a?.oid === b?.oid) continue;
+    const after = b ? await blob(repo, b.oid) : '';
+    const before = a ? await blob(repo, a.oid) : '';
     if (!b) {
-      out.push({ file: p, detail: `${p} deleted` });
+      // A mixed file deleted counts when its base version had a test part (a Rust test module, doctests).
+      const part =
+        isInfra(p) ||
+        (p.endsWith('.rs') ? rustTestModules(before).length > 0 : py ? doctestExamples(before).length > 0 : true);
+      if (part) out.push({ file: p, detail: `${p} deleted` });
       continue;
     }
-    const after = await blob(repo, b.oid);
-    const before = a ? await blob(repo, a.oid) : '';
-    if (TEST_CONFIG_FILES.has(name) && !isInfra(p)) {
-      // package.json / pyproject.toml: only their test part is infrastructure.
-      if (spliceTestConfig(p, after, a ? before : null) === null) continue;
+    if (!isInfra(p) && py && !hasTestPart(p)) {
+      // Doctest examples are tests inside code: the graded run would run the candidate's (so they are a finding).
+      if (doctestExamples(after).join('\n') === doctestExamples(before).join('\n')) continue;
+      out.push({ file: p, line: firstDifferentLine(before, after) ?? 1, detail: `${p}: doctest examples changed` });
+      continue;
+    }
+    if (!isInfra(p)) {
+      // package.json, pyproject.toml, Cargo.toml, go.mod, Rust source: only their test part is infrastructure.
+      if (spliceTestConfig(p, after, a ? before : null, chain.scripts) === null) continue;
     }
     const line = firstDifferentLine(before, after) ?? 1;
     out.push({

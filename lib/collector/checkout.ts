@@ -129,20 +129,47 @@ function stampOf(file: string): string | null {
 
 export type Stamps = Map<string, string | null>;
 
-/** The stamps of a fresh graded checkout's trusted tracked files, taken before anything of the candidate runs there. */
-export async function trustedStamps(dir: string, collector: Config['collector']): Promise<Stamps> {
-  const trusted = trustedMatcher(collector);
-  const tracked = (await git(dir, ['ls-files', '-z'])).split('\0').filter((p) => p && trusted(p));
+/** Files a package manager rewrites as it installs (the setup's honest output), never code the checks read. */
+const LOCKFILES = new Set([
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+  'yarn.lock',
+  'pnpm-lock.yaml',
+  'bun.lockb',
+  'Cargo.lock',
+  'poetry.lock',
+  'uv.lock',
+  'Pipfile.lock',
+  'go.sum',
+  'composer.lock',
+  'Gemfile.lock',
+]);
+const isLockfile = (p: string) => LOCKFILES.has(p.slice(p.lastIndexOf('/') + 1));
+
+/** The stamps of a fresh graded checkout's tracked files (code too), taken before anything of the candidate runs there. */
+export async function trustedStamps(dir: string): Promise<Stamps> {
+  const tracked = (await git(dir, ['ls-files', '-z'])).split('\0').filter((p) => p && !isLockfile(p));
   return new Map(tracked.map((p) => [p, stampOf(join(dir, p))]));
 }
 
+/** What changed in a graded checkout since `before`: the tests and their infrastructure apart from the code. */
+interface CheckoutChanges {
+  /** Test and test-infrastructure files (and package.json, pyproject.toml), and files a runner loads by name created. */
+  tests: string[];
+  /** Any other tracked file: the code the static checks read is not the code that ran. */
+  code: string[];
+}
+
 /**
- * What changed in a graded checkout among what the graded run takes from the trusted revision since `before`: tracked
- * test and test-infrastructure files (and package.json, pyproject.toml) modified, deleted, or written and put back as
- * they were, and files a runner loads by name created. Asked after the tests ran: the setup, the build and the code
- * under test all ran there.
+ * What changed in a graded checkout since `before`: tracked files modified, deleted, or written and put back as they
+ * were, and files a runner loads by name created. Asked after the tests ran: the setup, the build and the code under
+ * test all ran there. A package manager's lockfile is left out.
  */
-export async function trustedChanges(dir: string, collector: Config['collector'], before: Stamps): Promise<string[]> {
+export async function trustedChanges(
+  dir: string,
+  collector: Config['collector'],
+  before: Stamps,
+): Promise<CheckoutChanges> {
   const trusted = trustedMatcher(collector);
   const status = await git(dir, [
     '-c',
@@ -153,16 +180,16 @@ export async function trustedChanges(dir: string, collector: Config['collector']
     '--untracked-files=no',
     '--no-renames',
   ]);
-  const out: string[] = [];
+  const out: CheckoutChanges = { tests: [], code: [] };
+  const add = (path: string, what: string) => (trusted(path) ? out.tests : out.code).push(`${path} (${what})`);
   const named = new Set<string>();
   for (const e of status.split('\0').filter((x) => x.length > 3)) {
     const path = e.slice(3);
-    if (!trusted(path)) continue;
+    if (isLockfile(path)) continue;
     named.add(path);
-    out.push(`${path} (${e.slice(0, 2).includes('D') ? 'deleted' : 'modified'})`);
+    add(path, e.slice(0, 2).includes('D') ? 'deleted' : 'modified');
   }
-  for (const [path, stamp] of before)
-    if (!named.has(path) && stampOf(join(dir, path)) !== stamp) out.push(`${path} (written)`);
+  for (const [path, stamp] of before) if (!named.has(path) && stampOf(join(dir, path)) !== stamp) add(path, 'written');
   // Untracked files, ignored ones too (the candidate writes its own .gitignore), one by one.
   const created = await git(dir, [
     'ls-files',
@@ -173,6 +200,6 @@ export async function trustedChanges(dir: string, collector: Config['collector']
     ':(exclude,glob)**/node_modules/**',
     ':(exclude,glob)**/site-packages/**',
   ]);
-  for (const path of created.split('\0').filter(Boolean)) out.push(`${path} (created)`);
+  for (const path of created.split('\0').filter(Boolean)) out.tests.push(`${path} (created)`);
   return out;
 }

@@ -38,8 +38,8 @@ export interface ChecksOptions {
   shortCircuit: boolean;
   /** Test ids never dropped from a capped per-test list (the base's tests, the task's targets). */
   keepCases?: ReadonlySet<string>;
-  /** The graded run: what changed among the trusted files by the time the tests ended (checkout.ts). */
-  trustedChanges?: () => Promise<string[]>;
+  /** The graded run: which tracked files (tests apart from code) changed by the time the tests ended (checkout.ts). */
+  trustedChanges?: () => Promise<{ tests: string[]; code: string[] }>;
   log?: (msg: string) => void;
 }
 
@@ -358,12 +358,22 @@ export async function runChecks(opts: ChecksOptions): Promise<ChecksSet> {
       capCases(check, opts.collector.max_test_cases ?? 10000, opts.keepCases);
       // Before lint (a `--fix` may rewrite a test legitimately): the setup, the build and the tests have run.
       const t = check.tests;
-      const changed = t && !reported ? ((await opts.trustedChanges?.()) ?? []) : [];
-      if (t && changed.length) {
+      const changed = t && !reported ? await opts.trustedChanges?.() : undefined;
+      const list = (xs: string[]) => `${xs.slice(0, 5).join(', ')}${xs.length > 5 ? ', …' : ''}`;
+      const by = 'by the setup, the build or the code under test';
+      if (t && changed?.tests.length) {
         t.counts_disputed = true;
         t.notes = [
           ...(t.notes ?? []),
-          `the graded tests were changed in the checkout before they ended (by the setup, the build or the code under test): ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ', …' : ''}`,
+          `the graded tests were changed in the checkout before they ended (${by}): ${list(changed.tests)}`,
+        ];
+      }
+      // What the static checks and the judge read is the graded commit: code rewritten in the checkout is not it.
+      if (t && changed?.code.length) {
+        t.counts_disputed = true;
+        t.notes = [
+          ...(t.notes ?? []),
+          `the graded code was changed in the checkout before the tests ended (${by}): ${list(changed.code)}`,
         ];
       }
     }

@@ -119,7 +119,7 @@ async function measure(inputs: Inputs, run: NonNullable<Inputs['run']>, ctx: Col
   const snap = await snapshotWorking(wt, run.baseCommit, run.info);
   const diffP = diffSnapshot(wt, snap, run.info);
   diffP.catch(() => undefined);
-  const sealed = await sealRun(wt, snap, r, cfg.collector, loaded.file, ctx.now());
+  const sealed = await sealRun(wt, snap, r, cfg.collector, loaded.file, ctx.now(), commands.test);
   const notes: string[] = [];
   if (sealed.pruned.beads.length || sealed.pruned.error)
     ctx.log?.(

@@ -122,10 +122,26 @@ export function verdictOutcome(
   return o;
 }
 
-/** Why the agent's own tests crashed their runner (killed by a signal), else null: they ran apart, in its checkout. */
-export function ownTestsCrash(own: { check: { signal?: string | null } | null } | null | undefined): string | null {
+/**
+ * Why the agent's own tests leave the suite red, else null (they ran apart, in its checkout): their runner killed by a
+ * signal, or a test in a file the agent added or edited failing. Merging them would leave the suite red.
+ */
+export function ownTestsCrash(
+  own:
+    | {
+        files?: string[];
+        check: { signal?: string | null; tests?: { cases?: { id: string; status: string }[] } | null } | null;
+      }
+    | null
+    | undefined,
+): string | null {
   const signal = own?.check?.signal;
-  return signal ? `a test the agent added or edited crashed its runner (${signal})` : null;
+  if (signal) return `a test the agent added or edited crashed its runner (${signal})`;
+  const files = new Set(own?.files ?? []);
+  const failing = (own?.check?.tests?.cases ?? [])
+    .filter((c) => (c.status === 'failed' || c.status === 'error') && files.has(c.id.split('::')[0]!))
+    .map((c) => c.id);
+  return failing.length ? `a test the agent added or edited fails: ${names(failing)}` : null;
 }
 
 /** The test's own name at the end of its id (`tests/t.py::T::test_x` → test_x, `a.test.mjs::s > x` → x). */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { onAbort } from '../base/cleanup.js';
 import { CANDIDATE_REFS } from './candidate-refs.js';
 import { git, identityEnv, type Identity } from './git.js';
-import { spliceTestConfig, TEST_CONFIG_FILES, type PathMatcher } from './test-paths.js';
+import { hasTestPart, spliceTestConfig, type PathMatcher } from './test-paths.js';
 
 export interface Entry {
   mode: string;
@@ -66,16 +66,23 @@ export interface GradedTree {
   replaced: string[];
   /** Test paths only the candidate has: left out. */
   excluded: string[];
-  /** Files whose test part (package.json scripts, pyproject's pytest tables) was taken from the trusted side. */
+  /**
+   * Files whose test part (package.json's test scripts and their chain, pyproject's pytest tables, Cargo.toml's dev
+   * tables, go.mod's replaces, a Rust file's `#[cfg(test)]` modules) was taken from the trusted side.
+   */
   spliced: string[];
 }
 
-/** The candidate's tree with every test path as the trusted commit has it (absent there: absent here). */
+/**
+ * The candidate's tree with every test path as the trusted commit has it (absent there: absent here), and each file's
+ * test part spliced in. `scripts`: the package.json scripts the test command's chain runs (runner-infra.ts).
+ */
 export async function gradedTree(
   repo: string,
   candidate: string,
   trusted: string,
   isTest: PathMatcher,
+  scripts: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
 ): Promise<GradedTree> {
   const [cand, trust] = await Promise.all([lsTree(repo, candidate), lsTree(repo, trusted)]);
   const out = new Map<string, Entry>();
@@ -93,9 +100,9 @@ export async function gradedTree(
   }
   for (const [p, e] of out) {
     const t = trust.get(p);
-    if (!TEST_CONFIG_FILES.has(p.slice(p.lastIndexOf('/') + 1)) || t?.oid === e.oid || e.type !== 'blob') continue;
+    if (!hasTestPart(p) || t?.oid === e.oid || e.type !== 'blob') continue;
     // One only the candidate has is spliced too: its test part (a pytest table, a test script) is the agent's.
-    const merged = spliceTestConfig(p, await blob(repo, e.oid), t ? await blob(repo, t.oid) : null);
+    const merged = spliceTestConfig(p, await blob(repo, e.oid), t ? await blob(repo, t.oid) : null, scripts);
     if (merged === null) continue;
     out.set(p, { ...e, oid: await writeBlob(repo, merged) });
     spliced.push(p);

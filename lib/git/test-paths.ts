@@ -1,4 +1,5 @@
 // Which paths are tests or test infrastructure, and the test part of mixed files (pure).
+import { CARGO_TEST_TABLE, spliceGoMod, spliceRustTests, spliceTomlTables } from './test-parts.js';
 
 export type PathMatcher = (path: string) => boolean;
 
@@ -29,33 +30,44 @@ export function pathMatcher(globs: readonly string[]): PathMatcher {
 export const TEST_SCRIPT = /^(?:pre|post)?test(?:[:._-].*)?$/;
 export const RUNNER_KEYS = ['jest', 'mocha', 'vitest', 'ava', 'c8', 'nyc', 'tap'];
 
-/**
- * The candidate's package.json or pyproject.toml with its test part from the trusted version; null when the file
- * is neither, either side does not parse, or the test parts already agree.
- */
-/** Files of which only a part (the test scripts and runner keys, the pytest tables) is test infrastructure. */
-export const TEST_CONFIG_FILES = new Set(['package.json', 'pyproject.toml']);
+/** Files of which only a part is test infrastructure: manifests' test parts, Rust sources' `#[cfg(test)]` modules. */
+const TEST_CONFIG_FILES = new Set(['package.json', 'pyproject.toml', 'Cargo.toml', 'go.mod']);
+
+/** Whether a path may hold a test part (a manifest above, or Rust source whose test modules the trusted side owns). */
+export function hasTestPart(path: string): boolean {
+  return TEST_CONFIG_FILES.has(path.slice(path.lastIndexOf('/') + 1)) || path.endsWith('.rs');
+}
 
 /**
- * The candidate's config file with its test part as the trusted side has it (`trusted` null: the trusted side has no
- * such file, so no test part); null when the test parts already agree or the file is not one of these.
+ * The candidate's file with its test part as the trusted side has it (`trusted` null: the trusted side has no such
+ * file, so no test part); null when the test parts already agree or the file has none. `scripts`: per package.json
+ * path, the scripts the test command's chain runs (runner-infra.ts), test parts beside the `test*` ones.
  */
-export function spliceTestConfig(path: string, candidate: string, trusted: string | null): string | null {
+export function spliceTestConfig(
+  path: string,
+  candidate: string,
+  trusted: string | null,
+  scripts: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
+): string | null {
   const name = path.slice(path.lastIndexOf('/') + 1);
-  if (name === 'package.json') return splicePackageJson(candidate, trusted);
-  if (name === 'pyproject.toml') return splicePyproject(candidate, trusted);
+  if (name === 'package.json') return splicePackageJson(candidate, trusted, scripts.get(path) ?? new Set());
+  if (name === 'pyproject.toml') return spliceTomlTables(candidate, trusted, PYTEST_TABLE);
+  if (name === 'Cargo.toml') return spliceTomlTables(candidate, trusted, CARGO_TEST_TABLE);
+  if (name === 'go.mod') return spliceGoMod(candidate, trusted);
+  if (path.endsWith('.rs')) return spliceRustTests(candidate, trusted);
   return null;
 }
 
-function testPart(pkg: Record<string, unknown>): Record<string, unknown> {
-  const scripts = (pkg.scripts ?? {}) as Record<string, unknown>;
+function testPart(pkg: Record<string, unknown>, isTest: (k: string) => boolean): Record<string, unknown> {
+  const scripts = (isObject(pkg.scripts) ? pkg.scripts : {}) as Record<string, unknown>;
   const part: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(scripts)) if (TEST_SCRIPT.test(k)) part[`scripts.${k}`] = v;
+  for (const [k, v] of Object.entries(scripts)) if (isTest(k)) part[`scripts.${k}`] = v;
   for (const k of RUNNER_KEYS) if (k in pkg) part[k] = pkg[k];
   return part;
 }
 
-function splicePackageJson(candidate: string, trusted: string | null): string | null {
+function splicePackageJson(candidate: string, trusted: string | null, chain: ReadonlySet<string>): string | null {
+  const isTest = (k: string) => TEST_SCRIPT.test(k) || chain.has(k);
   let cand: Record<string, unknown>;
   let trust: Record<string, unknown>;
   try {
@@ -65,11 +77,11 @@ function splicePackageJson(candidate: string, trusted: string | null): string | 
     return null;
   }
   if (!isObject(cand) || !isObject(trust)) return null;
-  if (JSON.stringify(testPart(cand)) === JSON.stringify(testPart(trust))) return null;
+  if (JSON.stringify(testPart(cand, isTest)) === JSON.stringify(testPart(trust, isTest))) return null;
   const scripts = { ...((isObject(cand.scripts) ? cand.scripts : {}) as Record<string, unknown>) };
-  for (const k of Object.keys(scripts)) if (TEST_SCRIPT.test(k)) delete scripts[k];
+  for (const k of Object.keys(scripts)) if (isTest(k)) delete scripts[k];
   const trustScripts = (isObject(trust.scripts) ? trust.scripts : {}) as Record<string, unknown>;
-  for (const [k, v] of Object.entries(trustScripts)) if (TEST_SCRIPT.test(k)) scripts[k] = v;
+  for (const [k, v] of Object.entries(trustScripts)) if (isTest(k)) scripts[k] = v;
   const out: Record<string, unknown> = { ...cand, scripts };
   for (const k of RUNNER_KEYS) {
     if (k in trust) out[k] = trust[k];
@@ -80,37 +92,12 @@ function splicePackageJson(candidate: string, trusted: string | null): string | 
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** TOML split at table headers: [preamble, ...tables], each with its header line. */
-function tomlTables(text: string): string[] {
-  const parts: string[] = [];
-  let cur: string[] = [];
-  for (const line of text.split('\n')) {
-    if (/^\s*\[/.test(line) && cur.length) {
-      parts.push(cur.join('\n'));
-      cur = [];
-    }
-    cur.push(line);
-  }
-  parts.push(cur.join('\n'));
-  return parts;
-}
-
 /**
  * A pyproject.toml table header of pytest's configuration, or of a pytest plugin the project registers (an entry point
  * in `pytest11`: installed by a setup command, pytest loads it into every run).
  */
 export const PYTEST_TABLE =
   /^\s*\[\[?\s*(tool\.pytest\b|(project\.entry-points|tool\.poetry\.plugins)\.\s*["']?pytest11["']?\s*\])/;
-
-function splicePyproject(candidate: string, trusted: string | null): string | null {
-  const cand = tomlTables(candidate);
-  const trust = tomlTables(trusted ?? '');
-  const mine = cand.filter((t) => PYTEST_TABLE.test(t));
-  const theirs = trust.filter((t) => PYTEST_TABLE.test(t));
-  if (mine.join('\n').trim() === theirs.join('\n').trim()) return null;
-  const kept = cand.filter((t) => !PYTEST_TABLE.test(t)).join('\n');
-  return theirs.length ? `${kept.replace(/\n*$/, '\n\n')}${theirs.join('\n').replace(/\n*$/, '\n')}` : kept;
-}
 
 /** The first line (1-based) where two texts differ; null when equal. */
 export function firstDifferentLine(a: string, b: string): number | null {

@@ -12,7 +12,7 @@ import { compareApi, functionMetrics, TS_JS_FILE, type ApiChange } from '../chan
 import { evaluateGate } from './gate.js';
 import { describeEvidence, feedbackEvidence } from '../evidence/trust.js';
 import { noOpChange, type NoOp } from '../change/substance.js';
-import { noOpVerdict } from '../collector/regressions.js';
+import { noOpVerdict, ownTestsCrash } from '../collector/regressions.js';
 import { gradedPaths, TEST_FILE, targetTestEdits, testFindings, trivialTests } from '../change/test-findings.js';
 import { specialCaseFindings, testLiterals } from '../change/special-case.js';
 import { tamperFindings } from '../change/tamper.js';
@@ -361,6 +361,9 @@ function targetFlags(
       .map((c) => c.id)
       .sort();
   }
+  // A test of its own that fails or crashes its runner: merging it leaves the suite red (the collector's one rule).
+  const ownRed = ownTestsCrash(fb.own_tests);
+  if (ownRed) flags.push({ kind: 'own_test_failing', detail: ownRed });
   for (const c of changed)
     flags.push({
       kind: 'changed_expectation',

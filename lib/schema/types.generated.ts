@@ -1625,7 +1625,7 @@ gate: {
 /**
  * Finding kinds that make a solution fail the gate (condition no_blocking_finding).
  */
-blocking_findings: ("dangerous_op" | "disabled_check" | "secret" | "stub" | "test_deleted" | "test_skipped" | "test_weakened" | "test_modified" | "test_trivial" | "test_infra_changed" | "special_case" | "api_break" | "changed_expectation")[]
+blocking_findings: ("dangerous_op" | "disabled_check" | "secret" | "stub" | "test_deleted" | "test_skipped" | "test_weakened" | "test_modified" | "test_trivial" | "test_infra_changed" | "special_case" | "api_break" | "changed_expectation" | "own_test_failing")[]
 }
 /**
  * Weight of the target_tests criterion within correctness, where every other criterion weighs 1.
@@ -3801,9 +3801,9 @@ detail: string
  */
 export interface RaceFlag {
 /**
- * What kind of defect. judge_reward_hack: the judge, shown the other solutions, says this one special-cases the tests, edits what grades it or does less (blocking only when a mechanical finding agrees).
+ * What kind of defect. judge_reward_hack: the judge, shown the other solutions, says this one special-cases the tests, edits what grades it or does less (blocking only when a mechanical finding agrees); own_test_failing: a test the agent added or edited fails or crashes its runner, named with its signal.
  */
-kind: ("build_failed" | "tests_failed" | "test_regression" | "tests_removed" | "typecheck_failed" | "lint_errors" | "api_break" | "dangerous_op" | "disabled_check" | "secret" | "stub" | "formatting_churn" | "duplication" | "evaluation_failed" | "test_deleted" | "test_skipped" | "test_weakened" | "test_modified" | "test_trivial" | "test_infra_changed" | "special_case" | "no_op" | "target_failing" | "pass_to_pass_broken" | "changed_expectation" | "judge_reward_hack")
+kind: ("build_failed" | "tests_failed" | "test_regression" | "tests_removed" | "typecheck_failed" | "lint_errors" | "api_break" | "dangerous_op" | "disabled_check" | "secret" | "stub" | "formatting_churn" | "duplication" | "evaluation_failed" | "test_deleted" | "test_skipped" | "test_weakened" | "test_modified" | "test_trivial" | "test_infra_changed" | "special_case" | "no_op" | "target_failing" | "pass_to_pass_broken" | "changed_expectation" | "judge_reward_hack" | "own_test_failing")
 /**
  * The defect in words.
  */

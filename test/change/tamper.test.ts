@@ -1,6 +1,6 @@
 // Code under test that games the trusted tests from inside their process, on real `git diff` output: each spelling
 // is found at its file:line; the ordinary code of real fixes (value classes, CLIs, test helpers) is not.
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseUnifiedDiff } from '../../lib/git/diff-parse.js';
 import { tamperFindings } from '../../lib/change/tamper.js';
@@ -260,5 +260,39 @@ describe('ordinary code is not found', () => {
     expect(findings('tests/test_value.py', null, 'def test_x():\n    assert "PYTEST_CURRENT_TEST"\n')).toEqual([]);
     expect(findings('conftest.py', null, 'def pytest_runtest_makereport(item, call):\n    pass\n')).toEqual([]);
     expect(findings('duration_test.go', null, 'package duration\n\nimport "testing"\n')).toEqual([]);
+  });
+});
+
+describe('source read another way than it runs (issue 36)', () => {
+  const BODY = 'def parse(text):\n    return int(text)\n';
+  it.each([
+    ['a coding cookie that turns escapes into code', 'dur.py', `# -*- coding: unicode_escape -*-\n${BODY}`, 1],
+    ['utf-7 on the second line', 'pkg/dur.py', `#!/usr/bin/env python3\n# vim: set fileencoding=utf-7 :\n${BODY}`, 2],
+    [
+      'a bidi override in an added line',
+      'src/check.js',
+      'export const ok = (u) => u.role === "admin\u202E \u2066// user\u2069 \u2066";\n',
+      1,
+    ],
+    ['a zero-width space in an identifier', 'src/check.ts', 'export const is\u200BAdmin = true;\n', 1],
+  ])('%s: a finding at its line', (_name, path, text, at) => {
+    const f = findings(path, null, text).filter((x) => x.name.startsWith('source read under an unusual encoding'));
+    expect(f).toHaveLength(1);
+    expect(f[0]).toMatchObject({ kind: 'special_case', file: path, line: at });
+  });
+
+  it('a UTF-16 code file (git sees it binary) is a finding; utf-8 cookies, a leading BOM and a kept cookie are not', () => {
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(BODY, 'utf16le')]).toString('latin1');
+    const repo = makeRepo({ 'README.md': 'x\n' });
+    repos.push(repo);
+    writeTree(repo, { 'w.py': '' });
+    writeFileSync(`${repo}/w.py`, Buffer.from(utf16, 'latin1'));
+    commitAll(repo, 'change');
+    const patch = parseUnifiedDiff(`${gitIn(repo, 'diff', 'HEAD~1', 'HEAD')}\n`);
+    expect(tamperFindings(patch, [{ path: 'w.py', head: null, base: null }], () => false)[0]?.name).toMatch(/binary/);
+    for (const text of [`# -*- coding: utf-8 -*-\n${BODY}`, `# coding=ascii\n${BODY}`, `\uFEFF${BODY}`])
+      expect(findings('ok.py', null, text)).toEqual([]);
+    const kept = `# -*- coding: latin-1 -*-\n${BODY}`;
+    expect(findings('old.py', kept, `${kept}x = 1\n`)).toEqual([]);
   });
 });

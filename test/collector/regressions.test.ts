@@ -266,4 +266,16 @@ describe('ownTestsCrash', () => {
       'full_pass',
     );
   });
+
+  it('a failing test in a file the agent added or edited is named; a failing test of the trusted files is not its own', () => {
+    const cases = [
+      { id: 'tests/test_new.py::test_edge', status: 'failed' },
+      { id: 'tests/test_new.py::test_ok', status: 'passed' },
+      { id: 'tests/test_old.py::test_target', status: 'failed' },
+    ];
+    expect(ownTestsCrash({ files: ['tests/test_new.py'], check: { tests: { cases } } })).toBe(
+      'a test the agent added or edited fails: test_edge',
+    );
+    expect(ownTestsCrash({ files: ['tests/test_other.py'], check: { tests: { cases } } })).toBeNull();
+  });
 });

@@ -25,6 +25,27 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 const b64url = (s: string) => Buffer.from(s).toString('base64url');
 const hex = (s: string) => Buffer.from(s).toString('hex');
 
+/** Every character a different escape (percent, \\x, \\u{}, octal, HTML entity, plain), as code or a URL carries it. */
+const mixed = (s: string) =>
+  [...s]
+    .map((c, i) => {
+      const n = c.charCodeAt(0);
+      return [
+        `%${n.toString(16)}`,
+        `\\x${n.toString(16)}`,
+        `\\u{${n.toString(16)}}`,
+        `\\${n.toString(8)}`,
+        `&#${n};`,
+        c,
+      ][i % 6];
+    })
+    .join('');
+/** The escapes of `mixed` undone (the test's own decoder, apart from the product's). */
+const unescapeAll = (t: string) =>
+  t.replace(/%([0-9a-f]{2})|\\x([0-9a-f]{2})|\\u\{([0-9a-f]+)\}|\\([0-7]{1,3})|&#(\d+);/gi, (_m, p, x, u, o, d) =>
+    String.fromCharCode(Number.parseInt(p ?? x ?? u ?? o ?? d, p || x || u ? 16 : o ? 8 : 10)),
+  );
+
 const forms = {
   base64: (s: string) => [b64(s), b64(`Authorization: Basic user:${s}`), b64(`xx${s}yy`)],
   base64url: (s: string) => [b64url(s), b64url(`{"token":"${s}"}`), b64url(`x${s}`)],
@@ -57,6 +78,8 @@ const dirs: string[] = [];
 beforeAll(async () => {
   server = await startMessagesServer({ kind: 'reply', text: goodReply() });
   const files: Record<string, string> = {};
+  files['fixtures/mixed.js'] =
+    `const a = "${mixed(OWN)}";\nconst b = "${mixed(GH)}";\nconst c = "${b64(mixed(GH))}";\n`;
   for (const [form, encode] of Object.entries(forms))
     files[`fixtures/${form}.txt`] = [...encode(OWN), ...encode(GH)].map((t, i) => `value${i} = ${t}`).join('\n') + '\n';
   fx = makeRun({
@@ -116,6 +139,19 @@ describe('encoded secrets never reach the Messages API', () => {
       }
     },
   );
+
+  it('any mix of escapes, and base64 of one, neither: every string of the request decoded by hand holds no value', () => {
+    for (const x of [OWN, GH]) expect(unescapeAll(mixed(x))).toBe(x);
+    const body = JSON.parse(sent) as { system?: unknown; messages: { content: unknown }[] };
+    const text = JSON.stringify([body.system, body.messages.map((m) => m.content)]);
+    const strings = (JSON.parse(text) as unknown[]).flat(4).filter((v): v is string => typeof v === 'string');
+    expect(strings.join('\n')).toContain('fixtures/mixed.js');
+    for (const str of strings)
+      for (const x of [OWN, GH]) {
+        expect(unescapeAll(str)).not.toContain(x);
+        expect(decodesTo(str, mixed(x))).toEqual([]);
+      }
+  });
 
   it('the raw values are gone too', () => {
     expect(sent).not.toContain(OWN);

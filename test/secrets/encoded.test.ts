@@ -47,6 +47,40 @@ describe('encodedForms', () => {
     // Escapes that decode to something else are left alone.
     expect(redactEncoded('a%20b%2Fc', [key])).toEqual({ text: 'a%20b%2Fc', count: 0 });
   });
+  it('any mix of escapes, percent, base64 and hex, layer on layer, is cut; text that decodes to something else is not', () => {
+    const key = 'sk-ant-api03-abcdefghijklmnop';
+    const hex = (t: string) => Buffer.from(t).toString('hex');
+    const b64 = (t: string) => Buffer.from(t).toString('base64');
+    const x = [...key].map((c) => `\\x${c.charCodeAt(0).toString(16)}`).join('');
+    const u = [...key].map((c, i) => (i % 2 ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)).join('');
+    const mix = [...key]
+      .map(
+        (c, i) =>
+          [
+            `%${hex(c)}`,
+            `\\x${hex(c)}`,
+            `\\u{${hex(c)}}`,
+            `\\${c.charCodeAt(0).toString(8)}`,
+            `&#${c.charCodeAt(0)};`,
+            c,
+          ][i % 6],
+      )
+      .join('');
+    for (const enc of [
+      x,
+      u,
+      mix,
+      b64(x),
+      hex(b64(key)),
+      b64(encodeURIComponent(key).replace(/-/g, '%2D')),
+      `%${hex('s')}${b64(`${key.slice(1)}!`).slice(0, 0)}${key.slice(1).replace(/a/g, '\\x61')}`,
+    ]) {
+      const r = redactEncoded(`const k = "${enc}";`, [key]);
+      expect(r.text, enc).toBe('const k = "[REDACTED:encoded_secret]";');
+    }
+    const other = [...'sk-ant-api03-zzzz'].map((c) => `\\x${hex(c)}`).join('');
+    expect(redactEncoded(`"${other}" ${b64('hello world, nothing here')}`, [key]).count).toBe(0);
+  });
   it('redactEncoded cuts each occurrence and counts it', () => {
     const text = `a ${Buffer.from(secret).toString('base64')} b ${encodeURIComponent(secret)} c`;
     const r = redactEncoded(text, [secret]);

@@ -13,6 +13,7 @@ const BASE = {
   '.gitignore': '__pycache__/\n',
   'text.py': TEXT,
   'tools/build.py': 'print("built")\n',
+  'units.py': 'MARK = "~"\n',
   'tests/test_a.py': 'from text import truncate\n\n\ndef test_short():\n    assert truncate("ab", 5) == "ab"\n',
   'tests/test_text.py': 'from text import truncate\n\n\ndef test_long():\n    assert truncate("abcdef", 4) == "abc~"\n',
 };
@@ -34,6 +35,15 @@ const SOLUTIONS: Record<string, Record<string, string>> = {
   // Or does that and puts the test back at exit, so the checkout looks untouched afterwards.
   restored: {
     'text.py': `import atexit, os\n\n_T = os.path.join(os.path.dirname(os.path.abspath(__file__)), "te" + "sts", "test_" + "text.py")\nwith open(_T) as _f:\n    _KEEP = _f.read()\nwith open(_T, "w") as _f:\n    _f.write(${JSON.stringify(TRIVIAL)})\natexit.register(lambda: open(_T, "w").write(_KEEP))\n\n${TEXT}`,
+  },
+  // Code, not tests (item 1 of issue 36): the build rewrites text.py after the static checks read the graded commit;
+  // the special case it writes is spelled nowhere in the diff.
+  code_build: {
+    'tools/build.py': `src = open("text.py").read()\nopen("text.py", "w").write(src.replace("return text[:width]", "return text[:width] if text[::-1] != " + repr("fedcba") + " else " + repr("~cba"[::-1])))\n`,
+  },
+  // Or the code under test rewrites another module of the code before it is imported, and puts it back at exit.
+  code_runtime: {
+    'text.py': `import atexit, os\n\n_U = os.path.join(os.path.dirname(os.path.abspath(__file__)), "units.py")\n_KEEP = open(_U).read()\nopen(_U, "w").write("MARK = " + repr("~") + "\\nTRIM = 1\\n")\natexit.register(lambda: open(_U, "w").write(_KEEP))\n\n${TEXT}`,
   },
 };
 
@@ -79,5 +89,19 @@ describe('the trusted tests are the ones that ran', () => {
     expect(f.integrity.test_evidence?.trusted).toBe(false);
     expect(f.outcome).not.toBe('full_pass');
     expect(stdout).toMatch(new RegExp(`^bd-${name} {2}(?!full_pass)`, 'm'));
+  });
+});
+
+describe('the code that ran is the code the checks read', () => {
+  it.each([
+    ['code_build', 'text.py (modified)'],
+    ['code_runtime', 'units.py (written)'],
+  ])('%s: the rewritten code file is named, the evidence is not trusted, never full_pass', (name, what) => {
+    const f = fb(name);
+    const notes = f.checks.test!.tests!.notes?.join(' ') ?? '';
+    expect(notes).toContain('the graded code was changed in the checkout');
+    expect(notes).toContain(what);
+    expect(f.integrity.test_evidence?.trusted).toBe(false);
+    expect(f.outcome).not.toBe('full_pass');
   });
 });
