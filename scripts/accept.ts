@@ -12,6 +12,7 @@ import { failedConditions } from '../lib/race/gate.js';
 import { applyAdjustments } from '../lib/race/learning.js';
 import { identityDir, mergeBranch, mergeSource, recordedMerge } from '../lib/race/merge.js';
 import { commitIdentity } from '../lib/git/git.js';
+import { pruneRunCandidates } from '../lib/git/candidate-refs.js';
 import { categoryScores, learnedAdjustments, raceConfig } from '../lib/race/settings.js';
 import { loadRunRecord } from '../lib/collector/run-record.js';
 import type { Feedback, Race, RaceChoice } from '../lib/schema/types.generated.js';
@@ -141,6 +142,14 @@ export async function run(argv: string[], io: Io): Promise<number> {
     }
     if (choice.merge.status === 'refused' || choice.merge.status === 'conflict') code = 1;
   }
+  // Once a solution is in its base branch, the race's sealed candidates have served: their refs go (the objects stay
+  // until git's own gc; the merge holds what was chosen). A dry run, a refusal or a conflict keeps them.
+  let pruned: string[] = [];
+  const merged = choice.merge?.status === 'merged' || choice.merge?.status === 'already_merged';
+  if (merged && !values['dry-run']) {
+    const r = await pruneRunCandidates(race.solutions.map((s) => ({ repo: s.worktree, bead: s.id })));
+    pruned = r.pruned.map((p) => p.bead);
+  }
   // A dry run changes nothing, the recorded choices (which the weight learning reads) included.
   const dryRun = Boolean(values['dry-run']);
   if (!dryRun) store.write('race_choices', raceId, choice);
@@ -151,6 +160,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     );
     if (choice.merge) io.stdout(`merge: ${choice.merge.status}: ${choice.merge.detail}\n`);
   }
+  if (pruned.length) io.stderr(`accept: pruned ${pruned.length} candidate ref(s) of race ${raceId}\n`);
   if (code) io.stderr(`accept: ${choice.merge!.detail}\n`);
   return code;
 }
