@@ -12,7 +12,7 @@ import type {
 import type { Sealed } from './candidate.js';
 import { CHECK_NAMES, emptyChecks, runChecks, skipped } from './checks.js';
 import { describeSetup } from './blame.js';
-import { runSetup, trustedChanges, trustedStamps, withCheckout } from './checkout.js';
+import { depCacheOf, runSetup, trustedChanges, trustedStamps, withCheckout } from './checkout.js';
 import type { CollectContext } from './context.js';
 import { summariseBaseline } from './feedback-parts.js';
 import type { ChecksSet } from './outcome.js';
@@ -70,6 +70,7 @@ async function checksAt(
         sandbox: o.sandbox,
         log: o.ctx.log,
         label,
+        depCache: depCacheOf(o.ctx.store, o.cfg.collector),
       });
       if (seen) seen.gradedSetup = setup ?? null;
       if (setup && setup.result.status !== 'passed') {

@@ -454,6 +454,23 @@ fetch?: {
  */
 command: string
 result: Check
+/**
+ * The dependency cache (state/cache/deps/<key>/): absent when the checkout has no lockfile or no state folder.
+ */
+cache?: {
+/**
+ * sha-256 (32 hex) of the lock files, the fetch command, the toolchain on PATH and the platform.
+ */
+key: string
+/**
+ * true: the folders were copied from the cache and the fetch did not run (result.duration_ms is the copy); false: the fetch ran and what it created was kept.
+ */
+hit: boolean
+/**
+ * The top-level folders the fetch created (node_modules, .judgeloop-deps, …), as kept or restored.
+ */
+dirs: string[]
+}
 }
 }
 /**
