@@ -31,6 +31,8 @@ export interface MeasureOptions {
 export interface Seen {
   baseline: Baseline | null;
   gradedSetup: Baseline['setup'] | null;
+  /** Whether this collection computed the baseline (false: read from the cache); unset when there was none. */
+  baselineComputed?: boolean;
 }
 
 const runsAny = (o: MeasureOptions, commands: CommandsUsed) =>
@@ -109,7 +111,10 @@ export async function measureBaseline(
       log: o.ctx.log,
     });
     if (res.computed) o.ctx.log?.(`baseline ${res.baseline.key} computed`);
-    if (seen) seen.baseline = res.baseline;
+    if (seen) {
+      seen.baseline = res.baseline;
+      seen.baselineComputed = res.computed;
+    }
     return summariseBaseline(res.baseline, notes);
   } catch (e) {
     notes.push(`no baseline: ${errorMessage(e)}`);

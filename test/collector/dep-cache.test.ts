@@ -108,7 +108,8 @@ describe('an npm project collected with the dependency cache', () => {
     const collect = async (bead: string, wt: string) => {
       const rec = writeRecord(p, bead, runRecord({ bead, worktree: wt, commands: undefined }));
       const { io, err } = makeIo(p);
-      const code = await collectRun(['--config', cfg, rec], io);
+      // As on a terminal: the steps' durations are printed.
+      const code = await collectRun(['--config', cfg, rec], { ...io, tty: true });
       return { code, err: err.join(''), fb: readJson<Feedback>(join(p.state, 'feedback', `${bead}.json`)) };
     };
     const fix = { 'src/add.js': 'exports.add = (a, b) => a + b;\n' };
@@ -120,6 +121,20 @@ describe('an npm project collected with the dependency cache', () => {
     expect(installs()).toBe(1);
     expect(a.err).toMatch(/bd-a graded: fetch: from the dependency cache \([0-9a-f]{12}: node_modules\)/);
     const [key] = readdirSync(deps).filter((n) => !n.startsWith('.'));
+    // The graded checkout's fetch and setup are in the record, with every step's duration (printed on a terminal).
+    expect(a.fb.setup?.fetch?.cache).toEqual({ key, hit: true, dirs: ['node_modules'] });
+    expect(a.fb.setup).toMatchObject({ command: 'npm rebuild --foreground-scripts', result: { status: 'passed' } });
+    const st = a.fb.steps!;
+    expect(st).toMatchObject({ baseline_cached: false, fetch_ms: a.fb.setup?.fetch?.result.duration_ms });
+    expect(st.setup_ms).toBe(a.fb.setup?.result.duration_ms);
+    expect(st.checks_ms).toBe(a.fb.checks.test?.duration_ms);
+    const parts = st.inputs_ms! + st.seal_ms! + st.baseline_ms! + st.graded_ms! + (st.own_tests_ms ?? 0) + st.rest_ms!;
+    expect(parts).toBeLessThanOrEqual(st.total_ms + 5);
+    expect(st.graded_ms).toBeGreaterThanOrEqual(st.fetch_ms! + st.setup_ms! + st.checks_ms!);
+    const secs = (ms: number | undefined) => (ms! / 1000).toFixed(2);
+    expect(a.err).toContain(
+      `collect: bd-a: ${secs(st.total_ms)} s: inputs ${secs(st.inputs_ms)} · seal ${secs(st.seal_ms)} · baseline ${secs(st.baseline_ms)} (computed) · fetch ${secs(st.fetch_ms)} · setup ${secs(st.setup_ms)} · checks ${secs(st.checks_ms)} · rest ${secs(st.rest_ms)}\n`,
+    );
     const kept = join(deps, key!, 'tree', 'node_modules', 'tiny-dep', 'index.js');
     const clean = readFileSync(kept, 'utf8');
 
@@ -147,6 +162,8 @@ describe('an npm project collected with the dependency cache', () => {
     const c = await collect('bd-c', worktree(p, 'c', fix));
     expect(c.fb.outcome, c.err).toBe('full_pass');
     expect(c.fb.checks.test?.tests).toMatchObject({ passed: 2, failed: 0 });
+    expect(c.fb.steps?.baseline_cached).toBe(true);
+    expect(c.err).toMatch(/collect: bd-c: [\d.]+ s: .*baseline [\d.]+ \(cached\) · fetch [\d.]+ · setup/);
     expect(installs()).toBe(1);
 
     // A candidate whose lockfile differs fetches, and gets its own entry.
