@@ -142,14 +142,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     }
     if (choice.merge.status === 'refused' || choice.merge.status === 'conflict') code = 1;
   }
-  // Once a solution is in its base branch, the race's sealed candidates have served: their refs go (the objects stay
-  // until git's own gc; the merge holds what was chosen). A dry run, a refusal or a conflict keeps them.
-  let pruned: string[] = [];
-  const merged = choice.merge?.status === 'merged' || choice.merge?.status === 'already_merged';
-  if (merged && !values['dry-run']) {
-    const r = await pruneRunCandidates(race.solutions.map((s) => ({ repo: s.worktree, bead: s.id })));
-    pruned = r.pruned.map((p) => p.bead);
-  }
+  const pruned = values['dry-run'] ? 0 : await pruneMerged(race, choice);
   // A dry run changes nothing, the recorded choices (which the weight learning reads) included.
   const dryRun = Boolean(values['dry-run']);
   if (!dryRun) store.write('race_choices', raceId, choice);
@@ -160,9 +153,18 @@ export async function run(argv: string[], io: Io): Promise<number> {
     );
     if (choice.merge) io.stdout(`merge: ${choice.merge.status}: ${choice.merge.detail}\n`);
   }
-  if (pruned.length) io.stderr(`accept: pruned ${pruned.length} candidate ref(s) of race ${raceId}\n`);
+  if (pruned) io.stderr(`accept: pruned ${pruned} candidate ref(s) of race ${raceId}\n`);
   if (code) io.stderr(`accept: ${choice.merge!.detail}\n`);
   return code;
+}
+
+/**
+ * Once a solution is in its base branch the race's sealed candidates have served: their refs go (the objects stay
+ * until git's own gc; the merge holds what was chosen). A refusal or a conflict keeps them. Returns how many went.
+ */
+async function pruneMerged(race: Race, choice: RaceChoice): Promise<number> {
+  if (choice.merge?.status !== 'merged' && choice.merge?.status !== 'already_merged') return 0;
+  return (await pruneRunCandidates(race.solutions.map((s) => ({ repo: s.worktree, bead: s.id })))).pruned.length;
 }
 
 main(import.meta.url, run);

@@ -7,7 +7,7 @@ import { spawnGroup } from '../process/process.js';
 import { readTreeFile } from '../git/tree-read.js';
 
 /** Files at a checkout's root that decide what a fetch downloads: lockfiles, manifests, package-manager config. */
-export const LOCK_FILES = [
+const LOCK_FILES = [
   'package-lock.json',
   'npm-shrinkwrap.json',
   'yarn.lock',
