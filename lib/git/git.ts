@@ -286,7 +286,7 @@ export function answerKey(cwd: string, args: readonly string[]): string | null {
   const flags = (xs: readonly string[]) => xs.every((a) => a.startsWith('-'));
   const fixed =
     (cmd === 'rev-parse' &&
-      flags(rest.slice(0, -1)) &&
+      rest.slice(0, -1).every((a) => a === '--verify' || a === '-q' || a === '--quiet') &&
       /^[0-9a-f]{40}(?:[0-9a-f]{24})?\^\{(tree|commit)\}$/.test(rest.at(-1) ?? '')) ||
     (cmd === 'ls-tree' && flags(rest.slice(0, -1)) && OID.test(rest.at(-1) ?? '')) ||
     (cmd === 'cat-file' && rest.length === 2 && rest[0] === 'blob' && OID.test(rest[1]!.split(':')[0]!)) ||

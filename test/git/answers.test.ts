@@ -24,6 +24,7 @@ describe('answerKey', () => {
     for (const args of [
       ['rev-parse', '--verify', 'HEAD^{commit}'],
       ['rev-parse', `main^{tree}`],
+      ['rev-parse', '--short', `${A}^{tree}`],
       ['ls-tree', '-r', 'HEAD'],
       ['ls-files', '-z'],
       ['cat-file', 'blob', `HEAD:src/a.py`],
