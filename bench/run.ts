@@ -20,6 +20,7 @@ const all = [
   'sandbox',
   'cli',
   'sealed',
+  'deps',
 ];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : all;
 let failed = 0;

@@ -12,6 +12,7 @@ import { failedConditions } from '../lib/race/gate.js';
 import { applyAdjustments } from '../lib/race/learning.js';
 import { identityDir, mergeBranch, mergeSource, recordedMerge } from '../lib/race/merge.js';
 import { commitIdentity } from '../lib/git/git.js';
+import { pruneRunCandidates } from '../lib/git/candidate-refs.js';
 import { categoryScores, learnedAdjustments, raceConfig } from '../lib/race/settings.js';
 import { loadRunRecord } from '../lib/collector/run-record.js';
 import type { Feedback, Race, RaceChoice } from '../lib/schema/types.generated.js';
@@ -141,6 +142,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     }
     if (choice.merge.status === 'refused' || choice.merge.status === 'conflict') code = 1;
   }
+  const pruned = values['dry-run'] ? 0 : await pruneMerged(race, choice);
   // A dry run changes nothing, the recorded choices (which the weight learning reads) included.
   const dryRun = Boolean(values['dry-run']);
   if (!dryRun) store.write('race_choices', raceId, choice);
@@ -151,8 +153,18 @@ export async function run(argv: string[], io: Io): Promise<number> {
     );
     if (choice.merge) io.stdout(`merge: ${choice.merge.status}: ${choice.merge.detail}\n`);
   }
+  if (pruned) io.stderr(`accept: pruned ${pruned} candidate ref(s) of race ${raceId}\n`);
   if (code) io.stderr(`accept: ${choice.merge!.detail}\n`);
   return code;
+}
+
+/**
+ * Once a solution is in its base branch the race's sealed candidates have served: their refs go (the objects stay
+ * until git's own gc; the merge holds what was chosen). A refusal or a conflict keeps them. Returns how many went.
+ */
+async function pruneMerged(race: Race, choice: RaceChoice): Promise<number> {
+  if (choice.merge?.status !== 'merged' && choice.merge?.status !== 'already_merged') return 0;
+  return (await pruneRunCandidates(race.solutions.map((s) => ({ repo: s.worktree, bead: s.id })))).pruned.length;
 }
 
 main(import.meta.url, run);

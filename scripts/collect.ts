@@ -36,6 +36,27 @@ export function formatLine(fb: Feedback): string {
   return `${fb.bead}  ${fb.outcome.padEnd(13)} ${pct(fb.composite).padStart(5)}/100  [BUILD ${pct(s.build)}] [TESTS ${pct(s.tests)}] [LINT ${pct(s.lint)}] [DIFF ${pct(s.diff_size)}] [SPEED ${pct(s.speed)}]${why ? `  ${why}` : ''}`;
 }
 
+/** One line of every step's duration, seconds (printed on a terminal): where a collection spent its time. */
+export function formatSteps(bead: string, st: NonNullable<Feedback['steps']>): string {
+  const s = (ms: number | undefined) => (ms === undefined ? null : `${(ms / 1000).toFixed(2)}`);
+  const parts: [string, number | undefined, string?][] = [
+    ['inputs', st.inputs_ms],
+    ['seal', st.seal_ms],
+    [
+      'baseline',
+      st.baseline_ms,
+      st.baseline_cached === true ? ' (cached)' : st.baseline_cached === false ? ' (computed)' : '',
+    ],
+    ['fetch', st.fetch_ms],
+    ['setup', st.setup_ms],
+    ['checks', st.checks_ms],
+    ['own tests', st.own_tests_ms],
+    ['rest', st.rest_ms],
+  ];
+  const shown = parts.filter(([, ms]) => ms !== undefined).map(([n, ms, x]) => `${n} ${s(ms)}${x ?? ''}`);
+  return `${bead}: ${s(st.total_ms)} s: ${shown.join(' · ')}`;
+}
+
 export async function run(argv: string[], io: CollectIo): Promise<number> {
   const { values, positionals } = parse(COLLECT, argv);
   if (positionals.length === 0) {
@@ -72,6 +93,8 @@ export async function run(argv: string[], io: CollectIo): Promise<number> {
         version: packageVersion(),
         racePeers,
       });
+      // On a terminal, where the time went (the same figures are in the record's `steps`).
+      if (log && io.tty && fb.steps) log(formatSteps(fb.bead, fb.steps));
       if (values.json) io.stdout(`${JSON.stringify(withStateDir(store, fb))}\n`);
       else io.stdout(`${formatLine(fb)}\n`);
       if (fb.outcome === 'infra_failure' && fb.run.status !== 'infra_failure')

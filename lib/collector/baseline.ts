@@ -2,7 +2,7 @@
 // once per baselineKey, cached in state/baselines/<key>.json under a cross-process lock (never after a failed setup).
 import { createHash } from 'node:crypto';
 import { CHECK_NAMES, runChecks, skipped } from './checks.js';
-import { runSetup, setupCommand, withCheckout } from './checkout.js';
+import { depCacheOf, runSetup, setupCommand, withCheckout } from './checkout.js';
 import type { SandboxPolicy } from '../process/sandbox.js';
 import type { StateStore } from '../store/store.js';
 import { sweepBaselineCheckouts } from './checkout-sweep.js';
@@ -70,7 +70,7 @@ async function computeBaseline(o: BaselineOptions, key: string): Promise<Baselin
   const started = performance.now();
   return withCheckout(o.repoDir, o.commit, async (tree) => {
     const label = `baseline ${o.commit.slice(0, 12)}`;
-    const setup = await runSetup(tree, { ...o, label });
+    const setup = await runSetup(tree, { ...o, label, depCache: depCacheOf(o.store, o.collector) });
     let checks: Baseline['checks'];
     if (setup && setup.result.status !== 'passed') {
       // The base's checks would fail for want of what the setup installs, not for the base's own faults.

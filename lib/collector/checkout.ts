@@ -9,6 +9,7 @@ import { collectorCheckEnv, type SandboxPolicy } from '../process/sandbox.js';
 import { pathMatcher } from '../git/test-paths.js';
 import { baselineTempPrefix } from './checkout-sweep.js';
 import type { Baseline, Config } from '../schema/types.generated.js';
+import type { StateStore } from '../store/store.js';
 import { fromRun } from './checks.js';
 
 /** Runs `fn` in a temporary checkout of `commit`, always removed afterwards (also on SIGINT/TERM/HUP). */
@@ -47,12 +48,28 @@ export function setupCommand(collector: Config['collector']): string | null {
 /** Package managers told to run no code of the project while the network is up (a candidate's .npmrc cannot undo it). */
 const FETCH_ENV: NodeJS.ProcessEnv = { npm_config_ignore_scripts: 'true', PIP_ONLY_BINARY: ':all:' };
 
+/** Where fetched trees are kept (dep-cache.ts) and how one key is built once across processes (a state lock). */
+export interface DepCache {
+  root: string;
+  lock: <R>(name: string, fn: () => Promise<R>) => Promise<R>;
+}
+
+/** The dependency cache in the state folder (hidden from every check), its builds under the store's locks. */
+export function depCacheOf(store: StateStore, collector: Config['collector']): DepCache {
+  const waitSeconds = (collector.setup_timeout_seconds ?? 600) + 60;
+  return {
+    root: join(store.root, 'cache', 'deps'),
+    lock: (name, fn) => store.withLock(name, fn, { waitSeconds }),
+  };
+}
+
 export interface SetupOptions {
   collector: Config['collector'];
   env: NodeJS.ProcessEnv;
   sandbox: SandboxPolicy;
   log?: ((msg: string) => void) | undefined;
   label: string;
+  depCache?: DepCache | undefined;
 }
 
 type SetupRun = NonNullable<Baseline['setup']>;
@@ -81,14 +98,73 @@ export async function runSetup(dir: string, o: SetupOptions): Promise<Baseline['
   };
   let fetched: SetupRun['fetch'];
   if (fetch !== null) {
-    o.log?.(`${o.label}: fetch (network): ${fetch}`);
-    fetched = await step(fetch, true, FETCH_ENV);
+    const run = async () => {
+      o.log?.(`${o.label}: fetch (network): ${fetch}`);
+      return step(fetch, true, FETCH_ENV);
+    };
+    fetched = o.depCache ? await cachedFetch(dir, fetch, o, o.depCache, run) : await run();
     if (fetched.result.status !== 'passed' || setup === null) return { ...fetched, fetch: fetched };
   }
   const network = o.collector.setup_network ?? false;
   o.log?.(`${o.label}: setup (${network ? 'network' : 'no network'}): ${setup}`);
   const done = await step(setup!, network, {});
   return fetched ? { ...done, fetch: fetched } : done;
+}
+
+/**
+ * The fetch through the dependency cache: a checkout whose lock files, fetch command, toolchain and platform match a
+ * kept entry gets a private copy of it and fetches nothing; else it fetches and, when that passed, the folders the
+ * fetch created are kept. Only a fetch fills the cache (it runs no code of the project); the setup and the checks
+ * run after it, on the checkout's own copy. One fetch per key at a time (a lock): a race's candidates wait for it.
+ */
+async function cachedFetch(
+  dir: string,
+  fetch: string,
+  o: SetupOptions,
+  cache: DepCache,
+  run: () => Promise<NonNullable<SetupRun['fetch']>>,
+): Promise<NonNullable<SetupRun['fetch']>> {
+  const dc = await import('./dep-cache.js');
+  const material = dc.keyMaterial(dir, fetch, collectorCheckEnv(o.collector, o.env));
+  if (!material) return run();
+  const key = dc.depCacheKey(material);
+  const restore = async (dirs: string[]) => {
+    const started = performance.now();
+    await dc.restoreEntry(cache.root, key, dir, dirs);
+    o.log?.(`${o.label}: fetch: from the dependency cache (${key.slice(0, 12)}: ${dirs.join(', ')})`);
+    const result = cachedResult(Math.round(performance.now() - started), key, dirs);
+    return { command: fetch, result, cache: { key, hit: true, dirs } };
+  };
+  const kept = dc.entryDirs(cache.root, key);
+  if (kept) return restore(kept);
+  return cache.lock(`deps-${key}`, async () => {
+    const again = dc.entryDirs(cache.root, key);
+    if (again) return restore(again);
+    const before = dc.topLevel(dir);
+    const done = await run();
+    if (done.result.status !== 'passed') return done;
+    const dirs = dc.fetchedDirs(dir, before);
+    try {
+      await dc.storeEntry(cache.root, key, dir, dirs);
+    } catch (e) {
+      o.log?.(`${o.label}: could not keep the fetch in the dependency cache: ${(e as Error).message}`);
+      return done;
+    }
+    return { ...done, cache: { key, hit: false, dirs } };
+  });
+}
+
+/** A fetch answered by the cache: passed, in the time the copy took. */
+function cachedResult(ms: number, key: string, dirs: string[]): SetupRun['result'] {
+  const text = `from the dependency cache ${key}: ${dirs.join(', ')}\n`;
+  return {
+    status: 'passed',
+    exit_code: 0,
+    signal: null,
+    duration_ms: ms,
+    source: 'collector',
+    output: { text, bytes: Buffer.byteLength(text), truncated: false },
+  };
 }
 
 /** Files a runner loads by their name alone: one the setup, the build or the tests create is obeyed like a trusted one. */

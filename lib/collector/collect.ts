@@ -9,7 +9,7 @@ import { diffSnapshot, snapshotWorking, type WorkingDiff } from '../git/snapshot
 import { worktreeInfo, worktreeInfoWithRef, worktreeProblem, type WorktreeInfo } from '../git/worktree.js';
 import { sweepOrphansOnce } from '../process/process.js';
 import { assertSandboxAvailable, collectorSandbox, type SandboxPolicy } from '../process/sandbox.js';
-import type { BaselineSummary, CommandsUsed, Feedback, RaceRun } from '../schema/types.generated.js';
+import type { Baseline, BaselineSummary, CommandsUsed, Feedback, RaceRun } from '../schema/types.generated.js';
 import { collectorConfigHash } from '../evidence/currency.js';
 import { sealRun, type Sealed } from './candidate.js';
 import { resolveCommands } from './checks.js';
@@ -65,12 +65,23 @@ interface Measured {
   notes: string[];
   /** Why the failure is the environment's, not the agent's (blame.ts); null when it is not. */
   infra: string | null;
+  /** The graded checkout's fetch and setup, as they ran (absent when none is configured). */
+  setup: Baseline['setup'] | null;
+  /** How long each step took (collectRun adds the inputs and the total). */
+  steps: Steps;
 }
+
+type Steps = NonNullable<Feedback['steps']>;
+
+const since = (t: number) => Math.round(performance.now() - t);
 
 /** Measures one run and writes state/feedback/<bead>.json; returns what it wrote. */
 export async function collectRun(loaded: LoadedRunRecord, ctx: CollectContext): Promise<Feedback> {
+  const started = performance.now();
   const inputs = await readInputs(loaded, ctx);
+  const inputsMs = since(started);
   const measured = inputs.run ? await measure(inputs, inputs.run, ctx) : null;
+  if (measured) measured.steps = { inputs_ms: inputsMs, ...measured.steps, total_ms: since(started) };
   return write(ctx, assemble(inputs, measured, ctx.now()));
 }
 
@@ -116,6 +127,8 @@ async function measure(inputs: Inputs, run: NonNullable<Inputs['run']>, ctx: Col
   const { loaded, commands, config: cfg } = inputs;
   const r = loaded.record;
   const wt = loaded.worktree;
+  let t = performance.now();
+  const steps: Steps = { total_ms: 0 };
   const snap = await snapshotWorking(wt, run.baseCommit, run.info);
   const diffP = diffSnapshot(wt, snap, run.info);
   diffP.catch(() => undefined);
@@ -138,11 +151,20 @@ async function measure(inputs: Inputs, run: NonNullable<Inputs['run']>, ctx: Col
     notes.push(`graded tests from the task's test revision ${sealed.candidate.tests_from.ref}`);
   const env = { wt, commands, cfg, ctx, sandbox: run.sandbox };
   const seen: Seen = { baseline: null, gradedSetup: null };
+  steps.seal_ms = since(t);
+  t = performance.now();
   const baseline = await measureBaseline(sealed.gradedBase, env, notes, seen);
+  steps.baseline_ms = since(t);
+  if (seen.baselineComputed !== undefined) steps.baseline_cached = !seen.baselineComputed;
   const keepCases = new Set([...(baseline?.tests?.cases ?? []).map((c) => c.id), ...(r.task.target_tests ?? [])]);
   const o: MeasureOptions = { ...env, reported: r.checks, keepCases };
+  t = performance.now();
   const checks = await measureSealed(sealed.candidate.graded_commit, o, `${r.bead} graded`, notes, seen);
+  Object.assign(steps, gradedSteps(since(t), seen.gradedSetup ?? null, checks));
+  t = performance.now();
   const own = await measureOwnTests(sealed, o, `${r.bead} own tests`);
+  if (own?.check) steps.own_tests_ms = since(t);
+  t = performance.now();
   const changedIds = changedExpectations(checks.test, own?.check ?? null, sealed.candidate.replaced);
   const changed = changedIds.length ? await describeChanged(wt, sealed, changedIds) : [];
   const diff = await diffP;
@@ -156,7 +178,22 @@ async function measure(inputs: Inputs, run: NonNullable<Inputs['run']>, ctx: Col
   const noOp = await noOpReason(baseline?.tests, checks.test?.tests, diff.files.length, classify);
   const gaming = await gamingP;
   const infra = infraCause({ baseline: seen.baseline, gradedSetup: seen.gradedSetup ?? null, checks });
-  return { diff, sealed, baseline, checks, own, changed, noOp, gaming, notes, infra };
+  steps.rest_ms = since(t);
+  const setup = seen.gradedSetup ?? null;
+  return { diff, sealed, baseline, checks, own, changed, noOp, gaming, notes, infra, setup, steps };
+}
+
+/** The graded checkout's parts: its fetch and setup (from their records), its checks summed. Pure. */
+function gradedSteps(ms: number, setup: Baseline['setup'] | null, checks: ChecksSet): Partial<Steps> {
+  const out: Partial<Steps> = { graded_ms: ms };
+  const fetch = setup?.fetch;
+  if (fetch?.result.duration_ms != null) out.fetch_ms = fetch.result.duration_ms;
+  // Fetch alone (or a failed fetch): the setup's record is the fetch's.
+  if (setup && setup.result !== fetch?.result && setup.result.duration_ms != null)
+    out.setup_ms = setup.result.duration_ms;
+  const ran = Object.values(checks).filter((c) => c?.source === 'collector' && c.duration_ms != null);
+  if (ran.length) out.checks_ms = ran.reduce((a, c) => a + c!.duration_ms!, 0);
+  return out;
 }
 
 /** Step 3 (pure): outcome, scores and the feedback record from what was read and measured, stamped `at`. */
@@ -214,6 +251,8 @@ function assemble(inputs: Inputs, m: Measured | null, at: Date): Feedback {
     head: { ref: r.head_ref ?? 'HEAD', commit: m.diff.headCommit, tree: m.diff.tree },
     candidate: m.sealed.candidate,
     ...(m.own ? { own_tests: m.own } : {}),
+    ...(m.setup ? { setup: m.setup } : {}),
+    steps: m.steps,
     ...(m.changed.length ? { changed_expectations: m.changed } : {}),
     commands,
     checks,

@@ -12,7 +12,7 @@ import type {
 import type { Sealed } from './candidate.js';
 import { CHECK_NAMES, emptyChecks, runChecks, skipped } from './checks.js';
 import { describeSetup } from './blame.js';
-import { runSetup, trustedChanges, trustedStamps, withCheckout } from './checkout.js';
+import { depCacheOf, runSetup, trustedChanges, trustedStamps, withCheckout } from './checkout.js';
 import type { CollectContext } from './context.js';
 import { summariseBaseline } from './feedback-parts.js';
 import type { ChecksSet } from './outcome.js';
@@ -31,6 +31,8 @@ export interface MeasureOptions {
 export interface Seen {
   baseline: Baseline | null;
   gradedSetup: Baseline['setup'] | null;
+  /** Whether this collection computed the baseline (false: read from the cache); unset when there was none. */
+  baselineComputed?: boolean;
 }
 
 const runsAny = (o: MeasureOptions, commands: CommandsUsed) =>
@@ -70,6 +72,7 @@ async function checksAt(
         sandbox: o.sandbox,
         log: o.ctx.log,
         label,
+        depCache: depCacheOf(o.ctx.store, o.cfg.collector),
       });
       if (seen) seen.gradedSetup = setup ?? null;
       if (setup && setup.result.status !== 'passed') {
@@ -108,7 +111,10 @@ export async function measureBaseline(
       log: o.ctx.log,
     });
     if (res.computed) o.ctx.log?.(`baseline ${res.baseline.key} computed`);
-    if (seen) seen.baseline = res.baseline;
+    if (seen) {
+      seen.baseline = res.baseline;
+      seen.baselineComputed = res.computed;
+    }
     return summariseBaseline(res.baseline, notes);
   } catch (e) {
     notes.push(`no baseline: ${errorMessage(e)}`);

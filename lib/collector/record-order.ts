@@ -28,6 +28,8 @@ export const FEEDBACK_KEY_ORDER = [
   'diff',
   'checks',
   'own_tests',
+  'setup',
+  'steps',
 ] as const satisfies readonly (keyof Feedback)[];
 
 /** Inside any object: these keys (raw output, per-test lists, notes, file lists) go after the others. */

@@ -252,7 +252,68 @@ async function rawGit(
  * no system/global config, every config-driven program off (fsmonitor, hooks, filters, textconv, external
  * diff and merge drivers, pager, transports, lazy fetch), a timeout that kills its process group, capped output.
  */
-export async function git(cwd: string, args: string[], opts: GitOptions = {}): Promise<string> {
+export function git(cwd: string, args: string[], opts: GitOptions = {}): Promise<string> {
+  const key = opts.input === undefined ? answerKey(cwd, args) : null;
+  if (key === null) {
+    const p = gitOnce(cwd, args, opts);
+    if (args[0] === 'commit-tree' || args[0] === 'write-tree')
+      void p.then(
+        (out) => learnCommit(cwd, args, out),
+        () => undefined,
+      );
+    return p;
+  }
+  const known = answers.get(key);
+  if (known) return known;
+  const p = gitOnce(cwd, args, opts);
+  answers.set(key, p);
+  p.catch(() => answers.delete(key));
+  // A long-lived process (a race, the judge's drain) keeps the latest answers only.
+  if (answers.size > 512) answers.delete(answers.keys().next().value!);
+  return p;
+}
+
+/** Answers that cannot change: questions about objects named by their full id (one git process per question). */
+const answers = new Map<string, Promise<string>>();
+const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/**
+ * The memo key of a question whose answer is fixed by the objects it names, or null: `rev-parse [--verify]
+ * <oid>^{tree|commit}`, `ls-tree <flags> <oid>`, `cat-file blob <oid>:<path>`, a diff of two full ids.
+ */
+export function answerKey(cwd: string, args: readonly string[]): string | null {
+  const [cmd, ...rest] = args;
+  const flags = (xs: readonly string[]) => xs.every((a) => a.startsWith('-'));
+  const fixed =
+    (cmd === 'rev-parse' &&
+      rest.slice(0, -1).every((a) => a === '--verify' || a === '-q' || a === '--quiet') &&
+      /^[0-9a-f]{40}(?:[0-9a-f]{24})?\^\{(tree|commit)\}$/.test(rest.at(-1) ?? '')) ||
+    (cmd === 'ls-tree' && flags(rest.slice(0, -1)) && OID.test(rest.at(-1) ?? '')) ||
+    (cmd === 'cat-file' && rest.length === 2 && rest[0] === 'blob' && OID.test(rest[1]!.split(':')[0]!)) ||
+    (cmd === 'diff' &&
+      !rest.includes('--') &&
+      rest.filter((a) => !a.startsWith('-')).length === 2 &&
+      rest.filter((a) => !a.startsWith('-')).every((a) => OID.test(a)));
+  if (!fixed) return null;
+  // `rev-parse --verify X^{tree}` and `rev-parse X^{tree}` print the same for an object that exists.
+  const asked = cmd === 'rev-parse' ? ['rev-parse', rest.at(-1)!] : args;
+  return `${cwd}\0${asked.join('\0')}`;
+}
+
+/** What `commit-tree <tree> …` printed answers two later questions: the new commit's id and its tree (write-tree's one). */
+function learnCommit(cwd: string, args: readonly string[], out: string): void {
+  const commit = out.trim();
+  if (args[0] === 'write-tree') {
+    if (OID.test(commit)) answers.set(`${cwd}\0rev-parse\0${commit}^{tree}`, Promise.resolve(`${commit}\n`));
+    return;
+  }
+  const tree = args[1] ?? '';
+  if (!OID.test(commit) || !OID.test(tree)) return;
+  answers.set(`${cwd}\0rev-parse\0${commit}^{commit}`, Promise.resolve(`${commit}\n`));
+  answers.set(`${cwd}\0rev-parse\0${commit}^{tree}`, Promise.resolve(`${tree}\n`));
+}
+
+async function gitOnce(cwd: string, args: string[], opts: GitOptions): Promise<string> {
   const prefix = (await repoConfig(cwd, opts.timeoutMs ?? defaultTimeoutMs)).overrides;
   // Commands that render content never run a textconv or external diff program. In our view (two revisions) text is
   // told by content alone (view.ts); elsewhere the agent's attributes apply, so every file is shown as text.

@@ -10,12 +10,18 @@ import { mergeBase, type WorktreeInfo } from './worktree.js';
  * The worktree on disk (committed, uncommitted, untracked) as a tree, built in a throwaway index: the agent's
  * skip-worktree/assume-unchanged bits and stat cache could hide an edit. Sparse entries absent on disk keep HEAD's.
  */
-export async function snapshotTree(worktree: string, indexFile?: string, excludeFile?: string): Promise<string> {
+export async function snapshotTree(
+  worktree: string,
+  indexFile?: string,
+  excludeFile?: string,
+  knownHead?: string,
+): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'judgeloop-index-'));
   // Interrupted (SIGINT/TERM/HUP) mid-snapshot: the throwaway index goes too.
   const offAbort = onAbort(() => rmSync(dir, { recursive: true, force: true }));
   try {
-    const head = (await git(worktree, ['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
+    // HEAD as the caller just read it (worktreeInfo: one question fewer), else asked.
+    const head = knownHead ?? (await git(worktree, ['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
     const sparse = (await repoConfigAt(worktree)).sparse;
     const { objects, objectFormat } = await repoObjects(worktree);
     // Indexed in judgeloop's own repository (view.ts) writing into the agent's objects: no attribute or info/ of the
@@ -192,7 +198,10 @@ export async function snapshotWorking(
       return m;
     },
   );
-  const [mb, tree] = await Promise.all([mbP, snapshotTree(worktree, info?.indexFile, info?.excludeFile)]);
+  const [mb, tree] = await Promise.all([
+    mbP,
+    snapshotTree(worktree, info?.indexFile, info?.excludeFile, info?.headCommit),
+  ]);
   return { baseCommit, headCommit, mergeBase: mb, tree };
 }
 

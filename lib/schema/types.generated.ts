@@ -454,6 +454,23 @@ fetch?: {
  */
 command: string
 result: Check
+/**
+ * The dependency cache (state/cache/deps/<key>/): absent when the checkout has no lockfile or no state folder.
+ */
+cache?: {
+/**
+ * sha-256 (32 hex) of the lock files, the fetch command, the toolchain on PATH and the platform.
+ */
+key: string
+/**
+ * true: the folders were copied from the cache and the fetch did not run (result.duration_ms is the copy); false: the fetch ran and what it created was kept.
+ */
+hit: boolean
+/**
+ * The top-level folders the fetch created (node_modules, .judgeloop-deps, …), as kept or restored.
+ */
+dirs: string[]
+}
 }
 }
 /**
@@ -1999,6 +2016,56 @@ line?: number
 detail: string
 }[]
 }
+setup?: Setup
+/**
+ * How long each step of this collection took, milliseconds (wall time, this process): absent for a run that could not be measured. Not part of what is judged or hashed.
+ */
+steps?: {
+/**
+ * Reading the run record's inputs: worktree, base commit, the store's reads.
+ */
+inputs_ms?: number
+/**
+ * Snapshot and seal of the candidate (and the graded commit).
+ */
+seal_ms?: number
+/**
+ * The base's checks: read from the cache, or computed.
+ */
+baseline_ms?: number
+/**
+ * Whether the baseline came from state/baselines (true) or was computed now.
+ */
+baseline_cached?: boolean
+/**
+ * collector.fetch_command in the graded checkout, or the copy from the dependency cache (setup.fetch.cache).
+ */
+fetch_ms?: number
+/**
+ * collector.setup_command in the graded checkout.
+ */
+setup_ms?: number
+/**
+ * The graded checkout from start to end: checkout, fetch, setup, checks, removal.
+ */
+graded_ms?: number
+/**
+ * The graded checks (build, test, lint, typecheck), summed.
+ */
+checks_ms?: number
+/**
+ * The agent's own tests in their own checkout (absent when not run).
+ */
+own_tests_ms?: number
+/**
+ * After the checks: the diff, the no-op and gaming checks, scoring.
+ */
+rest_ms?: number
+/**
+ * The whole collection of this record, until it was assembled (the write follows).
+ */
+total_ms: number
+}
 /**
  * The agent's own tests (its added and edited test files and test infrastructure), run apart in a checkout of the candidate commit as evidence of testing: never used for the targets or the gate; a run of them killed by a signal (a crash) keeps the outcome from full_pass.
  */
@@ -2332,6 +2399,235 @@ binary: boolean
  */
 untracked?: boolean
 }[]
+}
+/**
+ * collector.fetch_command (with network) then collector.setup_command (without), run in the checkout before the checks; absent when neither is configured. A baseline whose setup did not pass is never cached (the collector scores without it and retries next time).
+ */
+export interface Setup {
+/**
+ * The step that decided: the setup command, or the fetch command when it failed (the setup then did not run) or is the only one configured.
+ */
+command: string
+result: Check1
+/**
+ * collector.fetch_command's run (with network), when one is configured.
+ */
+fetch?: {
+/**
+ * The fetch command (sh -c, in the temporary checkout).
+ */
+command: string
+result: Check1
+/**
+ * The dependency cache (state/cache/deps/<key>/): absent when the checkout has no lockfile or no state folder.
+ */
+cache?: {
+/**
+ * sha-256 (32 hex) of the lock files, the fetch command, the toolchain on PATH and the platform.
+ */
+key: string
+/**
+ * true: the folders were copied from the cache and the fetch did not run (result.duration_ms is the copy); false: the fetch ran and what it created was kept.
+ */
+hit: boolean
+/**
+ * The top-level folders the fetch created (node_modules, .judgeloop-deps, …), as kept or restored.
+ */
+dirs: string[]
+}
+}
+}
+/**
+ * One check (build, test, lint or typecheck) on the agent's work.
+ */
+export interface Check1 {
+/**
+ * passed: exit 0; failed: non-zero exit; timeout: killed at the configured timeout; skipped: not run (see skipped_reason); error: could not be started.
+ */
+status: ("passed" | "failed" | "timeout" | "skipped" | "error")
+/**
+ * Exit code, null when killed or not run.
+ */
+exit_code: (number | null)
+/**
+ * Signal that ended it, if any.
+ */
+signal?: (string | null)
+/**
+ * Wall time, milliseconds; null when not run.
+ */
+duration_ms: (number | null)
+/**
+ * Who ran it: the collector, the orchestrator (run record), or nobody.
+ */
+source: ("collector" | "run_record" | "none")
+/**
+ * How the check ran: in which sandbox and with or without network (absent for results reported by the run record).
+ */
+isolation?: {
+/**
+ * bubblewrap: worktree writable, the rest read-only, $HOME/state/config hidden, own PID namespace; none: an ordinary child process.
+ */
+sandbox: ("bubblewrap" | "none")
+/**
+ * Whether the check could reach the network.
+ */
+network: boolean
+/**
+ * Why it ran without a sandbox, when it did.
+ */
+note?: string
+/**
+ * Processes that left the check's process group (daemons) and were killed when it ended.
+ */
+escaped_processes?: number
+}
+/**
+ * Why a check was not run (e.g. the build failed).
+ */
+skipped_reason?: string
+/**
+ * Captured output; null when the check did not run.
+ */
+output: (Output1 | null)
+/**
+ * Test counts parsed from the output; null when nothing was recognised or this is not the test check.
+ */
+tests?: (TestCounts1 | null)
+/**
+ * Lint counts parsed from the output; null when nothing was recognised or this is not the lint check.
+ */
+lint?: (LintCounts1 | null)
+}
+/**
+ * Captured combined stdout and stderr, capped: the head and the tail are kept with a marker between.
+ */
+export interface Output1 {
+/**
+ * The kept output (decoded as UTF-8, invalid bytes replaced).
+ */
+text: string
+/**
+ * Bytes the command printed in all.
+ */
+bytes: number
+/**
+ * True when the middle was cut.
+ */
+truncated: boolean
+}
+/**
+ * Counts parsed from a test run; null means the output could not tell.
+ */
+export interface TestCounts1 {
+/**
+ * Detected or named test runner.
+ */
+runner: string
+/**
+ * Tests that passed.
+ */
+passed: (number | null)
+/**
+ * Tests that ran and failed (incl. timeouts, strict xpass, crashes).
+ */
+failed: number
+/**
+ * Skipped, pending, ignored and todo tests.
+ */
+skipped: number
+/**
+ * Errors apart from test failures (collection, load, compile).
+ */
+errors: number
+/**
+ * Tests counted in all.
+ */
+total: (number | null)
+/**
+ * Expected failures.
+ */
+xfailed?: number
+/**
+ * Unexpected passes (non-strict).
+ */
+xpassed?: number
+/**
+ * Per-test results when the runner's report or console lists them (notes/contract-cases.md); absent means unknown. Capped at collector.max_test_cases, non-passed cases first.
+ * 
+ * Items: One test's result.
+ */
+cases?: {
+/**
+ * Stable id across runs of the same runner on the same code (path/test_x.py::Class::test, pkg::TestName/sub, file::suite > test).
+ */
+id: string
+/**
+ * The test's outcome.
+ */
+status: ("passed" | "failed" | "error" | "skipped" | "xfail" | "xpass")
+/**
+ * At most ~500 characters of the failure message; failures and errors only.
+ */
+excerpt?: string
+}[]
+/**
+ * False when cases was capped (collector.max_test_cases); the counts stay exact.
+ */
+cases_complete?: boolean
+/**
+ * Where the counts came from: the runner's structured report, or its console text.
+ */
+source?: ("report" | "console")
+/**
+ * More than one summary in the console, a summary contradicting the per-test lines, or report and console disagreeing: counts not trusted.
+ */
+counts_disputed?: boolean
+/**
+ * The test process or a worker died (signal, abort, segfault, panic, killed worker): some results are missing.
+ */
+runner_crashed?: boolean
+/**
+ * The runner collected no test at all ('no tests found', empty collection).
+ */
+no_tests_collected?: boolean
+/**
+ * The structured report judgeloop asked the runner for: read, asked and never written (missing), written but not a readable report (unreadable), or not asked (runner without one). Missing or unreadable is unmeasured evidence, never a pass.
+ */
+report?: ("read" | "missing" | "unreadable" | "not_asked")
+/**
+ * judgeloop's observer inside the runner (the pytest and node --test witnesses): it reported on the run (saw), was planned and never reported (missing: shadowed, dropped or the run ended first; the evidence is not trusted), or the runner has none here (none: the run is not mergeable on its evidence alone).
+ */
+observer?: ("saw" | "missing" | "none")
+/**
+ * The per-test list (cases) is not proof of which tests passed: its report disagrees with the console, with a crash the console shows, or with the runner's own totals (reason in a 'cases disputed:' note). Absent when there is no such doubt.
+ */
+cases_disputed?: boolean
+/**
+ * Why a count is missing or uncertain.
+ */
+notes?: string[]
+}
+/**
+ * Counts parsed from a linter run.
+ */
+export interface LintCounts1 {
+/**
+ * Detected or named linter.
+ */
+linter: string
+/**
+ * Diagnostics counted as errors.
+ */
+errors: number
+/**
+ * Diagnostics counted as warnings.
+ */
+warnings: number
+/**
+ * Details.
+ */
+notes?: string[]
 }
 /**
  * The judge's verdict as merged into feedback.

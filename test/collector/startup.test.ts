@@ -83,9 +83,10 @@ function copyCheckout(): string {
 /**
  * Feedback without what differs between two collections of the same run: check durations, the captured output
  * (node --test prints timings; the counts parsed from it stay) and escaped_processes (the sandbox's process
- * sweep can, under load, catch a check's process still exiting: seen once in one of the two runs here).
+ * sweep can, under load, catch a check's process still exiting: seen once in one of the two runs here), and the
+ * steps' durations.
  */
-const UNSTABLE = new Set(['duration_ms', 'output', 'escaped_processes']);
+const UNSTABLE = new Set(['duration_ms', 'output', 'escaped_processes', 'steps']);
 function stable(fb: Record<string, unknown>): unknown {
   return JSON.parse(JSON.stringify(fb), (k, v: unknown) => (UNSTABLE.has(k) ? undefined : v));
 }

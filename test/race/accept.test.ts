@@ -228,17 +228,25 @@ describe('bin/race then bin/accept --merge', () => {
   it("merges the agent's own commit (its author and message) by the repository's identity", () => {
     const before = mainHead();
     const agent = gitIn(p.repo, 'rev-parse', 'agent/clean');
+    const refs = () => gitIn(p.repo, 'for-each-ref', '--format=%(refname)', 'refs/judgeloop/candidates/');
+    const sealed = gitIn(p.repo, 'rev-parse', 'refs/judgeloop/candidates/bd-clean');
+    expect(refs().split('\n').sort()).toEqual([
+      'refs/judgeloop/candidates/bd-clean',
+      'refs/judgeloop/candidates/bd-nobuild',
+    ]);
     const r = bin(
       'accept',
       ['race-clamp', '--solution', 'bd-clean', '--merge', '--notes', 'the clean one', '--json'],
       p,
     );
     expect(r.code, r.stderr).toBe(0);
+    // The merge done, the race's candidate refs are pruned (both solutions', the chosen one's too).
+    expect(r.stderr).toBe('accept: pruned 2 candidate ref(s) of race race-clamp\n');
+    expect(refs()).toBe('');
     const { state_dir, ...printed } = JSON.parse(r.stdout) as RaceChoice & { state_dir: string };
     expect(state_dir).toBe(p.state);
     const head = mainHead();
     // The branch holds exactly what was measured (its tree is the sealed candidate's): its commit is what merges.
-    const sealed = gitIn(p.repo, 'rev-parse', 'refs/judgeloop/candidates/bd-clean');
     expect(gitIn(p.repo, 'rev-parse', `${sealed}^{tree}`)).toBe(gitIn(p.repo, 'rev-parse', `${agent}^{tree}`));
     expect(gitIn(p.repo, 'rev-list', '--parents', '-n', '1', head).split(' ')).toEqual([head, before, agent]);
     expect(logOf(p)).toEqual([

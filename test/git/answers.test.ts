@@ -1,0 +1,87 @@
+// One git process per question: answers fixed by the objects they name are asked once (answerKey), and a collect of
+// a run whose checks are `true` asks no question twice (git counted through a logging shim on PATH; needs the build).
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { answerKey } from '../../lib/git/git.js';
+import { findOnPath } from '../../lib/process/sandbox.js';
+import { agentWorktree, BIN, makeProject, runRecord, writeRecord } from '../collector/_project.js';
+
+const A = 'a'.repeat(40);
+const B = 'b'.repeat(40);
+
+describe('answerKey', () => {
+  it('names the questions whose answer the objects fix, and only those', () => {
+    for (const args of [
+      ['rev-parse', '--verify', `${A}^{tree}`],
+      ['rev-parse', `${A}^{commit}`],
+      ['ls-tree', '-r', '-z', '--full-tree', A],
+      ['cat-file', 'blob', `${A}:src/a.py`],
+      ['diff', '--numstat', '-z', A, B],
+    ])
+      expect(answerKey('/r', args), args.join(' ')).not.toBeNull();
+    for (const args of [
+      ['rev-parse', '--verify', 'HEAD^{commit}'],
+      ['rev-parse', `main^{tree}`],
+      ['rev-parse', '--short', `${A}^{tree}`],
+      ['ls-tree', '-r', 'HEAD'],
+      ['ls-files', '-z'],
+      ['cat-file', 'blob', `HEAD:src/a.py`],
+      ['diff', A],
+      ['diff', A, B, '--', 'x'],
+      ['status', '--porcelain'],
+      ['write-tree'],
+    ])
+      expect(answerKey('/r', args), args.join(' ')).toBeNull();
+  });
+  it('asks `rev-parse --verify X^{tree}` and `rev-parse X^{tree}` as one question, per repository', () => {
+    const k = answerKey('/r', ['rev-parse', '--verify', `${A}^{tree}`]);
+    expect(answerKey('/r', ['rev-parse', `${A}^{tree}`])).toBe(k);
+    expect(answerKey('/other', ['rev-parse', `${A}^{tree}`])).not.toBe(k);
+    expect(answerKey('/r', ['rev-parse', `${A}^{commit}`])).not.toBe(k);
+  });
+});
+
+describe('a collect of a run whose checks are `true`', () => {
+  it('starts each git question once (write-tree aside: it writes two different indexes)', () => {
+    const real = findOnPath('git');
+    if (!real) throw new Error('git is not installed: apt-get install git');
+    const p = makeProject();
+    const wt = agentWorktree(p, 'a');
+    const rec = writeRecord(
+      p,
+      'bd-q',
+      runRecord({
+        bead: 'bd-q',
+        worktree: wt,
+        commands: { build: 'true', test: 'true', lint: 'true', typecheck: 'true' },
+      }),
+    );
+    const shim = join(p.dir, 'shim');
+    mkdirSync(shim);
+    const log = join(p.dir, 'git.log');
+    writeFileSync(join(shim, 'git'), `#!/bin/sh\nprintf '%s\\t%s\\n' "$PWD" "$*" >> ${log}\nexec ${real} "$@"\n`);
+    chmodSync(join(shim, 'git'), 0o755);
+    const env: NodeJS.ProcessEnv = { ...process.env, JUDGELOOP_STATE_DIR: p.state, NO_COLOR: '1' };
+    const first = spawnSync(BIN, ['--quiet', rec], { cwd: p.dir, env, encoding: 'utf8' });
+    expect(first.status, first.stderr).toBe(0);
+    writeFileSync(log, '');
+    // The baseline is cached now: what remains is what every collect asks.
+    const again = spawnSync(BIN, ['--quiet', rec], {
+      cwd: p.dir,
+      env: { ...env, PATH: `${shim}:${env.PATH}` },
+      encoding: 'utf8',
+    });
+    expect(again.status, again.stderr).toBe(0);
+    const asked = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.replace(/(-c \S+ )+/, '').replace(/\/tmp\/[^\t ]*(\/(tree|view\.git))/g, '<tmp>$1'));
+    const twice = asked.filter((q, i) => asked.indexOf(q) !== i && !q.endsWith('\twrite-tree'));
+    expect(twice).toEqual([]);
+    // Printed, so the figure in the design page comes from a run: 35 before the answers were kept (issue 35).
+    console.log(`git processes in a collect of a run whose checks are \`true\`: ${asked.length}`);
+    expect(asked.length).toBeLessThan(30);
+  }, 60_000);
+});
