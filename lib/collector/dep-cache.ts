@@ -125,7 +125,7 @@ async function copyTree(from: string, to: string): Promise<void> {
   let err = '';
   const r = await spawnGroup('cp', ['-a', '--reflink=auto', '--', from, to], {
     cwd: '/',
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
+    env: { PATH: '/usr/local/bin:/usr/bin:/bin', LC_ALL: 'C' },
     timeoutMs: 600_000,
     onStdout: () => {},
     onStderr: (c) => {
