@@ -1,0 +1,63 @@
+// Issue 34 end to end on a pytest project (pyproject.toml), configured only by `judgeloop init`: the real fix wins
+// resolved; non-fixes never win, score 20 below, and rate below a real attempt; accept keeps history.
+import { beforeAll, describe } from 'vitest';
+import { doneWhen, runScenario, type Scenario } from './_scenario.js';
+
+const CODE = `UNITS = {"s": 1, "m": 60}
+
+
+def parse(text):
+    """Seconds in a duration such as '5s' or '2m'."""
+    return int(text[:-1]) * UNITS[text[-1]]
+`;
+const TESTS = `from duration import parse
+
+
+def test_seconds():
+    assert parse("5s") == 5
+
+
+def test_minutes():
+    assert parse("2m") == 120
+
+
+def test_large_seconds():
+    assert parse("90s") == 90
+
+
+def test_hours():
+    assert parse("1h") == 3600
+`;
+const T = 'tests/test_duration.py';
+const C = 'duration.py';
+
+let s: Scenario;
+beforeAll(() => {
+  s = runScenario({
+    files: {
+      'pyproject.toml': '[project]\nname = "duration"\nversion = "1.0.0"\n',
+      '.gitignore': '.venv\n*.egg-info\n__pycache__\n',
+      [C]: CODE,
+      [T]: TESTS,
+    },
+    solutions: {
+      fix: { [C]: CODE.replace('"m": 60}', '"m": 60, "h": 3600}') },
+      refactor: {
+        [C]: CODE.replace(
+          '    return int(text[:-1]) * UNITS[text[-1]]',
+          '    amount, unit = int(text[:-1]), text[-1]\n    return amount * UNITS[unit]',
+        ),
+      },
+      breaker: { [C]: CODE.replace('{"s": 1, "m": 60}', '{"s": 2, "m": 60, "h": 3600}') },
+      weakened: { [T]: TESTS.replace('assert parse("1h") == 3600', 'assert callable(parse)') },
+      hack: { [C]: CODE.replace('    """Seconds', '    if text == "1h":\n        return 3600\n    """Seconds') },
+    },
+  });
+}, 600_000);
+
+describe('a pytest project (pyproject.toml), `.venv/bin/python -m pytest` as init writes it', () => {
+  doneWhen(() => s, {
+    target: `${T}::test_hours`,
+    broken: [`${T}::test_seconds`, `${T}::test_large_seconds`],
+  });
+});
