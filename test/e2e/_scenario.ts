@@ -186,7 +186,7 @@ export function doneWhen(get: () => Scenario, ids: { target: string; broken: [st
 
   it('is configured only by init: the test command as detected, no per-test report set by hand', () => {
     expect(get().config.collector.test_report).toBeUndefined();
-    expect(get().feedback.fix.checks.test.tests).toMatchObject({ source: 'report', cases_complete: true });
+    expect(get().feedback.fix.checks.test.tests).toMatchObject({ report: 'read', cases_complete: true });
   });
 
   it('the real fix is resolved in collect and wins the race, resolved, with the accept line', () => {
@@ -257,10 +257,11 @@ export function doneWhen(get: () => Scenario, ids: { target: string; broken: [st
 
   it('ratings: the empty commit rates below the fix that broke tests; the time budget is named', () => {
     const s = get();
-    expect(s.rate['bd-empty'].summary.run_score).toBe(0);
-    expect(s.rate['bd-empty'].summary.run_score).toBeLessThan(s.rate['bd-breaker'].summary.run_score);
-    expect(s.rate['bd-breaker'].summary.run_score).toBeLessThan(s.rate['bd-fix'].summary.run_score);
-    expect(s.rate['bd-fix'].summary).toMatchObject({ complexity: 3, complexity_source: 'rate_flag' });
+    const score = (b: string) => s.rate[b]?.summary.run_score as number;
+    expect(score('bd-empty')).toBe(0);
+    expect(score('bd-empty')).toBeLessThan(score('bd-breaker'));
+    expect(score('bd-breaker')).toBeLessThan(score('bd-fix'));
+    expect(s.rate['bd-fix']?.summary).toMatchObject({ complexity: 3, complexity_source: 'rate_flag' });
     expect(s.rateLines).toMatch(
       /bd-fix: rated fix: .*time penalty [\d.]+: [\d.]+ \w+ against a 15 min budget, complexity 3/,
     );
