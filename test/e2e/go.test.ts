@@ -4,8 +4,10 @@ import { execFileSync } from 'node:child_process';
 import { beforeAll, describe } from 'vitest';
 import { doneWhen, runScenario, type Scenario } from './_scenario.js';
 
+// Keeps the toolchain's absence loud (no skipping): the install command is in the failure.
+const GO = 'go';
 try {
-  execFileSync('go', ['version'], { stdio: 'ignore' });
+  execFileSync(GO, ['version'], { stdio: 'ignore' });
 } catch {
   throw new Error('go is needed by this test: apt-get install -y golang-go');
 }

@@ -1,6 +1,6 @@
 // Issue 34 end to end on a TypeScript package (vitest, package-lock, `npm test`), configured only by `judgeloop init`:
 // the real fix wins resolved; non-fixes never win, score 20 below, and rate below a real attempt; accept keeps history.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe } from 'vitest';
 import { offlinePackage } from './_npm.js';
 import { doneWhen, runScenario, type Scenario } from './_scenario.js';
 

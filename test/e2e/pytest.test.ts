@@ -1,5 +1,5 @@
-// Issue 34 end to end on a pytest project (pyproject.toml), configured only by `judgeloop init`: the real fix wins
-// resolved; non-fixes never win, score 20 below, and rate below a real attempt; accept keeps history.
+// Issue 34 end to end on a pytest project (requirements.txt, pytest from the machine), configured only by `judgeloop
+// init`: the real fix wins resolved; non-fixes never win, score 20 below, rate below a real attempt; accept keeps history.
 import { beforeAll, describe } from 'vitest';
 import { doneWhen, runScenario, type Scenario } from './_scenario.js';
 
@@ -35,8 +35,9 @@ let s: Scenario;
 beforeAll(() => {
   s = runScenario({
     files: {
-      'pyproject.toml': '[project]\nname = "duration"\nversion = "1.0.0"\n',
-      '.gitignore': '.venv\n*.egg-info\n__pycache__\n',
+      // No third-party dependency: the fetch (pip download) needs no network, the venv sees the machine's pytest.
+      'requirements.txt': '# no third-party dependencies; pytest comes with the machine\n',
+      '.gitignore': '.venv\n.judgeloop-deps\n__pycache__\n',
       [C]: CODE,
       [T]: TESTS,
     },
@@ -55,7 +56,7 @@ beforeAll(() => {
   });
 }, 600_000);
 
-describe('a pytest project (pyproject.toml), `.venv/bin/python -m pytest` as init writes it', () => {
+describe('a pytest project (requirements.txt), `.venv/bin/python -m pytest` as init writes it', () => {
   doneWhen(() => s, {
     target: `${T}::test_hours`,
     broken: [`${T}::test_seconds`, `${T}::test_large_seconds`],
