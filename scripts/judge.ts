@@ -1,7 +1,7 @@
 // bin/judge <run.json>… | --drain | --spend: the Opus judge of agent runs (seed 003).
 import { main, type Io } from '../lib/cli/cli.js';
 import { parse, usage } from '../lib/cli/command.js';
-import { announceState, storeFromEnv } from '../lib/cli/command-helpers.js';
+import { announceState, parseNumber, storeFromEnv } from '../lib/cli/command-helpers.js';
 import { JUDGE } from '../lib/cli/commands/judge.js';
 import { Progress } from '../lib/report/progress.js';
 import { loadConfig } from '../lib/config/config.js';
@@ -118,8 +118,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stdout(values.json ? JSON.stringify(spend) + '\n' : formatSpend(spend));
     return 0;
   }
-  if ((values['rating-agent'] || values['rating-strict']) && !values['rate-agents'])
-    throw new UserError(`--rating-agent and --rating-strict go with --rate-agents\n${USAGE}`);
+  if ((values['rating-agent'] || values['rating-strict'] || values.complexity) && !values['rate-agents'])
+    throw new UserError(`--rating-agent, --rating-strict and --complexity go with --rate-agents\n${USAGE}`);
+  parseNumber('complexity', values.complexity, 1, 10, true); // a bad value is refused before the judge is paid
   // --rating-agent names the reviewer: the judge model whose verdict becomes the rated quality.
   const overrides = values['rating-agent'] ? { judge: { model: values['rating-agent'] } } : undefined;
   if (values['show-request'] && !values['dry-run']) throw new UserError(`--show-request goes with --dry-run\n${USAGE}`);
@@ -193,6 +194,7 @@ async function judgeOrDrain(
           await rateFromStoredJudgment(io, { store, config, now: () => now().toISOString() }, loaded.record.bead, {
             reviewer: values['rating-agent'],
             strict: Boolean(values['rating-strict']),
+            complexity: parseNumber('complexity', values.complexity, 1, 10, true),
           }),
         );
       }

@@ -4,7 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { main, type Io } from '../lib/cli/cli.js';
 import { parse, usage } from '../lib/cli/command.js';
-import { announceState, withStateDir, storeFromEnv } from '../lib/cli/command-helpers.js';
+import { announceState, parseNumber, withStateDir, storeFromEnv } from '../lib/cli/command-helpers.js';
 import { RACE } from '../lib/cli/commands/race.js';
 import { clockFromEnv } from '../lib/base/clock.js';
 import { loadConfig, type Config } from '../lib/config/config.js';
@@ -100,7 +100,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const runs = values.race
     ? findRaceRuns(store, values.race, io.cwd)
     : positionals.map((p) => loadRunRecord(p, io.cwd));
-  if (values['rating-strict'] && !values['rate-agents']) throw new UserError('--rating-strict goes with --rate-agents');
+  if ((values['rating-strict'] || values.complexity) && !values['rate-agents'])
+    throw new UserError('--rating-strict and --complexity go with --rate-agents');
+  const complexity = parseNumber('complexity', values.complexity, 1, 10, true);
   const raceId = values.id ?? values.race;
   // Per solution on stderr: a live line each on a terminal, one labelled line per event elsewhere; none with --json.
   const progress = Progress.for('race', io, { json: values.json, quiet: values.quiet });
@@ -156,6 +158,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
         code,
         await rateFromStoredJudgment(io, { store, config, now: () => now().toISOString() }, r.record.bead, {
           strict: Boolean(values['rating-strict']),
+          complexity,
         }),
       );
   }

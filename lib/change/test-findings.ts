@@ -166,7 +166,9 @@ export function targetTestEdits(patch: FilePatch[], baseTexts: Map<string, strin
     if (!base) continue;
     const seen = new Set<string>();
     for (const r of f.removedLines) {
-      if (!ASSERTION.test(r.text)) continue;
+      // Go's idiom asserts in the condition: `if got != 3600 {` then `t.Fatalf(…)` on the next base line.
+      const guard = /^\s*if\b.*\{\s*$/.test(r.text) && ASSERTION.test(base[r.line] ?? '');
+      if (!ASSERTION.test(r.text) && !guard) continue;
       let name: string | null = null;
       for (let i = r.line - 1; i >= 0 && name === null; i--) name = testName(base[i] ?? '');
       if (!name || !names.has(name) || seen.has(name)) continue;

@@ -19,19 +19,26 @@ export { collectRun, getBaseline, resolveCommands, withCheckout };
 /**
  * Seed 000 breakdown and composite for a race: the collector's build/tests/lint/diff-size scores, speed re-scored
  * against the race's fastest run (the collector's own speed may have seen only the runs collected before it), and
- * the collector's verdict: a no-op scores 0, a run that broke a base test is capped (regressions.ts).
+ * the collector's verdict: a no-op scores 0, a run that broke a base test or gamed the tests is capped, one that
+ * fixes none of its targets is capped lower (regressions.ts), as bin/collect caps it.
  */
 export function raceComposite(
   fb: Feedback,
   durationSeconds: number,
   fastestSeconds: number,
   weights: Weights,
-  verdict: { broke: number; noOp: boolean } = { broke: 0, noOp: false },
+  verdict: { broke: number; noOp: boolean; gamed?: boolean; fixesNothing?: boolean } = { broke: 0, noOp: false },
 ): { breakdown: RaceBreakdown; composite: number | null; weightsUsed: Partial<Weights> } {
   const scores: Scores = { build: null, tests: null, lint: null, diff_size: null, speed: null };
   for (const d of DIMENSIONS) if (d !== 'speed') scores[d] = fb.scores[d] === null ? null : fb.scores[d]! * 100;
   scores.speed = scoreSpeed(durationSeconds, fastestSeconds);
-  const composite = verdictComposite(compositeScore(scores, weights), verdict.broke, verdict.noOp);
+  const composite = verdictComposite(
+    compositeScore(scores, weights),
+    verdict.broke,
+    verdict.noOp,
+    verdict.gamed ?? false,
+    verdict.fixesNothing ?? false,
+  );
   const breakdown = Object.fromEntries(
     DIMENSIONS.map((d) => [d, scores[d] === null ? null : scores[d]! / 100]),
   ) as unknown as RaceBreakdown;

@@ -277,8 +277,17 @@ function solutionOf(
     sol.duration_seconds,
     raceFacts.fastestSeconds ?? sol.duration_seconds,
     ctx.config.scoring.weights,
-    // The collector's verdict: broke by test id (as bin/collect counts it), no-op by the shared rule.
-    { broke: brokenTests(c.feedback.baseline?.tests, c.feedback.checks.test?.tests).length, noOp: a.noOp !== null },
+    // The collector's verdict: broke by test id (as bin/collect counts it), no-op by the shared rule, gamed passes,
+    // and a run that fixes none of the race's targets (gamed passes fix none).
+    {
+      broke: brokenTests(c.feedback.baseline?.tests, c.feedback.checks.test?.tests).length,
+      noOp: a.noOp !== null,
+      gamed: (a.standing.gamed?.length ?? 0) > 0,
+      fixesNothing:
+        a.standing.basis !== 'none' &&
+        (a.standing.target_total ?? 0) > 0 &&
+        (a.standing.target_passed === 0 || (a.standing.gamed?.length ?? 0) > 0),
+    },
   );
   Object.assign(sol, {
     status: 'evaluated',

@@ -159,7 +159,8 @@ export function targetStanding(
   if (gamed.length) {
     st.gamed = [...gamed];
     st.resolved = false;
-    st.line = `${st.line}; passes gamed (${gamed.slice(0, 3).join(', ')}): no target counts as fixed`;
+    // Gamed passes fix nothing: the line says 0, as bin/collect's does for a gamed run, never "resolved".
+    st.line = `${resolutionLine({ ...r, resolved: false, fixed: 0 })}; passes gamed (${gamed.slice(0, 3).join(', ')}): no target counts as fixed`;
   }
   return st;
 }

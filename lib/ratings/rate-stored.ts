@@ -78,7 +78,7 @@ export async function rateFromStoredJudgment(
   io: { stderr: (text: string) => void },
   ctx: { store: StateStore; config: Config; now: () => string },
   bead: string,
-  opts: { reviewer?: string | undefined; strict: boolean },
+  opts: { reviewer?: string | undefined; strict: boolean; complexity?: number | undefined },
 ): Promise<number> {
   if (!ctx.store.read('feedback', bead)) {
     io.stderr(`${bead}: not rated: no feedback record (the judge is disabled or deferred and nothing was collected)\n`);
@@ -93,6 +93,7 @@ export async function rateFromStoredJudgment(
       bead,
       quality,
       strict: opts.strict,
+      complexity: opts.complexity,
       now: ctx.now,
     });
     for (const p of r.problems) io.stderr(`warning: ${p}\n`);

@@ -73,10 +73,32 @@ describe('bin/judge --rate-agents', () => {
     expect(strictIo.err.join('')).toMatch(/not rated|no quality|review/i);
   });
 
-  it('--rating-agent without --rate-agents is a usage error', async () => {
+  it('--rating-agent or --complexity without --rate-agents is a usage error', async () => {
     const { fx, io } = setup();
     await expect(run(['--rating-agent', 'sonnet', fx.recordPath], io())).rejects.toThrow(
-      /--rating-agent and --rating-strict go with --rate-agents/,
+      /--rating-agent, --rating-strict and --complexity go with --rate-agents/,
     );
+    await expect(run(['--complexity', '3', fx.recordPath], io())).rejects.toThrow(/go with --rate-agents/);
+  });
+
+  it('--complexity rates a run recorded without one (its budget bucket), nothing recorded again', async () => {
+    server.script = [{ kind: 'reply', text: goodReply() }];
+    const fx = makeRun({ record: { task: { id: 'task-sub', prompt: 'Add sub().', command: 'work-on-tasks' } } });
+    const store = new StateStore(fx.stateDir);
+    const fb = feedbackFor(fx.record);
+    fb.run = { ...fb.run, command: 'work-on-tasks' };
+    delete fb.run.complexity;
+    store.write('feedback', fx.record.bead, fb);
+    const io = captureIo({
+      JUDGE_ENABLED: 'true',
+      ANTHROPIC_API_KEY: 'sk-test-dummy',
+      ANTHROPIC_BASE_URL: server.url,
+      JUDGELOOP_STATE_DIR: fx.stateDir,
+      JUDGELOOP_CONFIG: config,
+      JUDGELOOP_NOW: '2025-06-01T11:00:00Z',
+    });
+    expect(await run(['--rate-agents', '--complexity', '4', fx.recordPath], io)).toBe(0);
+    const row = store.readLines<AgentRunRating>('ratings', 'claude-a').rows[0]!;
+    expect(row).toMatchObject({ complexity: 4, complexity_source: 'rate_flag' });
   });
 });

@@ -323,6 +323,12 @@ describe('planReport: the commands users write', () => {
     );
     expect(planReport('go test -json ./...', '/r', null)?.command).toBe('go test -json ./...');
     expect(planReport('go vet ./...', '/r', null)).toBeNull();
+    // judgeloop init's own command: a quoted assignment with a space before the runner.
+    const init = 'GOMODCACHE="$(pwd)/.judgeloop-deps/gomod" GOFLAGS="-mod=readonly -modcacherw" go test ./...';
+    expect(planReport(init, '/r', null)?.command).toBe(
+      'GOMODCACHE="$(pwd)/.judgeloop-deps/gomod" GOFLAGS="-mod=readonly -modcacherw" go test -json ./...',
+    );
+    expect(planReport(`FLAGS='-x -y' npx vitest run`, '/r', null)?.runner).toBe('vitest');
   });
 });
 

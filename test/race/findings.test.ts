@@ -290,6 +290,20 @@ describe('a target test rewritten instead of the code', () => {
     ]);
   });
 
+  it("Go: the condition of an `if … { t.Fatalf(…) }` is the assertion; the function's other lines are not", () => {
+    const GO =
+      'package d\n\nimport "testing"\n\nfunc TestHours(t *testing.T) {\n\tif got, _ := Parse("1h"); got != 3600 {\n\t\tt.Fatalf("got %d", got)\n\t}\n}\n';
+    const weakened = patchOf({ 'd_test.go': GO }, { 'd_test.go': GO.replace('got != 3600', 'got < 0') });
+    expect(where(targetTestEdits(weakened, new Map([['d_test.go', GO]]), ['example.com/d::TestHours']))).toEqual([
+      'test_modified d_test.go:6',
+    ]);
+    const renamed = patchOf(
+      { 'd_test.go': GO },
+      { 'd_test.go': GO.replace('import "testing"', 'import (\n\t"testing"\n)') },
+    );
+    expect(targetTestEdits(renamed, new Map([['d_test.go', GO]]), ['example.com/d::TestHours'])).toEqual([]);
+  });
+
   it('leaves tests that are not targets, and races without named targets, alone', () => {
     const py = patchOf({ 'tests/test_d.py': PY }, { 'tests/test_d.py': PY.replace('== 5', '== 5.0') });
     expect(targetTestEdits(py, new Map([['tests/test_d.py', PY]]), ['tests/test_d.py::test_hours'])).toEqual([]);

@@ -142,9 +142,7 @@ describe('targetStanding (per-test)', () => {
   it('gamed passes are measured but never credited: not resolved, a share of 0', () => {
     const st = targetStanding(targets, FIX, BASE, [], ['special_case at d.py:4']);
     expect(st).toMatchObject({ target_passed: 2, resolved: false, gamed: ['special_case at d.py:4'] });
-    expect(st.line).toBe(
-      'resolved: fixes 2 of 2 target tests; passes gamed (special_case at d.py:4): no target counts as fixed',
-    );
+    expect(st.line).toBe('fixes 0 of 2 target tests; passes gamed (special_case at d.py:4): no target counts as fixed');
     expect(targetFraction(st)).toBe(0);
   });
 });

@@ -5,7 +5,7 @@ export const JUDGE = defineCommand({
   name: 'judge',
   summary: 'collects if needed, judges each run with the model and writes state/judgments/<bead>.json',
   usage: [
-    '[--json] [--dry-run [--show-request]] [--config FILE] [--rate-agents [--rating-agent MODEL] [--rating-strict]] <run.json>...',
+    '[--json] [--dry-run [--show-request]] [--config FILE] [--rate-agents [--rating-agent MODEL] [--rating-strict] [--complexity N]] <run.json>...',
     '--drain [--batch] [--json] [--config FILE]',
     '--spend [--json]',
   ],
@@ -35,6 +35,11 @@ export const JUDGE = defineCommand({
       help: 'with --rate-agents: the judge model whose verdict is rated',
     },
     'rating-strict': { type: 'boolean', help: 'with --rate-agents: exit 1 when a run cannot be rated' },
+    complexity: {
+      type: 'string',
+      placeholder: '1-10',
+      help: "with --rate-agents: the task complexity (budget bucket) for runs recorded without one; a run's own wins",
+    },
   },
   positionals: [{ name: '<run.json>', help: 'run records to judge', variadic: true }],
   env: [...STATE_ENV, ...JUDGE_ENV, 'JUDGE_THROTTLE_REDIS', ...API_ENV],

@@ -6,7 +6,7 @@ export const RACE = defineCommand({
   summary:
     'evaluates competing solutions of one task, ranks them, decides auto-accept and writes state/races/<id>.json',
   usage: [
-    '[--json | --markdown] [--config FILE] [--id RACE] [--concurrency N] [--target TEST]... [--quiet] [--rate-agents [--rating-strict]] <run.json>...',
+    '[--json | --markdown] [--config FILE] [--id RACE] [--concurrency N] [--target TEST]... [--quiet] [--rate-agents [--rating-strict] [--complexity N]] <run.json>...',
     '--race ID [--json | --markdown]                 show the stored race (nothing re-run)',
     '--race ID --recollect [--target TEST]... [...]  evaluate its runs again and store the result',
   ],
@@ -34,6 +34,11 @@ export const RACE = defineCommand({
     quiet: { type: 'boolean', help: 'no progress on stderr' },
     'rate-agents': { type: 'boolean', help: "then rate each run's agent from its judgment" },
     'rating-strict': { type: 'boolean', help: 'with --rate-agents: exit 1 when a run cannot be rated' },
+    complexity: {
+      type: 'string',
+      placeholder: '1-10',
+      help: "with --rate-agents: the task complexity (budget bucket) for runs recorded without one; a run's own wins",
+    },
   },
   positionals: [{ name: '<run.json>', help: 'the run records of the solutions', variadic: true }],
   env: [...STATE_ENV, ...JUDGE_ENV, ...API_ENV],

@@ -21,10 +21,11 @@ export interface ReportPlan {
 }
 
 const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
-// The runner as the command's first word (after env assignments and npx/pnpm/yarn exec wrappers).
-const LEAD = String.raw`^\s*(?:\w+=\S*\s+)*(?:cross-env\s+(?:\w+=\S*\s+)*)?(?:(?:npx|pnpm(?:\s+exec)?|yarn|bunx)\s+)?`;
-const NODE_TEST = /^\s*(?:\w+=\S*\s+)*node\s+(?:--[\w-]+(?:=\S+)?\s+)*--test\b/;
-const GO_TEST = /^(\s*(?:\w+=\S*\s+)*go\s+test)\b/;
+// The runner as the command's first word (after env assignments, quoted values too, and npx/pnpm/yarn exec wrappers).
+const ASSIGN = String.raw`\w+=(?:"[^"]*"|'[^']*'|[^\s"'])*\s+`;
+const LEAD = String.raw`^\s*(?:${ASSIGN})*(?:cross-env\s+(?:${ASSIGN})*)?(?:(?:npx|pnpm(?:\s+exec)?|yarn|bunx)\s+)?`;
+const NODE_TEST = new RegExp(String.raw`^\s*(?:${ASSIGN})*node\s+(?:--[\w-]+(?:=\S+)?\s+)*--test\b`);
+const GO_TEST = new RegExp(String.raw`^(\s*(?:${ASSIGN})*go\s+test)\b`);
 
 /** The report the config names (collector.test_report): its args appended, its env added, `{file}` filled in. */
 export interface ReportOverride {
