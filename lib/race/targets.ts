@@ -52,9 +52,11 @@ export function raceTargets(i: TargetInput): RaceTargets {
     race: `${n} named with --target`,
     tests_ref: `the ${n} failing with the task's test revision (task.tests_ref)`,
     base_failing: `the ${plural(t.count, 'test')} failing on the base (the default for a task that fixes something${t.ids === null ? '; per-test results absent: known by the counts only' : ''}); --target names the real ones when some are unrelated`,
-    none: isFixTask(i.taskType)
-      ? "no target tests: the task names none and nothing fails on the base; correctness comes from the agent's own tests and the judge"
-      : `no target tests: a ${i.taskType} task's base failures are context, not obligations (--target names targets); correctness comes from the agent's own tests and the judge`,
+    none: !isFixTask(i.taskType)
+      ? `no target tests: a ${i.taskType} task's base failures are context, not obligations (--target names targets); correctness comes from the agent's own tests and the judge`
+      : i.base == null
+        ? 'no target tests known: the base gave no test results (its setup or tests did not run), so nothing is known to fail there; --target names the targets'
+        : "no target tests: the task names none and nothing fails on the base; correctness comes from the agent's own tests and the judge",
   }[t.source];
   return { source: t.source, fail_to_pass: t.ids ?? [], count: t.count, note };
 }

@@ -69,6 +69,12 @@ describe('raceTargets: first found, one definition with the collector', () => {
     expect(targetsOf({ taskType: 'refactor' }).note).toMatch(/a refactor task's base failures are context/);
     expect(targetsOf({ base: run({ a: 'passed' }) })).toMatchObject({ source: 'none', count: 0 });
   });
+  it('never says nothing fails on the base when the base gave no test results', () => {
+    const t = targetsOf({ base: null });
+    expect(t).toMatchObject({ source: 'none', count: 0 });
+    expect(t.note).toMatch(/^no target tests known: the base gave no test results/);
+    expect(t.note).not.toMatch(/nothing fails on the base/);
+  });
   it('counts the base failures when the base has no per-test list, and names none', () => {
     const t = targetsOf({ base: counts(8, 1) });
     expect(t).toMatchObject({ source: 'base_failing', fail_to_pass: [], count: 1 });
