@@ -103,7 +103,8 @@ export async function runSetup(dir: string, o: SetupOptions): Promise<Baseline['
       return step(fetch, true, FETCH_ENV);
     };
     fetched = o.depCache ? await cachedFetch(dir, fetch, o, o.depCache, run) : await run();
-    if (fetched.result.status !== 'passed' || setup === null) return { ...fetched, fetch: fetched };
+    if (fetched.result.status !== 'passed' || setup === null)
+      return { command: fetched.command, result: fetched.result, fetch: fetched };
   }
   const network = o.collector.setup_network ?? false;
   o.log?.(`${o.label}: setup (${network ? 'network' : 'no network'}): ${setup}`);

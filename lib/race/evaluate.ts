@@ -361,9 +361,11 @@ function targetFlags(
       .map((c) => c.id)
       .sort();
   }
-  // A test of its own that fails or crashes its runner: merging it leaves the suite red (the collector's one rule).
-  const ownRed = ownTestsCrash(fb.own_tests);
-  if (ownRed) flags.push({ kind: 'own_test_failing', detail: ownRed });
+  // A test of its own that fails or crashes its runner: merging it leaves the suite red (the collector's one rule);
+  // not when the code does not build (its tests fail for that, and build_failed already blocks).
+  const ownRed = flags.some((f) => f.kind === 'build_failed') ? null : ownTestsCrash(fb.own_tests);
+  const ownFile = fb.own_tests?.files?.[0];
+  if (ownRed) flags.push({ kind: 'own_test_failing', detail: ownRed, ...(ownFile ? { file: ownFile } : {}) });
   for (const c of changed)
     flags.push({
       kind: 'changed_expectation',

@@ -1,5 +1,6 @@
 // Our pytest plugin, loaded into the graded run from its report folder: a phase that raised reported passed, or a
 // runner function replaced in the run, means the code under test rewrote results from inside (design: collector.md).
+
 /** The witness's module name: per run (from its fresh folder's random name), so no file in the tree can shadow it. */
 export const witnessModule = (dir: string): string =>
   `judgeloop_w_${(dir.split('/').pop() ?? '').replace(/[^A-Za-z0-9]/g, '_')}`;
