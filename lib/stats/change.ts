@@ -450,3 +450,10 @@ export function runsPerDayFor(
     if (predictedWindowDetection(wp, p, { ...k, perDay }, reps) >= target) return perDay;
   return null;
 }
+
+/**
+ * One step of fitting a window mixture's `design_days` to a false-alarm target: alarms scale about as 1/ARL, so the
+ * design moves by (measured / target)^1.1 (a little past proportional: the boundary's integer steps damp it).
+ */
+export const refitDesignDays = (design: number, measuredRate: number, targetRate: number): number =>
+  measuredRate > 0 ? design * (measuredRate / targetRate) ** 1.1 : design / 2;

@@ -8,6 +8,7 @@ import {
   detectDrop,
   fisherLowerP,
   recoveryStatistic,
+  refitDesignDays,
   runsPerDay,
   scaledThreshold,
   welchT,
@@ -152,6 +153,13 @@ describe('window_full_pass (issue 39)', () => {
     expect(hit.changeIndex).toBeGreaterThanOrEqual(200 - 20);
     // Restarted 10 runs before the end: no 20-run window lies after it, so nothing is tested.
     expect(detectDrop('window_full_pass', broken, d, sp, broken.length - 10, 10)?.alarm ?? false).toBe(false);
+  });
+  it('refitting design_days: too many alarms lengthen the design, too few shorten it, on target it stays', () => {
+    expect(refitDesignDays(1000, 2e-4, 1e-4)).toBeCloseTo(1000 * 2 ** 1.1, 9);
+    expect(refitDesignDays(1000, 5e-5, 1e-4)).toBeCloseTo(1000 * 0.5 ** 1.1, 9);
+    expect(refitDesignDays(1500, 1e-4, 1e-4)).toBeCloseTo(1500, 9);
+    // No alarm at all says only "fewer": halve it.
+    expect(refitDesignDays(1500, 0, 1e-4)).toBe(750);
   });
 });
 
