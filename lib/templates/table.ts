@@ -28,7 +28,7 @@ function resolutionNote(s: TemplateScores): string {
   let out = '';
   const lowered = sum('not_passes');
   if (lowered)
-    out += `passes: only a resolved run is one; ${lowered} pass(es) that did not resolve their task counted as partial_pass (a target fixed) or agent_failure\n`;
+    out += `passes: only a resolved run is one; ${plural(lowered, 'pass', 'passes')} that did not resolve their task counted as partial_pass (a target fixed) or agent_failure\n`;
   const old = sum('by_outcome');
   if (old)
     out += `${plural(old, 'scored run')} counted by outcome alone: no resolved verdict in their feedback (collected before it, or it cannot be told); collect again to count by it\n`;

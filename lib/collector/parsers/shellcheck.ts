@@ -1,6 +1,7 @@
 // shellcheck (tty and gcc formats): error → error, warning → warning; info and style (gcc: note) are advice, in notes only.
 import { cleanIfForced, lintCounts } from './_lint.js';
 import type { LintParser } from './_parser.js';
+import { plural } from '../../base/plural.js';
 
 const TTY = /^\s*\^-*\^? SC\d+ \((error|warning|info|style)\): /;
 const GCC = /^\S.*?:\d+:\d+: (error|warning|note): .* \[SC\d+\]\s*$/;
@@ -23,7 +24,7 @@ export const shellcheck: LintParser = {
       'shellcheck',
       errors,
       warnings,
-      advice > 0 ? [`${advice} info/style message(s) not counted`] : [],
+      advice > 0 ? [`${plural(advice, 'info/style message')} not counted`] : [],
     );
   },
 };
