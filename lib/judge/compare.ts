@@ -7,7 +7,7 @@ import { loadSecretTable } from '../secrets/load.js';
 import { isSecretFile } from '../secrets/match.js';
 import type { CallRequest } from './backend.js';
 import { fenceData } from './context.js';
-import { costUsd, judgmentCacheKey, resolveModel } from './cost.js';
+import { costUsd, judgmentCacheKey, ledgerCallRow, resolveModel } from './cost.js';
 import { classifyFile, shrinkDiff } from './diff.js';
 import type { JudgeDeps } from './judge-run.js';
 import { knownSecretValues, redactRequest } from './redact.js';
@@ -193,22 +193,23 @@ export function judgeAsker(deps: JudgeDeps): Asker {
       const reply = r.ok ? parseCompareReply(kind as 'pairwise', r.text, r.structured) : null;
       const cost = r.costUsd !== undefined ? r.costUsd : costUsd(r.usage, model, cfg.judge);
       const outcome = !r.ok ? r.failure.reason : reply ? 'ok' : 'invalid_reply';
-      deps.store.appendLine<JudgeLedgerRow>('judge-ledger', LEDGER_ID, {
-        type: 'call',
-        at: deps.now().toISOString(),
-        bead,
-        pid: process.pid,
-        model,
-        backend: backend.name,
-        cache_key: key,
-        ...r.usage,
-        cost_usd: cost,
-        latency_ms: Math.round(r.latencyMs),
-        outcome,
-        cause: `race ${kind} question${r.ok ? '' : `: ${r.failure.message.slice(0, 400)}`}`,
-        retries: r.retries ?? 0,
-        path: 'direct',
-      });
+      deps.store.appendLine<JudgeLedgerRow>(
+        'judge-ledger',
+        LEDGER_ID,
+        ledgerCallRow({
+          at: deps.now().toISOString(),
+          bead,
+          model,
+          backend: backend.name,
+          cacheKey: key,
+          usage: r.usage,
+          costUsd: cost,
+          latencyMs: r.latencyMs,
+          outcome,
+          cause: `race ${kind} question${r.ok ? '' : `: ${r.failure.message.slice(0, 400)}`}`,
+          retries: r.retries,
+        }),
+      );
       if (!reply) return { ok: false, key, reason: `the judge's ${kind} answer: ${outcome}` };
       const at = deps.now().toISOString();
       const record: JudgeCompare = {

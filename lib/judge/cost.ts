@@ -118,3 +118,36 @@ export function usageWithCache(
     cache_read_input_tokens: cache === 'read' ? prefixTokens : 0,
   };
 }
+
+/** The ledger's row for one request sent (direct or in a batch): what it used, cost and came to. */
+export function ledgerCallRow(c: {
+  at: string;
+  bead: string;
+  model: string;
+  backend: JudgeLedgerRow['backend'];
+  cacheKey: string;
+  usage: Usage | undefined;
+  costUsd: number | null;
+  latencyMs: number;
+  outcome: string;
+  cause?: string | null;
+  retries?: number;
+  batchId?: string;
+}): JudgeLedgerRow {
+  return {
+    type: 'call',
+    at: c.at,
+    bead: c.bead,
+    pid: process.pid,
+    model: c.model,
+    backend: c.backend,
+    cache_key: c.cacheKey,
+    ...c.usage,
+    cost_usd: c.costUsd,
+    latency_ms: Math.round(c.latencyMs),
+    outcome: c.outcome,
+    ...(c.cause ? { cause: c.cause.slice(0, 500) } : {}),
+    retries: c.retries ?? 0,
+    ...(c.batchId ? { path: 'batch' as const, batch_id: c.batchId } : { path: 'direct' as const }),
+  };
+}

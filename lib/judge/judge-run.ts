@@ -12,7 +12,7 @@ import { isTransient, type Backend, type CallRequest, type CallResult } from './
 import { collectFirst } from './collect-adapter.js';
 import { summarizeJudgment } from '../collector/feedback-parts.js';
 import type { AssembledContext } from './context.js';
-import { costUsd, resolveModel, zeroUsage } from './cost.js';
+import { costUsd, ledgerCallRow, resolveModel, zeroUsage } from './cost.js';
 import type { JudgePrompt } from './prompt.js';
 import { knownSecretValues, redactRequest } from './redact.js';
 import {
@@ -340,22 +340,24 @@ async function callAndRecord(c: Call): Promise<JudgeOutcome> {
   }
   const recordCall = (r: CallResult, o: CallOutcome): void => {
     const cost = r.costUsd !== undefined ? r.costUsd : costUsd(r.usage, model, cfg.judge);
-    deps.store.appendLine<JudgeLedgerRow>('judge-ledger', LEDGER_ID, {
-      type: 'call',
-      at: deps.now().toISOString(),
-      bead,
-      pid: process.pid,
-      model,
-      backend: backend.name,
-      cache_key: key,
-      ...r.usage,
-      cost_usd: cost,
-      latency_ms: Math.round(r.latencyMs),
-      outcome: o.outcome,
-      ...(o.cause ? { cause: o.cause.slice(0, 500) } : {}),
-      retries: r.retries ?? 0,
-      ...(r.batchId ? { path: 'batch' as const, batch_id: r.batchId } : { path: 'direct' as const }),
-    });
+    deps.store.appendLine<JudgeLedgerRow>(
+      'judge-ledger',
+      LEDGER_ID,
+      ledgerCallRow({
+        at: deps.now().toISOString(),
+        bead,
+        model,
+        backend: backend.name,
+        cacheKey: key,
+        usage: r.usage,
+        costUsd: cost,
+        latencyMs: r.latencyMs,
+        outcome: o.outcome,
+        cause: o.cause,
+        retries: r.retries,
+        batchId: r.batchId,
+      }),
+    );
   };
   const results: SampleResult[] = [...priorResults];
   for (let i = 0; i < samples; i++) {
