@@ -146,7 +146,7 @@ describe('score-templates counts resolved runs as passes', () => {
   it('the table says how many passes the verdict lowered and how many runs were counted by outcome alone', async () => {
     await writeRuns(st.store, runs);
     const { out } = await score([]);
-    expect(out).toMatch(/only a resolved run is one; 6 pass\(es\) that did not resolve their task counted as/);
+    expect(out).toMatch(/only a resolved run is one; 6 passes that did not resolve their task counted as/);
     expect(out).toMatch(/1 scored run counted by outcome alone: no resolved verdict in their feedback/);
   });
 });
