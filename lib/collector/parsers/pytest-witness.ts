@@ -11,6 +11,19 @@ export const WITNESS_MAIN = 'JUDGELOOP_WITNESS_MAIN';
 /** The PYTHONPATH the command had: the witness puts it back, so processes a test starts do not inherit ours. */
 export const WITNESS_PATH = 'JUDGELOOP_WITNESS_PATH';
 
+/** Python: `_universal(obj)`, a value equal to a fresh object it has never seen (both observers use it). */
+export const UNIVERSAL_PY = `class _Probe:
+    pass
+
+
+def _universal(obj):
+    """A value equal to a fresh object it has never seen: equal to everything (mock.ANY, an always-true __eq__)."""
+    try:
+        return bool(obj == _Probe()) and bool(obj == _Probe())
+    except BaseException:
+        return False
+`;
+
 export const WITNESS_PY = `# judgeloop's witness: a phase that raised reported passed, the runner's functions replaced, a value equal to
 # everything compared, or the graded tests' files and frames read by the code under test.
 import os
@@ -62,17 +75,7 @@ _stdlib = tuple({_realpath(os.path.dirname(os.__file__))} | {_realpath(p) for p 
 _mine = _realpath(__file__)
 
 
-class _Probe:
-    pass
-
-
-def _universal(obj):
-    """A value equal to a fresh object it has never seen: equal to everything (mock.ANY, an always-true __eq__)."""
-    try:
-        return bool(obj == _Probe()) and bool(obj == _Probe())
-    except BaseException:
-        return False
-
+${UNIVERSAL_PY}
 
 def _bound_by_test(obj):
     cur = _current[0]

@@ -1,6 +1,6 @@
 // Our observer for `python -m unittest`: the command runs our module (per-run name, from judgeloop's folder), which
 // installs the pytest witness's checks and then runs unittest itself (design: collector.md, "The observer").
-import { WITNESS_FILE } from './pytest-witness.js';
+import { UNIVERSAL_PY, WITNESS_FILE } from './pytest-witness.js';
 
 const UNITTEST_WITNESS_PY = `# judgeloop's unittest observer: unittest run under watch (values equal to everything, the tests read by the code
 # under test, its own counts, the runner's functions replaced).
@@ -29,16 +29,7 @@ def _line(*parts):
     _write(_out, text.encode("utf-8", "replace"))
 
 
-class _Probe:
-    pass
-
-
-def _universal(obj):
-    try:
-        return bool(obj == _Probe()) and bool(obj == _Probe())
-    except BaseException:
-        return False
-
+${UNIVERSAL_PY}
 
 def _compared(first, second, how):
     cur = _current[0]
