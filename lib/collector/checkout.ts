@@ -1,5 +1,5 @@
 // A fresh detached checkout of one commit (never the agent's worktree), with the configured setup run in it.
-import { lstatSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { onAbort } from '../base/cleanup.js';
 import { git, repoObjects } from '../git/git.js';
@@ -136,7 +136,10 @@ async function cachedFetch(
     const result = cachedResult(Math.round(performance.now() - started), key, dirs);
     return { command: fetch, result, cache: { key, hit: true, dirs } };
   };
+  // A checkout that already holds a folder the entry would bring (committed) is not the one the entry came from:
+  // it fetches as without the cache (a copy beside the committed folder would keep what the fetch replaces).
   const kept = dc.entryDirs(cache.root, key);
+  if (kept?.some((d) => existsSync(join(dir, d)))) return run();
   if (kept) return restore(kept);
   return cache.lock(`deps-${key}`, async () => {
     const again = dc.entryDirs(cache.root, key);

@@ -166,6 +166,22 @@ describe('an npm project collected with the dependency cache', () => {
     expect(c.err).toMatch(/collect: bd-c: [\d.]+ s: .*baseline [\d.]+ \(cached\) · fetch [\d.]+ · setup/);
     expect(installs()).toBe(1);
 
+    // A hostile candidate commits the folder the cache holds (node_modules, with a planted dependency that makes
+    // `doubles` pass on the unfixed code): a real `npm ci` replaces it, so a cache hit must not copy beside it.
+    const planted = worktree(p, 'e', {
+      'test/own.test.js':
+        "require('node:test')('planted', () => require('node:assert').strictEqual(require('tiny-dep').double(0), 4));\n",
+    });
+    writeTree(planted, { 'node_modules/tiny-dep/index.js': 'exports.double = () => 4;\n' });
+    gitIn(planted, 'add', '-f', 'node_modules');
+    gitIn(planted, 'commit', '-q', '-m', 'planted install');
+    const e = await collect('bd-e', planted);
+    expect(e.fb.checks.test?.tests, e.err).toMatchObject({ passed: 0, failed: 2 });
+    // Its own tests run in a checkout of its tree, committed folder included: the fetch runs there as without the
+    // cache (one more install), never a copy beside the committed folder.
+    expect(e.fb.own_tests?.check?.status, e.err).toBe('failed');
+    expect(installs()).toBe(2);
+
     // A candidate whose lockfile differs fetches, and gets its own entry.
     const lock = JSON.parse(readFileSync(join(p.repo, 'package-lock.json'), 'utf8'));
     lock.version = '1.0.1';
@@ -180,7 +196,7 @@ describe('an npm project collected with the dependency cache', () => {
       }),
     );
     expect(d.fb.outcome, d.err).toBe('full_pass');
-    expect(installs()).toBe(2);
+    expect(installs()).toBe(3);
     expect(readdirSync(deps).filter((n) => !n.startsWith('.')).length).toBe(2);
   }, 300_000);
 });
