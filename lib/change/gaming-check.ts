@@ -20,7 +20,7 @@ export async function gamingFindings(
   const files = await changedTexts(worktree, from, to, patch);
   const { isTest, isTrusted } = gradedPaths(collector.test_paths ?? [], collector.test_infra_paths ?? []);
   // The graded commit's tests are the trusted revision's: their literals are what a special case would aim at.
-  const literals = testLiterals(await testFileTexts(worktree, to));
+  const literals = testLiterals(await testFileTexts(worktree, to, isTest));
   return [...specialCaseFindings(patch, files, literals, isTest), ...tamperFindings(patch, files, isTrusted)].map(
     (f) => `${f.kind} at ${f.file}:${f.line}: ${f.name}`,
   );

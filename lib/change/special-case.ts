@@ -4,7 +4,7 @@ import type { FilePatch } from '../git/diff-parse.js';
 import { SOURCE_FILE } from './files.js';
 import { literalsOf, tokenize, type Literal, type Token } from './literals.js';
 import type { ScanFinding } from './scan.js';
-import { TEST_FILE, testName } from './test-findings.js';
+import { type IsTest, testName } from './test-findings.js';
 
 /** `name`: a class, function or constant a test file declares (and the tests' own names), as a string in code. */
 type LiteralRole = 'input' | 'expected' | 'name';
@@ -229,7 +229,7 @@ export function specialCaseFindings(
   patch: FilePatch[],
   files: { path: string; head: string | null; base: string | null }[],
   literals: Map<string, TestLiteral>,
-  isTest: (path: string) => boolean = (p) => TEST_FILE.test(p),
+  isTest: IsTest,
 ): ScanFinding[] {
   const out: ScanFinding[] = [];
   if (!literals.size) return out;

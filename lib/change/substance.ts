@@ -3,7 +3,7 @@
 import { tokenize } from './clones.js';
 import { lexical } from './comments.js';
 import type { FilePatch } from '../git/diff-parse.js';
-import { TEST_FILE } from './test-findings.js';
+import type { IsTest } from './test-findings.js';
 import { TS_JS_FILE } from './ts-metrics.js';
 import { plural } from '../base/plural.js';
 
@@ -89,7 +89,7 @@ export interface SubstanceInput {
   /** The run record's task.type: a docs task's documents, a test task's tests, are its work. */
   taskType?: string;
   /** Paths the graded run takes from the trusted revision (tests, test infrastructure); a name regex when absent. */
-  isTest?: (path: string) => boolean;
+  isTest: IsTest;
 }
 
 const DOCS_TASK = /^(docs?|documentation)$/i;
@@ -104,7 +104,7 @@ export function noOpChange(i: SubstanceInput): NoOp | null {
   let cosmetic = 0;
   let docs = 0;
   let meta = 0;
-  const isTest = i.isTest ?? ((path: string) => TEST_FILE.test(path));
+  const isTest = i.isTest;
   const docsAreWork = DOCS_TASK.test(i.taskType ?? '');
   const testsAreWork = TESTS_TASK.test(i.taskType ?? '');
   for (const p of i.patch) {

@@ -4,15 +4,15 @@ import type { FilePatch } from '../git/diff-parse.js';
 import { pathMatcher } from '../git/test-paths.js';
 import type { ScanFinding } from './scan.js';
 
-export const TEST_FILE =
-  /(^|\/)(test|tests|__tests__|spec|specs)\/|\.(test|spec)\.[A-Za-z]+$|_test\.(go|py|rb|exs)$|(^|\/)test_[^/]+\.py$|(^|\/)conftest\.py$/;
+/** Whether a path is a test file: the one definition, `collector.test_paths` read by `gradedPaths`. */
+export type IsTest = (path: string) => boolean;
 
 /**
- * The graded run's test and test-infrastructure paths (`collector.test_paths`, or this regex when none is set;
- * `collector.test_infra_paths`) and both together: what it takes from the trusted revision, never a solution's code.
+ * The graded run's test and test-infrastructure paths (`collector.test_paths`, `collector.test_infra_paths`) and both
+ * together: what it takes from the trusted revision, never a solution's code. The race's findings read the same.
  */
 export function gradedPaths(testPaths: readonly string[], infraPaths: readonly string[]) {
-  const isTest = testPaths.length ? pathMatcher(testPaths) : (p: string) => TEST_FILE.test(p);
+  const isTest: IsTest = pathMatcher(testPaths);
   const isInfra = pathMatcher(infraPaths);
   return { isTest, isInfra, isTrusted: (p: string) => isTest(p) || isInfra(p) };
 }
@@ -72,7 +72,7 @@ const ASSERTION =
   /\bassert\w*\b|\bexpect\s*\(|\.should\b|\bself\.(assert\w+|fail\w*)\s*\(|\bt\.(Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(|\bassert(_eq|_ne)?!\s*\(|\bAssert\.\w+\s*\(|\brequire\.\w+\s*\(/;
 
 /** Tests the solution deleted (whole files, or definitions gone by name), skipped or weakened. */
-export function testFindings(patch: FilePatch[]): ScanFinding[] {
+export function testFindings(patch: FilePatch[], isTest: IsTest): ScanFinding[] {
   const out: ScanFinding[] = [];
   const removedDefs = new Map<string, { file: string; line: number; text: string }>();
   const addedDefs = new Set<string>();
@@ -80,10 +80,10 @@ export function testFindings(patch: FilePatch[]): ScanFinding[] {
   let addedAsserts = 0;
   for (const f of patch) {
     if (f.binary) continue;
-    const isTest = TEST_FILE.test(f.path) || TEST_FILE.test(f.oldPath ?? '');
+    const inTest = isTest(f.path) || Boolean(f.oldPath && isTest(f.oldPath));
     for (const a of f.added) {
       for (const m of SKIP_MARKERS) {
-        if ((m.testFilesOnly && !isTest) || (m.files && !m.files.test(f.path)) || !m.re.test(a.text)) continue;
+        if ((m.testFilesOnly && !inTest) || (m.files && !m.files.test(f.path)) || !m.re.test(a.text)) continue;
         out.push({
           kind: 'test_skipped',
           name: `test skipped (${m.name})`,
@@ -94,7 +94,7 @@ export function testFindings(patch: FilePatch[]): ScanFinding[] {
         break;
       }
     }
-    if (!isTest) continue;
+    if (!inTest) continue;
     if (f.deleted)
       out.push({
         kind: 'test_deleted',
@@ -155,13 +155,18 @@ export function testIdName(id: string): string {
  * was rewritten instead of the code. The enclosing test of a removed line is the nearest test definition above it
  * on the base. Needs per-test ids (targets); without them nothing is found.
  */
-export function targetTestEdits(patch: FilePatch[], baseTexts: Map<string, string>, targets: string[]): ScanFinding[] {
+export function targetTestEdits(
+  patch: FilePatch[],
+  baseTexts: Map<string, string>,
+  targets: string[],
+  isTest: IsTest,
+): ScanFinding[] {
   if (!targets.length) return [];
   const names = new Set(targets.map(testIdName));
   const out: ScanFinding[] = [];
   for (const f of patch) {
     const path = f.oldPath ?? f.path;
-    if (f.binary || f.deleted || !TEST_FILE.test(path)) continue;
+    if (f.binary || f.deleted || !isTest(path)) continue;
     const base = baseTexts.get(path)?.split('\n');
     if (!base) continue;
     const seen = new Set<string>();
@@ -236,12 +241,16 @@ function tautology(line: string): boolean {
 }
 
 /** Tests the solution added that assert nothing: no assertion at all, or only assertions without a name in them. */
-export function trivialTests(patch: FilePatch[], files: { path: string; head: string | null }[]): ScanFinding[] {
+export function trivialTests(
+  patch: FilePatch[],
+  files: { path: string; head: string | null }[],
+  isTest: IsTest,
+): ScanFinding[] {
   const out: ScanFinding[] = [];
   const heads = new Map(files.map((f) => [f.path, f.head]));
   for (const p of patch) {
     const head = heads.get(p.path);
-    if (p.binary || !head || !TEST_FILE.test(p.path) || /(^|\/)conftest\.py$/.test(p.path)) continue;
+    if (p.binary || !head || !isTest(p.path) || /(^|\/)conftest\.py$/.test(p.path)) continue;
     const lines = head.split('\n');
     const py = /\.py$/.test(p.path);
     for (const a of p.added) {

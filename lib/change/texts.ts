@@ -2,7 +2,7 @@
 // committed trees (never the worktree's files); and the files whose change is whitespace only.
 import { git, viewGit } from '../git/git.js';
 import { parseUnifiedDiff, type FilePatch } from '../git/diff-parse.js';
-import { TEST_FILE } from './test-findings.js';
+import type { IsTest } from './test-findings.js';
 
 const MAX_FILE_BYTES = 1024 * 1024;
 const MAX_TEST_FILES = 500;
@@ -20,9 +20,13 @@ export interface FileText {
  * The test files of a revision, path and text, in one `git grep` over the committed tree (never the worktree's
  * files): the graded tests whose literals special-casing is checked against.
  */
-export async function testFileTexts(cwd: string, rev: string): Promise<{ path: string; text: string }[]> {
+export async function testFileTexts(
+  cwd: string,
+  rev: string,
+  isTest: IsTest,
+): Promise<{ path: string; text: string }[]> {
   const paths = (await git(cwd, ['ls-tree', '-r', '-z', '--name-only', rev])).split('\0').filter(Boolean);
-  const tests = paths.filter((p) => TEST_FILE.test(p)).slice(0, MAX_TEST_FILES);
+  const tests = paths.filter(isTest).slice(0, MAX_TEST_FILES);
   if (!tests.length) return [];
   let out: string;
   // Read in judgeloop's own repository: a `-diff` or `binary` attribute of the agent's hides no test from `-I`.

@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { errorMessage, UserError } from '../base/errors.js';
 import { assertConfigOutside, type Config } from '../config/config.js';
+import { gradedPaths } from '../change/test-findings.js';
 import { testEvidence, type TestEvidence } from '../evidence/trust.js';
 import { resolutionLine, resolutionRecord, resolveRun, taskTargets, type Resolution } from '../evidence/resolution.js';
 import { git, setGitTimeout } from '../git/git.js';
@@ -174,7 +175,12 @@ async function measure(inputs: Inputs, run: NonNullable<Inputs['run']>, ctx: Col
   const classify = async () =>
     (await git(wt, ['rev-parse', `${sealed.gradedBase}^{tree}`])).trim() === sealed.candidate.graded_tree
       ? 'only tests and test infrastructure changed, which the graded run takes from the trusted revision'
-      : (await import('../change/no-op-check.js')).changeNoOp(wt, sealed.gradedBase, sealed.candidate.graded_commit);
+      : (await import('../change/no-op-check.js')).changeNoOp(
+          wt,
+          sealed.gradedBase,
+          sealed.candidate.graded_commit,
+          gradedPaths(cfg.collector.test_paths ?? [], cfg.collector.test_infra_paths ?? []).isTest,
+        );
   const noOp = await noOpReason(baseline?.tests, checks.test?.tests, diff.files.length, classify);
   const gaming = await gamingP;
   const infra = infraCause({ baseline: seen.baseline, gradedSetup: seen.gradedSetup ?? null, checks });

@@ -11,6 +11,7 @@ import { gatherFacts, runBenchmark } from './gather.js';
 import { raceConfig, type RaceConfig } from './settings.js';
 import { currentFeedback } from './reuse.js';
 import type { RaceContext } from './context.js';
+import { gradedPaths } from '../change/test-findings.js';
 
 export interface Collected {
   run: LoadedRunRecord;
@@ -100,7 +101,8 @@ export async function collectOne(run: LoadedRunRecord, ctx: RaceContext, env: No
     }
     p?.(id, 'evaluate');
     const rc = raceConfig(ctx.config);
-    const facts = await gatherFacts(feedback, run.worktree, { stateRoot: ctx.store.root });
+    const { isTest } = gradedPaths(ctx.config.collector.test_paths ?? [], ctx.config.collector.test_infra_paths ?? []);
+    const facts = await gatherFacts(feedback, run.worktree, { stateRoot: ctx.store.root, isTest });
     const bench = rc.benchmark.command;
     // In a fresh checkout of the sealed candidate, as the checks: the worktree's ignored files are not the solution.
     if (bench && feedback.candidate) {

@@ -13,7 +13,7 @@ import { evaluateGate } from './gate.js';
 import { describeEvidence, feedbackEvidence } from '../evidence/trust.js';
 import { noOpChange, type NoOp } from '../change/substance.js';
 import { noOpVerdict, ownTestsCrash } from '../collector/regressions.js';
-import { gradedPaths, TEST_FILE, targetTestEdits, testFindings, trivialTests } from '../change/test-findings.js';
+import { gradedPaths, type IsTest, targetTestEdits, testFindings, trivialTests } from '../change/test-findings.js';
 import { specialCaseFindings, testLiterals } from '../change/special-case.js';
 import { tamperFindings } from '../change/tamper.js';
 import { testInfraFindings } from '../change/test-infra.js';
@@ -54,13 +54,13 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
   const fb = facts.feedback;
   const acc: Acc = { facts, flags: [], metrics: {}, patchByPath: new Map(facts.patch.map((p) => [p.path, p])) };
   const { flags, metrics } = acc;
-  const { api, apiNote } = apiSurface(acc);
+  // Test files as the graded run has them (collector.test_paths), so a file the graded run uses as the candidate's
+  // code is scanned as code whatever its name.
+  const { isTest, isInfra, isTrusted } = gradedPaths(opts.testPaths, opts.testInfraPaths);
+  const { api, apiNote } = apiSurface(acc, isTest);
   const { figs, heads, sourceNote } = codeFigures(acc);
   const clones = cloneFigures(acc, heads, opts);
-  const comments = commentCoverage(acc, heads);
-  // Test files as the graded run has them (collector.test_paths), so a file the graded run uses as the candidate's
-  // code is scanned as code whatever its name; the regex only when no globs are configured.
-  const { isTest, isInfra, isTrusted } = gradedPaths(opts.testPaths, opts.testInfraPaths);
+  const comments = commentCoverage(acc, heads, isTest);
   const { counts, at, stubs, specialCases, gaming } = tallyFindings(acc, race, isInfra, isTest, isTrusted);
   miscFigures(acc);
   const { t, build, buildFailed } = checkFlags(acc);
@@ -112,11 +112,9 @@ export function assessSolution(facts: SolutionFacts, race: RaceFacts, opts: Eval
 }
 
 /** API surface: the compiler for TS/JS, lang-api for Python and Go; other languages leave it unmeasured. */
-function apiSurface(acc: Acc): { api: ApiChange[] | null; apiNote: string } {
+function apiSurface(acc: Acc, isTest: IsTest): { api: ApiChange[] | null; apiNote: string } {
   const { facts, flags } = acc;
-  const apiFiles = facts.files.filter(
-    (f) => (TS_JS_FILE.test(f.path) || API_FILE.test(f.path)) && !TEST_FILE.test(f.path),
-  );
+  const apiFiles = facts.files.filter((f) => (TS_JS_FILE.test(f.path) || API_FILE.test(f.path)) && !isTest(f.path));
   const otherSource = facts.patch
     .filter((f) => SOURCE_FILE.test(f.path) && !TS_JS_FILE.test(f.path) && !API_FILE.test(f.path))
     .map((f) => f.path);
@@ -229,10 +227,14 @@ function cloneFigures(acc: Acc, heads: SolutionFacts['files'], opts: EvaluateOpt
 }
 
 /** Comment coverage over the added lines of non-test source files (null: none added). */
-function commentCoverage(acc: Acc, heads: SolutionFacts['files']): ReturnType<typeof commentFigures> | null {
+function commentCoverage(
+  acc: Acc,
+  heads: SolutionFacts['files'],
+  isTest: IsTest,
+): ReturnType<typeof commentFigures> | null {
   const { metrics, patchByPath } = acc;
   const sourceHeads = heads
-    .filter((f) => SOURCE_FILE.test(f.path) && !TEST_FILE.test(f.path))
+    .filter((f) => SOURCE_FILE.test(f.path) && !isTest(f.path))
     .map((f) => ({ path: f.path, text: f.head!, addedLines: addedLineSet(patchByPath.get(f.path)) }))
     .filter((f) => f.addedLines.size > 0);
   const comments = sourceHeads.length ? commentFigures(sourceHeads) : null;
@@ -258,10 +260,10 @@ function tallyFindings(acc: Acc, race: RaceFacts, isInfra: PathMatcher, isTest: 
   const gaming = games.map((f) => `${f.kind} at ${f.file}:${f.line}`);
   const findings = [
     ...scanAddedLines(facts.patch),
-    ...testFindings(facts.patch),
-    ...trivialTests(facts.patch, facts.files),
+    ...testFindings(facts.patch, isTest),
+    ...trivialTests(facts.patch, facts.files, isTest),
     ...testInfraFindings(facts.patch, facts.files, isInfra),
-    ...targetTestEdits(facts.patch, baseTexts, race.targets.fail_to_pass),
+    ...targetTestEdits(facts.patch, baseTexts, race.targets.fail_to_pass, isTest),
     ...games,
   ];
   const counts = { dangerous_op: 0, disabled_check: 0, secret: 0 };

@@ -12,6 +12,7 @@ import type { Feedback } from '../schema/types.generated.js';
 import { parseUnifiedDiff } from '../git/diff-parse.js';
 import { JUDGE_CRITERIA, type BenchmarkResult, type JudgeCriteria, type SolutionFacts } from './facts.js';
 import { changedTexts, formattingOnly, testFileTexts } from '../change/texts.js';
+import type { IsTest } from '../change/test-findings.js';
 import { TS_JS_FILE } from '../change/ts-metrics.js';
 
 const MAX_FILE_BYTES = 1024 * 1024;
@@ -64,6 +65,8 @@ export async function runBenchmark(
 
 export interface GatherOptions {
   stateRoot: string;
+  /** The graded run's test files (`gradedPaths` over collector.test_paths): whose literals a special case aims at. */
+  isTest: IsTest;
 }
 
 /** Everything but the feedback's own figures: the patch, both versions of changed files, clone context, judge criteria. */
@@ -99,7 +102,7 @@ export async function gatherFacts(fb: Feedback, worktree: string, opts: GatherOp
     })(),
     benchmark: null, // run by the caller, in a checkout of the candidate
     // The graded tests are the base's: the literals a solution could special-case are theirs.
-    testTexts: patch.some((p) => !p.binary && p.added.length) ? await testFileTexts(worktree, from) : [],
+    testTexts: patch.some((p) => !p.binary && p.added.length) ? await testFileTexts(worktree, from, opts.isTest) : [],
     contentHash: createHash('sha256').update(diffText).digest('hex'),
   };
   if (fb.run.task_type !== undefined) facts.taskType = fb.run.task_type;

@@ -5,6 +5,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseUnifiedDiff } from '../../lib/git/diff-parse.js';
 import { fragmentOf, specialCaseFindings, testLiterals } from '../../lib/change/special-case.js';
 import { commitAll, gitIn, makeRepo, writeTree } from '../helpers/repo.js';
+import { pathMatcher } from '../../lib/git/test-paths.js';
+import { raceTestConfig } from '../race/_fixture.js';
+
+const IS_TEST = pathMatcher(raceTestConfig().collector.test_paths ?? []);
 
 const repos: string[] = [];
 afterAll(() => {
@@ -46,7 +50,7 @@ function find(after: string) {
   commitAll(repo, 'change');
   const patch = parseUnifiedDiff(`${gitIn(repo, 'diff', 'HEAD~1', 'HEAD')}\n`);
   const literals = testLiterals([{ path: 'tests/test_render.py', text: TESTS }]);
-  return specialCaseFindings(patch, [{ path: 'render.py', base: CODE, head: after }], literals).map(
+  return specialCaseFindings(patch, [{ path: 'render.py', base: CODE, head: after }], literals, IS_TEST).map(
     (f) => `${f.line} ${f.name}`,
   );
 }

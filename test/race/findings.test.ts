@@ -14,6 +14,9 @@ import type { SolutionFacts } from '../../lib/race/facts.js';
 import type { TargetStanding } from '../../lib/race/targets.js';
 import { commitAll, gitIn, makeRepo, writeTree } from '../helpers/repo.js';
 
+/** The one definition of a test file: the default `collector.test_paths`, as the graded run reads them. */
+const IS_TEST = pathMatcher(raceTestConfig().collector.test_paths ?? []);
+
 const repos: string[] = [];
 afterAll(() => {
   for (const r of repos) rmSync(r, { recursive: true, force: true });
@@ -87,17 +90,22 @@ describe('skip markers, per framework', () => {
     ['test/a.test.mjs', "test('x', () => assert.ok(f()));\n", "test.skipIf(true)('x', () => assert.ok(f()));\n"],
   ];
   it.each(cases)('%s: %j is a skipped test, with its line', (path, before, after) => {
-    const found = testFindings(patchOf({ [path]: before }, { [path]: after })).filter((f) => f.kind === 'test_skipped');
+    const found = testFindings(patchOf({ [path]: before }, { [path]: after }), IS_TEST).filter(
+      (f) => f.kind === 'test_skipped',
+    );
     expect(found).toHaveLength(1);
     expect(found[0]!.file).toBe(path);
     expect(after.split('\n')[found[0]!.line - 1]!.trim()).toBe(found[0]!.text);
   });
 
   it('`{ skip: … }` outside test files and `skip: false` are not skips', () => {
-    expect(testFindings(patchOf({ 'src/a.mjs': 'x\n' }, { 'src/a.mjs': 'const o = { skip: 2 };\n' }))).toEqual([]);
+    expect(testFindings(patchOf({ 'src/a.mjs': 'x\n' }, { 'src/a.mjs': 'const o = { skip: 2 };\n' }), IS_TEST)).toEqual(
+      [],
+    );
     expect(
       testFindings(
         patchOf({ 'test/a.test.mjs': 'x\n' }, { 'test/a.test.mjs': "test('x', { skip: false }, () => {});\n" }),
+        IS_TEST,
       ),
     ).toEqual([]);
   });
@@ -195,7 +203,7 @@ describe('skips in runner configuration, and test infrastructure changed', () =>
 describe('tests that assert nothing', () => {
   const trivial = (path: string, before: string, after: string) => {
     const patch = patchOf({ [path]: before }, { [path]: after });
-    return where(trivialTests(patch, [{ path, head: after }]));
+    return where(trivialTests(patch, [{ path, head: after }], IS_TEST));
   };
   const PY = 'from d import f\n\n\ndef test_f():\n    assert f(1) == 1\n';
   const JS =
@@ -236,14 +244,14 @@ describe('deleted and weakened tests', () => {
       '    def test_b(self):\n        self.assertEqual(f(2), 4)\n        self.assertEqual(f(3), 9)\n',
       '',
     );
-    const f = testFindings(patchOf({ 'tests/test_t.py': BASE }, { 'tests/test_t.py': after }));
+    const f = testFindings(patchOf({ 'tests/test_t.py': BASE }, { 'tests/test_t.py': after }), IS_TEST);
     expect(where(f)).toEqual(['test_deleted tests/test_t.py:8', 'test_weakened tests/test_t.py:9']);
     expect(f[0]!.name).toBe('test test_b removed (line 8 on the base)');
   });
 
   it('a test file deleted is one finding; a test moved to another file or renamed in place is none', () => {
     expect(
-      where(testFindings(patchOf({ 'tests/test_t.py': BASE, 'x.py': 'x = 1\n' }, {}, ['tests/test_t.py']))),
+      where(testFindings(patchOf({ 'tests/test_t.py': BASE, 'x.py': 'x = 1\n' }, {}, ['tests/test_t.py']), IS_TEST)),
     ).toEqual(['test_deleted tests/test_t.py:1']);
     const moved = patchOf(
       { 'tests/test_t.py': BASE, 'tests/test_u.py': 'import unittest\n' },
@@ -253,7 +261,7 @@ describe('deleted and weakened tests', () => {
           'import unittest\n\n\nclass U(unittest.TestCase):\n    def test_b(self):\n        self.assertEqual(f(2), 4)\n        self.assertEqual(f(3), 9)\n',
       },
     );
-    expect(testFindings(moved)).toEqual([]);
+    expect(testFindings(moved, IS_TEST)).toEqual([]);
   });
 
   it('assertions removed from a test that stays are a weakened test', () => {
@@ -262,12 +270,14 @@ describe('deleted and weakened tests', () => {
         { 'tests/test_t.py': BASE },
         { 'tests/test_t.py': BASE.replace('        self.assertEqual(f(3), 9)\n', '') },
       ),
+      IS_TEST,
     );
     expect(where(f)).toEqual(['test_weakened tests/test_t.py:10']);
     // Rewriting an assertion is not weakening it.
     expect(
       testFindings(
         patchOf({ 'tests/test_t.py': BASE }, { 'tests/test_t.py': BASE.replace('f(3), 9', 'f(3), 10 - 1') }),
+        IS_TEST,
       ),
     ).toEqual([]);
   });
@@ -281,33 +291,35 @@ describe('a target test rewritten instead of the code', () => {
 
   it('finds the changed assertion of a target test, with its line on the base', () => {
     const py = patchOf({ 'tests/test_d.py': PY }, { 'tests/test_d.py': PY.replace('== 3600', '== 1') });
-    expect(where(targetTestEdits(py, new Map([['tests/test_d.py', PY]]), ['tests/test_d.py::test_hours']))).toEqual([
-      'test_modified tests/test_d.py:6',
-    ]);
+    expect(
+      where(targetTestEdits(py, new Map([['tests/test_d.py', PY]]), ['tests/test_d.py::test_hours'], IS_TEST)),
+    ).toEqual(['test_modified tests/test_d.py:6']);
     const js = patchOf({ 'test/d.test.mjs': JS }, { 'test/d.test.mjs': JS.replace('3600', '1') });
-    expect(where(targetTestEdits(js, new Map([['test/d.test.mjs', JS]]), ['test/d.test.mjs::hours']))).toEqual([
-      'test_modified test/d.test.mjs:2',
-    ]);
+    expect(where(targetTestEdits(js, new Map([['test/d.test.mjs', JS]]), ['test/d.test.mjs::hours'], IS_TEST))).toEqual(
+      ['test_modified test/d.test.mjs:2'],
+    );
   });
 
   it("Go: the condition of an `if … { t.Fatalf(…) }` is the assertion; the function's other lines are not", () => {
     const GO =
       'package d\n\nimport "testing"\n\nfunc TestHours(t *testing.T) {\n\tif got, _ := Parse("1h"); got != 3600 {\n\t\tt.Fatalf("got %d", got)\n\t}\n}\n';
     const weakened = patchOf({ 'd_test.go': GO }, { 'd_test.go': GO.replace('got != 3600', 'got < 0') });
-    expect(where(targetTestEdits(weakened, new Map([['d_test.go', GO]]), ['example.com/d::TestHours']))).toEqual([
-      'test_modified d_test.go:6',
-    ]);
+    expect(
+      where(targetTestEdits(weakened, new Map([['d_test.go', GO]]), ['example.com/d::TestHours'], IS_TEST)),
+    ).toEqual(['test_modified d_test.go:6']);
     const renamed = patchOf(
       { 'd_test.go': GO },
       { 'd_test.go': GO.replace('import "testing"', 'import (\n\t"testing"\n)') },
     );
-    expect(targetTestEdits(renamed, new Map([['d_test.go', GO]]), ['example.com/d::TestHours'])).toEqual([]);
+    expect(targetTestEdits(renamed, new Map([['d_test.go', GO]]), ['example.com/d::TestHours'], IS_TEST)).toEqual([]);
   });
 
   it('leaves tests that are not targets, and races without named targets, alone', () => {
     const py = patchOf({ 'tests/test_d.py': PY }, { 'tests/test_d.py': PY.replace('== 5', '== 5.0') });
-    expect(targetTestEdits(py, new Map([['tests/test_d.py', PY]]), ['tests/test_d.py::test_hours'])).toEqual([]);
-    expect(targetTestEdits(py, new Map([['tests/test_d.py', PY]]), [])).toEqual([]);
+    expect(targetTestEdits(py, new Map([['tests/test_d.py', PY]]), ['tests/test_d.py::test_hours'], IS_TEST)).toEqual(
+      [],
+    );
+    expect(targetTestEdits(py, new Map([['tests/test_d.py', PY]]), [], IS_TEST)).toEqual([]);
   });
 
   it("reads the test name at the end of each runner's id", () => {
@@ -336,7 +348,7 @@ describe('special-casing found by meaning', () => {
     base: string,
     after: string,
     extra: Record<string, string> = {},
-    isTest?: (p: string) => boolean,
+    isTest: (p: string) => boolean = IS_TEST,
   ) => {
     const patch = patchOf({ [path]: base }, { [path]: after, ...extra });
     const files = [
@@ -349,9 +361,11 @@ describe('special-casing found by meaning', () => {
   it('a file the graded run uses as the candidate code is scanned, whatever its name (collector.test_paths decide)', () => {
     const graded = pathMatcher(raceTestConfig().collector.test_paths ?? []);
     const hack = withLine(CODE, 'def parse(text):\n', '    if text == "1h":\n        return 3600');
-    // specs/ looks like tests to a name rule, but the graded run does not take it from the trusted revision.
+    // specs/ looks like tests to a name rule, but the graded run does not take it from the trusted revision: code.
     expect(where(find('specs/parse.py', CODE, hack, {}, graded))).toEqual(['special_case specs/parse.py:5']);
-    expect(find('specs/parse.py', CODE, hack)).toEqual([]);
+    // A project whose collector.test_paths name specs/: the graded run takes it from the trusted side, so a test.
+    const withSpecs = pathMatcher([...(raceTestConfig().collector.test_paths ?? []), '**/specs/**']);
+    expect(find('specs/parse.py', CODE, hack, {}, withSpecs)).toEqual([]);
     // An RSpec file is a graded test path: its literals are the tests' own.
     const spec = 'describe "parse" do\n  it { expect(parse("1h")).to eq(3600) }\nend\n';
     expect(find('d.py', CODE, CODE, { 'spec/parse_spec.rb': spec }, graded)).toEqual([]);
@@ -421,7 +435,7 @@ describe('special-casing found by meaning', () => {
       'package d\n\nvar units = map[string]int{"s": 1, "m": 60}\n\nfunc Parse(text string) (int, error) {\n\treturn 0, nil\n}\n';
     const goFind = (after: string) => {
       const patch = patchOf({ 'd.go': GO }, { 'd.go': after });
-      return where(specialCaseFindings(patch, [{ path: 'd.go', base: GO, head: after }], go));
+      return where(specialCaseFindings(patch, [{ path: 'd.go', base: GO, head: after }], go, IS_TEST));
     };
     const hack = (line: string) => GO.replace('\treturn 0, nil\n', `${line}\n\treturn 0, nil\n`);
     for (const h of [
@@ -534,11 +548,11 @@ describe('doing nothing', () => {
   const noop = (before: Record<string, string>, after: Record<string, string>, formatting: string[] = []) => {
     const patch = patchOf(before, after);
     const files = patch.map((p) => ({ path: p.path, base: before[p.path] ?? null, head: after[p.path] ?? null }));
-    return noOpChange({ patch, files, formattingOnlyFiles: formatting });
+    return noOpChange({ patch, files, formattingOnlyFiles: formatting, isTest: IS_TEST });
   };
 
   it('empty, comment-only, whitespace-only, tests-only and docs-only changes do nothing', () => {
-    expect(noOpChange({ patch: [], files: [], formattingOnlyFiles: [] })).toEqual({
+    expect(noOpChange({ patch: [], files: [], formattingOnlyFiles: [], isTest: IS_TEST })).toEqual({
       kind: 'empty',
       detail: 'the diff is empty',
     });
@@ -591,18 +605,22 @@ describe('doing nothing', () => {
   it("a docs task's documents and a test task's tests are its work", () => {
     const docs = patchOf({ 'a.py': PY }, { 'README.md': '# about\n' });
     const files = docs.map((p) => ({ path: p.path, base: null, head: '# about\n' }));
-    expect(noOpChange({ patch: docs, files, formattingOnlyFiles: [], taskType: 'docs' })).toBeNull();
-    expect(noOpChange({ patch: docs, files, formattingOnlyFiles: [], taskType: 'bugfix' })?.kind).toBe('no_code');
+    expect(noOpChange({ patch: docs, files, formattingOnlyFiles: [], taskType: 'docs', isTest: IS_TEST })).toBeNull();
+    expect(noOpChange({ patch: docs, files, formattingOnlyFiles: [], taskType: 'bugfix', isTest: IS_TEST })?.kind).toBe(
+      'no_code',
+    );
     const tests = patchOf({ 'a.py': PY }, { 'tests/test_a.py': 'def test_f():\n    assert f(1) == 1\n' });
-    expect(noOpChange({ patch: tests, files: [], formattingOnlyFiles: [], taskType: 'tests' })).toBeNull();
-    expect(noOpChange({ patch: tests, files: [], formattingOnlyFiles: [] })?.kind).toBe('tests_only');
+    expect(
+      noOpChange({ patch: tests, files: [], formattingOnlyFiles: [], taskType: 'tests', isTest: IS_TEST }),
+    ).toBeNull();
+    expect(noOpChange({ patch: tests, files: [], formattingOnlyFiles: [], isTest: IS_TEST })?.kind).toBe('tests_only');
     // Code in a test-infrastructure path: the graded run takes it from the trusted revision, so it is not work.
     const infra = patchOf({ 'a.py': PY }, { 'noxfile.py': 'import nox\n\nSESSIONS = ["tests"]\n' });
     const trusted = pathMatcher([
       ...raceTestConfig().collector.test_paths!,
       ...raceTestConfig().collector.test_infra_paths!,
     ]);
-    expect(noOpChange({ patch: infra, files: [], formattingOnlyFiles: [] })).toBeNull();
+    expect(noOpChange({ patch: infra, files: [], formattingOnlyFiles: [], isTest: IS_TEST })).toBeNull();
     expect(noOpChange({ patch: infra, files: [], formattingOnlyFiles: [], isTest: trusted })?.kind).toBe('tests_only');
   });
 
