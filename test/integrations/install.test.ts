@@ -3,7 +3,7 @@
 // a judgeloop.json use that config and its state; from a folder with none, the per-user state folder, named on
 // stderr, and nothing under the prefix. Needs `npm run build` first (packs dist/).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -143,5 +143,16 @@ describe('npm pack → npm install -g', () => {
     for (const d of ['dist/scripts', 'dist/validators', 'config', 'schemas', 'examples/git/post-commit'])
       expect(existsSync(join(pkgDir, d)), d).toBe(true);
     for (const d of ['test', 'scripts', 'state', 'bench']) expect(existsSync(join(pkgDir, d)), d).toBe(false);
+  });
+
+  it('builds once: after the build npm test ran, the build that `npm pack` or `npm install` would run has nothing to do', () => {
+    // dev/build.mjs --check: dist/'s content stamp matches these inputs (the prepare script would skip).
+    const check = spawnSync(process.execPath, [join(ROOT, 'dev', 'build.mjs'), '--check'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    expect(check.stdout.trim()).toBe('dist/ is current');
+    expect(check.status).toBe(0);
+    expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build).toBe('node dev/build.mjs');
   });
 });
