@@ -12,5 +12,7 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     // A TMPDIR per test file; the folders tempDir() made are removed and nothing else may be left there.
     setupFiles: ['test/setup.ts'],
+    // The default console, then a table of the slowest files (test/timing-reporter.ts).
+    reporters: ['default', './test/timing-reporter.ts'],
   },
 });
