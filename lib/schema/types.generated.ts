@@ -4232,6 +4232,31 @@ resolved: (boolean | null)
  */
 gamed?: string[]
 /**
+ * The task's hidden tests (feedback.hidden), in counts only (never their names): resolved requires them too, a hidden target left failing fails target_tests_pass, a hidden test broken fails pass_to_pass_kept. Absent when the task has none.
+ */
+hidden?: {
+/**
+ * In words: "hidden tests: 3/3 pass; fixes 1 of 1 hidden target".
+ */
+line: string
+/**
+ * Hidden tests failing on the base.
+ */
+targets: number
+/**
+ * Hidden targets passing now.
+ */
+fixed: number
+/**
+ * Hidden tests that passed on the base and no longer pass.
+ */
+broke: number
+/**
+ * feedback.hidden.resolved.
+ */
+resolved: (boolean | null)
+}
+/**
  * The verdict in words: "resolved: fixes 2 of 2 target tests", "fixes 1 of 2 target tests", or where correctness comes from when there are no targets.
  */
 line: string
