@@ -48,6 +48,8 @@ const SOLUTIONS: Record<string, string> = {
     'def seconds(text):\n    if text.endswith("h"):\n        return 60 * 60\n',
   ),
 };
+/** The fix, plus a function whose name has a Greek omicron: it reads as seconds() and is another (plain race only). */
+const GLYPH = `${SOLUTIONS.fix}\n\ndef sec\u03BFnds(text):\n    return 0\n`;
 const PYTEST = 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -q tests';
 
 let dir: string;
@@ -76,9 +78,9 @@ function record(kind: string, hidden: boolean): string {
   );
   return file;
 }
-const raceOf = (id: string, hidden: boolean) =>
+const raceOf = (id: string, hidden: boolean, kinds = Object.keys(SOLUTIONS)) =>
   runRace(
-    Object.keys(SOLUTIONS).map((k) => loadRunRecord(record(k, hidden), dir)),
+    kinds.map((k) => loadRunRecord(record(k, hidden), dir)),
     { store, config: raceTestConfig(), processEnv: process.env, now, raceId: id, concurrency: 2 },
   );
 const condition = (s: RaceSolution, name: string) => s.gates.conditions.find((c) => c.name === name)!;
@@ -98,15 +100,25 @@ beforeAll(async () => {
     'tests/__init__.py': '',
     '.gitignore': '__pycache__/\n',
   });
-  for (const [kind, code] of Object.entries(SOLUTIONS)) {
+  for (const [kind, code] of Object.entries({ ...SOLUTIONS, glyph: GLYPH })) {
     const wt = join(dir, `wt-${kind}`);
     gitIn(repo, 'worktree', 'add', '-q', '-b', `agent/${kind}`, wt);
     writeTree(wt, { 'units.py': code });
     gitIn(wt, 'commit', '-qam', `agent ${kind}`);
   }
-  without = await raceOf('plain', false);
+  without = await raceOf('plain', false, [...Object.keys(SOLUTIONS), 'glyph']);
   withHidden = await raceOf('hidden', true);
 }, 300_000);
+
+describe('a homoglyph in a race', () => {
+  it('a name mixing scripts is a blocking finding: the solution is not mergeable and ranks below the fix', () => {
+    const g = sol(without, 'glyph');
+    const f = g.flags.find((x) => x.detail.includes('mixes scripts'));
+    expect(f).toMatchObject({ kind: 'special_case', file: 'units.py', line: 8 });
+    expect(g.gates.mergeable).toBe(false);
+    expect(without.ranking.order.indexOf('bd-fix-plain')).toBeLessThan(without.ranking.order.indexOf('bd-glyph-plain'));
+  });
+});
 
 describe('hidden tests in a race', () => {
   it('without them, the special cases pass the visible target as the fix does', () => {
