@@ -33,7 +33,8 @@ export function formatLine(fb: Feedback): string {
     fb.outcome === 'infra_failure'
       ? `infra: ${fb.outcome_reason}`
       : verdictLine(brokenTests(fb.baseline?.tests, fb.checks.test?.tests), fb.outcome_reason, fb.resolution);
-  return `${fb.bead}  ${fb.outcome.padEnd(13)} ${pct(fb.composite).padStart(5)}/100  [BUILD ${pct(s.build)}] [TESTS ${pct(s.tests)}] [LINT ${pct(s.lint)}] [DIFF ${pct(s.diff_size)}] [SPEED ${pct(s.speed)}]${why ? `  ${why}` : ''}`;
+  const hidden = fb.hidden ? `  ${fb.hidden.line}` : '';
+  return `${fb.bead}  ${fb.outcome.padEnd(13)} ${pct(fb.composite).padStart(5)}/100  [BUILD ${pct(s.build)}] [TESTS ${pct(s.tests)}] [LINT ${pct(s.lint)}] [DIFF ${pct(s.diff_size)}] [SPEED ${pct(s.speed)}]${why ? `  ${why}` : ''}${hidden}`;
 }
 
 /** One line of every step's duration, seconds (printed on a terminal): where a collection spent its time. */

@@ -1,6 +1,6 @@
 // bin/record: writes a run record from what the worktree, a commit or a Claude Code hook tells, plus flags; validates
 // it, prints its path, and with --collect / --judge hands it on (in the background with --background).
-import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { isSafeId } from '../lib/store/bead.js';
 import { main, type Io } from '../lib/cli/cli.js';
@@ -14,6 +14,7 @@ import { parseRunRecord } from '../lib/collector/run-record.js';
 import { assembleRunRecord, beadFrom, type RecordFacts } from '../lib/record/assemble.js';
 import { parseClaudeHookInput, summarizeTranscript, type TranscriptFacts } from '../lib/record/claude-hook.js';
 import { baseCommit, commitFacts, worktreeFacts, type CommitFacts } from '../lib/record/git-facts.js';
+import { workingTreeHolding } from '../lib/git/hidden-path.js';
 import { handOnBackground, handOnForeground } from '../lib/record/hand-on.js';
 import type { StateStore } from '../lib/store/store.js';
 import { writeFileAtomic } from '../lib/store/state-write.js';
@@ -81,6 +82,22 @@ function readTranscript(path: string | null, io: RecordIo): TranscriptFacts | nu
   }
 }
 
+/**
+ * --hidden-tests: a path that exists is made absolute and refused inside a working tree of the repository (the agent
+ * reads those: the tests would not be hidden); anything else is a revision, checked by collect.
+ */
+async function hiddenTests(spec: string | undefined, top: string, cwd: string): Promise<string | undefined> {
+  if (spec === undefined) return undefined;
+  const path = resolve(cwd, spec);
+  if (!existsSync(path)) return spec;
+  const tree = await workingTreeHolding(top, path);
+  if (tree)
+    throw new UserError(
+      `--hidden-tests ${spec}: inside the repository's working tree ${tree}: the agent could read it, so it would not be hidden; keep hidden tests outside every worktree (or in a ref)`,
+    );
+  return path;
+}
+
 const first = <T>(...xs: (T | undefined | null)[]): T | undefined =>
   xs.find((x) => x !== undefined && x !== null && x !== '') ?? undefined;
 
@@ -115,6 +132,7 @@ export async function run(argv: string[], io: RecordIo): Promise<number> {
     transcript?.prompt,
   );
   const usage = usageOf(v, transcript);
+  const hidden = await hiddenTests(first(v['hidden-tests'], env.JUDGELOOP_HIDDEN_TESTS), wt.top, io.cwd);
   const bead = first(
     v.bead,
     hook ? beadFrom('claude', hook.session_id) : undefined,
@@ -142,6 +160,7 @@ export async function run(argv: string[], io: RecordIo): Promise<number> {
     ),
     task_type: first(v['task-type'], rc.task_type),
     target_tests: v.target,
+    hidden_tests: hidden,
     complexity: wholeNumber('complexity', v.complexity, 10) ?? rc.complexity,
     prompt,
     started_at: first(

@@ -10,6 +10,7 @@ export const RECORD_ENV_KEYS = [
   'JUDGELOOP_PROMPT_FILE',
   'JUDGELOOP_BASE_REF',
   'JUDGELOOP_STARTED_AT',
+  'JUDGELOOP_HIDDEN_TESTS',
 ] as const;
 
 export const ENV_KEYS = [

@@ -24,6 +24,7 @@ export const ENV_HELP: Record<EnvKey, string> = {
   JUDGELOOP_PROMPT_FILE: 'a file holding the prompt (--prompt-file wins)',
   JUDGELOOP_BASE_REF: 'the base ref the run started from (--base wins)',
   JUDGELOOP_STARTED_AT: 'when the run started, ISO 8601 (--started-at wins)',
+  JUDGELOOP_HIDDEN_TESTS: 'tests the agent never saw: a path outside every worktree, or a ref (--hidden-tests wins)',
   ANTHROPIC_API_KEY: "the sdk backend's key (never passed to checks)",
   ANTHROPIC_BASE_URL: "the sdk backend's endpoint",
   NO_COLOR: 'no colour',

@@ -59,6 +59,8 @@ interface Measured {
   baseline: BaselineSummary | null;
   checks: ChecksSet;
   own: Feedback['own_tests'] | null;
+  /** The task's hidden tests, run apart (hidden.ts); null when the task has none. */
+  hidden: Feedback['hidden'] | null;
   changed: NonNullable<Feedback['changed_expectations']>;
   noOp: string | null;
   /** Code that games the graded tests (lib/change/gaming-check.ts), one line each. */
@@ -134,6 +136,10 @@ async function measure(inputs: Inputs, run: NonNullable<Inputs['run']>, ctx: Col
   const diffP = diffSnapshot(wt, snap, run.info);
   diffP.catch(() => undefined);
   const sealed = await sealRun(wt, snap, r, cfg.collector, loaded.file, ctx.now(), commands.test);
+  const hiddenMod = r.task.hidden_tests !== undefined ? await import('./hidden.js') : null;
+  const hiddenTests = hiddenMod
+    ? await hiddenMod.loadHiddenTests(wt, r.task.hidden_tests!, snap.mergeBase, cfg.collector, loaded.file)
+    : null;
   const notes: string[] = [];
   if (sealed.pruned.beads.length || sealed.pruned.error)
     ctx.log?.(
@@ -166,6 +172,11 @@ async function measure(inputs: Inputs, run: NonNullable<Inputs['run']>, ctx: Col
   const own = await measureOwnTests(sealed, o, `${r.bead} own tests`);
   if (own?.check) steps.own_tests_ms = since(t);
   t = performance.now();
+  const hidden =
+    hiddenMod && hiddenTests
+      ? await hiddenMod.measureHidden(sealed.gradedBase, sealed.candidate.graded_commit, o, hiddenTests, r.bead)
+      : null;
+  if (hidden) ctx.log?.(`${r.bead}: ${hidden.line}`);
   const changedIds = changedExpectations(checks.test, own?.check ?? null, sealed.candidate.replaced);
   const changed = changedIds.length ? await describeChanged(wt, sealed, changedIds) : [];
   const diff = await diffP;
@@ -186,7 +197,7 @@ async function measure(inputs: Inputs, run: NonNullable<Inputs['run']>, ctx: Col
   const infra = infraCause({ baseline: seen.baseline, gradedSetup: seen.gradedSetup ?? null, checks });
   steps.rest_ms = since(t);
   const setup = seen.gradedSetup ?? null;
-  return { diff, sealed, baseline, checks, own, changed, noOp, gaming, notes, infra, setup, steps };
+  return { diff, sealed, baseline, checks, own, hidden, changed, noOp, gaming, notes, infra, setup, steps };
 }
 
 /** The graded checkout's parts: its fetch and setup (from their records), its checks summed. Pure. */
@@ -242,6 +253,10 @@ function assemble(inputs: Inputs, m: Measured | null, at: Date): Feedback {
   const ownCrash = ownTestsCrash(m.own);
   const verdict = verdictOutcome({ outcome, reason }, noOp, m.gaming, fixesNothing, ownCrash);
   if (ownCrash) integrity.notes.push(ownCrash);
+  if (m.hidden && m.hidden.resolved !== true)
+    integrity.notes.push(
+      `not resolved by the hidden tests: ${m.hidden.line}${m.hidden.note ? ` (${m.hidden.note})` : ''}`,
+    );
   integrity.notes.push(...m.gaming.slice(0, 10).map((g) => `games the graded tests: ${g}`));
   if (verdict.outcome === 'unmeasured' && stored && !['unmeasured', 'infra_failure'].includes(stored.outcome))
     throw new UserError(
@@ -257,6 +272,7 @@ function assemble(inputs: Inputs, m: Measured | null, at: Date): Feedback {
     head: { ref: r.head_ref ?? 'HEAD', commit: m.diff.headCommit, tree: m.diff.tree },
     candidate: m.sealed.candidate,
     ...(m.own ? { own_tests: m.own } : {}),
+    ...(m.hidden ? { hidden: m.hidden } : {}),
     ...(m.setup ? { setup: m.setup } : {}),
     steps: m.steps,
     ...(m.changed.length ? { changed_expectations: m.changed } : {}),
@@ -288,6 +304,8 @@ function resolve(r: LoadedRunRecord['record'], m: Measured, evidence: TestEviden
   const res = resolveRun(targets, m.baseline?.tests, test.tests);
   // Gamed, unbelievable or unchanged passes are not the task done; gamed or unchanged ones fix nothing.
   if (m.gaming.length || m.noOp || evidence.trusted === false) res.resolved = false;
+  // Hidden tests are targets too: the task is done only when they pass as well (null: it cannot be told).
+  if (m.hidden && res.resolved === true) res.resolved = m.hidden.resolved;
   if (m.gaming.length || m.noOp) {
     res.unfixed = targets.ids ?? res.unfixed;
     res.fixed = 0;

@@ -28,6 +28,7 @@ export const FEEDBACK_KEY_ORDER = [
   'diff',
   'checks',
   'own_tests',
+  'hidden',
   'setup',
   'steps',
 ] as const satisfies readonly (keyof Feedback)[];

@@ -67,6 +67,7 @@ function targets(i: GateInput): RaceGateCondition {
       ? { name, status: 'pass', detail: s.line }
       : { name, status: 'fail', detail: s.line };
   }
+  if (s.hidden && s.hidden.fixed < s.hidden.targets) return { name, status: 'fail', detail: s.hidden.line };
   if (s.target_failing.length)
     return {
       name,
@@ -85,6 +86,7 @@ function passToPass(i: GateInput): RaceGateCondition {
   if (s.broke.length) parts.push(`broke ${list(s.broke)}`);
   if (s.disappeared.length) parts.push(`gone ${list(s.disappeared)}`);
   if (s.newly_skipped.length) parts.push(`now skipped ${list(s.newly_skipped)}`);
+  if (s.hidden?.broke) parts.push(s.hidden.line);
   const by = s.basis === 'counts' ? ' (per-test results absent: decided by the counts)' : '';
   if (parts.length) return { name: 'pass_to_pass_kept', status: 'fail', detail: `${parts.join('; ')}${by}` };
   if (s.notes.some((n) => /regressions cannot be told/.test(n)) || s.resolved === null)

@@ -20,8 +20,9 @@ const shownScore = (s: RaceSolution) => {
 function verdict(race: Race, s: RaceSolution): string {
   const t = s.target_tests;
   if (!race.targets.count || !t) return 'no target tests: correctness from its own tests and the judge';
-  if (t.resolved) return `resolved (fixes ${t.target_passed} of ${race.targets.count} target tests)`;
-  return `fixes ${t.target_passed} of ${race.targets.count} target tests`;
+  const hidden = t.hidden ? `; ${t.hidden.line}` : '';
+  if (t.resolved) return `resolved (fixes ${t.target_passed} of ${race.targets.count} target tests${hidden})`;
+  return `fixes ${t.target_passed} of ${race.targets.count} target tests${hidden}`;
 }
 
 /** The race's targets in one line, and those no solution fixes with how to exclude them (never dropped). */
@@ -167,6 +168,7 @@ function raceResultsTable(race: Race, merged: RaceMerged | null): string {
     for (const c of s.gates.conditions.filter((x) => x.status === 'fail'))
       lines.push(`${pad}  ✗ ${c.name}: ${c.detail}`);
     for (const t of testLines(s)) lines.push(`${pad}tests ${t}`);
+    if (s.target_tests?.hidden) lines.push(`${pad}${s.target_tests.hidden.line}`);
     for (const f of findingLines(s).slice(0, 8)) lines.push(`${pad}finding ${f}`);
   });
   lines.push('');

@@ -89,6 +89,8 @@ export interface TargetStanding {
   resolved: boolean | null;
   /** Special-case or tamper findings: the passes are gamed and no target counts as passing. */
   gamed?: string[];
+  /** The task's hidden tests in counts (feedback.hidden): resolved requires them too. */
+  hidden?: { line: string; targets: number; fixed: number; broke: number; resolved: boolean | null };
   /** The verdict in words. */
   line: string;
   /** per-test: decided by test id; counts: decided by the counts (per-test results absent). */
@@ -207,4 +209,18 @@ export function unfixedByAll(
       solutions.every((s) => s.standing.basis === 'per-test' && outcome(s.counts, id) === was)
     );
   });
+}
+
+/**
+ * The standing with the task's hidden tests (feedback.hidden): resolved only when they pass too (null when they could
+ * not be told). Counts only, never their names: the race's words may reach the judge.
+ */
+export function withHidden(st: TargetStanding, h: Feedback['hidden']): void {
+  if (!h) return;
+  st.hidden = { line: h.line, targets: h.targets, fixed: h.fixed.length, broke: h.broke.length, resolved: h.resolved };
+  if (st.resolved === true && h.resolved !== true) {
+    st.resolved = h.resolved;
+    st.line = st.line.replace(/^resolved: /, '');
+  }
+  st.line = `${st.line}; ${h.line}`;
 }

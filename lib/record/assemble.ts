@@ -14,6 +14,7 @@ export interface RecordFacts {
   task_id?: string | undefined;
   task_type?: string | undefined;
   target_tests?: string[] | undefined;
+  hidden_tests?: string | undefined;
   complexity?: number | undefined;
   prompt?: string | undefined;
   started_at?: string | undefined;
@@ -58,6 +59,7 @@ export function assembleRunRecord(f: RecordFacts): AssembleResult {
       ...(f.task_type ? { type: f.task_type } : {}),
       ...(f.complexity !== undefined ? { complexity: f.complexity } : {}),
       ...(f.target_tests?.length ? { target_tests: [...new Set(f.target_tests)] } : {}),
+      ...(f.hidden_tests ? { hidden_tests: f.hidden_tests } : {}),
     },
     agent: { slug: f.agent!, ...(f.model ? { model: f.model } : {}) },
     template: f.template!,

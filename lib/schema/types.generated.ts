@@ -2067,6 +2067,68 @@ rest_ms?: number
 total_ms: number
 }
 /**
+ * The task's hidden tests (run record task.hidden_tests), run apart on the graded base and the graded commit and graded like targets; never in the judge's context.
+ */
+hidden?: {
+/**
+ * Where they came from.
+ */
+source: {
+/**
+ * task.hidden_tests as given.
+ */
+spec: string
+/**
+ * A folder or file outside every worktree, or a revision of the repository.
+ */
+kind: ("path" | "ref")
+/**
+ * The revision's commit (a ref).
+ */
+commit?: string
+}
+/**
+ * Hidden test files copied into the checkouts.
+ */
+files: number
+/**
+ * Hidden tests run on the candidate.
+ */
+total: number
+/**
+ * Hidden tests passing on the candidate.
+ */
+passed: number
+/**
+ * Hidden tests failing on the base: the hidden targets.
+ */
+targets: number
+/**
+ * Hidden targets passing now.
+ */
+fixed: string[]
+/**
+ * Hidden targets still failing, skipped or missing.
+ */
+unfixed: string[]
+/**
+ * Hidden tests that passed on the base and fail, error, are skipped or are gone.
+ */
+broke: string[]
+/**
+ * Every hidden target passes, no hidden test broke and the hidden run's evidence is trusted; null when it cannot be told.
+ */
+resolved: (boolean | null)
+/**
+ * Why the hidden run could not be told, when it could not.
+ */
+note?: string
+/**
+ * The standing in words (hidden tests: 3/3 pass ...).
+ */
+line: string
+}
+/**
  * The agent's own tests (its added and edited test files and test infrastructure), run apart in a checkout of the candidate commit as evidence of testing: never used for the targets or the gate; a run of them killed by a signal (a crash) keeps the outcome from full_pass.
  */
 own_tests?: {
@@ -4170,6 +4232,31 @@ resolved: (boolean | null)
  */
 gamed?: string[]
 /**
+ * The task's hidden tests (feedback.hidden), in counts only (never their names): resolved requires them too, a hidden target left failing fails target_tests_pass, a hidden test broken fails pass_to_pass_kept. Absent when the task has none.
+ */
+hidden?: {
+/**
+ * In words: "hidden tests: 3/3 pass; fixes 1 of 1 hidden target".
+ */
+line: string
+/**
+ * Hidden tests failing on the base.
+ */
+targets: number
+/**
+ * Hidden targets passing now.
+ */
+fixed: number
+/**
+ * Hidden tests that passed on the base and no longer pass.
+ */
+broke: number
+/**
+ * feedback.hidden.resolved.
+ */
+resolved: (boolean | null)
+}
+/**
  * The verdict in words: "resolved: fixes 2 of 2 target tests", "fixes 1 of 2 target tests", or where correctness comes from when there are no targets.
  */
 line: string
@@ -4544,6 +4631,10 @@ type?: string
  * The task's own test revision (a commit or ref holding the task's tests, like SWE-bench's test patch applied): graded tests and test infrastructure are taken from it instead of the base commit.
  */
 tests_ref?: string
+/**
+ * Tests the agent never saw (a held-out suite): an absolute path outside every worktree of the repository (a folder laid out like the repository, or one file), or a commit or ref of the repository (its test files the base lacks). Run apart in fresh checkouts of the graded base and the graded commit, graded like targets, reported in feedback.hidden, never shown to the judge.
+ */
+hidden_tests?: string
 /**
  * The task's target tests (fail-to-pass), by test id as the runner reports it (path::name); when absent they are derived per solution from the base and that solution's graded run.
  */

@@ -9,7 +9,7 @@ export const RECORD = defineCommand({
   summary: 'writes a run record from the worktree, a commit or a Claude Code hook, plus flags; prints its path',
   usage: [
     '[--worktree DIR] [--bead ID] [--base REF] [--agent SLUG] [--model ID] [--template ID]',
-    ' [--task ID] [--task-type T] [--target TEST]... [--complexity 1-10] [--prompt TEXT | --prompt-file FILE|-]',
+    ' [--task ID] [--task-type T] [--target TEST]... [--hidden-tests PATH|REF] [--complexity 1-10] [--prompt TEXT | --prompt-file FILE|-]',
     ' [--started-at TIME] [--completed-at TIME] [--exit-code N] [--status S] [--failure-reason TEXT]',
     ' [--input-tokens N] [--output-tokens N] [--cost-usd X] [--iterations N] [--race-id ID] [--job-id ID]',
     ' [--from-commit | --claude-hook] [--out FILE] [--collect | --judge [--background]]',
@@ -37,6 +37,10 @@ export const RECORD = defineCommand({
       multiple: true,
       help: "a target test of the task (fail-to-pass), by the runner's id (path::name); repeatable",
     },
+    'hidden-tests': num(
+      'PATH|REF',
+      'tests the agent never saw: a folder or file outside every worktree, or a commit or ref (task.hidden_tests)',
+    ),
     complexity: num('1-10', "the task's complexity"),
     prompt: num('TEXT', 'the prompt'),
     'prompt-file': num('FILE|-', 'a file holding the prompt (- for stdin)'),
