@@ -118,6 +118,7 @@ if (record && role) {
   let mochaRunner = null;
   let mochaCurrent = () => '?';
   let counts = null;
+  let listenEnd = () => {};
   Module._load = function (request, ...rest) {
     const out = load.call(this, request, ...rest);
     if (!runtimeSeen && role === 'jest' && request === 'jest-runtime' && out && out.default) {
@@ -148,6 +149,7 @@ if (record && role) {
     const mine = new WeakMap();
     const enter = (rt, path) => {
       if (mine.has(rt) || path !== rt._testPath || !rt._environment || !rt._environment.global) return;
+      listenEnd();
       const g = rt._environment.global;
       const start = parts.length;
       keep('expect', g, 'expect');
@@ -273,6 +275,18 @@ if (record && role) {
     append(record, counts ? 'finished\t' + counts[0] + '\t' + counts[1] + '\t0\n' : 'finished\n');
   };
   process.on('exit', finish);
+  // jest's workers are asked to end (a message), then killed if they linger: the ask is their end. Listened to once
+  // jest's own listener is there (at the first test file: earlier, ours would take its first messages), and gone with
+  // the ask, so it never holds the channel open.
+  const onEnd = (m) => {
+    if (!Array.isArray(m) || m[0] !== 2) return;
+    process.removeListener('message', onEnd);
+    finish();
+  };
+  listenEnd = () => {
+    listenEnd = () => {};
+    if (isMainThread && /processChild\.js$/.test(script)) process.on('message', onEnd);
+  };
   // vitest's threads are terminated, never exit, and its forks may be killed: their end is the worker's last answer
   // to the pool (stopped).
   const port = isMainThread ? process : require('node:worker_threads').parentPort;
