@@ -230,3 +230,30 @@ describe('the observer sees the graded tests read by the code under test', () =>
     expect(fb.integrity.test_evidence?.trusted).toBe(false);
   });
 });
+
+describe('a test process that ends before the observer sees its end', () => {
+  it('jest: a forged report and summary, then the process ended from inside (no exit handler runs): unobserved', async () => {
+    const forged = [
+      "const fs = require('node:fs');",
+      'exports.add = () => {',
+      "  const out = process.argv.find((a) => a.startsWith('--outputFile=')).slice('--outputFile='.length);",
+      '  const test = new Error().stack.match(/(\\/[^\\s():]+\\.test\\.js)/)[1];',
+      "  const ok = (title) => ({ title, fullName: title, ancestorTitles: [], status: 'passed', failureMessages: [] });",
+      "  const results = [{ name: test, status: 'passed', assertionResults: [ok('adds'), ok('adds negatives')] }];",
+      '  fs.writeFileSync(out, JSON.stringify({ success: true, numPassedTests: 2, numTotalTests: 2, testResults: results }));',
+      "  fs.writeSync(2, 'PASS test/add.test.js\\nTest Suites: 1 passed, 1 total\\nTests:       2 passed, 2 total\\n');",
+      '  process.reallyExit(0);',
+      '};',
+      '',
+    ].join('\n');
+    const fb = await collect('jest', 'exited', { 'src/add.js': forged });
+    // Without the observer this run is a clean pass: the forged report agrees with the forged console.
+    expect([fb.checks.test?.tests?.passed, fb.checks.test?.tests?.failed, fb.checks.test?.exit_code]).toEqual([
+      2, 0, 0,
+    ]);
+    expect(fb.checks.test?.tests?.observer).toBe('missing');
+    expect(notes(fb)).toMatch(/the witness did not see the session end/);
+    expect(fb.integrity.test_evidence?.reasons).toContain('unobserved');
+    expect(fb.outcome).not.toBe('full_pass');
+  });
+});
