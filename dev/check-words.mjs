@@ -42,6 +42,7 @@ const ONLY = [
       'lib/git/git.ts': "PATH, the one variable git's environment keeps",
       'lib/process/sandbox.ts': 'PATH, to find bubblewrap',
       'lib/collector/parsers/node-witness.ts': 'the text of the witness module, run inside the checks',
+      'lib/collector/parsers/js-witness.ts': 'the text of the observer module, run inside the checks',
     },
   },
   {

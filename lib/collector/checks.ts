@@ -147,13 +147,17 @@ export async function prepareReport(
   env: NodeJS.ProcessEnv,
   cwd: string,
 ): Promise<ReportRun | null> {
-  const { planConfiguredReport, planReport } = await import('./parsers/report-plan.js');
+  const { planConfiguredReport, planObserved, planReport } = await import('./parsers/report-plan.js');
   const runner = collector.runners.test ?? null;
   // A new empty directory per run, never inside the worktree: nothing in it can have been planted beforehand.
   const dir = mkdtempSync(join(tmpdir(), 'judgeloop-report-'));
-  const plan = collector.test_report
+  const scripts = packageScripts(cwd);
+  const planned = collector.test_report
     ? planConfiguredReport(command, dir, runner, collector.test_report)
-    : planReport(command, dir, runner, env, packageScripts(cwd));
+    : planReport(command, dir, runner, env, scripts);
+  // vitest, jest, mocha: their observer goes wherever NODE_OPTIONS reaches, whether a report could be asked for or not.
+  const observed = planned?.witness ? null : planObserved(command, dir, runner, env, scripts);
+  const plan = planned && observed ? { ...planned, witness: observed.witness } : (planned ?? observed);
   const remove = () => rmSync(dir, { recursive: true, force: true });
   if (!plan) {
     remove();
@@ -219,10 +223,14 @@ async function readReportInto(check: Check, rr: ReportRun, cwd: string): Promise
   if (t && rr.plan.witness) observe(t, rr, check.output?.text ?? '');
 }
 
+const JS_OBSERVED = new Set(['vitest', 'jest', 'mocha']);
+
 /** What the planned observer saw, or that it never reported (then the evidence is not trusted: fail closed). */
 function observe(t: NonNullable<Check['tests']>, rr: ReportRun, console: string): void {
   const w = rr.witnessed;
-  const node = rr.plan.runner === 'node-test';
+  // The node observers (node --test's, and vitest's, jest's and mocha's) say nothing on the console.
+  const js = JS_OBSERVED.has(rr.plan.runner);
+  const node = js || rr.plan.runner === 'node-test';
   const seen: string[] = [];
   if (w.rewritten.length) {
     const r = w.rewritten[0]!;
@@ -248,8 +256,9 @@ function observe(t: NonNullable<Check['tests']>, rr: ReportRun, console: string)
     seen.push("the witness's record was removed during the run");
   // Loaded and never saw its session end: unregistered, or the process left before pytest finished.
   if (w.finished.sessions < w.sessions) seen.push('the witness did not see the session end');
-  // Planned and never reported: shadowed, dropped by a wrapper, or the run ended before it loaded.
-  if (!w.loaded || !w.finished.sessions) {
+  // Planned and never reported: shadowed, dropped by a wrapper, or the run ended before it loaded. vitest's, jest's and
+  // mocha's: each test process that loaded it must also have reported its end (none left without a word).
+  if (!w.loaded || !w.finished.sessions || (js && w.finished.sessions < w.sessions)) {
     t.observer = 'missing';
     t.notes = [
       ...(t.notes ?? []),
@@ -264,6 +273,14 @@ function observe(t: NonNullable<Check['tests']>, rr: ReportRun, console: string)
     seen.push(`the witness saw ${f.failed + f.errors} failed or in error, the results say ${bad}`);
   if (f.counted && t.passed !== null && t.passed > f.passed)
     seen.push(`the results say ${t.passed} passed, the witness saw ${f.passed}`);
+  // mocha's JSON reporter leaves the console silent: the runner's own events, counted inside it, stand in for it.
+  const silent = 'the console output was not recognised: counts from the report alone';
+  if (js && f.counted && t.notes?.includes(silent) && t.passed === f.passed && bad === f.failed + f.errors)
+    t.notes = t.notes.map((n) =>
+      n === silent
+        ? `the console showed no result: counts from the report, as judgeloop's ${t.runner} observer counted them`
+        : n,
+    );
   if (seen.length) believeWitness(t, w, seen);
 }
 
@@ -276,7 +293,7 @@ function believeWitness(t: NonNullable<Check['tests']>, w: Witnessed, seen: stri
   }
   t.notes = [
     ...(t.notes ?? []),
-    `the runner's results were rewritten inside the run: ${seen.join('; ')}; judgeloop's ${t.runner === 'node-test' ? 'node --test' : t.runner === 'unittest' ? 'unittest' : 'pytest'} witness saw it`,
+    `the runner's results were rewritten inside the run: ${seen.join('; ')}; judgeloop's ${t.runner === 'node-test' ? 'node --test' : t.runner === 'unittest' || JS_OBSERVED.has(t.runner) ? t.runner : 'pytest'} witness saw it`,
   ];
 }
 

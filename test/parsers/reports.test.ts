@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { pickSummary } from '../../lib/collector/parsers/_counts.js';
 import { parseTestOutput } from '../../lib/collector/parsers/index.js';
-import { planReport, shellSegments } from '../../lib/collector/parsers/report-plan.js';
+import { planObserved, planReport, shellSegments } from '../../lib/collector/parsers/report-plan.js';
 import {
   readJestJson,
   readJunit,
@@ -310,6 +310,33 @@ describe('planReport: the commands users write', () => {
       command: 'npm test',
       env: { PYTEST_ADDOPTS: '--junitxml=/r/pytest.xml' },
     });
+  });
+  test("vitest, jest and mocha: judgeloop's observer through NODE_OPTIONS, a report asked for or not", () => {
+    // With the report: the observer's preload under the run's own name, on top of the user's NODE_OPTIONS.
+    expect(plan('npm test', { test: 'vitest run' }, { NODE_OPTIONS: '--no-warnings' })?.witness?.env).toEqual({
+      NODE_OPTIONS: '--no-warnings --import=file:///r/judgeloop-o-r.mjs',
+      JUDGELOOP_JS_WITNESS: '/r/witness.txt',
+    });
+    for (const c of ['npx jest --ci', 'mocha test/']) expect(planReport(c, '/r', null)?.witness).toBeDefined();
+    // The runner not the script's last command, or the command a chain: no report, the observer still (counts from
+    // the console), found through the scripts it runs; none when another runner is named or none is there.
+    const scripts = { test: 'vitest run && eslint .', ci: 'npm run unit || true', unit: 'jest' };
+    for (const [command, runner] of [
+      ['npm test', 'vitest'],
+      ['npm run ci', 'jest'],
+      ['npm test && echo done', 'vitest'],
+      ['CI=1 npx mocha && echo ok', 'mocha'],
+    ] as const)
+      expect(planObserved(command, '/r', null, {}, scripts)).toMatchObject({
+        runner,
+        format: 'console',
+        file: null,
+        command,
+        witness: { env: { NODE_OPTIONS: '--import=file:///r/judgeloop-o-r.mjs' } },
+      });
+    expect(planObserved('npm test', '/r', 'jest', {}, scripts)).toBeNull();
+    expect(planObserved('make check && eslint .', '/r', null, {}, scripts)).toBeNull();
+    expect(planObserved('npm test', '/r', null, {}, { test: 'node --test' })).toBeNull();
   });
   test('go test asks for -json on the console, in every package', () => {
     expect(planReport('go test ./...', '/r', null)).toMatchObject({

@@ -1,5 +1,6 @@
 // Which machine-readable report to ask a recognised test runner for, and how (pure: no file is touched here).
 import type { ReportFormat } from './reports.js';
+import { jsWitness } from './js-witness.js';
 import { nodeWitness } from './node-witness.js';
 import { unittestWitness } from './unittest-witness.js';
 import { WITNESS_MAIN, WITNESS_PATH, WITNESS_PY, witnessModule } from './pytest-witness.js';
@@ -16,7 +17,7 @@ export interface ReportPlan {
   command: string;
   /** Extra environment for the command. */
   env: Record<string, string>;
-  /** pytest, node --test: our witness, written into the report folder; `env` is the command's with it loaded. */
+  /** pytest, unittest, node --test, vitest, jest, mocha: our observer, written into the report folder, and its env. */
   witness?: { files: Record<string, string>; env: Record<string, string> };
 }
 
@@ -108,6 +109,7 @@ function planDirect(
       file,
       command: `${command} --reporter=default --reporter=junit --outputFile.junit=${quote(file)}`,
       env: {},
+      witness: jsWitness(dir, env),
     };
   }
   if (new RegExp(`${LEAD}jest\\b`).test(command) && (named === null || named === 'jest')) {
@@ -118,6 +120,7 @@ function planDirect(
       file,
       command: `${command} --json --outputFile=${quote(file)}`,
       env: {},
+      witness: jsWitness(dir, env),
     };
   }
   if (new RegExp(`${LEAD}(?:\\S*/)?phpunit\\b`).test(command) && (named === null || named === 'phpunit')) {
@@ -145,6 +148,7 @@ function planDirect(
       file,
       command: `${command} --reporter json --reporter-option output=${quote(file)}`,
       env: {},
+      witness: jsWitness(dir, env),
     };
   }
   // python -m unittest: its console is the evidence; the command runs our observer module, which runs unittest.
@@ -183,6 +187,35 @@ function planDirect(
     };
   }
   return null;
+}
+
+const JS_RUNNER = new RegExp(`${LEAD}(vitest|jest|mocha)\\b`);
+
+/**
+ * The observer alone, when no report can be asked for (the runner is not the script's last command, or the command is
+ * a chain): vitest, jest or mocha anywhere in the command or the scripts it runs still runs under it (NODE_OPTIONS
+ * reaches every node process); the counts come from the console.
+ */
+export function planObserved(
+  command: string,
+  dir: string,
+  named: string | null,
+  env: NodeJS.ProcessEnv = {},
+  scripts: Readonly<Record<string, unknown>> | null = null,
+): ReportPlan | null {
+  const find = (cmd: string, depth: number): string | null => {
+    for (const part of shellSegments(cmd)) {
+      const m = JS_RUNNER.exec(part);
+      if (m) return m[1] as string;
+      const call = depth < 3 ? scriptCall(part, scripts) : null;
+      const inner = call ? find(call.body, depth + 1) : null;
+      if (inner) return inner;
+    }
+    return null;
+  };
+  const runner = find(command, 0);
+  if (!runner || (named !== null && named !== runner)) return null;
+  return { runner, format: 'console', file: null, command, env: {}, witness: jsWitness(dir, env) };
 }
 
 /** A command's parts between shell operators (`&&`, `||`, `;`, `|`, `&`, newline), quotes respected. */
