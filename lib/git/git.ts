@@ -1,10 +1,12 @@
 // The one recipe for git on an untrusted repository (docs/design/threat-model.md): built environment, no system or
 // global config, every config-driven program off, the repository's driver names neutralised, timeout + group kill.
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onAbort } from '../base/cleanup.js';
 import { WorkError } from '../base/errors.js';
 import { HeadTailBuffer, spawnGroup } from '../process/process.js';
+import { readTreeFile } from './tree-read.js';
 import { tempView } from './view.js';
 
 /** A git call that failed: one line naming the repository, the call and git's own last words (never a stack). */
@@ -143,12 +145,14 @@ export interface RepoConfig {
   overrides: string[];
   /** core.sparseCheckout is on. */
   sparse: boolean;
+  /** GIT_SHALLOW_FILE when the repository's shallow list names a commit whose parents are present (shallowEnv). */
+  env: NodeJS.ProcessEnv;
 }
 
 const driverCache = new Map<string, Promise<RepoConfig>>();
 
 /** What judgeloop needs of a `git config -z --list`: the driver overrides and whether the checkout is sparse. */
-function repoConfigFacts(configList: string): RepoConfig {
+function repoConfigFacts(configList: string): Omit<RepoConfig, 'env'> {
   let sparse = false;
   for (const entry of configList.split('\0')) {
     const [key, value] = entry.split('\n', 2);
@@ -163,10 +167,54 @@ function repoConfig(cwd: string, timeoutMs: number): Promise<RepoConfig> {
   let p = driverCache.get(cwd);
   if (!p) {
     // Fails closed: a config git cannot list (or that hangs, e.g. an include of a FIFO) means no git call here.
-    p = rawGit(cwd, ['config', '-z', '--list'], { timeoutMs }).then(repoConfigFacts);
+    p = Promise.all([
+      rawGit(cwd, ['config', '-z', '--list'], { timeoutMs }).then(repoConfigFacts),
+      shallowEnv(cwd, timeoutMs),
+    ]).then(([facts, env]) => ({ ...facts, env }));
     driverCache.set(cwd, p);
   }
   return p;
+}
+
+/**
+ * `<common dir>/shallow` is written by fetch, and by any worktree: a commit listed there reads as parentless, which
+ * moves another solution's merge base. Only entries whose parents are really absent are kept (a list of ours, in
+ * GIT_SHALLOW_FILE); a genuine shallow clone reads as before. `{}` when nothing is forged.
+ */
+async function shallowEnv(cwd: string, timeoutMs: number): Promise<NodeJS.ProcessEnv> {
+  const [common, shallow] = (
+    await rawGit(cwd, ['rev-parse', '--path-format=absolute', '--git-common-dir', '--is-shallow-repository'], {
+      timeoutMs,
+    })
+  )
+    .trim()
+    .split('\n');
+  if (shallow?.trim() !== 'true') return {};
+  const unshallow = { timeoutMs, env: { GIT_SHALLOW_FILE: '/dev/null' } };
+  // Read as data, only when a regular file (a FIFO would block).
+  const file = readTreeFile(common!.trim(), 'shallow', 64 * 1024 * 1024);
+  const listed = (file.ok ? file.text : '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => OID.test(l));
+  const kept: string[] = [];
+  for (const oid of listed) {
+    const raw = await rawGit(cwd, ['cat-file', 'commit', oid], unshallow).catch(() => null);
+    const parents = [...(raw?.split('\n\n', 1)[0] ?? '').matchAll(/^parent ([0-9a-f]+)$/gm)].map((m) => m[1]!);
+    if (!parents.length) continue;
+    const present = await rawGit(cwd, ['cat-file', '--batch-check=%(objecttype)'], {
+      ...unshallow,
+      input: `${parents.join('\n')}\n`,
+    });
+    if (present.split('\n').some((l) => l.endsWith('missing'))) kept.push(oid);
+  }
+  if (kept.length === listed.length) return {};
+  if (!kept.length) return { GIT_SHALLOW_FILE: '/dev/null' };
+  // A shallow clone with forged entries too: our list, in a file kept until the process ends.
+  const dir = mkdtempSync(join(tmpdir(), 'judgeloop-shallow-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'shallow'), kept.map((o) => `${o}\n`).join(''));
+  return { GIT_SHALLOW_FILE: join(dir, 'shallow') };
 }
 
 /** A temporary checkout's registration (`<common dir>/worktrees/<id>`), read right after `git worktree add`. */
@@ -314,7 +362,8 @@ function learnCommit(cwd: string, args: readonly string[], out: string): void {
 }
 
 async function gitOnce(cwd: string, args: string[], opts: GitOptions): Promise<string> {
-  const prefix = (await repoConfig(cwd, opts.timeoutMs ?? defaultTimeoutMs)).overrides;
+  const { overrides: prefix, env } = await repoConfig(cwd, opts.timeoutMs ?? defaultTimeoutMs);
+  opts = { ...opts, env: { ...env, ...opts.env } };
   // Commands that render content never run a textconv or external diff program. In our view (two revisions) text is
   // told by content alone (view.ts); elsewhere the agent's attributes apply, so every file is shown as text.
   const renders = ['diff', 'log', 'show'].includes(args[0] ?? '');
