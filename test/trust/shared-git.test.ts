@@ -1,7 +1,7 @@
 // One solution writes everything it can into the .git every worktree shares (hooks, config, info/, grafts, replace
 // refs, shallow, alternates): no other run's evaluation, its baseline or the race changes, and nothing planted runs.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -137,6 +137,7 @@ function evidence(fb: Feedback): unknown {
 }
 
 type RaceOut = {
+  race_id: string;
   ranking: { order: string[] };
   solutions: { id: string; gates: { mergeable: boolean }; flags: { kind: string }[] }[];
 };
@@ -195,5 +196,60 @@ describe("a solution's writes to the shared .git change no other run's measureme
       expect(r.race.solutions.find((s) => s.id === 'bd-hack')!.gates.mergeable).toBe(false);
     }
     expect(readdirSync(planted.markers)).toEqual([]);
+  });
+});
+
+/** git for the test's own writes in the planted repository: plumbing only, nothing planted runs or converts. */
+function plumb(repo: string, args: string[], input?: string): string {
+  const off = ['core.hooksPath=/dev/null', 'core.fsmonitor=false', 'filter.evil.process=', 'filter.evil.clean='];
+  const r = spawnSync('git', [...off.flatMap((c) => ['-c', c]), '-c', 'filter.evil.required=false', ...args], {
+    cwd: repo,
+    encoding: 'utf8',
+    input,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, GIT_NO_REPLACE_OBJECTS: '1' },
+  });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+describe('accept --merge in the planted repository (merge driver, post-merge and reference-transaction hooks)', () => {
+  const RELEASE = `${BUGGY}\n\n# kept by the release branch\n`;
+  let p: ReturnType<typeof run>;
+  let fix = '';
+  beforeAll(() => {
+    p = run(true);
+    fix = plumb(p.repo, ['rev-parse', 'agent/fix']);
+    // A branch `release` that changed duration.py too (elsewhere): merging the fix into it is a real 3-way merge of
+    // a file the planted attributes give `merge=evil`.
+    const blob = plumb(p.repo, ['hash-object', '-w', '--no-filters', '--stdin'], RELEASE);
+    const entries = plumb(p.repo, ['ls-tree', 'main']).replace(/blob [0-9a-f]+(\tduration\.py)/, `blob ${blob}$1`);
+    const tree = plumb(p.repo, ['mktree'], `${entries}\n`);
+    const commit = plumb(p.repo, ['commit-tree', tree, '-p', 'main', '-m', 'release'], '');
+    plumb(p.repo, ['update-ref', 'refs/heads/release', commit]);
+  }, 600_000);
+
+  it('into a branch checked out nowhere: a clean 3-way merge by git, no driver, no hook', () => {
+    const r = bin('accept', [p.race.race_id, '--solution', 'bd-fix', '--merge', '--into', 'release'], p.dir);
+    expect(r.stderr).toMatch(/^(accept: pruned \d+ candidate ref\(s\) of race dur-[0-9a-f]+\n)?$/);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /merge: merged: refs\/judgeloop\/candidates\/bd-fix at [0-9a-f]{12} \(the agent's commits, as measured\) merged into release/,
+    );
+    expect(readdirSync(p.markers)).toEqual([]);
+    expect(plumb(p.repo, ['rev-parse', 'release^2'])).toBe(fix);
+    expect(plumb(p.repo, ['cat-file', 'blob', 'release:duration.py'])).toBe(`${FIXED}\n\n# kept by the release branch`);
+  });
+
+  it("into main, checked out in the user's repository: its files and index follow the merge, no hook runs", () => {
+    const r = bin('accept', [p.race.race_id, '--solution', 'bd-fix', '--merge'], p.dir);
+    expect(r.stderr).toMatch(/^(accept: pruned \d+ candidate ref\(s\) of race dur-[0-9a-f]+\n)?$/);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/merge: merged: .*bd-fix .* merged into main at [0-9a-f]{12}/);
+    expect(readdirSync(p.markers)).toEqual([]);
+    expect(plumb(p.repo, ['rev-parse', 'main^2'])).toBe(fix);
+    expect(readFileSync(join(p.repo, 'duration.py'), 'utf8')).toBe(FIXED);
+    // The index holds the merge: nothing staged against main, nothing modified on disk.
+    expect(plumb(p.repo, ['diff-index', '--cached', '--name-only', 'main'])).toBe('');
+    expect(plumb(p.repo, ['diff-files', '--name-only'])).toBe('');
   });
 });
