@@ -145,14 +145,12 @@ export interface RepoConfig {
   overrides: string[];
   /** core.sparseCheckout is on. */
   sparse: boolean;
-  /** GIT_SHALLOW_FILE when the repository's shallow list names a commit whose parents are present (shallowEnv). */
-  env: NodeJS.ProcessEnv;
 }
 
 const driverCache = new Map<string, Promise<RepoConfig>>();
 
 /** What judgeloop needs of a `git config -z --list`: the driver overrides and whether the checkout is sparse. */
-function repoConfigFacts(configList: string): Omit<RepoConfig, 'env'> {
+function repoConfigFacts(configList: string): RepoConfig {
   let sparse = false;
   for (const entry of configList.split('\0')) {
     const [key, value] = entry.split('\n', 2);
@@ -167,32 +165,48 @@ function repoConfig(cwd: string, timeoutMs: number): Promise<RepoConfig> {
   let p = driverCache.get(cwd);
   if (!p) {
     // Fails closed: a config git cannot list (or that hangs, e.g. an include of a FIFO) means no git call here.
-    p = Promise.all([
-      rawGit(cwd, ['config', '-z', '--list'], { timeoutMs }).then(repoConfigFacts),
-      shallowEnv(cwd, timeoutMs),
-    ]).then(([facts, env]) => ({ ...facts, env }));
+    p = rawGit(cwd, ['config', '-z', '--list'], { timeoutMs }).then(repoConfigFacts);
     driverCache.set(cwd, p);
   }
   return p;
 }
 
+/** Commands that never walk history (a shallow list cannot change their answer); rev-parse unless a name walks. */
+const NO_HISTORY = new Set(
+  'cat-file ls-tree config status add read-tree write-tree commit-tree update-ref update-index ls-files hash-object worktree var grep check-ignore check-attr diff-files diff-index symbolic-ref mktree show-ref'.split(
+    ' ',
+  ),
+);
+
+function walksHistory(args: readonly string[]): boolean {
+  const [cmd, ...rest] = args;
+  if (cmd === 'rev-parse') return rest.some((a) => /~|\^(?!\{)|\.\./.test(a));
+  return !NO_HISTORY.has(cmd ?? '');
+}
+
+const shallowCache = new Map<string, Promise<NodeJS.ProcessEnv>>();
+
 /**
  * `<common dir>/shallow` is written by fetch, and by any worktree: a commit listed there reads as parentless, which
- * moves another solution's merge base. Only entries whose parents are really absent are kept (a list of ours, in
- * GIT_SHALLOW_FILE); a genuine shallow clone reads as before. `{}` when nothing is forged.
+ * moves another solution's merge base. Only entries whose parents are really absent count: the GIT_SHALLOW_FILE
+ * for a walk of history in `cwd` (the repository's own list when every entry is genuine; `{}` when not shallow).
  */
+export function historyEnv(cwd: string): Promise<NodeJS.ProcessEnv> {
+  let p = shallowCache.get(cwd);
+  if (!p) {
+    p = shallowEnv(cwd, defaultTimeoutMs);
+    shallowCache.set(cwd, p);
+  }
+  return p;
+}
+
 async function shallowEnv(cwd: string, timeoutMs: number): Promise<NodeJS.ProcessEnv> {
-  const [common, shallow] = (
-    await rawGit(cwd, ['rev-parse', '--path-format=absolute', '--git-common-dir', '--is-shallow-repository'], {
-      timeoutMs,
-    })
-  )
-    .trim()
-    .split('\n');
-  if (shallow?.trim() !== 'true') return {};
+  const { objects, shallow } = await repoObjects(cwd);
+  if (!shallow) return {};
+  const own = join(objects, '..', 'shallow');
   const unshallow = { timeoutMs, env: { GIT_SHALLOW_FILE: '/dev/null' } };
   // Read as data, only when a regular file (a FIFO would block).
-  const file = readTreeFile(common!.trim(), 'shallow', 64 * 1024 * 1024);
+  const file = readTreeFile(join(objects, '..'), 'shallow', 64 * 1024 * 1024);
   const listed = (file.ok ? file.text : '')
     .split('\n')
     .map((l) => l.trim())
@@ -208,7 +222,7 @@ async function shallowEnv(cwd: string, timeoutMs: number): Promise<NodeJS.Proces
     });
     if (present.split('\n').some((l) => l.endsWith('missing'))) kept.push(oid);
   }
-  if (kept.length === listed.length) return {};
+  if (kept.length === listed.length) return { GIT_SHALLOW_FILE: own };
   if (!kept.length) return { GIT_SHALLOW_FILE: '/dev/null' };
   // A shallow clone with forged entries too: our list, in a file kept until the process ends.
   const dir = mkdtempSync(join(tmpdir(), 'judgeloop-shallow-'));
@@ -362,8 +376,8 @@ function learnCommit(cwd: string, args: readonly string[], out: string): void {
 }
 
 async function gitOnce(cwd: string, args: string[], opts: GitOptions): Promise<string> {
-  const { overrides: prefix, env } = await repoConfig(cwd, opts.timeoutMs ?? defaultTimeoutMs);
-  opts = { ...opts, env: { ...env, ...opts.env } };
+  const prefix = (await repoConfig(cwd, opts.timeoutMs ?? defaultTimeoutMs)).overrides;
+  if (walksHistory(args)) opts = { ...opts, env: { ...(await historyEnv(cwd)), ...opts.env } };
   // Commands that render content never run a textconv or external diff program. In our view (two revisions) text is
   // told by content alone (view.ts); elsewhere the agent's attributes apply, so every file is shown as text.
   const renders = ['diff', 'log', 'show'].includes(args[0] ?? '');
@@ -388,6 +402,8 @@ export interface RepoObjects {
   /** `<common dir>/objects`, absolute. */
   objects: string;
   objectFormat: string;
+  /** The repository has a shallow list (historyEnv reads it). */
+  shallow: boolean;
 }
 
 const objectsCache = new Map<string, Promise<RepoObjects>>();
@@ -396,9 +412,14 @@ const objectsCache = new Map<string, Promise<RepoObjects>>();
 export function repoObjects(cwd: string): Promise<RepoObjects> {
   let p = objectsCache.get(cwd);
   if (!p) {
-    p = git(cwd, ['rev-parse', '--path-format=absolute', '--git-common-dir', '--show-object-format']).then((out) => {
-      const [common, format] = out.trim().split('\n');
-      return { objects: join(common!.trim(), 'objects'), objectFormat: (format ?? 'sha1').trim() };
+    const ask = ['rev-parse', '--path-format=absolute', '--git-common-dir', '--show-object-format'];
+    p = git(cwd, [...ask, '--is-shallow-repository']).then((out) => {
+      const [common, format, shallow] = out.trim().split('\n');
+      return {
+        objects: join(common!.trim(), 'objects'),
+        objectFormat: (format ?? 'sha1').trim(),
+        shallow: shallow?.trim() === 'true',
+      };
     });
     objectsCache.set(cwd, p);
   }

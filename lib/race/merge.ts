@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { onAbort } from '../base/cleanup.js';
-import { git, GitError, gitWords, identityEnv, type Identity, repoObjects, viewGit } from '../git/git.js';
+import { git, GitError, gitWords, historyEnv, identityEnv, type Identity, repoObjects, viewGit } from '../git/git.js';
 import { tempView } from '../git/view.js';
 import { commitTree } from '../git/seal.js';
 import { resolveCommit } from '../git/worktree.js';
@@ -67,7 +67,11 @@ function describe(s: MergeSource, branch: string): string {
  * on a conflict. `write`: its objects go into the repository's store (a merge to commit), else into the view's.
  */
 async function mergedTree(repoDir: string, ours: string, theirs: string, write: boolean): Promise<string | null> {
-  const env = write ? { GIT_OBJECT_DIRECTORY: (await repoObjects(repoDir)).objects } : {};
+  // The merge base is found by a walk of history: the repository's genuine shallow list only (historyEnv).
+  const env = {
+    ...(await historyEnv(repoDir)),
+    ...(write ? { GIT_OBJECT_DIRECTORY: (await repoObjects(repoDir)).objects } : {}),
+  };
   try {
     const out = await viewGit(repoDir, ['merge-tree', '--write-tree', '--no-messages', ours, theirs], { env });
     return out.split('\n', 1)[0]!.trim();
