@@ -1,6 +1,6 @@
 // The one recipe for git on an untrusted repository (docs/design/threat-model.md): built environment, no system or
 // global config, every config-driven program off, the repository's driver names neutralised, timeout + group kill.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onAbort } from '../base/cleanup.js';
@@ -229,31 +229,6 @@ async function shallowEnv(cwd: string, timeoutMs: number): Promise<NodeJS.Proces
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, 'shallow'), kept.map((o) => `${o}\n`).join(''));
   return { GIT_SHALLOW_FILE: join(dir, 'shallow') };
-}
-
-/** A temporary checkout's registration (`<common dir>/worktrees/<id>`), read right after `git worktree add`. */
-export interface Registration {
-  dir: string;
-  gitdir: string;
-}
-
-/**
- * git 2.39 can answer "is not a working tree" for a registered checkout while other processes add theirs (seen with
- * 20 at once), leaving it registered: the registration read at add time, if still the same, is dropped by hand.
- */
-function dropRegistration(reg: Registration | null | undefined): void {
-  if (!reg) return;
-  try {
-    if (readFileSync(join(reg.dir, 'gitdir'), 'utf8').trim() === reg.gitdir) rmSync(reg.dir, { recursive: true });
-  } catch {
-    // Gone: git removed it.
-  }
-}
-
-/** Removes a temporary worktree judgeloop added; a failure is left to the next run's sweep (collector/checkout-sweep.ts). */
-export async function removeWorktree(repoDir: string, tree: string, reg?: Registration | null): Promise<void> {
-  await git(repoDir, ['worktree', 'remove', '-f', '-f', tree]).catch(() => undefined);
-  dropRegistration(reg);
 }
 
 /** The repository's config facts at `cwd` (cached per process), with the default git timeout. */

@@ -117,8 +117,9 @@ function plant(repo: string, markers: string): void {
   // The per-worktree config every worktree reads with extensions.worktreeConfig: the main one's and each linked one's.
   const wtConfig = `[core]\n\thooksPath = ${other}\n\tfsmonitor = ${evil} fsmonitor-worktree\n\tsparseCheckout = true\n`;
   writeFileSync(join(g, 'config.worktree'), wtConfig);
+  // Each linked worktree's own config also names another folder as its work tree (core.worktree).
   for (const w of readdirSync(join(g, 'worktrees')))
-    writeFileSync(join(g, 'worktrees', w, 'config.worktree'), wtConfig);
+    writeFileSync(join(g, 'worktrees', w, 'config.worktree'), `${wtConfig}\tworktree = ${repo}\n`);
 }
 
 /** A run's evidence without timings, commit ids and temporary paths (two repositories are compared). */
