@@ -1,10 +1,12 @@
 // The one recipe for git on an untrusted repository (docs/design/threat-model.md): built environment, no system or
 // global config, every config-driven program off, the repository's driver names neutralised, timeout + group kill.
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onAbort } from '../base/cleanup.js';
 import { WorkError } from '../base/errors.js';
 import { HeadTailBuffer, spawnGroup } from '../process/process.js';
+import { readTreeFile } from './tree-read.js';
 import { tempView } from './view.js';
 
 /** A git call that failed: one line naming the repository, the call and git's own last words (never a stack). */
@@ -169,29 +171,64 @@ function repoConfig(cwd: string, timeoutMs: number): Promise<RepoConfig> {
   return p;
 }
 
-/** A temporary checkout's registration (`<common dir>/worktrees/<id>`), read right after `git worktree add`. */
-export interface Registration {
-  dir: string;
-  gitdir: string;
+/** Commands that never walk history (a shallow list cannot change their answer); rev-parse unless a name walks. */
+const NO_HISTORY = new Set(
+  'cat-file ls-tree config status add read-tree write-tree commit-tree update-ref update-index ls-files hash-object worktree var grep check-ignore check-attr diff-files diff-index symbolic-ref mktree show-ref'.split(
+    ' ',
+  ),
+);
+
+function walksHistory(args: readonly string[]): boolean {
+  const [cmd, ...rest] = args;
+  if (cmd === 'rev-parse') return rest.some((a) => /~|\^(?!\{)|\.\./.test(a));
+  return !NO_HISTORY.has(cmd ?? '');
 }
+
+const shallowCache = new Map<string, Promise<NodeJS.ProcessEnv>>();
 
 /**
- * git 2.39 can answer "is not a working tree" for a registered checkout while other processes add theirs (seen with
- * 20 at once), leaving it registered: the registration read at add time, if still the same, is dropped by hand.
+ * `<common dir>/shallow` is written by fetch, and by any worktree: a commit listed there reads as parentless, which
+ * moves another solution's merge base. Only entries whose parents are really absent count: the GIT_SHALLOW_FILE
+ * for a walk of history in `cwd` (the repository's own list when every entry is genuine; `{}` when not shallow).
  */
-function dropRegistration(reg: Registration | null | undefined): void {
-  if (!reg) return;
-  try {
-    if (readFileSync(join(reg.dir, 'gitdir'), 'utf8').trim() === reg.gitdir) rmSync(reg.dir, { recursive: true });
-  } catch {
-    // Gone: git removed it.
+export function historyEnv(cwd: string): Promise<NodeJS.ProcessEnv> {
+  let p = shallowCache.get(cwd);
+  if (!p) {
+    p = shallowEnv(cwd, defaultTimeoutMs);
+    shallowCache.set(cwd, p);
   }
+  return p;
 }
 
-/** Removes a temporary worktree judgeloop added; a failure is left to the next run's sweep (collector/checkout-sweep.ts). */
-export async function removeWorktree(repoDir: string, tree: string, reg?: Registration | null): Promise<void> {
-  await git(repoDir, ['worktree', 'remove', '-f', '-f', tree]).catch(() => undefined);
-  dropRegistration(reg);
+async function shallowEnv(cwd: string, timeoutMs: number): Promise<NodeJS.ProcessEnv> {
+  const { objects, shallow } = await repoObjects(cwd);
+  if (!shallow) return {};
+  const own = join(objects, '..', 'shallow');
+  const unshallow = { timeoutMs, env: { GIT_SHALLOW_FILE: '/dev/null' } };
+  // Read as data, only when a regular file (a FIFO would block).
+  const file = readTreeFile(join(objects, '..'), 'shallow', 64 * 1024 * 1024);
+  const listed = (file.ok ? file.text : '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => OID.test(l));
+  const kept: string[] = [];
+  for (const oid of listed) {
+    const raw = await rawGit(cwd, ['cat-file', 'commit', oid], unshallow).catch(() => null);
+    const parents = [...(raw?.split('\n\n', 1)[0] ?? '').matchAll(/^parent ([0-9a-f]+)$/gm)].map((m) => m[1]!);
+    if (!parents.length) continue;
+    const present = await rawGit(cwd, ['cat-file', '--batch-check=%(objecttype)'], {
+      ...unshallow,
+      input: `${parents.join('\n')}\n`,
+    });
+    if (present.split('\n').some((l) => l.endsWith('missing'))) kept.push(oid);
+  }
+  if (kept.length === listed.length) return { GIT_SHALLOW_FILE: own };
+  if (!kept.length) return { GIT_SHALLOW_FILE: '/dev/null' };
+  // A shallow clone with forged entries too: our list, in a file kept until the process ends.
+  const dir = mkdtempSync(join(tmpdir(), 'judgeloop-shallow-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'shallow'), kept.map((o) => `${o}\n`).join(''));
+  return { GIT_SHALLOW_FILE: join(dir, 'shallow') };
 }
 
 /** The repository's config facts at `cwd` (cached per process), with the default git timeout. */
@@ -315,6 +352,7 @@ function learnCommit(cwd: string, args: readonly string[], out: string): void {
 
 async function gitOnce(cwd: string, args: string[], opts: GitOptions): Promise<string> {
   const prefix = (await repoConfig(cwd, opts.timeoutMs ?? defaultTimeoutMs)).overrides;
+  if (walksHistory(args)) opts = { ...opts, env: { ...(await historyEnv(cwd)), ...opts.env } };
   // Commands that render content never run a textconv or external diff program. In our view (two revisions) text is
   // told by content alone (view.ts); elsewhere the agent's attributes apply, so every file is shown as text.
   const renders = ['diff', 'log', 'show'].includes(args[0] ?? '');
@@ -339,6 +377,8 @@ export interface RepoObjects {
   /** `<common dir>/objects`, absolute. */
   objects: string;
   objectFormat: string;
+  /** The repository has a shallow list (historyEnv reads it). */
+  shallow: boolean;
 }
 
 const objectsCache = new Map<string, Promise<RepoObjects>>();
@@ -347,9 +387,14 @@ const objectsCache = new Map<string, Promise<RepoObjects>>();
 export function repoObjects(cwd: string): Promise<RepoObjects> {
   let p = objectsCache.get(cwd);
   if (!p) {
-    p = git(cwd, ['rev-parse', '--path-format=absolute', '--git-common-dir', '--show-object-format']).then((out) => {
-      const [common, format] = out.trim().split('\n');
-      return { objects: join(common!.trim(), 'objects'), objectFormat: (format ?? 'sha1').trim() };
+    const ask = ['rev-parse', '--path-format=absolute', '--git-common-dir', '--show-object-format'];
+    p = git(cwd, [...ask, '--is-shallow-repository']).then((out) => {
+      const [common, format, shallow] = out.trim().split('\n');
+      return {
+        objects: join(common!.trim(), 'objects'),
+        objectFormat: (format ?? 'sha1').trim(),
+        shallow: shallow?.trim() === 'true',
+      };
     });
     objectsCache.set(cwd, p);
   }

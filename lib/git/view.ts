@@ -8,9 +8,10 @@ import { join } from 'node:path';
  * `$GIT_DIR/info/attributes` wins over any `.gitattributes` the agent committed. Diffs tell text by content alone
  * (`!diff`: no driver, textconv or `-diff` of the agent's; a NUL byte makes a file binary), and a checkout writes
  * each blob's bytes as they are (no eol, encoding, ident or filter conversion): what the checks read is what runs.
+ * `!merge`: a merge in a view (bin/accept) is git's own text merge, never a driver the agent's config names.
  */
 const VIEW_ATTRIBUTES =
-  '* !diff -text -eol -ident -filter -working-tree-encoding -merge -export-ignore -export-subst -crlf\n';
+  '* !diff -text -eol -ident -filter -working-tree-encoding !merge -export-ignore -export-subst -crlf\n';
 
 /**
  * Writes a judgeloop-owned bare repository at `dir` whose objects are `objectsDir`'s (read through alternates;

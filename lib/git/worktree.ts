@@ -18,6 +18,9 @@ function realOrSelf(p: string): string {
   }
 }
 
+/** git asked about `dir` as the work tree its `.git` makes it (dotGitProblem checked that), whatever core.worktree says. */
+const ATTACHED = (dir: string) => ({ env: { GIT_WORK_TREE: realOrSelf(dir) } });
+
 /**
  * Why `dir` cannot be measured as the top of a git worktree, from the filesystem alone, or null: its `.git` must
  * be a folder, or the file of a linked worktree whose gitdir points back at it (`git worktree add`); a `.git`
@@ -54,14 +57,17 @@ function dotGitProblem(dir: string): string | null {
   return null;
 }
 
-/** dotGitProblem, then git's own view: the top level git reports must be `dir` itself (core.worktree cannot move it). */
+/**
+ * dotGitProblem, then git's own view of `dir` as the work tree (ATTACHED: a `core.worktree` in the shared config or a
+ * worktree's `config.worktree`, which any solution can write, neither moves nor refuses another solution's worktree).
+ */
 export async function worktreeProblem(dir: string): Promise<string | null> {
   if (!existsSync(dir)) return `worktree ${dir} does not exist`;
   const fsProblem = dotGitProblem(dir);
   if (fsProblem) return fsProblem;
   let top: string;
   try {
-    top = (await git(dir, ['rev-parse', '--show-toplevel'])).trim();
+    top = (await git(dir, ['rev-parse', '--show-toplevel'], ATTACHED(dir))).trim();
   } catch (e) {
     return `${dir} is not a git worktree (${(e as Error).message})`;
   }
@@ -114,16 +120,11 @@ function isTop(dir: string, top: string | undefined): boolean {
 export async function worktreeInfo(dir: string): Promise<WorktreeInfo | null> {
   try {
     const [top, indexPath, excludePath, head, headTree] = (
-      await git(dir, [
-        'rev-parse',
-        '--show-toplevel',
-        '--git-path',
-        'index',
-        '--git-path',
-        'info/exclude',
-        'HEAD',
-        'HEAD^{tree}',
-      ])
+      await git(
+        dir,
+        ['rev-parse', '--show-toplevel', '--git-path', 'index', '--git-path', 'info/exclude', 'HEAD', 'HEAD^{tree}'],
+        ATTACHED(dir),
+      )
     )
       .trim()
       .split('\n');
@@ -150,19 +151,23 @@ export async function worktreeInfoWithRef(
   const withMb = !ref.includes('..');
   try {
     const all = (
-      await git(dir, [
-        'rev-parse',
-        '--show-toplevel',
-        '--git-path',
-        'info/exclude',
-        '--git-path',
-        'index',
-        'HEAD',
-        'HEAD^{tree}',
-        `${ref}^{commit}`,
-        ...(withMb ? [`${ref}...HEAD`] : []),
-        '--',
-      ])
+      await git(
+        dir,
+        [
+          'rev-parse',
+          '--show-toplevel',
+          '--git-path',
+          'info/exclude',
+          '--git-path',
+          'index',
+          'HEAD',
+          'HEAD^{tree}',
+          `${ref}^{commit}`,
+          ...(withMb ? [`${ref}...HEAD`] : []),
+          '--',
+        ],
+        ATTACHED(dir),
+      )
     )
       .trim()
       .split('\n');

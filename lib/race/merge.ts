@@ -1,9 +1,10 @@
-// IO: merging the chosen solution into the base branch with real git: the agent's own commits when they hold what
-// was measured, else the measured work committed in the agent's name; the merge by the user's git identity.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// IO: merging the chosen solution into the base branch, computed in judgeloop's own view of the repository: the
+// agent's commits when they hold what was measured, else the measured work in the agent's name; by the user's identity.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { git, GitError, identityEnv, removeWorktree, type Identity } from '../git/git.js';
+import { onAbort } from '../base/cleanup.js';
+import { git, GitError, gitWords, historyEnv, identityEnv, type Identity, repoObjects, viewGit } from '../git/git.js';
+import { tempView } from '../git/view.js';
 import { commitTree } from '../git/seal.js';
 import { resolveCommit } from '../git/worktree.js';
 import type { Race, RaceChoice, RunRecord } from '../schema/types.generated.js';
@@ -61,9 +62,54 @@ function describe(s: MergeSource, branch: string): string {
 }
 
 /**
- * Merges `source` into `into`. Dry run: `git merge-tree --write-tree` says whether it merges cleanly, touching
- * nothing. Otherwise the merge runs in the worktree that has `into` checked out (refused when it has uncommitted
- * changes) or in a temporary worktree; a conflict is aborted and reported. Already in `into`: nothing changes.
+ * The merge of `ours` and `theirs` computed in judgeloop's own view (lib/git/view.ts: no merge driver, attribute,
+ * `info/` or hook of the shared .git applies; `git merge-tree --write-tree` needs no worktree): its tree, or null
+ * on a conflict. `write`: its objects go into the repository's store (a merge to commit), else into the view's.
+ */
+async function mergedTree(repoDir: string, ours: string, theirs: string, write: boolean): Promise<string | null> {
+  // The merge base is found by a walk of history: the repository's genuine shallow list only (historyEnv).
+  const env = {
+    ...(await historyEnv(repoDir)),
+    ...(write ? { GIT_OBJECT_DIRECTORY: (await repoObjects(repoDir)).objects } : {}),
+  };
+  try {
+    const out = await viewGit(repoDir, ['merge-tree', '--write-tree', '--no-messages', ours, theirs], { env });
+    return out.split('\n', 1)[0]!.trim();
+  } catch (e) {
+    if (e instanceof GitError && e.code === 1) return null;
+    throw e;
+  }
+}
+
+/**
+ * Runs `fn` with the variables that make git read `dir` (the user's checkout) and its index through a view of ours:
+ * its status and its update after the merge see bytes, never the shared .git's attributes, filters or hooks.
+ */
+async function inUserView<T>(
+  repoDir: string,
+  dir: string,
+  head: string,
+  fn: (env: NodeJS.ProcessEnv) => Promise<T>,
+): Promise<T> {
+  const { objects, objectFormat } = await repoObjects(repoDir);
+  const index = (await git(dir, ['rev-parse', '--path-format=absolute', '--git-path', 'index'])).trim();
+  const view = tempView(objects, objectFormat);
+  const offAbort = onAbort(view.done);
+  // The view's HEAD is the branch's commit (detached), so its status compares the checkout with that commit.
+  writeFileSync(join(view.dir, 'HEAD'), `${head}\n`);
+  try {
+    return await fn({ GIT_DIR: view.dir, GIT_WORK_TREE: dir, GIT_INDEX_FILE: index, GIT_OBJECT_DIRECTORY: objects });
+  } finally {
+    offAbort();
+    view.done();
+  }
+}
+
+/**
+ * Merges `source` into `into`. The merge is computed in judgeloop's view (mergedTree) and committed by the user's
+ * identity; `into` then moves by one ref update (hooks off; refused if it moved meanwhile). When `into` is checked
+ * out, that worktree must be clean and is updated to the merge first (files written as their committed bytes).
+ * Dry run: the same merge, nothing written. A conflict changes nothing. Already in `into`: nothing changes.
  */
 export async function mergeBranch(o: MergeOptions): Promise<MergeOutcome> {
   const rev = o.source.rev;
@@ -76,10 +122,10 @@ export async function mergeBranch(o: MergeOptions): Promise<MergeOutcome> {
     source: rev,
   };
   const what = describe(o.source, o.branch);
-  if (!(await resolveCommit(o.repoDir, `refs/heads/${o.into}`)))
-    return { ...base, status: 'refused', detail: `${o.into} is not a local branch` };
-  if (!(await resolveCommit(o.repoDir, rev)))
-    return { ...base, status: 'refused', detail: `${rev} does not name a commit` };
+  const old = await resolveCommit(o.repoDir, `refs/heads/${o.into}`);
+  if (!old) return { ...base, status: 'refused', detail: `${o.into} is not a local branch` };
+  const theirs = await resolveCommit(o.repoDir, rev);
+  if (!theirs) return { ...base, status: 'refused', detail: `${rev} does not name a commit` };
   const inside = await mergedIn(o.repoDir, rev, o.into);
   if (inside)
     return {
@@ -88,49 +134,48 @@ export async function mergeBranch(o: MergeOptions): Promise<MergeOutcome> {
       commit: inside,
       detail: `${what} is already merged into ${o.into} (${short(inside)}); nothing changed`,
     };
+  const conflict = {
+    ...base,
+    status: 'conflict' as const,
+    detail: `${what} conflicts with ${o.into}; nothing changed`,
+  };
   if (o.dryRun) {
-    try {
-      await git(o.repoDir, ['merge-tree', '--write-tree', '--no-messages', `refs/heads/${o.into}`, rev]);
-      return { ...base, status: 'dry_run', detail: `${what} merges cleanly into ${o.into}; nothing changed` };
-    } catch (e) {
-      if (e instanceof GitError && e.code === 1)
-        return { ...base, status: 'conflict', detail: `${what} conflicts with ${o.into}` };
-      throw e;
-    }
+    if (!(await mergedTree(o.repoDir, old, theirs, false))) return conflict;
+    return { ...base, status: 'dry_run', detail: `${what} merges cleanly into ${o.into}; nothing changed` };
   }
   if (!o.who) return { ...base, status: 'refused', detail: NO_IDENTITY };
-  let dir = await worktreeOf(o.repoDir, o.into);
-  let temp: string | null = null;
-  if (dir) {
-    const dirty = (await git(dir, ['status', '--porcelain', '--untracked-files=no'])).trim();
-    if (dirty)
-      return { ...base, status: 'refused', detail: `${dir} (where ${o.into} is checked out) has uncommitted changes` };
+  const dir = await worktreeOf(o.repoDir, o.into);
+  const tree = await mergedTree(o.repoDir, old, theirs, true);
+  if (!tree) return conflict;
+  const message = `Merge ${o.branch} (chosen with judgeloop accept)`;
+  const env = { ...identityEnv('AUTHOR', o.who.author), ...identityEnv('COMMITTER', o.who.committer) };
+  const commit = (await git(o.repoDir, ['commit-tree', tree, '-p', old, '-p', theirs, '-m', message], { env })).trim();
+  const moveRef = () =>
+    git(o.repoDir, ['update-ref', '-m', `judgeloop accept: ${message}`, `refs/heads/${o.into}`, commit, old]).then(
+      () => true,
+      () => false,
+    );
+  const moved = { ...base, status: 'refused' as const, detail: `${o.into} moved while merging; nothing changed` };
+  if (!dir) {
+    if (!(await moveRef())) return moved;
   } else {
-    temp = mkdtempSync(join(tmpdir(), 'judgeloop-merge-'));
-    dir = join(temp, 'tree');
-    await git(o.repoDir, ['worktree', 'add', '--quiet', dir, o.into]).catch((e: unknown) => {
-      rmSync(temp!, { recursive: true, force: true });
-      throw e;
+    const refusal = await inUserView(o.repoDir, dir, old, async (userEnv) => {
+      const dirty = (await git(dir, ['status', '--porcelain', '--untracked-files=no'], { env: userEnv })).trim();
+      if (dirty) return `${dir} (where ${o.into} is checked out) has uncommitted changes`;
+      try {
+        // Two-tree read-tree: the checkout's index and files go from `old` to the merge; an untracked file in the
+        // way refuses it (git's own words), and nothing has moved yet.
+        await git(dir, ['read-tree', '-m', '-u', old, commit], { env: userEnv });
+      } catch (e) {
+        return `${dir} (where ${o.into} is checked out) cannot be updated: ${e instanceof GitError ? gitWords(e.stderr) : (e as Error).message}`;
+      }
+      if (await moveRef()) return null;
+      await git(dir, ['read-tree', '-m', '-u', commit, old], { env: userEnv }).catch(() => undefined);
+      return moved.detail;
     });
+    if (refusal) return { ...base, status: 'refused', detail: refusal };
   }
-  try {
-    const env = { ...identityEnv('AUTHOR', o.who.author), ...identityEnv('COMMITTER', o.who.committer) };
-    try {
-      await git(dir, ['merge', '--no-ff', '--no-edit', '-m', `Merge ${o.branch} (chosen with judgeloop accept)`, rev], {
-        env,
-      });
-    } catch (e) {
-      await git(dir, ['merge', '--abort']).catch(() => undefined);
-      return { ...base, status: 'conflict', detail: `git merge failed and was aborted: ${(e as Error).message}` };
-    }
-    const commit = (await git(dir, ['rev-parse', 'HEAD'])).trim();
-    return { ...base, status: 'merged', commit, detail: `${what} merged into ${o.into} at ${short(commit)}` };
-  } finally {
-    if (temp) {
-      await removeWorktree(o.repoDir, dir);
-      rmSync(temp, { recursive: true, force: true });
-    }
-  }
+  return { ...base, status: 'merged', commit, detail: `${what} merged into ${o.into} at ${short(commit)}` };
 }
 
 /**
