@@ -47,20 +47,18 @@ export interface NativeWitness {
  * ignore it). package testing writes its log (`-test.testlogfile`) only when M.Run reaches its end: a binary that
  * exits from inside its run leaves it empty. The output is copied beside the record.
  */
-export function goWitness(dir: string, env: NodeJS.ProcessEnv): NativeWitness {
+export function goWitness(dir: string, env: NodeJS.ProcessEnv): NativeWitness & { flag: string } {
   const name = wrapperName(dir, 'go');
-  const was = env.GOFLAGS ?? '';
-  const restore = was ? `GOFLAGS=${sq(was)}; export GOFLAGS` : 'unset GOFLAGS';
+  const flag = `-exec=${dir}/${name}`;
+  // The binary gets GOFLAGS without our flag (a go command a test runs is not observed as a test binary).
+  const restore = `GOFLAGS=$(printf '%s' "$GOFLAGS" | sed 's# *${flag}##'); [ -n "$GOFLAGS" ] && export GOFLAGS || unset GOFLAGS`;
   const script = [
     head(dir, restore),
     '{ "$bin" "-test.testlogfile=$d/tl-$id" "$@" 2>&1; echo $? > "$d/st-$id"; } | tee "$d/out-$id"',
     'st=$(cat "$d/st-$id" 2>/dev/null || echo 255)',
     TAIL,
   ].join('\n');
-  return {
-    files: { [name]: script },
-    env: { GOFLAGS: `${was} -exec=${dir}/${name}`.trim() },
-  };
+  return { files: { [name]: script }, env: { GOFLAGS: `${env.GOFLAGS ?? ''} ${flag}`.trim() }, flag };
 }
 
 const LOGFILE_WARNING = 'warning: `--logfile` is deprecated';

@@ -29,6 +29,15 @@ const NODE_TEST = new RegExp(String.raw`^\s*(?:${ASSIGN})*node\s+(?:--[\w-]+(?:=
 const GO_TEST = new RegExp(String.raw`^(\s*(?:${ASSIGN})*go\s+test)\b`);
 const CARGO_TEST = new RegExp(String.raw`^\s*(?:${ASSIGN})*cargo\s+(?:\+\S+\s+)?test\b`);
 
+/** A GOFLAGS the command sets before go test (it wins over the environment's) carries the observer's flag too. */
+function inlineGoflags(command: string, flag: string): string {
+  const m = new RegExp(String.raw`^(\s*(?:${ASSIGN})*?)GOFLAGS=("[^"]*"|'[^']*'|[^\s"']*)(?=\s)`).exec(command);
+  if (!m) return command;
+  const v = m[2] as string;
+  const value = /^["']/.test(v) ? `${v.slice(0, -1)} ${flag}${v.slice(-1)}` : `"${v} ${flag}"`;
+  return `${m[1]}GOFLAGS=${value}${command.slice(m[0].length)}`;
+}
+
 /** The report the config names (collector.test_report): its args appended, its env added, `{file}` filled in. */
 export interface ReportOverride {
   format: ReportFormat;
@@ -164,15 +173,9 @@ function planDirect(
   // binary run by judgeloop's observer. A command named as go's (`make test`) gets the observer alone.
   const go = GO_TEST.test(command);
   if ((go && named === null) || named === 'go') {
-    const w = goWitness(dir, env);
-    return {
-      runner: 'go',
-      format: 'console',
-      file: null,
-      command: !go || /(?:^|\s)-json\b/.test(command) ? command : command.replace(GO_TEST, '$1 -json'),
-      env: {},
-      witness: w,
-    };
+    const { flag, ...w } = goWitness(dir, env);
+    const json = !go || /(?:^|\s)-json\b/.test(command) ? command : command.replace(GO_TEST, '$1 -json');
+    return { runner: 'go', format: 'console', file: null, command: inlineGoflags(json, flag), env: {}, witness: w };
   }
   // cargo test: its console (libtest's lines), every test binary run by judgeloop's observer.
   if ((CARGO_TEST.test(command) && named === null) || named === 'cargo')
@@ -311,13 +314,15 @@ export function perTestSource(
     return {
       perTest: true,
       detail:
-        plan.runner === 'go' && plan.command !== command
-          ? `go: judgeloop runs \`${plan.command}\` (per-test events on the console), each test binary under judgeloop's observer`
-          : plan.format === 'console' && plan.witness
-            ? `${plan.runner}: its console, run under judgeloop's observer`
-            : plan.format === 'console'
-              ? `${plan.runner}: judgeloop runs \`${plan.command}\` (per-test events on the console)`
-              : `${plan.runner}: judgeloop asks it for its ${plan.format} report`,
+        plan.runner === 'cargo'
+          ? "cargo: libtest's `test name ... ok` line for every test, each test binary under judgeloop's observer"
+          : plan.runner === 'go' && plan.command !== command
+            ? `go: judgeloop runs \`${plan.command}\` (per-test events on the console), each test binary under judgeloop's observer`
+            : plan.format === 'console' && plan.witness
+              ? `${plan.runner}: its console, run under judgeloop's observer`
+              : plan.format === 'console'
+                ? `${plan.runner}: judgeloop runs \`${plan.command}\` (per-test events on the console)`
+                : `${plan.runner}: judgeloop asks it for its ${plan.format} report`,
     };
   const m = SCRIPT_CALL.exec(command);
   const why = !m
