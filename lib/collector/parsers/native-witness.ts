@@ -80,7 +80,7 @@ export function cargoWitness(dir: string): NativeWitness {
 }
 
 /** One test binary as the wrapper saw it: where it ran, its status (null: never seen to end), its files. */
-export interface BinaryRun {
+interface BinaryRun {
   id: string;
   dir: string;
   binary: string;
