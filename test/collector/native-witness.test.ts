@@ -85,6 +85,9 @@ describe('reconcileCargo', () => {
 
   it('an honest run: libtest logged each verdict (doc tests are rustdoc’s): nothing seen', () => {
     expect(reconcileCargo(TWO, rec(0, 'ok adds\nok zero\n'), false)).toEqual({ missing: [], seen: [] });
+    // An older cargo's header names the binary's path: the same binary.
+    const old = cases(['target/debug/deps/calc-80f166f2dd2d63d2::adds', 'passed']);
+    expect(reconcileCargo(old, rec(0, 'ok adds\n'), false)).toEqual({ missing: [], seen: [] });
   });
 
   it('a forged summary: verdicts libtest never logged; an abort: the signal named', () => {
