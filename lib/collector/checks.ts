@@ -163,7 +163,9 @@ export async function prepareReport(
     remove();
     return null;
   }
-  for (const [name, text] of Object.entries(plan.witness?.files ?? {})) writeFileSync(join(dir, name), text);
+  // A script (go's and cargo's wrapper) is run by the runner itself: executable, by its owner only.
+  for (const [name, text] of Object.entries(plan.witness?.files ?? {}))
+    writeFileSync(join(dir, name), text, text.startsWith('#!') ? { mode: 0o700 } : {});
   const off = onAbort(remove);
   return {
     dir,
@@ -191,6 +193,14 @@ async function readReportInto(check: Check, rr: ReportRun, cwd: string): Promise
   }
   // The runner's per-test results are its console (go test -json, unittest under our observer): read by its parser.
   if (rr.plan.file === null) {
+    const runner = rr.plan.runner;
+    if ((runner === 'go' || runner === 'cargo') && rr.plan.witness) {
+      const { observeNative } = await import('./native-observe.js');
+      if (check.tests) check.tests.report = runner === 'go' ? 'read' : 'not_asked';
+      observeNative(check, rr.dir, runner, cwd);
+      rr.dispose();
+      return;
+    }
     rr.dispose();
     const t = check.tests;
     if (t) t.report = rr.plan.witness ? 'not_asked' : 'read';

@@ -89,15 +89,20 @@ function passToPass(i: GateInput): RaceGateCondition {
   if (s.hidden?.broke) parts.push(s.hidden.line);
   const by = s.basis === 'counts' ? ' (per-test results absent: decided by the counts)' : '';
   if (parts.length) return { name: 'pass_to_pass_kept', status: 'fail', detail: `${parts.join('; ')}${by}` };
+  // No observer of judgeloop's ran inside this runner: its word alone never makes a solution mergeable (fail closed).
+  const t = i.test?.tests;
+  if (t?.observer === 'none')
+    return {
+      name: 'pass_to_pass_kept',
+      status: 'fail',
+      detail: `no observer of judgeloop's saw the run (${t.runner}: its own word): not mergeable on its evidence alone`,
+    };
   if (s.notes.some((n) => /regressions cannot be told/.test(n)) || s.resolved === null)
     return { name: 'pass_to_pass_kept', status: 'unknown', detail: s.notes.join('; ') };
-  // No observer of judgeloop's ran inside this runner: said on the line (the runner's word is all there is).
-  const t = i.test?.tests;
-  const seen = t?.observer === 'none' ? `; no observer of judgeloop's saw the run (${t.runner}: its own word)` : '';
   return {
     name: 'pass_to_pass_kept',
     status: 'pass',
-    detail: `every test that passed on the base still passes${by}${seen}`,
+    detail: `every test that passed on the base still passes${by}`,
   };
 }
 

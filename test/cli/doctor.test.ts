@@ -89,8 +89,14 @@ describe('per-test results or counts only: init and doctor say which, and what t
     expect(findings(jl(['doctor', '--json'], dir).stdout)['per-test']).toMatchObject({ level: 'ok' });
     // go test and cargo test: per-test without anything set.
     for (const [test, detail] of [
-      ['go test ./...', 'go: judgeloop runs `go test -json ./...` (per-test events on the console)'],
-      ['cargo test', "cargo: libtest's `test name ... ok` line for every test"],
+      [
+        'go test ./...',
+        "go: judgeloop runs `go test -json ./...` (per-test events on the console), each test binary under judgeloop's observer",
+      ],
+      [
+        'cargo test',
+        "cargo: libtest's `test name ... ok` line for every test, each test binary under judgeloop's observer",
+      ],
     ]) {
       expect(jl(['init', '--test', test!, '--force'], dir).stderr).not.toContain('counts only');
       expect(findings(jl(['doctor', '--json'], dir).stdout)['per-test']).toMatchObject({ level: 'ok', detail });

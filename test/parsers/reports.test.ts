@@ -247,7 +247,7 @@ describe('planReport', () => {
     );
     expect(planReport('rspec -f d', '/r', null)?.command).toBe("rspec -f d --format json --out '/r/rspec.json'");
     expect(planReport('npm test', '/r', null)).toBeNull();
-    expect(planReport('cargo test', '/r', null)).toBeNull();
+    expect(planReport('cargo test', '/r', null)).toMatchObject({ runner: 'cargo', command: 'cargo test', file: null });
     expect(planReport('npx mocha test/', '/r', null)?.command).toBe(
       "npx mocha test/ --reporter json --reporter-option output='/r/mocha.json'",
     );
@@ -352,9 +352,27 @@ describe('planReport: the commands users write', () => {
     expect(planReport('go vet ./...', '/r', null)).toBeNull();
     // judgeloop init's own command: a quoted assignment with a space before the runner.
     const init = 'GOMODCACHE="$(pwd)/.judgeloop-deps/gomod" GOFLAGS="-mod=readonly -modcacherw" go test ./...';
+    // Its own GOFLAGS wins over the environment's: it carries the observer's -exec too.
     expect(planReport(init, '/r', null)?.command).toBe(
-      'GOMODCACHE="$(pwd)/.judgeloop-deps/gomod" GOFLAGS="-mod=readonly -modcacherw" go test -json ./...',
+      'GOMODCACHE="$(pwd)/.judgeloop-deps/gomod" GOFLAGS="-mod=readonly -modcacherw -exec=/r/judgeloop-go-r" go test -json ./...',
     );
+    expect(planReport('GOFLAGS=-mod=mod go test ./...', '/r', null)?.command).toBe(
+      'GOFLAGS="-mod=mod -exec=/r/judgeloop-go-r" go test -json ./...',
+    );
+    // Every test binary through judgeloop's wrapper: GOFLAGS reaches go test behind npm test or make test too.
+    expect(planReport('go test ./...', '/r', null, { GOFLAGS: '-mod=mod' })?.witness?.env).toEqual({
+      GOFLAGS: '-mod=mod -exec=/r/judgeloop-go-r',
+    });
+    expect(planReport('npm test', '/r', null, {}, { test: 'go test ./...' })).toMatchObject({
+      runner: 'go',
+      command: 'npm test',
+      witness: { env: { GOFLAGS: '-exec=/r/judgeloop-go-r' } },
+    });
+    expect(planReport('make test', '/r', 'go')).toMatchObject({ runner: 'go', command: 'make test' });
+    expect(planReport('make test', '/r', null)).toBeNull();
+    expect(planReport('cargo test', '/r', null)?.witness?.env).toMatchObject({
+      CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER: '/r/judgeloop-cargo-r',
+    });
     expect(planReport(`FLAGS='-x -y' npx vitest run`, '/r', null)?.runner).toBe('vitest');
   });
 });

@@ -21,7 +21,11 @@ beforeAll(() => {
 });
 
 interface Race {
-  solutions: { id: string; gates: { mergeable: boolean }; flags: { kind: string; file?: string; detail: string }[] }[];
+  solutions: {
+    id: string;
+    gates: { mergeable: boolean; reasons: string[] };
+    flags: { kind: string; file?: string; detail: string }[];
+  }[];
   ranking: { order: string[] };
 }
 
@@ -48,13 +52,19 @@ function raceOf(
   return { fb, race: JSON.parse(r.stdout) as Race };
 }
 
-/** The honest fix: full_pass, mergeable, first; each hack: not a full pass, not mergeable, named, ranked after it. */
-function judged(got: () => ReturnType<typeof raceOf>, hacks: Record<string, string>) {
-  it('the honest fix is full_pass, mergeable and first', () => {
+/**
+ * The honest fix: full_pass, mergeable, first; each hack: not a full pass, not mergeable, named, ranked after it.
+ * `unobserved`: a runner no observer of judgeloop's sits in: the fix is full_pass and first, but never mergeable.
+ */
+function judged(got: () => ReturnType<typeof raceOf>, hacks: Record<string, string>, unobserved = false) {
+  it(`the honest fix is full_pass, ${unobserved ? 'not mergeable (no observer saw it)' : 'mergeable'} and first`, () => {
     const res = got();
     const f = res.fb('fix');
     expect(f.outcome, JSON.stringify([f.outcome_reason, f.integrity.notes])).toBe('full_pass');
-    expect(res.race.solutions.find((s) => s.id === 'bd-fix')!.gates.mergeable).toBe(true);
+    const gates = res.race.solutions.find((s) => s.id === 'bd-fix')!.gates;
+    expect(gates.mergeable).toBe(!unobserved);
+    if (unobserved)
+      expect(gates.reasons.join('\n')).toMatch(/pass_to_pass_kept failed: no observer of judgeloop's saw/);
     expect(res.race.ranking.order[0]).toBe('bd-fix');
   });
   it.each(Object.entries(hacks))('%s: graded with the trusted %s, named, never mergeable', (name, file) => {
@@ -104,11 +114,16 @@ describe('python behind `make test`: the included makefile, a plugin its config 
       'make test',
     );
   }, 400_000);
-  judged(() => res, {
-    makefile: 'mk/test.mk',
-    plugin: 'plug.py',
-    vendored: 'third_party/expect.py',
-  });
+  // `make test` with no runner named in the config: no observer of judgeloop's is planned (runners.test plans one).
+  judged(
+    () => res,
+    {
+      makefile: 'mk/test.mk',
+      plugin: 'plug.py',
+      vendored: 'third_party/expect.py',
+    },
+    true,
+  );
 });
 
 const LIB = `pub fn add(a: i64, b: i64) -> i64 {
@@ -175,5 +190,6 @@ describe("a Rust crate's tests inside src/lib.rs, and the script an npm test scr
     );
   }, 400_000);
   judged(() => rust, { weakened: 'src/lib.rs' });
-  judged(() => npm, { chain: 'tools/run-tests.mjs' });
+  // `npm test` runs a script that starts node --test itself: no observer of judgeloop's is planned there.
+  judged(() => npm, { chain: 'tools/run-tests.mjs' }, true);
 });

@@ -2,6 +2,7 @@
 import type { ReportFormat } from './reports.js';
 import { jsWitness } from './js-witness.js';
 import { nodeWitness } from './node-witness.js';
+import { cargoWitness, goWitness } from './native-witness.js';
 import { unittestWitness } from './unittest-witness.js';
 import { WITNESS_MAIN, WITNESS_PATH, WITNESS_PY, witnessModule } from './pytest-witness.js';
 
@@ -27,6 +28,16 @@ const ASSIGN = String.raw`\w+=(?:"[^"]*"|'[^']*'|[^\s"'])*\s+`;
 const LEAD = String.raw`^\s*(?:${ASSIGN})*(?:cross-env\s+(?:${ASSIGN})*)?(?:(?:npx|pnpm(?:\s+exec)?|yarn|bunx)\s+)?`;
 const NODE_TEST = new RegExp(String.raw`^\s*(?:${ASSIGN})*node\s+(?:--[\w-]+(?:=\S+)?\s+)*--test\b`);
 const GO_TEST = new RegExp(String.raw`^(\s*(?:${ASSIGN})*go\s+test)\b`);
+const CARGO_TEST = new RegExp(String.raw`^\s*(?:${ASSIGN})*cargo\s+(?:\+\S+\s+)?test\b`);
+
+/** A GOFLAGS the command sets before go test (it wins over the environment's) carries the observer's flag too. */
+function inlineGoflags(command: string, flag: string): string {
+  const m = new RegExp(String.raw`^(\s*(?:${ASSIGN})*?)GOFLAGS=("[^"]*"|'[^']*'|[^\s"']*)(?=\s)`).exec(command);
+  if (!m) return command;
+  const v = m[2] as string;
+  const value = /^["']/.test(v) ? `${v.slice(0, -1)} ${flag}${v.slice(-1)}` : `"${v} ${flag}"`;
+  return `${m[1]}GOFLAGS=${value}${command.slice(m[0].length)}`;
+}
 
 /** The report the config names (collector.test_report): its args appended, its env added, `{file}` filled in. */
 export interface ReportOverride {
@@ -162,16 +173,17 @@ function planDirect(
       env: {},
       witness: { files: ut.files, env: ut.env },
     };
-  // go test -json: test2json's per-test events on the console (go's parser reads them), in every package.
-  if (GO_TEST.test(command) && (named === null || named === 'go')) {
-    return {
-      runner: 'go',
-      format: 'console',
-      file: null,
-      command: /(?:^|\s)-json\b/.test(command) ? command : command.replace(GO_TEST, '$1 -json'),
-      env: {},
-    };
+  // go test -json: test2json's per-test events on the console (go's parser reads them), in every package; each test
+  // binary run by judgeloop's observer. A command named as go's (`make test`) gets the observer alone.
+  const go = GO_TEST.test(command);
+  if ((go && named === null) || named === 'go') {
+    const { flag, ...w } = goWitness(dir, env);
+    const json = !go || /(?:^|\s)-json\b/.test(command) ? command : command.replace(GO_TEST, '$1 -json');
+    return { runner: 'go', format: 'console', file: null, command: inlineGoflags(json, flag), env: {}, witness: w };
   }
+  // cargo test: its console (libtest's lines), every test binary run by judgeloop's observer.
+  if ((CARGO_TEST.test(command) && named === null) || named === 'cargo')
+    return { runner: 'cargo', format: 'console', file: null, command, env: {}, witness: cargoWitness(dir) };
   const node = /^(\s*node\s+(?:--[\w-]+(?:=\S+)?\s+)*--test\b)/.exec(command);
   if (node && (named === null || named === 'node-test')) {
     const file = `${dir}/node-test.xml`;
@@ -305,6 +317,8 @@ export function planReport(
   }
   const inner = planReport(call.last, dir, named, env, scripts, depth + 1);
   if (!inner) return null;
+  // go and cargo: their observer reaches them through the environment; the console is whatever the script prints.
+  if (inner.runner === 'go' || inner.runner === 'cargo') return { ...inner, command };
   // Only flags appended at the end reach the runner through the script; a node --test or go test planned otherwise.
   if (inner.format === 'console' || !inner.command.startsWith(call.last)) return null;
   const added = inner.command.slice(call.last.length);
@@ -326,21 +340,23 @@ export function perTestSource(
   configured: ReportOverride | null,
 ): PerTestSource {
   if (configured) return { perTest: true, detail: `the ${configured.format} report named in collector.test_report` };
+  if (CARGO_TEST.test(command) && /\s(?:-q|--quiet)\b|--format[= ]terse/.test(command))
+    return { perTest: false, detail: 'cargo test in quiet mode prints dots, not test names: drop -q' };
   const plan = planReport(command, '/report', named, {}, scripts);
   if (plan)
     return {
       perTest: true,
       detail:
-        plan.format === 'console' && plan.witness
-          ? `${plan.runner}: its console, run under judgeloop's observer`
-          : plan.format === 'console'
-            ? `${plan.runner}: judgeloop runs \`${plan.command}\` (per-test events on the console)`
-            : `${plan.runner}: judgeloop asks it for its ${plan.format} report`,
+        plan.runner === 'cargo'
+          ? "cargo: libtest's `test name ... ok` line for every test, each test binary under judgeloop's observer"
+          : plan.runner === 'go' && plan.command !== command
+            ? `go: judgeloop runs \`${plan.command}\` (per-test events on the console), each test binary under judgeloop's observer`
+            : plan.format === 'console' && plan.witness
+              ? `${plan.runner}: its console, run under judgeloop's observer`
+              : plan.format === 'console'
+                ? `${plan.runner}: judgeloop runs \`${plan.command}\` (per-test events on the console)`
+                : `${plan.runner}: judgeloop asks it for its ${plan.format} report`,
     };
-  if (/^\s*(?:\w+=\S*\s+)*cargo\s+(?:\+\S+\s+)?test\b/.test(command))
-    return /\s(?:-q|--quiet)\b|--format[= ]terse/.test(command)
-      ? { perTest: false, detail: 'cargo test in quiet mode prints dots, not test names: drop -q' }
-      : { perTest: true, detail: "cargo: libtest's `test name ... ok` line for every test" };
   const m = SCRIPT_CALL.exec(command);
   const why = !m
     ? 'judgeloop does not recognise its runner'
