@@ -675,7 +675,7 @@ no_tests_collected?: boolean
  */
 report?: ("read" | "missing" | "unreadable" | "not_asked")
 /**
- * judgeloop's observer inside the runner (pytest, unittest, node --test, vitest, jest, mocha): it reported on the run (saw), was planned and never reported (missing: shadowed, dropped or the run ended first; the evidence is not trusted), or the runner has none here (none: the run is not mergeable on its evidence alone).
+ * judgeloop's observer inside the runner (pytest, unittest, node --test, vitest, jest, mocha) or around its test binaries (go test, cargo test): it reported on the run (saw), was planned and never reported (missing: shadowed, dropped or the run ended first; the evidence is not trusted), or the runner has none here (none: the run is not mergeable on its evidence alone).
  */
 observer?: ("saw" | "missing" | "none")
 /**
@@ -2658,7 +2658,7 @@ no_tests_collected?: boolean
  */
 report?: ("read" | "missing" | "unreadable" | "not_asked")
 /**
- * judgeloop's observer inside the runner (pytest, unittest, node --test, vitest, jest, mocha): it reported on the run (saw), was planned and never reported (missing: shadowed, dropped or the run ended first; the evidence is not trusted), or the runner has none here (none: the run is not mergeable on its evidence alone).
+ * judgeloop's observer inside the runner (pytest, unittest, node --test, vitest, jest, mocha) or around its test binaries (go test, cargo test): it reported on the run (saw), was planned and never reported (missing: shadowed, dropped or the run ended first; the evidence is not trusted), or the runner has none here (none: the run is not mergeable on its evidence alone).
  */
 observer?: ("saw" | "missing" | "none")
 /**
