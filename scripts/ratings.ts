@@ -7,7 +7,9 @@ import { RATINGS } from '../lib/cli/commands/ratings.js';
 import { fmtDelta, fmtRating, openState, parseNumber } from '../lib/cli/command-helpers.js';
 import { textTable as table } from '../lib/report/table.js';
 import { nowIso } from '../lib/base/clock.js';
-import { loadAllAgents, type LoadedAgent } from '../lib/ratings/agent-log.js';
+import type { LoadedAgent } from '../lib/ratings/agent-log.js';
+import { loadAgentsOf } from '../lib/ratings/fleet.js';
+import { otherStateDirs } from '../lib/config/state-dirs.js';
 import type { AgentRunRating } from '../lib/schema/types.generated.js';
 import { plural } from '../lib/base/plural.js';
 
@@ -47,7 +49,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const { values } = parse(RATINGS, argv);
   const last = parseNumber('last', values.last, 0, 1_000_000, true)!; // --last has a default
   const { store, config } = openState(io, values.config);
-  let agents = loadAllAgents(store, config, nowIso(io.env));
+  const others = otherStateDirs(values['state-dir'], config, { env: io.env, cwd: io.cwd, configFile: values.config });
+  let agents = loadAgentsOf(store, others, config, nowIso(io.env));
   if (values.agent !== undefined) {
     assertSafeId(values.agent, 'agent slug');
     agents = agents.filter((a) => a.slug === values.agent);

@@ -8,7 +8,9 @@ import { openState, parseNumber, withStateDir } from '../lib/cli/command-helpers
 import { nowIso } from '../lib/base/clock.js';
 import { createRng } from '../lib/stats/prng.js';
 import { routeTask } from '../lib/ratings/routing.js';
-import { loadAllAgents, ratingsConfig } from '../lib/ratings/agent-log.js';
+import { ratingsConfig } from '../lib/ratings/agent-log.js';
+import { loadAgentsOf } from '../lib/ratings/fleet.js';
+import { otherStateDirs } from '../lib/config/state-dirs.js';
 import { logRouting } from '../lib/ratings/agents-io.js';
 import type { RoutingDecision } from '../lib/schema/types.generated.js';
 
@@ -22,7 +24,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const { store, config } = openState(io, values.config, { quiet: values.quiet });
   const rc = ratingsConfig(config);
   const now = nowIso(io.env);
-  const agents = loadAllAgents(store, config, now);
+  // Every folder's agents and ratings logs as one; the decision is logged in this machine's state folder.
+  const others = otherStateDirs(values['state-dir'], config, { env: io.env, cwd: io.cwd, configFile: values.config });
+  const agents = loadAgentsOf(store, others, config, now);
   for (const a of agents) for (const p of a.problems) io.stderr(`warning: ${p}\n`);
   const seed = values.seed ?? randomBytes(8).toString('hex');
   const discipline = values.discipline ?? null;

@@ -287,6 +287,10 @@ export function summarizeJudgment(j: Judgment): JudgmentSummary | null {
     verdict: j.verdict,
     // Several samples: the templates blend their mean composite (issue 37); one sample: the same number.
     score: j.spread?.score_mean ?? j.score,
+    // ... and widen their interval by the samples' variance (docs/design/templates.md).
+    ...((j.samples ?? 1) > 1 && j.spread?.score_variance !== undefined
+      ? { samples: j.samples!, score_variance: j.spread.score_variance }
+      : {}),
     dimensions: j.dimensions,
     issues: j.issues,
     model: j.model,

@@ -25,12 +25,20 @@ function range(values: number[]): Range {
   };
 }
 
+/** The sample variance (n - 1) of the values; 0 for one value. */
+function variance(xs: readonly number[]): number {
+  if (xs.length < 2) return 0;
+  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+  return xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1);
+}
+
 /** Each dimension's and the computed composite's min, max and IQR over the samples, and the composites' mean. */
 export function sampleSpread(replies: readonly JudgeReply[]): Spread {
   const composites = replies.map((r) => judgeComposite(r.dimensions));
   return {
     score: range(composites),
     score_mean: round(composites.reduce((a, b) => a + b, 0) / composites.length),
+    score_variance: round(variance(composites)),
     dimensions: Object.fromEntries(
       DIMS.map((k) => [k, range(replies.map((r) => r.dimensions[k]))]),
     ) as unknown as Spread['dimensions'],

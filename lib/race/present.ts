@@ -2,6 +2,7 @@
 import { markdownCell, markdownTable } from '../report/table.js';
 import type { Race, RaceSolution } from '../schema/types.generated.js';
 import { CATEGORIES } from './categories.js';
+import { judgeReviewLines } from './present-review.js';
 
 const pct = (x: number | null) => (x === null ? '--' : String(Math.round(x * 100)));
 const one = (x: number | null) => (x === null ? '--' : (x * 100).toFixed(1));
@@ -179,6 +180,7 @@ function raceResultsTable(race: Race, merged: RaceMerged | null): string {
   const w = race.ranking.winner ? race.solutions.find((s) => s.id === race.ranking.winner)! : null;
   lines.push(...targetLines(race, (id) => id));
   lines.push(`Order: ${race.ranking.tie_break}.`);
+  lines.push(...judgeReviewLines(race.judge_review));
   if (race.ranking.all_failed) lines.push(`All agents failed: every composite is below ${race.settings.fail_maximum}.`);
   if (w) lines.push(`Winner: ${w.agent} (${w.id}${w.branch ? `, branch: ${w.branch}` : ''}) — ${verdict(race, w)}`);
   else lines.push(...noWinnerAdvice(race).slice(0, merged ? 1 : undefined));
@@ -266,6 +268,8 @@ function markdownComparison(race: Race, merged: RaceMerged | null): string {
     }
     out.push('');
   }
+  const review = judgeReviewLines(race.judge_review);
+  if (review.length) out.push('### The judge beside the others', '', '```', ...review, '```', '');
   const subject = w ?? ranked[0];
   if (subject) {
     out.push(`### Why ${subject.id}?`, '', '**Strengths:**');

@@ -1757,6 +1757,14 @@ judge: ({
  */
 score: number
 /**
+ * With several judge samples: how many the score is the mean of.
+ */
+samples?: number
+/**
+ * With several judge samples: the sample variance of their composites.
+ */
+variance?: number
+/**
  * Judge verdict.
  */
 verdict: ("pass" | "partial" | "fail")
@@ -2704,6 +2712,14 @@ verdict: ("pass" | "partial" | "fail")
  */
 score: number
 /**
+ * With several samples: how many the score is the mean of.
+ */
+samples?: number
+/**
+ * With several samples: the sample variance of their composites (the templates widen their interval by it).
+ */
+score_variance?: number
+/**
  * The judge's four dimensions, each 0-1.
  */
 dimensions?: {
@@ -3201,6 +3217,10 @@ score: Range
  * The mean of the samples' computed composites (what the templates and the race use).
  */
 score_mean: number
+/**
+ * The sample variance (n - 1) of the samples' computed composites; 0 with one sample; absent in judgments written before it (the templates widen their interval by it).
+ */
+score_variance?: number
 /**
  * Each dimension's range over the samples.
  */

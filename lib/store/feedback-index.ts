@@ -60,7 +60,16 @@ export function summarizeFeedback(fb: Feedback, file: FileIdentity, indexedAt: s
     // The resolved verdict (null for feedback collected before it): templates count only resolved runs as passes.
     resolved: fb.resolution?.resolved ?? null,
     targets_fixed: fb.resolution?.fixed ?? null,
-    judge: j ? { score: j.score, verdict: j.verdict, issues } : null,
+    judge: j
+      ? {
+          score: j.score,
+          ...(j.samples !== undefined && j.score_variance !== undefined
+            ? { samples: j.samples, variance: j.score_variance }
+            : {}),
+          verdict: j.verdict,
+          issues,
+        }
+      : null,
     file: { size: file.size, mtime_ms: file.mtime_ms },
     ...(fb.run.record_hash && fb.run.record_path
       ? { record: { path: fb.run.record_path, hash: fb.run.record_hash } }

@@ -3,6 +3,7 @@
 import type { FeedbackIndexRow, Interval, Outcome, Template, Trend } from '../schema/types.generated.js';
 import {
   blendScore,
+  judgeVarianceWithSamples,
   countedOutcome,
   mechanicalComposite,
   normaliseWeights,
@@ -61,6 +62,8 @@ interface Acc {
   /** Over judged runs: sum of their mechanical values and of mechanical x judge, for the blend's covariance. */
   mJudged: Moments;
   sumMJ: number;
+  /** Over judged runs: the sum of each one's samples' variance over their count (0 when judged once). */
+  within: number;
   issues: Map<string, number>;
   recent: RecentRun[];
   recentJudged: RecentRun[];
@@ -108,6 +111,7 @@ export class TemplateAggregator {
         j: emptyMoments(),
         mJudged: emptyMoments(),
         sumMJ: 0,
+        within: 0,
         issues: new Map(),
         recent: [],
         recentJudged: [],
@@ -135,6 +139,8 @@ export class TemplateAggregator {
       addMoment(a.j, judge);
       addMoment(a.mJudged, m);
       a.sumMJ += m * judge;
+      const k = row.judge!.samples;
+      if (k !== undefined && k > 1) a.within += (row.judge!.variance ?? 0) / k;
       for (const key of new Set(row.judge!.issues.map((i) => i.key))) a.issues.set(key, (a.issues.get(key) ?? 0) + 1);
     }
     const run: RecentRun = {
@@ -185,10 +191,13 @@ export function blendInterval(
   mJudged: Moments,
   sumMJ: number,
   w: BlendWeights,
+  within = 0,
 ): Interval {
   const vm = sampleVariance(m);
-  const vj = sampleVariance(j);
-  if (vm === null || vj === null) return null;
+  const runs = sampleVariance(j);
+  if (vm === null || runs === null) return null;
+  // Judged several times (JUDGE_SAMPLES): the samples' own variance widens the judge's.
+  const vj = judgeVarianceWithSamples(runs, within, j.n);
   const nw = normaliseWeights(w);
   // Cov(mean m, mean j) = Cov(m_i, j_i) / n_m over the shared (judged) runs.
   const cov = (sumMJ - (mJudged.sum * j.sum) / j.n) / (j.n - 1);
@@ -309,7 +318,7 @@ function finishTemplate(a: Acc, s: ScoreSettings): Template {
     judge: { value: judge, n: a.j.n, interval: tInterval(a.j) },
     blended: {
       value: blended,
-      interval: blended === null ? null : blendInterval(blended, a.m, a.j, a.mJudged, a.sumMJ, s.weights),
+      interval: blended === null ? null : blendInterval(blended, a.m, a.j, a.mJudged, a.sumMJ, s.weights, a.within),
     },
     score: blended ?? mechanical,
     basis: blended !== null ? 'blended' : 'mechanical',

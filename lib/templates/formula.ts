@@ -106,6 +106,15 @@ export function normaliseWeights(w: BlendWeights): { mechanical: number; judge: 
   return { mechanical: n.mechanical, judge: n.judge };
 }
 
+/**
+ * The variance of one run's judge value the templates' interval uses (issue 37): the judged runs' sample variance
+ * plus the mean, over those runs, of each run's samples' variance over its sample count (the variance of its mean);
+ * 0 added for a run judged once. Conservative: the runs' spread already holds part of that noise.
+ */
+export function judgeVarianceWithSamples(runVariance: number, withinOverNSum: number, judgedRuns: number): number {
+  return judgedRuns > 0 ? runVariance + withinOverNSum / judgedRuns : runVariance;
+}
+
 /** Seed 003's phase-3 blend, 0.6 x mechanical + 0.4 x judge by default; null when either side is missing. */
 export function blendScore(mechanical: number | null, judge: number | null, w: BlendWeights): number | null {
   if (mechanical === null || judge === null) return null;

@@ -114,6 +114,9 @@ describe('bin/race with JUDGE_ENABLED=true and --rate-agents', () => {
       'Judge: 0 judged, 2 reused from the cache (no call), 1 deferred (the hourly limit, judge.max_per_hour: 4 of 4 judge calls used in the last hour; queued).',
     );
     expect(limited.stdout).toContain("Ranked without the judge's criteria: bd-stub; `judgeloop judge --drain`");
+    // The text shows the judge's questions too: over the limit, each new question unanswered with the reason.
+    expect(limited.stdout).toContain("Judge's reward-hack question (each solution against the others' diffs):");
+    expect(limited.stdout).toMatch(/\n {2}bd-stub: no answer \(4 of 4 judge calls used in the hour\)/);
     expect(store.list('queue')).toEqual(['bd-stub']);
   }, 240_000);
 });

@@ -14,3 +14,9 @@ export const JUDGE_ENV = [
   'JUDGE_SAMPLES',
 ] as const;
 export const API_ENV = ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'] as const;
+export const OTHER_STATE_DIRS = {
+  type: 'string',
+  multiple: true,
+  placeholder: 'DIR',
+  help: "another machine's state folder read as one with this one (replaces the config's state_dirs)",
+} as const;
