@@ -2,7 +2,7 @@
 import { existsSync, lstatSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { onAbort } from '../base/cleanup.js';
-import { git, repoObjects } from '../git/git.js';
+import { git, knowOwnConfig, repoObjects } from '../git/git.js';
 import { writeView } from '../git/view.js';
 import { runCommand } from '../process/runner.js';
 import { collectorCheckEnv, type SandboxPolicy } from '../process/sandbox.js';
@@ -31,7 +31,13 @@ export async function withCheckout<T>(
     const oid = (await git(repoDir, ['rev-parse', '--verify', `${commit}^{commit}`])).trim();
     const { objects, objectFormat } = await repoObjects(repoDir);
     writeView(view, objects, objectFormat);
-    await git(view, ['worktree', 'add', '--detach', '--quiet', tree, oid]);
+    // Our config, as written: not asked of git while nothing of the agent's has run; read as usual afterwards.
+    const forget = knowOwnConfig(view);
+    try {
+      await git(view, ['worktree', 'add', '--detach', '--quiet', tree, oid]);
+    } finally {
+      forget();
+    }
     return await fn(tree);
   } finally {
     offAbort();

@@ -1,7 +1,7 @@
 // Which folder is a worktree judgeloop may measure, and what git says of it (HEAD, index, refs, merge base).
 import { existsSync, lstatSync, readFileSync, realpathSync, type Stats } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { git, GitError, gitWords } from './git.js';
+import { isAbsolute, join, resolve } from 'node:path';
+import { git, GitError, gitWords, knowRepoObjects } from './git.js';
 export async function isWorkTree(dir: string): Promise<boolean> {
   try {
     return (await git(dir, ['rev-parse', '--is-inside-work-tree'])).trim() === 'true';
@@ -157,6 +157,10 @@ export async function worktreeInfoWithRef(
         'info/exclude',
         '--git-path',
         'index',
+        // Where the objects are and their format (repoObjects' question, answered here: one git process fewer).
+        '--path-format=absolute',
+        '--git-common-dir',
+        '--show-object-format',
         'HEAD',
         'HEAD^{tree}',
         `${ref}^{commit}`,
@@ -168,9 +172,10 @@ export async function worktreeInfoWithRef(
       .split('\n');
     if (!isTop(dir, all[0]) || !all[1]) return null;
     const excludeFile = resolve(dir, all[1]);
-    const lines = all.slice(2);
-    const [indexPath, head, headTree, refCommit] = lines;
-    const rest = lines.slice(4);
+    const [indexPath, commonDir, objectFormat] = all.slice(2, 5);
+    const lines = all.slice(5);
+    const [head, headTree, refCommit] = lines;
+    const rest = lines.slice(3);
     if (
       rest[rest.length - 1] !== '--' ||
       !indexPath ||
@@ -190,6 +195,8 @@ export async function worktreeInfoWithRef(
     )
       return null;
     const bases = sym.slice(2).map((x) => x.slice(1));
+    if (commonDir && isAbsolute(commonDir) && objectFormat && /^sha(1|256)$/.test(objectFormat))
+      knowRepoObjects(dir, commonDir, objectFormat);
     return {
       headCommit: head,
       headTree,
