@@ -84,6 +84,8 @@ interface RaceFigures {
   outcomes: string[];
   /** (fetch + setup) / total of the last collect (warm: the baseline and the cache filled), from its `steps`. */
   setupShare: number | null;
+  /** The last collect's `steps` (ms per step), printed beside the share. */
+  steps: Feedback['steps'] | null;
 }
 
 /** Collects the race's records with `root`'s bin/collect, one process per record, as a race does, counting fetches. */
@@ -124,9 +126,10 @@ function race(root: string): RaceFigures {
     const installs = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0;
     const st = last?.steps;
     const setupShare = st ? ((st.fetch_ms ?? 0) + (st.setup_ms ?? 0)) / st.total_ms : null;
-    return { installs, wallMs, outcomes, setupShare };
+    return { installs, wallMs, outcomes, setupShare, steps: st ?? null };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (process.env.BENCH_KEEP) console.log(`kept: ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -159,7 +162,15 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     `| collect of a \`true\` run ÷ \`node -e 0\` (median of ${n}) | ${col(ratio(old))} | ${ratio(c)} | ≤ 3× |`,
   );
   const outs = [...new Set(now.outcomes)].join(', ');
-  console.log(`\noutcomes now: ${outs}${before ? `; before: ${[...new Set(before.outcomes)].join(', ')}` : ''}`);
+  const fmt = (st: Feedback['steps'] | null) =>
+    st
+      ? Object.entries(st)
+          .filter(([k, v]) => k.endsWith('_ms') && typeof v === 'number')
+          .map(([k, v]) => `${k.slice(0, -3)} ${v}`)
+          .join(' · ')
+      : 'not recorded';
+  console.log(`\nthe warm collect's steps, ms: now ${fmt(now.steps)}${before ? `; before ${fmt(before.steps)}` : ''}`);
+  console.log(`outcomes now: ${outs}${before ? `; before: ${[...new Set(before.outcomes)].join(', ')}` : ''}`);
   console.log(
     `load average: ${(await import('node:os'))
       .loadavg()

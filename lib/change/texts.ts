@@ -25,12 +25,16 @@ export async function testFileTexts(
   rev: string,
   isTest: IsTest,
 ): Promise<{ path: string; text: string }[]> {
-  const paths = (await git(cwd, ['ls-tree', '-r', '-z', '--name-only', rev])).split('\0').filter(Boolean);
+  // The tree's full listing, as the graded tree was built from (a question git() has usually answered already).
+  const tree = (await git(cwd, ['rev-parse', '--verify', `${rev}^{tree}`])).trim();
+  const paths = (await git(cwd, ['ls-tree', '-r', '-z', '--full-tree', tree]))
+    .split('\0')
+    .map((rec) => rec.slice(rec.indexOf('\t') + 1))
+    .filter(Boolean);
   const tests = paths.filter(isTest).slice(0, MAX_TEST_FILES);
   if (!tests.length) return [];
   let out: string;
   // Read in judgeloop's own repository: a `-diff` or `binary` attribute of the agent's hides no test from `-I`.
-  const tree = (await git(cwd, ['rev-parse', '--verify', `${rev}^{tree}`])).trim();
   try {
     out = await viewGit(cwd, ['grep', '-z', '-n', '-I', '-e', '', tree, '--', ...tests], {
       maxBuffer: 64 * 1024 * 1024,

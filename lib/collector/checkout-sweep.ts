@@ -1,9 +1,9 @@
 // Temporary baseline checkouts of killed runs, still registered as worktrees of the agent's repository: swept at the
 // next baseline (design: docs/design/store.md "Baseline checkouts").
-import { existsSync, lstatSync, readdirSync, rmSync, type Stats } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, type Stats } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
-import { git } from '../git/git.js';
+import { basename, dirname, isAbsolute, join } from 'node:path';
+import { git, repoObjects } from '../git/git.js';
 import { abandoned, ownerTag, parseOwnerTag, self } from '../process/owner.js';
 
 /** A checkout of the old naming (no owner in its name) is removed once this old. */
@@ -26,7 +26,7 @@ export async function sweepBaselineCheckouts(repoDir: string, now = Date.now()):
   const tmp = tmpdir();
   const stale: string[] = [];
   const removed: string[] = [];
-  const listed = await git(repoDir, ['worktree', 'list', '--porcelain', '-z']);
+  const listed = (await mayHoldOurs(repoDir)) ? await git(repoDir, ['worktree', 'list', '--porcelain', '-z']) : '';
   for (const field of listed.split('\0')) {
     if (!field.startsWith('worktree ')) continue;
     const path = field.slice('worktree '.length);
@@ -49,6 +49,30 @@ export async function sweepBaselineCheckouts(repoDir: string, now = Date.now()):
   // agent's own worktrees whose folders are missing, and another machine's.
   for (const path of stale) await git(repoDir, ['worktree', 'remove', '--force', '--force', path]);
   return [...removed, ...sweepUnregistered(tmp, now)];
+}
+
+/**
+ * Whether the repository registers a worktree that may be a checkout of ours (the older layout registered them
+ * there): false only when every `worktrees/<id>/gitdir` is an absolute path outside `<tmpdir>/judgeloop-base-*`
+ * — then the listing is not asked of git (one process fewer per collect). Read as data; unreadable: true.
+ */
+async function mayHoldOurs(repoDir: string): Promise<boolean> {
+  try {
+    const common = dirname((await repoObjects(repoDir)).objects);
+    const dir = join(common, 'worktrees');
+    if (!existsSync(dir)) return false;
+    const prefix = join(tmpdir(), BASE_PREFIX);
+    for (const id of readdirSync(dir)) {
+      // A FIFO or a huge file (the repository is the agent's) is not read: git is asked.
+      const st = lstatSync(join(dir, id, 'gitdir'), { throwIfNoEntry: false });
+      if (!st?.isFile() || st.size > 4096) return true;
+      const gitdir = readFileSync(join(dir, id, 'gitdir'), 'utf8').trim();
+      if (!isAbsolute(gitdir) || gitdir.startsWith(prefix) || gitdir.includes(BASE_PREFIX)) return true;
+    }
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /** Checkout folders of dead runs that no agent's repository lists: killed before git registered them, or our view's. */

@@ -2,7 +2,7 @@
 import { existsSync, lstatSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { onAbort } from '../base/cleanup.js';
-import { git, repoObjects } from '../git/git.js';
+import { git, knowOwnConfig, repoObjects } from '../git/git.js';
 import { writeView } from '../git/view.js';
 import { runCommand } from '../process/runner.js';
 import { collectorCheckEnv, type SandboxPolicy } from '../process/sandbox.js';
@@ -11,6 +11,7 @@ import { baselineTempPrefix } from './checkout-sweep.js';
 import type { Baseline, Config } from '../schema/types.generated.js';
 import type { StateStore } from '../store/store.js';
 import { fromRun } from './checks.js';
+import { planSetup, setupFiles } from './setup-plan.js';
 
 /** Runs `fn` in a temporary checkout of `commit`, always removed afterwards (also on SIGINT/TERM/HUP). */
 export async function withCheckout<T>(
@@ -30,7 +31,13 @@ export async function withCheckout<T>(
     const oid = (await git(repoDir, ['rev-parse', '--verify', `${commit}^{commit}`])).trim();
     const { objects, objectFormat } = await repoObjects(repoDir);
     writeView(view, objects, objectFormat);
-    await git(view, ['worktree', 'add', '--detach', '--quiet', tree, oid]);
+    // Our config, as written: not asked of git while nothing of the agent's has run; read as usual afterwards.
+    const forget = knowOwnConfig(view);
+    try {
+      await git(view, ['worktree', 'add', '--detach', '--quiet', tree, oid]);
+    } finally {
+      forget();
+    }
     return await fn(tree);
   } finally {
     offAbort();
@@ -107,8 +114,18 @@ export async function runSetup(dir: string, o: SetupOptions): Promise<Baseline['
       return { command: fetched.command, result: fetched.result, fetch: fetched };
   }
   const network = o.collector.setup_network ?? false;
-  o.log?.(`${o.label}: setup (${network ? 'network' : 'no network'}): ${setup}`);
-  const done = await step(setup!, network, {});
+  const started = performance.now();
+  const plan = planSetup(setup!, setupFiles(dir));
+  const idle = plan.skipped.map((s) => `not run: ${s.part}: ${s.why}\n`).join('');
+  if (plan.skipped.length) o.log?.(`${o.label}: setup: ${idle.trim().replaceAll('\n', '; ')}`);
+  let done: SetupRun;
+  if (plan.run === null) done = { command: setup!, result: idleResult(Math.round(performance.now() - started), idle) };
+  else {
+    o.log?.(`${o.label}: setup (${network ? 'network' : 'no network'}): ${plan.run}`);
+    const ran = await step(plan.run, network, {});
+    done = { ...ran, command: setup! };
+    if (idle && ran.result.output) done.result.output = withNote(ran.result.output, idle);
+  }
   return fetched ? { ...done, fetch: fetched } : done;
 }
 
@@ -156,6 +173,23 @@ async function cachedFetch(
     }
     return { ...done, cache: { key, hit: false, dirs } };
   });
+}
+
+/** A setup whose every part would have done nothing (setup-plan.ts): passed, nothing started. */
+function idleResult(ms: number, text: string): SetupRun['result'] {
+  return {
+    status: 'passed',
+    exit_code: 0,
+    signal: null,
+    duration_ms: ms,
+    source: 'collector',
+    output: { text, bytes: Buffer.byteLength(text), truncated: false },
+  };
+}
+
+/** The setup's output with the note of the parts not started in front. */
+function withNote(out: NonNullable<SetupRun['result']['output']>, note: string): typeof out {
+  return { ...out, text: note + out.text, bytes: out.bytes + Buffer.byteLength(note) };
 }
 
 /** A fetch answered by the cache: passed, in the time the copy took. */

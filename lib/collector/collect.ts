@@ -9,7 +9,7 @@ import { git, setGitTimeout } from '../git/git.js';
 import { diffSnapshot, snapshotWorking, type WorkingDiff } from '../git/snapshot.js';
 import { worktreeInfo, worktreeInfoWithRef, worktreeProblem, type WorktreeInfo } from '../git/worktree.js';
 import { sweepOrphansOnce } from '../process/process.js';
-import { assertSandboxAvailable, collectorSandbox, type SandboxPolicy } from '../process/sandbox.js';
+import { assertSandboxAvailable, collectorSandbox, startSandboxProbe, type SandboxPolicy } from '../process/sandbox.js';
 import type { Baseline, BaselineSummary, CommandsUsed, Feedback, RaceRun } from '../schema/types.generated.js';
 import { collectorConfigHash } from '../evidence/currency.js';
 import { sealRun, type Sealed } from './candidate.js';
@@ -102,6 +102,7 @@ async function readInputs(loaded: LoadedRunRecord, ctx: CollectContext): Promise
   sweepOrphansOnce();
   const sandbox = collectorSandbox(cfg.collector, ctx.processEnv, store.root);
   assertSandboxAvailable(sandbox);
+  startSandboxProbe(sandbox);
   setGitTimeout((cfg.collector.git_timeout_seconds ?? 120) * 1000);
   const fastP = existsSync(wt) ? worktreeInfoWithRef(wt, r.base_ref) : null;
   const fast = fastP ? await fastP : null;

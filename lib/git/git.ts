@@ -383,6 +383,24 @@ export interface RepoObjects {
 
 const objectsCache = new Map<string, Promise<RepoObjects>>();
 
+/** What a caller's own rev-parse learned of `cwd` (`--path-format=absolute --git-common-dir --show-object-format --is-shallow-repository`). */
+export function knowRepoObjects(cwd: string, commonDir: string, objectFormat: string, shallow: boolean): void {
+  if (!objectsCache.has(cwd))
+    objectsCache.set(cwd, Promise.resolve({ objects: join(commonDir, 'objects'), objectFormat, shallow }));
+}
+
+/**
+ * A repository judgeloop has just written (a view: lib/git/view.ts, no driver and no sparse checkout in its config):
+ * its config is known without asking until the returned function is called (before anything of the agent's runs).
+ */
+export function knowOwnConfig(cwd: string): () => void {
+  const known = Promise.resolve(repoConfigFacts(''));
+  driverCache.set(cwd, known);
+  return () => {
+    if (driverCache.get(cwd) === known) driverCache.delete(cwd);
+  };
+}
+
 /** Where the repository at `cwd` keeps its objects, and their format (read once per process). */
 export function repoObjects(cwd: string): Promise<RepoObjects> {
   let p = objectsCache.get(cwd);

@@ -1,7 +1,7 @@
 // Which folder is a worktree judgeloop may measure, and what git says of it (HEAD, index, refs, merge base).
 import { existsSync, lstatSync, readFileSync, realpathSync, type Stats } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { git, GitError, gitWords } from './git.js';
+import { isAbsolute, join, resolve } from 'node:path';
+import { git, GitError, gitWords, knowRepoObjects } from './git.js';
 export async function isWorkTree(dir: string): Promise<boolean> {
   try {
     return (await git(dir, ['rev-parse', '--is-inside-work-tree'])).trim() === 'true';
@@ -160,6 +160,12 @@ export async function worktreeInfoWithRef(
           'info/exclude',
           '--git-path',
           'index',
+          // Where the objects are, their format and whether a shallow list exists (repoObjects' question, answered
+          // here: one git process fewer).
+          '--path-format=absolute',
+          '--git-common-dir',
+          '--show-object-format',
+          '--is-shallow-repository',
           'HEAD',
           'HEAD^{tree}',
           `${ref}^{commit}`,
@@ -173,9 +179,10 @@ export async function worktreeInfoWithRef(
       .split('\n');
     if (!isTop(dir, all[0]) || !all[1]) return null;
     const excludeFile = resolve(dir, all[1]);
-    const lines = all.slice(2);
-    const [indexPath, head, headTree, refCommit] = lines;
-    const rest = lines.slice(4);
+    const [indexPath, commonDir, objectFormat, shallow] = all.slice(2, 6);
+    const lines = all.slice(6);
+    const [head, headTree, refCommit] = lines;
+    const rest = lines.slice(3);
     if (
       rest[rest.length - 1] !== '--' ||
       !indexPath ||
@@ -195,6 +202,14 @@ export async function worktreeInfoWithRef(
     )
       return null;
     const bases = sym.slice(2).map((x) => x.slice(1));
+    if (
+      commonDir &&
+      isAbsolute(commonDir) &&
+      objectFormat &&
+      /^sha(1|256)$/.test(objectFormat) &&
+      (shallow === 'true' || shallow === 'false')
+    )
+      knowRepoObjects(dir, commonDir, objectFormat, shallow === 'true');
     return {
       headCommit: head,
       headTree,

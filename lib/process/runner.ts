@@ -1,6 +1,6 @@
 import { constants } from 'node:os';
 import { HeadTailBuffer, spawnGroup, type CapturedOutput } from './process.js';
-import { sandboxed, type Isolation, type SandboxPolicy } from './sandbox.js';
+import { sandboxed, sandboxReady, type Isolation, type SandboxPolicy } from './sandbox.js';
 
 export interface RunResult {
   exitCode: number | null;
@@ -45,6 +45,7 @@ export { HeadTailBuffer };
 export async function runCommand(command: string, opts: RunOptions): Promise<RunResult> {
   const buf = new HeadTailBuffer(Math.floor(opts.capBytes / 2), Math.ceil(opts.capBytes / 2));
   const push = (c: Buffer) => buf.push(c);
+  await sandboxReady();
   const cmd = sandboxed(
     {
       command,

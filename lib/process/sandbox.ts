@@ -8,6 +8,7 @@ import { UserError } from '../base/errors.js';
 import { projectRoot } from '../base/paths.js';
 import { privatePaths } from '../base/private-paths.js';
 import { scrubEnv } from './env-scrub.js';
+import { spawnGroup } from './process.js';
 import type { Config } from '../schema/types.generated.js';
 
 type SandboxMode = 'auto' | 'required' | 'off';
@@ -43,40 +44,61 @@ export interface SandboxedCommand {
   isolation: Isolation;
 }
 
-let probe: { ok: true; path: string } | { ok: false; why: string } | undefined;
+type Probe = { ok: true; path: string } | { ok: false; why: string };
+let probe: Probe | undefined;
+let probing: Promise<void> | undefined;
+
+const PROBE_ARGS = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--unshare-net'];
+
+function probed(path: string, status: number | null, err: string): Probe {
+  if (status === 0) return { ok: true, path };
+  return { ok: false, why: `bubblewrap cannot create its namespaces here: ${err || `exit ${status}`}` };
+}
 
 /** Whether bubblewrap is installed and can create the namespaces it needs here (probed once per process). */
-export function bubblewrap(): { ok: true; path: string } | { ok: false; why: string } {
+export function bubblewrap(): Probe {
   if (probe) return probe;
   const path = findOnPath('bwrap');
   if (!path) {
     probe = { ok: false, why: 'bubblewrap (bwrap) is not installed' };
     return probe;
   }
-  const r = spawnSync(
-    path,
-    [
-      '--ro-bind',
-      '/',
-      '/',
-      '--dev',
-      '/dev',
-      '--proc',
-      '/proc',
-      '--unshare-pid',
-      '--unshare-net',
-      '--die-with-parent',
-      'true',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 },
-  );
-  if (r.status !== 0) {
-    const err = r.stderr?.toString().trim().split('\n').pop() ?? r.error?.message ?? `exit ${r.status}`;
-    probe = { ok: false, why: `bubblewrap cannot create its namespaces here: ${err}` };
-    return probe;
-  }
-  probe = { ok: true, path };
+  const r = spawnSync(path, [...PROBE_ARGS, '--die-with-parent', 'true'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    timeout: 10_000,
+  });
+  probe = probed(path, r.status, r.stderr?.toString().trim().split('\n').pop() ?? r.error?.message ?? '');
   return probe;
+}
+
+/**
+ * The same probe started without waiting (a collect starts it with its first git call, so it overlaps git's work);
+ * `sandboxReady()` waits for it. Nothing changes for a caller that never starts it.
+ */
+export function startSandboxProbe(policy: SandboxPolicy): void {
+  if (policy.mode === 'off' || probe || probing) return;
+  const path = findOnPath('bwrap');
+  if (!path) return;
+  let err = '';
+  probing = spawnGroup(path, [...PROBE_ARGS, '--die-with-parent', 'true'], {
+    cwd: '/',
+    env: { PATH: process.env.PATH ?? '' },
+    timeoutMs: 10_000,
+    onStdout: () => {},
+    onStderr: (c) => {
+      err += c.toString();
+    },
+  }).then(
+    (r) => {
+      probe ??= probed(path, r.exitCode, r.spawnError ?? err.trim().split('\n').pop() ?? '');
+    },
+    () => undefined,
+  );
+}
+
+/** Waits for a probe `startSandboxProbe` started (if any). */
+export async function sandboxReady(): Promise<void> {
+  if (probing) await probing;
 }
 
 /** The first `name` in a folder of PATH, or null. */
