@@ -346,6 +346,12 @@ describe('checks: the report directory', () => {
     a!.dispose();
     b!.dispose();
     expect(existsSync(a!.dir) || existsSync(b!.dir)).toBe(false);
-    expect(await prepareReport('cargo test', collector, {}, process.cwd())).toBeNull();
+    // cargo test gets the observer's wrapper (its binaries run through it), gone with its folder too.
+    const c = await prepareReport('cargo test', collector, {}, process.cwd());
+    expect(c?.plan.runner).toBe('cargo');
+    expect(readdirSync(c!.dir)).toEqual([`judgeloop-cargo-${c!.dir.split('/').pop()!}`]);
+    c!.dispose();
+    expect(existsSync(c!.dir)).toBe(false);
+    expect(await prepareReport('./run-tests.sh', collector, {}, process.cwd())).toBeNull();
   });
 });

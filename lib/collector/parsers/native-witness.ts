@@ -68,8 +68,9 @@ export function cargoWitness(dir: string): NativeWitness {
   const name = wrapperName(dir, 'cargo');
   const script = [
     head(dir, `unset ${TRIPLES.map(runnerVar).join(' ')}`),
-    // libtest's warning that --logfile is deprecated is ours, not the binary's: taken out of its stderr.
-    `{ { "$bin" --logfile "$d/log-$id" "$@"; echo $? > "$d/st-$id"; } 2>&1 1>&3 3>&- | grep -v -x -F ${sq(LOGFILE_WARNING)} >&2; } 3>&1`,
+    // libtest's warning that --logfile is deprecated is ours, not the binary's: taken out. Both of the binary's streams
+    // go to stderr, the pipe cargo's `Running` headers take: one pipe keeps each binary's lines under its own header.
+    `{ "$bin" --logfile "$d/log-$id" "$@" 2>&1; echo $? > "$d/st-$id"; } | grep --line-buffered -v -x -F ${sq(LOGFILE_WARNING)} >&2`,
     'st=$(cat "$d/st-$id" 2>/dev/null || echo 255)',
     TAIL,
   ].join('\n');
