@@ -143,7 +143,8 @@ describe('a collector killed with SIGKILL mid-check leaves nothing running', () 
         stdio: 'ignore',
         env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmpdir(), JUDGELOOP_STATE_DIR: p.state },
       });
-      for (let i = 0; i < 200 && running(`sleep ${token}1`).length === 0; i++)
+      // Up to 30 s for the check to start: the base's checkout and baseline come first, slow beside other files.
+      for (let i = 0; i < 600 && running(`sleep ${token}1`).length === 0; i++)
         await new Promise((r) => setTimeout(r, 50));
       expect(running(`sleep ${token}1`).length).toBeGreaterThan(0);
       const exited = new Promise((r) => child.on('exit', r));
