@@ -1,11 +1,12 @@
 // Our observer in vitest's, jest's and mocha's test processes, loaded through NODE_OPTIONS: the frameworks' functions
 // replaced, an actual value equal to everything, the test files read by the code under test, a process that never ended.
 import { WITNESS_FILE } from './pytest-witness.js';
+import { WATCH_FS_READS } from './node-witness.js';
 
 /** The record's path: every node process inherits it, and only the runners' test processes and threads write to it. */
 const JS_WITNESS_ENV = 'JUDGELOOP_JS_WITNESS';
 
-// String.raw: the module's text as it runs (no template holes, no escapes).
+// String.raw: the module's text as it runs (no escapes; one hole: the read watch it shares with node's witness).
 const JS_WITNESS = String.raw`// judgeloop's observer in vitest's, jest's and mocha's test processes (a process a test starts is not one).
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { isMainThread } from 'node:worker_threads';
@@ -228,17 +229,6 @@ if (record && role) {
   // The test files read by the code under test: a source file under a test folder or named .test/.spec, opened by a
   // file outside node_modules that is not itself a test file.
   const TEST = /(?:\/(?:tests?|__tests__|spec)\/.*|\.(?:test|spec))\.[cm]?[jt]sx?$/;
-  const caller = () => {
-    const lines = (new Error().stack ?? '').split('\n').filter((l) => /^\s+at /.test(l));
-    if (!lines.length) return '?';
-    for (const l of lines) {
-      const m = /[(\s]((?:file:\/\/)?\/[^():]+)(?::\d+){0,2}\)?\s*$/.exec(l);
-      if (!m) continue;
-      const f = m[1].startsWith('file://') ? fileURLToPath(m[1]) : m[1];
-      if (f !== me) return f;
-    }
-    return null;
-  };
   let peeks = 0;
   const seen = (p, how) => {
     if (peeks >= 20 || typeof p === 'number' || p === null || p === undefined) return;
@@ -249,19 +239,7 @@ if (record && role) {
     peeks++;
     line('peeked', path, how, who);
   };
-  for (const [o, names, tag] of [
-    [fs, ['readFileSync', 'readFile', 'openSync', 'open', 'createReadStream'], 'fs.'],
-    [fs.promises, ['readFile', 'open'], 'fs.promises.'],
-  ])
-    for (const k of names) {
-      const was = o[k];
-      o[k] = function (p, ...rest) {
-        seen(p, tag + k);
-        return was.call(this, p, ...rest);
-      };
-    }
-  syncBuiltinESMExports();
-
+${WATCH_FS_READS}
   const check = (list) => {
     let out = '';
     for (const [name, o, k, was] of list) if (o && o[k] !== was) out += 'replaced\t' + name + '\n';

@@ -5,6 +5,36 @@ import { WITNESS_FILE } from './pytest-witness.js';
 /** The record's path, for the test files' processes only: the witness takes it out of their environment. */
 const NODE_WITNESS_ENV = 'JUDGELOOP_NODE_WITNESS';
 
+/**
+ * The witnesses' watch on reads of files (node --test's and the JS runners'): `caller()`, the first frame outside
+ * node's own code and the witness (`me`; '?' when the stack was emptied), and fs's read functions wrapped to call the
+ * witness's `seen(path, how)` first. Module text: it needs `fs`, `me`, `fileURLToPath`, `syncBuiltinESMExports`.
+ */
+export const WATCH_FS_READS = String.raw`  const caller = () => {
+    const lines = (new Error().stack ?? '').split('\n').filter((l) => /^\s+at /.test(l));
+    if (!lines.length) return '?';
+    for (const l of lines) {
+      const m = /[(\s]((?:file:\/\/)?\/[^():]+)(?::\d+){0,2}\)?\s*$/.exec(l);
+      if (!m) continue;
+      const f = m[1].startsWith('file://') ? fileURLToPath(m[1]) : m[1];
+      if (f !== me) return f;
+    }
+    return null;
+  };
+  for (const [o, names, tag] of [
+    [fs, ['readFileSync', 'readFile', 'openSync', 'open', 'createReadStream'], 'fs.'],
+    [fs.promises, ['readFile', 'open'], 'fs.promises.'],
+  ])
+    for (const k of names) {
+      const was = o[k];
+      o[k] = function (p, ...rest) {
+        seen(p, tag + k);
+        return was.call(this, p, ...rest);
+      };
+    }
+  syncBuiltinESMExports();
+`;
+
 const NODE_WITNESS_JS = `// judgeloop's witness: node:assert's and node:test's functions replaced while a test file ran, or the test file
 // read by the code under test.
 import { createRequire, syncBuiltinESMExports } from 'node:module';
@@ -34,37 +64,13 @@ if (file && isMainThread && (process.env.NODE_TEST_CONTEXT ?? '').startsWith('ch
   };
   const testFile = process.argv[1] ? real(process.argv[1]) : null;
   const me = fileURLToPath(import.meta.url);
-  // The first frame outside node's own code and this file: who asked for the read ('?' when the stack was emptied).
-  const caller = () => {
-    const lines = (new Error().stack ?? '').split('\\n').filter((l) => /^\\s+at /.test(l));
-    if (!lines.length) return '?';
-    for (const line of lines) {
-      const m = /[(\\s]((?:file:\\/\\/)?\\/[^():]+)(?::\\d+){0,2}\\)?\\s*$/.exec(line);
-      if (!m) continue;
-      const f = m[1].startsWith('file://') ? fileURLToPath(m[1]) : m[1];
-      if (f !== me) return f;
-    }
-    return null;
-  };
   const seen = (p, how) => {
     if (testFile === null || typeof p === 'number' || real(p) !== testFile) return;
     const who = caller();
     if (who && (who === '?' || real(who) !== testFile))
       append(file, 'peeked\\t' + testFile + '\\t' + how + '\\t' + who + '\\n');
   };
-  for (const [o, names, tag] of [
-    [fs, ['readFileSync', 'readFile', 'openSync', 'open', 'createReadStream'], 'fs.'],
-    [fs.promises, ['readFile', 'open'], 'fs.promises.'],
-  ])
-    for (const k of names) {
-      const was = o[k];
-      o[k] = function (p, ...rest) {
-        seen(p, tag + k);
-        return was.call(this, p, ...rest);
-      };
-    }
-  syncBuiltinESMExports();
-  process.on('exit', () => {
+${WATCH_FS_READS}  process.on('exit', () => {
     let out = '';
     for (const [name, o, k, was] of parts) if (o[k] !== was) out += 'replaced\\t' + name + '\\n';
     append(file, out + 'finished\\n');
