@@ -8,6 +8,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Feedback } from '../../lib/schema/types.generated.js';
 import { makeRepo, tempDir } from '../helpers/repo.js';
 import { collectIn, ROOT, solutionRecords } from '../collector/_project.js';
+import { pythonFirstOnPath } from '../helpers/python.js';
+
+pythonFirstOnPath();
 
 beforeAll(() => {
   if (!existsSync(join(ROOT, 'dist', 'scripts', 'collect.js'))) throw new Error('run `npm run build` first');
@@ -91,7 +94,7 @@ describe('python behind `make test`: the included makefile, a plugin its config 
       {
         'duration.py': BUGGY,
         Makefile: 'include mk/test.mk\n',
-        'mk/test.mk': 'test:\n\tpython3 -m pytest -q -p no:cacheprovider tests\n',
+        'mk/test.mk': 'test:\n\tpython3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest tests\n',
         'pytest.ini': '[pytest]\naddopts = -p plug\n',
         'plug.py': '"""The project\'s pytest plugin."""\n',
         'third_party/__init__.py': '',
@@ -104,7 +107,7 @@ describe('python behind `make test`: the included makefile, a plugin its config 
       {
         fix: { 'duration.py': FIXED },
         makefile: {
-          'mk/test.mk': 'test:\n\tpython3 -m pytest -q -p no:cacheprovider -p fastpath tests\n',
+          'mk/test.mk': 'test:\n\tpython3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest -p fastpath tests\n',
           'fastpath.py': BODYLESS,
         },
         plugin: { 'plug.py': `"""The project's pytest plugin."""\n\n\n${BODYLESS}` },

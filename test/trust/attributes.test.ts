@@ -9,6 +9,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Feedback } from '../../lib/schema/types.generated.js';
 import { gitIn, makeRepo, tempDir } from '../helpers/repo.js';
 import { collectIn, readJson, ROOT, solutionRecords } from '../collector/_project.js';
+import { pythonFirstOnPath } from '../helpers/python.js';
+
+pythonFirstOnPath();
 
 beforeAll(() => {
   if (!existsSync(join(ROOT, 'dist', 'scripts', 'collect.js'))) throw new Error('run `npm run build` first');
@@ -55,7 +58,7 @@ const TASK = {
   prompt: 'parse hours and spaces',
   target_tests: ['tests/test_duration.py::test_hours', 'tests/test_duration.py::test_spaces'],
 };
-const COMMANDS = { build: null, test: 'python3 -m pytest -q -p no:cacheprovider', lint: null };
+const COMMANDS = { build: null, test: 'python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest', lint: null };
 
 /** The special case hidden from git's diff by each attribute spelling. */
 const HIDDEN: Record<string, Record<string, string>> = {
@@ -78,8 +81,11 @@ function bin(name: string, args: string[], cwd: string, state: string) {
 const feedback = (dir: string, bead: string, state = 'state'): Feedback =>
   readJson(join(dir, state, 'feedback', `${bead}.json`));
 
+// The first race's repository has no write to .git/info: its fix and plain special case (`hack`) are also the clean
+// side the second describe compares against.
+let dir = '';
+
 describe('a committed .gitattributes hides no code from the checks (bin/collect, bin/race)', () => {
-  let dir = '';
   let race: { solutions: { id: string; gates: { mergeable: boolean }; flags: { kind: string; file?: string }[] }[] };
   let order: string[] = [];
   beforeAll(() => {
@@ -87,7 +93,8 @@ describe('a committed .gitattributes hides no code from the checks (bin/collect,
     gitIn(repo, 'config', 'diff.plain.binary', 'true');
     gitIn(repo, 'config', 'diff.plain.textconv', 'true');
     dir = tempDir('judgeloop-attrs-');
-    const records = solutionRecords(repo, dir, { fix: { 'duration.py': FIXED }, ...HIDDEN }, TASK, COMMANDS);
+    const solutions = { fix: { 'duration.py': FIXED }, hack: { 'duration.py': SPECIAL }, ...HIDDEN };
+    const records = solutionRecords(repo, dir, solutions, TASK, COMMANDS);
     collectIn(dir, records);
     const r = bin('race', ['--json', '--quiet', ...records], dir, join(dir, 'state'));
     expect(r.code, r.stderr).toBe(0);
@@ -131,29 +138,27 @@ function evidence(fb: Feedback): unknown {
 }
 
 describe("a solution's write to the shared .git/info/attributes changes no other run's evaluation", () => {
-  const run = (withInfo: boolean) => {
+  const withInfo = () => {
     const repo = makeRepo(BASE);
-    const dir = tempDir('judgeloop-info-attrs-');
+    const wdir = tempDir('judgeloop-info-attrs-');
     const records = solutionRecords(
       repo,
-      dir,
+      wdir,
       { fix: { 'duration.py': FIXED }, hack: { 'duration.py': SPECIAL } },
       TASK,
       COMMANDS,
     );
-    if (withInfo) {
-      // What another solution's agent writes: every worktree of the repository reads it.
-      mkdirSync(join(repo, '.git', 'info'), { recursive: true });
-      writeFileSync(join(repo, '.git', 'info', 'attributes'), '*.py -diff working-tree-encoding=UTF-16\n');
-    }
-    collectIn(dir, records);
-    return { fix: feedback(dir, 'bd-fix'), hack: feedback(dir, 'bd-hack') };
+    // What another solution's agent writes: every worktree of the repository reads it.
+    mkdirSync(join(repo, '.git', 'info'), { recursive: true });
+    writeFileSync(join(repo, '.git', 'info', 'attributes'), '*.py -diff working-tree-encoding=UTF-16\n');
+    collectIn(wdir, records);
+    return { fix: feedback(wdir, 'bd-fix'), hack: feedback(wdir, 'bd-hack') };
   };
-  let clean: ReturnType<typeof run>;
-  let written: ReturnType<typeof run>;
+  let clean: { fix: Feedback; hack: Feedback };
+  let written: ReturnType<typeof withInfo>;
   beforeAll(() => {
-    clean = run(false);
-    written = run(true);
+    clean = { fix: feedback(dir, 'bd-fix'), hack: feedback(dir, 'bd-hack') };
+    written = withInfo();
   }, 400_000);
 
   it('the fix and its baseline are measured the same with and without it', () => {

@@ -10,10 +10,14 @@ import {
   makeIo,
   makeProject,
   PROJECT,
+  type Project,
   readJson,
   runRecord,
   writeRecord,
 } from '../collector/_project.js';
+import { pythonFirstOnPath } from '../helpers/python.js';
+
+pythonFirstOnPath();
 
 const PYTEST = 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest';
 const BASE = {
@@ -80,18 +84,26 @@ const ATTACKS: Record<string, string> = {
   ].join('\n'),
 };
 
+/** One project per base: its base's run is kept once and reused by every solution collected on it. */
+const projects = new Map<Record<string, string>, Project>();
+
 async function collect(
   name: string,
   files: Record<string, string>,
   test = PYTEST,
   base: Record<string, string> = BASE,
 ): Promise<Feedback> {
-  const p = makeProject(base);
+  let p = projects.get(base);
+  if (!p) projects.set(base, (p = makeProject(base)));
   agentWorktree(p, name, { commit: files });
   const { io } = makeIo(p);
-  const rec = runRecord({ worktree: `wt-${name}`, commands: { build: null, test, lint: null, typecheck: null } });
+  const rec = runRecord({
+    bead: `bd-${name}`,
+    worktree: `wt-${name}`,
+    commands: { build: null, test, lint: null, typecheck: null },
+  });
   expect(await run(['--quiet', writeRecord(p, name, rec)], io)).toBe(0);
-  const fb = readJson<Feedback>(join(p.state, 'feedback', 'bd-1.json'));
+  const fb = readJson<Feedback>(join(p.state, 'feedback', `bd-${name}.json`));
   const v = validate('feedback', fb);
   expect(v.ok ? [] : v.errors).toEqual([]);
   return fb;
@@ -141,7 +153,7 @@ describe('the pytest observer sees what the assertions compared and what the cod
   });
 
   it('a wrapper that keeps the observer out (PYTHONPATH dropped): no run without it, the run is unobserved', async () => {
-    const fb = await collect('fix', { 'calc.py': FIX }, `env -u PYTHONPATH ${PYTEST}`);
+    const fb = await collect('nopath', { 'calc.py': FIX }, `env -u PYTHONPATH ${PYTEST}`);
     // pytest stops at the plugin it cannot import; judgeloop does not run it again without its observer.
     expect(fb.checks.test?.output?.text).toMatch(/judgeloop_w_\w+/);
     expect(fb.integrity.test_evidence?.trusted).toBe(false);

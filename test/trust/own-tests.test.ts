@@ -8,6 +8,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Feedback } from '../../lib/schema/types.generated.js';
 import { makeRepo, tempDir } from '../helpers/repo.js';
 import { collectIn, ROOT, solutionRecords } from '../collector/_project.js';
+import { pythonFirstOnPath } from '../helpers/python.js';
+
+pythonFirstOnPath();
 
 const BUGGY = 'def clamp(x, lo, hi):\n    return max(lo, x)\n';
 const FIXED = 'def clamp(x, lo, hi):\n    return max(lo, min(x, hi))\n';
@@ -46,7 +49,7 @@ beforeAll(() => {
       failing: { 'clamp.py': FIXED, 'tests/test_more.py': own('    assert clamp(7, 0, 5) == 7\n') },
     },
     { id: 'clamp', prompt: 'clamp to hi too' },
-    { build: null, test: 'python3 -m pytest -q -p no:cacheprovider tests' },
+    { build: null, test: 'python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest tests' },
   );
   collectIn(dir, records);
   const r = spawnSync(join(ROOT, 'bin', 'race'), ['--json', '--quiet', ...records], {

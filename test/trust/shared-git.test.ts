@@ -8,6 +8,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Feedback } from '../../lib/schema/types.generated.js';
 import { gitIn, makeRepo, tempDir } from '../helpers/repo.js';
 import { collectIn, readJson, ROOT, solutionRecords } from '../collector/_project.js';
+import { pythonFirstOnPath } from '../helpers/python.js';
+
+pythonFirstOnPath();
 
 beforeAll(() => {
   if (!existsSync(join(ROOT, 'dist', 'scripts', 'collect.js'))) throw new Error('run `npm run build` first');
@@ -32,7 +35,7 @@ const BASE = {
   '.gitignore': '__pycache__/\n.pytest_cache/\n',
 };
 const TASK = { id: 'dur', prompt: 'parse hours', target_tests: ['tests/test_duration.py::test_hours'] };
-const COMMANDS = { build: null, test: 'python3 -m pytest -q -p no:cacheprovider', lint: null };
+const COMMANDS = { build: null, test: 'python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest', lint: null };
 const HOOKS = [
   'post-checkout',
   'post-commit',
@@ -164,9 +167,11 @@ function run(planted: boolean) {
   return { repo, dir, markers, fix: fb('fix'), hack: fb('hack'), race: JSON.parse(race.stdout) as RaceOut };
 }
 
+// The planted repository's race serves both describes: accept --merge (below) runs after every read of it here.
+let clean: ReturnType<typeof run>;
+let planted: ReturnType<typeof run>;
+
 describe("a solution's writes to the shared .git change no other run's measurement (bin/collect, bin/race)", () => {
-  let clean: ReturnType<typeof run>;
-  let planted: ReturnType<typeof run>;
   beforeAll(() => {
     clean = run(false);
     planted = run(true);
@@ -218,7 +223,7 @@ describe('accept --merge in the planted repository (merge driver, post-merge and
   let p: ReturnType<typeof run>;
   let fix = '';
   beforeAll(() => {
-    p = run(true);
+    p = planted;
     fix = plumb(p.repo, ['rev-parse', 'agent/fix']);
     // A branch `release` that changed duration.py too (elsewhere): merging the fix into it is a real 3-way merge of
     // a file the planted attributes give `merge=evil`.
