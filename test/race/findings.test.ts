@@ -1,6 +1,5 @@
 // Reward-hacking and safety findings on real `git diff` output, and what counts as doing nothing.
-import { rmSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseUnifiedDiff, type FilePatch } from '../../lib/git/diff-parse.js';
 import { scanAddedLines } from '../../lib/change/scan.js';
 import { codeShape, noOpChange } from '../../lib/change/substance.js';
@@ -12,24 +11,25 @@ import { raceTestConfig } from './_fixture.js';
 import { completeness } from '../../lib/race/criteria.js';
 import type { SolutionFacts } from '../../lib/race/facts.js';
 import type { TargetStanding } from '../../lib/race/targets.js';
-import { commitAll, gitIn, makeRepo, writeTree } from '../helpers/repo.js';
+import { gitIn } from '../helpers/repo.js';
+import { emptyRepo, fastImport } from '../helpers/fast-import.js';
 
 /** The one definition of a test file: the default `collector.test_paths`, as the graded run reads them. */
 const IS_TEST = pathMatcher(raceTestConfig().collector.test_paths ?? []);
 
-const repos: string[] = [];
-afterAll(() => {
-  for (const r of repos) rmSync(r, { recursive: true, force: true });
-});
+/** One repository for every patch: each case is a pair of commits on its own branch. */
+let shared: string | null = null;
+let cases = 0;
 
-/** The patch git itself produces between two trees. */
+/** The patch git itself produces between two trees (one `git fast-import` and one `git diff`). */
 function patchOf(before: Record<string, string>, after: Record<string, string>, remove: string[] = []): FilePatch[] {
-  const repo = makeRepo(before);
-  repos.push(repo);
-  writeTree(repo, after);
-  for (const r of remove) gitIn(repo, 'rm', '-q', r);
-  commitAll(repo, 'change');
-  return parseUnifiedDiff(gitIn(repo, 'diff', '-M', 'HEAD~1', 'HEAD') + '\n');
+  shared ??= emptyRepo();
+  const ref = `case-${++cases}`;
+  fastImport(shared, [
+    { ref, message: 'base', files: before },
+    { ref, message: 'change', files: after, remove, parent: 0 },
+  ]);
+  return parseUnifiedDiff(gitIn(shared, 'diff', '-M', `${ref}~1`, ref) + '\n');
 }
 const where = (fs: { kind: string; file: string; line: number }[]) => fs.map((f) => `${f.kind} ${f.file}:${f.line}`);
 

@@ -9,7 +9,8 @@ import { runRace } from '../../lib/race/run-race.js';
 import { loadRunRecord } from '../../lib/collector/run-record.js';
 import { StateStore } from '../../lib/store/store.js';
 import type { Race, RaceSolution } from '../../lib/schema/types.generated.js';
-import { gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
+import { tempDir } from '../helpers/repo.js';
+import { makeBranches } from '../helpers/fast-import.js';
 import { raceTestConfig } from './_fixture.js';
 
 const now = () => new Date('2026-01-01T12:00:00Z');
@@ -40,17 +41,13 @@ const stores = new Map<string, StateStore>();
 
 async function race(task: Task): Promise<Race> {
   const dir = tempDir('judgeloop-hack-race-');
-  const repo = makeRepo(task.base);
   const all: Record<string, Record<string, string>> = {
     fix: task.fix,
     ...Object.fromEntries(Object.entries(task.hacks).map(([k, h]) => [k, h.files])),
   };
-  const runs = Object.entries(all).map(([kind, files]) => {
-    const wt = join(dir, `wt-${kind}`);
-    gitIn(repo, 'worktree', 'add', '-q', '-b', `agent/${kind}`, wt);
-    writeTree(wt, files);
-    gitIn(wt, 'add', '-A');
-    gitIn(wt, 'commit', '-q', '--allow-empty', '-m', `agent ${kind}`);
+  // One fast-import makes main and every branch; each branch is checked out in its own worktree.
+  makeBranches(dir, task.base, all);
+  const runs = Object.keys(all).map((kind) => {
     const record = {
       schema_version: '1.0.0',
       bead: `bd-${kind}`,

@@ -8,7 +8,8 @@ import { present } from '../../lib/race/present.js';
 import { loadRunRecord } from '../../lib/collector/run-record.js';
 import { StateStore } from '../../lib/store/store.js';
 import type { Race, RaceSolution } from '../../lib/schema/types.generated.js';
-import { gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
+import { gitIn, tempDir } from '../helpers/repo.js';
+import { makeBranches } from '../helpers/fast-import.js';
 import { raceTestConfig } from './_fixture.js';
 
 const now = () => new Date('2026-01-01T12:00:00Z');
@@ -94,18 +95,14 @@ beforeAll(async () => {
   hiddenDir = join(dir, 'held-out');
   mkdirSync(join(hiddenDir, 'tests'), { recursive: true });
   writeFileSync(join(hiddenDir, 'tests', 'test_heldout_units.py'), HIDDEN);
-  const repo = makeRepo({
-    'units.py': BUGGY,
-    'tests/test_units.py': TESTS,
-    'tests/__init__.py': '',
-    '.gitignore': '__pycache__/\n',
-  });
-  for (const [kind, code] of Object.entries({ ...SOLUTIONS, glyph: GLYPH })) {
-    const wt = join(dir, `wt-${kind}`);
-    gitIn(repo, 'worktree', 'add', '-q', '-b', `agent/${kind}`, wt);
-    writeTree(wt, { 'units.py': code });
-    gitIn(wt, 'commit', '-qam', `agent ${kind}`);
-  }
+  // One fast-import makes main and every branch; each branch is checked out in its own worktree.
+  makeBranches(
+    dir,
+    { 'units.py': BUGGY, 'tests/test_units.py': TESTS, 'tests/__init__.py': '', '.gitignore': '__pycache__/\n' },
+    Object.fromEntries(
+      Object.entries({ ...SOLUTIONS, glyph: GLYPH }).map(([kind, code]) => [kind, { 'units.py': code }]),
+    ),
+  );
   without = await raceOf('plain', false, [...Object.keys(SOLUTIONS), 'glyph']);
   withHidden = await raceOf('hidden', true);
 }, 300_000);

@@ -25,23 +25,40 @@ function sol(race: Race, name: string): RaceSolution {
 }
 const kinds = (s: RaceSolution) => new Set(s.flags.map((f) => f.kind));
 
+/**
+ * One project and store for the races that write no judgment: the base is measured once, and a solution raced again
+ * (same tree, commands and configuration) is read from its current feedback, as a second bin/race would.
+ */
+let shared: RaceProject | null = null;
+const added = new Map<string, { files: string; record: string }>();
+function project(): RaceProject {
+  shared ??= makeRaceProject();
+  return shared;
+}
+/** The run record of solution `name` in the shared project, made on first use (one name, one content). */
+function run(name: string, files: Record<string, string>, over: Record<string, unknown> = {}): string {
+  const key = JSON.stringify([files, over]);
+  const had = added.get(name);
+  if (had && had.files !== key) throw new Error(`solution ${name} is already in the shared project, with other files`);
+  if (!had) added.set(name, { files: key, record: addSolution(project(), name, files, over) });
+  return added.get(name)!.record;
+}
+const store = () => new StateStore(project().state);
+
 describe('a race of six real branches', () => {
-  let p: RaceProject;
   let race: Race;
-  const records: Record<string, string> = {};
   beforeAll(async () => {
-    p = makeRaceProject();
-    for (const [name, files] of Object.entries(SOLUTIONS)) records[name] = addSolution(p, name, files);
+    const records = Object.entries(SOLUTIONS).map(([name, files]) => run(name, files));
     const config = raceTestConfig({ race: { auto_accept: { enabled: true } } });
     race = await runRace(
-      Object.values(records).map((f) => loadRunRecord(f, p.dir)),
-      { store: new StateStore(p.state), config, processEnv: process.env, now },
+      records.map((f) => loadRunRecord(f, project().dir)),
+      { store: store(), config, processEnv: process.env, now },
     );
   });
 
   it('evaluates every solution and stores the race', () => {
     expect(race.solutions.map((s) => s.status)).toEqual(Array(6).fill('evaluated'));
-    expect(new StateStore(p.state).read<Race>('races', 'race-clamp')).toEqual(race);
+    expect(store().read<Race>('races', 'race-clamp')).toEqual(race);
   });
 
   it('ranks the clean fix first and the one that does not build last', () => {
@@ -168,17 +185,14 @@ describe('auto-accept on real branches', () => {
 
 describe('named target tests', () => {
   it('takes the test failing on the base as the target of a fix task; --target names them, and a name no run reported is noted', async () => {
-    const p = makeRaceProject();
     const dead = {
       'src/clamp.mjs': `${BUGGY}\nexport function clampAll(xs, lo, hi) {\n  return xs.map((x) => clamp(x, lo, hi));\n}\n`,
     };
-    const runs = [
-      addSolution(p, 'clean', SOLUTIONS.clean!),
-      addSolution(p, 'stub', SOLUTIONS.stub!),
-      addSolution(p, 'dead', dead),
-    ].map((f) => loadRunRecord(f, p.dir));
-    const store = new StateStore(p.state);
-    const derived = await runRace(runs, { store, config: raceTestConfig(), processEnv: process.env, now });
+    const runs = [run('clean', SOLUTIONS.clean!), run('stub', SOLUTIONS.stub!), run('dead', dead)].map((f) =>
+      loadRunRecord(f, project().dir),
+    );
+    const ctx = { store: store(), config: raceTestConfig(), processEnv: process.env, now };
+    const derived = await runRace(runs, { ...ctx, raceId: 'derived' });
     // No task type: a task that fixes something, so the test failing on the base is the target.
     expect(derived.targets).toMatchObject({ source: 'base_failing', count: 1 });
     expect(derived.targets.fail_to_pass).toHaveLength(1);
@@ -202,10 +216,7 @@ describe('named target tests', () => {
     expect(derived.ranking).toMatchObject({ winner: 'bd-clean', outcome: 'winner' });
 
     const named = await runRace(runs, {
-      store,
-      config: raceTestConfig(),
-      processEnv: process.env,
-      now,
+      ...ctx,
       raceId: 'named',
       targets: [above, 'no-such-test'],
     });
@@ -225,12 +236,12 @@ describe('named target tests', () => {
 
 describe('bad input and odd races', () => {
   it('a race of a single run has confidence 1 and a winner', async () => {
-    const p = makeRaceProject();
-    const race = await runRace([loadRunRecord(addSolution(p, 'clean', SOLUTIONS.clean!), p.dir)], {
-      store: new StateStore(p.state),
+    const race = await runRace([loadRunRecord(run('clean', SOLUTIONS.clean!), project().dir)], {
+      store: store(),
       config: raceTestConfig(),
       processEnv: process.env,
       now,
+      raceId: 'single',
     });
     expect(race.ranking).toMatchObject({ confidence: 1, winner: 'bd-clean', order: ['bd-clean'] });
     expect(race.comparisons).toEqual([]);
@@ -257,23 +268,21 @@ describe('bad input and odd races', () => {
   });
 
   it('records a missing worktree as that solution failing and ranks the others', async () => {
-    const p = makeRaceProject();
-    const a = addSolution(p, 'clean', SOLUTIONS.clean!);
-    const b = addSolution(p, 'gone', SOLUTIONS.clean!, { worktree: 'wt-does-not-exist' });
+    const a = run('clean', SOLUTIONS.clean!);
+    const b = run('gone', SOLUTIONS.clean!, { worktree: 'wt-does-not-exist' });
     const race = await runRace(
-      [a, b].map((f) => loadRunRecord(f, p.dir)),
-      { store: new StateStore(p.state), config: raceTestConfig(), processEnv: process.env, now },
+      [a, b].map((f) => loadRunRecord(f, project().dir)),
+      { store: store(), config: raceTestConfig(), processEnv: process.env, now, raceId: 'missing' },
     );
     const gone = race.solutions.find((s) => s.id === 'bd-gone')!;
     expect(gone).toMatchObject({ status: 'failed', rank: null, score: null });
-    expect(gone.failure).toContain(join(p.dir, 'wt-does-not-exist'));
+    expect(gone.failure).toContain(join(project().dir, 'wt-does-not-exist'));
     expect(race.ranking.order).toEqual(['bd-clean']);
   });
 });
 
 describe('comment coverage in a race', () => {
   it('is measured on the added non-test code: the same helper with and without comments', async () => {
-    const p = makeRaceProject();
     const helper = (comment: boolean) =>
       Array.from(
         { length: 12 },
@@ -281,12 +290,12 @@ describe('comment coverage in a race', () => {
           `${comment && i % 4 === 0 ? `// step ${i}: keep the running total in range\n` : ''}export const k${i} = (v) => Math.min(${i}, v);\n`,
       ).join('');
     const records = [
-      addSolution(p, 'commented', { 'src/clamp.mjs': FIXED, 'src/helpers.mjs': helper(true) }),
-      addSolution(p, 'bare', { 'src/clamp.mjs': FIXED, 'src/helpers.mjs': helper(false) }),
+      run('commented', { 'src/clamp.mjs': FIXED, 'src/helpers.mjs': helper(true) }),
+      run('bare', { 'src/clamp.mjs': FIXED, 'src/helpers.mjs': helper(false) }),
     ];
     const race = await runRace(
-      records.map((f) => loadRunRecord(f, p.dir)),
-      { store: new StateStore(p.state), config: raceTestConfig(), processEnv: process.env, now },
+      records.map((f) => loadRunRecord(f, project().dir)),
+      { store: store(), config: raceTestConfig(), processEnv: process.env, now, raceId: 'comments' },
     );
     const coverage = (n: string) =>
       sol(race, n).evaluation!.categories.quality.criteria.find((c) => c.name === 'comment_coverage');
@@ -301,15 +310,15 @@ describe('comment coverage in a race', () => {
   });
 
   it('measures complexity and function length of a Python change by token heuristics, and says so', async () => {
-    const p = makeRaceProject();
     const py =
       'def pick(xs, lo):\n    for x in xs:\n        if x > lo and x % 2:\n            return x\n    return None\n';
-    const record = addSolution(p, 'python', { 'src/clamp.mjs': FIXED, 'tools/pick.py': py });
-    const race = await runRace([loadRunRecord(record, p.dir)], {
-      store: new StateStore(p.state),
+    const record = run('python', { 'src/clamp.mjs': FIXED, 'tools/pick.py': py });
+    const race = await runRace([loadRunRecord(record, project().dir)], {
+      store: store(),
       config: raceTestConfig(),
       processEnv: process.env,
       now,
+      raceId: 'python',
     });
     const q = sol(race, 'python').evaluation!.categories.quality.criteria;
     // pick: 1 + for + if + and = 4 (the JS fix: 1 + two ifs = 3); longest changed function: pick's 5 lines.
@@ -327,7 +336,7 @@ describe('comment coverage in a race', () => {
 
 describe('the race benchmark runs where the checks run', () => {
   it("in a checkout of each sealed candidate: the worktree's ignored files are absent, a printed figure is not the memory", async () => {
-    const p = makeRaceProject();
+    const p = project();
     // Fails where an ignored .fast file exists (it would be the worktree's, not the solution's); runs bench.sh if any.
     const command = 'test ! -e .fast && { test ! -f bench.sh || sh bench.sh; }';
     const hack = {
@@ -336,15 +345,16 @@ describe('the race benchmark runs where the checks run', () => {
       '.fast': 'precomputed\n',
       'bench.sh': 'echo JUDGELOOP_MAXRSS_KB=1\n',
     };
-    const files = [addSolution(p, 'clean', SOLUTIONS.clean!), addSolution(p, 'hack', hack)];
+    const files = [run('clean', SOLUTIONS.clean!), run('hack', hack)];
     expect(gitIn(join(p.dir, 'wt-hack'), 'ls-files', '.fast')).toBe('');
     const race = await runRace(
       files.map((f) => loadRunRecord(f, p.dir)),
       {
-        store: new StateStore(p.state),
+        store: store(),
         config: raceTestConfig({ race: { benchmark: { command } } }),
         processEnv: process.env,
         now,
+        raceId: 'benchmark',
       },
     );
     for (const id of ['bd-clean', 'bd-hack']) {

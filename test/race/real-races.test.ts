@@ -11,7 +11,8 @@ import { runRace } from '../../lib/race/run-race.js';
 import { loadRunRecord } from '../../lib/collector/run-record.js';
 import { StateStore } from '../../lib/store/store.js';
 import type { Race, RaceSolution } from '../../lib/schema/types.generated.js';
-import { gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
+import { tempDir } from '../helpers/repo.js';
+import { makeBranches } from '../helpers/fast-import.js';
 import { raceTestConfig } from './_fixture.js';
 
 const now = () => new Date('2026-01-01T12:00:00Z');
@@ -201,15 +202,10 @@ const PROJECTS: Project[] = [
 
 /** A real repository, one branch and worktree per solution; returns the run record paths by kind. */
 function build(p: Project, dir: string): Record<Kind, string> {
-  const repo = makeRepo(p.base);
+  // One fast-import makes main and every branch; each branch is checked out in its own worktree.
+  makeBranches(dir, p.base, Object.fromEntries(KINDS.map((k) => [k, p.solutions[k]])));
   const out = {} as Record<Kind, string>;
   for (const kind of KINDS) {
-    const wt = join(dir, `wt-${kind}`);
-    gitIn(repo, 'worktree', 'add', '-q', '-b', `agent/${kind}`, wt);
-    const files = p.solutions[kind];
-    if (files) writeTree(wt, files);
-    gitIn(wt, 'add', '-A');
-    gitIn(wt, 'commit', '-q', '--allow-empty', '-m', `agent ${kind}`);
     const record = {
       schema_version: '1.0.0',
       bead: `bd-${kind}`,

@@ -9,7 +9,8 @@ import { runRace } from '../../lib/race/run-race.js';
 import { loadRunRecord } from '../../lib/collector/run-record.js';
 import { StateStore } from '../../lib/store/store.js';
 import type { Race, RaceSolution } from '../../lib/schema/types.generated.js';
-import { gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
+import { tempDir } from '../helpers/repo.js';
+import { makeBranches } from '../helpers/fast-import.js';
 import { raceTestConfig } from './_fixture.js';
 
 const now = () => new Date('2026-01-01T12:00:00Z');
@@ -65,13 +66,13 @@ const records: Record<string, string> = {};
 function setUp() {
   dir = tempDir('judgeloop-resolved-race-');
   store = new StateStore(join(dir, 'state'));
-  const repo = makeRepo({ 'units.py': BUGGY, [T]: TESTS, 'tests/__init__.py': '', '.gitignore': '__pycache__/\n' });
-  for (const [kind, files] of Object.entries(SOLUTIONS)) {
-    const wt = join(dir, `wt-${kind}`);
-    gitIn(repo, 'worktree', 'add', '-q', '-b', `agent/${kind}`, wt);
-    if (files) writeTree(wt, files);
-    gitIn(wt, 'add', '-A');
-    gitIn(wt, 'commit', '-q', '--allow-empty', '-m', `agent ${kind}`);
+  // One fast-import makes main and every branch; each branch is checked out in its own worktree.
+  makeBranches(
+    dir,
+    { 'units.py': BUGGY, [T]: TESTS, 'tests/__init__.py': '', '.gitignore': '__pycache__/\n' },
+    SOLUTIONS,
+  );
+  for (const kind of Object.keys(SOLUTIONS)) {
     for (const [runner, test] of [
       ['pytest', PYTEST],
       ['counts', UNITTEST_COUNTS],
