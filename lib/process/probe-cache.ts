@@ -42,7 +42,7 @@ const readOr = (f: string, fallback: string): string => {
 };
 
 /** The facts about `bwrapPath` on this machine now, or null when they cannot be read (then: probe, keep nothing). */
-export function probeFacts(bwrapPath: string): ProbeFacts | null {
+function probeFacts(bwrapPath: string): ProbeFacts | null {
   try {
     const real = realpathSync(bwrapPath);
     const st = statSync(real);

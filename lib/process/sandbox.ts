@@ -432,11 +432,11 @@ export function bwrapArgs(
 const policyParts = new WeakMap<SandboxPolicy, Map<string, { args: string[]; hide: string[] }>>();
 
 function policyArgs(policy: SandboxPolicy, network: boolean): { args: string[]; hide: string[] } {
-  let byKey = policyParts.get(policy);
-  if (!byKey) policyParts.set(policy, (byKey = new Map()));
+  const byKey = policyParts.get(policy) ?? new Map<string, { args: string[]; hide: string[] }>();
+  policyParts.set(policy, byKey);
   const key = `${network}:${policy.hide.map((h) => (existsSync(h) ? 1 : 0)).join('')}`;
-  let part = byKey.get(key);
-  if (!part) byKey.set(key, (part = policyArgsNow(policy, network)));
+  const part = byKey.get(key) ?? policyArgsNow(policy, network);
+  byKey.set(key, part);
   return { args: [...part.args], hide: part.hide };
 }
 
