@@ -1,5 +1,6 @@
 // collectRun: one run record in, state/feedback/<bead>.json out, in four steps: read, measure, assemble (pure), write.
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { errorMessage, UserError } from '../base/errors.js';
 import { assertConfigOutside, type Config } from '../config/config.js';
 import { gradedPaths } from '../change/test-findings.js';
@@ -102,7 +103,7 @@ async function readInputs(loaded: LoadedRunRecord, ctx: CollectContext): Promise
   sweepOrphansOnce();
   const sandbox = collectorSandbox(cfg.collector, ctx.processEnv, store.root);
   assertSandboxAvailable(sandbox);
-  startSandboxProbe(sandbox);
+  startSandboxProbe(sandbox, join(store.root, 'cache', 'sandbox-probe.json'));
   setGitTimeout((cfg.collector.git_timeout_seconds ?? 120) * 1000);
   const fastP = existsSync(wt) ? worktreeInfoWithRef(wt, r.base_ref) : null;
   const fast = fastP ? await fastP : null;

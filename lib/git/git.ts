@@ -44,6 +44,11 @@ export interface GitOptions {
   /** Default 120 s (setGitTimeout). */
   timeoutMs?: number;
   input?: string;
+  /**
+   * The call asks `--is-shallow-repository` itself and its caller drops the answer when that says true: a walk of
+   * history runs without the shallow check first (historyEnv's answer for a repository with no shallow list is `{}`).
+   */
+  shallowAsked?: boolean;
 }
 
 let defaultTimeoutMs = 120_000;
@@ -337,6 +342,12 @@ export function answerKey(cwd: string, args: readonly string[]): string | null {
   return `${cwd}\0${asked.join('\0')}`;
 }
 
+/** A commit's tree as a caller's own rev-parse printed it: `rev-parse <commit>^{tree}` in `cwd` is not asked again. */
+export function knowTree(cwd: string, commit: string, tree: string): void {
+  if (OID.test(commit) && OID.test(tree))
+    answers.set(`${cwd}\0rev-parse\0${commit}^{tree}`, Promise.resolve(`${tree}\n`));
+}
+
 /** What `commit-tree <tree> …` printed answers two later questions: the new commit's id and its tree (write-tree's one). */
 function learnCommit(cwd: string, args: readonly string[], out: string): void {
   const commit = out.trim();
@@ -352,7 +363,7 @@ function learnCommit(cwd: string, args: readonly string[], out: string): void {
 
 async function gitOnce(cwd: string, args: string[], opts: GitOptions): Promise<string> {
   const prefix = (await repoConfig(cwd, opts.timeoutMs ?? defaultTimeoutMs)).overrides;
-  if (walksHistory(args)) opts = { ...opts, env: { ...(await historyEnv(cwd)), ...opts.env } };
+  if (walksHistory(args) && !opts.shallowAsked) opts = { ...opts, env: { ...(await historyEnv(cwd)), ...opts.env } };
   // Commands that render content never run a textconv or external diff program. In our view (two revisions) text is
   // told by content alone (view.ts); elsewhere the agent's attributes apply, so every file is shown as text.
   const renders = ['diff', 'log', 'show'].includes(args[0] ?? '');

@@ -1,7 +1,7 @@
 // Which folder is a worktree judgeloop may measure, and what git says of it (HEAD, index, refs, merge base).
 import { existsSync, lstatSync, readFileSync, realpathSync, type Stats } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { git, GitError, gitWords, knowRepoObjects } from './git.js';
+import { git, GitError, gitWords, knowRepoObjects, knowTree } from './git.js';
 export async function isWorkTree(dir: string): Promise<boolean> {
   try {
     return (await git(dir, ['rev-parse', '--is-inside-work-tree'])).trim() === 'true';
@@ -149,6 +149,19 @@ export async function worktreeInfoWithRef(
   // `<ref>...HEAD` makes rev-parse print the merge base(s) as `^<oid>` lines: one git call fewer when there is
   // exactly one (otherwise snapshotWorking asks `git merge-base`, which picks among several).
   const withMb = !ref.includes('..');
+  // Asked first without the shallow check (one git process fewer); a shallow repository asks again with it.
+  const first = await withRef(dir, ref, withMb, true);
+  if (first !== 'shallow') return first;
+  const again = await withRef(dir, ref, withMb, false);
+  return again === 'shallow' ? null : again;
+}
+
+async function withRef(
+  dir: string,
+  ref: string,
+  withMb: boolean,
+  optimistic: boolean,
+): Promise<(WorktreeInfo & { refCommit: string; mergeBase?: string }) | null | 'shallow'> {
   try {
     const all = (
       await git(
@@ -169,10 +182,11 @@ export async function worktreeInfoWithRef(
           'HEAD',
           'HEAD^{tree}',
           `${ref}^{commit}`,
+          `${ref}^{tree}`,
           ...(withMb ? [`${ref}...HEAD`] : []),
           '--',
         ],
-        ATTACHED(dir),
+        { ...ATTACHED(dir), shallowAsked: optimistic },
       )
     )
       .trim()
@@ -181,15 +195,16 @@ export async function worktreeInfoWithRef(
     const excludeFile = resolve(dir, all[1]);
     const [indexPath, commonDir, objectFormat, shallow] = all.slice(2, 6);
     const lines = all.slice(6);
-    const [head, headTree, refCommit] = lines;
-    const rest = lines.slice(3);
+    const [head, headTree, refCommit, refTree] = lines;
+    const rest = lines.slice(4);
     if (
       rest[rest.length - 1] !== '--' ||
       !indexPath ||
       !head ||
       !headTree ||
       !refCommit ||
-      ![head, headTree, refCommit].every((x) => OID.test(x))
+      !refTree ||
+      ![head, headTree, refCommit, refTree].every((x) => OID.test(x))
     )
       return null;
     const sym = rest.slice(0, -1);
@@ -202,6 +217,7 @@ export async function worktreeInfoWithRef(
     )
       return null;
     const bases = sym.slice(2).map((x) => x.slice(1));
+    if (optimistic && shallow !== 'false') return shallow === 'true' ? 'shallow' : null;
     if (
       commonDir &&
       isAbsolute(commonDir) &&
@@ -210,6 +226,8 @@ export async function worktreeInfoWithRef(
       (shallow === 'true' || shallow === 'false')
     )
       knowRepoObjects(dir, commonDir, objectFormat, shallow === 'true');
+    knowTree(dir, head, headTree);
+    knowTree(dir, refCommit, refTree);
     return {
       headCommit: head,
       headTree,

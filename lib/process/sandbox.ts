@@ -8,6 +8,7 @@ import { UserError } from '../base/errors.js';
 import { projectRoot } from '../base/paths.js';
 import { privatePaths } from '../base/private-paths.js';
 import { scrubEnv } from './env-scrub.js';
+import { keepProbeOk, probeKnownOk } from './probe-cache.js';
 import { spawnGroup } from './process.js';
 import type { Config } from '../schema/types.generated.js';
 
@@ -73,12 +74,17 @@ export function bubblewrap(): Probe {
 
 /**
  * The same probe started without waiting (a collect starts it with its first git call, so it overlaps git's work);
- * `sandboxReady()` waits for it. Nothing changes for a caller that never starts it.
+ * `sandboxReady()` waits for it. With `cacheFile`, a success is kept there and read back instead of probing.
  */
-export function startSandboxProbe(policy: SandboxPolicy): void {
+export function startSandboxProbe(policy: SandboxPolicy, cacheFile?: string): void {
   if (policy.mode === 'off' || probe || probing) return;
   const path = findOnPath('bwrap');
   if (!path) return;
+  // A success kept by an earlier process for the same binary, boot, kernel and settings (probe-cache.ts).
+  if (cacheFile && probeKnownOk(cacheFile, path)) {
+    probe = { ok: true, path };
+    return;
+  }
   let err = '';
   probing = spawnGroup(path, [...PROBE_ARGS, '--die-with-parent', 'true'], {
     cwd: '/',
@@ -91,6 +97,7 @@ export function startSandboxProbe(policy: SandboxPolicy): void {
   }).then(
     (r) => {
       probe ??= probed(path, r.exitCode, r.spawnError ?? err.trim().split('\n').pop() ?? '');
+      if (cacheFile && probe.ok && probe.path === path) keepProbeOk(cacheFile, path);
     },
     () => undefined,
   );
@@ -399,8 +406,43 @@ export function bwrapArgs(
   policy: SandboxPolicy,
   req: { command: string; cwd: string; writable: string[]; network: boolean },
 ): string[] {
+  const { args, hide } = policyArgs(policy, req.network);
+  const writable = [...req.writable, ...policy.writable].filter((w) => existsSync(w)).map(real);
+  const inner: string[] = [];
+  for (const w of writable) {
+    args.push('--bind', w, w);
+    // The repository's own metadata stays read-only: a check must not plant config, hooks or refs for later git calls.
+    const dotGit = join(w, '.git');
+    if (existsSync(dotGit)) args.push('--ro-bind', dotGit, dotGit);
+    // A linked worktree's admin folder and common dir live elsewhere (perhaps under the scratch /tmp): visible, read-only.
+    const linked = linkedGitDirs(dotGit);
+    for (const g of linked) args.push('--ro-bind', g, g);
+    inner.push(w, ...linked);
+  }
+  // A private path inside a writable folder (state kept in the project being measured) is hidden again on top.
+  for (const h of hide) if (inner.some((w) => h !== w && under(h, w))) args.push(...hidden(h));
+  args.push('--remount-ro', '/', '--chdir', real(req.cwd), '--', 'sh', '-c', req.command);
+  return args;
+}
+
+/**
+ * The policy's part of the arguments, worked out once per policy, network and set of private paths that exist (a
+ * collect's checks share it; the masked credential files are the user's, which no check can create).
+ */
+const policyParts = new WeakMap<SandboxPolicy, Map<string, { args: string[]; hide: string[] }>>();
+
+function policyArgs(policy: SandboxPolicy, network: boolean): { args: string[]; hide: string[] } {
+  const byKey = policyParts.get(policy) ?? new Map<string, { args: string[]; hide: string[] }>();
+  policyParts.set(policy, byKey);
+  const key = `${network}:${policy.hide.map((h) => (existsSync(h) ? 1 : 0)).join('')}`;
+  const part = byKey.get(key) ?? policyArgsNow(policy, network);
+  byKey.set(key, part);
+  return { args: [...part.args], hide: part.hide };
+}
+
+function policyArgsNow(policy: SandboxPolicy, network: boolean): { args: string[]; hide: string[] } {
   const args = ['--die-with-parent', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
-  args.push('--new-session', ...(req.network ? [] : ['--unshare-net']));
+  args.push('--new-session', ...(network ? [] : ['--unshare-net']));
   for (const d of SYSTEM_DIRS) args.push(...systemBind(d));
   args.push(...resolvConf(), '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--tmpfs', '/var/tmp');
   const tmp = real(tmpdir());
@@ -420,21 +462,7 @@ export function bwrapArgs(
   for (const e of named) args.push('--ro-bind', e, e);
   for (const h of hide) if (named.some((e) => h !== e && under(h, e))) args.push(...hidden(h));
   for (const m of policy.mask) if (existsSync(m)) args.push(...hidden(m));
-  const writable = [...req.writable, ...policy.writable].filter((w) => existsSync(w)).map(real);
-  const inner: string[] = [];
-  for (const w of writable) {
-    args.push('--bind', w, w);
-    // The repository's own metadata stays read-only: a check must not plant config, hooks or refs for later git calls.
-    const dotGit = join(w, '.git');
-    if (existsSync(dotGit)) args.push('--ro-bind', dotGit, dotGit);
-    // A linked worktree's admin folder and common dir live elsewhere (perhaps under the scratch /tmp): visible, read-only.
-    for (const g of linkedGitDirs(dotGit)) args.push('--ro-bind', g, g);
-    inner.push(w, ...linkedGitDirs(dotGit));
-  }
-  // A private path inside a writable folder (state kept in the project being measured) is hidden again on top.
-  for (const h of hide) if (inner.some((w) => h !== w && under(h, w))) args.push(...hidden(h));
-  args.push('--remount-ro', '/', '--chdir', real(req.cwd), '--', 'sh', '-c', req.command);
-  return args;
+  return { args, hide };
 }
 
 /** The policy for the collector's checks: judgeloop's state directory and checkout are among the hidden paths. */
