@@ -5,7 +5,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { STALE_MS } from '../../lib/store/lock.js';
 import { createRng } from '../../lib/stats/prng.js';
 import { StateStore } from '../../lib/store/store.js';
@@ -223,6 +223,9 @@ describe(`SIGKILL at random points (seed ${SEED})`, () => {
     );
     const before = tempEntries();
     const c = spawn(join(ROOT, 'bin', 'collect'), ['--quiet', rec], { cwd: p.dir, env: env(), stdio: 'ignore' });
+    // Should an assertion fail before the kill, the collector must not outlive the test (it would write its state
+    // into the project's folder after the file's cleanup: a leftover in the run's TMPDIR).
+    onTestFinished(() => void c.kill('SIGKILL'));
     const pid = c.pid!;
     const deadline = Date.now() + 20_000;
     // The check itself (git calls of the collector also run in the worktree, briefly).
@@ -230,7 +233,8 @@ describe(`SIGKILL at random points (seed ${SEED})`, () => {
     while (sleeping().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(sleeping()).not.toEqual([]);
     await new Promise<void>((r) => (c.once('close', () => r()), c.kill('SIGKILL')));
-    await new Promise((r) => setTimeout(r, 2000));
+    // Up to 2 s for the sandbox's namespace to go with the collector; what is still there then is for the next run.
+    for (let i = 0; i < 40 && checksOf(wt, pid).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
     const left = checksOf(wt, pid);
     if (left.length)
       process.stderr.write(`kill test: left after the SIGKILL, before the next run: ${left.length} process(es)\n`);

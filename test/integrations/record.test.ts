@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { assembleRunRecord, beadFrom, MISSING, type RecordFacts } from '../../lib/record/assemble.js';
 import { summarizeTranscript } from '../../lib/record/claude-hook.js';
 import { gitIn, makeRepo } from '../helpers/repo.js';
+import { readEnv } from '../../lib/base/env.js';
+import { execute } from '../../lib/cli/cli.js';
+import { run as recordRun } from '../../scripts/record.js';
 import { agentCommit, BIN, cleanEnv, filesUnder, makeJudging, runProc, type Judging } from './_setup.js';
 
 let made: Judging[] = [];
@@ -24,6 +27,16 @@ const record = (j: Judging, args: string[], o: { cwd?: string; env?: NodeJS.Proc
     env: cleanEnv(j.top, o.env),
     ...(o.input !== undefined ? { input: o.input } : {}),
   });
+
+/** What `record` does with `args` run in this process (scripts/record.ts through execute, as bin/record runs it). */
+async function recordHere(j: Judging, args: string[]) {
+  const env = cleanEnv(j.top);
+  const out: string[] = [];
+  const err: string[] = [];
+  const io = { stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t) };
+  const code = await execute(recordRun, args, { ...io, env: readEnv(env), processEnv: env, cwd: j.repo, color: false });
+  return { code, stdout: out.join(''), stderr: err.join('') };
+}
 
 describe('assembleRunRecord (pure)', () => {
   const all: RecordFacts = {
@@ -149,7 +162,7 @@ describe('bin/record', () => {
     const lines = r.stderr.trim().split('\n');
     expect(lines).toEqual(Object.values(MISSING).map((m) => `record: ${m}`));
     expect(existsSync(j.state)).toBe(false);
-    // Each fact given removes exactly its own line.
+    // Each fact given removes exactly its own line (the same parse and checks in-process: no process per fact).
     const given: Record<string, string[]> = {
       agent: ['--agent', 'a'],
       template: ['--template', 't'],
@@ -162,7 +175,7 @@ describe('bin/record', () => {
       const args = Object.entries(given)
         .filter(([k]) => k !== key)
         .flatMap(([, a]) => a);
-      const one = await record(j, args);
+      const one = await recordHere(j, args);
       expect(one.code, key).toBe(2);
       expect(one.stderr.trim(), key).toBe(`record: ${missing}`);
     }

@@ -146,7 +146,7 @@ describe('JUDGE_THROTTLE_REDIS: the hourly and concurrency limits held in Redis'
     const [run] = runsIn(dir, 'g', 1);
     const script = `
       import { createRequire } from 'node:module';
-      const { run } = await import(${JSON.stringify(join(import.meta.dirname, '..', '..', 'scripts', 'judge.ts'))});
+      const { run } = await import(${JSON.stringify(join(import.meta.dirname, '..', '..', 'dist', 'bundle', 'judge.mjs'))});
       const io = { env: JSON.parse(process.env.IO_ENV), processEnv: process.env, cwd: process.cwd(),
         stdout: () => {}, stderr: () => {}, color: false };
       const code = await run([${JSON.stringify(run!.recordPath)}], io);
@@ -154,7 +154,8 @@ describe('JUDGE_THROTTLE_REDIS: the hourly and concurrency limits held in Redis'
       console.log(JSON.stringify({ code, ioredis: cache.some((k) => k.includes('/node_modules/ioredis/')),
         bottleneck: cache.some((k) => k.includes('/node_modules/bottleneck/')) }));
     `;
-    // Not spawnSync: the loopback server answering the judge lives in this process.
+    // Not spawnSync: the loopback server answering the judge lives in this process. The built bundle (what bin/judge
+    // runs; its ioredis and bottleneck stay imports of node_modules), not the sources under tsx: no compile per process.
     const loads = async (env: Record<string, string>) => {
       const ioEnv = {
         JUDGE_ENABLED: 'true',
@@ -163,7 +164,7 @@ describe('JUDGE_THROTTLE_REDIS: the hourly and concurrency limits held in Redis'
         JUDGELOOP_STATE_DIR: dir,
         ...env,
       };
-      const p = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      const p = spawn(process.execPath, ['--input-type=module', '-e', script], {
         env: { ...process.env, IO_ENV: JSON.stringify(ioEnv) },
         cwd: join(import.meta.dirname, '..', '..'),
         stdio: ['ignore', 'pipe', 'inherit'],

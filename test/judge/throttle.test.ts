@@ -41,8 +41,9 @@ function judgeProc(
 }
 
 // More runs than two hours' slots, fewer than three: the first drain fills an hour, the second takes the rest.
-const N = 20;
-const LIMIT = 8;
+// Ten processes race for four slots (each bin/judge costs about a second of CPU: twenty doubled the file's time).
+const N = 10;
+const LIMIT = 4;
 
 describe('throttle across processes', () => {
   it(`${N} at once: exactly ${LIMIT} calls, ${N - LIMIT} queued; drains judge the rest exactly once`, async () => {

@@ -18,8 +18,8 @@ import { acquireLock, readLockOwner, STALE_MS } from '../../lib/store/lock.js';
 import { self } from '../../lib/process/owner.js';
 import { tempDir } from '../helpers/repo.js';
 
-const CHILD = join(import.meta.dirname, '_store-child.ts');
-const LOCK_TS = join(import.meta.dirname, '../../lib/store/lock.ts');
+const CHILD = join(import.meta.dirname, '_lock-child.mjs');
+const LOCK_JS = join(import.meta.dirname, '../../dist/lib/store/lock.js'); // lib/store/lock.ts as built
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
 afterAll(() => {
@@ -33,7 +33,7 @@ const temp = () => {
 };
 
 const taker = (root: string, waitSeconds: number) =>
-  spawnSync(process.execPath, ['--import', 'tsx', CHILD, 'take-lock', root, 'work', String(waitSeconds)], {
+  spawnSync(process.execPath, [CHILD, 'take-lock', root, 'work', String(waitSeconds)], {
     encoding: 'utf8',
   });
 
@@ -70,7 +70,7 @@ describe('the stale rule', () => {
 
   it('a live holder on this machine keeps its lock however old its mtime (a stopped process: no refresh)', async () => {
     const root = temp();
-    const c = spawn(process.execPath, ['--import', 'tsx', CHILD, 'hold-lock', root, 'work'], {
+    const c = spawn(process.execPath, [CHILD, 'hold-lock', root, 'work'], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     children.push(c);
@@ -105,9 +105,9 @@ describe('holding', () => {
 
   it('the refresh timer does not keep a process alive', () => {
     const target = join(temp(), 'work');
-    const script = `import { acquireLock } from ${JSON.stringify(LOCK_TS)};
+    const script = `import { acquireLock } from ${JSON.stringify(LOCK_JS)};
       await acquireLock(${JSON.stringify(target)}, 0, 20);`;
-    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
       encoding: 'utf8',
       timeout: 60_000,
     });
@@ -184,7 +184,7 @@ describe('contention', () => {
         { length: n },
         () =>
           new Promise<{ code: number | null; stderr: string }>((resolve) => {
-            const c = spawn(process.execPath, ['--import', 'tsx', CHILD, 'increment', root, 'work', counter], {
+            const c = spawn(process.execPath, [CHILD, 'increment', root, 'work', counter], {
               stdio: ['ignore', 'ignore', 'pipe'],
             });
             let stderr = '';

@@ -20,7 +20,7 @@ import { StateStore } from '../../lib/store/store.js';
 import { baselineTempPrefix, sweepBaselineCheckouts } from '../../lib/collector/checkout-sweep.js';
 import { gitIn, makeRepo, tempDir } from '../helpers/repo.js';
 
-const CHILD = join(import.meta.dirname, '_store-child.ts');
+const CHILD = join(import.meta.dirname, '_lock-child.mjs');
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
 afterAll(() => {
@@ -35,7 +35,7 @@ const temp = (prefix?: string) => {
 
 /** Starts a real process holding lock `name` in `root`; resolves once it holds it. */
 function holder(root: string, name: string): Promise<ChildProcess> {
-  const c = spawn(process.execPath, ['--import', 'tsx', CHILD, 'hold-lock', root, name], {
+  const c = spawn(process.execPath, [CHILD, 'hold-lock', root, name], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(c);
@@ -46,7 +46,7 @@ function holder(root: string, name: string): Promise<ChildProcess> {
 }
 
 const taker = (root: string, name: string, waitSeconds: number) =>
-  spawnSync(process.execPath, ['--import', 'tsx', CHILD, 'take-lock', root, name, String(waitSeconds)], {
+  spawnSync(process.execPath, [CHILD, 'take-lock', root, name, String(waitSeconds)], {
     encoding: 'utf8',
   });
 

@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Feedback } from '../../lib/schema/types.generated.js';
 import { gitIn } from '../helpers/repo.js';
 import { removeLeftTemps, tempEntries } from '../helpers/temp.js';
@@ -143,6 +143,9 @@ describe('a collector killed with SIGKILL mid-check leaves nothing running', () 
         stdio: 'ignore',
         env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmpdir(), JUDGELOOP_STATE_DIR: p.state },
       });
+      // A failed wait below must not leave the collector running: it would write its state into the project's
+      // folder after the file's cleanup (the run's TMPDIR then holds file-*/judgeloop-runs-*).
+      onTestFinished(() => void child.kill('SIGKILL'));
       // Up to 30 s for the check to start: the base's checkout and baseline come first, slow beside other files.
       for (let i = 0; i < 600 && running(`sleep ${token}1`).length === 0; i++)
         await new Promise((r) => setTimeout(r, 50));

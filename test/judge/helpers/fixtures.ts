@@ -1,5 +1,5 @@
 // A real agent run to judge: a git repo with a base commit and the agent's changes, and its run record.
-import { rmSync, writeFileSync } from 'node:fs';
+import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { commitAll, gitIn, makeRepo, tempDir, writeTree } from '../../helpers/repo.js';
 import type { RunRecord } from '../../../lib/schema/types.generated.js';
@@ -37,18 +37,13 @@ export function makeRun(
     stateDir?: string;
   } = {},
 ): RunFixture {
-  const repo = makeRepo(
+  const repo = agentRepo(
     opts.base ?? { 'src/add.ts': 'export const add = (a: number, b: number) => a + b;\n', 'README.md': '# demo\n' },
-  );
-  gitIn(repo, 'checkout', '-q', '-b', 'agent');
-  writeTree(
-    repo,
     opts.files ?? {
       'src/sub.ts': 'export const sub = (a: number, b: number) => a - b;\n',
       'test/sub.test.ts': "import { sub } from '../src/sub';\ntest('sub', () => expect(sub(3, 1)).toBe(2));\n",
     },
   );
-  commitAll(repo, 'agent work');
   if (opts.uncommitted) writeTree(repo, opts.uncommitted);
   const stateDir = opts.stateDir ?? tempDir('judgeloop-state-');
   const bead = opts.bead ?? 'bd-1';
@@ -77,6 +72,27 @@ export function makeRun(
   const fx = { repo, stateDir, recordPath, record };
   made.push(fx);
   return fx;
+}
+
+const templates = new Map<string, string>();
+
+/**
+ * A new repo: `base` committed on main, `files` committed on branch agent (checked out). Built with git once per
+ * content in this file, then copied: the copy has the same commits (as two repos built in the same second would).
+ */
+function agentRepo(base: Record<string, string>, files: Record<string, string>): string {
+  const key = JSON.stringify([base, files]);
+  let template = templates.get(key);
+  if (template === undefined) {
+    template = makeRepo(base);
+    gitIn(template, 'checkout', '-q', '-b', 'agent');
+    writeTree(template, files);
+    commitAll(template, 'agent work');
+    templates.set(key, template);
+  }
+  const repo = tempDir('judgeloop-repo-');
+  cpSync(template, repo, { recursive: true });
+  return repo;
 }
 
 /** Writes another run record for the same repo under a new bead. */
