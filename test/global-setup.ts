@@ -4,6 +4,7 @@
 // 2. TMPDIR for the whole run is a new folder, handed to every worker and child process; test/setup.ts gives each
 //    test file a folder of its own inside it. At the end the folder must be empty: what is left (a background
 //    process still writing after its file ended) is listed and the run fails; the folder is removed either way.
+// 3. TEST_RUN_CACHE: a folder for caches the files share (test/helpers/shared-cache.ts), removed at the end.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,8 +56,11 @@ export default function setup(): () => Promise<void> {
   // A command run with no judgeloop.json and no JUDGELOOP_STATE_DIR writes to $XDG_STATE_HOME/judgeloop: never the user's.
   const xdg = mkdtempSync(join(tmpdir(), 'judgeloop-suite-xdg-'));
   process.env.XDG_STATE_HOME = xdg;
+  const cache = mkdtempSync(join(tmpdir(), 'judgeloop-suite-cache-'));
+  process.env.TEST_RUN_CACHE = cache;
   return async () => {
     rmSync(xdg, { recursive: true, force: true });
+    rmSync(cache, { recursive: true, force: true, maxRetries: 3 });
     let left: string[] = [];
     try {
       // A detached child still removing its own folder gets a moment; what is there after it is left behind.
