@@ -19,7 +19,7 @@ function cacheRoot(): string {
  * The folder `name` in the run's cache, made by `build(dir)` the first time any file asks (the others wait for it):
  * built in a scratch folder and renamed into place, so a reader never sees half of it. Treat it as read-only.
  */
-export function sharedCache(name: string, build: (dir: string) => void, timeoutMs = 300_000): string {
+function sharedCache(name: string, build: (dir: string) => void, timeoutMs = 300_000): string {
   const dir = join(cacheRoot(), name);
   const lock = `${dir}.lock`;
   for (const started = Date.now(); !existsSync(dir); Atomics.wait(WAIT, 0, 0, 100)) {
@@ -56,7 +56,7 @@ const WARM_GO = {
 
 /**
  * A Go build cache (GOCACHE) of the caller's own, writable, in a tempDir: a copy of one the run warmed once with
- * `go build`, `go vet` and `go test -json` of a small module (a cold cache costs a `go test` ~6 s of CPU).
+ * `go build` and `go test -json` of a small module (a cold cache costs a `go test` ~6 s of CPU).
  */
 export function goBuildCache(): string {
   try {
