@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { tempDir } from './temp.js';
 
 const WAIT = new Int32Array(new SharedArrayBuffer(4));
+const GO = 'go';
 
 /** The run's cache folder (TEST_RUN_CACHE, set by test/global-setup.ts). */
 function cacheRoot(): string {
@@ -60,7 +61,7 @@ const WARM_GO = {
  */
 export function goBuildCache(): string {
   try {
-    execFileSync('go', ['version'], { stdio: 'ignore' });
+    execFileSync(GO, ['version'], { stdio: 'ignore' });
   } catch {
     throw new Error('go is needed by this test: apt-get install -y golang-go');
   }
@@ -74,7 +75,7 @@ export function goBuildCache(): string {
       ['vet', './...'],
       ['test', '-json', './...'],
     ])
-      execFileSync('go', args, { cwd: mod, env, stdio: 'ignore' });
+      execFileSync(GO, args, { cwd: mod, env, stdio: 'ignore' });
     rmSync(mod, { recursive: true });
   });
   const mine = join(tempDir('judgeloop-gocache-'), 'gocache');
