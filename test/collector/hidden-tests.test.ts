@@ -8,6 +8,7 @@ import { run as judge } from '../../scripts/judge.js';
 import { run as record } from '../../scripts/record.js';
 import { StateStore } from '../../lib/store/store.js';
 import type { Feedback, RunRecord } from '../../lib/schema/types.generated.js';
+import { pythonPath } from '../helpers/python.js';
 import { gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
 import { captureIo } from '../judge/helpers/feedback.js';
 import { goodReply, startMessagesServer, type MessagesServer } from '../judge/helpers/messages-server.js';
@@ -56,13 +57,18 @@ function runRecord(bead: string, hidden: string): string {
   writeFileSync(file, JSON.stringify(r));
   return file;
 }
+// python3 is the interpreter itself, not a version manager's shim (each start through pyenv's costs ~0.5 s of CPU).
+const processEnv = { ...process.env, PATH: pythonPath() };
 const io = () =>
-  captureIo({
-    JUDGE_ENABLED: 'true',
-    ANTHROPIC_API_KEY: 'sk-test-dummy',
-    ANTHROPIC_BASE_URL: server.url,
-    JUDGELOOP_STATE_DIR: state,
-  });
+  captureIo(
+    {
+      JUDGE_ENABLED: 'true',
+      ANTHROPIC_API_KEY: 'sk-test-dummy',
+      ANTHROPIC_BASE_URL: server.url,
+      JUDGELOOP_STATE_DIR: state,
+    },
+    processEnv,
+  );
 
 describe('hidden tests from a folder outside every worktree', () => {
   it('are graded like targets, reported apart, and never reach the judge', async () => {
