@@ -1,8 +1,7 @@
 // Issue 34 end to end on a pytest project (requirements.txt, pytest from the machine), configured only by `judgeloop
 // init`: the real fix wins resolved; non-fixes never win, score 20 below, rate below a real attempt; accept keeps history.
-import { execFileSync } from 'node:child_process';
-import { dirname } from 'node:path';
 import { beforeAll, describe } from 'vitest';
+import { pythonPath } from '../helpers/python.js';
 import { doneWhen, runScenario, type Scenario } from './_scenario.js';
 
 const CODE = `UNITS = {"s": 1, "m": 60}
@@ -32,13 +31,6 @@ def test_hours():
 `;
 const T = 'tests/test_duration.py';
 const C = 'duration.py';
-
-/** PATH with python3's own folder first: a version manager's shims (pyenv) need their HOME, which the test replaces. */
-function pythonPath(): string {
-  const exe = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
-  const rest = (process.env.PATH ?? '').split(':').filter((d) => !d.includes('/shims'));
-  return [dirname(exe), ...rest].join(':');
-}
 
 let s: Scenario;
 beforeAll(() => {
