@@ -15,6 +15,7 @@ import { runSetup, withCheckout } from '../../lib/collector/checkout.js';
 import { loadConfig } from '../../lib/config/config.js';
 import { collectorSandbox } from '../../lib/process/sandbox.js';
 import { gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
+import { pythonPath } from '../helpers/python.js';
 import { makeIo, readJson, runRecord, writeRecord, type Project } from './_project.js';
 
 /** A loopback TCP listener counting the connections it sees. */
@@ -98,20 +99,26 @@ function worktree(p: Project, name: string, files: Record<string, string>): stri
   return wt;
 }
 
-async function collect(p: Project, bead: string, wt: string, collector: Record<string, unknown>) {
+async function collect(
+  p: Project,
+  bead: string,
+  wt: string,
+  collector: Record<string, unknown>,
+  env: Record<string, string> = {},
+) {
   const cfg = join(p.dir, `${bead}.config.json`);
   writeFileSync(cfg, JSON.stringify({ collector }));
   const rec = writeRecord(p, bead, runRecord({ bead, worktree: wt, commands: undefined }));
-  const { io, out, err } = makeIo(p);
+  const { io, out, err } = makeIo(p, env);
   const code = await collectRun(['--config', cfg, rec], io);
   const fb = readJson<Feedback>(join(p.state, 'feedback', `${bead}.json`));
   return { code, out: out.join(''), err: err.join(''), fb };
 }
 
 /** The fetch and setup alone, as the collector runs them, in a fresh checkout of the worktree's HEAD. */
-async function setupAt(wt: string, collector: Record<string, unknown>) {
+async function setupAt(wt: string, collector: Record<string, unknown>, path = process.env.PATH) {
   const c = loadConfig({ env: {}, cwd: wt, overrides: { collector } }).collector;
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmpdir() };
+  const env = { PATH: path, HOME: process.env.HOME, TMPDIR: tmpdir() };
   const sandbox = collectorSandbox(c, env, tempDir('judgeloop-state-'));
   const head = gitIn(wt, 'rev-parse', 'HEAD').trim();
   return withCheckout(wt, head, (dir) => runSetup(dir, { collector: c, env, sandbox, label: 'control' }));
@@ -242,14 +249,16 @@ describe('a pip project with a setup.py', () => {
         'pkg.py': 'def add(a, b):\n    return b + a\n',
       });
       const collector = {
-        commands: { test: 'python3 -m pytest -q tests' },
+        commands: { test: 'python3 -m pytest -p no:hypothesispytest -q tests' },
         setup_command: 'python3 setup.py -q build',
       };
-      const c = await collect(p, 'bd-py', wt, collector);
+      // python3 itself first on PATH: a version manager's shim costs ~0.5 s of CPU a start.
+      const PATH = pythonPath();
+      const c = await collect(p, 'bd-py', wt, collector, { PATH });
       expect(c.fb.checks.test?.tests, c.fb.checks.test?.output?.text).toMatchObject({ passed: 1, failed: 0 });
       expect(c.fb.outcome).toBe('full_pass');
       expect(net.seen()).toBe(0);
-      const open = await setupAt(wt, { ...collector, setup_network: true });
+      const open = await setupAt(wt, { ...collector, setup_network: true }, PATH);
       expect(open?.result.output?.text).toMatch(/setup\.py connected/);
       expect(net.seen()).toBeGreaterThan(0);
     } finally {
