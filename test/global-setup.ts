@@ -4,10 +4,12 @@
 // 2. TMPDIR for the whole run is a new folder, handed to every worker and child process; test/setup.ts gives each
 //    test file a folder of its own inside it. At the end the folder must be empty: what is left (a background
 //    process still writing after its file ended) is listed and the run fails; the folder is removed either way.
-import { spawnSync } from 'node:child_process';
+// 3. TEST_RUN_CACHE: a folder for caches the files share (test/helpers/shared-cache.ts), removed at the end.
+// 4. PATH: python3's own folder first, version managers' shims out (pythonFirstPath); the original is TEST_ORIGINAL_PATH.
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -47,16 +49,30 @@ export function listLeftovers(dir: string): string[] {
   return out;
 }
 
+/**
+ * PATH with python3's own folder first and no version manager's shims: a pyenv shim is a bash script that starts
+ * ~40 processes (~0.5 s of CPU) for each python3 and the suite starts hundreds. Same interpreter, same packages.
+ */
+export function pythonFirstPath(path: string): string {
+  const exe = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
+  return [dirname(exe), ...path.split(':').filter((d) => d && !d.includes('/shims'))].join(':');
+}
+
 export default function setup(): () => Promise<void> {
   assertFreshBuild();
+  process.env.TEST_ORIGINAL_PATH = process.env.PATH ?? '';
+  process.env.PATH = pythonFirstPath(process.env.PATH ?? '');
   const run = mkdtempSync(join(tmpdir(), 'judgeloop-suite-'));
   process.env.TMPDIR = run;
   process.env.TEST_RUN_TMPDIR = run;
   // A command run with no judgeloop.json and no JUDGELOOP_STATE_DIR writes to $XDG_STATE_HOME/judgeloop: never the user's.
   const xdg = mkdtempSync(join(tmpdir(), 'judgeloop-suite-xdg-'));
   process.env.XDG_STATE_HOME = xdg;
+  const cache = mkdtempSync(join(tmpdir(), 'judgeloop-suite-cache-'));
+  process.env.TEST_RUN_CACHE = cache;
   return async () => {
     rmSync(xdg, { recursive: true, force: true });
+    rmSync(cache, { recursive: true, force: true, maxRetries: 3 });
     let left: string[] = [];
     try {
       // A detached child still removing its own folder gets a moment; what is there after it is left behind.

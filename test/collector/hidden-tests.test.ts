@@ -56,13 +56,18 @@ function runRecord(bead: string, hidden: string): string {
   writeFileSync(file, JSON.stringify(r));
   return file;
 }
+// python3 is the interpreter itself, not a version manager's shim (each start through pyenv's costs ~0.5 s of CPU).
+const processEnv = { ...process.env };
 const io = () =>
-  captureIo({
-    JUDGE_ENABLED: 'true',
-    ANTHROPIC_API_KEY: 'sk-test-dummy',
-    ANTHROPIC_BASE_URL: server.url,
-    JUDGELOOP_STATE_DIR: state,
-  });
+  captureIo(
+    {
+      JUDGE_ENABLED: 'true',
+      ANTHROPIC_API_KEY: 'sk-test-dummy',
+      ANTHROPIC_BASE_URL: server.url,
+      JUDGELOOP_STATE_DIR: state,
+    },
+    processEnv,
+  );
 
 describe('hidden tests from a folder outside every worktree', () => {
   it('are graded like targets, reported apart, and never reach the judge', async () => {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, tempDir } from '../helpers/repo.js';
+import { goBuildCache } from '../helpers/shared-cache.js';
 import { ROOT, runBin, solutionRecords } from './_project.js';
 
 interface Case {
@@ -107,8 +108,8 @@ describe('npm test resolved to its runner: the report asked for, the failing tes
 });
 
 describe('go test and cargo test: per-test results', () => {
-  // One build cache for the base's run and the solution's (a cold one costs ~15 s a run).
-  const gocache = tempDir('judgeloop-gocache-');
+  // One build cache for the base's run and the solution's: a copy of the run's warm one (a cold one costs ~6 s a run).
+  const gocache = goBuildCache();
   it('go test ./... is run with -json: every test listed, the failing one named', () => {
     const { tests } = collectOne(
       {

@@ -242,7 +242,7 @@ describe('a pip project with a setup.py', () => {
         'pkg.py': 'def add(a, b):\n    return b + a\n',
       });
       const collector = {
-        commands: { test: 'python3 -m pytest -q tests' },
+        commands: { test: 'python3 -m pytest -p no:hypothesispytest -q tests' },
         setup_command: 'python3 setup.py -q build',
       };
       const c = await collect(p, 'bd-py', wt, collector);

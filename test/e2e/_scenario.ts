@@ -19,6 +19,8 @@ export interface ProjectKind {
   solutions: Record<Exclude<Solution, 'empty'>, Record<string, string>>;
   /** Environment a user of this toolchain has (no network: GOPROXY=off …). */
   env?: Record<string, string>;
+  /** Collector settings added to what init wrote, after `config` is read (a build cache the suite shares). */
+  addToInit?: Record<string, unknown>;
 }
 
 export interface Scenario {
@@ -101,6 +103,11 @@ export function runScenario(kind: ProjectKind): Scenario {
   }
   ok(root, env, ['init', '--agent', 'agent', '--template', 'default', '--base', 'main', '--project', 'repo']);
   const config = JSON.parse(readFileSync(join(root, 'judgeloop.json'), 'utf8'));
+  if (kind.addToInit)
+    writeFileSync(
+      join(root, 'judgeloop.json'),
+      JSON.stringify({ ...config, collector: { ...config.collector, ...kind.addToInit } }, null, 2),
+    );
   const started = new Date(Date.now() - 120_000).toISOString();
   for (const s of SOLUTIONS)
     ok(root, env, [

@@ -1,7 +1,5 @@
 // Issue 34 end to end on a pytest project (requirements.txt, pytest from the machine), configured only by `judgeloop
 // init`: the real fix wins resolved; non-fixes never win, score 20 below, rate below a real attempt; accept keeps history.
-import { execFileSync } from 'node:child_process';
-import { dirname } from 'node:path';
 import { beforeAll, describe } from 'vitest';
 import { doneWhen, runScenario, type Scenario } from './_scenario.js';
 
@@ -33,13 +31,6 @@ def test_hours():
 const T = 'tests/test_duration.py';
 const C = 'duration.py';
 
-/** PATH with python3's own folder first: a version manager's shims (pyenv) need their HOME, which the test replaces. */
-function pythonPath(): string {
-  const exe = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
-  const rest = (process.env.PATH ?? '').split(':').filter((d) => !d.includes('/shims'));
-  return [dirname(exe), ...rest].join(':');
-}
-
 let s: Scenario;
 beforeAll(() => {
   s = runScenario({
@@ -62,7 +53,7 @@ beforeAll(() => {
       weakened: { [T]: TESTS.replace('assert parse("1h") == 3600', 'assert callable(parse)') },
       hack: { [C]: CODE.replace('    """Seconds', '    if text == "1h":\n        return 3600\n    """Seconds') },
     },
-    env: { PATH: pythonPath() },
+    env: { PATH: process.env.PATH ?? '' },
   });
 }, 600_000);
 

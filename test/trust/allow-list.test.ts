@@ -8,9 +8,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Feedback } from '../../lib/schema/types.generated.js';
 import { makeRepo, tempDir } from '../helpers/repo.js';
 import { collectIn, ROOT, solutionRecords } from '../collector/_project.js';
-import { pythonFirstOnPath } from '../helpers/python.js';
-
-pythonFirstOnPath();
 
 beforeAll(() => {
   if (!existsSync(join(ROOT, 'dist', 'scripts', 'collect.js'))) throw new Error('run `npm run build` first');

@@ -15,9 +15,6 @@ import {
   runRecord,
   writeRecord,
 } from '../collector/_project.js';
-import { pythonFirstOnPath } from '../helpers/python.js';
-
-pythonFirstOnPath();
 
 const PYTEST = 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest';
 const BASE = {

@@ -217,7 +217,8 @@ describe('the folder of the config file', () => {
 });
 
 describe('real toolchains still work inside', () => {
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME };
+  // The PATH as the user had it (global setup takes pyenv's shims off the suite's PATH): this case is about the shims.
+  const env = { PATH: process.env.TEST_ORIGINAL_PATH ?? process.env.PATH, HOME: process.env.HOME };
   const project = (files: Record<string, string>): string => {
     const dir = tempDir('judgeloop-tool-');
     for (const [f, text] of Object.entries(files)) {

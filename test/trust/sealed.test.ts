@@ -10,9 +10,6 @@ import { StateStore } from '../../lib/store/store.js';
 import type { Feedback, Race, RaceSolution } from '../../lib/schema/types.generated.js';
 import { gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
 import { raceTestConfig } from '../race/_fixture.js';
-import { pythonFirstOnPath } from '../helpers/python.js';
-
-pythonFirstOnPath();
 
 const now = () => new Date('2026-01-01T12:00:00Z');
 const BIN = join(import.meta.dirname, '..', '..', 'bin');

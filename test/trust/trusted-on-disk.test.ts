@@ -6,9 +6,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Feedback } from '../../lib/schema/types.generated.js';
 import { collectIn, solutionRecords } from '../collector/_project.js';
 import { makeRepo, tempDir } from '../helpers/repo.js';
-import { pythonFirstOnPath } from '../helpers/python.js';
-
-pythonFirstOnPath();
 
 const TEXT = 'def truncate(text, width):\n    if len(text) <= width:\n        return text\n    return text[:width]\n';
 const FIXED = TEXT.replace('return text[:width]', 'return text[: width - 1] + "~"');
