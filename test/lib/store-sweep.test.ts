@@ -20,7 +20,6 @@ import { StateStore } from '../../lib/store/store.js';
 import { baselineTempPrefix, sweepBaselineCheckouts } from '../../lib/collector/checkout-sweep.js';
 import { gitIn, makeRepo, tempDir } from '../helpers/repo.js';
 
-const CHILD = join(import.meta.dirname, '_store-child.ts');
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
 afterAll(() => {
@@ -33,9 +32,28 @@ const temp = (prefix?: string) => {
   return d;
 };
 
+// The children run the built store and CLI wrapper (the bins' own; the suite's set-up checks dist/ is fresh) with
+// plain node: tsx would compile the sources again in every process.
+const DIST = (rel: string) => JSON.stringify(join(import.meta.dirname, '..', '..', 'dist', 'lib', rel));
+const LOCK_CHILD = `
+  import { execute } from ${DIST('cli/cli.js')};
+  import { StateStore } from ${DIST('store/store.js')};
+  const [scenario, root, name, wait] = process.argv.slice(1);
+  const store = new StateStore(root);
+  process.exitCode = await execute(async () => {
+    if (scenario === 'hold-lock')
+      await store.withLock(name, async () => {
+        process.stdout.write('held\\n');
+        await new Promise((r) => setTimeout(r, 600_000));
+      });
+    else await store.withLock(name, () => undefined, { waitSeconds: Number(wait) });
+    return 0;
+  }, []);
+`;
+
 /** Starts a real process holding lock `name` in `root`; resolves once it holds it. */
 function holder(root: string, name: string): Promise<ChildProcess> {
-  const c = spawn(process.execPath, ['--import', 'tsx', CHILD, 'hold-lock', root, name], {
+  const c = spawn(process.execPath, ['--input-type=module', '-e', LOCK_CHILD, 'hold-lock', root, name], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(c);
@@ -46,7 +64,7 @@ function holder(root: string, name: string): Promise<ChildProcess> {
 }
 
 const taker = (root: string, name: string, waitSeconds: number) =>
-  spawnSync(process.execPath, ['--import', 'tsx', CHILD, 'take-lock', root, name, String(waitSeconds)], {
+  spawnSync(process.execPath, ['--input-type=module', '-e', LOCK_CHILD, 'take-lock', root, name, String(waitSeconds)], {
     encoding: 'utf8',
   });
 
@@ -130,13 +148,11 @@ describe('temporary files', () => {
     const c = spawn(
       process.execPath,
       [
-        '--import',
-        'tsx',
         '--input-type=module',
         '-e',
         `
       import { writeSync } from 'node:fs';
-      import { writeFileAtomic } from ${JSON.stringify(join(import.meta.dirname, '../../lib/store/state-write.ts'))};
+      import { writeFileAtomic } from ${DIST('store/state-write.js')};
       function* chunks() {
         yield '{"half":';
         writeSync(1, 'written\\n');
