@@ -1,12 +1,14 @@
 // Code under test that games the trusted tests from inside their process, on real `git diff` output: each spelling
 // is found at its file:line; the ordinary code of real fixes (value classes, CLIs, test helpers) is not.
+import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseUnifiedDiff } from '../../lib/git/diff-parse.js';
 import { tamperFindings } from '../../lib/change/tamper.js';
 import { pathMatcher } from '../../lib/git/test-paths.js';
 import { raceTestConfig } from '../race/_fixture.js';
-import { commitAll, gitIn, makeRepo, writeTree } from '../helpers/repo.js';
+import { commitAll, gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
 
 const repos: string[] = [];
 afterAll(() => {
@@ -17,15 +19,21 @@ const config = raceTestConfig().collector;
 const isTest = pathMatcher(config.test_paths ?? []);
 const isInfra = pathMatcher(config.test_infra_paths ?? []);
 
-/** Findings for one file changed from `before` to `after`, from the diff git itself produces. */
+/**
+ * Findings for one file changed from `before` to `after`, from the diff git itself produces: `git diff --no-index
+ * --no-prefix a b` over folders a and b prints a commit's a/<path> b/<path> patch (a new file's `diff --git` line
+ * names b/ twice; a commit's names a/ first), in one process instead of a repository's eight.
+ */
 function findings(path: string, before: string | null, after: string) {
-  const repo = makeRepo({ 'README.md': 'x\n', ...(before === null ? {} : { [path]: before }) });
-  repos.push(repo);
-  writeTree(repo, { [path]: after });
-  commitAll(repo, 'change');
-  const diff = gitIn(repo, 'diff', 'HEAD~1', 'HEAD');
+  const dir = tempDir('judgeloop-tamper-');
+  repos.push(dir);
+  writeTree(join(dir, 'a'), { 'README.md': 'x\n', ...(before === null ? {} : { [path]: before }) });
+  writeTree(join(dir, 'b'), { 'README.md': 'x\n', [path]: after });
+  const r = spawnSync('git', ['diff', '--no-index', '--no-prefix', 'a', 'b'], { cwd: dir, encoding: 'utf8' });
+  // --no-index exits 1 when the folders differ, as they always do here.
+  expect([r.status, r.stderr]).toEqual([1, '']);
   return tamperFindings(
-    parseUnifiedDiff(diff + '\n'),
+    parseUnifiedDiff(`${r.stdout.trim().replace(/^diff --git b\//, 'diff --git a/')}\n`),
     [{ path, head: after, base: before }],
     (p) => isTest(p) || isInfra(p),
   );

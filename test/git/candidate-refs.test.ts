@@ -12,7 +12,8 @@ import { addSolution, makeRaceProject, SOLUTIONS } from '../race/_fixture.js';
 import { gitIn } from '../helpers/repo.js';
 import { agentWorktree, makeIo, makeProject, runRecord, writeRecord, type Project } from '../collector/_project.js';
 
-const COMMANDS = { build: null, test: 'node --test test/', lint: null, typecheck: null };
+// No build, test or lint: refs are about sealing and pruning, and each runner costs a process per collect.
+const COMMANDS = { build: null, test: null, lint: null, typecheck: null };
 
 const refNames = (repo: string): string[] =>
   gitIn(repo, 'for-each-ref', '--format=%(refname:lstrip=3)', 'refs/judgeloop/candidates/').split('\n').filter(Boolean);
@@ -114,8 +115,8 @@ describe('candidate refs', () => {
 
   it("a race: prune --race removes its solutions' refs in their repository (what accept does after a merge), no other", async () => {
     const p = makeRaceProject();
-    const records = ['clean', 'nobuild'].map((n) => addSolution(p, n, SOLUTIONS[n]!));
-    const lone = addSolution(p, 'lone', SOLUTIONS.clean!, { race_id: undefined, bead: 'bd-lone' });
+    const records = ['clean', 'nobuild'].map((n) => addSolution(p, n, SOLUTIONS[n]!, { commands: COMMANDS }));
+    const lone = addSolution(p, 'lone', SOLUTIONS.clean!, { race_id: undefined, bead: 'bd-lone', commands: COMMANDS });
     const { io, err } = makeIo(p as unknown as Project);
     expect(await race(['--quiet', '--json', ...records], io), err.join('')).toBe(0);
     expect(await collect(['--quiet', lone], makeIo(p as unknown as Project).io)).toBe(0);

@@ -1,7 +1,7 @@
 // The claude-cli backend against a stand-in `claude` on PATH that prints the result shapes Claude Code prints.
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/judge.js';
 import { claudeArgs, parseClaudeResult } from '../../lib/judge/cli-backend.js';
 import { validate } from '../../lib/schema/schema.js';
@@ -71,8 +71,13 @@ let fx: RunFixture;
 let store: StateStore;
 const config = judgeConfigFile({ backend: 'claude-cli', timeout_seconds: 20, max_retries: 0, phase: 2 });
 
+// One run (repository and record) for every case: the judge only reads it; each case judges into a fresh state.
+let run0: RunFixture;
+beforeAll(() => {
+  run0 = makeRun();
+});
 beforeEach(() => {
-  fx = makeRun();
+  fx = { ...run0, stateDir: scratchDir('judgeloop-state-') };
   store = new StateStore(fx.stateDir);
   store.write('feedback', fx.record.bead, feedbackFor(fx.record));
   writeFileSync(log, '');

@@ -2,7 +2,7 @@
 // the judge setting, judges when enabled, merges; the cache is keyed on what the judge sees, so re-collecting
 // (which moves derived scores such as speed) does not pay twice; config errors name their cause.
 import { spawnSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -28,8 +28,16 @@ afterAll(async () => {
 });
 afterEach(() => made.splice(0).forEach(removeRun));
 
+// Each case collects into its own copy of one run (a file copy, not the eight git processes of a new repository).
+let template: RunFixture | undefined;
 const fixture = (): RunFixture => {
-  const fx = makeRun();
+  template ??= makeRun();
+  const repo = tempDir('judgeloop-repo-');
+  cpSync(template.repo, repo, { recursive: true });
+  const record = { ...template.record, worktree: repo };
+  const recordPath = join(tempDir('judgeloop-runs-'), `${record.bead}.json`);
+  writeFileSync(recordPath, JSON.stringify(record, null, 2));
+  const fx = { repo, stateDir: tempDir('judgeloop-state-'), recordPath, record };
   made.push(fx);
   return fx;
 };

@@ -5,8 +5,8 @@ import type { StateStore } from '../../lib/store/store.js';
 import type { Feedback, Judgment } from '../../lib/schema/types.generated.js';
 import { validate } from '../../lib/schema/schema.js';
 import { isSelfJudged, modelFamily, quantile, sampleSpread, verdictUncertain } from '../../lib/judge/spread.js';
-import { type RunFixture, makeRun, removeRuns } from './helpers/fixtures.js';
-import { captureIo, feedbackFor, judgeConfigFile, runWithFeedback } from './helpers/feedback.js';
+import { type RunFixture, makeRun, removeRuns, scratchDir } from './helpers/fixtures.js';
+import { captureIo, feedbackFor, judgeConfigFile } from './helpers/feedback.js';
 import { goodReply, resetServer, startMessagesServer, type MessagesServer } from './helpers/messages-server.js';
 import { StateStore as Store } from '../../lib/store/store.js';
 
@@ -65,8 +65,15 @@ beforeAll(async () => {
   server = await startMessagesServer();
 });
 afterAll(() => server.close());
+// One run (repository and record) for every case: the judge only reads it; each case judges into a fresh state.
+let run0: RunFixture;
+beforeAll(() => {
+  run0 = makeRun();
+});
 beforeEach(() => {
-  ({ fx, store } = runWithFeedback());
+  fx = { ...run0, stateDir: scratchDir('judgeloop-state-') };
+  store = new Store(fx.stateDir);
+  store.write('feedback', fx.record.bead, feedbackFor(fx.record));
   resetServer(server);
 });
 

@@ -33,6 +33,10 @@ const temp = (prefix?: string) => {
   return d;
 };
 
+// The children run the built store (the suite's set-up checks dist/ is fresh) with plain node: tsx would compile
+// the sources again in every process.
+const DIST = (rel: string) => JSON.stringify(join(import.meta.dirname, '..', '..', 'dist', 'lib', rel));
+
 /** Starts a real process holding lock `name` in `root`; resolves once it holds it. */
 function holder(root: string, name: string): Promise<ChildProcess> {
   const c = spawn(process.execPath, [CHILD, 'hold-lock', root, name], {
@@ -130,13 +134,11 @@ describe('temporary files', () => {
     const c = spawn(
       process.execPath,
       [
-        '--import',
-        'tsx',
         '--input-type=module',
         '-e',
         `
       import { writeSync } from 'node:fs';
-      import { writeFileAtomic } from ${JSON.stringify(join(import.meta.dirname, '../../lib/store/state-write.ts'))};
+      import { writeFileAtomic } from ${DIST('store/state-write.js')};
       function* chunks() {
         yield '{"half":';
         writeSync(1, 'written\\n');

@@ -64,8 +64,9 @@ describe('StateStore', () => {
 
   it('serialises read-modify-write across real processes (no lost update)', async () => {
     const root = tempDir();
+    // The built store (the one the bins run; the suite's set-up checks dist/ is fresh): plain node, no tsx to load.
     const script = `
-      import { StateStore } from ${JSON.stringify(new URL('../../lib/store/store.ts', import.meta.url).pathname)};
+      import { StateStore } from ${JSON.stringify(new URL('../../dist/lib/store/store.js', import.meta.url).pathname)};
       const store = new StateStore(${JSON.stringify(root)});
       await store.withLock('counter', async () => {
         const fs = await import('node:fs');
@@ -81,7 +82,7 @@ describe('StateStore', () => {
         { length: n },
         () =>
           new Promise<number>((resolve) => {
-            const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+            const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
               stdio: 'inherit',
             });
             child.on('close', (code) => resolve(code ?? -1));

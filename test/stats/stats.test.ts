@@ -12,25 +12,71 @@ import {
   wilsonInterval,
 } from '../../lib/stats/stats.js';
 
-// Expected values come from scipy (a real tool), not from hand arithmetic.
-function scipy(code: string): unknown {
-  return JSON.parse(execFileSync('python3', ['-c', `import json, scipy.stats as st\n${code}`], { encoding: 'utf8' }));
+// Expected values come from scipy (a real tool), not from hand arithmetic: one python process answers every
+// case's question (importing scipy costs a second of CPU), each `it` reads its own answer.
+const WILSON_CASES = [
+  [8, 10],
+  [0, 5],
+  [5, 5],
+  [1, 1],
+  [37, 120],
+  [999, 1000],
+] as const;
+const DFS = [1, 2, 5, 10, 29, 30, 31, 45, 100, 1000];
+const XS = [0.2, 0.9, 0.55, 0.7, 0.65, 0.4];
+const PAIRS: [number[], number[]][] = [
+  [
+    [0.9, 0.8, 0.7, 0.6],
+    [0.9, 0.8, 0.7, 0.6],
+  ],
+  [
+    [0.9, 0.8, 0.7, 0.6],
+    [0.1, 0.2, 0.3, 0.4],
+  ],
+  [
+    [0.9, 0.8, 0.8, 0.6, 0.3],
+    [0.7, 0.85, 0.6, 0.6, 0.2],
+  ],
+  [
+    [0.5, 0.4, 0.3, 0.2, 0.1, 0.05],
+    [0.45, 0.5, 0.1, 0.3, 0.2, 0.05],
+  ],
+];
+interface Scipy {
+  wilson: [number, number][];
+  t95: number[];
+  tInterval: [number, number];
+  rank: [number, number][];
+}
+let answers: Scipy | undefined;
+function scipy(): Scipy {
+  answers ??= JSON.parse(
+    execFileSync(
+      'python3',
+      [
+        '-c',
+        [
+          'import json, statistics as s, scipy.stats as st',
+          `x=${JSON.stringify(XS)}`,
+          `p=${JSON.stringify(PAIRS)}`,
+          'print(json.dumps({',
+          `  "wilson": [[c.low, c.high] for c in [st.binomtest(k, n).proportion_ci(0.95, 'wilson') for k, n in ${JSON.stringify(WILSON_CASES)}]],`,
+          `  "t95": [st.t.ppf(0.975, d) for d in ${JSON.stringify(DFS)}],`,
+          '  "tInterval": list(st.t.interval(0.95, len(x)-1, loc=s.mean(x), scale=st.sem(x))),',
+          '  "rank": [[st.spearmanr(a,b).statistic, st.kendalltau(a,b).statistic] for a,b in p],',
+          '}))',
+        ].join('\n'),
+      ],
+      { encoding: 'utf8' },
+    ),
+  ) as Scipy;
+  return answers;
 }
 
 describe('wilsonInterval', () => {
   it('matches scipy binomtest(...).proportion_ci(method="wilson")', () => {
-    const cases = [
-      [8, 10],
-      [0, 5],
-      [5, 5],
-      [1, 1],
-      [37, 120],
-      [999, 1000],
-    ] as const;
-    const expected = scipy(
-      `print(json.dumps([[c.low, c.high] for c in [st.binomtest(k, n).proportion_ci(0.95, 'wilson') for k, n in ${JSON.stringify(cases)}]]))`,
-    ) as [number, number][];
-    cases.forEach(([k, n], i) => {
+    const expected = scipy().wilson;
+    WILSON_CASES.forEach(([k, n], i) => {
       const w = wilsonInterval(k, n)!;
       expect(w.method).toBe('wilson');
       expect(w.low).toBeCloseTo(expected[i]![0], 9);
@@ -42,17 +88,13 @@ describe('wilsonInterval', () => {
 
 describe('t95 and tInterval', () => {
   it('t quantiles agree with scipy to 1e-3 for every df', () => {
-    const dfs = [1, 2, 5, 10, 29, 30, 31, 45, 100, 1000];
-    const expected = scipy(`print(json.dumps([st.t.ppf(0.975, d) for d in ${JSON.stringify(dfs)}]))`) as number[];
-    dfs.forEach((d, i) => expect(Math.abs(t95(d) - expected[i]!)).toBeLessThan(1e-3));
+    const expected = scipy().t95;
+    DFS.forEach((d, i) => expect(Math.abs(t95(d) - expected[i]!)).toBeLessThan(1e-3));
   });
   it('a mean interval matches scipy t.interval, and is null below two values', () => {
-    const xs = [0.2, 0.9, 0.55, 0.7, 0.65, 0.4];
     const m = emptyMoments();
-    xs.forEach((x) => addMoment(m, x));
-    const [lo, hi] = scipy(
-      `import statistics as s\nx=${JSON.stringify(xs)}\nprint(json.dumps(list(st.t.interval(0.95, len(x)-1, loc=s.mean(x), scale=st.sem(x)))))`,
-    ) as [number, number];
+    XS.forEach((x) => addMoment(m, x));
+    const [lo, hi] = scipy().tInterval;
     const iv = tInterval(m)!;
     expect(iv.low).toBeCloseTo(lo, 3);
     expect(iv.high).toBeCloseTo(hi, 3);
@@ -63,29 +105,9 @@ describe('t95 and tInterval', () => {
 });
 
 describe('rank correlation', () => {
-  const pairs: [number[], number[]][] = [
-    [
-      [0.9, 0.8, 0.7, 0.6],
-      [0.9, 0.8, 0.7, 0.6],
-    ],
-    [
-      [0.9, 0.8, 0.7, 0.6],
-      [0.1, 0.2, 0.3, 0.4],
-    ],
-    [
-      [0.9, 0.8, 0.8, 0.6, 0.3],
-      [0.7, 0.85, 0.6, 0.6, 0.2],
-    ],
-    [
-      [0.5, 0.4, 0.3, 0.2, 0.1, 0.05],
-      [0.45, 0.5, 0.1, 0.3, 0.2, 0.05],
-    ],
-  ];
   it('Spearman (with ties) and Kendall tau-b match scipy', () => {
-    const expected = scipy(
-      `p=${JSON.stringify(pairs)}\nprint(json.dumps([[st.spearmanr(a,b).statistic, st.kendalltau(a,b).statistic] for a,b in p]))`,
-    ) as [number, number][];
-    pairs.forEach(([a, b], i) => {
+    const expected = scipy().rank;
+    PAIRS.forEach(([a, b], i) => {
       expect(spearman(a, b)).toBeCloseTo(expected[i]![0], 10);
       expect(kendallTauB(a, b)).toBeCloseTo(expected[i]![1], 10);
     });
