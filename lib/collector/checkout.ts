@@ -276,17 +276,18 @@ const LOCKFILES = new Set([
 ]);
 const isLockfile = (p: string) => LOCKFILES.has(p.slice(p.lastIndexOf('/') + 1));
 
-/** The stamps of a fresh graded checkout's tracked files (code too), taken before anything of the candidate runs there. */
-export async function trustedStamps(dir: string): Promise<Stamps> {
-  // Nothing of the candidate's has run in `dir` yet: its config is still the view's own (withCheckout), not asked.
-  const forget = knowOwnConfig(dir);
-  let listed: string;
-  try {
-    listed = await git(dir, ['ls-files', '-z']);
-  } finally {
-    forget();
-  }
-  const tracked = listed.split('\0').filter((p) => p && !isLockfile(p));
+/**
+ * The stamps of a fresh graded checkout's tracked files (code too), taken before anything of the candidate runs there.
+ * Its tracked files are its commit's tree, listed in the repository it came from: the listing the graded tree was
+ * built from (`gradedTree`), an answer git() usually has already (no process).
+ */
+export async function trustedStamps(dir: string, from: { repo: string; commit: string }): Promise<Stamps> {
+  const tree = (await git(from.repo, ['rev-parse', '--verify', `${from.commit}^{tree}`])).trim();
+  const listed = await git(from.repo, ['ls-tree', '-r', '-z', '--full-tree', tree]);
+  const tracked = listed
+    .split('\0')
+    .map((rec) => rec.slice(rec.indexOf('\t') + 1))
+    .filter((p) => p && !isLockfile(p));
   return new Map(tracked.map((p) => [p, stampOf(join(dir, p))]));
 }
 
