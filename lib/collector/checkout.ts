@@ -1,5 +1,5 @@
 // A fresh detached checkout of one commit (never the agent's worktree), with the configured setup run in it.
-import { existsSync, lstatSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { onAbort } from '../base/cleanup.js';
 import { git, knowOwnConfig, repoObjects } from '../git/git.js';
@@ -31,10 +31,11 @@ export async function withCheckout<T>(
     const oid = (await git(repoDir, ['rev-parse', '--verify', `${commit}^{commit}`])).trim();
     const { objects, objectFormat } = await repoObjects(repoDir);
     writeView(view, objects, objectFormat);
+    linkWorktree(view, tree, oid);
     // Our config, as written: not asked of git while nothing of the agent's has run; read as usual afterwards.
-    const forget = knowOwnConfig(view);
+    const forget = knowOwnConfig(tree);
     try {
-      await git(view, ['worktree', 'add', '--detach', '--quiet', tree, oid]);
+      await git(tree, ['read-tree', '--reset', '-u', oid]);
     } finally {
       forget();
     }
@@ -43,6 +44,21 @@ export async function withCheckout<T>(
     offAbort();
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * What `git worktree add --detach <tree> <oid>` writes, in one git process instead of three (worktree add, its
+ * update-ref and reset --hard): the admin folder `<view>/worktrees/tree` (HEAD detached at `oid`) and `<tree>/.git`;
+ * the caller's `read-tree --reset -u` fills the index and the files, through the view's attributes as a reset would.
+ */
+function linkWorktree(view: string, tree: string, oid: string): void {
+  const admin = join(view, 'worktrees', 'tree');
+  mkdirSync(admin, { recursive: true });
+  mkdirSync(tree);
+  writeFileSync(join(admin, 'commondir'), '../..\n');
+  writeFileSync(join(admin, 'gitdir'), `${join(tree, '.git')}\n`);
+  writeFileSync(join(admin, 'HEAD'), `${oid}\n`);
+  writeFileSync(join(tree, '.git'), `gitdir: ${admin}\n`);
 }
 
 /** The fetch and setup commands as one string (a baseline key's part, a progress line); null when neither is set. */
@@ -260,9 +276,18 @@ const LOCKFILES = new Set([
 ]);
 const isLockfile = (p: string) => LOCKFILES.has(p.slice(p.lastIndexOf('/') + 1));
 
-/** The stamps of a fresh graded checkout's tracked files (code too), taken before anything of the candidate runs there. */
-export async function trustedStamps(dir: string): Promise<Stamps> {
-  const tracked = (await git(dir, ['ls-files', '-z'])).split('\0').filter((p) => p && !isLockfile(p));
+/**
+ * The stamps of a fresh graded checkout's tracked files (code too), taken before anything of the candidate runs there.
+ * Its tracked files are its commit's tree, listed in the repository it came from: the listing the graded tree was
+ * built from (`gradedTree`), an answer git() usually has already (no process).
+ */
+export async function trustedStamps(dir: string, from: { repo: string; commit: string }): Promise<Stamps> {
+  const tree = (await git(from.repo, ['rev-parse', '--verify', `${from.commit}^{tree}`])).trim();
+  const listed = await git(from.repo, ['ls-tree', '-r', '-z', '--full-tree', tree]);
+  const tracked = listed
+    .split('\0')
+    .map((rec) => rec.slice(rec.indexOf('\t') + 1))
+    .filter((p) => p && !isLockfile(p));
   return new Map(tracked.map((p) => [p, stampOf(join(dir, p))]));
 }
 

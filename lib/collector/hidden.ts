@@ -132,7 +132,7 @@ export async function runHidden(
     o.wt,
     commit,
     async (dir) => {
-      const stamps = await trustedStamps(dir);
+      const stamps = await trustedStamps(dir, { repo: o.wt, commit });
       const setup = await runSetup(dir, {
         collector: o.cfg.collector,
         env: o.ctx.processEnv,

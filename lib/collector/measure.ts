@@ -65,7 +65,7 @@ async function checksAt(
     commit,
     async (dir) => {
       // Before the candidate's setup runs: what the trusted files were when checked out.
-      const stamps = graded ? await trustedStamps(dir) : null;
+      const stamps = graded ? await trustedStamps(dir, { repo: o.wt, commit }) : null;
       const setup = await runSetup(dir, {
         collector: o.cfg.collector,
         env: o.ctx.processEnv,

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { onAbort } from '../base/cleanup.js';
 import { WorkError } from '../base/errors.js';
 import { HeadTailBuffer, spawnGroup } from '../process/process.js';
+import { splitNumstatPatch } from './numstat-patch.js';
 import { readTreeFile } from './tree-read.js';
 import { tempView } from './view.js';
 
@@ -442,7 +443,35 @@ async function viewDiff(cwd: string, args: string[], revs: [number, number], opt
       out[i + 2] = (await git(cwd, ['rev-parse', '--verify', `${args[i + 2]}^{tree}`], opts)).trim();
     }),
   );
-  return viewGit(cwd, out, opts);
+  const key = treeDiffKey(cwd, out);
+  const asked = key ? `${key.trees}\0${key.flags}` : '';
+  const learned = learnedPatches.get(asked);
+  if (learned !== undefined) {
+    learnedPatches.delete(asked);
+    return learned;
+  }
+  if (key?.flags !== NUMSTAT_FLAGS) return viewGit(cwd, out, opts);
+  // The collector asks the same two trees' patch next (no-op and gaming checks): one git process, one view for both.
+  const both = splitNumstatPatch(await viewGit(cwd, ['diff', '-p', ...out.slice(1)], opts));
+  if (!both) return viewGit(cwd, out, opts);
+  learnedPatches.set(`${key.trees}\0${PATCH_FLAGS}`, both.patch);
+  if (learnedPatches.size > 8) learnedPatches.delete(learnedPatches.keys().next().value!);
+  return both.numstat;
+}
+
+const NUMSTAT_FLAGS = ['--numstat', '-z', '-M', '--no-ext-diff', '--no-textconv'].sort().join(' ');
+const PATCH_FLAGS = ['-M', '--no-ext-diff', '--no-textconv'].sort().join(' ');
+/** Patches a `--numstat -p` diff printed beside the numstat asked (a few, each given out once). */
+const learnedPatches = new Map<string, string>();
+
+/** A diff of two trees with flags only (no paths): the repository and trees, and the set of flags. */
+function treeDiffKey(cwd: string, args: string[]): { trees: string; flags: string } | null {
+  if (args.includes('--')) return null;
+  const revs = args.slice(1).filter((a) => !a.startsWith('-'));
+  if (revs.length !== 2) return null;
+  const trees = [cwd, ...revs].join('\0');
+  const flags = [...new Set(args.slice(1).filter((a) => a.startsWith('-')))].sort().join(' ');
+  return { trees, flags };
 }
 
 /**

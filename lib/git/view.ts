@@ -15,12 +15,13 @@ const VIEW_ATTRIBUTES =
 
 /**
  * Writes a judgeloop-owned bare repository at `dir` whose objects are `objectsDir`'s (read through alternates;
- * objects it writes stay in `dir`), with an unborn HEAD (so no attributes from a HEAD tree), an empty hooks folder
+ * objects it writes stay in `dir`), with an unborn HEAD (so no attributes from a HEAD tree), no hooks folder
  * and VIEW_ATTRIBUTES. `objectFormat` is the agent's (`sha1` or `sha256`).
  */
 export function writeView(dir: string, objectsDir: string, objectFormat = 'sha1'): string {
-  for (const d of ['objects/info', 'objects/pack', 'refs/heads', 'refs/tags', 'info', 'hooks'])
-    mkdirSync(join(dir, d), { recursive: true });
+  // What git needs to take it for a repository (objects/, refs/, HEAD), and the two files; each folder more costs
+  // a creation and a removal per view. No hooks folder: none runs (and git's recipe points core.hooksPath away).
+  for (const d of ['objects/info', 'refs', 'info']) mkdirSync(join(dir, d), { recursive: true });
   writeFileSync(join(dir, 'HEAD'), 'ref: refs/heads/judgeloop-view\n');
   writeFileSync(
     join(dir, 'config'),
