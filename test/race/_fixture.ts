@@ -96,13 +96,25 @@ export function addSolution(
   writeTree(wt, files);
   gitIn(wt, 'add', '-A');
   gitIn(wt, 'commit', '-q', '-m', `agent ${name}`);
+  return writeAgentRecord(p.dir, name, {
+    task: { id: 'fix-clamp', prompt: 'clamp ignores the upper bound: fix it' },
+    race_id: 'race-clamp',
+    usage: { input_tokens: 10000, output_tokens: 2000, total_tokens: 12000, cost_usd: 0.3 },
+    commands: COMMANDS,
+    ...over,
+  });
+}
+
+/**
+ * Writes <dir>/<name>.json, the run record of agent `name`'s completed work on branch agent/<name> in worktree
+ * <dir>/wt-<name> (bead bd-<name>); `fields` (the task, the commands) add to or replace its fields. Returns its path.
+ */
+export function writeAgentRecord(dir: string, name: string, fields: Record<string, unknown>): string {
   const record = {
     schema_version: '1.0.0',
     bead: `bd-${name}`,
-    task: { id: 'fix-clamp', prompt: 'clamp ignores the upper bound: fix it' },
     agent: { slug: name },
     template: 'bugfix-v1',
-    race_id: 'race-clamp',
     worktree: `wt-${name}`,
     base_ref: 'main',
     head_ref: `agent/${name}`,
@@ -110,11 +122,9 @@ export function addSolution(
     completed_at: '2026-01-01T10:01:00Z',
     exit_code: 0,
     status: 'completed',
-    usage: { input_tokens: 10000, output_tokens: 2000, total_tokens: 12000, cost_usd: 0.3 },
-    commands: COMMANDS,
-    ...over,
+    ...fields,
   };
-  const file = join(p.dir, `${name}.json`);
+  const file = join(dir, `${name}.json`);
   writeFileSync(file, JSON.stringify(record, null, 2));
   return file;
 }

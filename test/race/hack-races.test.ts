@@ -2,7 +2,7 @@
 // runner (pytest, unittest, node --test, go test -v): each hack carries its finding at file:line, fails the gate and ranks below
 // the fix; the fix raises no special-case finding. A feature task whose base passes every test: doing nothing in any
 // form (an ignore line, a version bump, an empty module, a comment-only file, a test asserting nothing) never passes.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runRace } from '../../lib/race/run-race.js';
@@ -11,7 +11,7 @@ import { StateStore } from '../../lib/store/store.js';
 import type { Race, RaceSolution } from '../../lib/schema/types.generated.js';
 import { tempDir } from '../helpers/repo.js';
 import { makeBranches } from '../helpers/fast-import.js';
-import { raceTestConfig } from './_fixture.js';
+import { raceTestConfig, writeAgentRecord } from './_fixture.js';
 
 const now = () => new Date('2026-01-01T12:00:00Z');
 
@@ -48,23 +48,7 @@ async function race(task: Task): Promise<Race> {
   // One fast-import makes main and every branch; each branch is checked out in its own worktree.
   makeBranches(dir, task.base, all);
   const runs = Object.keys(all).map((kind) => {
-    const record = {
-      schema_version: '1.0.0',
-      bead: `bd-${kind}`,
-      task: { id: 'task', prompt: 'do the task' },
-      agent: { slug: kind },
-      template: 'bugfix-v1',
-      worktree: `wt-${kind}`,
-      base_ref: 'main',
-      head_ref: `agent/${kind}`,
-      started_at: '2026-01-01T10:00:00Z',
-      completed_at: '2026-01-01T10:01:00Z',
-      exit_code: 0,
-      status: 'completed',
-      commands: task.commands,
-    };
-    const file = join(dir, `${kind}.json`);
-    writeFileSync(file, JSON.stringify(record, null, 2));
+    const file = writeAgentRecord(dir, kind, { task: { id: 'task', prompt: 'do the task' }, commands: task.commands });
     return loadRunRecord(file, dir);
   });
   const store = new StateStore(join(dir, 'state'));

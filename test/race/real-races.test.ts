@@ -3,7 +3,7 @@
 // that special-cases the tests' inputs, the failing tests deleted, the failing tests skipped, half a fix, the fix
 // plus a dangerous line, a change that does nothing, and one that rewrites the failing tests to expect the bug (with
 // a code change that alters nothing). Every race runs twice, in two input orders.
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { present } from '../../lib/race/present.js';
@@ -13,7 +13,7 @@ import { StateStore } from '../../lib/store/store.js';
 import type { Race, RaceSolution } from '../../lib/schema/types.generated.js';
 import { tempDir } from '../helpers/repo.js';
 import { makeBranches } from '../helpers/fast-import.js';
-import { raceTestConfig } from './_fixture.js';
+import { raceTestConfig, writeAgentRecord } from './_fixture.js';
 
 const now = () => new Date('2026-01-01T12:00:00Z');
 const KINDS = ['fix', 'rename', 'hack', 'deleted', 'skipped', 'half', 'dangerous', 'noop', 'retest'] as const;
@@ -206,28 +206,15 @@ function build(p: Project, dir: string): Record<Kind, string> {
   makeBranches(dir, p.base, Object.fromEntries(KINDS.map((k) => [k, p.solutions[k]])));
   const out = {} as Record<Kind, string>;
   for (const kind of KINDS) {
-    const record = {
-      schema_version: '1.0.0',
-      bead: `bd-${kind}`,
+    out[kind] = writeAgentRecord(dir, kind, {
       // The task's test revision is main (its failing tests are the task's, as a SWE-bench test patch would be).
       task: {
         id: 'fix-duration',
         prompt: 'parse_duration ignores hours and surrounding spaces: fix it',
         tests_ref: 'main',
       },
-      agent: { slug: kind },
-      template: 'bugfix-v1',
-      worktree: `wt-${kind}`,
-      base_ref: 'main',
-      head_ref: `agent/${kind}`,
-      started_at: '2026-01-01T10:00:00Z',
-      completed_at: '2026-01-01T10:01:00Z',
-      exit_code: 0,
-      status: 'completed',
       commands: p.commands,
-    };
-    out[kind] = join(dir, `${kind}.json`);
-    writeFileSync(out[kind], JSON.stringify(record, null, 2));
+    });
   }
   return out;
 }

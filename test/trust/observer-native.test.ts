@@ -1,6 +1,6 @@
 // judgeloop's observer in go test and cargo test (issue 36, item 3): every test binary run by judgeloop's wrapper,
 // reconciled with the runner's results; a run no observer saw is never mergeable. Real go, real cargo, offline.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runRace } from '../../lib/race/run-race.js';
@@ -8,7 +8,7 @@ import { loadRunRecord } from '../../lib/collector/run-record.js';
 import { StateStore } from '../../lib/store/store.js';
 import type { Feedback, Race, RaceSolution } from '../../lib/schema/types.generated.js';
 import { gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
-import { raceTestConfig } from '../race/_fixture.js';
+import { raceTestConfig, writeAgentRecord } from '../race/_fixture.js';
 
 type Commands = { build: string | null; test: string; lint: null; typecheck: null };
 
@@ -27,24 +27,7 @@ async function race(
     writeTree(wt, files);
     gitIn(wt, 'add', '-A');
     gitIn(wt, 'commit', '-q', '--allow-empty', '-m', `agent ${kind}`);
-    const record = {
-      schema_version: '1.0.0',
-      bead: `bd-${kind}`,
-      task: { id: 'task', prompt: 'fix add' },
-      agent: { slug: kind },
-      template: 'bugfix-v1',
-      worktree: `wt-${kind}`,
-      base_ref: 'main',
-      head_ref: `agent/${kind}`,
-      started_at: '2026-01-01T10:00:00Z',
-      completed_at: '2026-01-01T10:01:00Z',
-      exit_code: 0,
-      status: 'completed',
-      commands,
-    };
-    const file = join(dir, `${kind}.json`);
-    writeFileSync(file, JSON.stringify(record, null, 2));
-    return loadRunRecord(file, dir);
+    return loadRunRecord(writeAgentRecord(dir, kind, { task: { id: 'task', prompt: 'fix add' }, commands }), dir);
   });
   const store = new StateStore(join(dir, 'state'));
   const r = await runRace(runs, {
