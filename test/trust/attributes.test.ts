@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Feedback } from '../../lib/schema/types.generated.js';
 import { gitIn, makeRepo, tempDir } from '../helpers/repo.js';
 import { collectIn, readJson, ROOT, solutionRecords } from '../collector/_project.js';
+import { evidence } from '../helpers/evidence.js';
 
 beforeAll(() => {
   if (!existsSync(join(ROOT, 'dist', 'scripts', 'collect.js'))) throw new Error('run `npm run build` first');
@@ -118,21 +119,6 @@ describe('a committed .gitattributes hides no code from the checks (bin/collect,
     expect(order.indexOf(s.id)).toBeGreaterThan(order.indexOf('bd-fix'));
   });
 });
-
-/** What a run's evidence says: its feedback without timings, commit ids and temporary paths (two repositories). */
-function evidence(fb: Feedback): unknown {
-  const { outcome, outcome_reason, composite, scores, diff, checks, baseline, resolution, integrity } = fb;
-  const text = JSON.stringify(
-    { outcome, outcome_reason, composite, scores, diff, checks, baseline, resolution, integrity },
-    (k, v) => (/(duration|_ms$|_at$|elapsed|speed|seconds|^commit$|merge_base|hash|^key$)/.test(k) ? undefined : v),
-  );
-  return JSON.parse(
-    text
-      .replace(/[0-9a-f]{40}/g, '<oid>')
-      .replace(/ in [0-9.]+s\b/g, '')
-      .replace(/\/[^"\s]*judgeloop-[^"\s]*/g, '<tmp>'),
-  );
-}
 
 describe("a solution's write to the shared .git/info/attributes changes no other run's evaluation", () => {
   const withInfo = () => {

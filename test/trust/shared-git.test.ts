@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Feedback } from '../../lib/schema/types.generated.js';
 import { gitIn, makeRepo, tempDir } from '../helpers/repo.js';
 import { collectIn, readJson, ROOT, solutionRecords } from '../collector/_project.js';
+import { evidence } from '../helpers/evidence.js';
 
 beforeAll(() => {
   if (!existsSync(join(ROOT, 'dist', 'scripts', 'collect.js'))) throw new Error('run `npm run build` first');
@@ -120,21 +121,6 @@ function plant(repo: string, markers: string): void {
   // Each linked worktree's own config also names another folder as its work tree (core.worktree).
   for (const w of readdirSync(join(g, 'worktrees')))
     writeFileSync(join(g, 'worktrees', w, 'config.worktree'), `${wtConfig}\tworktree = ${repo}\n`);
-}
-
-/** A run's evidence without timings, commit ids and temporary paths (two repositories are compared). */
-function evidence(fb: Feedback): unknown {
-  const { outcome, outcome_reason, composite, scores, diff, checks, baseline, resolution, integrity } = fb;
-  const text = JSON.stringify(
-    { outcome, outcome_reason, composite, scores, diff, checks, baseline, resolution, integrity },
-    (k, v) => (/(duration|_ms$|_at$|elapsed|speed|seconds|^commit$|merge_base|hash|^key$)/.test(k) ? undefined : v),
-  );
-  return JSON.parse(
-    text
-      .replace(/[0-9a-f]{40}/g, '<oid>')
-      .replace(/ in [0-9.]+s\b/g, '')
-      .replace(/\/[^"\s]*judgeloop-[^"\s]*/g, '<tmp>'),
-  );
 }
 
 type RaceOut = {
