@@ -159,8 +159,9 @@ describe('a collector killed with SIGKILL mid-check leaves nothing running', () 
           await new Promise((r) => setTimeout(r, 50));
         return running(`sleep ${token}`).length === 0;
       };
-      // Nothing could clean up after SIGKILL without the sandbox: the check and its daemon run until the next run.
-      if (sandbox === 'off') expect(running(`sleep ${token}`).length).toBeGreaterThan(0);
+      // Without the sandbox nothing of this run cleans up after SIGKILL: the check and its daemon run until a
+      // judgeloop's orphan sweep, the next run's here (or another file's collector's, beside it on the machine: the
+      // sweep is machine-wide, so "still running now" cannot be asserted). Only a sweep kills them.
       // With bubblewrap they die with the collector; under load its --die-with-parent has been seen to miss (the
       // namespace's init outlived the SIGKILLed collector, its parent gone): then the next run sweeps them by their mark.
       if (sandbox === 'off' || !(await gone())) {
