@@ -94,8 +94,9 @@ describe.each(['auto', 'off'] as const)('checks end when their process ends (san
     const build = readJson<Feedback>(join(p.state, 'feedback', 'bd-1.json')).checks.build!;
     expect(build.status).toBe('passed');
     expect(build.output!.text).toContain('started');
-    // Far from the 30 s timeout: the run did not wait for the pipe the daemon held.
-    expect(r.seconds).toBeLessThan(15);
+    // The check's own time, far from the 30 s timeout: it did not wait for the pipe the daemon held (the collect's
+    // wall time, with its base checkout and baseline, depends on the machine's load; this does not).
+    expect(build.duration_ms!).toBeLessThan(20_000);
     expect(running(`sleep ${token}`)).toEqual([]);
     expect(build.isolation?.sandbox).toBe(sandbox === 'auto' ? 'bubblewrap' : 'none');
   });
@@ -112,7 +113,8 @@ describe.each(['auto', 'off'] as const)('checks end when their process ends (san
     const fb = readJson<Feedback>(join(p.state, 'feedback', 'bd-1.json'));
     expect(fb.checks.build!.status).toBe('timeout');
     expect(fb.outcome).toBe('timeout');
-    expect(r.seconds).toBeLessThan(2 + 1 + 8);
+    // Killed at its 2 s timeout (+1 s grace), not when `sleep 4243` ends: the check's own time, not the collect's.
+    expect(fb.checks.build!.duration_ms!).toBeLessThan(60_000);
     expect(running(`sleep ${token}`)).toEqual([]);
   });
 
@@ -192,7 +194,8 @@ describe('git on a repository that would hang it', () => {
     const rec = writeRecord(p, 'a', runRecord());
     const r = collect(p, rec, { collector: { git_timeout_seconds: 2 } });
     expect(r.code).toBe(0);
-    expect(r.seconds).toBeLessThan(2 * 3 + 8);
+    // Every git call ends at its 2 s timeout: a git that waited on the FIFO would run until the test's own timeout.
+    expect(r.seconds).toBeLessThan(60);
     const fb = readJson<Feedback>(join(p.state, 'feedback', 'bd-1.json'));
     expect(fb.outcome).toBe('infra_failure');
     expect(fb.outcome_reason).toMatch(/timed out after 2 s/);
@@ -225,15 +228,14 @@ describe('git on a repository that would hang it', () => {
         }),
       );
     }
-    const t0 = Date.now();
     const r = spawnSync(join(ROOT, 'bin', 'race'), ['--json', '--quiet', 'a.json', 'b.json'], {
       cwd: p.dir,
       encoding: 'utf8',
       timeout: 90_000,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmpdir(), JUDGELOOP_STATE_DIR: p.state },
     });
+    // A read of a FIFO would block the race until spawnSync's 90 s timeout kills it (status null).
     expect(r.status).toBe(0);
-    expect((Date.now() - t0) / 1000).toBeLessThan(60);
     const fb = readJson<Feedback>(join(p.state, 'feedback', 'bd-a.json'));
     expect(fb.diff!.files.find((f) => f.path === 'tools/lint.mjs')).toMatchObject({
       removed: expect.any(Number),
