@@ -21,6 +21,7 @@ const all = [
   'cli',
   'sealed',
   'deps',
+  'go-cache',
 ];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : all;
 let failed = 0;

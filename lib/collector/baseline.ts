@@ -2,7 +2,7 @@
 // once per baselineKey, cached in state/baselines/<key>.json under a cross-process lock (never after a failed setup).
 import { createHash } from 'node:crypto';
 import { CHECK_NAMES, runChecks, skipped } from './checks.js';
-import { depCacheOf, runSetup, setupCommand, withCheckout } from './checkout.js';
+import { depCacheOf, goCacheOf, runSetup, setupCommand, withCheckout } from './checkout.js';
 import type { SandboxPolicy } from '../process/sandbox.js';
 import type { StateStore } from '../store/store.js';
 import { sweepBaselineCheckouts } from './checkout-sweep.js';
@@ -87,6 +87,8 @@ async function computeBaseline(o: BaselineOptions, key: string): Promise<Baselin
         env: o.env,
         sandbox: o.sandbox,
         shortCircuit: false,
+        // The base is the trusted revision: its checks' Go build cache is kept for every later checkout.
+        goCache: goCacheOf(o.store, true),
         log: o.log,
       });
     }

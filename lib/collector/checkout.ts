@@ -86,6 +86,11 @@ export function depCacheOf(store: StateStore, collector: Config['collector']): D
   };
 }
 
+/** The kept Go build caches (go-cache.ts); `keep`: this run is the base's (the trusted revision) and writes back. */
+export function goCacheOf(store: StateStore, keep: boolean): import('./go-cache.js').GoCacheSpec {
+  return { root: join(store.root, 'cache', 'go-build'), keep };
+}
+
 export interface SetupOptions {
   collector: Config['collector'];
   env: NodeJS.ProcessEnv;

@@ -40,6 +40,8 @@ export interface ChecksOptions {
   keepCases?: ReadonlySet<string>;
   /** The graded run: which tracked files (tests apart from code) changed by the time the tests ended (checkout.ts). */
   trustedChanges?: () => Promise<{ tests: string[]; code: string[] }>;
+  /** The kept Go build caches: the checks get a private copy as GOCACHE (go-cache.ts); `keep` (the base) writes it back. */
+  goCache?: import('./go-cache.js').GoCacheSpec;
   log?: (msg: string) => void;
 }
 
@@ -322,8 +324,36 @@ function markCrash(check: Check): void {
 }
 
 export async function runChecks(opts: ChecksOptions): Promise<ChecksSet> {
+  const scrubbed = collectorCheckEnv(opts.collector, opts.env);
+  const go = opts.goCache ? await openGoCache(opts, scrubbed) : null;
+  try {
+    const env = go ? { ...scrubbed, GOCACHE: go.dir } : scrubbed;
+    const out = await checksIn(opts, env, go ? [go.dir] : []);
+    if (go && opts.goCache?.keep) await (await import('./go-cache.js')).keepGoCache(opts.goCache.root, go);
+    return out;
+  } finally {
+    go?.dispose();
+  }
+}
+
+/** The checks' private Go build cache, when a command will run in a Go project (go-cache.ts). */
+async function openGoCache(opts: ChecksOptions, env: NodeJS.ProcessEnv) {
+  const run = CHECK_NAMES.filter((k) => opts.commands[k] !== null && opts.reported?.[k] === undefined);
+  if (!run.length || !opts.goCache) return null;
+  const gc = await import('./go-cache.js');
+  const go = await gc.openGoCache(
+    opts.goCache,
+    opts.cwd,
+    run.map((k) => opts.commands[k]!),
+    env,
+  );
+  if (go)
+    opts.log?.(`go build cache: ${go.warm ? 'a private copy of the kept one' : 'empty'} (${go.key.slice(0, 12)})`);
+  return go;
+}
+
+async function checksIn(opts: ChecksOptions, env: NodeJS.ProcessEnv, writable: string[]): Promise<ChecksSet> {
   const out = emptyChecks();
-  const env = collectorCheckEnv(opts.collector, opts.env);
   const needParsers =
     opts.commands.test !== null ||
     opts.commands.lint !== null ||
@@ -355,7 +385,7 @@ export async function runChecks(opts: ChecksOptions): Promise<ChecksSet> {
           killGraceMs: opts.collector.kill_grace_seconds * 1000,
           capBytes: opts.collector.output_cap_bytes,
           sandbox: opts.sandbox,
-          ...(report ? { writableDirs: [report.dir] } : {}),
+          writableDirs: [...writable, ...(report ? [report.dir] : [])],
         }).catch((e: unknown) => {
           report?.dispose();
           throw e;

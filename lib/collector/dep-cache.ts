@@ -79,11 +79,11 @@ export function depCacheKey(m: KeyMaterial): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 32);
 }
 
-/** The programs of TOOLS found on the check environment's PATH, each as `realpath size mtime` (no process started). */
-function toolchainOf(env: NodeJS.ProcessEnv): Record<string, string> {
+/** The programs of `tools` found on the check environment's PATH, each as `path size mtime` (no process started). */
+export function toolchainOf(env: NodeJS.ProcessEnv, tools: readonly string[] = TOOLS): Record<string, string> {
   const out: Record<string, string> = {};
   const dirs = (env.PATH ?? '').split(delimiter).filter((d) => isAbsolute(d));
-  for (const tool of TOOLS)
+  for (const tool of tools)
     for (const d of dirs) {
       const st = statSync(join(d, tool), { throwIfNoEntry: false });
       if (!st?.isFile()) continue;
@@ -121,7 +121,7 @@ export function fetchedDirs(dir: string, before: ReadonlySet<string>): string[] 
 }
 
 /** `cp -a` (copy-on-write where the filesystem has it): a private copy, so nothing written to it reaches the source. */
-async function copyTree(from: string, to: string): Promise<void> {
+export async function copyTree(from: string, to: string): Promise<void> {
   let err = '';
   const r = await spawnGroup('cp', ['-a', '--reflink=auto', '--', from, to], {
     cwd: '/',

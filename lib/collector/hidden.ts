@@ -11,7 +11,7 @@ import { testEvidence } from '../evidence/trust.js';
 import type { Check, CommandsUsed, Config, Feedback } from '../schema/types.generated.js';
 import { hiddenLine, hiddenPart, hiddenStanding } from '../evidence/hidden.js';
 import { runChecks } from './checks.js';
-import { depCacheOf, runSetup, trustedChanges, trustedStamps, withCheckout } from './checkout.js';
+import { depCacheOf, goCacheOf, runSetup, trustedChanges, trustedStamps, withCheckout } from './checkout.js';
 import type { MeasureOptions } from './measure.js';
 
 export interface HiddenTests {
@@ -151,6 +151,7 @@ export async function runHidden(
         env: o.ctx.processEnv,
         sandbox: o.sandbox,
         shortCircuit: true,
+        goCache: goCacheOf(o.ctx.store, false),
         log: o.ctx.log,
         trustedChanges: () => hiddenAware(dir, hidden, trustedChanges(dir, o.cfg.collector, stamps)),
       });

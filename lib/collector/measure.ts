@@ -12,7 +12,7 @@ import type {
 import type { Sealed } from './candidate.js';
 import { CHECK_NAMES, emptyChecks, runChecks, skipped } from './checks.js';
 import { describeSetup } from './blame.js';
-import { depCacheOf, runSetup, trustedChanges, trustedStamps, withCheckout } from './checkout.js';
+import { depCacheOf, goCacheOf, runSetup, trustedChanges, trustedStamps, withCheckout } from './checkout.js';
 import type { CollectContext } from './context.js';
 import { summariseBaseline } from './feedback-parts.js';
 import type { ChecksSet } from './outcome.js';
@@ -83,7 +83,7 @@ async function checksAt(
         return out;
       }
       const guard = stamps ? { trustedChanges: () => trustedChanges(dir, o.cfg.collector, stamps) } : {};
-      return runChecks({ ...base, cwd: dir, ...guard });
+      return runChecks({ ...base, cwd: dir, ...guard, goCache: goCacheOf(o.ctx.store, false) });
     },
     'sealed',
   );

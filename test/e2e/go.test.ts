@@ -2,7 +2,6 @@
 // offline (GOPROXY=off, no dependencies): the real fix wins resolved; non-fixes never win; accept keeps history.
 import { execFileSync } from 'node:child_process';
 import { beforeAll, describe } from 'vitest';
-import { goBuildCache } from '../helpers/shared-cache.js';
 import { doneWhen, runScenario, type Scenario } from './_scenario.js';
 
 // Keeps the toolchain's absence loud (no skipping): the install command is in the failure.
@@ -49,8 +48,7 @@ const M = 'example.com/durations';
 
 let s: Scenario;
 beforeAll(() => {
-  // A copy of the run's warm Go build cache, this file's own.
-  const gocache = goBuildCache();
+  // No GOCACHE of the test's: judgeloop's own (the base's checks write it, every checkout reads a private copy).
   s = runScenario({
     files: { 'go.mod': `module ${M}\n\ngo 1.19\n`, [C]: CODE, [T]: TESTS },
     solutions: {
@@ -72,9 +70,7 @@ beforeAll(() => {
         ),
       },
     },
-    env: { GOPROXY: 'off', GOFLAGS: '-mod=mod', GOCACHE: gocache },
-    // The checks' HOME is an empty tmpfs: without a build cache they may write, each `go test` compiles from cold.
-    addToInit: { sandbox_writable: [gocache] },
+    env: { GOPROXY: 'off', GOFLAGS: '-mod=mod' },
   });
 }, 600_000);
 
