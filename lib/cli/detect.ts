@@ -101,13 +101,14 @@ function python(f: ProjectFiles): Detected | null {
     ...(reqs ? [`python3 -m pip download -q -d ${wheels} -r requirements.txt`] : []),
     ...(build.length ? [`python3 -m pip download -q -d ${wheels} ${build.map(q).join(' ')}`] : []),
   ];
-  // The venv sees the machine's packages (pytest, a build backend) besides what was downloaded.
+  // The venv sees the machine's packages (pytest, a build backend, pip itself: no ensurepip, 4.8 s → 0.4 s a
+  // checkout) besides what was downloaded; a python without pip gets one from ensurepip, offline.
+  const pip = `.venv/bin/python -m pip install -q --no-index --find-links ${wheels}`;
   const setup = [
-    'python3 -m venv --system-site-packages .venv',
-    ...(reqs ? [`.venv/bin/pip install -q --no-index --find-links ${wheels} -r requirements.txt`] : []),
-    ...(installable
-      ? [`.venv/bin/pip install -q --no-index --find-links ${wheels} --no-build-isolation --no-deps -e .`]
-      : []),
+    'python3 -m venv --system-site-packages --without-pip .venv',
+    '{ .venv/bin/python -m pip --version >/dev/null 2>&1 || .venv/bin/python -m ensurepip; }',
+    ...(reqs ? [`${pip} -r requirements.txt`] : []),
+    ...(installable ? [`${pip} --no-build-isolation --no-deps -e .`] : []),
   ];
   return {
     kind: `pip (${[reqs ? 'requirements.txt' : '', pyproject != null ? 'pyproject.toml' : f['setup.py'] != null ? 'setup.py' : ''].filter(Boolean).join(', ')})`,
