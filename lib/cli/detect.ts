@@ -106,7 +106,7 @@ function python(f: ProjectFiles): Detected | null {
   const pip = `.venv/bin/python -m pip install -q --no-index --find-links ${wheels}`;
   const setup = [
     'python3 -m venv --system-site-packages --without-pip .venv',
-    '{ .venv/bin/python -m pip --version >/dev/null 2>&1 || .venv/bin/python -m ensurepip; }',
+    '{ .venv/bin/python -c "import pip" 2>/dev/null || .venv/bin/python -m ensurepip; }',
     ...(reqs ? [`${pip} -r requirements.txt`] : []),
     ...(installable ? [`${pip} --no-build-isolation --no-deps -e .`] : []),
   ];
