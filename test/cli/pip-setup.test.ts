@@ -61,7 +61,7 @@ function setUp(path: string) {
   mkdirSync(join(dir, '.judgeloop-deps', 'wheels'), { recursive: true });
   tinyWheel(join(dir, '.judgeloop-deps', 'wheels'));
   const r = run(dir, `exec bwrap --dev-bind / / --unshare-net sh -c '${setup.replace(/'/g, `'\\''`)}'`, path);
-  expect(r.status, `${setup}\n${r.stderr}\n${r.stdout} (bwrap missing: apt-get install bubblewrap)`).toBe(0);
+  expect(r.status, `${setup}\n${r.stderr}\n${r.stdout} (apt-get install bubblewrap python3-venv)`).toBe(0);
   const where = run(
     dir,
     '.venv/bin/python -c "import os, pip, tinydep; print(os.path.realpath(pip.__file__)); print(os.path.realpath(tinydep.__file__)); print(tinydep.ANSWER)"',
@@ -82,6 +82,8 @@ describe("init's setup for a pip project (requirements.txt)", () => {
   });
 
   it("with the machine's pip: the venv has no pip of its own, the wheel is installed into the venv, offline", () => {
+    const has = run('.', 'python3 -m pip --version');
+    expect(has.status, `the machine's python3 has no pip (apt-get install python3-pip): ${has.stderr}`).toBe(0);
     const s = setUp(process.env.PATH ?? '');
     expect(s.pip.startsWith(`${s.dir}/`), s.pip).toBe(false);
     expect(s.dep).toMatch(new RegExp(`^${s.dir}/\\.venv/lib/python[\\d.]+/site-packages/tinydep\\.py$`));
