@@ -101,13 +101,14 @@ function python(f: ProjectFiles): Detected | null {
     ...(reqs ? [`python3 -m pip download -q -d ${wheels} -r requirements.txt`] : []),
     ...(build.length ? [`python3 -m pip download -q -d ${wheels} ${build.map(q).join(' ')}`] : []),
   ];
-  // The venv sees the machine's packages (pytest, a build backend) besides what was downloaded.
+  // The venv sees the machine's packages (pytest, a build backend, pip itself, so no ensurepip: 6.2 s → 0.3 s of CPU a
+  // checkout) besides what was downloaded; a python without pip gets one from ensurepip, offline.
+  const pip = `.venv/bin/python -m pip install -q --no-index --find-links ${wheels}`;
   const setup = [
-    'python3 -m venv --system-site-packages .venv',
-    ...(reqs ? [`.venv/bin/pip install -q --no-index --find-links ${wheels} -r requirements.txt`] : []),
-    ...(installable
-      ? [`.venv/bin/pip install -q --no-index --find-links ${wheels} --no-build-isolation --no-deps -e .`]
-      : []),
+    'python3 -m venv --system-site-packages --without-pip .venv',
+    '{ .venv/bin/python -c "import pip" 2>/dev/null || .venv/bin/python -m ensurepip; }',
+    ...(reqs ? [`${pip} -r requirements.txt`] : []),
+    ...(installable ? [`${pip} --no-build-isolation --no-deps -e .`] : []),
   ];
   return {
     kind: `pip (${[reqs ? 'requirements.txt' : '', pyproject != null ? 'pyproject.toml' : f['setup.py'] != null ? 'setup.py' : ''].filter(Boolean).join(', ')})`,

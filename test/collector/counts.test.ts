@@ -5,7 +5,17 @@ import { describe, expect, it } from 'vitest';
 import { run } from '../../scripts/collect.js';
 import { validate } from '../../lib/schema/schema.js';
 import type { Baseline, Feedback } from '../../lib/schema/types.generated.js';
-import { agentWorktree, HEADER, makeIo, makeProject, PROJECT, readJson, runRecord, writeRecord } from './_project.js';
+import {
+  agentWorktree,
+  HEADER,
+  makeIo,
+  makeProject,
+  PROJECT,
+  type Project,
+  readJson,
+  runRecord,
+  writeRecord,
+} from './_project.js';
 
 const FAKE_SPEC =
   'ℹ tests 3\\nℹ suites 0\\nℹ pass 3\\nℹ fail 0\\nℹ cancelled 0\\nℹ skipped 0\\nℹ todo 0\\nℹ duration_ms 5';
@@ -18,13 +28,11 @@ async function collectOne(
   files: Record<string, string>,
   test: string,
   config: Record<string, unknown> | null = null,
-  inspect?: (state: string) => void,
-  by: 'base' | 'agent' = 'base',
 ): Promise<Feedback> {
   // The hostile test files sit in the trusted revision (the base): the graded run would restore the base's over
-  // the agent's, so that is where the evidence machinery itself is attacked. by: 'agent' shows that restoration.
-  const p = makeProject(by === 'base' ? { ...PROJECT, ...files } : PROJECT);
-  agentWorktree(p, 'a', by === 'agent' ? { uncommitted: files } : {});
+  // the agent's, so that is where the evidence machinery itself is attacked (collectOnBase: the agent's, restored).
+  const p = makeProject({ ...PROJECT, ...files });
+  agentWorktree(p, 'a');
   const { io } = makeIo(p);
   const args = ['--quiet'];
   if (config) {
@@ -39,9 +47,33 @@ async function collectOne(
   const fb = readJson<Feedback>(join(p.state, 'feedback', 'bd-1.json'));
   const v = validate('feedback', fb);
   expect(v.ok ? [] : v.errors).toEqual([]);
-  inspect?.(p.state);
   return fb;
 }
+
+/** One project on PROJECT's base for every run that does not change the base: a baseline per command, measured once. */
+let nodeBase: Project | undefined;
+async function collectOnBase(
+  name: string,
+  test: string,
+  uncommitted?: Record<string, string>,
+): Promise<{ p: Project; fb: Feedback }> {
+  const p = (nodeBase ??= makeProject(PROJECT));
+  agentWorktree(p, name, uncommitted ? { uncommitted } : {});
+  const rec = runRecord({
+    bead: `bd-${name}`,
+    worktree: `wt-${name}`,
+    commands: { build: null, test, lint: null, typecheck: null },
+  });
+  expect(await run(['--quiet', writeRecord(p, name, rec)], makeIo(p).io)).toBe(0);
+  const fb = readJson<Feedback>(join(p.state, 'feedback', `bd-${name}.json`));
+  const v = validate('feedback', fb);
+  expect(v.ok ? [] : v.errors).toEqual([]);
+  return { p, fb };
+}
+
+/** The honest `node --test` run, collected once for the cases that read it. */
+let honestRun: Promise<{ p: Project; fb: Feedback }> | undefined;
+const honest = () => (honestRun ??= collectOnBase('honest', 'node --test test/'));
 
 describe('collect: counts a test cannot fake', () => {
   it('a test printing a passing summary while a real test fails: the failure is recorded, disputed, not full_pass', async () => {
@@ -58,19 +90,18 @@ describe('collect: counts a test cannot fake', () => {
   });
 
   it("the same spoof written by the agent: not applied in the graded run, shown in its own tests' run", async () => {
-    const fb = await collectOne({ 'test/add.test.mjs': SPOOF }, 'node --test test/', null, undefined, 'agent');
+    const { fb } = await collectOnBase('spoof', 'node --test test/', { 'test/add.test.mjs': SPOOF });
     expect(fb.candidate?.replaced).toEqual(['test/add.test.mjs']);
     expect(fb.checks.test?.tests).toMatchObject({ passed: 2, failed: 0, source: 'report' });
     expect(fb.own_tests?.check?.tests?.counts_disputed).toBe(true);
   });
 
   it('an honest run: counts from the report, per-test cases (the baseline too), full_pass', async () => {
-    const fb = await collectOne({}, 'node --test test/', null, (state) => {
-      const dir = join(state, 'baselines');
-      const base = readJson<Baseline>(join(dir, readdirSync(dir)[0] as string));
-      expect(base.checks.test?.tests).toMatchObject({ passed: 2, source: 'report', cases_complete: true });
-      expect(base.checks.test?.tests?.cases?.map((c) => c.id)).toEqual(['adds', 'adds zero']);
-    });
+    const { p, fb } = await honest();
+    const dir = join(p.state, 'baselines');
+    const base = readJson<Baseline>(join(dir, `${fb.baseline?.key}.json`));
+    expect(base.checks.test?.tests).toMatchObject({ passed: 2, source: 'report', cases_complete: true });
+    expect(base.checks.test?.tests?.cases?.map((c) => c.id)).toEqual(['adds', 'adds zero']);
     expect(fb.checks.test?.tests).toMatchObject({ passed: 2, failed: 0, source: 'report', cases_complete: true });
     expect(fb.checks.test?.tests?.cases?.map((c) => c.status)).toEqual(['passed', 'passed']);
     expect(fb.outcome).toBe('full_pass');
@@ -89,7 +120,7 @@ describe('collect: counts a test cannot fake', () => {
   ].join('\n');
 
   it("node --test: code under test that replaces an assert function is seen by judgeloop's witness in the test file's process", async () => {
-    const fb = await collectOne({ 'src/add.mjs': PATCHED_ADD }, 'node --test test/', null, undefined, 'agent');
+    const { fb } = await collectOnBase('patched', 'node --test test/', { 'src/add.mjs': PATCHED_ADD });
     const t = fb.checks.test!.tests!;
     expect([t.passed, t.failed]).toEqual([2, 0]);
     expect(t.notes?.join(' ')).toMatch(
@@ -100,13 +131,13 @@ describe('collect: counts a test cannot fake', () => {
   });
 
   it('node --test: an honest run leaves the witness nothing to say', async () => {
-    const fb = await collectOne({}, 'node --test test/');
+    const { fb } = await honest();
     expect(fb.checks.test?.tests?.notes ?? []).not.toContainEqual(expect.stringMatching(/witness/));
     expect(fb.integrity.test_evidence?.trusted).toBe(true);
   });
 
   it('no test files found: no_tests_collected, agent_failure with a reason', async () => {
-    const fb = await collectOne({}, 'node --test test/nothing-*.mjs');
+    const { fb } = await collectOnBase('none', 'node --test test/nothing-*.mjs');
     expect(fb.integrity.no_tests_collected).toBe(true);
     expect(fb.outcome).toBe('agent_failure');
     expect(fb.outcome_reason).toMatch(/no tests found/);
@@ -277,22 +308,18 @@ describe('collect: a report the tests tamper with is not trusted', () => {
 
 describe('collect: nothing measured is not a pass', () => {
   it('a measured record is never replaced by an unmeasured one: refused with one line, the file kept', async () => {
-    const p = makeProject();
-    agentWorktree(p, 'a');
-    const measured = writeRecord(
-      p,
-      'a',
-      runRecord({ commands: { build: null, test: 'node --test test/', lint: null, typecheck: null } }),
-    );
-    expect(await run(['--quiet', measured], makeIo(p).io)).toBe(0);
-    const file = join(p.state, 'feedback', 'bd-1.json');
+    const { p } = await honest();
+    const file = join(p.state, 'feedback', 'bd-honest.json');
     const before = readJson<Feedback>(file);
     expect(before.outcome).toBe('full_pass');
     const { io, err } = makeIo(p);
-    const bare = writeRecord(p, 'b', { ...runRecord({ commands: undefined }), worktree: join(p.dir, 'wt-a') });
+    const bare = writeRecord(p, 'bare', {
+      ...runRecord({ bead: 'bd-honest', commands: undefined }),
+      worktree: join(p.dir, 'wt-honest'),
+    });
     expect(await run(['--quiet', bare], io)).toBe(2);
     expect(err.join('')).toMatch(
-      /no build, test, lint or typecheck command is configured, but state\/feedback\/bd-1\.json was measured \(outcome full_pass\): kept/,
+      /no build, test, lint or typecheck command is configured, but state\/feedback\/bd-honest\.json was measured \(outcome full_pass\): kept/,
     );
     expect(readJson<Feedback>(file)).toEqual(before);
   });
@@ -324,7 +351,7 @@ describe('checks: the per-test list is capped, failures first', () => {
 
 describe('collect: a runner that dies silently', () => {
   it('killed by SIGSEGV before printing anything: runner_crashed, tests_not_run, agent_failure', async () => {
-    const fb = await collectOne({}, 'node -e "process.kill(process.pid, \'SIGSEGV\')"');
+    const { fb } = await collectOnBase('segv', 'node -e "process.kill(process.pid, \'SIGSEGV\')"');
     expect(fb.checks.test?.tests).toBeNull();
     expect(fb.integrity).toMatchObject({ runner_crashed: true, tests_not_run: true });
     expect(fb.outcome).toBe('agent_failure');
