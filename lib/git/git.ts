@@ -349,6 +349,18 @@ export function knowTree(cwd: string, commit: string, tree: string): void {
     answers.set(`${cwd}\0rev-parse\0${commit}^{tree}`, Promise.resolve(`${tree}\n`));
 }
 
+/** Whether `args` in `cwd` has a kept answer (asking it starts no process). */
+export function isAnswered(cwd: string, args: readonly string[]): boolean {
+  const key = answerKey(cwd, args);
+  return key !== null && answers.has(key);
+}
+
+/** A tree-ish's listing read otherwise (tree-listings.ts): `ls-tree -r -z --full-tree <treeish>` in `cwd` is not asked. */
+export function knowListing(cwd: string, treeish: string, text: string): void {
+  const key = answerKey(cwd, ['ls-tree', '-r', '-z', '--full-tree', treeish]);
+  if (key !== null) answers.set(key, Promise.resolve(text));
+}
+
 /** What `commit-tree <tree> …` printed answers two later questions: the new commit's id and its tree (write-tree's one). */
 function learnCommit(cwd: string, args: readonly string[], out: string): void {
   const commit = out.trim();
