@@ -38,7 +38,21 @@ export async function prefetchListings(repo: string, pairs: [string, string][]):
   if (todo.length < 2) return; // one listing: ls-tree itself, as before
   const trees = [...new Set(todo.map(([, tree]) => tree))];
   const input = trees.map((t) => `${emptyTree(t)} ${t}\n`).join('');
-  const out = await git(repo, ['diff-tree', '-r', '-z', '--no-renames', '--no-abbrev', '--stdin'], { input });
+  const out = await git(
+    repo,
+    [
+      'diff-tree',
+      '-r',
+      '-z',
+      '--no-renames',
+      '--no-abbrev',
+      // The agent's config cannot hide a submodule (`submodule.<name>.ignore`) nor reorder the listing.
+      '--ignore-submodules=none',
+      '-O/dev/null',
+      '--stdin',
+    ],
+    { input },
+  );
   const listings = parseTreeListings(out);
   if (!listings) return;
   for (const [treeish, tree] of todo) {

@@ -1,5 +1,5 @@
-// Several trees listed by one `diff-tree --stdin` read back exactly as `ls-tree -r -z --full-tree` prints each
-// (real git: links, exec bits, a submodule, odd names, an empty tree, sha256), and lsTree answers from them.
+// Trees listed by one `diff-tree --stdin` read back as `ls-tree -r -z --full-tree` prints each (links, exec bits, a
+// submodule, odd names, an empty tree, sha256), and lsTree answers from them whatever the repo's diff settings.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -66,6 +66,15 @@ describe('prefetchListings', () => {
     const dir = makeRepo({ 'base.txt': 'b\n' });
     const [t1, t2] = repo(dir);
     const c2 = gitIn(dir, 'rev-parse', 'HEAD');
+    // Settings of the agent's that would hide the submodule from a diff, or reorder one.
+    writeFileSync(join(dir, 'order'), 'z/y.sh\nsub\n');
+    writeFileSync(join(dir, '.gitmodules'), '[submodule "sub"]\n\tpath = sub\n\turl = x\n\tignore = all\n');
+    for (const [k, v] of [
+      ['submodule.sub.ignore', 'all'],
+      ['diff.ignoreSubmodules', 'all'],
+      ['diff.orderFile', join(dir, 'order')],
+    ])
+      gitIn(dir, 'config', k!, v!);
     await prefetchListings(dir, [
       [c2, t2!],
       [t1!, t1!],
