@@ -1,11 +1,14 @@
 // IO: the texts a change is read from: both sides of each changed file and a revision's test files, from git's
 // committed trees (never the worktree's files); and the files whose change is whitespace only.
-import { git, viewGit } from '../git/git.js';
+import { git, isAnswered, knowAnswer, viewGit } from '../git/git.js';
+import { parseCatFileBatch } from '../git/cat-file-batch.js';
 import { parseUnifiedDiff, type FilePatch } from '../git/diff-parse.js';
 import type { IsTest } from './test-findings.js';
 
 const MAX_FILE_BYTES = 1024 * 1024;
 const MAX_TEST_FILES = 500;
+/** Bytes one `cat-file --batch` may print; more: each blob is read alone, capped as before. */
+const MAX_BATCH_BYTES = 64 * 1024 * 1024;
 
 /** One changed file's text on both sides. */
 export interface FileText {
@@ -56,28 +59,68 @@ export async function testFileTexts(
 }
 
 /** A blob's text in one git call: null when it is over MAX_FILE_BYTES (the output cap stops it), binary or absent. */
-async function blob(cwd: string, rev: string, path: string): Promise<string | null> {
+async function blob(cwd: string, name: string): Promise<string | null> {
   try {
-    const text = await git(cwd, ['cat-file', 'blob', `${rev}:${path}`], { maxBuffer: MAX_FILE_BYTES });
+    const text = await git(cwd, ['cat-file', 'blob', name], { maxBuffer: MAX_FILE_BYTES });
     return text.includes('\u0000') ? null : text;
   } catch {
     return null;
   }
 }
 
-/** Both versions of every changed text file, `from` to `to` (two git calls each, all at once). */
-export function changedTexts(worktree: string, from: string, to: string, patch: FilePatch[]): Promise<FileText[]> {
-  return Promise.all(
-    patch
-      .filter((p) => !p.binary)
-      .map(async (p) => {
-        const [head, base] = await Promise.all([
-          p.deleted ? null : blob(worktree, to, p.path),
-          p.created ? null : blob(worktree, from, p.oldPath ?? p.path),
-        ]);
-        return { path: p.path, head, base };
-      }),
+/**
+ * Blobs' texts by `<rev>:<path>` name, as `blob` reads each: two or more not answered yet are read by one
+ * `cat-file --batch` (a name with a newline, or any when the batch fails, by its own call).
+ */
+async function blobTexts(cwd: string, names: string[]): Promise<Map<string, string | null>> {
+  const ask = (n: string) => ['cat-file', 'blob', n];
+  const batch = [...new Set(names)].filter((n) => !n.includes('\n') && !isAnswered(cwd, ask(n)));
+  const got = new Map<string, string | null>();
+  if (batch.length >= 2) {
+    const input = batch.map((n) => `${n}\n`).join('');
+    const out = await git(cwd, ['cat-file', '--batch'], {
+      input,
+      encoding: 'latin1',
+      maxBuffer: MAX_BATCH_BYTES,
+    }).catch(() => null);
+    const objects = out === null ? null : parseCatFileBatch(out, batch.length);
+    batch.forEach((n, i) => {
+      const o = objects?.[i];
+      if (o === undefined) return; // no answer: read alone below
+      const text =
+        o?.type === 'blob' && o.body.length <= MAX_FILE_BYTES ? Buffer.from(o.body, 'latin1').toString('utf8') : null;
+      if (text !== null) knowAnswer(cwd, ask(n), text);
+      got.set(n, text === null || text.includes('\u0000') ? null : text);
+    });
+  }
+  await Promise.all(names.filter((n) => !got.has(n)).map(async (n) => got.set(n, await blob(cwd, n))));
+  return got;
+}
+
+/** Both versions of every changed text file, `from` to `to` (one `cat-file --batch` for all, see blobTexts). */
+export async function changedTexts(
+  worktree: string,
+  from: string,
+  to: string,
+  patch: FilePatch[],
+): Promise<FileText[]> {
+  const files = patch.filter((p) => !p.binary);
+  const names = (p: FilePatch) => ({
+    head: p.deleted ? null : `${to}:${p.path}`,
+    base: p.created ? null : `${from}:${p.oldPath ?? p.path}`,
+  });
+  const texts = await blobTexts(
+    worktree,
+    files.flatMap((p) => Object.values(names(p)).filter((n): n is string => n !== null)),
   );
+  return files.map((p) => {
+    const n = names(p);
+    return {
+      path: p.path,
+      head: n.head === null ? null : texts.get(n.head)!,
+      base: n.base === null ? null : texts.get(n.base)!,
+    };
+  });
 }
 
 /** Files whose change disappears when whitespace (and blank lines) are ignored. */

@@ -1,8 +1,8 @@
 // Sealing a run: the candidate commit, the trusted test revision, the graded commit and the infra changes found.
 import { errorMessage, UserError } from '../base/errors.js';
 import { pruneCandidateRefs } from '../git/candidate-refs.js';
-import { git } from '../git/git.js';
-import { blob, commitTree, gradedTree, lsTree, sealCandidate } from '../git/seal.js';
+import { git, isAnswered } from '../git/git.js';
+import { blob, commitTree, gradedTree, lsTree, prefetchListings, sealCandidate } from '../git/seal.js';
 import { scriptChain, trustedPathRule, type ScriptChain } from '../git/runner-infra.js';
 import { doctestExamples, rustTestModules } from '../git/test-parts.js';
 import { firstDifferentLine, hasTestPart, pathMatcher, spliceTestConfig } from '../git/test-paths.js';
@@ -75,10 +75,24 @@ export async function sealRun(
   testCommand: string | null = null,
 ): Promise<Sealed> {
   const when = new Date(r.completed_at);
+  const testsRef = r.task.tests_ref;
+  // The base's listing and the candidate's in one git process, beside the seal (when the base's tree is known).
+  const baseTree = ['rev-parse', `${snap.mergeBase}^{tree}`];
+  const listedP =
+    testsRef === undefined && isAnswered(repo, baseTree)
+      ? git(repo, baseTree)
+          .then((t) =>
+            prefetchListings(repo, [
+              [snap.mergeBase, t.trim()],
+              [snap.tree, snap.tree],
+            ]),
+          )
+          .catch(() => undefined) // then each is listed by ls-tree, as before
+      : undefined;
   const commit = await sealCandidate(repo, snap.tree, snap.mergeBase, r.bead, when);
+  await listedP;
   // Beside the graded tree's git calls: one for-each-ref, and one update-ref when something is that old.
   const prunedP = pruneOld(repo, r, collector, now);
-  const testsRef = r.task.tests_ref;
   const trusted = testsRef !== undefined ? await commitOf(repo, testsRef) : snap.mergeBase;
   if (!trusted) throw new UserError(`${file}: /task/tests_ref: ${JSON.stringify(testsRef)} names no commit in ${repo}`);
   const chain = await trustedChain(repo, trusted, testCommand);
@@ -86,7 +100,9 @@ export async function sealRun(
   const testGlobs = [...(collector.test_paths ?? []), ...(collector.test_infra_paths ?? [])];
   const isTest = trustedPathRule(pathMatcher(testGlobs), chain);
   const g = await gradedTree(repo, snap.tree, trusted, isTest, chain.scripts);
-  const gradedCommit = await commitTree(repo, g.tree, snap.mergeBase, `judgeloop graded ${r.bead}`, when);
+  // Nothing taken from the trusted side: the graded commit is the candidate itself (same tree, parent and time).
+  const gradedCommit =
+    g.tree === snap.tree ? commit : await commitTree(repo, g.tree, snap.mergeBase, `judgeloop graded ${r.bead}`, when);
   let gradedBase = snap.mergeBase;
   if (testsRef !== undefined) {
     const gb = await gradedTree(repo, snap.mergeBase, trusted, isTest, chain.scripts);

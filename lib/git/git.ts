@@ -45,6 +45,8 @@ export interface GitOptions {
   /** Default 120 s (setGitTimeout). */
   timeoutMs?: number;
   input?: string;
+  /** How stdout is decoded (default utf8; latin1 keeps one char per byte, for output that counts bytes). */
+  encoding?: 'utf8' | 'latin1';
   /**
    * The call asks `--is-shallow-repository` itself and its caller drops the answer when that says true: a walk of
    * history runs without the shallow check first (historyEnv's answer for a repository with no shallow list is `{}`).
@@ -287,7 +289,7 @@ async function rawGit(
     );
   if (overflow) throw new GitError(args, `printed more than ${cap} bytes`, null, cwd);
   if (r.exitCode !== 0) throw new GitError(args, stderr || `signal ${r.signal}`, r.exitCode, cwd);
-  return Buffer.concat(out).toString('utf8');
+  return Buffer.concat(out).toString(opts.encoding ?? 'utf8');
 }
 
 /**
@@ -347,6 +349,23 @@ export function answerKey(cwd: string, args: readonly string[]): string | null {
 export function knowTree(cwd: string, commit: string, tree: string): void {
   if (OID.test(commit) && OID.test(tree))
     answers.set(`${cwd}\0rev-parse\0${commit}^{tree}`, Promise.resolve(`${tree}\n`));
+}
+
+/** Whether `args` in `cwd` has a kept answer (asking it starts no process). */
+export function isAnswered(cwd: string, args: readonly string[]): boolean {
+  const key = answerKey(cwd, args);
+  return key !== null && answers.has(key);
+}
+
+/** An answer read otherwise (a `cat-file --batch`): `args` in `cwd` is not asked when its answer can be kept. */
+export function knowAnswer(cwd: string, args: readonly string[], text: string): void {
+  const key = answerKey(cwd, args);
+  if (key !== null) answers.set(key, Promise.resolve(text));
+}
+
+/** A tree-ish's listing read otherwise (tree-listings.ts): `ls-tree -r -z --full-tree <treeish>` in `cwd` is not asked. */
+export function knowListing(cwd: string, treeish: string, text: string): void {
+  knowAnswer(cwd, ['ls-tree', '-r', '-z', '--full-tree', treeish], text);
 }
 
 /** What `commit-tree <tree> …` printed answers two later questions: the new commit's id and its tree (write-tree's one). */

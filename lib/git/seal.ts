@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onAbort } from '../base/cleanup.js';
 import { CANDIDATE_REFS } from './candidate-refs.js';
-import { git, identityEnv, type Identity } from './git.js';
+import { git, identityEnv, isAnswered, knowListing, type Identity } from './git.js';
+import { emptyTree, parseTreeListings } from './tree-listings.js';
 import { hasTestPart, spliceTestConfig, type PathMatcher } from './test-paths.js';
 
 export interface Entry {
@@ -25,6 +26,39 @@ export async function lsTree(repo: string, treeish: string): Promise<Map<string,
     map.set(rec.slice(tab + 1), { mode, type, oid });
   }
   return map;
+}
+
+/**
+ * Lists several tree-ish at once (`[treeish, its tree]` pairs): one `diff-tree --stdin` of the empty tree against
+ * each tree not already listed, kept as their `ls-tree` answers; lsTree then starts no process for them.
+ */
+export async function prefetchListings(repo: string, pairs: [string, string][]): Promise<void> {
+  const ls = (t: string) => ['ls-tree', '-r', '-z', '--full-tree', t];
+  const todo = pairs.filter(([treeish]) => !isAnswered(repo, ls(treeish)));
+  if (todo.length < 2) return; // one listing: ls-tree itself, as before
+  const trees = [...new Set(todo.map(([, tree]) => tree))];
+  const input = trees.map((t) => `${emptyTree(t)} ${t}\n`).join('');
+  const out = await git(
+    repo,
+    [
+      'diff-tree',
+      '-r',
+      '-z',
+      '--no-renames',
+      '--no-abbrev',
+      // The agent's config cannot hide a submodule (`submodule.<name>.ignore`) nor reorder the listing.
+      '--ignore-submodules=none',
+      '-O/dev/null',
+      '--stdin',
+    ],
+    { input },
+  );
+  const listings = parseTreeListings(out);
+  if (!listings) return;
+  for (const [treeish, tree] of todo) {
+    const text = listings.get(tree);
+    if (text !== undefined) knowListing(repo, treeish, text);
+  }
 }
 
 const IDENTITY = {
