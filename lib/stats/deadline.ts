@@ -9,7 +9,7 @@ export const DEADLINE_PER_DAY = [3, 10, 30];
 export const DEADLINE_DESIGN: number[][] = [
   [1496, 1496, 1496, 1496, 1469, 1403, 1431, 1459],
   [1632, 1645, 1737, 1807, 1944, 2325, 3094, 4665],
-  [1632, 1645, 1737, 1807, 1944, 2325, 3094, 4665],
+  [2028, 3017, 4363, 6947, 10239, 23415, 77772, 356748],
 ];
 
 /** Where x falls on an increasing grid: the cell's lower index and the fraction along it in ln x (clamped to the ends). */
