@@ -19,7 +19,7 @@ const steadyAlarms = (wp: WindowParams, perDay: number, runs: number, seed: stri
   windowSteadyAlarms(wp, sp, { p0: P0, perDay, runs }, seed);
 
 /** design_days at `perDay` for one window of `days` days: rounds pooled (alarms ~ A x design^-BETA, A from all). */
-function fit(days: number, perDay: number, start: number): WindowParams {
+function fitDesign(days: number, perDay: number, start: number): WindowParams {
   const target = TARGET / (1000 * perDay);
   let wp: WindowParams = { window_days: [days], shares: [1], min_window_runs: 12, design_days: start, volume_slope: 0 };
   let alarms = 0;
@@ -51,7 +51,7 @@ function main(): void {
       )[0]!;
       let cell = byWindow.get(w);
       if (cell === undefined) {
-        const wp = fit(days, perDay, design);
+        const wp = fitDesign(days, perDay, design);
         const runs = Math.round((CHECK * 1000 * perDay) / TARGET);
         const k = steadyAlarms(wp, perDay, runs, `deadline-check-${days}-${perDay}`);
         const d = runs / perDay;
