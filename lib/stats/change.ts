@@ -1,5 +1,6 @@
 // Change detection on per-run values, oldest first (pure): Bernoulli GLR and CUSUM, score CUSUM, windowed Fisher
 // and Welch, the upward CUSUM of a recovery; chosen by bench/drift.ts (docs/design/templates.md).
+import { deadlineDesignDays } from './deadline.js';
 import { createRng } from './prng.js';
 
 export type DetectorName =
@@ -315,19 +316,28 @@ export interface WindowParams {
   /** Window i's threshold is set for an ARL of design_days x (r/10)^volume_slope x r / shares[i] at r runs a day. */
   design_days: number;
   volume_slope: number;
+  /** When set: one window of this many days, the whole budget, design_days from the fitted table (the above unused). */
+  deadline_days?: number | null;
 }
+
+const hasDeadline = (wp: WindowParams): wp is WindowParams & { deadline_days: number } =>
+  typeof wp.deadline_days === 'number';
 
 /** Each window's design ARL in runs at `perDay` runs a day. */
 export const windowArls = (wp: WindowParams, perDay: number): number[] =>
-  wp.window_days.map(
-    (_, i) =>
-      (wp.design_days * (perDay / PER_DAY_REFERENCE) ** wp.volume_slope * perDay) /
-      (wp.shares[i] ?? 1 / wp.window_days.length),
-  );
+  hasDeadline(wp)
+    ? [deadlineDesignDays(wp.deadline_days, perDay) * perDay]
+    : wp.window_days.map(
+        (_, i) =>
+          (wp.design_days * (perDay / PER_DAY_REFERENCE) ** wp.volume_slope * perDay) /
+          (wp.shares[i] ?? 1 / wp.window_days.length),
+      );
 
-/** The windows in runs at `perDay` runs a day (at most 30 days of runs, at least 2). */
+/** The windows in runs at `perDay` runs a day (at least 2 and `min_window_runs`). */
 export const windowRuns = (wp: WindowParams, perDay: number): number[] =>
-  wp.window_days.map((d) => Math.max(2, wp.min_window_runs, Math.round(d * perDay)));
+  (hasDeadline(wp) ? [wp.deadline_days] : wp.window_days).map((d) =>
+    Math.max(2, wp.min_window_runs, Math.round(d * perDay)),
+  );
 
 export interface WindowLook {
   /** Window length in runs, its passes, the boundary and the reference rate it was set from. */
@@ -436,6 +446,43 @@ export function predictedWindowDetection(
     if (at !== 0) hits++;
   }
   return counted ? hits / counted : 0;
+}
+
+/**
+ * False alarms of window_full_pass over `runs` steady runs at pass rate p0 (after each it starts again), seeded; the
+ * runs generated a million at a time, keeping the newest window and reference whole (the bench's false-alarm rate).
+ */
+export function windowSteadyAlarms(
+  wp: WindowParams,
+  p: SplitParams,
+  k: { p0: number; perDay: number; runs: number },
+  seed: string,
+): number {
+  const ws = windowRuns(wp, k.perDay);
+  const arls = windowArls(wp, k.perDay);
+  const rng = createRng(seed);
+  const coin = createRng(`${seed}/coin`);
+  const keep = Math.max(...ws) + p.reference_runs;
+  const chunk = 1_000_000;
+  const P = new Int32Array(keep + chunk + 1);
+  let alarms = 0;
+  let restart = 0;
+  let from = 1;
+  for (let done = 0; done < k.runs; ) {
+    const n = Math.min(chunk + keep + 1 - from, k.runs - done);
+    for (let t = from; t < from + n; t++) P[t] = P[t - 1]! + (rng() < k.p0 ? 1 : 0);
+    for (let t = from; t < from + n; t++)
+      if (windowLookAt(P, t, restart, ws, arls, p, coin()) !== null) {
+        alarms++;
+        restart = t;
+      }
+    done += n;
+    const end = from + n - 1;
+    P.copyWithin(0, end - keep, end + 1);
+    restart = Math.max(0, restart - (end - keep));
+    from = keep + 1;
+  }
+  return alarms;
 }
 
 /** The least of 3, 5, 10, 15, 20, 30, 50, 100 runs a day at which the prediction reaches `target`; null: none. */

@@ -11,6 +11,7 @@ import {
   type DetectorName,
   type DetectorParams,
 } from '../stats/change.js';
+import { deadlineDesignDays } from '../stats/deadline.js';
 import { createRng } from '../stats/prng.js';
 import { addMoment, emptyMoments, mean, tInterval, wilsonInterval } from '../stats/stats.js';
 import { byCompletion, type RecentRun } from './aggregate.js';
@@ -39,8 +40,12 @@ function seriesOf(name: DetectorName, runs: RecentRun[], blend: BlendWeights | n
 }
 
 function paramsOf(name: DetectorName, d: DropSettings): DetectorParams {
-  if (name === 'window_full_pass')
-    return { shift: 0, threshold: d.window_full_pass.design_days, window_runs: 0, windows: d.window_full_pass };
+  if (name === 'window_full_pass') {
+    const wp = d.window_full_pass;
+    // By deadline the configured design is the fitted table's at 10 runs a day (the evidence's reference rate).
+    const design = wp.deadline_days === null ? wp.design_days : deadlineDesignDays(wp.deadline_days, 10);
+    return { shift: 0, threshold: Math.round(design), window_runs: 0, windows: wp };
+  }
   if (name === 'glr_full_pass') {
     const g = d.glr_full_pass;
     return { shift: g.min_shift, threshold: g.threshold, window_runs: 0, volume_slope: g.volume_slope };
@@ -141,23 +146,27 @@ export function recoveryTest(
 
 /**
  * What window_full_pass can catch at this template's own runs a day and reference level p0 (seeded simulation, as
- * bench/drift.ts): a collapse to p0/4 within 2 days, a fall to 2/3 of p0 within 7; the runs a day each needs for 90%.
+ * bench/drift.ts): a collapse to p0/4 within 2 days and a fall to 2/3 of p0 within 7 (by a configured deadline: both
+ * within it); the runs a day each needs for 90%.
  */
 export function detectionNote(ev: DropChange, d: DropSettings): string | null {
   const p0 = ev.before.mean;
   if (ev.test !== 'window_full_pass' || p0 === null || p0 <= 0) return null;
   const wp = d.window_full_pass;
+  const deadline = wp.deadline_days;
   const pct = (x: number): string => `${Math.round(100 * x)}%`;
   const parts = [
-    { p1: p0 / 4, days: 2, what: `a fall to ${fmt2(p0 / 4)}` },
-    { p1: (2 * p0) / 3, days: 7, what: `a fall to ${fmt2((2 * p0) / 3)}` },
+    { p1: p0 / 4, days: deadline ?? 2, what: `a fall to ${fmt2(p0 / 4)}` },
+    { p1: (2 * p0) / 3, days: deadline ?? 7, what: `a fall to ${fmt2((2 * p0) / 3)}` },
   ].map(({ p1, days, what }) => {
     const k = { p0, p1, days };
     const now = predictedWindowDetection(wp, d, { ...k, perDay: ev.runs_per_day });
     const need = runsPerDayFor(wp, d, k, 0.9);
-    return `${what} within ${days} days ${pct(now)} (90% at ${need === null ? 'more than 100' : `about ${need}`} runs a day)`;
+    return `${what} within ${fmt2(days)} days ${pct(now)} (90% at ${need === null ? 'more than 100' : `about ${need}`} runs a day)`;
   });
-  return `At ${fmt2(ev.runs_per_day)} runs a day from ${fmt2(p0)} this detector flags ${parts.join(', ')}; 1 false alarm per 1,000 steady days (bench/drift.ts, 500 seeded collapses each).`;
+  const by =
+    deadline === null ? '' : ` (configured deadline ${fmt2(deadline)} days: one window of ${fmt2(deadline)} days)`;
+  return `At ${fmt2(ev.runs_per_day)} runs a day from ${fmt2(p0)} this detector${by} flags ${parts.join(', ')}; 1 false alarm per 1,000 steady days (bench/drift.ts, 500 seeded collapses each).`;
 }
 
 const fmt2 = (x: number): string => (Math.round(x * 100) / 100).toString();

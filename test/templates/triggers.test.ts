@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/score-templates.js';
 import { recurringIssues, triggerId } from '../../lib/templates/triggers.js';
 import { isSafeId } from '../../lib/store/bead.js';
-import type { DropInterval, Trigger } from '../../lib/schema/types.generated.js';
+import type { DropChange, DropInterval, Trigger } from '../../lib/schema/types.generated.js';
+import { deadlineDesignDays } from '../../lib/stats/deadline.js';
 import { captureIo } from './_io.js';
 import { at, tempState, writeRuns, type RunSpec, type TempState } from './_fixtures.js';
 
@@ -274,6 +275,33 @@ describe('window_full_pass (issue 39)', () => {
     console.log(fired[0]!.summary);
     expect(fired[0]!.summary).toMatch(
       /At 10 runs a day from 0\.6\d* this detector flags a fall to 0\.1\d* within 2 days \d+% \(90% at about \d+ runs a day\), a fall to 0\.4\d* within 7 days \d+%/,
+    );
+  });
+  it('by a deadline: one window of its days, and the evidence speaks of the configured deadline', async () => {
+    const drop = { test: 'window_full_pass', window_full_pass: { deadline_days: 2 } };
+    writeFileSync(cfg, JSON.stringify({ templates: { triggers: { drop } } }));
+    const spec = (i: number, pass: boolean): RunSpec => ({
+      bead: `d-${1000 + i}`,
+      template: 'tpl',
+      outcome: pass ? 'full_pass' : 'agent_failure',
+      iterations: 0,
+      judge: null,
+      completed_at: at(144 * i),
+    });
+    await writeRuns(
+      st.store,
+      Array.from({ length: 220 }, (_, i) => spec(i, i < 200 && i % 5 < 3)),
+    );
+    expect((await score(at(144 * 220))).code).toBe(0);
+    const fired = triggers().filter((t) => t.kind === 'score_drop');
+    expect(fired).toHaveLength(1);
+    // Fired on the window's count against its boundary; the configured design is the table's at 10 a day.
+    const ev = fired[0]!.evidence.drop as DropChange;
+    expect(ev.statistic).toBeLessThanOrEqual(ev.threshold + 1);
+    expect(ev.configured_threshold).toBe(Math.round(deadlineDesignDays(2, 10)));
+    console.log(fired[0]!.summary);
+    expect(fired[0]!.summary).toMatch(
+      /this detector \(configured deadline 2 days: one window of 2 days\) flags a fall to 0\.1\d* within 2 days \d+% \(90% at about \d+ runs a day\), a fall to 0\.4\d* within 2 days \d+%/,
     );
   });
 });
