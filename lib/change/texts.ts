@@ -65,19 +65,70 @@ async function blob(cwd: string, rev: string, path: string): Promise<string | nu
   }
 }
 
-/** Both versions of every changed text file, `from` to `to` (two git calls each, all at once). */
-export function changedTexts(worktree: string, from: string, to: string, patch: FilePatch[]): Promise<FileText[]> {
-  return Promise.all(
-    patch
-      .filter((p) => !p.binary)
-      .map(async (p) => {
-        const [head, base] = await Promise.all([
-          p.deleted ? null : blob(worktree, to, p.path),
-          p.created ? null : blob(worktree, from, p.oldPath ?? p.path),
-        ]);
-        return { path: p.path, head, base };
-      }),
-  );
+/**
+ * `git cat-file --batch` output split by its byte counts, as `blob` would read each name; null (read them one by one)
+ * for an answer not understood or bytes that are not UTF-8 (decoded, they no longer match the counts).
+ */
+export function splitBatch(out: string, names: readonly string[]): (string | null)[] | null {
+  if (out.includes('\uFFFD')) return null;
+  const texts: (string | null)[] = [];
+  let at = 0;
+  for (const name of names) {
+    const nl = out.indexOf('\n', at);
+    if (nl === -1) return null;
+    const head = out.slice(at, nl);
+    at = nl + 1;
+    if (head === `${name} missing`) {
+      texts.push(null);
+      continue;
+    }
+    const m = /^[0-9a-f]{40}(?:[0-9a-f]{24})? (\w+) (\d+)$/.exec(head);
+    if (!m) return null;
+    let bytes = 0;
+    let end = at;
+    for (const size = Number(m[2]); bytes < size && end < out.length; ) {
+      const cp = out.codePointAt(end)!;
+      bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+      end += cp > 0xffff ? 2 : 1;
+    }
+    if (bytes !== Number(m[2]) || out[end] !== '\n') return null;
+    const text = out.slice(at, end);
+    texts.push(m[1] !== 'blob' || bytes > MAX_FILE_BYTES || text.includes('\u0000') ? null : text);
+    at = end + 1;
+  }
+  return at === out.length ? texts : null;
+}
+
+/** The blobs `rev:path` in one git process, each as `blob` reads it; one process per blob when that fails. */
+async function blobs(cwd: string, names: string[]): Promise<(string | null)[]> {
+  const one = () => Promise.all(names.map((n) => blob(cwd, n.slice(0, n.indexOf(':')), n.slice(n.indexOf(':') + 1))));
+  if (names.length < 2 || names.some((n) => n.includes('\n'))) return one();
+  const out = await git(cwd, ['cat-file', '--batch'], {
+    input: `${names.join('\n')}\n`,
+    maxBuffer: names.length * (MAX_FILE_BYTES + 256),
+  }).catch(() => null);
+  return (out === null ? null : splitBatch(out, names)) ?? one();
+}
+
+/** Both versions of every changed text file, `from` to `to`, in one git process (`cat-file --batch`). */
+export async function changedTexts(
+  worktree: string,
+  from: string,
+  to: string,
+  patch: FilePatch[],
+): Promise<FileText[]> {
+  const files = patch.filter((p) => !p.binary);
+  const names: string[] = [];
+  const want = files.map((p) => ({
+    head: p.deleted ? -1 : names.push(`${to}:${p.path}`) - 1,
+    base: p.created ? -1 : names.push(`${from}:${p.oldPath ?? p.path}`) - 1,
+  }));
+  const texts = await blobs(worktree, names);
+  return files.map((p, i) => ({
+    path: p.path,
+    head: texts[want[i]!.head] ?? null,
+    base: texts[want[i]!.base] ?? null,
+  }));
 }
 
 /** Files whose change disappears when whitespace (and blank lines) are ignored. */
