@@ -188,7 +188,7 @@ describe('bin/race then bin/accept --merge', () => {
       bin('race', ['--race', 'race-clamp', '--recollect', '--quiet'], p);
     }
     expect(store.read<Race>('races', 'race-clamp')!.ranking.order).toEqual(['bd-clean', 'bd-nobuild']);
-  });
+  }, 240_000);
 
   it('refuses to merge a solution that fails a gate, and records the refusal', () => {
     const before = mainHead();
@@ -436,5 +436,5 @@ describe('accept --merge of work the agent left uncommitted', () => {
       expect(gitIn(p.repo, 'rev-parse', 'main')).toBe(head);
     }
     expect(gitIn(p.repo, 'status', '--porcelain', '--untracked-files=no')).toBe('');
-  });
+  }, 240_000);
 });
