@@ -92,7 +92,10 @@ function stable(fb: Record<string, unknown>): unknown {
 }
 
 describe('command bundles and bin/ shims', () => {
-  it('npm run build bundles every command; each shim runs its bundle, which answers --help and a bad flag as the modules do', () => {
+  // 12 commands × 4 node starts: 32 s on a quiet 2-core machine, more than the default 60 s under load.
+  it('npm run build bundles every command; each shim runs its bundle, which answers --help and a bad flag as the modules do', {
+    timeout: 180_000,
+  }, () => {
     expect(COMMANDS.length).toBeGreaterThanOrEqual(11);
     for (const c of COMMANDS) {
       expect(
