@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mkdtempSync } from 'node:fs';
 import { benchCollect } from './collect.js';
+import { solutions } from './_solutions.js';
 import type { Feedback } from '../lib/schema/types.generated.js';
 
 const ROOT = join(fileURLToPath(import.meta.url), '..', '..');
@@ -14,8 +15,6 @@ const OLD = process.env.BENCH_OLD_ROOT ?? null;
 const SOLUTIONS = Number(process.env.BENCH_SOLUTIONS ?? 8);
 
 const sh = (cwd: string, cmd: string, args: string[]) => execFileSync(cmd, args, { cwd, stdio: 'pipe' });
-const git = (cwd: string, ...args: string[]) =>
-  sh(cwd, 'git', ['-c', 'user.email=b@e', '-c', 'user.name=b', '-c', 'commit.gpgsign=false', ...args]);
 
 /** An npm project whose lock resolves to a vendored tarball, and `n` agent worktrees fixing its one bug. */
 function project(dir: string, n: number): { repo: string; records: string[] } {
@@ -46,35 +45,13 @@ function project(dir: string, n: number): { repo: string; records: string[] } {
     "const test = require('node:test');\nconst assert = require('node:assert');\nconst { double } = require('tiny-dep');\nconst { add } = require('../src/add.js');\ntest('adds', () => assert.strictEqual(double(add(1, 2)), 6));\n",
   );
   sh(repo, 'npm', ['install', '--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund']);
-  git(repo, 'init', '-q', '-b', 'main');
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-q', '-m', 'base');
-  const records: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const wt = join(dir, `wt-${i}`);
-    git(repo, 'worktree', 'add', '-q', '-b', `agent/${i}`, wt);
-    writeFileSync(join(wt, 'src', 'add.js'), `exports.add = (a, b) => a + b; // solution ${i}\n`);
-    git(wt, 'commit', '-q', '-am', `solution ${i}`);
-    const rec = join(dir, `run-${i}.json`);
-    writeFileSync(
-      rec,
-      JSON.stringify({
-        schema_version: '1.0.0',
-        bead: `bd-${i}`,
-        task: { id: 't', prompt: 'fix add' },
-        agent: { slug: 'a' },
-        template: 'tpl',
-        worktree: wt,
-        base_ref: 'main',
-        race_id: 'race-deps',
-        started_at: '2026-01-01T00:00:00Z',
-        completed_at: '2026-01-01T00:01:00Z',
-        exit_code: 0,
-        status: 'completed',
-      }),
-    );
-    records.push(rec);
-  }
+  const records = solutions(
+    dir,
+    repo,
+    n,
+    (wt, i) => writeFileSync(join(wt, 'src', 'add.js'), `exports.add = (a, b) => a + b; // solution ${i}\n`),
+    { race_id: 'race-deps' },
+  );
   return { repo, records };
 }
 

@@ -5,17 +5,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { solutions } from './_solutions.js';
 
 const ROOT = join(fileURLToPath(import.meta.url), '..', '..');
 const SOLUTIONS = Number(process.env.BENCH_SOLUTIONS ?? 3);
 const GO = 'go';
 const PERF = 'perf';
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.email=b@e', '-c', 'user.name=b', '-c', 'commit.gpgsign=false', ...args], {
-    cwd,
-    stdio: 'pipe',
-  });
 
 const CODE = 'package calc\n\n// Add adds.\nfunc Add(a, b int) int { return a - b }\n';
 const TEST =
@@ -28,35 +23,9 @@ function project(dir: string, n: number): string[] {
   writeFileSync(join(repo, 'go.mod'), 'module example.com/calc\n\ngo 1.19\n');
   writeFileSync(join(repo, 'calc.go'), CODE);
   writeFileSync(join(repo, 'calc_test.go'), TEST);
-  git(repo, 'init', '-q', '-b', 'main');
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-q', '-m', 'base');
-  const records: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const wt = join(dir, `wt-${i}`);
-    git(repo, 'worktree', 'add', '-q', '-b', `agent/${i}`, wt);
-    writeFileSync(join(wt, 'calc.go'), `${CODE.replace('a - b', 'a + b')}// solution ${i}\n`);
-    git(wt, 'commit', '-q', '-am', `solution ${i}`);
-    const rec = join(dir, `run-${i}.json`);
-    writeFileSync(
-      rec,
-      JSON.stringify({
-        schema_version: '1.0.0',
-        bead: `bd-${i}`,
-        task: { id: 't', prompt: 'fix Add' },
-        agent: { slug: 'a' },
-        template: 'tpl',
-        worktree: wt,
-        base_ref: 'main',
-        started_at: '2026-01-01T00:00:00Z',
-        completed_at: '2026-01-01T00:01:00Z',
-        exit_code: 0,
-        status: 'completed',
-      }),
-    );
-    records.push(rec);
-  }
-  return records;
+  return solutions(dir, repo, n, (wt, i) =>
+    writeFileSync(join(wt, 'calc.go'), `${CODE.replace('a - b', 'a + b')}// solution ${i}\n`),
+  );
 }
 
 /** One command's wall (ms) and CPU of its whole process tree (ms, perf's task-clock: it sees inside bubblewrap). */
