@@ -8,7 +8,7 @@ import { run as collectRun } from '../../scripts/collect.js';
 import { depCacheKey, npmManifestPart, type KeyMaterial } from '../../lib/collector/dep-cache.js';
 import type { Feedback } from '../../lib/schema/types.generated.js';
 import { gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
-import { makeIo, readJson, runRecord, writeRecord, type Project } from './_project.js';
+import { agentWorktree, makeIo, readJson, runRecord, writeRecord, type Project } from './_project.js';
 
 describe('depCacheKey', () => {
   const m: KeyMaterial = {
@@ -78,15 +78,6 @@ function npmProject(): Project {
   return { repo, dir, state: join(dir, 'state') };
 }
 
-function worktree(p: Project, name: string, files: Record<string, string>): string {
-  const wt = join(p.dir, `wt-${name}`);
-  gitIn(p.repo, 'worktree', 'add', '-q', '-b', `agent/${name}`, wt);
-  writeTree(wt, files);
-  gitIn(wt, 'add', '-A');
-  gitIn(wt, 'commit', '-q', '-m', name);
-  return wt;
-}
-
 describe('an npm project collected with the dependency cache', () => {
   it('fetches once per lockfile; a candidate writing into its install and into the cache poisons nothing', async () => {
     const p = npmProject();
@@ -115,7 +106,7 @@ describe('an npm project collected with the dependency cache', () => {
     const fix = { 'src/add.js': 'exports.add = (a, b) => a + b;\n' };
     const deps = join(p.state, 'cache', 'deps');
 
-    const a = await collect('bd-a', worktree(p, 'a', fix));
+    const a = await collect('bd-a', agentWorktree(p, 'a', { commit: fix }));
     expect(a.fb.outcome, a.err).toBe('full_pass');
     // The base fetched (and kept what it created); the graded checkout copied it.
     expect(installs()).toBe(1);
@@ -148,9 +139,11 @@ describe('an npm project collected with the dependency cache', () => {
     ].join('\n');
     const b = await collect(
       'bd-b',
-      worktree(p, 'b', {
-        'src/add.js': `${poison}\nexports.add = (a, b) => a + b;\n`,
-        'test/own.test.js': `${poison}\nrequire('node:test')('own', () => {});\n`,
+      agentWorktree(p, 'b', {
+        commit: {
+          'src/add.js': `${poison}\nexports.add = (a, b) => a + b;\n`,
+          'test/own.test.js': `${poison}\nrequire('node:test')('own', () => {});\n`,
+        },
       }),
     );
     expect(b.fb.own_tests?.check?.status, b.err).toBe('passed');
@@ -159,7 +152,7 @@ describe('an npm project collected with the dependency cache', () => {
     expect(existsSync(join(deps, 'planted'))).toBe(false);
 
     // The next candidate sees the clean tree: its tests pass with the real dependency.
-    const c = await collect('bd-c', worktree(p, 'c', fix));
+    const c = await collect('bd-c', agentWorktree(p, 'c', { commit: fix }));
     expect(c.fb.outcome, c.err).toBe('full_pass');
     expect(c.fb.checks.test?.tests).toMatchObject({ passed: 2, failed: 0 });
     expect(c.fb.steps?.baseline_cached).toBe(true);
@@ -168,9 +161,11 @@ describe('an npm project collected with the dependency cache', () => {
 
     // A hostile candidate commits the folder the cache holds (node_modules, with a planted dependency that makes
     // `doubles` pass on the unfixed code): a real `npm ci` replaces it, so a cache hit must not copy beside it.
-    const planted = worktree(p, 'e', {
-      'test/own.test.js':
-        "require('node:test')('planted', () => require('node:assert').strictEqual(require('tiny-dep').double(0), 4));\n",
+    const planted = agentWorktree(p, 'e', {
+      commit: {
+        'test/own.test.js':
+          "require('node:test')('planted', () => require('node:assert').strictEqual(require('tiny-dep').double(0), 4));\n",
+      },
     });
     writeTree(planted, { 'node_modules/tiny-dep/index.js': 'exports.double = () => 4;\n' });
     gitIn(planted, 'add', '-f', 'node_modules');
@@ -189,10 +184,12 @@ describe('an npm project collected with the dependency cache', () => {
     const pkg = JSON.parse(readFileSync(join(p.repo, 'package.json'), 'utf8'));
     const d = await collect(
       'bd-d',
-      worktree(p, 'd', {
-        ...fix,
-        'package.json': JSON.stringify({ ...pkg, version: '1.0.1' }),
-        'package-lock.json': JSON.stringify(lock, null, 2),
+      agentWorktree(p, 'd', {
+        commit: {
+          ...fix,
+          'package.json': JSON.stringify({ ...pkg, version: '1.0.1' }),
+          'package-lock.json': JSON.stringify(lock, null, 2),
+        },
       }),
     );
     expect(d.fb.outcome, d.err).toBe('full_pass');

@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { run as collectRun } from '../../scripts/collect.js';
 import { goCacheKey, openGoCache, wantsGoCache } from '../../lib/collector/go-cache.js';
 import type { Feedback } from '../../lib/schema/types.generated.js';
-import { gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
-import { makeIo, readJson, runRecord, writeRecord, type Project } from './_project.js';
+import { makeRepo, tempDir } from '../helpers/repo.js';
+import { agentWorktree, makeIo, readJson, runRecord, writeRecord, type Project } from './_project.js';
 
 // Keeps the toolchain's absence loud (no skipping): the install command is in the failure.
 const GO = 'go';
@@ -130,15 +130,6 @@ function snapshot(dir: string, rel = ''): string[] {
   return out.sort();
 }
 
-function worktree(p: Project, name: string, files: Record<string, string>): string {
-  const wt = join(p.dir, `wt-${name}`);
-  gitIn(p.repo, 'worktree', 'add', '-q', '-b', `agent/${name}`, wt);
-  writeTree(wt, files);
-  gitIn(wt, 'add', '-A');
-  gitIn(wt, 'commit', '-q', '-m', name);
-  return wt;
-}
-
 describe('a go module collected with the kept Go build cache (real sandbox, real go)', () => {
   it('the base writes it; each candidate reads a private copy; a poisoning candidate changes nothing', async () => {
     const repo = makeRepo({ 'go.mod': 'module example.com/calc\n\ngo 1.19\n', 'calc.go': CODE, 'calc_test.go': TESTS });
@@ -155,7 +146,7 @@ describe('a go module collected with the kept Go build cache (real sandbox, real
     };
     const root = join(p.state, 'cache', 'go-build');
 
-    const a = await collect('bd-a', worktree(p, 'a', { 'calc.go': FIXED }));
+    const a = await collect('bd-a', agentWorktree(p, 'a', { commit: { 'calc.go': FIXED } }));
     expect(a.fb.outcome, a.err).toBe('full_pass');
     // The base's checks kept their cache (one per toolchain); the graded checkout had a copy, not the folder.
     const keys = readdirSync(root).filter((n) => !n.startsWith('.'));
@@ -169,10 +160,12 @@ describe('a go module collected with the kept Go build cache (real sandbox, real
     // and plant in $GOCACHE, and write to the kept folder's path (hidden from every check).
     const bad = await collect(
       'bd-p',
-      worktree(p, 'p', {
-        'calc.go': FIXED,
-        'poison.go': poison(kept),
-        'own_test.go': 'package calc\n\nimport "testing"\n\nfunc TestOwn(t *testing.T) {}\n',
+      agentWorktree(p, 'p', {
+        commit: {
+          'calc.go': FIXED,
+          'poison.go': poison(kept),
+          'own_test.go': 'package calc\n\nimport "testing"\n\nfunc TestOwn(t *testing.T) {}\n',
+        },
       }),
     );
     expect(bad.fb.checks.test?.output?.text, bad.err).toMatch(/poisoned [1-9]\d* files/);
@@ -184,9 +177,11 @@ describe('a go module collected with the kept Go build cache (real sandbox, real
     const own = TESTS.replaceAll('TestAdd', 'TestOwnAdd').replaceAll('TestZero', 'TestOwnZero');
     const b = await collect(
       'bd-b',
-      worktree(p, 'b', {
-        'calc.go': FIXED,
-        'own_test.go': `${own}\nfunc TestOwnThree(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("1+2")\n\t}\n}\n`,
+      agentWorktree(p, 'b', {
+        commit: {
+          'calc.go': FIXED,
+          'own_test.go': `${own}\nfunc TestOwnThree(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("1+2")\n\t}\n}\n`,
+        },
       }),
     );
     expect(b.fb.outcome, b.err).toBe('full_pass');

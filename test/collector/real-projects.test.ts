@@ -15,7 +15,7 @@ import { runSetup, withCheckout } from '../../lib/collector/checkout.js';
 import { loadConfig } from '../../lib/config/config.js';
 import { collectorSandbox } from '../../lib/process/sandbox.js';
 import { gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
-import { makeIo, readJson, runRecord, writeRecord, type Project } from './_project.js';
+import { agentWorktree, makeIo, readJson, runRecord, writeRecord, type Project } from './_project.js';
 
 /** A loopback TCP listener counting the connections it sees. */
 async function listener(): Promise<{ port: number; seen: () => number; close: () => Promise<void> }> {
@@ -86,16 +86,6 @@ function npmProject(): Project & { pkg: Record<string, unknown> } {
   gitIn(repo, 'add', '-A');
   gitIn(repo, 'commit', '-q', '-m', 'lock and vendored dependency');
   return { repo, dir, state: join(dir, 'state'), pkg };
-}
-
-/** A worktree of the agent on agent/<name> with `files` committed. */
-function worktree(p: Project, name: string, files: Record<string, string>): string {
-  const wt = join(p.dir, `wt-${name}`);
-  gitIn(p.repo, 'worktree', 'add', '-q', '-b', `agent/${name}`, wt);
-  writeTree(wt, files);
-  gitIn(wt, 'add', '-A');
-  gitIn(wt, 'commit', '-q', '-m', name);
-  return wt;
 }
 
 async function collect(p: Project, bead: string, wt: string, collector: Record<string, unknown>) {
@@ -172,7 +162,7 @@ describe('an npm project whose lock resolves to a local tarball', () => {
       'set collector.setup_command, for this npm (package-lock.json) project: collector.fetch_command "npm ci --ignore-scripts --no-audit --no-fund", collector.setup_command "npm rebuild --foreground-scripts && npm run postinstall --if-present && npm run prepare --if-present" (judgeloop init --force writes them)',
     );
     // The agent's correct change: the build fails for want of node_modules on the base as in the sealed checkout.
-    const wt = worktree(p, 'fix', { 'src/add.js': 'exports.add = (a, b) => b + a;\n' });
+    const wt = agentWorktree(p, 'fix', { commit: { 'src/add.js': 'exports.add = (a, b) => b + a;\n' } });
     const r = await collect(p, 'bd-nosetup', wt, { commands: { build: 'npm run build', test: 'npm test' } });
     expect(r.code).toBe(0);
     expect(r.fb.outcome).toBe('infra_failure');
@@ -191,9 +181,11 @@ describe('an npm project whose lock resolves to a local tarball', () => {
       prepare: connect(net.port, 'prepare'),
       postinstall: connect(net.port, 'postinstall'),
     };
-    const wt = worktree(p, 'net', {
-      'package.json': JSON.stringify({ ...p.pkg, scripts }, null, 2),
-      'src/add.js': 'exports.add = (a, b) => 0 + a + b;\n',
+    const wt = agentWorktree(p, 'net', {
+      commit: {
+        'package.json': JSON.stringify({ ...p.pkg, scripts }, null, 2),
+        'src/add.js': 'exports.add = (a, b) => 0 + a + b;\n',
+      },
     });
     const r = await collect(p, 'bd-net', wt, collector);
     expect(
@@ -237,9 +229,11 @@ describe('a pip project with a setup.py', () => {
       const p: Project = { repo, dir, state: join(dir, 'state') };
       const py = (port: number) =>
         `import socket\ntry:\n    socket.create_connection(("127.0.0.1", ${port}), timeout=2)\n    print("setup.py connected")\nexcept OSError as e:\n    print("setup.py", e)\n`;
-      const wt = worktree(p, 'py', {
-        'setup.py': `${py(net.port)}from setuptools import setup\nsetup(name="pkg", version="0.1", py_modules=["pkg"])\n`,
-        'pkg.py': 'def add(a, b):\n    return b + a\n',
+      const wt = agentWorktree(p, 'py', {
+        commit: {
+          'setup.py': `${py(net.port)}from setuptools import setup\nsetup(name="pkg", version="0.1", py_modules=["pkg"])\n`,
+          'pkg.py': 'def add(a, b):\n    return b + a\n',
+        },
       });
       const collector = {
         commands: { test: 'python3 -m pytest -p no:hypothesispytest -q tests' },
