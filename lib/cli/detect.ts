@@ -102,11 +102,12 @@ function python(f: ProjectFiles): Detected | null {
     ...(build.length ? [`python3 -m pip download -q -d ${wheels} ${build.map(q).join(' ')}`] : []),
   ];
   // The venv sees the machine's packages (pytest, a build backend, pip itself, so no ensurepip: 6.2 s → 0.3 s of CPU a
-  // checkout) besides what was downloaded; a python without pip gets one from ensurepip, offline.
-  const pip = `.venv/bin/python -m pip install -q --no-index --find-links ${wheels}`;
+  // checkout) besides what was downloaded; a python without pip gets one from ensurepip, offline. -I: the checkout's
+  // folder is not on sys.path, so a candidate's `pip/` or `pip.py` at its root is never what runs.
+  const pip = `.venv/bin/python -I -m pip install -q --no-index --find-links ${wheels}`;
   const setup = [
     'python3 -m venv --system-site-packages --without-pip .venv',
-    '{ .venv/bin/python -c "import pip" 2>/dev/null || .venv/bin/python -m ensurepip; }',
+    '{ .venv/bin/python -I -c "import pip" 2>/dev/null || .venv/bin/python -I -m ensurepip; }',
     ...(reqs ? [`${pip} -r requirements.txt`] : []),
     ...(installable ? [`${pip} --no-build-isolation --no-deps -e .`] : []),
   ];

@@ -54,9 +54,9 @@ function detected(dir: string) {
 }
 
 /** A clean checkout with the fetched wheel, the setup run in a namespace with no network; what the venv then holds. */
-function setUp(path: string) {
+function setUp(path: string, files: Record<string, string> = {}) {
   const dir = tempDir('judgeloop-pip-setup-');
-  writeTree(dir, { 'requirements.txt': 'tinydep==1.0\n' });
+  writeTree(dir, { 'requirements.txt': 'tinydep==1.0\n', ...files });
   const setup = detected(dir).setup!;
   mkdirSync(join(dir, '.judgeloop-deps', 'wheels'), { recursive: true });
   tinyWheel(join(dir, '.judgeloop-deps', 'wheels'));
@@ -64,7 +64,7 @@ function setUp(path: string) {
   expect(r.status, `${setup}\n${r.stderr}\n${r.stdout} (apt-get install bubblewrap python3-venv)`).toBe(0);
   const where = run(
     dir,
-    '.venv/bin/python -c "import os, pip, tinydep; print(os.path.realpath(pip.__file__)); print(os.path.realpath(tinydep.__file__)); print(tinydep.ANSWER)"',
+    '.venv/bin/python -I -c "import os, pip, tinydep; print(os.path.realpath(pip.__file__)); print(os.path.realpath(tinydep.__file__)); print(tinydep.ANSWER)"',
   );
   expect(where.status, where.stderr).toBe(0);
   const [pip, dep, answer] = where.stdout.trim().split('\n');
@@ -72,12 +72,12 @@ function setUp(path: string) {
 }
 
 describe("init's setup for a pip project (requirements.txt)", () => {
-  it('makes the venv without pip and installs with `.venv/bin/python -m pip`, from the fetched wheels only', () => {
+  it('makes the venv without pip and installs with `.venv/bin/python -I -m pip`, from the fetched wheels only', () => {
     const dir = tempDir('judgeloop-pip-detect-');
     writeTree(dir, { 'requirements.txt': 'tinydep==1.0\n' });
     const { setup } = detected(dir);
     expect(setup).toMatch(/^python3 -m venv --system-site-packages --without-pip \.venv && /);
-    expect(setup).toContain('.venv/bin/python -m pip install -q --no-index --find-links .judgeloop-deps/wheels');
+    expect(setup).toContain('.venv/bin/python -I -m pip install -q --no-index --find-links .judgeloop-deps/wheels');
     expect(setup).not.toContain('.venv/bin/pip ');
   });
 
@@ -102,5 +102,19 @@ describe("init's setup for a pip project (requirements.txt)", () => {
     expect(s.dep).toMatch(new RegExp(`^${s.dir}/\\.venv/lib/python[\\d.]+/site-packages/tinydep\\.py$`));
     expect(s.answer).toBe('42');
     expect(existsSync(join(s.dir, '.venv', 'pyvenv.cfg'))).toBe(true);
+  });
+
+  it("a candidate's own `pip` package at its root never runs in the setup: the machine's pip installs the wheel", () => {
+    const marks = tempDir('judgeloop-pip-shadow-');
+    const plant = (name: string) =>
+      `import pathlib\npathlib.Path(${JSON.stringify(join(marks, name))}).write_text("ran")\nraise SystemExit(0)\n`;
+    const s = setUp(process.env.PATH ?? '', {
+      'pip/__init__.py': plant('pip-package'),
+      'pip/__main__.py': plant('pip-main'),
+      'ensurepip.py': plant('ensurepip'),
+    });
+    expect(readdirSync(marks)).toEqual([]);
+    expect(s.pip.startsWith(`${s.dir}/`), s.pip).toBe(false);
+    expect(s.answer).toBe('42');
   });
 });

@@ -220,7 +220,7 @@ describe('a pip project with a setup.py', () => {
       fetch_command:
         'mkdir -p .judgeloop-deps/wheels && python3 -m pip download -q -d .judgeloop-deps/wheels -r requirements.txt',
       setup_command:
-        'python3 -m venv --system-site-packages --without-pip .venv && { .venv/bin/python -c "import pip" 2>/dev/null || .venv/bin/python -m ensurepip; } && .venv/bin/python -m pip install -q --no-index --find-links .judgeloop-deps/wheels -r requirements.txt && .venv/bin/python -m pip install -q --no-index --find-links .judgeloop-deps/wheels --no-build-isolation --no-deps -e .',
+        'python3 -m venv --system-site-packages --without-pip .venv && { .venv/bin/python -I -c "import pip" 2>/dev/null || .venv/bin/python -I -m ensurepip; } && .venv/bin/python -I -m pip install -q --no-index --find-links .judgeloop-deps/wheels -r requirements.txt && .venv/bin/python -I -m pip install -q --no-index --find-links .judgeloop-deps/wheels --no-build-isolation --no-deps -e .',
     });
     // Collected with a setup that runs setup.py alone (pip's editable install needs the `wheel` package, absent here).
     const net = await listener();
