@@ -15,8 +15,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const HOME = tempDir('judgeloop-home-');
 writeFileSync(join(HOME, '.gitconfig'), '[user]\n\tname = Global Person\n\temail = global@example.com\n');
 const ENV: NodeJS.ProcessEnv = { ...process.env, HOME, NO_COLOR: '1' };
-// NODE_EXTRA_CA_CERTS: the bins reach no network, and reading those certificates costs each node start ~70 ms of CPU.
-for (const k of ['XDG_CONFIG_HOME', 'GIT_CONFIG_GLOBAL', 'EMAIL', 'NODE_EXTRA_CA_CERTS']) delete ENV[k];
+for (const k of ['XDG_CONFIG_HOME', 'GIT_CONFIG_GLOBAL', 'EMAIL']) delete ENV[k];
 for (const k of Object.keys(ENV)) if (/^GIT_(AUTHOR|COMMITTER)_/.test(k)) delete ENV[k];
 /** The repository's own identity (local config), which merges must carry. */
 const KEEPER = 'Repo Keeper <test@example.com>';
