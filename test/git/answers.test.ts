@@ -58,7 +58,7 @@ describe('a collect of a run whose checks are `true`', () => {
         // Completed now, whatever the machine's clock says: the sweep of other runs' old candidate refs (one
         // for-each-ref) runs only for a run younger than collector.candidate_ref_max_age_days, so a fixed date made
         // the count depend on the clock (12 here, 13 on a machine whose clock was earlier).
-        started_at: new Date(Date.now() - 60_000).toISOString(),
+        started_at: new Date(new Date().getTime() - 60_000).toISOString(),
         completed_at: new Date().toISOString(),
         commands: { build: 'true', test: 'true', lint: 'true', typecheck: 'true' },
       }),
