@@ -41,7 +41,7 @@ export function emptyRepo(): string {
   gitIn(repo, 'init', '-q', '-b', 'main');
   appendFileSync(
     join(repo, '.git', 'config'),
-    '[user]\n\temail = test@example.com\n\tname = Test\n[commit]\n\tgpgsign = false\n',
+    '[user]\n\temail = test@example.com\n\tname = Test\n[commit]\n\tgpgsign = false\n[maintenance]\n\tauto = false\n',
   );
   return repo;
 }
