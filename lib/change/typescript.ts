@@ -10,10 +10,6 @@ import type TS from 'typescript';
 
 let mod: typeof TS | undefined;
 let cacheDir: string | null = null;
-let loadedFrom: 'code cache' | 'source' | 'require' | null = null;
-
-/** How the compiler was loaded in this process: from the code cache, compiled (cache written at exit), plain require. */
-export const compilerLoadedFrom = () => loadedFrom;
 
 /** Keep the compiler's compiled code in `dir` (judgeloop's `<state>/cache/v8`, never visible to a check). */
 export function keepCompiledIn(dir: string): void {
@@ -29,10 +25,7 @@ const load = (): typeof TS => {
     } catch {
       // Any failure of the cache (unreadable source, a folder we cannot write): the plain require below.
     }
-  if (!mod) {
-    mod = createRequire(import.meta.url)(file) as typeof TS;
-    loadedFrom = 'require';
-  }
+  mod ??= createRequire(import.meta.url)(file) as typeof TS;
   return mod;
 };
 
@@ -64,9 +57,8 @@ function loadCached(file: string, dir: string): typeof TS {
   const script = new Script(wrapped, { filename: file, cachedData });
   const module = { exports: {} as typeof TS };
   script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
-  const hit = cachedData !== undefined && !script.cachedDataRejected;
-  if (!hit) process.once('exit', () => writeCache(at, () => script.createCachedData()));
-  loadedFrom = hit ? 'code cache' : 'source';
+  if (!cachedData || script.cachedDataRejected)
+    process.once('exit', () => writeCache(at, () => script.createCachedData()));
   return module.exports;
 }
 

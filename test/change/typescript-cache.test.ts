@@ -1,5 +1,5 @@
 // The TypeScript compiler's V8 code cache (lib/change/typescript.ts) in real node processes loading the built module
-// (needs `npm run build`): written at exit, read next time, rejected data rewritten, any failure a plain require.
+// (needs `npm run build`): written at exit when missing or rejected (a new file: temp + rename), else left as it is.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,13 +11,13 @@ import { tempDir } from '../helpers/temp.js';
 const MODULE = join(import.meta.dirname, '..', '..', 'dist', 'lib', 'change', 'typescript.js');
 const TS_VERSION = (createRequire(import.meta.url)('typescript/package.json') as { version: string }).version;
 
-/** One process that loads the compiler with `dir` as its cache and parses a line: how it was loaded. */
+/** One process that loads the compiler with `dir` as its cache and parses a line: what the parse found. */
 function load(dir: string): string {
   const code = [
-    `import { keepCompiledIn, ts, compilerLoadedFrom } from ${JSON.stringify(MODULE)};`,
+    `import { keepCompiledIn, ts } from ${JSON.stringify(MODULE)};`,
     `keepCompiledIn(${JSON.stringify(dir)});`,
     "const f = ts.createSourceFile('a.ts', 'export const x: number = 1;', ts.ScriptTarget.Latest);",
-    'console.log(`${compilerLoadedFrom()} ${f.statements.length}`);',
+    'console.log(`${ts.version} ${f.statements.length}`);',
   ].join('\n');
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
   expect(r.status, r.stderr).toBe(0);
@@ -38,29 +38,36 @@ describe('codeCacheName', () => {
 describe('the compiler loaded with a code cache folder', () => {
   it('compiles from source and writes the cache once, then loads from it; data V8 rejects is written again', () => {
     const dir = join(tempDir('judgeloop-v8-'), 'cache', 'v8');
-    expect(load(dir)).toBe('source 1');
+    const parsed = `${TS_VERSION} 1`;
+    expect(load(dir)).toBe(parsed);
     const files = readdirSync(dir);
     expect(files).toHaveLength(1); // no temp file left beside it
     expect(files[0]).toMatch(
       new RegExp(`^${process.version}-${process.arch}-typescript-${TS_VERSION}-[0-9a-f]{32}\\.bin$`),
     );
     const file = join(dir, files[0]!);
-    const written = statSync(file).mtimeMs;
-    expect(load(dir)).toBe('code cache 1');
-    expect(statSync(file).mtimeMs).toBe(written);
-    // Bytes V8 does not take (another V8, flags, a broken write): compiled again and the cache replaced.
-    writeFileSync(file, Buffer.alloc(4096, 7));
-    expect(load(dir)).toBe('source 1');
-    expect(readFileSync(file).equals(Buffer.alloc(4096, 7))).toBe(false);
-    expect(load(dir)).toBe('code cache 1');
+    // Each write is a new file renamed into place: the same inode means V8 took the cache and nothing was written.
+    const first = statSync(file).ino;
+    expect(load(dir)).toBe(parsed);
+    expect(statSync(file).ino).toBe(first);
+    // Bytes V8 does not take (another V8, other flags, a broken write): compiled again and the cache replaced.
+    const junk = Buffer.alloc(4096, 7);
+    writeFileSync(file, junk);
+    const junked = statSync(file).ino;
+    expect(load(dir)).toBe(parsed);
+    expect(readFileSync(file).equals(junk)).toBe(false);
+    const rewritten = statSync(file).ino;
+    expect(rewritten).not.toBe(junked);
+    expect(load(dir)).toBe(parsed);
+    expect(statSync(file).ino).toBe(rewritten);
+    expect(readdirSync(dir)).toHaveLength(1);
   }, 60_000);
 
   it('works without it when the folder cannot be written (a file where the folder should be)', () => {
     const root = tempDir('judgeloop-v8-');
-    const blocked = join(root, 'cache');
-    writeFileSync(blocked, 'not a folder');
-    expect(load(join(blocked, 'v8'))).toBe('source 1');
-    expect(load(join(blocked, 'v8'))).toBe('source 1');
+    writeFileSync(join(root, 'cache'), 'not a folder');
+    expect(load(join(root, 'cache', 'v8'))).toBe(`${TS_VERSION} 1`);
     expect(readdirSync(root)).toEqual(['cache']);
+    expect(readFileSync(join(root, 'cache'), 'utf8')).toBe('not a folder');
   }, 60_000);
 });

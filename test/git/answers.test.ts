@@ -76,6 +76,9 @@ function logGit(dir: string): { log: string; restore: () => void } {
   return { log, restore: () => void (process.env.PATH = before) };
 }
 
+/** A minute before now, as a run record's date (the record's age, not a timed check). */
+const minuteAgo = () => new Date(Date.now() - 60_000).toISOString();
+
 const logged = (log: string) => readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
 
 describe('two solutions of one repository (two worktrees, one object store)', () => {
@@ -117,7 +120,7 @@ describe('a collect of a run whose checks are `true`', () => {
         // Completed now, whatever the machine's clock says: the sweep of other runs' old candidate refs (one
         // for-each-ref) runs only for a run younger than collector.candidate_ref_max_age_days, so a fixed date made
         // the count depend on the clock (12 here, 13 on a machine whose clock was earlier).
-        started_at: new Date(Date.now() - 60_000).toISOString(),
+        started_at: minuteAgo(),
         completed_at: new Date().toISOString(),
         commands: { build: 'true', test: 'true', lint: 'true', typecheck: 'true' },
       }),
