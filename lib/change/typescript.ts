@@ -2,7 +2,7 @@
 // code is kept in a V8 code cache there (docs/design/race.md, "What a race costs"): ~0.25 s less per load.
 import { createHash, randomBytes } from 'node:crypto';
 import { isAscii } from 'node:buffer';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
@@ -11,9 +11,9 @@ import type TS from 'typescript';
 let mod: typeof TS | undefined;
 let cacheDir: string | null = null;
 
-/** Keep the compiler's compiled code in `dir` (judgeloop's `<state>/cache/v8`, never visible to a check). */
-export function keepCompiledIn(dir: string): void {
-  cacheDir = dir;
+/** Keep the compiler's compiled code in `<state>/cache/v8/` (a folder no check sees: docs/design/threat-model.md). */
+export function keepCompiledIn(stateRoot: string): void {
+  cacheDir = join(stateRoot, 'cache', 'v8');
 }
 
 const load = (): typeof TS => {
@@ -66,6 +66,8 @@ function loadCached(file: string, dir: string): typeof TS {
 function writeCache(at: string, data: () => Buffer): void {
   const tmp = `${at}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
+    // The state folder itself is never made here (one removed before the exit stays removed).
+    if (!existsSync(join(dirname(at), '..', '..'))) return;
     mkdirSync(dirname(at), { recursive: true });
     writeFileSync(tmp, data());
     renameSync(tmp, at);

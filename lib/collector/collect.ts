@@ -105,7 +105,7 @@ async function readInputs(loaded: LoadedRunRecord, ctx: CollectContext): Promise
   const sandbox = collectorSandbox(cfg.collector, ctx.processEnv, store.root);
   assertSandboxAvailable(sandbox);
   startSandboxProbe(sandbox, join(store.root, 'cache', 'sandbox-probe.json'));
-  keepCompiledIn(join(store.root, 'cache', 'v8'));
+  keepCompiledIn(store.root);
   setGitTimeout((cfg.collector.git_timeout_seconds ?? 120) * 1000);
   const fastP = existsSync(wt) ? worktreeInfoWithRef(wt, r.base_ref) : null;
   const fast = fastP ? await fastP : null;

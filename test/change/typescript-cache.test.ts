@@ -1,7 +1,7 @@
 // The TypeScript compiler's V8 code cache (lib/change/typescript.ts) in real node processes loading the built module
 // (needs `npm run build`): written at exit when missing or rejected (a new file: temp + rename), else left as it is.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
@@ -11,11 +11,11 @@ import { tempDir } from '../helpers/temp.js';
 const MODULE = join(import.meta.dirname, '..', '..', 'dist', 'lib', 'change', 'typescript.js');
 const TS_VERSION = (createRequire(import.meta.url)('typescript/package.json') as { version: string }).version;
 
-/** One process that loads the compiler with `dir` as its cache and parses a line: what the parse found. */
-function load(dir: string): string {
+/** One process that loads the compiler with `state` as the state folder and parses a line: what the parse found. */
+function load(state: string): string {
   const code = [
     `import { keepCompiledIn, ts } from ${JSON.stringify(MODULE)};`,
-    `keepCompiledIn(${JSON.stringify(dir)});`,
+    `keepCompiledIn(${JSON.stringify(state)});`,
     "const f = ts.createSourceFile('a.ts', 'export const x: number = 1;', ts.ScriptTarget.Latest);",
     'console.log(`${ts.version} ${f.statements.length}`);',
   ].join('\n');
@@ -37,9 +37,10 @@ describe('codeCacheName', () => {
 
 describe('the compiler loaded with a code cache folder', () => {
   it('compiles from source and writes the cache once, then loads from it; data V8 rejects is written again', () => {
-    const dir = join(tempDir('judgeloop-v8-'), 'cache', 'v8');
+    const state = tempDir('judgeloop-v8-');
+    const dir = join(state, 'cache', 'v8');
     const parsed = `${TS_VERSION} 1`;
-    expect(load(dir)).toBe(parsed);
+    expect(load(state)).toBe(parsed);
     const files = readdirSync(dir);
     expect(files).toHaveLength(1); // no temp file left beside it
     expect(files[0]).toMatch(
@@ -48,17 +49,17 @@ describe('the compiler loaded with a code cache folder', () => {
     const file = join(dir, files[0]!);
     // Each write is a new file renamed into place: the same inode means V8 took the cache and nothing was written.
     const first = statSync(file).ino;
-    expect(load(dir)).toBe(parsed);
+    expect(load(state)).toBe(parsed);
     expect(statSync(file).ino).toBe(first);
     // Bytes V8 does not take (another V8, other flags, a broken write): compiled again and the cache replaced.
     const junk = Buffer.alloc(4096, 7);
     writeFileSync(file, junk);
     const junked = statSync(file).ino;
-    expect(load(dir)).toBe(parsed);
+    expect(load(state)).toBe(parsed);
     expect(readFileSync(file).equals(junk)).toBe(false);
     const rewritten = statSync(file).ino;
     expect(rewritten).not.toBe(junked);
-    expect(load(dir)).toBe(parsed);
+    expect(load(state)).toBe(parsed);
     expect(statSync(file).ino).toBe(rewritten);
     expect(readdirSync(dir)).toHaveLength(1);
   }, 60_000);
@@ -66,8 +67,14 @@ describe('the compiler loaded with a code cache folder', () => {
   it('works without it when the folder cannot be written (a file where the folder should be)', () => {
     const root = tempDir('judgeloop-v8-');
     writeFileSync(join(root, 'cache'), 'not a folder');
-    expect(load(join(root, 'cache', 'v8'))).toBe(`${TS_VERSION} 1`);
+    expect(load(root)).toBe(`${TS_VERSION} 1`);
     expect(readdirSync(root)).toEqual(['cache']);
     expect(readFileSync(join(root, 'cache'), 'utf8')).toBe('not a folder');
+  }, 60_000);
+
+  it('never makes the state folder itself (one removed before the exit stays removed)', () => {
+    const gone = join(tempDir('judgeloop-v8-'), 'state');
+    expect(load(gone)).toBe(`${TS_VERSION} 1`);
+    expect(existsSync(gone)).toBe(false);
   }, 60_000);
 });
