@@ -298,7 +298,7 @@ async function rawGit(
  * diff and merge drivers, pager, transports, lazy fetch), a timeout that kills its process group, capped output.
  */
 export function git(cwd: string, args: string[], opts: GitOptions = {}): Promise<string> {
-  const key = opts.input === undefined ? answerKey(cwd, args) : null;
+  const key = opts.input === undefined ? answerKey(storeOf(cwd), args) : null;
   if (key === null) {
     const p = gitOnce(cwd, args, opts);
     if (args[0] === 'commit-tree' || args[0] === 'write-tree')
@@ -308,9 +308,14 @@ export function git(cwd: string, args: string[], opts: GitOptions = {}): Promise
       );
     return p;
   }
+  return kept(key, () => gitOnce(cwd, args, opts));
+}
+
+/** The answer kept under `key`, else `ask()`'s, kept (a failure is not: asked again). */
+function kept(key: string, ask: () => Promise<string>): Promise<string> {
   const known = answers.get(key);
   if (known) return known;
-  const p = gitOnce(cwd, args, opts);
+  const p = ask();
   answers.set(key, p);
   p.catch(() => answers.delete(key));
   // A long-lived process (a race, the judge's drain) keeps the latest answers only.
@@ -322,11 +327,24 @@ export function git(cwd: string, args: string[], opts: GitOptions = {}): Promise
 const answers = new Map<string, Promise<string>>();
 const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
+/** Object stores (`<common dir>/objects`) of the folders git was asked in, once known (repoObjects). */
+const stores = new Map<string, string>();
+
+/**
+ * Where an answer fixed by object ids holds: `cwd`'s object store once known, so the worktrees of one repository
+ * (a race's solutions) share their answers; `cwd` itself before.
+ */
+const storeOf = (cwd: string): string => {
+  const objects = stores.get(cwd);
+  return objects === undefined ? cwd : `objects:${objects}`;
+};
+
 /**
  * The memo key of a question whose answer is fixed by the objects it names, or null: `rev-parse [--verify]
- * <oid>^{tree|commit}`, `ls-tree <flags> <oid>`, `cat-file blob <oid>:<path>`, a diff of two full ids.
+ * <oid>^{tree|commit}`, `ls-tree <flags> <oid>`, `cat-file blob <oid>:<path>`, a diff of two full ids. `repo`: the
+ * object store the ids are read from (a folder when not known yet).
  */
-export function answerKey(cwd: string, args: readonly string[]): string | null {
+export function answerKey(repo: string, args: readonly string[]): string | null {
   const [cmd, ...rest] = args;
   const flags = (xs: readonly string[]) => xs.every((a) => a.startsWith('-'));
   const fixed =
@@ -342,24 +360,23 @@ export function answerKey(cwd: string, args: readonly string[]): string | null {
   if (!fixed) return null;
   // `rev-parse --verify X^{tree}` and `rev-parse X^{tree}` print the same for an object that exists.
   const asked = cmd === 'rev-parse' ? ['rev-parse', rest.at(-1)!] : args;
-  return `${cwd}\0${asked.join('\0')}`;
+  return `${repo}\0${asked.join('\0')}`;
 }
 
 /** A commit's tree as a caller's own rev-parse printed it: `rev-parse <commit>^{tree}` in `cwd` is not asked again. */
 export function knowTree(cwd: string, commit: string, tree: string): void {
-  if (OID.test(commit) && OID.test(tree))
-    answers.set(`${cwd}\0rev-parse\0${commit}^{tree}`, Promise.resolve(`${tree}\n`));
+  if (OID.test(commit) && OID.test(tree)) knowAnswer(cwd, ['rev-parse', `${commit}^{tree}`], `${tree}\n`);
 }
 
 /** Whether `args` in `cwd` has a kept answer (asking it starts no process). */
 export function isAnswered(cwd: string, args: readonly string[]): boolean {
-  const key = answerKey(cwd, args);
+  const key = answerKey(storeOf(cwd), args);
   return key !== null && answers.has(key);
 }
 
 /** An answer read otherwise (a `cat-file --batch`): `args` in `cwd` is not asked when its answer can be kept. */
 export function knowAnswer(cwd: string, args: readonly string[], text: string): void {
-  const key = answerKey(cwd, args);
+  const key = answerKey(storeOf(cwd), args);
   if (key !== null) answers.set(key, Promise.resolve(text));
 }
 
@@ -372,13 +389,13 @@ export function knowListing(cwd: string, treeish: string, text: string): void {
 function learnCommit(cwd: string, args: readonly string[], out: string): void {
   const commit = out.trim();
   if (args[0] === 'write-tree') {
-    if (OID.test(commit)) answers.set(`${cwd}\0rev-parse\0${commit}^{tree}`, Promise.resolve(`${commit}\n`));
+    if (OID.test(commit)) knowAnswer(cwd, ['rev-parse', `${commit}^{tree}`], `${commit}\n`);
     return;
   }
   const tree = args[1] ?? '';
   if (!OID.test(commit) || !OID.test(tree)) return;
-  answers.set(`${cwd}\0rev-parse\0${commit}^{commit}`, Promise.resolve(`${commit}\n`));
-  answers.set(`${cwd}\0rev-parse\0${commit}^{tree}`, Promise.resolve(`${tree}\n`));
+  knowAnswer(cwd, ['rev-parse', `${commit}^{commit}`], `${commit}\n`);
+  knowAnswer(cwd, ['rev-parse', `${commit}^{tree}`], `${tree}\n`);
 }
 
 async function gitOnce(cwd: string, args: string[], opts: GitOptions): Promise<string> {
@@ -416,8 +433,9 @@ const objectsCache = new Map<string, Promise<RepoObjects>>();
 
 /** What a caller's own rev-parse learned of `cwd` (`--path-format=absolute --git-common-dir --show-object-format --is-shallow-repository`). */
 export function knowRepoObjects(cwd: string, commonDir: string, objectFormat: string, shallow: boolean): void {
-  if (!objectsCache.has(cwd))
-    objectsCache.set(cwd, Promise.resolve({ objects: join(commonDir, 'objects'), objectFormat, shallow }));
+  if (objectsCache.has(cwd)) return;
+  objectsCache.set(cwd, Promise.resolve({ objects: join(commonDir, 'objects'), objectFormat, shallow }));
+  stores.set(cwd, join(commonDir, 'objects'));
 }
 
 /**
@@ -439,6 +457,7 @@ export function repoObjects(cwd: string): Promise<RepoObjects> {
     const ask = ['rev-parse', '--path-format=absolute', '--git-common-dir', '--show-object-format'];
     p = git(cwd, [...ask, '--is-shallow-repository']).then((out) => {
       const [common, format, shallow] = out.trim().split('\n');
+      stores.set(cwd, join(common!.trim(), 'objects'));
       return {
         objects: join(common!.trim(), 'objects'),
         objectFormat: (format ?? 'sha1').trim(),
@@ -499,6 +518,36 @@ function treeDiffKey(cwd: string, args: string[]): { trees: string; flags: strin
  */
 export async function viewGit(cwd: string, args: string[], opts: GitOptions = {}): Promise<string> {
   const { objects, objectFormat } = await repoObjects(cwd);
+  const key = viewAnswerKey(objects, args);
+  if (key === null || opts.input !== undefined) return inView(cwd, objects, objectFormat, args, opts);
+  return kept(key, () => inView(cwd, objects, objectFormat, args, opts));
+}
+
+/**
+ * The memo key of a read in a view that only full ids decide, or null: `grep <flags> [-e <pattern>] <oid>… --
+ * <paths>` (the view has no refs, no attributes, no config of the agent's: the objects and the words fix it).
+ */
+export function viewAnswerKey(objects: string, args: readonly string[]): string | null {
+  const end = args.indexOf('--');
+  const before = end === -1 ? args.slice(1) : args.slice(1, end);
+  if (args[0] !== 'grep') return null;
+  let oids = 0;
+  for (let i = 0; i < before.length; i++) {
+    const a = before[i]!;
+    if (a === '-e') i++;
+    else if (OID.test(a)) oids++;
+    else if (!/^-[a-zA-Z]+$/.test(a)) return null;
+  }
+  return oids ? `objects:${objects}\0view\0${args.join('\0')}` : null;
+}
+
+async function inView(
+  cwd: string,
+  objects: string,
+  objectFormat: string,
+  args: string[],
+  opts: GitOptions,
+): Promise<string> {
   const view = tempView(objects, objectFormat);
   const offAbort = onAbort(view.done);
   try {

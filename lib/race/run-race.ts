@@ -1,4 +1,5 @@
 // IO: a race end to end — load runs, baseline once, solutions in parallel, evaluate, rank, decide, store.
+import { keepCompiledIn } from '../change/typescript.js';
 import type { LoadedRunRecord } from '../collector/run-record.js';
 import { collectorCheckEnv, collectorSandbox } from '../process/sandbox.js';
 import type { Race, RaceEvaluation, RaceSolution } from '../schema/types.generated.js';
@@ -21,6 +22,7 @@ import { pairwiseIfClose, reviewContrastive, reviewDepsOf } from './judge-review
 
 export async function runRace(runs: LoadedRunRecord[], ctx: RaceContext): Promise<Race> {
   checkRaceInput(runs);
+  keepCompiledIn(ctx.store.root);
   const started = performance.now();
   const rc = raceConfig(ctx.config);
   const raceId = ctx.raceId ?? deriveRaceId(runs);

@@ -1,12 +1,14 @@
-// One git process per question: answers fixed by the objects they name are asked once (answerKey), and a collect of
-// a run whose checks are `true` asks no question twice (git counted through a logging shim on PATH; needs the build).
+// One git process per question: answers fixed by the objects they name are asked once per object store (answerKey), and
+// a collect of a run whose checks are `true` asks no question twice (git counted through a logging shim on PATH).
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { answerKey } from '../../lib/git/git.js';
+import { testFileTexts } from '../../lib/change/texts.js';
+import { answerKey, repoObjects, viewAnswerKey } from '../../lib/git/git.js';
 import { findOnPath } from '../../lib/process/sandbox.js';
 import { agentWorktree, BIN, makeProject, runRecord, writeRecord } from '../collector/_project.js';
+import { gitIn } from '../helpers/repo.js';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
@@ -43,6 +45,66 @@ describe('answerKey', () => {
   });
 });
 
+describe('viewAnswerKey', () => {
+  it('keeps a grep of full ids in a view, not one of a name or with a flag that reads a file', () => {
+    const grep = ['grep', '-z', '-n', '-I', '-e', '', A, '--', 'test/a.test.mjs'];
+    expect(viewAnswerKey('/r/.git/objects', grep)).not.toBeNull();
+    expect(viewAnswerKey('/other/.git/objects', grep)).not.toBe(viewAnswerKey('/r/.git/objects', grep));
+    for (const args of [
+      ['grep', '-e', 'x', 'HEAD', '--', 'a'],
+      ['grep', '-f', 'patterns', A],
+      ['grep', '--open-files-in-pager', '-e', 'x', A],
+      ['grep', '-e', 'x', '--', 'a'],
+      ['ls-tree', A],
+    ])
+      expect(viewAnswerKey('/r/.git/objects', args), args.join(' ')).toBeNull();
+  });
+});
+
+/** `PATH` with a git that logs `<cwd>\t<args>` to the returned file first (restored by the returned function). */
+function logGit(dir: string): { log: string; restore: () => void } {
+  const real = findOnPath('git');
+  if (!real) throw new Error('git is not installed: apt-get install git');
+  const shim = join(dir, 'shim');
+  mkdirSync(shim);
+  const log = join(dir, 'git.log');
+  writeFileSync(log, '');
+  writeFileSync(join(shim, 'git'), `#!/bin/sh\nprintf '%s\\t%s\\n' "$PWD" "$*" >> ${log}\nexec ${real} "$@"\n`);
+  chmodSync(join(shim, 'git'), 0o755);
+  const before = process.env.PATH;
+  process.env.PATH = `${shim}:${before}`;
+  return { log, restore: () => void (process.env.PATH = before) };
+}
+
+/** A minute before now, as a run record's date (the record's age, not a timed check). */
+const minuteAgo = () => new Date(Date.now() - 60_000).toISOString();
+
+const logged = (log: string) => readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
+
+describe('two solutions of one repository (two worktrees, one object store)', () => {
+  it("the second's questions about the base's objects start no git process: the answers are kept per object store", async () => {
+    const p = makeProject();
+    const wts = [agentWorktree(p, 'a'), agentWorktree(p, 'b')];
+    const base = gitIn(p.repo, 'rev-parse', 'main');
+    const { log, restore } = logGit(p.dir);
+    try {
+      const asked: number[] = [];
+      for (const wt of wts) {
+        await repoObjects(wt); // as every collect of a worktree learns it first (worktreeInfo)
+        const before = logged(log);
+        // What each solution's findings read of the base: its tree, the listing, the test files' text (one grep).
+        const texts = await testFileTexts(wt, base, (f) => f.startsWith('test/'));
+        expect(texts.map((t) => t.path)).toEqual(['test/add.test.mjs']);
+        asked.push(logged(log) - before);
+      }
+      // The first asks the tree, the listing and the grep; the second none of them (3 before the store key).
+      expect(asked).toEqual([3, 0]);
+    } finally {
+      restore();
+    }
+  });
+});
+
 describe('a collect of a run whose checks are `true`', () => {
   it('starts each git question once (write-tree aside: it writes two different indexes)', () => {
     const real = findOnPath('git');
@@ -58,7 +120,7 @@ describe('a collect of a run whose checks are `true`', () => {
         // Completed now, whatever the machine's clock says: the sweep of other runs' old candidate refs (one
         // for-each-ref) runs only for a run younger than collector.candidate_ref_max_age_days, so a fixed date made
         // the count depend on the clock (12 here, 13 on a machine whose clock was earlier).
-        started_at: new Date(new Date().getTime() - 60_000).toISOString(),
+        started_at: minuteAgo(),
         completed_at: new Date().toISOString(),
         commands: { build: 'true', test: 'true', lint: 'true', typecheck: 'true' },
       }),
