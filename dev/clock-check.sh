@@ -12,11 +12,15 @@ offset=$(printf '%+d' $(($(date -u -d "$when" +%s) - $(date +%s))))
 shim=$(mktemp -d)
 trap 'rm -rf "$shim"' EXIT
 for b in node git; do
-  real=$(command -v "$b")
   printf '#!/bin/sh\nexport LD_PRELOAD=%s FAKETIME=%s FAKETIME_DONT_FAKE_MONOTONIC=1\nexec %s "$@"\n' \
-    "$lib" "$offset" "$real" >"$shim/$b"
-  chmod +x "$shim/$b"
+    "$lib" "$offset" "$(command -v "$b")" >"$shim/$b"
 done
+# rustc and cargo hang at start under libfaketime (waiting on a futex, here): they keep the real clock.
+for b in cargo rustc rustup; do
+  real=$(command -v "$b" || true)
+  [ -z "$real" ] || printf '#!/bin/sh\nunset LD_PRELOAD\nexec %s "$@"\n' "$real" >"$shim/$b"
+done
+chmod +x "$shim"/*
 cd "$(dirname "$0")/.."
 export LD_PRELOAD=$lib FAKETIME=$offset FAKETIME_DONT_FAKE_MONOTONIC=1 PATH="$shim:$PATH"
 node -e 'console.log(`clock: ${new Date().toISOString()}`)'
