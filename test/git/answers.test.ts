@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answerKey } from '../../lib/git/git.js';
 import { findOnPath } from '../../lib/process/sandbox.js';
-import { agentWorktree, BIN, makeProject, runRecord, writeRecord } from '../collector/_project.js';
+import { agentWorktree, BIN, endedNow, makeProject, runRecord, writeRecord } from '../collector/_project.js';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
@@ -58,8 +58,7 @@ describe('a collect of a run whose checks are `true`', () => {
         // Completed now, whatever the machine's clock says: the sweep of other runs' old candidate refs (one
         // for-each-ref) runs only for a run younger than collector.candidate_ref_max_age_days, so a fixed date made
         // the count depend on the clock (12 here, 13 on a machine whose clock was earlier).
-        started_at: new Date(Date.now() - 60_000).toISOString(),
-        completed_at: new Date().toISOString(),
+        ...endedNow(),
         commands: { build: 'true', test: 'true', lint: 'true', typecheck: 'true' },
       }),
     );
