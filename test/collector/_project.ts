@@ -70,6 +70,12 @@ export function agentWorktree(
   return wt;
 }
 
+/** Started a minute ago, completed now, by the machine's clock: for a test whose outcome the run's age decides. */
+export function endedNow(): { started_at: string; completed_at: string } {
+  const now = Date.now();
+  return { started_at: new Date(now - 60_000).toISOString(), completed_at: new Date(now).toISOString() };
+}
+
 export function runRecord(over: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     schema_version: '1.0.0',

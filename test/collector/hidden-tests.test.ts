@@ -153,7 +153,9 @@ describe('record --hidden-tests', () => {
     '--prompt',
     'fix hours',
     '--started-at',
-    '2026-01-01T10:00:00Z',
+    // An hour before the machine's clock: the record completes now, and a fixed date would be later than that on
+    // a machine whose clock is earlier (collect's parse refuses a run that completed before it started).
+    new Date(Date.now() - 3600_000).toISOString(),
   ];
   const withWt = () => args.map((a, i) => (i === 1 ? wt : a));
   it('makes a path absolute; JUDGELOOP_HIDDEN_TESTS gives it too', async () => {

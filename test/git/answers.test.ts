@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { testFileTexts } from '../../lib/change/texts.js';
 import { answerKey, repoObjects, viewAnswerKey } from '../../lib/git/git.js';
 import { findOnPath } from '../../lib/process/sandbox.js';
-import { agentWorktree, BIN, makeProject, runRecord, writeRecord } from '../collector/_project.js';
+import { agentWorktree, BIN, endedNow, makeProject, runRecord, writeRecord } from '../collector/_project.js';
 import { gitIn } from '../helpers/repo.js';
 
 const A = 'a'.repeat(40);
@@ -77,7 +77,6 @@ function logGit(dir: string): { log: string; restore: () => void } {
 }
 
 /** A minute before now, as a run record's date (the record's age, not a timed check). */
-const minuteAgo = () => new Date(Date.now() - 60_000).toISOString();
 
 const logged = (log: string) => readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
 
@@ -120,8 +119,7 @@ describe('a collect of a run whose checks are `true`', () => {
         // Completed now, whatever the machine's clock says: the sweep of other runs' old candidate refs (one
         // for-each-ref) runs only for a run younger than collector.candidate_ref_max_age_days, so a fixed date made
         // the count depend on the clock (12 here, 13 on a machine whose clock was earlier).
-        started_at: minuteAgo(),
-        completed_at: new Date().toISOString(),
+        ...endedNow(),
         commands: { build: 'true', test: 'true', lint: 'true', typecheck: 'true' },
       }),
     );

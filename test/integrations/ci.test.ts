@@ -90,7 +90,9 @@ async function runStep(withKey: boolean) {
           title: 'Add sub()',
           body: 'Adds sub with a test.',
           user: { login: 'octo-agent' },
-          created_at: '2026-11-24T09:00:00Z',
+          // An hour ago by the machine's clock: it is the run's started_at, and the run completes now (a fixed date
+          // would be after "now" on a machine whose clock is earlier, and collect refuses such a record).
+          created_at: new Date(Date.now() - 3600_000).toISOString(),
           base: { sha: pr.base },
           head: { sha: pr.head },
         },

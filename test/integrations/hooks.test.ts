@@ -195,19 +195,22 @@ describe('examples/claude-code/settings.json (Stop hook)', () => {
         "import test from 'node:test';\nimport assert from 'node:assert';\nimport { sub } from '../src/sub.mjs';\ntest('subs', () => assert.equal(sub(3, 1), 2));\n",
     });
     const transcript = join(j.top, 'session.jsonl');
+    // A session that began 5 minutes ago, whatever the machine's clock says: its start is the run's started_at and
+    // the hook's now its completed_at, so a fixed date would be in the future on a machine whose clock is earlier.
+    const ago = (min: number) => new Date(Date.now() - min * 60_000).toISOString();
     writeFileSync(
       transcript,
       [
         {
           type: 'user',
-          timestamp: '2026-11-24T10:00:00.000Z',
+          timestamp: ago(5),
           sessionId: 'sess-1',
           cwd: j.repo,
           message: { role: 'user', content: 'Add sub() and test it' },
         },
         {
           type: 'assistant',
-          timestamp: '2026-11-24T10:04:00.000Z',
+          timestamp: ago(1),
           sessionId: 'sess-1',
           message: {
             id: 'msg_a',
