@@ -76,8 +76,6 @@ function logGit(dir: string): { log: string; restore: () => void } {
   return { log, restore: () => void (process.env.PATH = before) };
 }
 
-/** A minute before now, as a run record's date (the record's age, not a timed check). */
-
 const logged = (log: string) => readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
 
 describe('two solutions of one repository (two worktrees, one object store)', () => {
