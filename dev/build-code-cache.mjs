@@ -1,5 +1,5 @@
-// `npm run build`, after the bundles: warms the code cache of `collect` and the `judgeloop` dispatcher by two collects
-// of a `true` run in a temporary repository (the cache then holds what a collect compiles). A failure keeps the cold cache.
+// `npm run build`, after the bundles: warms the code cache of `collect`, the `judgeloop` dispatcher and the validators
+// they use by two collects of a `true` run in a temporary repository. A failure keeps the cold caches (or none).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,11 +32,13 @@ try {
   writeFileSync(record, JSON.stringify({ ...run, ...rest, ...times }));
   const env = { PATH: process.env.PATH, HOME: dir, JUDGELOOP_STATE_DIR: join(dir, 'state') };
   const hook = ['--require', join(root, 'dev', 'code-cache-hook.cjs')];
-  const opts = { cwd: dir, env: { ...env, JUDGELOOP_BUNDLE_DIR: bundle }, stdio: 'ignore' };
+  const opts = { cwd: dir, env, stdio: 'ignore' };
   // The first computes the baseline (through the dispatcher); the second is a collect with it cached.
   execFileSync(process.execPath, [...hook, join(bundle, 'judgeloop.mjs'), 'collect', '--quiet', record], opts);
   execFileSync(process.execPath, [...hook, join(bundle, 'collect.mjs'), '--quiet', record], opts);
-  console.log('build-code-cache: dist/bundle/{judgeloop,collect}.cache warmed by two collects');
+  console.log(
+    'build-code-cache: dist/bundle/{judgeloop,collect}.cache and the validators they ran warmed by two collects',
+  );
 } catch (e) {
   console.error(`build-code-cache: warm-up failed, cold cache kept (${e instanceof Error ? e.message : String(e)})`);
 } finally {

@@ -42,10 +42,11 @@ function cachedDataFor(source, cacheFile) {
 function load(name, url) {
   const file = join(__dirname, `${name}.cjs`);
   const source = readFileSync(file);
-  const cachedData = cachedDataFor(source, join(__dirname, `${name}.cache`));
+  const cacheFile = join(__dirname, `${name}.cache`);
+  const cachedData = cachedDataFor(source, cacheFile);
   const script = new vm.Script(wrap(source), { filename: file, cachedData });
   const hook = globalThis[Symbol.for('judgeloop.code-cache')]; // set only by the build's warm-up and by tests
-  if (typeof hook === 'function') hook(name, script, { source, cachedData });
+  if (typeof hook === 'function') hook(name, script, { source, cacheFile, cachedData });
   const mod = { exports: {} };
   const mjs = fileURLToPath(url);
   script.runInThisContext()(mod.exports, Module.createRequire(mjs), mod, mjs, __dirname, pathToFileURL(mjs).href);
