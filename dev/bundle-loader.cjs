@@ -54,3 +54,13 @@ function load(name, url) {
 }
 
 module.exports = { load, wrap, sealCache, cachedDataFor };
+
+// `node load.cjs <command> args…` (the bin/ shims): as `node <command>.mjs args…`, without the ES module loader's
+// start (~18 ms of CPU); the command sees the argv that would have.
+if (require.main === module) {
+  const name = process.argv[2] ?? '';
+  if (!/^[a-z][a-z-]*$/.test(name)) throw new Error(`load.cjs: no command named '${name}'`);
+  const mjs = join(__dirname, `${name}.mjs`);
+  process.argv.splice(1, 2, mjs);
+  load(name, pathToFileURL(mjs).href);
+}

@@ -48,7 +48,7 @@ function run(
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** The file a shim runs: its last `exec node FILE` as traced by `sh -x` (the command itself runs too). */
+/** The file a shim runs: its last `exec node FILE` (or the bundle `load.cjs <command>` runs) as traced by `sh -x`. */
 function chosen(shim: string, args: string[] = ['--version']): string {
   const r = spawnSync('sh', ['-x', shim, ...args], { cwd: ROOT, env: env(), encoding: 'utf8' });
   const line = r.stderr
@@ -56,11 +56,13 @@ function chosen(shim: string, args: string[] = ['--version']): string {
     .filter((l) => l.startsWith('+ exec node '))
     .pop();
   if (!line) throw new Error(`no exec traced for ${shim}: ${r.stderr}`);
-  // sh -x quotes a word with a space in it.
-  return line
+  // sh -x quotes a word with a space in it. `load.cjs <command>` runs that command's bundle.
+  const file = line
     .slice('+ exec node '.length)
     .split(' ' + args[0])[0]!
-    .replace(/^'(.*)'$/, '$1');
+    .replace(/^'(.*)'( [a-z-]+)?$/, '$1$2');
+  const viaLoader = /^(.*)\/load\.cjs ([a-z-]+)$/.exec(file);
+  return viaLoader ? `${viaLoader[1]}/${viaLoader[2]}.mjs` : file;
 }
 
 /** The parts of a checkout the commands need, copied with their timestamps (cp -a); node_modules linked. A space in the path, as users' checkouts may have. */
