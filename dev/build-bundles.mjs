@@ -1,7 +1,11 @@
-// Bundles every command (each scripts/<command>.ts, the dispatcher scripts/judgeloop.ts among them) into one ESM file, dist/bundle/<command>.mjs, from its compiled
+// Bundles every command (each scripts/<command>.ts, the dispatcher scripts/judgeloop.ts among them) into one file from its compiled
 // entry dist/scripts/<command>.js: a start reads one file instead of resolving and reading ~60 modules. Run by
 // `npm run build`, after tsc and gen-validators. Optional: without esbuild (e.g. `npm ci --omit=dev`) the build
 // removes dist/bundle and the bin/ shims run dist/scripts/<command>.js.
+//
+// Each command is a CommonJS body dist/bundle/<command>.cjs (import.meta.url passed in, import() as require), its V8
+// code cache <command>.cache (sha256-sealed; warmed by dev/build-code-cache.mjs), and dist/bundle/<command>.mjs, an ES
+// module that runs the body through dist/bundle/load.cjs (dev/bundle-loader.cjs) and re-exports its exports.
 //
 // What stays outside the bundle, found at run time from the checkout (lib/base/paths.ts walks up from the
 // bundle's own import.meta.url to the folder holding schemas/ and package.json): config/, schemas/, the

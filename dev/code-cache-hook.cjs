@@ -1,5 +1,5 @@
 // Preloaded (`node --require`) by dev/build-code-cache.mjs only: at exit, writes the code cache of each command body and
-// validator this process ran (load.cjs, lib/schema/code-cache.ts), with the functions the run compiled.
+// validator this process ran (dist/bundle/load.cjs, lib/schema/code-cache.ts), with the functions the run compiled.
 'use strict';
 const { writeFileSync } = require('node:fs');
 const { sealCache } = require('./bundle-loader.cjs');
