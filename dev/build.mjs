@@ -12,6 +12,7 @@ const STEPS = [
   ['dev/gen-validators.mjs'],
   ['dev/build-assets.mjs'],
   ['dev/build-bundles.mjs'],
+  ['dev/build-code-cache.mjs'],
 ];
 
 /** Every file the build reads from this repository (dependencies through the lock file), sorted. */
@@ -27,7 +28,11 @@ export function buildInputs(root = ROOT) {
     ...under('scripts', (n) => n.endsWith('.ts')),
     ...under('schemas', (n) => n.endsWith('.json')),
     ...under('config', (n) => n.endsWith('.json')),
-    ...['build.mjs', 'gen-validators.mjs', 'build-assets.mjs', 'build-bundles.mjs'].map((f) => `dev/${f}`),
+    ...['build.mjs', 'gen-validators.mjs', 'build-assets.mjs', 'build-bundles.mjs', 'build-code-cache.mjs'].map(
+      (f) => `dev/${f}`,
+    ),
+    'dev/bundle-loader.cjs',
+    'dev/code-cache-hook.cjs',
     'tsconfig.build.json',
     'package.json',
     'package-lock.json',

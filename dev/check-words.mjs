@@ -82,8 +82,12 @@ const OTHERS = new Set(['f.ts']);
 /** A file name in an opening comment: resolved beside the file, from the root, or by its name anywhere here. */
 const byName = new Set([...ALL, ...walkAll('test/fixtures')].map((f) => basename(f)));
 function exists(name, from) {
-  // A built file (dist/) stands for its source: dist/bundle/<cmd>.mjs for scripts/<cmd>.ts, dist/x.js for x.ts.
-  const source = name.replace(/^dist\/bundle\/([\w-]+)\.mjs$/, 'scripts/$1.ts').replace(/^dist\//, '');
+  // A built file (dist/) stands for its source: dist/bundle/<cmd>.mjs for scripts/<cmd>.ts, dist/x.js for x.ts,
+  // dist/bundle/load.cjs for dev/bundle-loader.cjs.
+  const source = name
+    .replace(/^dist\/bundle\/load\.cjs$/, 'dev/bundle-loader.cjs')
+    .replace(/^dist\/bundle\/([\w-]+)\.mjs$/, 'scripts/$1.ts')
+    .replace(/^dist\//, '');
   const candidates = [source, source.replace(/\.js$/, '.ts')];
   for (const c of candidates) {
     if (existsSync(join(ROOT, c)) || existsSync(join(ROOT, dirname(from), c))) return true;

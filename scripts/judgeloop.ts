@@ -1,5 +1,6 @@
 // bin/judgeloop (and its alias jl): `judgeloop <command> …` runs that command's module, imported only then (its
 // bundle dist/bundle/<command>.mjs beside this one, or dist/scripts/<command>.js beside the compiled entry).
+import { createRequire } from 'node:module';
 import { execute, main, type Io } from '../lib/cli/cli.js';
 import { UserError } from '../lib/base/errors.js';
 import { closest, setCommandPrefix, versionLine } from '../lib/cli/command.js';
@@ -61,7 +62,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
 
 async function dispatch(name: string, argv: string[], io: Io): Promise<number> {
   setCommandPrefix('judgeloop');
-  const mod = (await import(commandUrl(name).href)) as { run: (a: string[], io: Io) => Promise<number> };
+  const url = commandUrl(name);
+  // In a bundle, the command's code runs through load.cjs (V8's code cache), as its .mjs stub would run it.
+  const mod = (
+    url.pathname.endsWith('.mjs') ? createRequire(url)('./load.cjs').load(name, url.href) : await import(url.href)
+  ) as { run: (a: string[], io: Io) => Promise<number> };
   return execute(mod.run, argv, io);
 }
 

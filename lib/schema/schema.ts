@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { projectRoot, schemasDir } from '../base/paths.js';
+import { requireCached } from './code-cache.js';
 
 export type SchemaName = 'run-record' | 'feedback' | 'baseline' | (string & {});
 
@@ -109,7 +110,7 @@ function validator(name: SchemaName, shape = false): ValidateFunction {
   let fn = compiled.get(id);
   if (fn) return fn;
   if (precompiledFresh() && /^[a-z0-9-]+$/.test(name) && existsSync(join(precompiledDir(), `${id}.cjs`))) {
-    const mod = requireHere(join(precompiledDir(), `${id}.cjs`)) as ValidateFunction & { default?: ValidateFunction };
+    const mod = requireCached(join(precompiledDir(), `${id}.cjs`)) as ValidateFunction & { default?: ValidateFunction };
     fn = mod.default ?? mod;
   } else {
     fn = instance(shape).getSchema(`${name}.schema.json`);

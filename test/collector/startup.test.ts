@@ -62,10 +62,13 @@ function traced(
   if (at < 0) throw new Error(`no exec traced for ${shim}: ${r.stderr}`);
   const end = r.stderr.indexOf('\n', at) + 1;
   // sh -x quotes a word with a space in it.
-  const file = r.stderr
+  const ran = r.stderr
     .slice(at + '+ exec node '.length, end - 1)
     .split(' ' + args[0])[0]!
-    .replace(/^'(.*)'$/, '$1');
+    .replace(/^'(.*)'( [a-z-]+)?$/, '$1$2');
+  // `load.cjs <command>` runs that command's bundle (dist/bundle/<command>.mjs's code).
+  const viaLoader = /^(.*)\/load\.cjs ([a-z-]+)$/.exec(ran);
+  const file = viaLoader ? `${viaLoader[1]}/${viaLoader[2]}.mjs` : ran;
   return { file, code: r.status, stdout: r.stdout, stderr: r.stderr.slice(end) };
 }
 
