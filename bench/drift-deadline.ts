@@ -133,7 +133,10 @@ function fitFactors(): void {
 }
 
 function main(): void {
-  if (args.includes('--factor-only')) return fitFactors();
+  if (args.includes('--factor-only')) {
+    fitFactors();
+    return;
+  }
   const t0 = performance.now();
   console.log(
     `design_days for a deadline: one window of the deadline's days (at least 12 runs), fitted to ${TARGET} false alarms per 1,000 days at p0 ${P0} (refits of ${ROUNDS.join(', ')} expected alarms, then ${CHECK} on fresh seeds)`,
