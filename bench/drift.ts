@@ -15,6 +15,7 @@ import {
   windowArls,
   windowLookAt,
   windowRuns,
+  windowScale,
   windowSteadyAlarms,
 } from '../lib/stats/change.js';
 import { deadlineDesignDays } from '../lib/stats/deadline.js';
@@ -161,7 +162,8 @@ function windowLooker(k: DriftCase, wp: WindowParams): Looker {
   const drop = (defaults as unknown as Config).templates.triggers.drop;
   const ws = windowRuns(wp, k.perDay);
   const arls = windowArls(wp, k.perDay);
-  return (P, t, restart, coin) => windowLookAt(P, t, restart, ws, arls, drop, coin()) !== null;
+  const scale = windowScale(wp);
+  return (P, t, restart, coin) => windowLookAt(P, t, restart, ws, arls, drop, coin(), scale) !== null;
 }
 
 /** Steady runs for window_full_pass's false-alarm rate (about 200 alarms a case). */

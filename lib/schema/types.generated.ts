@@ -1039,7 +1039,7 @@ volume_slope: number
  */
 window_full_pass: {
 /**
- * The deadline by which a drop must be flagged, in days: one window of that many days of the template's runs (at least min_window_runs), the whole false-alarm budget, design_days from the table fitted by bench/drift-deadline.ts for the deadline and the template's runs a day (lib/stats/deadline.ts; 1-14 days, 3-30 runs a day, the edge outside) so the real rate is under 1 per 1,000 template-days. window_days, shares, design_days and volume_slope are then unused; null: use them.
+ * The deadline by which a drop must be flagged, in days: one window of that many days of the template's runs (at least min_window_runs), the whole false-alarm budget, design_days from the table fitted by bench/drift-deadline.ts for the deadline and the template's runs a day (lib/stats/deadline.ts; 1-14 days, 3-30 runs a day, the edge outside), each look's times a factor fitted over the reference's estimated level and size (deadlineFactor), so the real rate is about 1 per 1,000 template-days. window_days, shares, design_days and volume_slope are then unused; null: use them.
  */
 deadline_days: (number | null)
 /**

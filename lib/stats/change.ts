@@ -1,6 +1,6 @@
 // Change detection on per-run values, oldest first (pure): Bernoulli GLR and CUSUM, score CUSUM, windowed Fisher
 // and Welch, the upward CUSUM of a recovery; chosen by bench/drift.ts (docs/design/templates.md).
-import { deadlineDesignDays } from './deadline.js';
+import { deadlineDesignDays, deadlineFactor } from './deadline.js';
 import { createRng } from './prng.js';
 
 export type DetectorName =
@@ -318,6 +318,8 @@ export interface WindowParams {
   volume_slope: number;
   /** When set: one window of this many days, the whole budget, design_days from the fitted table (the above unused). */
   deadline_days?: number | null;
+  /** The false-alarm budget as a multiple of the design's (every ARL divided by it); 1 when absent. */
+  budget?: number;
 }
 
 const hasDeadline = (wp: WindowParams): wp is WindowParams & { deadline_days: number } =>
@@ -325,13 +327,20 @@ const hasDeadline = (wp: WindowParams): wp is WindowParams & { deadline_days: nu
 
 /** Each window's design ARL in runs at `perDay` runs a day. */
 export const windowArls = (wp: WindowParams, perDay: number): number[] =>
-  hasDeadline(wp)
+  (hasDeadline(wp)
     ? [deadlineDesignDays(wp.deadline_days, perDay) * perDay]
     : wp.window_days.map(
         (_, i) =>
           (wp.design_days * (perDay / PER_DAY_REFERENCE) ** wp.volume_slope * perDay) /
           (wp.shares[i] ?? 1 / wp.window_days.length),
-      );
+      )
+  ).map((arl) => arl / (wp.budget ?? 1));
+
+/** A look's factor on its window's design ARL from the window's runs w, the reference's runs n and its level. */
+export type WindowScale = (w: number, n: number, level: number) => number;
+
+/** By a deadline: the fitted factor over level and reference size (deadlineFactor); else none. */
+export const windowScale = (wp: WindowParams): WindowScale | null => (hasDeadline(wp) ? deadlineFactor : null);
 
 /** The windows in runs at `perDay` runs a day (at least 2 and `min_window_runs`). */
 export const windowRuns = (wp: WindowParams, perDay: number): number[] =>
@@ -362,6 +371,7 @@ export function windowLookAt(
   arls: number[],
   p: SplitParams,
   coin: number,
+  scale: WindowScale | null = null,
 ): WindowLook | null {
   for (let i = 0; i < ws.length; i++) {
     const w = ws[i]!;
@@ -372,7 +382,7 @@ export function windowLookAt(
     const n = w0 - r0;
     const level = clampRate((P[w0]! - P[r0]!) / n, n);
     const passes = P[t]! - P[w0]!;
-    const { c, gamma } = cachedThreshold(w, level, arls[i]!);
+    const { c, gamma } = cachedThreshold(w, level, scale === null ? arls[i]! : arls[i]! * scale(w, n, level));
     if (passes <= c || (passes === c + 1 && coin < gamma)) return { w, passes, c, gamma, level, referenceStart: r0 };
   }
   return null;
@@ -395,6 +405,7 @@ function windowDetect(
   for (let i = 0; i < n; i++) P[i + 1] = P[i]! + (xs[i]! >= 0.5 ? 1 : 0);
   const ws = windowRuns(wp, perDay);
   const arls = windowArls(wp, perDay);
+  const scale = windowScale(wp);
   const found = (t: number, look: WindowLook, alarm: boolean): Detection => ({
     detector: 'window_full_pass',
     statistic: look.passes,
@@ -407,7 +418,7 @@ function windowDetect(
     sd: null,
   });
   for (let t = Math.max(restart + 1, n - p.monitor_runs + 1, 1); t <= n; t++) {
-    const look = windowLookAt(P, t, restart, ws, arls, p, coins?.[t - 1] ?? 1);
+    const look = windowLookAt(P, t, restart, ws, arls, p, coins?.[t - 1] ?? 1, scale);
     if (look) return found(t, look, true);
   }
   // No alarm: the shortest window's look at the newest run (passes against its boundary), if it has a reference.
@@ -415,7 +426,8 @@ function windowDetect(
   if (w0 < restart || w0 < p.min_reference_runs) return null;
   const r0 = Math.max(0, w0 - p.reference_runs);
   const level = clampRate((P[w0]! - P[r0]!) / (w0 - r0), w0 - r0);
-  const { c, gamma } = cachedThreshold(ws[0]!, level, arls[0]!);
+  const arl = scale === null ? arls[0]! : arls[0]! * scale(ws[0]!, w0 - r0, level);
+  const { c, gamma } = cachedThreshold(ws[0]!, level, arl);
   return found(n, { w: ws[0]!, passes: P[n]! - P[w0]!, c, gamma, level, referenceStart: r0 }, false);
 }
 
@@ -429,9 +441,29 @@ export function predictedWindowDetection(
   k: { p0: number; p1: number; perDay: number; days: number },
   reps = 500,
 ): number {
+  // Pure and seeded by its inputs: memoised in-process (a trigger's note asks the same cells again).
+  const key = JSON.stringify([wp, p.reference_runs, p.min_reference_runs, k.p0, k.p1, k.perDay, k.days, reps]);
+  let v = PREDICTIONS.get(key);
+  if (v === undefined) {
+    if (PREDICTIONS.size > 10_000) PREDICTIONS.clear();
+    v = simulateDetection(wp, p, k, reps);
+    PREDICTIONS.set(key, v);
+  }
+  return v;
+}
+
+const PREDICTIONS = new Map<string, number>();
+
+function simulateDetection(
+  wp: WindowParams,
+  p: SplitParams,
+  k: { p0: number; p1: number; perDay: number; days: number },
+  reps: number,
+): number {
   const rng = createRng(`predict/${k.p0}/${k.p1}/${k.perDay}/${k.days}`);
   const ws = windowRuns(wp, k.perDay);
   const arls = windowArls(wp, k.perDay);
+  const scale = windowScale(wp);
   const pre = p.reference_runs;
   const n = pre + Math.round(k.days * k.perDay);
   const P = new Int32Array(n + 1);
@@ -440,7 +472,7 @@ export function predictedWindowDetection(
   for (let i = 0; i < reps; i++) {
     for (let j = 0; j < n; j++) P[j + 1] = P[j]! + (rng() < (j < pre ? k.p0 : k.p1) ? 1 : 0);
     let at = 0;
-    for (let t = 1; t <= n && at === 0; t++) if (windowLookAt(P, t, 0, ws, arls, p, rng()) !== null) at = t;
+    for (let t = 1; t <= n && at === 0; t++) if (windowLookAt(P, t, 0, ws, arls, p, rng(), scale) !== null) at = t;
     if (at !== 0 && at <= pre) continue;
     counted++;
     if (at !== 0) hits++;
@@ -457,6 +489,7 @@ export function windowSteadyAlarms(
   p: SplitParams,
   k: { p0: number; perDay: number; runs: number },
   seed: string,
+  scale: WindowScale | null = windowScale(wp),
 ): number {
   const ws = windowRuns(wp, k.perDay);
   const arls = windowArls(wp, k.perDay);
@@ -472,7 +505,7 @@ export function windowSteadyAlarms(
     const n = Math.min(chunk + keep + 1 - from, k.runs - done);
     for (let t = from; t < from + n; t++) P[t] = P[t - 1]! + (rng() < k.p0 ? 1 : 0);
     for (let t = from; t < from + n; t++)
-      if (windowLookAt(P, t, restart, ws, arls, p, coin()) !== null) {
+      if (windowLookAt(P, t, restart, ws, arls, p, coin(), scale) !== null) {
         alarms++;
         restart = t;
       }
@@ -495,6 +528,25 @@ export function runsPerDayFor(
 ): number | null {
   for (const perDay of [3, 5, 10, 15, 20, 30, 50, 100])
     if (predictedWindowDetection(wp, p, { ...k, perDay }, reps) >= target) return perDay;
+  return null;
+}
+
+/** The false-alarm rates (per 1,000 steady template-days, the design's 1 scaled) falseAlarmsFor tries, in order. */
+export const FALSE_ALARM_GRID = [1, 2, 3, 5, 10, 20, 50, 100, 200, 500];
+
+/**
+ * The least false-alarm rate on FALSE_ALARM_GRID at which the prediction at `perDay` runs a day reaches `target` (the
+ * budget scaled: every ARL divided by the rate); null: none does.
+ */
+export function falseAlarmsFor(
+  wp: WindowParams,
+  p: SplitParams,
+  k: { p0: number; p1: number; days: number; perDay: number },
+  target: number,
+  reps = 500,
+): number | null {
+  for (const budget of FALSE_ALARM_GRID)
+    if (predictedWindowDetection({ ...wp, budget }, p, k, reps) >= target) return budget;
   return null;
 }
 

@@ -3,6 +3,7 @@
 import type { Config, DropChange, Trigger } from '../schema/types.generated.js';
 import {
   detectDrop,
+  falseAlarmsFor,
   predictedWindowDetection,
   recoveryStatistic,
   runsPerDayFor,
@@ -146,12 +147,14 @@ export function recoveryTest(
 
 /**
  * What window_full_pass can catch at this template's own runs a day and reference level p0 (seeded simulation, as
- * bench/drift.ts): a collapse to p0/4 within 2 days and a fall to 2/3 of p0 within 7 (by a configured deadline: both
- * within it); the runs a day each needs for 90%.
+ * bench/drift.ts; p0 to 0.01 and the rate to 0.1 a day, so re-scores reuse the memoised cells): a collapse to p0/4
+ * within 2 days and a fall to 2/3 of p0 within 7 (by a configured deadline: both within it); for each, the runs a day
+ * and the false alarms per 1,000 steady days at this run rate that would reach 90%.
  */
 export function detectionNote(ev: DropChange, d: DropSettings): string | null {
-  const p0 = ev.before.mean;
-  if (ev.test !== 'window_full_pass' || p0 === null || p0 <= 0) return null;
+  const p0 = Math.round(100 * (ev.before.mean ?? 0)) / 100;
+  if (ev.test !== 'window_full_pass' || p0 <= 0) return null;
+  const perDay = Math.max(0.1, Math.round(10 * ev.runs_per_day) / 10);
   const wp = d.window_full_pass;
   const deadline = wp.deadline_days;
   const pct = (x: number): string => `${Math.round(100 * x)}%`;
@@ -160,13 +163,16 @@ export function detectionNote(ev: DropChange, d: DropSettings): string | null {
     { p1: (2 * p0) / 3, days: deadline ?? 7, what: `a fall to ${fmt2((2 * p0) / 3)}` },
   ].map(({ p1, days, what }) => {
     const k = { p0, p1, days };
-    const now = predictedWindowDetection(wp, d, { ...k, perDay: ev.runs_per_day });
+    const now = predictedWindowDetection(wp, d, { ...k, perDay });
     const need = runsPerDayFor(wp, d, k, 0.9);
-    return `${what} within ${fmt2(days)} days ${pct(now)} (90% at ${need === null ? 'more than 100' : `about ${need}`} runs a day)`;
+    const alarms = falseAlarmsFor(wp, d, { ...k, perDay }, 0.9);
+    const rate = need === null ? 'more than 100 runs a day' : `about ${need} runs a day`;
+    const fa = alarms === null ? 'more than 500' : `~${alarms}`;
+    return `${what} within ${fmt2(days)} days ${pct(now)} (90% at ${rate}, or at ${fmt2(perDay)} a day with ${fa} false alarms per 1,000 days)`;
   });
   const by =
     deadline === null ? '' : ` (configured deadline ${fmt2(deadline)} days: one window of ${fmt2(deadline)} days)`;
-  return `At ${fmt2(ev.runs_per_day)} runs a day from ${fmt2(p0)} this detector${by} flags ${parts.join(', ')}; 1 false alarm per 1,000 steady days (bench/drift.ts, 500 seeded collapses each).`;
+  return `At ${fmt2(perDay)} runs a day from ${fmt2(p0)} this detector${by} flags ${parts.join(', ')}; 1 false alarm per 1,000 steady days (bench/drift.ts, 500 seeded collapses each).`;
 }
 
 const fmt2 = (x: number): string => (Math.round(x * 100) / 100).toString();

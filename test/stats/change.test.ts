@@ -6,6 +6,8 @@ import {
   glrDropScan,
   cusumPath,
   detectDrop,
+  FALSE_ALARM_GRID,
+  falseAlarmsFor,
   fisherLowerP,
   recoveryStatistic,
   refitDesignDays,
@@ -15,6 +17,7 @@ import {
   predictedWindowDetection,
   runsPerDayFor,
   windowAlarmRate,
+  windowArls,
   windowThreshold,
 } from '../../lib/stats/change.js';
 import defaults from '../../config/defaults.json' with { type: 'json' };
@@ -175,5 +178,26 @@ describe('window_full_pass: what the runs allow (issue 39, item 3)', () => {
     const need = runsPerDayFor(wp, sp, k, 0.9, 300)!;
     expect(predictedWindowDetection(wp, sp, { ...k, perDay: need }, 300)).toBeGreaterThanOrEqual(0.9);
     expect(need).toBeGreaterThan(10);
+  });
+  it('the false-alarm rate that would reach 90% at a run rate: the first on the grid whose budget reaches it', () => {
+    const k = { p0: 0.6, p1: 0.15, days: 2, perDay: 10 };
+    const fa = falseAlarmsFor(wp, sp, k, 0.9, 300)!;
+    const at = (budget: number) => predictedWindowDetection({ ...wp, budget }, sp, k, 300);
+    console.log(
+      `0.6 -> 0.15 within 2 days at 10 a day: 90% at ~${fa} false alarms per 1,000 days (${FALSE_ALARM_GRID.map((b) => `${b}: ${(100 * at(b)).toFixed(1)}`).join(', ')})`,
+    );
+    expect(fa).toBeGreaterThan(1);
+    expect(at(fa)).toBeGreaterThanOrEqual(0.9);
+    expect(at(FALSE_ALARM_GRID[FALSE_ALARM_GRID.indexOf(fa) - 1]!)).toBeLessThan(0.9);
+    // A larger budget is shorter ARLs: twice the budget, half of every window's ARL.
+    expect(windowArls({ ...wp, budget: 2 }, 10)).toEqual(windowArls(wp, 10).map((a) => a / 2));
+    // Out of reach on the grid: a fall of 0.01 within a day at 3 a day.
+    expect(falseAlarmsFor(wp, sp, { p0: 0.6, p1: 0.59, days: 1, perDay: 3 }, 0.9, 100)).toBeNull();
+  });
+  it('the prediction is memoised by its inputs: the same call gives the same value, another p0 another cell', () => {
+    const k = { p0: 0.7, p1: 0.2, days: 2, perDay: 6 };
+    const a = predictedWindowDetection(wp, sp, k, 200);
+    expect(predictedWindowDetection({ ...wp }, { ...sp }, { ...k }, 200)).toBe(a);
+    expect(predictedWindowDetection(wp, sp, { ...k, p1: 0.69 }, 200)).toBeLessThan(a);
   });
 });

@@ -9,7 +9,17 @@ import {
   windowRuns,
   windowSteadyAlarms,
 } from '../../lib/stats/change.js';
-import { DEADLINE_DAYS, DEADLINE_DESIGN, DEADLINE_PER_DAY, deadlineDesignDays } from '../../lib/stats/deadline.js';
+import {
+  DEADLINE_DAYS,
+  DEADLINE_DESIGN,
+  DEADLINE_FACTOR,
+  DEADLINE_PER_DAY,
+  deadlineDesignDays,
+  deadlineFactor,
+  FACTOR_LEVEL,
+  FACTOR_REFERENCE,
+  FACTOR_WINDOW,
+} from '../../lib/stats/deadline.js';
 
 const drop = defaults.templates.triggers.drop;
 const byDeadline = (days: number): WindowParams => ({ ...drop.window_full_pass, deadline_days: days });
@@ -29,6 +39,39 @@ describe('deadlineDesignDays', () => {
     expect(deadlineDesignDays(Math.SQRT2, Math.sqrt(30), t)).toBeCloseTo(Math.sqrt(200 * 1800), 6);
     expect(deadlineDesignDays(0.5, 1, t)).toBeCloseTo(100, 9);
     expect(deadlineDesignDays(2, 2, t)).toBeCloseTo(400, 9);
+  });
+  it('the factor over window, reference runs and level: its grid points, geometric in between, its edge outside', () => {
+    expect(DEADLINE_FACTOR).toHaveLength(FACTOR_WINDOW.length);
+    for (const plane of DEADLINE_FACTOR) {
+      expect(plane).toHaveLength(FACTOR_REFERENCE.length);
+      for (const row of plane) expect(row).toHaveLength(FACTOR_LEVEL.length);
+    }
+    expect(deadlineFactor(20, 150, 0.8)).toBeCloseTo(DEADLINE_FACTOR[1]![1]![4]!, 9);
+    const t = [
+      [
+        [1, 4, 1, 1, 1, 1],
+        [9, 9, 9, 9, 9, 9],
+        [1, 1, 1, 1, 1, 1],
+      ],
+      [
+        [4, 16, 1, 1, 1, 1],
+        [1, 1, 1, 1, 1, 1],
+        [1, 1, 1, 1, 1, 1],
+      ],
+      [
+        [1, 1, 1, 1, 1, 1],
+        [1, 1, 1, 1, 1, 1],
+        [1, 1, 1, 1, 1, 1],
+      ],
+    ];
+    // Level halfway between 0.3 and 0.5 (linear), window halfway in ln between 12 and 20: sqrt(sqrt(1 x 4) x sqrt(4 x 16)).
+    expect(deadlineFactor(Math.sqrt(240), 80, 0.4, t)).toBeCloseTo(Math.sqrt(2 * 8), 9);
+    // Reference runs below 80 and a level below 0.3 take the edge; 150 is its own row.
+    expect(deadlineFactor(12, 40, 0.1, t)).toBeCloseTo(1, 9);
+    expect(deadlineFactor(12, 150, 0.95, t)).toBeCloseTo(9, 9);
+    // By a deadline the look's ARL carries the factor; a reference of 300 runs at 0.6 keeps the table's design.
+    expect(deadlineFactor(20, 300, 0.6)).toBeLessThan(1.1);
+    expect(deadlineFactor(20, 80, 0.6)).toBeGreaterThan(2);
   });
   it('a deadline is one window of its days (at least min_window_runs) with the whole budget', () => {
     const wp = byDeadline(2);

@@ -274,7 +274,7 @@ describe('window_full_pass (issue 39)', () => {
     expect(fired[0]!.evidence.drop).toMatchObject({ test: 'window_full_pass', series: 'full_pass' });
     console.log(fired[0]!.summary);
     expect(fired[0]!.summary).toMatch(
-      /At 10 runs a day from 0\.6\d* this detector flags a fall to 0\.1\d* within 2 days \d+% \(90% at about \d+ runs a day\), a fall to 0\.4\d* within 7 days \d+%/,
+      /At 10 runs a day from 0\.6\d* this detector flags a fall to 0\.1\d* within 2 days \d+% \(90% at about \d+ runs a day, or at 10 a day with ~\d+ false alarms per 1,000 days\), a fall to 0\.4\d* within 7 days \d+% \(90% at about \d+ runs a day, or at 10 a day with ~\d+ false alarms per 1,000 days\)/,
     );
   });
   it('by a deadline: one window of its days, and the evidence speaks of the configured deadline', async () => {
@@ -301,7 +301,7 @@ describe('window_full_pass (issue 39)', () => {
     expect(ev.configured_threshold).toBe(Math.round(deadlineDesignDays(2, 10)));
     console.log(fired[0]!.summary);
     expect(fired[0]!.summary).toMatch(
-      /this detector \(configured deadline 2 days: one window of 2 days\) flags a fall to 0\.1\d* within 2 days \d+% \(90% at about \d+ runs a day\), a fall to 0\.4\d* within 2 days \d+%/,
+      /this detector \(configured deadline 2 days: one window of 2 days\) flags a fall to 0\.1\d* within 2 days \d+% \(90% at about \d+ runs a day, or at 10 a day with ~\d+ false alarms per 1,000 days\), a fall to 0\.4\d* within 2 days \d+%/,
     );
   });
 });
