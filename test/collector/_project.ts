@@ -1,7 +1,7 @@
 // A real small project in a real git repo, agent worktrees on it, run records, and an in-process Io.
 import { expect } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { Io } from '../../lib/cli/cli.js';
@@ -42,6 +42,19 @@ export interface Project {
   /** Folder holding run records and worktrees. */
   dir: string;
   state: string;
+}
+
+/**
+ * The parts of a checkout the commands need (bin, dist, schemas, config, package.json), copied with their timestamps
+ * (cp -a), node_modules linked: a checkout a test may edit. A space in the path, as users' checkouts may have.
+ */
+export function copyCheckout(): string {
+  const dir = join(tempDir('judgeloop-copy-'), 'judge loop');
+  mkdirSync(dir);
+  const parts = ['bin', 'dist', 'schemas', 'config', 'package.json'].map((part) => join(ROOT, part));
+  execFileSync('cp', ['-a', ...parts, dir]);
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  return dir;
 }
 
 export function makeProject(files: Record<string, string> = PROJECT): Project {

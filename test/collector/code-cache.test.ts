@@ -1,34 +1,33 @@
 // V8's code cache written by `npm run build` (dev/bundle-loader.cjs → dist/bundle/load.cjs, lib/schema/code-cache.ts):
 // accepted for the bytes it was sealed for, never handed to V8 for others, and a cache V8 refuses still runs.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COMMAND_NAMES } from '../../lib/cli/commands/names.js';
 import { sealedCacheData } from '../../lib/schema/code-cache.js';
 import { tempDir } from '../helpers/repo.js';
-import { agentWorktree, makeProject, readJson, ROOT, runRecord, writeRecord, type Project } from './_project.js';
+import {
+  agentWorktree,
+  copyCheckout,
+  makeProject,
+  readJson,
+  ROOT,
+  runRecord,
+  writeRecord,
+  type Project,
+} from './_project.js';
 
 const loader = createRequire(import.meta.url)('../../dev/bundle-loader.cjs') as {
   sealCache: (source: Buffer, data: Buffer) => Buffer;
   cachedDataFor: (source: Buffer, cacheFile: string) => Buffer | undefined;
 };
 
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-function temp(prefix: string): string {
-  const dir = tempDir(prefix);
-  made.push(dir);
-  return dir;
-}
-
 /** A preload that prints, at exit, `<file>: accepted|rejected|none` for each script compiled with the hook. */
 function reporter(): string {
-  const file = join(temp('judgeloop-cc-hook-'), 'report.cjs');
+  const file = join(tempDir('judgeloop-cc-hook-'), 'report.cjs');
   writeFileSync(
     file,
     "globalThis[Symbol.for('judgeloop.code-cache')] = (name, script, { cachedData }) => process.on('exit', () =>" +
@@ -55,16 +54,6 @@ function node(args: string[], cwd = ROOT, env: NodeJS.ProcessEnv = {}) {
   return { code: r.status, stdout: r.stdout, stderr, caches };
 }
 
-/** dist/, schemas/, config/, package.json copied (cp -a), node_modules linked: a checkout whose dist/ a test may edit. */
-function copyCheckout(): string {
-  const dir = join(temp('judgeloop-cc-copy-'), 'checkout');
-  mkdirSync(dir);
-  const parts = ['bin', 'dist', 'schemas', 'config', 'package.json'].map((p) => join(ROOT, p));
-  execFileSync('cp', ['-a', ...parts, dir]);
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-  return dir;
-}
-
 /** Feedback without what differs between two collections of the same run (times, output, paths, the sweep's finds). */
 const UNSTABLE = new Set(['duration_ms', 'output', 'escaped_processes', 'steps', 'collected_at', 'commit']);
 const stable = (fb: Record<string, unknown>): unknown =>
@@ -81,7 +70,6 @@ function collect(root: string, hook: string, p = project(), state = p.state) {
 
 function project(): Project {
   const p = makeProject();
-  made.push(p.dir, p.repo);
   agentWorktree(p, 'a');
   return p;
 }

@@ -2,7 +2,7 @@
 // its bundle, which answers as the plain modules do, finds its checkout through symlinks and from a path with a
 // space, and falls back to dist/scripts when the bundle is absent or older. Needs `npm run build` first, as `npm test` does.
 import { COMMAND_NAMES } from '../../lib/cli/commands/names.js';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,17 @@ import { tempDir } from '../helpers/repo.js';
 import { indexFeedback } from '../../lib/store/feedback-index.js';
 import { StateStore } from '../../lib/store/store.js';
 import { makeFeedback } from '../templates/_fixtures.js';
-import { agentWorktree, BIN, makeProject, readJson, ROOT, runRecord, writeRecord, type Project } from './_project.js';
+import {
+  agentWorktree,
+  BIN,
+  copyCheckout,
+  makeProject,
+  readJson,
+  ROOT,
+  runRecord,
+  writeRecord,
+  type Project,
+} from './_project.js';
 
 // Every bin/ shim: the commands and the dispatcher (package.json installs the dispatcher alone).
 const COMMANDS = [...COMMAND_NAMES, 'judgeloop'];
@@ -121,23 +131,6 @@ interface Answer {
   code: number | null;
   stdout: string;
   stderr: string;
-}
-
-/** The parts of a checkout the commands need, copied with their timestamps (cp -a); node_modules linked. A space in the path, as users' checkouts may have. */
-function copyCheckout(): string {
-  const dir = join(temp('judgeloop-copy-'), 'judge loop');
-  mkdirSync(dir);
-  execFileSync('cp', [
-    '-a',
-    join(ROOT, 'bin'),
-    join(ROOT, 'dist'),
-    join(ROOT, 'schemas'),
-    join(ROOT, 'config'),
-    join(ROOT, 'package.json'),
-    dir,
-  ]);
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-  return dir;
 }
 
 /**
