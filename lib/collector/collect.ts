@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { errorMessage, UserError } from '../base/errors.js';
 import { assertConfigOutside, type Config } from '../config/config.js';
 import { gradedPaths } from '../change/test-findings.js';
-import { keepCompiledIn } from '../change/typescript.js';
 import { testEvidence, type TestEvidence } from '../evidence/trust.js';
 import { resolutionLine, resolutionRecord, resolveRun, taskTargets, type Resolution } from '../evidence/resolution.js';
 import { git, setGitTimeout } from '../git/git.js';
@@ -105,7 +104,6 @@ async function readInputs(loaded: LoadedRunRecord, ctx: CollectContext): Promise
   const sandbox = collectorSandbox(cfg.collector, ctx.processEnv, store.root);
   assertSandboxAvailable(sandbox);
   startSandboxProbe(sandbox, join(store.root, 'cache', 'sandbox-probe.json'));
-  keepCompiledIn(store.root);
   setGitTimeout((cfg.collector.git_timeout_seconds ?? 120) * 1000);
   const fastP = existsSync(wt) ? worktreeInfoWithRef(wt, r.base_ref) : null;
   const fast = fastP ? await fastP : null;
