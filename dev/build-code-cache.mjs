@@ -27,7 +27,9 @@ try {
   const record = join(dir, 'run.json');
   const commands = { build: 'true', test: 'true', lint: 'true', typecheck: 'true' };
   const run = { schema_version: '1.0.0', bead: 'warm-1', task: { id: 't', prompt: 'p' }, agent: { slug: 'a' } };
-  const times = { started_at: '2026-01-01T00:00:00Z', completed_at: '2026-01-01T00:01:00Z' };
+  // Dated now, as a user's run is (a recent run also sweeps old candidate refs: the same code warmed).
+  const now = Date.now();
+  const times = { started_at: new Date(now - 60_000).toISOString(), completed_at: new Date(now).toISOString() };
   const rest = { template: 'tpl', worktree: 'wt', base_ref: 'main', exit_code: 0, status: 'completed', commands };
   writeFileSync(record, JSON.stringify({ ...run, ...rest, ...times }));
   const env = { PATH: process.env.PATH, HOME: dir, JUDGELOOP_STATE_DIR: join(dir, 'state') };
