@@ -5,8 +5,8 @@ import { isAscii } from 'node:buffer';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Script } from 'node:vm';
 import type TS from 'typescript';
+import { compileCommonJs, runCommonJs } from '../schema/code-cache.js';
 
 let mod: typeof TS | undefined;
 let cacheDir: string | null = null;
@@ -53,13 +53,11 @@ function loadCached(file: string, dir: string): typeof TS {
   } catch {
     cachedData = undefined;
   }
-  const wrapped = `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
-  const script = new Script(wrapped, { filename: file, cachedData });
-  const module = { exports: {} as typeof TS };
-  script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+  const script = compileCommonJs(file, source, cachedData);
+  const exports = runCommonJs(script, file) as typeof TS;
   if (!cachedData || script.cachedDataRejected)
     process.once('exit', () => writeCache(at, () => script.createCachedData()));
-  return module.exports;
+  return exports;
 }
 
 /** Written whole or not at all (temp file + rename: a reader never sees half a cache); a failure keeps nothing. */

@@ -33,14 +33,24 @@ export function requireCached(file: string): unknown {
     cache = undefined;
   }
   const cachedData = sealedCacheData(source, cache);
-  const script = new Script(
-    `(function (exports, require, module, __filename, __dirname) {${source.toString('utf8')}\n})`,
-    { filename: file, ...(cachedData ? { cachedData } : {}) },
-  );
+  const script = compileCommonJs(file, source.toString('utf8'), cachedData);
   const hook = (globalThis as Record<symbol, unknown>)[Symbol.for('judgeloop.code-cache')]; // the build's warm-up, tests
   if (typeof hook === 'function') (hook as Hook)(file, script, { source, cacheFile, cachedData });
+  return runCommonJs(script, file);
+}
+
+/** A CommonJS body compiled as node's module wrapper compiles it, with V8's `cachedData` when given. */
+export function compileCommonJs(file: string, source: string, cachedData?: Buffer): Script {
+  return new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+    ...(cachedData ? { cachedData } : {}),
+  });
+}
+
+/** Runs a compiled CommonJS body as `file` (its own require, __filename, __dirname): its exports. */
+export function runCommonJs(script: Script, file: string): unknown {
   const mod = { exports: {} as unknown };
   const run = script.runInThisContext() as (...a: unknown[]) => void;
-  run(mod.exports, createRequire(file), mod, file, dirname(file));
+  run.call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file));
   return mod.exports;
 }
