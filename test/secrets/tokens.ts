@@ -9,9 +9,16 @@ export const B32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 export const B64 = ALNUM + '+/';
 export const URLSAFE = ALNUM + '_-';
 
-let seed = 0x9e3779b9;
-/** `n` characters drawn from `alphabet` (deterministic across runs). */
+const SEED = 0x9e3779b9;
+let seed = SEED;
+/** The test file the sequence belongs to (its TMPDIR, test/setup.ts): a worker runs several files one after another. */
+let file: string | undefined;
+/** `n` characters drawn from `alphabet` (deterministic across runs: the same sequence in each test file). */
 export function rnd(alphabet: string, n: number): string {
+  if (process.env.TMPDIR !== file) {
+    file = process.env.TMPDIR;
+    seed = SEED;
+  }
   let s = '';
   for (let i = 0; i < n; i++) {
     seed = (seed * 1664525 + 1013904223) >>> 0;

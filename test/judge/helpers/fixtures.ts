@@ -79,9 +79,10 @@ const templates = new Map<string, string>();
 /**
  * A new repo: `base` committed on main, `files` committed on branch agent (checked out). Built with git once per
  * content in this file, then copied: the copy has the same commits (as two repos built in the same second would).
+ * Keyed by the file's TMPDIR too: a worker runs several files (isolate: false) and each file's TMPDIR goes with it.
  */
 function agentRepo(base: Record<string, string>, files: Record<string, string>): string {
-  const key = JSON.stringify([base, files]);
+  const key = JSON.stringify([process.env.TMPDIR, base, files]);
   let template = templates.get(key);
   if (template === undefined) {
     template = makeRepo(base);
