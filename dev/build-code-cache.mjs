@@ -46,7 +46,7 @@ try {
   const sample = JSON.stringify(
     'export interface P { x: number }\nexport class C { m(a: P): number { return a.x > 1 ? a.x : -a.x; } }\n' +
       '// a comment\nexport const f = (v: number[]) => v.map((x) => (x && x > 0) || x < -1 ? x : 0);\n' +
-      'export function g(s: string): string { for (const c of s) { if (c === "a") return c; } return `${s}`; }\n',
+      'export function g(s: string): string { for (const c of s) { if (c === "a") return c; } return s.trim(); }\n',
   );
   const warm = [
     `import { functionMetrics, compareApi } from ${lib('ts-metrics.js')};`,
