@@ -1,7 +1,7 @@
-// `npm run build`, after the bundles: warms the code cache of `collect`, the `judgeloop` dispatcher and the validators
-// they use by two collects of a `true` run in a temporary repository. A failure keeps the cold caches (or none).
+// `npm run build`, after the bundles: warms the code caches of `collect`, the `judgeloop` dispatcher and their validators
+// (two collects of a `true` run), and the TypeScript compiler's (dist/v8/). A failure keeps the cold caches (or none).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,8 +38,26 @@ try {
   // The first computes the baseline (through the dispatcher); the second is a collect with it cached.
   execFileSync(process.execPath, [...hook, join(bundle, 'judgeloop.mjs'), 'collect', '--quiet', record], opts);
   execFileSync(process.execPath, [...hook, join(bundle, 'collect.mjs'), '--quiet', record], opts);
+  // The compiler as a race reads a change with it: its metrics, API, tokens and comments of a small module.
+  const v8 = join(root, 'dist', 'v8');
+  rmSync(v8, { recursive: true, force: true });
+  mkdirSync(v8);
+  const lib = (f) => JSON.stringify(join(root, 'dist', 'lib', 'change', f));
+  const sample = JSON.stringify(
+    'export interface P { x: number }\nexport class C { m(a: P): number { return a.x > 1 ? a.x : -a.x; } }\n' +
+      '// a comment\nexport const f = (v: number[]) => v.map((x) => (x && x > 0) || x < -1 ? x : 0);\n' +
+      'export function g(s: string): string { for (const c of s) { if (c === "a") return c; } return s.trim(); }\n',
+  );
+  const warm = [
+    `import { functionMetrics, compareApi } from ${lib('ts-metrics.js')};`,
+    `import { tokenize } from ${lib('clones.js')};`,
+    `import { commentRanges } from ${lib('comments.js')};`,
+    `const s = ${sample};`,
+    "for (const p of ['a.ts', 'a.js']) { functionMetrics(p, s); compareApi(p, s, s.replace('x: number', 'y: string')); tokenize(p, s); commentRanges(p, s); }",
+  ].join('\n');
+  execFileSync(process.execPath, [...hook, '--input-type=module', '-e', warm], opts);
   console.log(
-    'build-code-cache: dist/bundle/{judgeloop,collect}.cache and the validators they ran warmed by two collects',
+    'build-code-cache: dist/bundle/{judgeloop,collect}.cache and the validators they ran warmed by two collects; dist/v8/ the compiler',
   );
 } catch (e) {
   console.error(`build-code-cache: warm-up failed, cold cache kept (${e instanceof Error ? e.message : String(e)})`);

@@ -1,30 +1,36 @@
-// The TypeScript compiler (9 MB), loaded on first use (never by `bin/race --help`); with a cache folder its compiled
-// code is kept in a V8 code cache there (docs/design/race.md, "What a race costs"): ~0.25 s less per load.
+// The TypeScript compiler (9 MB), loaded on first use (never by `bin/race --help`) with the build's V8 code cache
+// (dist/v8/), else one kept in the state folder (docs/design/race.md, "What a race costs"): ~0.25 s less per load.
 import { createHash, randomBytes } from 'node:crypto';
 import { isAscii } from 'node:buffer';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type { Script } from 'node:vm';
 import type TS from 'typescript';
-import { compileCommonJs, runCommonJs } from '../schema/code-cache.js';
+import { projectRoot } from '../base/paths.js';
+import { compileCommonJs, runCommonJs, sealedCacheData } from '../schema/code-cache.js';
 
 let mod: typeof TS | undefined;
 let cacheDir: string | null = null;
+let builtDir: string | undefined;
 
-/** Keep the compiler's compiled code in `<state>/cache/v8/` (a folder no check sees: docs/design/threat-model.md). */
-export function keepCompiledIn(stateRoot: string): void {
+/**
+ * Keep the compiler's compiled code in `<state>/cache/v8/` (a folder no check sees: docs/design/threat-model.md) when
+ * the build's cache (`built`, read-only: dist/v8/ unless a test names another) is missing or not taken.
+ */
+export function keepCompiledIn(stateRoot: string, built?: string): void {
   cacheDir = join(stateRoot, 'cache', 'v8');
+  builtDir = built;
 }
 
 const load = (): typeof TS => {
   if (mod) return mod;
   const file = createRequire(import.meta.url).resolve('typescript');
-  if (cacheDir)
-    try {
-      mod = loadCached(file, cacheDir);
-    } catch {
-      // Any failure of the cache (unreadable source, a folder we cannot write): the plain require below.
-    }
+  try {
+    mod = loadCached(file, builtDir ?? join(projectRoot(), 'dist', 'v8'), cacheDir);
+  } catch {
+    // Any failure of the cache (unreadable source, a folder we cannot write): the plain require below.
+  }
   mod ??= createRequire(import.meta.url)(file) as typeof TS;
   return mod;
 };
@@ -35,10 +41,10 @@ export function codeCacheName(nodeVersion: string, arch: string, tsVersion: stri
 }
 
 /**
- * typescript.js compiled as CommonJS does (the module wrapper), with the code cache read from `dir`; a missing or
- * rejected cache (another V8, other flags) is written at exit, with every function compiled by then.
+ * typescript.js compiled as CommonJS does (the module wrapper), with the build's sealed cache from `built`, else the
+ * one in `dir`; with neither taken (another V8, other flags), `dir`'s is written at exit with every function compiled.
  */
-function loadCached(file: string, dir: string): typeof TS {
+function loadCached(file: string, built: string, dir: string | null): typeof TS {
   const bytes = readFileSync(file);
   // ASCII (typescript.js is): a one-byte string without UTF-8 decoding.
   const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
@@ -46,18 +52,27 @@ function loadCached(file: string, dir: string): typeof TS {
   const { version } = JSON.parse(readFileSync(join(dirname(file), '..', 'package.json'), 'utf8')) as {
     version: string;
   };
-  const at = join(dir, codeCacheName(process.version, process.arch, String(version), sha));
-  let cachedData: Buffer | undefined;
-  try {
-    cachedData = readFileSync(at);
-  } catch {
-    cachedData = undefined;
+  const name = codeCacheName(process.version, process.arch, String(version), sha);
+  const read = (at: string): Buffer | undefined => {
+    try {
+      return readFileSync(at);
+    } catch {
+      return undefined;
+    }
+  };
+  const cacheFile = join(built, name);
+  let cachedData = sealedCacheData(bytes, read(cacheFile));
+  let script = cachedData ? compileCommonJs(file, source, cachedData) : undefined;
+  const at = dir ? join(dir, name) : undefined;
+  if (!script || script.cachedDataRejected) {
+    cachedData = at ? read(at) : undefined;
+    script = compileCommonJs(file, source, cachedData);
+    if (at && (!cachedData || script.cachedDataRejected))
+      process.once('exit', () => writeCache(at, () => (script as Script).createCachedData()));
   }
-  const script = compileCommonJs(file, source, cachedData);
-  const exports = runCommonJs(script, file) as typeof TS;
-  if (!cachedData || script.cachedDataRejected)
-    process.once('exit', () => writeCache(at, () => script.createCachedData()));
-  return exports;
+  const hook = (globalThis as Record<symbol, unknown>)[Symbol.for('judgeloop.code-cache')]; // the build's warm-up
+  if (typeof hook === 'function') hook(file, script, { source: bytes, cacheFile, cachedData });
+  return runCommonJs(script, file) as typeof TS;
 }
 
 /** Written whole or not at all (temp file + rename: a reader never sees half a cache); a failure keeps nothing. */

@@ -1,7 +1,7 @@
 // The TypeScript compiler's V8 code cache (lib/change/typescript.ts) in real node processes loading the built module
-// (needs `npm run build`): written at exit when missing or rejected (a new file: temp + rename), else left as it is.
+// (needs `npm run build`): the build's sealed one (dist/v8/) first, else the state's, written at exit when missing or rejected.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
@@ -11,11 +11,13 @@ import { tempDir } from '../helpers/temp.js';
 const MODULE = join(import.meta.dirname, '..', '..', 'dist', 'lib', 'change', 'typescript.js');
 const TS_VERSION = (createRequire(import.meta.url)('typescript/package.json') as { version: string }).version;
 
+const BUILT = join(import.meta.dirname, '..', '..', 'dist', 'v8');
+
 /** One process that loads the compiler with `state` as the state folder and parses a line: what the parse found. */
-function load(state: string): string {
+function load(state: string, built = tempDir('judgeloop-v8-none-')): string {
   const code = [
     `import { keepCompiledIn, ts } from ${JSON.stringify(MODULE)};`,
-    `keepCompiledIn(${JSON.stringify(state)});`,
+    `keepCompiledIn(${JSON.stringify(state)}, ${JSON.stringify(built)});`,
     "const f = ts.createSourceFile('a.ts', 'export const x: number = 1;', ts.ScriptTarget.Latest);",
     'console.log(`${ts.version} ${f.statements.length}`);',
   ].join('\n');
@@ -33,6 +35,27 @@ describe('codeCacheName', () => {
       codeCacheName('v20.20.2', 'x64', '5.9.3', sha),
     );
   });
+});
+
+describe("the build's cache (dist/v8/, sealed)", () => {
+  it('is taken as it is: nothing written in the state folder; a copy whose seal does not match is not', () => {
+    const built = readdirSync(BUILT);
+    expect(built).toHaveLength(1);
+    expect(built[0]).toMatch(
+      new RegExp(`^${process.version}-${process.arch}-typescript-${TS_VERSION}-[0-9a-f]{32}\\.bin$`),
+    );
+    const state = tempDir('judgeloop-v8-');
+    expect(load(state, BUILT)).toBe(`${TS_VERSION} 1`);
+    expect(existsSync(join(state, 'cache'))).toBe(false);
+    // One byte of V8's data changed (the seal is the first 32 bytes): never given to V8; the state's cache is made.
+    const damaged = tempDir('judgeloop-v8-built-');
+    cpSync(join(BUILT, built[0]!), join(damaged, built[0]!));
+    const bytes = readFileSync(join(damaged, built[0]!));
+    bytes[bytes.length - 1]! ^= 1;
+    writeFileSync(join(damaged, built[0]!), bytes);
+    expect(load(state, damaged)).toBe(`${TS_VERSION} 1`);
+    expect(readdirSync(join(state, 'cache', 'v8'))).toEqual([built[0]]);
+  }, 60_000);
 });
 
 describe('the compiler loaded with a code cache folder', () => {

@@ -1,12 +1,23 @@
-// bin/report over a state built by the real commands (race, accept, agents, rate, route, select-template,
-// score-templates), opened in headless Chromium: no console error, no request, every chart drawn, text from
-// state shown as text (never run), and the tables' numbers equal to what score-templates, race and ratings print.
+// bin/report over a state built by the real commands (race, accept, agents, rate, route, select-template, score-templates:
+// their bins' entries, in this process), opened in headless Chromium: no console error, no request, every chart drawn,
+// text from state shown as text (never run), and the tables' numbers equal to what score-templates, race and ratings print.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext as Browser } from 'playwright-core';
+import { readEnv } from '../../lib/base/env.js';
+import type { Io } from '../../lib/cli/cli.js';
 import { StateStore } from '../../lib/store/store.js';
+import { run as accept } from '../../scripts/accept.js';
+import { run as agents } from '../../scripts/agents.js';
+import { run as raceCmd } from '../../scripts/race.js';
+import { run as rate } from '../../scripts/rate.js';
+import { run as ratings } from '../../scripts/ratings.js';
+import { run as report } from '../../scripts/report.js';
+import { run as route } from '../../scripts/route.js';
+import { run as scoreTemplates } from '../../scripts/score-templates.js';
+import { run as selectTemplate } from '../../scripts/select-template.js';
 import type { JudgeLedgerRow } from '../../lib/schema/types.generated.js';
 import { judgmentFor, writeJudgmentFile } from '../helpers/judgment.js';
 import { tempDir } from '../helpers/temp.js';
@@ -26,6 +37,37 @@ function bin(name: string, args: string[], state: string, env: Record<string, st
   });
   if (r.status !== 0) throw new Error(`bin/${name} ${args.join(' ')}: exit ${r.status}\n${r.stderr}`);
   return r.stdout;
+}
+
+const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
+  accept,
+  agents,
+  race: raceCmd,
+  rate,
+  ratings,
+  report,
+  route,
+  'score-templates': scoreTemplates,
+  'select-template': selectTemplate,
+};
+
+/** A command run in this process through the entry its bin calls (`run` of scripts/<name>.ts): its stdout. */
+async function cmd(name: string, args: string[], state: string, env: Record<string, string> = {}): Promise<string> {
+  const run = COMMANDS[name]!;
+  const all = { ...process.env, JUDGELOOP_STATE_DIR: state, NO_COLOR: '1', JUDGE_ENABLED: 'false', ...env };
+  let out = '';
+  let err = '';
+  const io: Io = {
+    stdout: (t) => void (out += t),
+    stderr: (t) => void (err += t),
+    env: readEnv(all),
+    processEnv: all,
+    cwd: join(state, '..'),
+    color: false,
+  };
+  const code = await run(args, io);
+  if (code !== 0) throw new Error(`${name} ${args.join(' ')}: exit ${code}\n${err}`);
+  return out;
 }
 
 /** Runs of three templates over ten days; the hostile one always fails (a trigger fires on it). */
@@ -104,24 +146,24 @@ describe('bin/report over a full state, in Chromium', () => {
     await writeRuns(store, templateRuns());
     addSolution(p, 'clean', SOLUTIONS.clean!);
     addSolution(p, 'stub', SOLUTIONS.stub!);
-    bin('race', ['--quiet', 'clean.json', 'stub.json'], p.state);
+    await cmd('race', ['--quiet', 'clean.json', 'stub.json'], p.state);
     writeJudgmentFile(p.state, judgmentFor('bd-clean', { score: 0.9, judged_at: at(2 * DAY) }));
     writeJudgmentFile(p.state, judgmentFor('bd-stub', { score: 0.3, judged_at: at(2 * DAY), cached_from: 'bd-a1' }));
-    bin('accept', ['race-clamp', '--solution', 'bd-clean', '--notes', EVIL], p.state);
+    await cmd('accept', ['race-clamp', '--solution', 'bd-clean', '--notes', EVIL], p.state);
     for (let i = 0; i < 4; i++) store.appendLine('judge-ledger', 'judge', ledgerRow(i, i === 2 ? 'overloaded' : 'ok'));
-    bin('agents', ['add', 'claude', '--max-complexity', '4', '--rating', '6'], p.state);
+    await cmd('agents', ['add', 'claude', '--max-complexity', '4', '--rating', '6'], p.state);
     for (let d = 0; d < 6; d++)
-      bin('rate', [`bd-a${d * 3 + 1}`, '--quality', String(6 + (d % 3))], p.state, {
+      await cmd('rate', [`bd-a${d * 3 + 1}`, '--quality', String(6 + (d % 3))], p.state, {
         JUDGELOOP_NOW: at(d * DAY + 120),
       });
-    bin('agents', ['set', 'claude', '--max-complexity', '6', '--reason', `review ${EVIL}`], p.state, {
+    await cmd('agents', ['set', 'claude', '--max-complexity', '6', '--reason', `review ${EVIL}`], p.state, {
       JUDGELOOP_NOW: at(7 * DAY),
     });
     for (let s = 0; s < 5; s++) {
-      bin('route', ['--command', 'fix', '--complexity', '3', '--seed', `s${s}`], p.state);
-      bin('select-template', ['--seed', `t${s}`], p.state, JUDGED);
+      await cmd('route', ['--command', 'fix', '--complexity', '3', '--seed', `s${s}`], p.state);
+      await cmd('select-template', ['--seed', `t${s}`], p.state, JUDGED);
     }
-    bin('score-templates', [], p.state, JUDGED); // fires the triggers (phase 4)
+    await cmd('score-templates', [], p.state, JUDGED); // fires the triggers (phase 4)
     const out = join(p.dir, 'report.html');
     expect(bin('report', ['--out', out], p.state, JUDGED)).toBe(`${out}\n`);
     html = readFileSync(out, 'utf8');
@@ -171,8 +213,8 @@ describe('bin/report over a full state, in Chromium', () => {
     expect(triggers.some((t) => t.evidence!.includes(`${EVIL} breaks the build`))).toBe(true);
   });
 
-  it('prints the numbers bin/score-templates --json prints', () => {
-    const json = JSON.parse(bin('score-templates', ['--json'], p.state, JUDGED)) as {
+  it('prints the numbers bin/score-templates --json prints', async () => {
+    const json = JSON.parse(await cmd('score-templates', ['--json'], p.state, JUDGED)) as {
       templates: {
         template: string;
         runs: number;
@@ -203,8 +245,8 @@ describe('bin/report over a full state, in Chromium', () => {
     );
   });
 
-  it('prints the numbers bin/race --json prints, the gate, the findings with file:line and the choice', () => {
-    const race = JSON.parse(bin('race', ['--race', 'race-clamp', '--json'], p.state)) as {
+  it('prints the numbers bin/race --json prints, the gate, the findings with file:line and the choice', async () => {
+    const race = JSON.parse(await cmd('race', ['--race', 'race-clamp', '--json'], p.state)) as {
       ranking: { winner: string | null; confidence: number };
       solutions: {
         id: string;
@@ -229,8 +271,8 @@ describe('bin/report over a full state, in Chromium', () => {
     for (const w of flagged) expect(where).toContain(w);
   });
 
-  it('prints the numbers bin/ratings --json prints, and the set with its reason', () => {
-    const json = JSON.parse(bin('ratings', ['--json'], p.state)) as {
+  it('prints the numbers bin/ratings --json prints, and the set with its reason', async () => {
+    const json = JSON.parse(await cmd('ratings', ['--json'], p.state)) as {
       profiles: { slug: string; rating: number | null; rating_samples: number; max_complexity: number }[];
     };
     const rows = rowsOf(page.tables['Agents (as judgeloop ratings shows them)']);
@@ -268,7 +310,7 @@ describe('bin/report over a thin state', () => {
     const dir = tempDir('jl-report-');
     const state = join(dir, 'state');
     const out = join(dir, 'r.html');
-    bin('report', ['--out', out], state);
+    await cmd('report', ['--out', out], state);
     let opened = await openReport(browser, out);
     expect(opened.errors).toEqual([]);
     expect(opened.charts).toEqual([]);
@@ -279,7 +321,7 @@ describe('bin/report over a thin state', () => {
       { bead: 'bd-1', template: 'only', outcome: 'full_pass', completed_at: at(0) },
       { bead: 'bd-2', template: 'only', outcome: 'partial_pass', completed_at: at(DAY) },
     ]);
-    bin('report', ['--out', out, '--since', at(DAY).slice(0, 10)], state);
+    await cmd('report', ['--out', out, '--since', at(DAY).slice(0, 10)], state);
     opened = await openReport(browser, out);
     expect(opened.errors).toEqual([]);
     expect(await opened.page.textContent('body')).toContain('Only one template has runs');
