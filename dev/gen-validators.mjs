@@ -100,7 +100,15 @@ if (!validateConfig(JSON.parse(defaultsText.toString('utf8')))) {
   process.exit(1);
 }
 const defaultsSha256 = createHash('sha256').update(defaultsText).digest('hex');
+// - secretRulesSha256: config/secret-rules.json, likewise (lib/secrets/load.ts: every collect reads it).
+const rulesText = readFileSync(join(root, 'config', 'secret-rules.json'));
+const validateRules = ajv.getSchema('secret-rules.schema.json');
+if (!validateRules(JSON.parse(rulesText.toString('utf8')))) {
+  console.error(`config/secret-rules.json does not validate: ${JSON.stringify(validateRules.errors)}`);
+  process.exit(1);
+}
+const secretRulesSha256 = createHash('sha256').update(rulesText).digest('hex');
 writeFileSync(
   join(out, 'hash.json'),
-  JSON.stringify({ schemasHash: hashSchemas(files), stats, defaultsSha256 }) + '\n',
+  JSON.stringify({ schemasHash: hashSchemas(files), stats, defaultsSha256, secretRulesSha256 }) + '\n',
 );
