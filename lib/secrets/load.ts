@@ -1,4 +1,5 @@
-// Reads config/secret-rules.json, validated against its schema; compiled once per file version (mtime).
+// Reads config/secret-rules.json, validated against its schema (or the very bytes the build validated); compiled once
+// per file version (mtime).
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
