@@ -100,12 +100,13 @@ async function readInputs(loaded: LoadedRunRecord, ctx: CollectContext): Promise
 
   const wt = loaded.worktree;
   assertConfigOutside(cfg, wt, store.root);
-  sweepOrphansOnce();
   const sandbox = collectorSandbox(cfg.collector, ctx.processEnv, store.root);
   assertSandboxAvailable(sandbox);
   startSandboxProbe(sandbox, join(store.root, 'cache', 'sandbox-probe.json'));
   setGitTimeout((cfg.collector.git_timeout_seconds ?? 120) * 1000);
   const fastP = existsSync(wt) ? worktreeInfoWithRef(wt, r.base_ref) : null;
+  // While git answers (it runs nothing of the agent's); before any check or setup runs.
+  sweepOrphansOnce();
   const fast = fastP ? await fastP : null;
   const info = fast ?? (existsSync(wt) ? await worktreeInfo(wt) : null);
   if (!info) {

@@ -2,7 +2,7 @@
 // that ends when the child exits (not when every pipe closes: a daemon may hold them), bounded capture.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { onAbort } from '../base/cleanup.js';
 
 /** Output kept from a command: the first and last halves of the cap, with a marker where the middle was cut. */
@@ -115,6 +115,44 @@ function groupOf(pid: string): number | null {
   }
 }
 
+let environBuf = Buffer.allocUnsafe(64 * 1024);
+
+/** `/proc/<pid>/environ` read into one buffer reused by every sweep (a view of it, valid until the next call), or null. */
+function readEnviron(pid: string): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(`/proc/${pid}/environ`, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    let len = 0;
+    for (;;) {
+      if (len === environBuf.length) {
+        const bigger = Buffer.allocUnsafe(environBuf.length * 2);
+        environBuf.copy(bigger);
+        environBuf = bigger;
+      }
+      const got = readSync(fd, environBuf, len, environBuf.length - len, null);
+      if (got === 0) return environBuf.subarray(0, len);
+      len += got;
+    }
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** `env` (NUL-separated `NAME=value` entries) holds exactly the entry `entry`. */
+export function hasEntry(env: Buffer, entry: Buffer): boolean {
+  for (let i = env.indexOf(entry); i !== -1; i = env.indexOf(entry, i + 1)) {
+    const end = i + entry.length;
+    if ((i === 0 || env[i - 1] === 0) && (end === env.length || env[end] === 0)) return true;
+  }
+  return false;
+}
+
 /**
  * Kills every process whose environment carries `VAR=mark` (Linux /proc); returns how many of them were
  * outside the group `pgid` (escaped: setsid daemons and the like).
@@ -126,17 +164,12 @@ function killMarked(mark: string, pgid?: number): number {
   } catch {
     return 0;
   }
-  const needle = Buffer.from(`\0${RUN_MARK_VAR}=${mark}\0`);
+  const entry = Buffer.from(`${RUN_MARK_VAR}=${mark}`);
   let found = 0;
   for (const n of names) {
     if (!/^\d+$/.test(n) || Number(n) === process.pid) continue;
-    let env: Buffer;
-    try {
-      env = Buffer.concat([Buffer.from([0]), readFileSync(`/proc/${n}/environ`), Buffer.from([0])]);
-    } catch {
-      continue;
-    }
-    if (env.indexOf(needle) === -1) continue;
+    const env = readEnviron(n);
+    if (!env || !hasEntry(env, entry)) continue;
     if (groupOf(n) !== pgid) found++;
     try {
       process.kill(Number(n), 'SIGKILL');
@@ -161,15 +194,13 @@ function sweepOrphans(): number {
   }
   const re = new RegExp(String.raw`(?:^|\0)` + RUN_MARK_VAR + String.raw`=(\d+)-[0-9a-f]+(?:\0|$)`);
   let killed = 0;
+  const name = Buffer.from(`${RUN_MARK_VAR}=`);
   for (const n of names) {
     if (!/^\d+$/.test(n) || Number(n) === process.pid) continue;
-    let env: string;
-    try {
-      env = readFileSync(`/proc/${n}/environ`, 'latin1');
-    } catch {
-      continue;
-    }
-    const m = re.exec(env);
+    const env = readEnviron(n);
+    // Only an environment holding the name is decoded and matched (most processes: one memchr-like search).
+    if (!env || env.indexOf(name) === -1) continue;
+    const m = re.exec(env.toString('latin1'));
     if (!m || alive(Number(m[1]))) continue;
     try {
       process.kill(Number(n), 'SIGKILL');

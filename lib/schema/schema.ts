@@ -44,6 +44,7 @@ let buildInfo: {
   schemasHash?: string;
   stats?: Record<string, { size: number; mtimeMs: number }>;
   defaultsSha256?: string;
+  secretRulesSha256?: string;
 } = {};
 
 /**
@@ -80,6 +81,11 @@ function statsMatch(stats: Record<string, { size: number; mtimeMs: number }> | u
  */
 export function validatedDefaultsSha256(): string | null {
   return precompiledFresh() ? (buildInfo.defaultsSha256 ?? null) : null;
+}
+
+/** Likewise for config/secret-rules.json: bytes hashing to this are known to pass the secret-rules schema. */
+export function validatedSecretRulesSha256(): string | null {
+  return precompiledFresh() ? (buildInfo.secretRulesSha256 ?? null) : null;
 }
 
 type AddFormats = (ajv: Ajv, formats: string[]) => Ajv;

@@ -1,9 +1,11 @@
 // Every rule of config/secret-rules.json: a true positive it finds, and a near miss nothing finds.
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isUserError } from '../../lib/base/errors.js';
+import { validatedSecretRulesSha256 } from '../../lib/schema/schema.js';
 import {
   findSecrets,
   isSecretFile,
@@ -367,6 +369,13 @@ describe('the table file', () => {
 
   it('is valid against its schema and every regex compiles', () => {
     expect(loadSecretTable().tokens.length).toBe(good.token_rules.length);
+  });
+  it('the shipped bytes are those the build validated (a collect loads no validator for them)', () => {
+    const sha = createHash('sha256').update(readFileSync(secretRulesFile())).digest('hex');
+    expect(validatedSecretRulesSha256()).toBe(sha);
+    // The same rules with other bytes (same JSON) are validated, and give the same table.
+    const copy = write('spaced.json', `${JSON.stringify(good, null, 1)}\n`);
+    expect(loadSecretTable(copy).tokens.map((t) => t.id)).toEqual(good.token_rules.map((r) => r.id));
   });
   it('a rule that does not compile: a configuration error naming the rule', () => {
     const bad = { ...good, token_rules: [{ ...good.token_rules[0]!, regex: '(unclosed' }] };
