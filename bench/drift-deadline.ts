@@ -18,6 +18,8 @@ const P0 = arg('--p0', 0.6);
 /** Expected alarms of each fitting round (the design from all rounds pooled), then of the check on fresh seeds. */
 const ROUNDS = [300, 1000, 2000];
 const CHECK = arg('--check-alarms', 1000);
+/** Only these cells (runs a day:deadline days, comma-separated), e.g. --cells 3:4,3:5; the factor fit skipped. */
+const CELLS = args.includes('--cells') ? args[args.indexOf('--cells') + 1]!.split(',') : null;
 const sp = { reference_runs: 300, min_reference_runs: 80, monitor_runs: 300 };
 /** Alarms scale about as design_days^-BETA (refitDesignDays' 1.1 inverted). */
 const BETA = 1 / 1.1;
@@ -148,6 +150,7 @@ function main(): void {
     const byWindow = new Map<number, { design: number; check: string }>();
     let design = 1500;
     for (const days of DEADLINE_DAYS) {
+      if (CELLS !== null && !CELLS.includes(`${perDay}:${days}`)) continue;
       const w = windowRuns(
         { window_days: [days], shares: [1], min_window_runs: 12, design_days: 1, volume_slope: 0 },
         perDay,
@@ -173,7 +176,7 @@ function main(): void {
   }
   console.log(`DEADLINE_DESIGN = ${JSON.stringify(table)}`);
   console.log(`(${((performance.now() - t0) / 1000).toFixed(1)} s)`);
-  fitFactors();
+  if (CELLS === null) fitFactors();
 }
 
 main();

@@ -1,6 +1,6 @@
 // bench: issue 39's collapse cases, detection by a deadline at 1 false alarm per 1,000 template-days; exact Markov
 // chains (lib/stats/chains.ts) where one exists, else seeded simulation with a 95% interval. Asserts the proven optimum.
-//   node --import tsx bench/drift.ts [--reps N] [--steady-runs N]
+//   node --import tsx bench/drift.ts [--reps N] [--steady-runs N] [--deadline-only]
 import {
   caseRuns,
   type DriftCase,
@@ -33,6 +33,8 @@ const SHIPPED_REPS = arg('--shipped-reps', 2000);
 const SHIPPED_STEADY_DAYS = arg('--shipped-days', 50_000);
 /** Steady runs per simulated false-alarm rate (about 400 alarms at 10 a day). */
 const STEADY = arg('--steady-runs', 4_000_000);
+/** Only the deadline detector's row (the oracle, shipped and mixture rows skipped): --deadline-only. */
+const DEADLINE_ONLY = args.includes('--deadline-only');
 
 /** Issue 39's cases, its reference values and the proven optimum of any detector (optimal stopping, by the issue). */
 const CASES: { k: DriftCase; windows: number[]; optimum: number; exactOptimum: boolean; ref: string }[] = [
@@ -170,6 +172,8 @@ function windowLooker(k: DriftCase, wp: WindowParams): Looker {
 const WINDOW_STEADY = arg('--window-steady-runs', 2_000_000);
 /** Steady template-days for the deadline detector's false-alarm rate (about 1,000 alarms a case). */
 const DEADLINE_STEADY_DAYS = arg('--deadline-steady-days', 1_000_000);
+/** Collapses a case for the deadline row (its first 10,000 the same as at 10,000): +-0.5 points at 95%. */
+const DEADLINE_REPS = arg('--deadline-reps', 40_000);
 /** Issue 39's realistic bound for a window (rate estimated from 300 runs) and item 2's target, per case. */
 const ITEM2 = [
   { bound: 78.5, target: 75.5 },
@@ -186,7 +190,7 @@ function main(): void {
     'case | oracle CUSUM (exact) | best window count test | exact optimum | issue reference: CUSUM | window | realistic',
   );
   let bad = 0;
-  for (const r of CASES) {
+  for (const r of DEADLINE_ONLY ? [] : CASES) {
     const cu = oracleCusumDetection(r.k);
     let best = { text: '', value: 0 };
     for (const w of r.windows) {
@@ -223,7 +227,7 @@ function main(): void {
   console.log(
     '\nshipped detector (config default, glr_full_pass, checked at each day end; its threshold from --calibrate of issue 25):',
   );
-  for (const r of CASES) {
+  for (const r of DEADLINE_ONLY ? [] : CASES) {
     const look = shippedLooker(r.k);
     const steady = alarmRate(look, r.k.p0, SHIPPED_STEADY_DAYS * r.k.perDay, `shipped-steady-${r.k.perDay}`);
     const fa =
@@ -237,7 +241,7 @@ function main(): void {
   console.log(
     `\nwindow_full_pass (config: windows ${wp.window_days.join(' + ')} days, >= ${wp.min_window_runs} runs, budget shares ${wp.shares.join(' / ')}, design ${wp.design_days} days; p0 from the 300 runs before each window; after every run). Target (issue 39 item 2): 75.5 / 50.5 / 53:`,
   );
-  for (const r of CASES) {
+  for (const r of DEADLINE_ONLY ? [] : CASES) {
     const look = windowLooker(r.k, wp);
     const steady = alarmRate(look, r.k.p0, WINDOW_STEADY, `window-steady-${r.k.perDay}`);
     const det = detection(look, r.k, `window-${r.k.perDay}-${r.k.p1}`);
@@ -246,7 +250,7 @@ function main(): void {
     );
   }
   console.log(
-    `\nwindow_full_pass by deadline (templates.triggers.drop.window_full_pass.deadline_days: one window of the deadline's days of runs, >= ${wp.min_window_runs} runs, the whole budget; design_days from lib/stats/deadline.ts, fitted by bench/drift-deadline.ts to 0.95 false alarms per 1,000 days). Each case with its own deadline; false alarms on ${DEADLINE_STEADY_DAYS / 1e6}M steady days at 0.6:`,
+    `\nwindow_full_pass by deadline (templates.triggers.drop.window_full_pass.deadline_days: one window of the deadline's days of runs, >= ${wp.min_window_runs} runs, the whole budget; design_days from lib/stats/deadline.ts, fitted by bench/drift-deadline.ts to 0.95 false alarms per 1,000 days). Each case with its own deadline, ${DEADLINE_REPS} collapses; false alarms on ${DEADLINE_STEADY_DAYS / 1e6}M steady days at 0.6:`,
   );
   let met = 0;
   for (const [i, r] of CASES.entries()) {
@@ -258,7 +262,7 @@ function main(): void {
       { p0: r.k.p0, perDay: r.k.perDay, runs: DEADLINE_STEADY_DAYS * r.k.perDay },
       `deadline-steady-${r.k.days}-${r.k.perDay}`,
     );
-    const det = detection(look, r.k, `deadline-${r.k.perDay}-${r.k.p1}`);
+    const det = detection(look, r.k, `deadline-${r.k.perDay}-${r.k.p1}`, DEADLINE_REPS);
     const { bound, target } = ITEM2[i]!;
     const ok = (100 * det.hits) / det.n >= target && (1000 * steady) / DEADLINE_STEADY_DAYS <= 1;
     if (ok) met++;

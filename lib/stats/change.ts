@@ -307,6 +307,24 @@ const cachedThreshold = (w: number, p0: number, arl: number): { c: number; gamma
   return t;
 };
 
+const FACTORED_CACHE = new WeakMap<WindowScale, Map<string, { c: number; gamma: number }>>();
+/** cachedThreshold at the ARL times the look's factor, memoised per factor function (its logs cost more than a look). */
+function factoredThreshold(scale: WindowScale, w: number, n: number, level: number, arl: number) {
+  let m = FACTORED_CACHE.get(scale);
+  if (m === undefined) {
+    m = new Map();
+    FACTORED_CACHE.set(scale, m);
+  }
+  const key = `${w}/${n}/${level}/${arl}`;
+  let t = m.get(key);
+  if (t === undefined) {
+    if (m.size > 50_000) m.clear();
+    t = cachedThreshold(w, level, arl * scale(w, n, level));
+    m.set(key, t);
+  }
+  return t;
+}
+
 /** The window count detector's settings: windows in days, their runs at least `min_window_runs`, one ARL budget. */
 export interface WindowParams {
   window_days: number[];
@@ -382,7 +400,8 @@ export function windowLookAt(
     const n = w0 - r0;
     const level = clampRate((P[w0]! - P[r0]!) / n, n);
     const passes = P[t]! - P[w0]!;
-    const { c, gamma } = cachedThreshold(w, level, scale === null ? arls[i]! : arls[i]! * scale(w, n, level));
+    const { c, gamma } =
+      scale === null ? cachedThreshold(w, level, arls[i]!) : factoredThreshold(scale, w, n, level, arls[i]!);
     if (passes <= c || (passes === c + 1 && coin < gamma)) return { w, passes, c, gamma, level, referenceStart: r0 };
   }
   return null;

@@ -69,8 +69,9 @@ describe('deadlineDesignDays', () => {
     // Reference runs below 80 and a level below 0.3 take the edge; 150 is its own row.
     expect(deadlineFactor(12, 40, 0.1, t)).toBeCloseTo(1, 9);
     expect(deadlineFactor(12, 150, 0.95, t)).toBeCloseTo(9, 9);
-    // By a deadline the look's ARL carries the factor; a reference of 300 runs at 0.6 keeps the table's design.
-    expect(deadlineFactor(20, 300, 0.6)).toBeLessThan(1.1);
+    // By a deadline the look's ARL carries the factor; a reference of 300 runs at 0.6 is where the design table was
+    // fitted, so the factor there is exactly 1 (the table's own calibration), for every window.
+    for (const w of FACTOR_WINDOW) expect(deadlineFactor(w, 300, 0.6)).toBe(1);
     expect(deadlineFactor(20, 80, 0.6)).toBeGreaterThan(2);
   });
   it('a deadline is one window of its days (at least min_window_runs) with the whole budget', () => {
@@ -102,5 +103,6 @@ describe("issue 39 item 2, each case with its own deadline (bench/drift.ts's row
       return `${k.p0} -> ${k.p1}, ${k.perDay}/day, deadline ${k.days} days: ${(100 * det).toFixed(1)} (target ${100 * target}); false alarms ${perThousand.toFixed(2)} per 1,000 days (${alarms} in ${steadyDays})`;
     });
     console.log(rows.join('\n'));
-  });
+    // CPU-bound (about 40 s of CPU): a loaded machine needs more than the 60 s default.
+  }, 300_000);
 });
