@@ -152,6 +152,8 @@ export function planSetup(command: string, f: SetupFiles): SetupPlan {
     if (why === null) keep.push(part);
     else skipped.push({ part, why });
   }
+  // Nothing dropped: the command exactly as configured.
+  if (!skipped.length) return { run: command, skipped };
   return { run: keep.length ? keep.join(' && ') : null, skipped };
 }
 
