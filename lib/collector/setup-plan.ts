@@ -1,5 +1,5 @@
-// Which parts of an `&&` chain of npm setup steps would do nothing in this checkout (no install script to run, no
-// such script): those are not started. Pure; `setupFiles` reads what it needs from the checkout.
+// Which parts of an `&&` chain of setup steps would do nothing in this checkout (npm: no install script to run, no
+// such script; pip: a requirements file with no requirement): those are not started. Pure but for `setupFiles`.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readTreeFile } from '../git/tree-read.js';
@@ -16,6 +16,8 @@ export interface SetupFiles {
    * adds `node-gyp rebuild` at install time, the lock may not say so) and the names of its scripts.
    */
   installed: Record<string, { bindingGyp: boolean; scripts: string[] | null }>;
+  /** REQUIREMENTS files at the root as checked out (absent: not a key). */
+  requirements?: Record<string, string>;
 }
 
 export interface SetupPlan {
@@ -69,6 +71,58 @@ function rebuildIdle(f: SetupFiles): string | null {
 /** A dependency's scripts that `npm rebuild` runs. */
 const DEP_BUILD_SCRIPTS = ['preinstall', 'install', 'postinstall'];
 
+/** Requirement files `pip install -r` may name that `setupFiles` reads. */
+const REQUIREMENTS = ['requirements.txt', 'requirements-dev.txt'];
+
+/** `<venv python> [-I] -m pip install` with only flags that add no requirement, then `-r <file>`. */
+const PIP_R =
+  /^[\w./-]*python3?(?: -I)? -m pip install(?: (?:-q|--quiet|--no-index|--no-deps|--disable-pip-version-check|--find-links [\w./-]+))* -r ([\w.-]+)$/;
+
+/** A requirements file with no requirement, option or include: every line blank or a comment. */
+const noRequirement = (text: string): boolean => text.split('\n').every((l) => /^\s*(?:#.*)?$/.test(l));
+
+/** Why a pip part installs nothing here, or null. */
+function pipIdle(part: string, f: SetupFiles): string | null {
+  const m = PIP_R.exec(part);
+  const text = m ? f.requirements?.[m[1]!] : undefined;
+  return text !== undefined && noRequirement(text) ? `${m![1]} names no requirement` : null;
+}
+
+/**
+ * `command` split on its ` && ` outside quotes, braces and parentheses; null when anything else joins parts at that
+ * level (`;`, `|`, `&`, a redirection, a backquote, a comment, a newline, a backslash) or a quote or bracket is open.
+ */
+function andChain(command: string): string[] | null {
+  const parts: string[] = [];
+  let depth = 0;
+  let quote: string | null = null;
+  let start = 0;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]!;
+    if (quote) {
+      if (c === quote) quote = null;
+      else if (c === '\\' && quote === '"') i++;
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === '\\') {
+      if (depth === 0) return null;
+      i++;
+    } else if (c === '{' || c === '(') depth++;
+    else if (c === '}' || c === ')') {
+      if (--depth < 0) return null;
+    } else if (depth === 0 && command.startsWith(' && ', i)) {
+      parts.push(command.slice(start, i).trim());
+      start = i + 4;
+      i += 3;
+    } else if (depth === 0 && /[;&|<>`#\n]/.test(c)) return null;
+  }
+  if (quote || depth) return null;
+  parts.push(command.slice(start).trim());
+  return parts;
+}
+
+/** A part after which a skipped part's files or meaning could differ: a directory change or a variable set. */
+const CHANGES_SHELL = /(^|[\s;&|{(])(cd|pushd|popd|export|source|set|unset|alias|\.)(\s|$)|=/;
+
 const REBUILD = /^npm rebuild(?: --foreground-scripts)?$/;
 const RUN_IF_PRESENT = /^npm run(?: --if-present ([\w:.-]+)| ([\w:.-]+) --if-present)$/;
 
@@ -78,14 +132,17 @@ const RUN_IF_PRESENT = /^npm run(?: --if-present ([\w:.-]+)| ([\w:.-]+) --if-pre
  * run X --if-present` when package.json has neither X nor preX nor postX. Skipping one never adds a thing that runs.
  */
 export function planSetup(command: string, f: SetupFiles): SetupPlan {
-  const parts = command.split(' && ').map((p) => p.trim());
-  if (parts.some((p) => p === '' || /[;&|<>`$()\n\\'"]/.test(p))) return { run: command, skipped: [] };
+  const parts = andChain(command);
+  if (!parts || parts.some((p) => p === '')) return { run: command, skipped: [] };
   const scripts = scriptsOf(f.packageJson);
   const keep: string[] = [];
   const skipped: SetupPlan['skipped'] = [];
   for (const part of parts) {
     let why: string | null = null;
-    if (REBUILD.test(part)) why = rebuildIdle(f);
+    // Once a kept part may change the directory or a variable, what follows runs as configured.
+    if (keep.some((k) => CHANGES_SHELL.test(k))) why = null;
+    else if (REBUILD.test(part)) why = rebuildIdle(f);
+    else if (PIP_R.test(part)) why = pipIdle(part, f);
     else {
       const m = RUN_IF_PRESENT.exec(part);
       const name = m ? (m[1] ?? m[2])! : null;
@@ -95,6 +152,8 @@ export function planSetup(command: string, f: SetupFiles): SetupPlan {
     if (why === null) keep.push(part);
     else skipped.push({ part, why });
   }
+  // Nothing dropped: the command exactly as configured.
+  if (!skipped.length) return { run: command, skipped };
   return { run: keep.length ? keep.join(' && ') : null, skipped };
 }
 
@@ -120,5 +179,16 @@ export function setupFiles(dir: string): SetupFiles {
         scripts: scripts && Object.keys(scripts),
       };
     }
-  return { lock, packageJson: read('package.json'), bindingGyp: existsSync(join(dir, 'binding.gyp')), installed };
+  const requirements: Record<string, string> = {};
+  for (const name of REQUIREMENTS) {
+    const text = read(name);
+    if (text !== null) requirements[name] = text;
+  }
+  return {
+    lock,
+    packageJson: read('package.json'),
+    bindingGyp: existsSync(join(dir, 'binding.gyp')),
+    installed,
+    requirements,
+  };
 }

@@ -1,6 +1,6 @@
 // planSetup: the npm setup parts that would do nothing are not started; checked against npm's own lock files and
 // what a real `npm rebuild` does in the same trees.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -70,6 +70,68 @@ describe('planSetup', () => {
       run: 'make',
       skipped: [{ part: 'npm rebuild' }],
     });
+  });
+});
+
+describe('planSetup: pip', () => {
+  const VENV =
+    'python3 -m venv --system-site-packages --without-pip .venv && { .venv/bin/python -I -c "import pip" 2>/dev/null || .venv/bin/python -I -m ensurepip; }';
+  const PIP =
+    '.venv/bin/python -I -m pip install -q --no-index --find-links .judgeloop-deps/wheels -r requirements.txt';
+  const reqs = (text: string) => files({ requirements: { 'requirements.txt': text } });
+
+  it("skips `pip install -r` of a file with only blanks and comments, keeps the rest of init's chain as written", () => {
+    expect(planSetup(`${VENV} && ${PIP}`, reqs('# none\n\n  # still none\n'))).toEqual({
+      run: VENV,
+      skipped: [{ part: PIP, why: 'requirements.txt names no requirement' }],
+    });
+    const editable = '.venv/bin/python -I -m pip install -q --no-deps -e .';
+    expect(planSetup(`${VENV} && ${PIP} && ${editable}`, reqs('')).run).toBe(`${VENV} && ${editable}`);
+  });
+
+  it('keeps it for a requirement, an option or include line, another file, other flags, or after a cd or a variable', () => {
+    for (const text of ['tinydep==1.0\n', '# x\n-r other.txt\n', '-e .\n', '--index-url x\n', 'a \\\n'])
+      expect(planSetup(PIP, reqs(text)).run, text).toBe(PIP);
+    expect(planSetup(PIP, files()).run).toBe(PIP);
+    for (const c of [
+      PIP.replace('requirements.txt', 'other.txt'),
+      PIP.replace('-q', '--upgrade pip'),
+      `${PIP} tinydep`,
+      `cd sub && ${PIP}`,
+      `export PIP_REQUIREMENT=x && ${PIP}`,
+      `X=1 && ${PIP}`,
+      `{ cd sub; } && ${PIP}`,
+      `${PIP}; true`,
+      `echo "a && b" && ${PIP} | cat`,
+      `true \\\n && ${PIP}`,
+    ])
+      expect(planSetup(c, reqs('')).run, c).toBe(c);
+  });
+
+  it('splits only at the top level: quotes, braces and parentheses hold their own &&', () => {
+    const group = '{ a && b; }';
+    expect(planSetup(`${group} && ${PIP} && echo "c && d"`, reqs('')).run).toBe(`${group} && echo "c && d"`);
+    expect(planSetup(`( ${PIP} ) && true`, reqs('')).run).toBe(`( ${PIP} ) && true`);
+    for (const c of [`{ a && ${PIP}`, `echo "x && ${PIP}`, `} && ${PIP}`]) expect(planSetup(c, reqs('')).run).toBe(c);
+  });
+});
+
+describe('planSetup against real pip', () => {
+  it('the skipped part installs nothing and exits 0 when run (a file with only comments)', () => {
+    const dir = tempDir('judgeloop-pip-');
+    writeTree(dir, { 'requirements.txt': '# nothing\n' });
+    const f = setupFiles(dir);
+    const part = 'python3 -m pip install -q --no-index --find-links wheels -r requirements.txt';
+    expect(planSetup(part, f).run).toBeNull();
+    // Run as configured but without -q, to see what pip does: it exits 0 and collects nothing.
+    const args = part
+      .split(' ')
+      .slice(1)
+      .filter((a) => a !== '-q');
+    const r = spawnSync('python3', args, { cwd: dir, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Looking in links: /);
+    expect(r.stdout + r.stderr).not.toMatch(/Collecting|Installing|Successfully|ERROR/);
   });
 });
 

@@ -52,8 +52,11 @@ export function offlinePackage(
     // A platform package not installed here stays as locked: npm skips it on this platform without fetching it.
     if (existsSync(join(MODULES, '..', k))) {
       const name = `${k.replace(/\//g, '+')}.tgz`;
+      // gzip -1: the default level cost ~2.5 s of CPU for these 40 MB, -1 ~1 s (the file 12% larger).
       execFileSync('tar', [
-        'czf',
+        '-I',
+        'gzip -1',
+        '-cf',
         join(tarballs, name),
         '-C',
         join(MODULES, '..', k),

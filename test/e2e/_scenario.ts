@@ -21,6 +21,8 @@ export interface ProjectKind {
   env?: Record<string, string>;
   /** Collector settings added to what init wrote, after `config` is read (a build cache the suite shares). */
   addToInit?: Record<string, unknown>;
+  /** Fills the state folder before the first collect (a kept cache a user's earlier runs would have left). */
+  seedState?: (state: string) => void;
 }
 
 export interface Scenario {
@@ -130,6 +132,7 @@ export function runScenario(kind: ProjectKind): Scenario {
     ]);
   const runs = (ss: readonly Solution[]) => ss.map((s) => `runs/${s}.json`);
 
+  kind.seedState?.(join(root, 'state'));
   const collect = ok(root, env, ['collect', '--quiet', ...runs(SOLUTIONS)]);
   const collectLine = Object.fromEntries(
     SOLUTIONS.map((s) => [s, collect.split('\n').find((l) => l.startsWith(`bd-${s} `)) ?? '']),

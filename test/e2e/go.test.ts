@@ -1,7 +1,12 @@
 // Issue 34 end to end on a Go module, configured only by `judgeloop init` (`go test ./...`: judgeloop asks for -json),
 // offline (GOPROXY=off, no dependencies): the real fix wins resolved; non-fixes never win; accept keeps history.
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe } from 'vitest';
+import { toolchainOf } from '../../lib/collector/dep-cache.js';
+import { goCacheKey } from '../../lib/collector/go-cache.js';
+import { goBuildCache } from '../helpers/shared-cache.js';
 import { doneWhen, runScenario, type Scenario } from './_scenario.js';
 
 // Keeps the toolchain's absence loud (no skipping): the install command is in the failure.
@@ -48,7 +53,8 @@ const M = 'example.com/durations';
 
 let s: Scenario;
 beforeAll(() => {
-  // No GOCACHE of the test's: judgeloop's own (the base's checks write it, every checkout reads a private copy).
+  // No GOCACHE of the test's: judgeloop's own (the base's checks write it, every checkout reads a private copy),
+  // kept as an earlier run would have left it: the suite's warm one (a cold one costs the base's build ~6 s of CPU).
   s = runScenario({
     files: { 'go.mod': `module ${M}\n\ngo 1.19\n`, [C]: CODE, [T]: TESTS },
     solutions: {
@@ -71,6 +77,11 @@ beforeAll(() => {
       },
     },
     env: { GOPROXY: 'off', GOFLAGS: '-mod=mod' },
+    seedState: (state) => {
+      const key = goCacheKey(toolchainOf(process.env, ['go']).go!, undefined, `${process.platform}-${process.arch}`);
+      mkdirSync(join(state, 'cache', 'go-build'), { recursive: true });
+      renameSync(goBuildCache(), join(state, 'cache', 'go-build', key));
+    },
   });
 }, 600_000);
 
