@@ -1,6 +1,6 @@
 // judgeloop's observer in go test and cargo test (issue 36, item 3): every test binary run by judgeloop's wrapper,
 // reconciled with the runner's results; a run no observer saw is never mergeable. Real go, real cargo, offline.
-import { mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runRace } from '../../lib/race/run-race.js';
@@ -9,20 +9,8 @@ import { StateStore } from '../../lib/store/store.js';
 import type { Feedback, Race, RaceSolution } from '../../lib/schema/types.generated.js';
 import { gitIn, makeRepo, tempDir, writeTree } from '../helpers/repo.js';
 import { raceTestConfig, writeAgentRecord } from '../race/_fixture.js';
-import { goBuildCache } from '../helpers/shared-cache.js';
-import { goCacheKey } from '../../lib/collector/go-cache.js';
-import { toolchainOf } from '../../lib/collector/dep-cache.js';
 
 type Commands = { build: string | null; test: string; lint: null; typecheck: null };
-
-/** The state's kept Go build cache, warm, as after a user's first run (a cold one costs the base's run ~6 s of CPU). */
-function keepWarmGoCache(state: string, env: NodeJS.ProcessEnv): void {
-  const go = toolchainOf(env, ['go']).go;
-  if (!go) throw new Error('go is needed by this test: apt-get install -y golang-go');
-  const root = join(state, 'cache', 'go-build');
-  mkdirSync(root, { recursive: true });
-  renameSync(goBuildCache(), join(root, goCacheKey(go, env.GOROOT, `${process.platform}-${process.arch}`)));
-}
 
 /** One race: the fix and every attack as solutions of the same task; returns the race and each feedback record. */
 async function race(
@@ -42,12 +30,10 @@ async function race(
     return loadRunRecord(writeAgentRecord(dir, kind, { task: { id: 'task', prompt: 'fix add' }, commands }), dir);
   });
   const store = new StateStore(join(dir, 'state'));
-  const processEnv = { ...process.env, GOPROXY: 'off', GOFLAGS: '-mod=mod', CARGO_NET_OFFLINE: 'true' };
-  if (commands.test.startsWith('go ')) keepWarmGoCache(join(dir, 'state'), processEnv);
   const r = await runRace(runs, {
     store,
     config: raceTestConfig(),
-    processEnv,
+    processEnv: { ...process.env, GOPROXY: 'off', GOFLAGS: '-mod=mod', CARGO_NET_OFFLINE: 'true' },
     now: () => new Date('2026-01-01T12:00:00Z'),
     raceId: name,
     concurrency: 2,
