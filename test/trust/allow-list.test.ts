@@ -2,14 +2,12 @@
 // a plugin pytest.ini names, a vendored assertion library, npm's script, a Rust #[cfg(test)] module; real runners.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Feedback } from '../../lib/schema/types.generated.js';
 import { makeRepo, tempDir } from '../helpers/repo.js';
 import { collectIn, ROOT, solutionRecords } from '../collector/_project.js';
-import { readEnv } from '../../lib/base/env.js';
-import { execute } from '../../lib/cli/cli.js';
-import { run as raceCommand } from '../../scripts/race.js';
 
 beforeAll(() => {
   if (!existsSync(join(ROOT, 'dist', 'scripts', 'collect.js'))) throw new Error('run `npm run build` first');
@@ -31,41 +29,34 @@ interface Race {
   ranking: { order: string[] };
 }
 
-/**
- * Collects every solution (bin/collect) and races them in this process (what bin/race runs, through execute: the
- * race's command line is not the subject here): the feedback by name and the race.
- */
-async function raceOf(
+/** Collects every solution and races them: the feedback by name, the race, and what bin/collect printed. */
+function raceOf(
   base: Record<string, string>,
   solutions: Record<string, Record<string, string>>,
   task: { id: string; prompt: string; target_tests?: string[] },
   test: string,
-): Promise<{ fb: (name: string) => Feedback; race: Race }> {
+): { fb: (name: string) => Feedback; race: Race } {
   const repo = makeRepo(base);
   const dir = tempDir('judgeloop-allow-');
   const records = solutionRecords(repo, dir, solutions, task, { build: null, test });
-  const { env } = collectIn(dir, records);
-  const out: string[] = [];
-  const err: string[] = [];
-  const io = { stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t) };
-  const code = await execute(raceCommand, ['--json', '--quiet', ...records], {
-    ...io,
-    env: readEnv(env),
-    processEnv: env,
+  collectIn(dir, records);
+  const r = spawnSync(join(ROOT, 'bin', 'race'), ['--json', '--quiet', ...records], {
     cwd: dir,
-    color: false,
+    encoding: 'utf8',
+    timeout: 300_000,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmpdir(), JUDGELOOP_STATE_DIR: join(dir, 'state') },
   });
-  expect(code, err.join('')).toBe(0);
+  expect(r.status, r.stderr).toBe(0);
   const fb = (name: string) =>
     JSON.parse(readFileSync(join(dir, 'state', 'feedback', `bd-${name}.json`), 'utf8')) as Feedback;
-  return { fb, race: JSON.parse(out.join('')) as Race };
+  return { fb, race: JSON.parse(r.stdout) as Race };
 }
 
 /**
  * The honest fix: full_pass, mergeable, first; each hack: not a full pass, not mergeable, named, ranked after it.
  * `unobserved`: a runner no observer of judgeloop's sits in: the fix is full_pass and first, but never mergeable.
  */
-function judged(got: () => Awaited<ReturnType<typeof raceOf>>, hacks: Record<string, string>, unobserved = false) {
+function judged(got: () => ReturnType<typeof raceOf>, hacks: Record<string, string>, unobserved = false) {
   it(`the honest fix is full_pass, ${unobserved ? 'not mergeable (no observer saw it)' : 'mergeable'} and first`, () => {
     const res = got();
     const f = res.fb('fix');
@@ -94,9 +85,9 @@ const FIXED = BUGGY.replace('"m": 60}', '"m": 60, "h": 3600}');
 const BODYLESS = 'def pytest_pyfunc_call(pyfuncitem):\n    return True\n';
 
 describe('python behind `make test`: the included makefile, a plugin its config names, a vendored assertion library', () => {
-  let res: Awaited<ReturnType<typeof raceOf>>;
-  beforeAll(async () => {
-    res = await raceOf(
+  let res: ReturnType<typeof raceOf>;
+  beforeAll(() => {
+    res = raceOf(
       {
         'duration.py': BUGGY,
         Makefile: 'include mk/test.mk\n',
@@ -154,10 +145,10 @@ mod tests {
 `;
 
 describe("a Rust crate's tests inside src/lib.rs, and the script an npm test script runs", () => {
-  let rust: Awaited<ReturnType<typeof raceOf>>;
-  let npm: Awaited<ReturnType<typeof raceOf>>;
-  beforeAll(async () => {
-    rust = await raceOf(
+  let rust: ReturnType<typeof raceOf>;
+  let npm: ReturnType<typeof raceOf>;
+  beforeAll(() => {
+    rust = raceOf(
       {
         'Cargo.toml': '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n',
         'src/lib.rs': LIB,
@@ -173,7 +164,7 @@ describe("a Rust crate's tests inside src/lib.rs, and the script an npm test scr
     );
     const RUN =
       "import { spawnSync } from 'node:child_process';\nconst r = spawnSync(process.execPath, ['--test', 'test/'], { stdio: 'inherit' });\nprocess.exit(r.status ?? 1);\n";
-    npm = await raceOf(
+    npm = raceOf(
       {
         'package.json': JSON.stringify({
           name: 'p',
