@@ -26,6 +26,9 @@ export const CHECKS = {
   typecheck: null,
 };
 
+/** The test check alone, for cases about something else (a hook, a drain): 4 sandboxed node starts fewer a run. */
+export const TEST_ONLY = { commands: { ...CHECKS, build: null, lint: null } };
+
 /** A judging folder with judgeloop.json (`config` merged over checks and record defaults) and a repo with one commit. */
 export function makeJudging(config: Record<string, unknown> = {}): Judging {
   const top = tempDir('judgeloop-judging-');

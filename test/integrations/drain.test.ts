@@ -6,7 +6,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFi
 import { join } from 'node:path';
 import { goodReply, startMessagesServer, type MessagesServer } from '../judge/helpers/messages-server.js';
 import { gitIn } from '../helpers/repo.js';
-import { agentCommit, BIN, cleanEnv, EXAMPLES, makeJudging, runProc, type Judging } from './_setup.js';
+import { agentCommit, BIN, cleanEnv, EXAMPLES, makeJudging, runProc, TEST_ONLY, type Judging } from './_setup.js';
 
 let server: MessagesServer;
 beforeAll(async () => {
@@ -25,7 +25,7 @@ const BIN_PLACEHOLDER = '/usr/local/bin';
 
 /** A judging folder with the judge on in judgeloop.json, two runs queued (the hourly limit at 0 when judged). */
 async function queued(): Promise<{ j: Judging; beads: string[] }> {
-  const j = makeJudging({ judge: { enabled: true, max_per_hour: 20 } });
+  const j = makeJudging({ judge: { enabled: true, max_per_hour: 20 }, collector: TEST_ONLY });
   made.push(j);
   // The example env file, its placeholder key replaced; the endpoint line points the real SDK at the loopback server.
   const envFile = readFileSync(join(EXAMPLES, 'cron', 'judgeloop.env'), 'utf8').replace(

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { startMessagesServer, type MessagesServer } from '../judge/helpers/messages-server.js';
 import { goodReply } from '../judge/helpers/messages-server.js';
 import { gitIn, writeTree } from '../helpers/repo.js';
-import { cleanEnv, EXAMPLES, filesUnder, makeJudging, runProc, waitFor, type Judging } from './_setup.js';
+import { cleanEnv, EXAMPLES, filesUnder, makeJudging, runProc, TEST_ONLY, waitFor, type Judging } from './_setup.js';
 
 let server: MessagesServer;
 // The judge's reply is held back long enough that a commit waiting for it could not return first.
@@ -94,7 +94,7 @@ describe('examples/git/post-commit', () => {
 
 describe('examples/git/post-commit: only agent runs, nothing lost in the background', () => {
   it("a person's commit (a branch not an agent's, no marker, no JUDGELOOP_AGENT) is skipped with one line", async () => {
-    const j = makeJudging({ judge: { enabled: true } });
+    const j = makeJudging({ judge: { enabled: true }, collector: TEST_ONLY });
     made.push(j);
     installHook(j);
     writeFileSync(join(j.repo, 'NOTES.md'), 'mine\n');
@@ -126,7 +126,7 @@ describe('examples/git/post-commit: only agent runs, nothing lost in the backgro
     const api = await startMessagesServer({ kind: 'reply', text: goodReply() });
     try {
       api.script.push({ kind: 'status', status: 401, errorType: 'authentication_error' });
-      const j = makeJudging({ judge: { enabled: true } });
+      const j = makeJudging({ judge: { enabled: true }, collector: TEST_ONLY });
       made.push(j);
       installHook(j);
       markAgent(j);
@@ -183,7 +183,10 @@ describe('examples/claude-code/settings.json (Stop hook)', () => {
   };
 
   it("records the session's worktree (commits and uncommitted work) as a run and collects it", async () => {
-    const j = makeJudging({ record: { agent: 'claude-code', template: 'default', base_ref: 'main' } });
+    const j = makeJudging({
+      record: { agent: 'claude-code', template: 'default', base_ref: 'main' },
+      collector: TEST_ONLY,
+    });
     made.push(j);
     gitIn(j.repo, 'checkout', '-q', '-b', 'claude/session');
     writeTree(j.repo, { 'src/sub.mjs': 'export function sub(a, b) {\n  return a - b;\n}\n' });

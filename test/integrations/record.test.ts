@@ -9,7 +9,7 @@ import { gitIn, makeRepo } from '../helpers/repo.js';
 import { readEnv } from '../../lib/base/env.js';
 import { execute } from '../../lib/cli/cli.js';
 import { run as recordRun } from '../../scripts/record.js';
-import { agentCommit, BIN, cleanEnv, filesUnder, makeJudging, runProc, type Judging } from './_setup.js';
+import { agentCommit, BIN, cleanEnv, filesUnder, makeJudging, runProc, TEST_ONLY, type Judging } from './_setup.js';
 
 let made: Judging[] = [];
 afterEach(() => {
@@ -242,7 +242,7 @@ describe('bin/record', () => {
   });
 
   it('--collect hands the record on from any folder below the config, with the same state', async () => {
-    const j = judging();
+    const j = judging({ collector: TEST_ONLY });
     agentCommit(j.repo);
     mkdirSync(join(j.repo, 'docs', 'deep'), { recursive: true });
     const r = await record(j, ['--from-commit', '--collect', '--bead', 'run-1'], { cwd: join(j.repo, 'docs', 'deep') });
@@ -378,7 +378,7 @@ describe('bin/record', () => {
 
 describe('a re-recorded run makes its feedback stale', () => {
   it('complexity from record.complexity; rate refuses stale feedback naming the collect; judge re-collects', async () => {
-    const j = judging({ record: { agent: 'claude-code', template: 'default', complexity: 3 } });
+    const j = judging({ record: { agent: 'claude-code', template: 'default', complexity: 3 }, collector: TEST_ONLY });
     agentCommit(j.repo);
     const env = cleanEnv(j.top);
     const first = await record(j, ['--from-commit', '--bead', 'st-1', '--quiet', '--collect']);
