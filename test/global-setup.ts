@@ -6,7 +6,7 @@
 //    process still writing after its file ended) is listed and the run fails; the folder is removed either way.
 // 3. TEST_RUN_CACHE: a folder for caches the files share (test/helpers/shared-cache.ts), removed at the end.
 // 4. PATH: python3's own folder first, version managers' shims out (pythonFirstPath); the original is TEST_ORIGINAL_PATH.
-// 5. No NODE_EXTRA_CA_CERTS: node parses the bundle it names at every start (~65 ms of CPU here, ~10,000 starts a run);
+// 5. No NODE_EXTRA_CA_CERTS: node parses the bundle it names at every start (~65 ms of CPU here, ~1,400 starts a run);
 //    no test reaches a TLS server (the Messages API server is plain HTTP on 127.0.0.1).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
