@@ -325,6 +325,10 @@ function factoredThreshold(scale: WindowScale, w: number, n: number, level: numb
   return t;
 }
 
+/** A look's boundary for a window of w runs behind a reference of n runs at `level`: the ARL times the factor, if any. */
+const lookThreshold = (scale: WindowScale | null, w: number, n: number, level: number, arl: number) =>
+  scale === null ? cachedThreshold(w, level, arl) : factoredThreshold(scale, w, n, level, arl);
+
 /** The window count detector's settings: windows in days, their runs at least `min_window_runs`, one ARL budget. */
 export interface WindowParams {
   window_days: number[];
@@ -400,8 +404,7 @@ export function windowLookAt(
     const n = w0 - r0;
     const level = clampRate((P[w0]! - P[r0]!) / n, n);
     const passes = P[t]! - P[w0]!;
-    const { c, gamma } =
-      scale === null ? cachedThreshold(w, level, arls[i]!) : factoredThreshold(scale, w, n, level, arls[i]!);
+    const { c, gamma } = lookThreshold(scale, w, n, level, arls[i]!);
     if (passes <= c || (passes === c + 1 && coin < gamma)) return { w, passes, c, gamma, level, referenceStart: r0 };
   }
   return null;
@@ -445,8 +448,7 @@ function windowDetect(
   if (w0 < restart || w0 < p.min_reference_runs) return null;
   const r0 = Math.max(0, w0 - p.reference_runs);
   const level = clampRate((P[w0]! - P[r0]!) / (w0 - r0), w0 - r0);
-  const arl = scale === null ? arls[0]! : arls[0]! * scale(ws[0]!, w0 - r0, level);
-  const { c, gamma } = cachedThreshold(ws[0]!, level, arl);
+  const { c, gamma } = lookThreshold(scale, ws[0]!, w0 - r0, level, arls[0]!);
   return found(n, { w: ws[0]!, passes: P[n]! - P[w0]!, c, gamma, level, referenceStart: r0 }, false);
 }
 

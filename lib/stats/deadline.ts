@@ -12,14 +12,17 @@ export const DEADLINE_DESIGN: number[][] = [
   [2028, 3017, 4363, 6947, 10239, 23415, 77772, 356748],
 ];
 
-/** Where x falls on an increasing grid: the cell's lower index and the fraction along it in ln x (clamped to the ends). */
-function locate(grid: number[], x: number): [number, number] {
+/**
+ * Where x falls on an increasing grid: the cell's lower index and the fraction along it in `f(x)` (ln x unless told;
+ * clamped to the ends).
+ */
+function locate(grid: number[], x: number, f: (v: number) => number = Math.log): [number, number] {
   if (x <= grid[0]!) return [0, 0];
   const last = grid.length - 1;
   if (x >= grid[last]!) return [last - 1, 1];
   let i = 0;
   while (grid[i + 1]! < x) i++;
-  return [i, Math.log(x / grid[i]!) / Math.log(grid[i + 1]! / grid[i]!)];
+  return [i, (f(x) - f(grid[i]!)) / (f(grid[i + 1]!) - f(grid[i]!))];
 }
 
 /**
@@ -61,16 +64,6 @@ export const DEADLINE_FACTOR: number[][][] = [
   ],
 ];
 
-/** Where x falls on an increasing grid, linear in x (clamped to the ends). */
-function locateLinear(grid: number[], x: number): [number, number] {
-  if (x <= grid[0]!) return [0, 0];
-  const last = grid.length - 1;
-  if (x >= grid[last]!) return [last - 1, 1];
-  let i = 0;
-  while (grid[i + 1]! < x) i++;
-  return [i, (x - grid[i]!) / (grid[i + 1]! - grid[i]!)];
-}
-
 /**
  * The factor on a deadline window's design ARL for a window of w runs whose reference holds n runs at estimated rate
  * level: the fitted table interpolated on ln(factor), in ln w, ln n and linearly in the level; outside the grid, its edge.
@@ -78,7 +71,7 @@ function locateLinear(grid: number[], x: number): [number, number] {
 export function deadlineFactor(w: number, n: number, level: number, table: number[][][] = DEADLINE_FACTOR): number {
   const [i, u] = locate(FACTOR_WINDOW, w);
   const [j, v] = locate(FACTOR_REFERENCE, n);
-  const [k, s] = locateLinear(FACTOR_LEVEL, level);
+  const [k, s] = locate(FACTOR_LEVEL, level, (x) => x);
   const ln = (a: number, b: number, c: number): number => Math.log(table[a]![b]![c]!);
   const atLevel = (a: number, b: number): number => (1 - s) * ln(a, b, k) + s * ln(a, b, k + 1);
   const atRef = (a: number): number => (1 - v) * atLevel(a, j) + v * atLevel(a, j + 1);
