@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import type { Script } from 'node:vm';
 import type TS from 'typescript';
 import { projectRoot } from '../base/paths.js';
-import { compileCommonJs, runCommonJs, sealedCacheData } from '../schema/code-cache.js';
+import { compileCommonJs, runCommonJs, sealedCacheData, tellWarmUp } from '../schema/code-cache.js';
 
 let mod: typeof TS | undefined;
 let cacheDir: string | null = null;
@@ -70,8 +70,7 @@ function loadCached(file: string, built: string, dir: string | null): typeof TS 
     if (at && (!cachedData || script.cachedDataRejected))
       process.once('exit', () => writeCache(at, () => (script as Script).createCachedData()));
   }
-  const hook = (globalThis as Record<symbol, unknown>)[Symbol.for('judgeloop.code-cache')]; // the build's warm-up
-  if (typeof hook === 'function') hook(file, script, { source: bytes, cacheFile, cachedData });
+  tellWarmUp(file, script, { source: bytes, cacheFile, cachedData });
   return runCommonJs(script, file) as typeof TS;
 }
 

@@ -34,9 +34,14 @@ export function requireCached(file: string): unknown {
   }
   const cachedData = sealedCacheData(source, cache);
   const script = compileCommonJs(file, source.toString('utf8'), cachedData);
-  const hook = (globalThis as Record<symbol, unknown>)[Symbol.for('judgeloop.code-cache')]; // the build's warm-up, tests
-  if (typeof hook === 'function') (hook as Hook)(file, script, { source, cacheFile, cachedData });
+  tellWarmUp(file, script, { source, cacheFile, cachedData });
   return runCommonJs(script, file);
+}
+
+/** Hands a compiled script to the build's warm-up (or a test) when one listens: it writes `cacheFile` at exit. */
+export function tellWarmUp(file: string, script: Script, at: Parameters<Hook>[2]): void {
+  const hook = (globalThis as Record<symbol, unknown>)[Symbol.for('judgeloop.code-cache')];
+  if (typeof hook === 'function') (hook as Hook)(file, script, at);
 }
 
 /** A CommonJS body compiled as node's module wrapper compiles it, with V8's `cachedData` when given. */
