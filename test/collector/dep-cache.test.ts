@@ -1,7 +1,7 @@
 // The dependency cache on a real npm project whose lock resolves to a local tarball: one fetch per lockfile for the
 // base, the graded and own-tests checkouts of every candidate; a candidate that writes into it poisons nothing.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run as collectRun } from '../../scripts/collect.js';
@@ -38,24 +38,34 @@ describe('depCacheKey', () => {
   });
 });
 
-/** tiny-dep: `double`, packed to a tarball the repository vendors. */
+/**
+ * tiny-dep: `double`, a tarball the repository vendors (packed as npm packs: one `package/` folder), and the lock
+ * that resolves it there (written as npm writes it, without the integrity, as test/e2e/_npm.ts does).
+ */
 function npmProject(): Project {
   const dir = tempDir('judgeloop-depcache-');
-  const dep = join(dir, 'dep');
-  writeTree(dep, {
+  writeTree(join(dir, 'dep', 'package'), {
     'package.json': JSON.stringify({ name: 'tiny-dep', version: '1.0.0' }),
     'index.js': 'exports.double = (x) => 2 * x;\n',
   });
-  execFileSync('npm', ['pack', '-q'], { cwd: dep, stdio: 'pipe' });
+  const tarball = 'file:vendor/tiny-dep-1.0.0.tgz';
+  const pkg = { name: 'proj', version: '1.0.0', private: true, dependencies: { 'tiny-dep': tarball } };
   const repo = makeRepo({
     '.gitignore': 'node_modules/\n',
-    'package.json': JSON.stringify({
-      name: 'proj',
-      version: '1.0.0',
-      private: true,
-      scripts: { test: 'node --test test/' },
-      dependencies: { 'tiny-dep': 'file:vendor/tiny-dep-1.0.0.tgz' },
-    }),
+    'package.json': JSON.stringify({ ...pkg, scripts: { test: 'node --test test/' } }),
+    'package-lock.json': JSON.stringify(
+      {
+        ...pkg,
+        lockfileVersion: 3,
+        requires: true,
+        packages: {
+          '': { name: 'proj', version: '1.0.0', dependencies: pkg.dependencies },
+          'node_modules/tiny-dep': { version: '1.0.0', resolved: tarball },
+        },
+      },
+      null,
+      2,
+    ),
     'src/add.js': 'exports.add = (a, b) => a - b;\n',
     'test/add.test.js': [
       "const test = require('node:test');",
@@ -68,13 +78,9 @@ function npmProject(): Project {
     ].join('\n'),
   });
   mkdirSync(join(repo, 'vendor'));
-  copyFileSync(join(dep, 'tiny-dep-1.0.0.tgz'), join(repo, 'vendor', 'tiny-dep-1.0.0.tgz'));
-  execFileSync('npm', ['install', '--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund'], {
-    cwd: repo,
-    stdio: 'pipe',
-  });
+  execFileSync('tar', ['-czf', join(repo, 'vendor', 'tiny-dep-1.0.0.tgz'), '-C', join(dir, 'dep'), 'package']);
   gitIn(repo, 'add', '-A');
-  gitIn(repo, 'commit', '-q', '-m', 'lock and vendored dependency');
+  gitIn(repo, 'commit', '-q', '-m', 'vendored dependency');
   return { repo, dir, state: join(dir, 'state') };
 }
 
@@ -83,8 +89,9 @@ describe('an npm project collected with the dependency cache', () => {
     const p = npmProject();
     // Each fetch that runs appends a line to a file outside the checkout: the installs, counted.
     const counter = tempDir('judgeloop-installs-');
+    // The tests run by `node --test` (what `npm test` runs, without npm's own start: 9 runs): the fetch is the subject.
     const collector = {
-      commands: { test: 'npm test' },
+      commands: { test: 'node --test test/' },
       fetch_command: `npm ci --ignore-scripts --no-audit --no-fund && echo fetched >> ${counter}/installs`,
       setup_command: 'npm rebuild --foreground-scripts',
       sandbox: 'required',
