@@ -1,10 +1,17 @@
 // Issue 34's "done when" as a user lives it: a project with one failing test, `judgeloop init`, six agent branches
-// (fix, refactor, breaker, weakened, empty, hack) recorded, collected, raced, accepted and rated with bin/judgeloop.
+// (fix, refactor, breaker, weakened, empty, hack) recorded, collected, raced, accepted and rated (judgeloop's commands).
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { expect, it } from 'vitest';
+import { readEnv } from '../../lib/base/env.js';
+import { execute, type CommandRun } from '../../lib/cli/cli.js';
+import { setCommandPrefix } from '../../lib/cli/command.js';
+import { run as acceptRun } from '../../scripts/accept.js';
+import { run as raceRun } from '../../scripts/race.js';
+import { run as ratingsRun } from '../../scripts/ratings.js';
+import { run as recordRun } from '../../scripts/record.js';
 import { gitIn, initRepo, tempDir, writeTree } from '../helpers/repo.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -64,7 +71,27 @@ function ok(root: string, env: NodeJS.ProcessEnv, args: string[]): string {
   return r.out;
 }
 
-export function runScenario(kind: ProjectKind): Scenario {
+/**
+ * A step whose subject is not the CLI (a second record or accept, a stored race shown, the ratings): the command's
+ * entry in this process, as `bin/judgeloop <command>` runs it (its prefix in the text), without a node start each.
+ */
+async function okHere(root: string, env: NodeJS.ProcessEnv, run: CommandRun, args: string[]): Promise<string> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const key = Symbol.for('judgeloop.command-prefix');
+  const was = (globalThis as Record<symbol, unknown>)[key];
+  setCommandPrefix('judgeloop');
+  try {
+    const io = { stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t), cwd: root, color: false };
+    const code = await execute(run, args, { ...io, env: readEnv(env), processEnv: env });
+    expect(code, `judgeloop ${args.join(' ')}\n${err.join('')}\n${out.join('')}`).toBe(0);
+    return out.join('');
+  } finally {
+    (globalThis as Record<symbol, unknown>)[key] = was;
+  }
+}
+
+export async function runScenario(kind: ProjectKind): Promise<Scenario> {
   const root = tempDir('judgeloop-e2e-');
   // A HOME whose git identity is not the repository's: the merge must be by the repository's.
   const home = join(root, 'home');
@@ -111,9 +138,9 @@ export function runScenario(kind: ProjectKind): Scenario {
       JSON.stringify({ ...config, collector: { ...config.collector, ...kind.addToInit } }, null, 2),
     );
   const started = new Date(Date.now() - 120_000).toISOString();
-  for (const s of SOLUTIONS)
-    ok(root, env, [
-      'record',
+  // The first record through bin/judgeloop, the others through its entry here (the same command, 5 node starts fewer).
+  for (const s of SOLUTIONS) {
+    const args = [
       '--quiet',
       '--worktree',
       `wt-${s}`,
@@ -129,7 +156,10 @@ export function runScenario(kind: ProjectKind): Scenario {
       started,
       '--out',
       `runs/${s}.json`,
-    ]);
+    ];
+    if (s === SOLUTIONS[0]) ok(root, env, ['record', ...args]);
+    else await okHere(root, env, recordRun, args);
+  }
   const runs = (ss: readonly Solution[]) => ss.map((s) => `runs/${s}.json`);
 
   kind.seedState?.(join(root, 'state'));
@@ -142,10 +172,11 @@ export function runScenario(kind: ProjectKind): Scenario {
   ) as Record<Solution, Record<string, any>>;
 
   const race = ok(root, env, ['race', '--quiet', '--id', 'all', ...runs(SOLUTIONS)]);
-  const raceJson = JSON.parse(ok(root, env, ['race', '--race', 'all', '--json']));
-  const raceMarkdown = ok(root, env, ['race', '--race', 'all', '--markdown']);
+  // A stored race shown: its entry here; the races themselves through bin/judgeloop.
+  const raceJson = JSON.parse(await okHere(root, env, raceRun, ['--race', 'all', '--json']));
+  const raceMarkdown = await okHere(root, env, raceRun, ['--race', 'all', '--markdown']);
   const nonFixRace = ok(root, env, ['race', '--quiet', '--id', 'nonfix', ...runs(NON_FIXES)]);
-  const nonFixJson = JSON.parse(ok(root, env, ['race', '--race', 'nonfix', '--json']));
+  const nonFixJson = JSON.parse(await okHere(root, env, raceRun, ['--race', 'nonfix', '--json']));
 
   const fixCommit = {
     author: gitIn(root, '-C', 'wt-fix', 'log', '-1', '--format=%an <%ae>'),
@@ -155,8 +186,8 @@ export function runScenario(kind: ProjectKind): Scenario {
   const winner = raceJson.ranking?.winner ?? 'bd-fix';
   if (process.env.E2E_KEEP) cpSync(root, process.env.E2E_KEEP, { recursive: true });
   const accept = ok(root, env, ['accept', 'all', '--solution', winner, '--merge']);
-  const acceptAgain = ok(root, env, ['accept', 'all', '--solution', winner, '--merge']);
-  const raceAfter = ok(root, env, ['race', '--race', 'all']);
+  const acceptAgain = await okHere(root, env, acceptRun, ['all', '--solution', winner, '--merge']);
+  const raceAfter = await okHere(root, env, raceRun, ['--race', 'all']);
   const log = gitIn(repo, 'log', '--format=%H|%an <%ae>|%cn <%ce>|%p|%s', 'main').split('\n');
 
   // Recorded without a complexity: rated with --complexity, nothing recorded or collected again.
@@ -165,7 +196,7 @@ export function runScenario(kind: ProjectKind): Scenario {
   expect(rated.code, rated.err).toBe(0);
   const rows = JSON.parse(rated.out) as Record<string, any>[];
   const rate = Object.fromEntries(rows.map((r) => [r.bead, r]));
-  const ratings = ok(root, env, ['ratings']);
+  const ratings = await okHere(root, env, ratingsRun, []);
   return {
     root,
     repo,

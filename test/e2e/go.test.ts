@@ -52,10 +52,10 @@ const C = 'duration.go';
 const M = 'example.com/durations';
 
 let s: Scenario;
-beforeAll(() => {
+beforeAll(async () => {
   // No GOCACHE of the test's: judgeloop's own (the base's checks write it, every checkout reads a private copy),
   // kept as an earlier run would have left it: the suite's warm one (a cold one costs the base's build ~6 s of CPU).
-  s = runScenario({
+  s = await runScenario({
     files: { 'go.mod': `module ${M}\n\ngo 1.19\n`, [C]: CODE, [T]: TESTS },
     solutions: {
       fix: { [C]: CODE.replace('"m": 60}', '"m": 60, "h": 3600}') },

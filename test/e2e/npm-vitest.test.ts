@@ -36,9 +36,9 @@ const T = 'test/duration.test.ts';
 const C = 'src/duration.ts';
 
 let s: Scenario;
-beforeAll(() => {
+beforeAll(async () => {
   const pkg = { name: 'durations', version: '1.0.0', private: true, type: 'module', scripts: { test: 'vitest run' } };
-  s = runScenario({
+  s = await runScenario({
     files: (repo) => ({
       ...offlinePackage(repo, 'vitest', pkg),
       '.gitignore': 'node_modules\n',

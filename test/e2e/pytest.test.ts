@@ -32,8 +32,8 @@ const T = 'tests/test_duration.py';
 const C = 'duration.py';
 
 let s: Scenario;
-beforeAll(() => {
-  s = runScenario({
+beforeAll(async () => {
+  s = await runScenario({
     files: {
       // No third-party dependency: the fetch (pip download) needs no network, the venv sees the machine's pytest.
       'requirements.txt': '# no third-party dependencies; pytest comes with the machine\n',
