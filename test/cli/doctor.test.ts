@@ -1,10 +1,15 @@
-// judgeloop init and judgeloop doctor, spawned for real: init writes what the flags say and refuses to overwrite;
-// doctor's findings and exit code follow the set-up (config, checks, key, the key tested against a loopback
-// Messages API with --online, an unusable state folder), and a writing command refuses that folder in one line.
+// judgeloop init and doctor, spawned for real (per-test findings: their entries here): init writes what the flags
+// say and refuses to overwrite; doctor's findings and exit code follow the set-up (config, checks, key, the key tested
+// against a loopback Messages API with --online, an unusable state folder); a writing command refuses that folder.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readEnv } from '../../lib/base/env.js';
+import { execute, type CommandRun } from '../../lib/cli/cli.js';
+import { setCommandPrefix } from '../../lib/cli/command.js';
+import { run as doctorRun } from '../../scripts/doctor.js';
+import { run as initRun } from '../../scripts/init.js';
 import { startMessagesServer, type MessagesServer } from '../judge/helpers/messages-server.js';
 import { tempDir } from '../helpers/repo.js';
 import { runProc } from '../integrations/_setup.js';
@@ -26,6 +31,27 @@ function jl(args: string[], cwd: string, extra: Record<string, string> = {}) {
   const env = { PATH: process.env.PATH, HOME: cwd, LANG: 'C.UTF-8', TMPDIR: process.env.TMPDIR, ...extra };
   const r = spawnSync(join(ROOT, 'bin', 'judgeloop'), args, { cwd, env, encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+/**
+ * `judgeloop init|doctor …` through the command's entry in this process (bin/judgeloop's prefix in its text): for the
+ * cases whose subject is what init and doctor find, not the CLI (the other cases spawn it).
+ */
+async function jlHere(args: string[], cwd: string) {
+  const [name, ...rest] = args as ['init' | 'doctor', ...string[]];
+  const run: CommandRun = name === 'init' ? initRun : doctorRun;
+  const env = { PATH: process.env.PATH, HOME: cwd, LANG: 'C.UTF-8', TMPDIR: process.env.TMPDIR };
+  const out: string[] = [];
+  const err: string[] = [];
+  const key = Symbol.for('judgeloop.command-prefix');
+  const was = (globalThis as Record<symbol, unknown>)[key];
+  setCommandPrefix('judgeloop');
+  try {
+    const io = { stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t), cwd, color: false };
+    const code = await execute(run, rest, { ...io, env: readEnv(env), processEnv: env });
+    return { code, stdout: out.join(''), stderr: err.join('') };
+  } finally {
+    (globalThis as Record<symbol, unknown>)[key] = was;
+  }
 }
 const findings = (stdout: string) =>
   Object.fromEntries(
@@ -61,23 +87,26 @@ describe('judgeloop init', () => {
 });
 
 describe('per-test results or counts only: init and doctor say which, and what to set', () => {
-  it('npm test behind a chain ending in vitest: per-test; one ending in another command: counts only, with the fix', () => {
+  it('npm test behind a chain ending in vitest: per-test; one ending in another command: counts only, with the fix', async () => {
     const dir = tempDir('judgeloop-pertest-');
     const pkg = (test: string) =>
       writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'p', scripts: { test } }));
     pkg('tsc -p . && vitest run');
-    const good = jl(['init', '--test', 'npm test'], dir);
+    const good = await jlHere(['init', '--test', 'npm test'], dir);
     expect(good.stderr).not.toContain('counts only');
-    expect(findings(jl(['doctor', '--json'], dir).stdout)['per-test']).toMatchObject({
+    expect(findings((await jlHere(['doctor', '--json'], dir)).stdout)['per-test']).toMatchObject({
       level: 'ok',
       detail: 'vitest: judgeloop asks it for its junit report',
     });
     pkg('vitest run && eslint .');
-    const bad = jl(['init', '--test', 'npm test', '--force'], dir);
+    const bad = await jlHere(['init', '--test', 'npm test', '--force'], dir);
     expect(bad.code).toBe(0);
     expect(bad.stderr).toContain('init: `npm test` gives counts only (');
     expect(bad.stderr).toContain('set collector.test_report');
-    const f = findings(jl(['doctor', '--json'], dir).stdout)['per-test'] as unknown as Record<string, string>;
+    const f = findings((await jlHere(['doctor', '--json'], dir)).stdout)['per-test'] as unknown as Record<
+      string,
+      string
+    >;
     expect(f).toMatchObject({ level: 'warn' });
     expect(f.detail).toMatch(/^`npm test`: the script's runner is not its last command .*: only counts come back/);
     expect(f.fix).toMatch(/^set collector\.test_report/);
@@ -86,7 +115,7 @@ describe('per-test results or counts only: init and doctor say which, and what t
       join(dir, 'judgeloop.json'),
       JSON.stringify({ collector: { commands: { test: 'npm test' }, test_report: { format: 'junit', args: '-- x' } } }),
     );
-    expect(findings(jl(['doctor', '--json'], dir).stdout)['per-test']).toMatchObject({ level: 'ok' });
+    expect(findings((await jlHere(['doctor', '--json'], dir)).stdout)['per-test']).toMatchObject({ level: 'ok' });
     // go test and cargo test: per-test without anything set.
     for (const [test, detail] of [
       [
@@ -98,10 +127,13 @@ describe('per-test results or counts only: init and doctor say which, and what t
         "cargo: libtest's `test name ... ok` line for every test, each test binary under judgeloop's observer",
       ],
     ]) {
-      expect(jl(['init', '--test', test!, '--force'], dir).stderr).not.toContain('counts only');
-      expect(findings(jl(['doctor', '--json'], dir).stdout)['per-test']).toMatchObject({ level: 'ok', detail });
+      expect((await jlHere(['init', '--test', test!, '--force'], dir)).stderr).not.toContain('counts only');
+      expect(findings((await jlHere(['doctor', '--json'], dir)).stdout)['per-test']).toMatchObject({
+        level: 'ok',
+        detail,
+      });
     }
-    expect(jl(['init', '--test', 'make test', '--force'], dir).stderr).toContain(
+    expect((await jlHere(['init', '--test', 'make test', '--force'], dir)).stderr).toContain(
       'init: `make test` gives counts only (judgeloop does not recognise its runner: only counts come back, no test is named)',
     );
   });
