@@ -145,7 +145,7 @@ function expectRecovered(next: Result, label: string) {
 /**
  * Two kills of `bin/<cmd> args(n)` (`n`: the kill's number, for fresh work each time), each followed by `next`, the
  * run that must recover, which gets the killed run's result and a label. First at the moment a lock named `lock` is
- * held, so a dead holder's lock is always left to take over (again, up to 3 times, should the run release it before
+ * held, so a dead holder's lock is always left to take over (again, up to 6 times, should the run release it before
  * the kill lands); then at a seeded random point of that next run's duration: start-up, reading, checks or writing.
  */
 async function twoKills(
@@ -165,7 +165,7 @@ async function twoKills(
     return { leftLock: k.signal === 'SIGKILL' && left.some((l) => lock.test(l)), ms: r.ms };
   };
   let first = await kill();
-  while (!first.leftLock && n < 3) first = await kill();
+  while (!first.leftLock && n < 6) first = await kill();
   expect(first.leftLock, `a ${cmd} killed while holding ${lock.source} left that lock`).toBe(true);
   await kill(Math.round(rng() * first.ms));
 }
