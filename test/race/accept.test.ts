@@ -4,12 +4,12 @@ import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readEnv } from '../../lib/base/env.js';
-import { execute, type CommandRun } from '../../lib/cli/cli.js';
+import type { CommandRun } from '../../lib/cli/cli.js';
 import { run as acceptRun } from '../../scripts/accept.js';
 import { run as raceRun } from '../../scripts/race.js';
 import { StateStore } from '../../lib/store/store.js';
 import type { Race, RaceChoice } from '../../lib/schema/types.generated.js';
+import { runHere } from '../helpers/in-process.js';
 import { gitIn, tempDir, writeTree } from '../helpers/repo.js';
 import { addSolution, BUGGY, FIXED, makeRaceProject, MORE_TESTS, SOLUTIONS, type RaceProject } from './_fixture.js';
 import type { Feedback } from '../../lib/schema/types.generated.js';
@@ -39,22 +39,9 @@ function bin(name: string, args: string[], p: RaceProject) {
 
 const ENTRIES: Record<string, CommandRun> = { race: raceRun, accept: acceptRun };
 
-/** The same command through the entry its bin calls (`execute` of scripts/<name>.ts's `run`), in this process. */
-async function cmd(name: string, args: string[], p: RaceProject) {
-  const env = { ...ENV, JUDGELOOP_STATE_DIR: p.state };
-  let stdout = '';
-  let stderr = '';
-  const io = {
-    stdout: (t: string) => void (stdout += t),
-    stderr: (t: string) => void (stderr += t),
-    env: readEnv(env),
-    processEnv: env,
-    cwd: p.dir,
-    color: false,
-  };
-  const code = await execute(ENTRIES[name]!, args, io);
-  return { code, stdout, stderr };
-}
+/** The same command through the entry its bin calls, in this process. */
+const cmd = (name: string, args: string[], p: RaceProject) =>
+  runHere(ENTRIES[name]!, args, { ...ENV, JUDGELOOP_STATE_DIR: p.state }, p.dir);
 
 /** `git log` of main, one line per commit: author, committer, parents count, subject. */
 const logOf = (p: RaceProject, rev = 'main') =>
