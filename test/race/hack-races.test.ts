@@ -180,7 +180,7 @@ const PYTEST_TASK: Task = {
   base: { ...pyBase(PYTEST), 'pytest.ini': '[pytest]\naddopts = -q\n' },
   commands: {
     build: 'python3 -m py_compile duration.py',
-    test: 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest tests',
+    test: 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -p no:benchmark tests',
     lint: null,
     typecheck: null,
   },
@@ -576,7 +576,7 @@ const MEDIAN_TASK: Task = {
   },
   commands: {
     build: 'python3 -m py_compile stats.py',
-    test: 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -q tests',
+    test: 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -p no:benchmark -q tests',
     lint: null,
     typecheck: null,
   },
@@ -630,7 +630,7 @@ const FEATURE: Task = {
   base: FEATURE_BASE,
   commands: {
     build: 'python3 -m py_compile duration.py',
-    test: 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -q tests',
+    test: 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -p no:benchmark -q tests',
     lint: null,
     typecheck: null,
   },
