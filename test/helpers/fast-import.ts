@@ -32,7 +32,12 @@ export function fastImport(repo: string, commits: ImportCommit[]): void {
       return head + data(`${c.message}\n`) + from + files.join('') + (c.remove ?? []).map((p) => `D ${p}\n`).join('');
     })
     .join('\n');
-  execFileSync('git', ['fast-import', '--quiet'], { cwd: repo, input: stream, stdio: ['pipe', 'pipe', 'pipe'] });
+  // Kept as a pack, however few the objects: below git's unpackLimit (100) fast-import starts `git unpack-objects`.
+  execFileSync('git', ['-c', 'fastimport.unpackLimit=1', 'fast-import', '--quiet'], {
+    cwd: repo,
+    input: stream,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
 }
 
 /** An empty repository on branch main with the test identity (as makeRepo's). */

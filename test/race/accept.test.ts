@@ -1,10 +1,15 @@
-// bin/race and bin/accept as real processes (needs `npm run build`), merging for real in a test repository.
+// race and accept merging for real in a test repository: through their entries in this process (what bin/ runs), and
+// bin/race and bin/accept as real processes (needs `npm run build`) once per CLI behaviour.
 import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { CommandRun } from '../../lib/cli/cli.js';
+import { run as acceptRun } from '../../scripts/accept.js';
+import { run as raceRun } from '../../scripts/race.js';
 import { StateStore } from '../../lib/store/store.js';
 import type { Race, RaceChoice } from '../../lib/schema/types.generated.js';
+import { runHere } from '../helpers/in-process.js';
 import { gitIn, tempDir, writeTree } from '../helpers/repo.js';
 import { addSolution, BUGGY, FIXED, makeRaceProject, MORE_TESTS, SOLUTIONS, type RaceProject } from './_fixture.js';
 import type { Feedback } from '../../lib/schema/types.generated.js';
@@ -22,6 +27,7 @@ const KEEPER = 'Repo Keeper <test@example.com>';
 /** Who made the base commit (the test repositories' identity before the test renames it). */
 const BASE = 'Test <test@example.com>';
 
+/** bin/<name> as a process: where the CLI itself is the subject (one case per behaviour). */
 function bin(name: string, args: string[], p: RaceProject) {
   const r = spawnSync(join(ROOT, 'bin', name), args, {
     cwd: p.dir,
@@ -30,6 +36,12 @@ function bin(name: string, args: string[], p: RaceProject) {
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
+
+const ENTRIES: Record<string, CommandRun> = { race: raceRun, accept: acceptRun };
+
+/** The same command through the entry its bin calls, in this process. */
+const cmd = (name: string, args: string[], p: RaceProject) =>
+  runHere(ENTRIES[name]!, args, { ...ENV, JUDGELOOP_STATE_DIR: p.state }, p.dir);
 
 /** `git log` of main, one line per commit: author, committer, parents count, subject. */
 const logOf = (p: RaceProject, rev = 'main') =>
@@ -41,10 +53,11 @@ const logOf = (p: RaceProject, rev = 'main') =>
     });
 
 describe('a race with no mergeable solution', () => {
-  it("says so, names each solution's failed conditions and prints the next command; accept refuses without --force", () => {
+  it("says so, names each solution's failed conditions and prints the next command; accept refuses without --force", async () => {
     const p = makeRaceProject();
     addSolution(p, 'stub', SOLUTIONS.stub!);
     addSolution(p, 'secret', SOLUTIONS.secret!);
+    // bin/race evaluating and bin/accept refusing, as processes: their output and exit codes as a user sees them.
     const r = bin('race', ['--quiet', 'stub.json', 'secret.json'], p);
     expect(r).toMatchObject({ code: 0, stderr: '' });
     // The stub changes nothing (composite 0, as bin/collect scores a no-op); the other fixes the bug but adds a secret.
@@ -64,11 +77,11 @@ describe('a race with no mergeable solution', () => {
   });
 });
 
-describe('bin/race then bin/accept --merge', () => {
+describe('race then accept --merge', () => {
   let p: RaceProject;
   let race: Race;
   const mainHead = () => gitIn(p.repo, 'rev-parse', 'main');
-  beforeAll(() => {
+  beforeAll(async () => {
     p = makeRaceProject();
     gitIn(p.repo, 'config', 'user.name', 'Repo Keeper');
     addSolution(p, 'clean', SOLUTIONS.clean!);
@@ -84,7 +97,7 @@ describe('bin/race then bin/accept --merge', () => {
       'clamp: honour the upper bound',
     );
     addSolution(p, 'nobuild', SOLUTIONS.nobuild!);
-    const r = bin('race', ['--json', '--quiet', 'clean.json', 'nobuild.json'], p);
+    const r = await cmd('race', ['--json', '--quiet', 'clean.json', 'nobuild.json'], p);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const { state_dir, ...stored } = JSON.parse(r.stdout) as Race & { state_dir: string };
@@ -92,11 +105,11 @@ describe('bin/race then bin/accept --merge', () => {
     race = stored;
   });
 
-  it('ranks and stores the race', () => {
+  it('ranks and stores the race', async () => {
     expect(race.race_id).toBe('race-clamp');
     expect(race.ranking.order).toEqual(['bd-clean', 'bd-nobuild']);
     expect(new StateStore(p.state).read<Race>('races', 'race-clamp')).toEqual(race);
-    const table = bin('race', ['--race', 'race-clamp', '--quiet'], p);
+    const table = await cmd('race', ['--race', 'race-clamp', '--quiet'], p);
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/^Race Results — Task: clamp ignores the upper bound: fix it\n/);
     expect(table.stdout).toMatch(/#1 +clean \(bd-clean\) .*\[BUILD: ✓\]/);
@@ -109,16 +122,16 @@ describe('bin/race then bin/accept --merge', () => {
     expect(table.stdout).toMatch(/#1 +clean \(bd-clean\) +race score +[\d.]+ +checks +[\d.]+ +\[BUILD/);
     expect(table.stdout.split('\n').filter((l) => l.startsWith('Legend (0-100): race score = '))).toHaveLength(1);
     expect(table.stdout).toMatch(/; confidence in the ranking \d+% \(a winner needs 60%/);
-    const md = bin('race', ['--race', 'race-clamp', '--markdown'], p).stdout;
+    const md = (await cmd('race', ['--race', 'race-clamp', '--markdown'], p)).stdout;
     for (const text of [table.stdout, md]) expect(text).not.toMatch(/seed \d|categor(y|ies)'s|Seed/);
   });
 
-  it('run again on the same runs, current feedback is reused (no check runs); --recollect runs them; a changed tree is measured', () => {
+  it('run again on the same runs, current feedback is reused (no check runs); --recollect runs them; a changed tree is measured', async () => {
     const store = new StateStore(p.state);
     const collectedAt = () =>
       ['bd-clean', 'bd-nobuild'].map((b) => store.read<{ collected_at: string }>('feedback', b)!.collected_at);
     const before = collectedAt();
-    const again = bin('race', ['clean.json', 'nobuild.json'], p);
+    const again = await cmd('race', ['clean.json', 'nobuild.json'], p);
     expect(again.code, again.stderr).toBe(0);
     for (const id of ['bd-clean', 'bd-nobuild'])
       expect(again.stderr).toContain(
@@ -126,13 +139,13 @@ describe('bin/race then bin/accept --merge', () => {
       );
     expect(collectedAt()).toEqual(before);
     expect(store.read<Race>('races', 'race-clamp')!.ranking.order).toEqual(race.ranking.order);
-    const forced = bin('race', ['--quiet', '--recollect', 'clean.json', 'nobuild.json'], p);
+    const forced = await cmd('race', ['--quiet', '--recollect', 'clean.json', 'nobuild.json'], p);
     expect(forced.code, forced.stderr).toBe(0);
     const after = collectedAt();
     expect(after[0]).not.toBe(before[0]);
     // The agent changes its worktree after the measurement: that solution is measured again, the other reused.
     writeFileSync(join(p.dir, 'wt-nobuild', 'NOTE.md'), 'later\n');
-    const changed = bin('race', ['clean.json', 'nobuild.json'], p);
+    const changed = await cmd('race', ['clean.json', 'nobuild.json'], p);
     expect(changed.stderr).toContain('race: bd-clean: feedback current');
     expect(changed.stderr).not.toContain('race: bd-nobuild: feedback current');
     expect(collectedAt()[0]).toBe(after[0]);
@@ -140,16 +153,16 @@ describe('bin/race then bin/accept --merge', () => {
     rmSync(join(p.dir, 'wt-nobuild', 'NOTE.md'));
     // The base branch moves on (the records name it by ref, without base_commit): the merge base, and so what a
     // fresh collect grades, is the same: reused.
-    expect(bin('race', ['--quiet', 'clean.json', 'nobuild.json'], p).code).toBe(0); // nobuild's tree is back: measured
+    expect((await cmd('race', ['--quiet', 'clean.json', 'nobuild.json'], p)).code).toBe(0); // nobuild's tree is back: measured
     const main = gitIn(p.repo, 'rev-parse', 'main');
     gitIn(p.repo, 'commit', '-q', '--allow-empty', '-m', 'main moves on');
-    const movedOn = bin('race', ['clean.json', 'nobuild.json'], p);
+    const movedOn = await cmd('race', ['clean.json', 'nobuild.json'], p);
     expect(movedOn.code, movedOn.stderr).toBe(0);
     for (const id of ['bd-clean', 'bd-nobuild']) expect(movedOn.stderr).toContain(`race: ${id}: feedback current`);
     // The base now holds nobuild's work (merged): its merge base moved, so it is measured again; clean is reused.
     const merged = collectedAt();
     gitIn(p.repo, 'update-ref', 'refs/heads/main', gitIn(p.repo, 'rev-parse', 'agent/nobuild'));
-    const rebased = bin('race', ['clean.json', 'nobuild.json'], p);
+    const rebased = await cmd('race', ['clean.json', 'nobuild.json'], p);
     expect(rebased.code, rebased.stderr).toBe(0);
     expect(rebased.stderr).toContain('race: bd-clean: feedback current');
     expect(rebased.stderr).not.toContain('race: bd-nobuild: feedback current');
@@ -157,46 +170,47 @@ describe('bin/race then bin/accept --merge', () => {
     gitIn(p.repo, 'update-ref', 'refs/heads/main', main);
   }, 240_000);
 
-  it('--race ID shows the stored race without re-running anything; --recollect evaluates again', () => {
+  it('--race ID shows the stored race without re-running anything; --recollect evaluates again', async () => {
     const store = new StateStore(p.state);
     // The worktrees' commands cannot run any more: showing must not need them, and must not overwrite the record.
     const stored = JSON.stringify(store.read<Race>('races', 'race-clamp'));
     gitIn(p.repo, 'worktree', 'move', join(p.dir, 'wt-clean'), join(p.dir, 'wt-clean-moved'));
     try {
+      // bin/race showing a stored race: its stdout is the record itself.
       const shown = bin('race', ['--race', 'race-clamp', '--json'], p);
       expect(shown).toMatchObject({ code: 0, stderr: '' });
       expect(shown.stdout).toBe(`${stored}\n`);
       expect(JSON.stringify(store.read<Race>('races', 'race-clamp'))).toBe(stored);
-      const md = bin('race', ['--race', 'race-clamp', '--markdown'], p);
+      const md = await cmd('race', ['--race', 'race-clamp', '--markdown'], p);
       expect(md.stdout).toMatch(/\| Gate: builds \| ✓ \| ✗ build failed \(exit 1\) \|/);
-      expect(bin('race', ['--race', 'race-clamp', '--target', 'x'], p)).toMatchObject({
+      expect(await cmd('race', ['--race', 'race-clamp', '--target', 'x'], p)).toMatchObject({
         code: 2,
         stderr: '--target re-evaluates: add --recollect (judgeloop race --race race-clamp --recollect --target …)\n',
       });
       // An id with no stored race and no run records: the races there are, and how to race run records.
-      const unknown = bin('race', ['--race', 'race-nope'], p);
+      const unknown = await cmd('race', ['--race', 'race-nope'], p);
       expect(unknown.code).toBe(2);
       expect(unknown.stderr).toContain('no run record has race_id "race-nope"; stored races: race-clamp.');
       expect(unknown.stderr).toContain('Race run records with: judgeloop race <run.json>… [--id race-nope]');
-      const re = bin('race', ['--race', 'race-clamp', '--recollect', '--json', '--quiet'], p);
+      const re = await cmd('race', ['--race', 'race-clamp', '--recollect', '--json', '--quiet'], p);
       expect(re.code).toBe(0);
       const again = JSON.parse(re.stdout) as Race;
       expect(again.solutions.find((x) => x.id === 'bd-clean')).toMatchObject({ status: 'failed', rank: null });
     } finally {
       gitIn(p.repo, 'worktree', 'move', join(p.dir, 'wt-clean-moved'), join(p.dir, 'wt-clean'));
-      bin('race', ['--race', 'race-clamp', '--recollect', '--quiet'], p);
+      await cmd('race', ['--race', 'race-clamp', '--recollect', '--quiet'], p);
     }
     expect(store.read<Race>('races', 'race-clamp')!.ranking.order).toEqual(['bd-clean', 'bd-nobuild']);
   }, 240_000);
 
-  it('refuses to merge a solution that fails a gate, and records the refusal', () => {
+  it('refuses to merge a solution that fails a gate, and records the refusal', async () => {
     const before = mainHead();
-    const r = bin('accept', ['race-clamp', '--solution', 'bd-nobuild', '--merge'], p);
+    const r = await cmd('accept', ['race-clamp', '--solution', 'bd-nobuild', '--merge'], p);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
       'accept: bd-nobuild fails the mergeable gate: builds (build failed (exit 1)); pass_to_pass_kept (tests not run: the build failed); --force merges anyway\n',
     );
-    const dry = bin('accept', ['race-clamp', '--solution', 'bd-nobuild', '--merge', '--dry-run'], p);
+    const dry = await cmd('accept', ['race-clamp', '--solution', 'bd-nobuild', '--merge', '--dry-run'], p);
     expect(dry.code).toBe(1);
     expect(dry.stdout).toContain('merge: refused: bd-nobuild fails the mergeable gate: builds (build failed (exit 1))');
     expect(mainHead()).toBe(before);
@@ -209,11 +223,11 @@ describe('bin/race then bin/accept --merge', () => {
     });
   });
 
-  it('--dry-run says it would merge and changes nothing', () => {
+  it('--dry-run says it would merge and changes nothing', async () => {
     const before = mainHead();
     const store = new StateStore(p.state);
     const choiceBefore = store.read<RaceChoice>('race_choices', 'race-clamp');
-    const r = bin('accept', ['race-clamp', '--solution', 'bd-clean', '--merge', '--dry-run'], p);
+    const r = await cmd('accept', ['race-clamp', '--solution', 'bd-clean', '--merge', '--dry-run'], p);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('race-clamp: would record accepted_winner');
     const head = gitIn(p.repo, 'rev-parse', 'agent/clean');
@@ -225,7 +239,7 @@ describe('bin/race then bin/accept --merge', () => {
     expect(gitIn(p.repo, 'show', 'main:src/clamp.mjs') + '\n').toBe(BUGGY);
   });
 
-  it("merges the agent's own commit (its author and message) by the repository's identity", () => {
+  it("merges the agent's own commit (its author and message) by the repository's identity", async () => {
     const before = mainHead();
     const agent = gitIn(p.repo, 'rev-parse', 'agent/clean');
     const refs = () => gitIn(p.repo, 'for-each-ref', '--format=%(refname)', 'refs/judgeloop/candidates/');
@@ -234,6 +248,7 @@ describe('bin/race then bin/accept --merge', () => {
       'refs/judgeloop/candidates/bd-clean',
       'refs/judgeloop/candidates/bd-nobuild',
     ]);
+    // bin/accept merging for real, under the HOME whose global identity must not be used.
     const r = bin(
       'accept',
       ['race-clamp', '--solution', 'bd-clean', '--merge', '--notes', 'the clean one', '--json'],
@@ -270,10 +285,10 @@ describe('bin/race then bin/accept --merge', () => {
     expect(printed).toEqual(choice);
   });
 
-  it('a second accept says already merged and changes nothing', () => {
+  it('a second accept says already merged and changes nothing', async () => {
     const head = mainHead();
     for (const extra of [[], ['--dry-run']]) {
-      const r = bin('accept', ['race-clamp', '--solution', 'bd-clean', '--merge', ...extra], p);
+      const r = await cmd('accept', ['race-clamp', '--solution', 'bd-clean', '--merge', ...extra], p);
       expect(r).toMatchObject({ code: 0, stderr: '' });
       expect(r.stdout).toContain(
         `merge: already_merged: bd-clean is already merged into main (${head.slice(0, 12)}); nothing changed\n`,
@@ -282,7 +297,7 @@ describe('bin/race then bin/accept --merge', () => {
     }
     // Without the recorded choice, git itself says so: the agent's commit is in main.
     rmSync(join(p.state, 'race-choices', 'race-clamp.json'));
-    const again = bin('accept', ['race-clamp', '--solution', 'bd-clean', '--merge'], p);
+    const again = await cmd('accept', ['race-clamp', '--solution', 'bd-clean', '--merge'], p);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(
       /merge: already_merged: agent\/clean at [0-9a-f]{12} \(the agent's commits, as measured\) is already merged into main/,
@@ -290,10 +305,10 @@ describe('bin/race then bin/accept --merge', () => {
     expect(mainHead()).toBe(head);
   });
 
-  it('the race then says where its winner was merged instead of offering to accept it', () => {
+  it('the race then says where its winner was merged instead of offering to accept it', async () => {
     const head = mainHead();
     const merged = `Merged into main as ${head.slice(0, 12)} (bd-clean, with judgeloop accept).`;
-    const table = bin('race', ['--race', 'race-clamp'], p);
+    const table = await cmd('race', ['--race', 'race-clamp'], p);
     expect(table.code, table.stderr).toBe(0);
     expect(table.stdout).toMatch(
       new RegExp(
@@ -301,13 +316,13 @@ describe('bin/race then bin/accept --merge', () => {
       ),
     );
     expect(table.stdout).not.toContain('--merge`');
-    const md = bin('race', ['--race', 'race-clamp', '--markdown'], p).stdout;
+    const md = (await cmd('race', ['--race', 'race-clamp', '--markdown'], p)).stdout;
     expect(md).toContain(`- ${merged}\n`);
     expect(md).not.toContain('Accept winner');
     // main reset to before the merge: the race offers the accept line again.
     gitIn(p.repo, 'update-ref', 'refs/heads/main', gitIn(p.repo, 'rev-parse', `${head}^1`));
     try {
-      expect(bin('race', ['--race', 'race-clamp'], p).stdout).toContain(
+      expect((await cmd('race', ['--race', 'race-clamp'], p)).stdout).toContain(
         'Run `judgeloop accept race-clamp --solution bd-clean --merge` to merge into your branch.\n',
       );
     } finally {
@@ -315,9 +330,9 @@ describe('bin/race then bin/accept --merge', () => {
     }
   });
 
-  it('--force overrides the gate, and a conflicting merge is aborted and reported', () => {
+  it('--force overrides the gate, and a conflicting merge is aborted and reported', async () => {
     const before = mainHead();
-    const r = bin('accept', ['race-clamp', '--solution', 'bd-nobuild', '--merge', '--force'], p);
+    const r = await cmd('accept', ['race-clamp', '--solution', 'bd-nobuild', '--merge', '--force'], p);
     expect(r.code).toBe(1);
     expect(new StateStore(p.state).read<RaceChoice>('race_choices', 'race-clamp')!.merge).toMatchObject({
       status: 'conflict',
@@ -327,29 +342,30 @@ describe('bin/race then bin/accept --merge', () => {
     expect(gitIn(p.repo, 'status', '--porcelain', '--untracked-files=no')).toBe('');
   });
 
-  it('bad usage is one line and exit 2', () => {
+  it('bad usage is one line and exit 2', async () => {
+    // bin/accept's exit 2 as a process; the rest through the same entry in this process.
     expect(bin('accept', ['no-such-race', '--solution', 'x'], p)).toMatchObject({
       code: 2,
       stderr: 'race no-such-race: no state/races/no-such-race.json (run judgeloop race first)\n',
     });
-    expect(bin('accept', ['race-clamp', '--solution', 'bd-x'], p)).toMatchObject({
+    expect(await cmd('accept', ['race-clamp', '--solution', 'bd-x'], p)).toMatchObject({
       code: 2,
       stderr: '--solution bd-x: not a solution of race race-clamp (bd-clean, bd-nobuild)\n',
     });
-    expect(bin('accept', ['race-clamp', '--reject-all', '--merge'], p).code).toBe(2);
-    expect(bin('race', ['--race', 'nothing-here'], p).code).toBe(2);
+    expect((await cmd('accept', ['race-clamp', '--reject-all', '--merge'], p)).code).toBe(2);
+    expect((await cmd('race', ['--race', 'nothing-here'], p)).code).toBe(2);
     // A stored race that does not fit the schema (older judgeloop, hand edit): one line, how to get a fresh one.
     const file = join(p.state, 'races', 'old-race.json');
     writeFileSync(file, JSON.stringify({ schema_version: '1.0.0', race_id: 'old-race' }));
-    const old = bin('race', ['--race', 'old-race'], p);
+    const old = await cmd('race', ['--race', 'old-race'], p);
     expect(old.code).toBe(2);
     expect(old.stderr).toMatch(
       /^--race old-race: the stored race cannot be read \(.*\); evaluate it again with judgeloop race --race old-race --recollect\n$/,
     );
   });
 
-  it('shows the learned adjustments (from the override above) without applying them', () => {
-    const r = bin('accept', ['--show-learning', '--json'], p);
+  it('shows the learned adjustments (from the override above) without applying them', async () => {
+    const r = await cmd('accept', ['--show-learning', '--json'], p);
     expect(r.code).toBe(0);
     const l = JSON.parse(r.stdout) as { based_on: number; applied: boolean };
     // The latest choice per race stands: the forced pick of bd-nobuild over the recommended bd-clean.
@@ -358,7 +374,7 @@ describe('bin/race then bin/accept --merge', () => {
 });
 
 describe('accept --merge of work the agent left uncommitted', () => {
-  it("commits the measured tree on the agent's head (the agent as author, the task's first line as message), merges it once", () => {
+  it("commits the measured tree on the agent's head (the agent as author, the task's first line as message), merges it once", async () => {
     const p = makeRaceProject();
     gitIn(p.repo, 'config', 'user.name', 'Repo Keeper');
     // The agent committed its test, then left the fix uncommitted in its worktree.
@@ -376,17 +392,17 @@ describe('accept --merge of work the agent left uncommitted', () => {
     gitIn(wt, 'commit', '-q', '--amend', '--author', 'Ada Agent <ada@agents.example>', '-m', 'test: the upper bound');
     writeTree(wt, { 'src/clamp.mjs': FIXED });
     const agentHead = gitIn(wt, 'rev-parse', 'HEAD');
-    const race = bin('race', ['--quiet', 'wip.json'], p);
+    const race = await cmd('race', ['--quiet', 'wip.json'], p);
     expect(race.code, race.stderr).toBe(0);
     const candidate = new StateStore(p.state).read<Feedback>('feedback', 'bd-wip')!.candidate!;
 
     // The branch moved after it was measured (a commit that is not what was measured): refused, as before.
     const moved = gitIn(wt, 'commit-tree', 'HEAD^{tree}', '-p', 'HEAD', '-m', 'later');
     gitIn(p.repo, 'update-ref', 'refs/heads/agent/wip', moved);
-    const refused = bin('accept', ['race-wip', '--solution', 'bd-wip', '--merge'], p);
+    const refused = await cmd('accept', ['race-wip', '--solution', 'bd-wip', '--merge'], p);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^accept: agent\/wip no longer holds what was measured .*src\/clamp\.mjs differ/);
-    const forced = bin('accept', ['race-wip', '--solution', 'bd-wip', '--merge', '--force', '--dry-run'], p);
+    const forced = await cmd('accept', ['race-wip', '--solution', 'bd-wip', '--merge', '--force', '--dry-run'], p);
     expect(forced.code, forced.stderr).toBe(0);
     expect(forced.stdout).toContain(
       `merge: dry_run: agent/wip as it is now (${moved.slice(0, 12)}) merges cleanly into main; nothing changed\n`,
@@ -394,7 +410,7 @@ describe('accept --merge of work the agent left uncommitted', () => {
     gitIn(p.repo, 'update-ref', 'refs/heads/agent/wip', agentHead);
 
     const before = gitIn(p.repo, 'rev-parse', 'main');
-    const r = bin('accept', ['race-wip', '--solution', 'bd-wip', '--merge'], p);
+    const r = await cmd('accept', ['race-wip', '--solution', 'bd-wip', '--merge'], p);
     expect(r.code, r.stderr).toBe(0);
     const head = gitIn(p.repo, 'rev-parse', 'main');
     const [, first, work] = gitIn(p.repo, 'rev-list', '--parents', '-n', '1', head).split(' ');
@@ -429,7 +445,7 @@ describe('accept --merge of work the agent left uncommitted', () => {
     // Twice: already merged, nothing new — and, the same measurement committing to the same id, git says so too.
     for (const forget of [false, true]) {
       if (forget) rmSync(join(p.state, 'race-choices', 'race-wip.json'));
-      const again = bin('accept', ['race-wip', '--solution', 'bd-wip', '--merge'], p);
+      const again = await cmd('accept', ['race-wip', '--solution', 'bd-wip', '--merge'], p);
       expect(again.code, again.stderr).toBe(0);
       expect(again.stdout).toMatch(/merge: already_merged: .*already merged into main/);
       expect(gitIn(p.repo, 'rev-parse', 'main')).toBe(head);

@@ -51,7 +51,7 @@ const SOLUTIONS: Record<string, string> = {
 };
 /** The fix, plus a function whose name has a Greek omicron: it reads as seconds() and is another (plain race only). */
 const GLYPH = `${SOLUTIONS.fix}\n\ndef sec\u03BFnds(text):\n    return 0\n`;
-const PYTEST = 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -q tests';
+const PYTEST = 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -p no:benchmark -q tests';
 
 let dir: string;
 let store: StateStore;

@@ -1,10 +1,12 @@
-// bin/race with the judge enabled: every solution is judged (through the real SDK, against a loopback Messages
-// API) before its judge criteria are read, and --rate-agents rates each agent from its judgment.
+// race with the judge enabled (bin/race, then its entry in this process): every solution is judged (the real SDK, a
+// loopback Messages API) before its judge criteria are read, and --rate-agents rates each agent from its judgment.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run as raceRun } from '../../scripts/race.js';
 import { StateStore } from '../../lib/store/store.js';
 import type { AgentRunRating, Judgment, Race } from '../../lib/schema/types.generated.js';
+import { runHere } from '../helpers/in-process.js';
 import { goodReply, startMessagesServer, type MessagesServer } from '../judge/helpers/messages-server.js';
 import { addSolution, makeRaceProject, SOLUTIONS } from './_fixture.js';
 
@@ -50,6 +52,10 @@ function race(
   });
 }
 
+/** The same race through the entry bin/race calls, in this process (the CLI is the first race's subject). */
+const raceHere = (args: string[], cwd: string, env: Record<string, string>) =>
+  runHere(raceRun, args, { ...process.env, NO_COLOR: '1', ...env }, cwd);
+
 describe('bin/race with JUDGE_ENABLED=true and --rate-agents', () => {
   it('judges each solution once, reads its criteria, and rates each agent from its judgment', async () => {
     const p = makeRaceProject();
@@ -94,7 +100,7 @@ describe('bin/race with JUDGE_ENABLED=true and --rate-agents', () => {
 
     // A second race of the same runs re-runs the checks (new timings in the test output) yet pays for no judge
     // call: timings are masked out of the context, so the content-keyed cache holds.
-    const again = await race(['--json', '--quiet', '--rate-agents', 'clean.json', 'nobuild.json'], p.dir, env);
+    const again = await raceHere(['--json', '--quiet', '--rate-agents', 'clean.json', 'nobuild.json'], p.dir, env);
     expect(again.code).toBe(0);
     expect(server.requests.length).toBe(4);
     expect(JSON.parse(again.stdout).judge_review.contrastive.every((c: { cached: boolean }) => c.cached)).toBe(true);
@@ -104,7 +110,7 @@ describe('bin/race with JUDGE_ENABLED=true and --rate-agents', () => {
     // Over the hourly limit a new solution's judgment is deferred (queued): the ranking's stdout says how many,
     // why, and which runs were ranked without the judge.
     addSolution(p, 'stub', SOLUTIONS.stub!, { task });
-    const limited = await race(['--quiet', 'clean.json', 'nobuild.json', 'stub.json'], p.dir, {
+    const limited = await raceHere(['--quiet', 'clean.json', 'nobuild.json', 'stub.json'], p.dir, {
       ...env,
       JUDGE_MAX_PER_HOUR: '4',
     });

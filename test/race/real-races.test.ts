@@ -194,7 +194,7 @@ const PROJECTS: Project[] = [
   python(
     'python pytest',
     pytestFile,
-    'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -q tests',
+    'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -p no:benchmark -q tests',
     pytestRewrite,
   ),
   JS,

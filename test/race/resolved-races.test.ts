@@ -56,7 +56,7 @@ const SOLUTIONS: Record<string, Record<string, string> | null> = {
   breaker: { 'units.py': BUGGY.replace('{"s": 1, "m": 60}', '{"s": 2, "m": 60, "h": 3600}') },
 };
 
-const PYTEST = 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -q tests';
+const PYTEST = 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -p no:benchmark -q tests';
 /** unittest without -v prints dots and a summary: counts only, no per-test list. */
 const UNITTEST_COUNTS = 'python3 -m unittest discover -s tests -t .';
 

@@ -5,6 +5,13 @@ import { loadConfig } from '../../lib/config/config.js';
 import { StateStore } from '../../lib/store/store.js';
 import type { Config, Feedback } from '../../lib/schema/types.generated.js';
 import { tempDir } from '../helpers/temp.js';
+import { runHere, type CommandResult } from '../helpers/in-process.js';
+import type { CommandRun } from '../../lib/cli/cli.js';
+import { run as agents } from '../../scripts/agents.js';
+import { run as rate } from '../../scripts/rate.js';
+import { run as ratings } from '../../scripts/ratings.js';
+import { run as route } from '../../scripts/route.js';
+import { run as selectTemplate } from '../../scripts/select-template.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -90,4 +97,16 @@ export function bin(cmd: string, args: string[], store: StateStore, env: Record<
     env: { ...process.env, JUDGELOOP_STATE_DIR: store.root, NO_COLOR: '1', ...env },
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const ENTRIES: Record<string, CommandRun> = { agents, rate, ratings, route, 'select-template': selectTemplate };
+
+/** The same as bin(), through the entry the bin calls, in this process: where the CLI is not the subject. */
+export function here(
+  cmd: string,
+  args: string[],
+  store: StateStore,
+  env: Record<string, string> = {},
+): Promise<CommandResult> {
+  return runHere(ENTRIES[cmd]!, args, { ...process.env, JUDGELOOP_STATE_DIR: store.root, NO_COLOR: '1', ...env });
 }

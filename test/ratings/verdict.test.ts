@@ -1,9 +1,8 @@
 // Issue 34: ratings follow the verdict. A no-op rates 0, below any real attempt; a run that fixes none of its target
 // tests never raises its agent's rating; the rate line names each penalty and its budget; --complexity rates a run
 // recorded without one, nothing collected again.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, rmSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
 import { verdictOutcome } from '../../lib/collector/regressions.js';
 import { fixesNothing, noOpOf, qaVerdict, scoreCeiling } from '../../lib/ratings/qa.js';
 import { readLog } from '../../lib/ratings/agent-log.js';
@@ -12,7 +11,7 @@ import { computeRunScore } from '../../lib/ratings/score.js';
 import type { AgentRunRow, RatingSummary } from '../../lib/schema/types.generated.js';
 import type { StateStore } from '../../lib/store/store.js';
 import { resolutionOf } from '../helpers/resolution.js';
-import { bin, config, feedback, ROOT, tempStore, type RunFacts } from './helpers.js';
+import { config, feedback, here, tempStore, type RunFacts } from './helpers.js';
 
 const rc = config().ratings!;
 const caps = rc.qa_caps;
@@ -96,14 +95,11 @@ describe('qaVerdict reads the verdict', () => {
   });
 });
 
-describe('bin/rate follows the verdict (end to end)', () => {
-  beforeAll(() => {
-    if (!existsSync(join(ROOT, 'dist', 'scripts', 'rate.js'))) throw new Error('run `npm run build` first');
-  });
+describe('rate follows the verdict (end to end, its entry in this process)', () => {
   const NOW = { JUDGELOOP_NOW: '2026-03-01T10:00:00Z' };
   const summary = (s: StateStore, bead: string) => s.read<RatingSummary>('rating-jobs', bead)!;
 
-  it('an empty commit rates 0, below a fix that broke tests, whatever the judge said', () => {
+  it('an empty commit rates 0, below a fix that broke tests, whatever the judge said', async () => {
     const s = store();
     s.write('feedback', 'empty', feedback('empty', { ...noOp, agent: 'idle', judgeScore: 0.96 }));
     s.write(
@@ -111,7 +107,7 @@ describe('bin/rate follows the verdict (end to end)', () => {
       'broke',
       feedback('broke', { agent: 'busy', outcome: 'partial_pass', judgeScore: 0.8, resolution: resolutionOf(1, 1, 2) }),
     );
-    const r = bin('rate', ['empty', 'broke'], s, NOW);
+    const r = await here('rate', ['empty', 'broke'], s, NOW);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/empty: rated idle: quality 0\.0 capped from 9\.6 \(a no-op: the change does nothing\)/);
     expect(r.stderr).toMatch(/broke: rated busy: quality 4\.0 capped from 8\.0 \(checks regressed\)/);
@@ -124,7 +120,7 @@ describe('bin/rate follows the verdict (end to end)', () => {
     expect(empty.qa_status).toBe('no_op');
   });
 
-  it("a run that fixes none of its targets does not raise its agent's rating; a real fix still does", () => {
+  it("a run that fixes none of its targets does not raise its agent's rating; a real fix still does", async () => {
     const s = store();
     s.write('feedback', 'weak', feedback('weak', { agent: 'a', judgeScore: 0.3, resolution: resolutionOf(1, 1) }));
     s.write(
@@ -148,8 +144,8 @@ describe('bin/rate follows the verdict (end to end)', () => {
         startedAt: '2026-01-03T00:00:00.000Z',
       }),
     );
-    expect(bin('rate', ['weak'], s, NOW).code).toBe(0);
-    const r = bin('rate', ['nofix'], s, { JUDGELOOP_NOW: '2026-03-01T11:00:00Z' });
+    expect((await here('rate', ['weak'], s, NOW)).code).toBe(0);
+    const r = await here('rate', ['nofix'], s, { JUDGELOOP_NOW: '2026-03-01T11:00:00Z' });
     expect(r.code).toBe(0);
     const held = summary(s, 'nofix');
     const row = readLog(s, 'a').rows[1]!.row as AgentRunRow;
@@ -162,20 +158,22 @@ describe('bin/rate follows the verdict (end to end)', () => {
     expect(r.stderr).toMatch(
       /held at the rating before \(\d+\.\d\d\): a run that fixes none of its target tests never raises it/,
     );
-    // bin/ratings shows why: the quality capped (unfixed) and the score held.
-    expect(bin('ratings', [], s).stdout).toMatch(/ nofix +work-on-tasks +5 +5\.0 judge \(unfixed\) +\d\.\d\d held /);
-    bin('rate', ['fix'], s, { JUDGELOOP_NOW: '2026-03-01T12:00:00Z' });
+    // ratings shows why: the quality capped (unfixed) and the score held.
+    expect((await here('ratings', [], s)).stdout).toMatch(
+      / nofix +work-on-tasks +5 +5\.0 judge \(unfixed\) +\d\.\d\d held /,
+    );
+    await here('rate', ['fix'], s, { JUDGELOOP_NOW: '2026-03-01T12:00:00Z' });
     expect(summary(s, 'fix').rating_after).toBeGreaterThan(summary(s, 'fix').rating_before!);
   });
 
-  it('the rate line names the time budget and the penalty it cost a perfect fix', () => {
+  it('the rate line names the time budget and the penalty it cost a perfect fix', async () => {
     const s = store();
     s.write(
       'feedback',
       'slow',
       feedback('slow', { judgeScore: 1, durationSeconds: 7200, complexity: 5, resolution: resolutionOf(1, 1) }),
     );
-    const r = bin('rate', ['slow'], s, NOW);
+    const r = await here('rate', ['slow'], s, NOW);
     const sum = summary(s, 'slow');
     const time = sum.penalties!.find((p) => p.dimension === 'time')!;
     expect(time).toMatchObject({
@@ -190,7 +188,7 @@ describe('bin/rate follows the verdict (end to end)', () => {
     );
   });
 
-  it('rate --complexity 3 rates a run recorded without a complexity; the feedback is not touched', () => {
+  it('rate --complexity 3 rates a run recorded without a complexity; the feedback is not touched', async () => {
     const s = store();
     s.write(
       'feedback',
@@ -199,15 +197,15 @@ describe('bin/rate follows the verdict (end to end)', () => {
     );
     const file = s.path('feedback', 'nocx');
     const bytes = readFileSync(file);
-    expect(bin('rate', ['nocx'], s, NOW)).toMatchObject({
+    expect(await here('rate', ['nocx'], s, NOW)).toMatchObject({
       code: 0,
       stderr: expect.stringMatching(/not rated .*no task complexity.*rate --complexity 1-10/),
     });
-    expect(bin('rate', ['nocx', '--complexity', '11'], s, NOW)).toMatchObject({
+    expect(await here('rate', ['nocx', '--complexity', '11'], s, NOW)).toMatchObject({
       code: 2,
       stderr: expect.stringMatching(/--complexity "11": expected a whole number from 1 to 10/),
     });
-    const r = bin('rate', ['nocx', '--complexity', '3'], s, NOW);
+    const r = await here('rate', ['nocx', '--complexity', '3'], s, NOW);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/nocx: rated agent-a: .*complexity 3 from --complexity/);
     const row = readLog(s, 'agent-a').rows[0]!.row as AgentRunRow;
@@ -216,7 +214,7 @@ describe('bin/rate follows the verdict (end to end)', () => {
     expect(readFileSync(file).equals(bytes)).toBe(true);
     // A run that has its own complexity keeps it, and the line says the flag was not used.
     s.write('feedback', 'own', feedback('own', { complexity: 6, judgeScore: 0.8, resolution: resolutionOf(1, 1) }));
-    const own = bin('rate', ['own', '--complexity', '3'], s, NOW);
+    const own = await here('rate', ['own', '--complexity', '3'], s, NOW);
     expect(own.stderr).toMatch(
       /the run record's complexity 6 is used; --complexity 3 applies only to runs recorded without one/,
     );

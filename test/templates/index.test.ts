@@ -17,7 +17,31 @@ import { run } from '../../scripts/score-templates.js';
 import { orderFeedback } from '../../lib/collector/record-order.js';
 import type { FeedbackIndexRow, TemplateScores } from '../../lib/schema/types.generated.js';
 import { captureIo } from './_io.js';
+import { tempDir } from '../helpers/temp.js';
 import { makeFeedback, tempState, writeRuns, type TempState } from './_fixtures.js';
+
+const DIST = new URL('../../dist/lib/store/', import.meta.url).href;
+/** What the children import: the built store modules (test/global-setup.ts checks dist/ is fresh). */
+const IMPORTS = `import { readFileSync } from 'node:fs';
+import { StateStore } from '${DIST}store.js';
+import { compactIndex, indexFeedback } from '${DIST}feedback-index.js';
+`;
+
+/** A node process running `body` after IMPORTS, with `args`; resolves when it exits 0. */
+const spawnBuilt = (body: string, ...args: string[]) =>
+  new Promise<void>((resolve, reject) => {
+    const p = spawn(process.execPath, ['--input-type=module', '-e', IMPORTS + body, ...args], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`child exited ${code}`))));
+  });
+
+/** The feedback records one child writes, in a file of their own. */
+function batchFile(records: unknown[]): string {
+  const file = join(tempDir('jl-batch-'), 'batch.json');
+  writeFileSync(file, JSON.stringify(records));
+  return file;
+}
 
 let st: TempState;
 beforeEach(() => (st = tempState()));
@@ -253,33 +277,29 @@ describe('compacted index + bounded tail', () => {
   it('writers appending while compactions run lose nothing (separate processes)', async () => {
     const writers = 3;
     const per = 25;
-    const mod = (f: string) => JSON.stringify(new URL(f, import.meta.url).href);
+    // The children run the built modules (dist/, as bin/ does: node alone, no tsx transform); what each writes is
+    // made here.
+    const batches = Array.from({ length: writers }, (_, w) =>
+      Array.from({ length: per }, (_, i) =>
+        // every third file is rewritten with a judgment
+        (i % 3 === 0 ? [null, 0.9] : [null]).map((judge) =>
+          makeFeedback({ bead: `w${w}-${i}`, template: `T${w}`, outcome: 'full_pass', judge }),
+        ),
+      ).flat(),
+    );
     const writer = `
-      import { indexFeedback } from ${mod('../../lib/store/feedback-index.ts')};
-      import { makeFeedback } from ${mod('./_fixtures.ts')};
-      import { StateStore } from ${mod('../../lib/store/store.ts')};
       const store = new StateStore(process.argv[1]);
-      const w = process.argv[2];
-      for (let i = 0; i < ${per}; i++) {
-        for (const judge of i % 3 === 0 ? [null, 0.9] : [null]) { // every third file is rewritten with a judgment
-          const fb = makeFeedback({ bead: 'w' + w + '-' + i, template: 'T' + w, outcome: 'full_pass', judge });
-          store.write('feedback', fb.bead, fb);
-          await indexFeedback(store, fb, undefined, 3000);
-        }
+      for (const fb of JSON.parse(readFileSync(process.argv[2], 'utf8'))) {
+        store.write('feedback', fb.bead, fb);
+        await indexFeedback(store, fb, undefined, 3000);
       }`;
     const compactor = `
-      import { compactIndex } from ${mod('../../lib/store/feedback-index.ts')};
-      import { StateStore } from ${mod('../../lib/store/store.ts')};
       const store = new StateStore(process.argv[1]);
       for (let i = 0; i < 40; i++) { await compactIndex(store); await new Promise((r) => setTimeout(r, 5)); }`;
-    const spawnTsx = (script: string, ...args: string[]) =>
-      new Promise<void>((resolve, reject) => {
-        const p = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, st.root, ...args], {
-          stdio: ['ignore', 'ignore', 'inherit'],
-        });
-        p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`child exited ${code}`))));
-      });
-    await Promise.all([...Array.from({ length: writers }, (_, w) => spawnTsx(writer, String(w))), spawnTsx(compactor)]);
+    await Promise.all([
+      ...batches.map((batch) => spawnBuilt(writer, st.root, batchFile(batch))),
+      spawnBuilt(compactor, st.root),
+    ]);
     const all = [...linesOf(compactedFile()), ...indexLines()];
     expect(isUnique(beadsOf(linesOf(compactedFile())))).toBe(true);
     const { res, rows } = await scan();
@@ -370,31 +390,23 @@ describe('concurrent writers', () => {
   it('rows appended by several processes at once all arrive whole', async () => {
     const n = 4;
     const per = 15;
+    const batch = (w: number) =>
+      Array.from({ length: per }, (_, i) =>
+        makeFeedback({
+          bead: `w${w}-${i}`,
+          template: `T${w}`,
+          outcome: 'full_pass',
+          judge: 0.5,
+          issues: [{ description: 'x'.repeat(150) }],
+        }),
+      );
     const script = `
-      import { indexFeedback } from ${JSON.stringify(new URL('../../lib/store/feedback-index.ts', import.meta.url).href)};
-      import { makeFeedback } from ${JSON.stringify(new URL('./_fixtures.ts', import.meta.url).href)};
-      import { StateStore } from ${JSON.stringify(new URL('../../lib/store/store.ts', import.meta.url).href)};
       const store = new StateStore(process.argv[1]);
-      const w = process.argv[2];
-      for (let i = 0; i < ${per}; i++) {
-        const fb = makeFeedback({ bead: 'w' + w + '-' + i, template: 'T' + w, outcome: 'full_pass', judge: 0.5, issues: [{ description: 'x'.repeat(150) }] });
+      for (const fb of JSON.parse(readFileSync(process.argv[2], 'utf8'))) {
         store.write('feedback', fb.bead, fb);
         await indexFeedback(store, fb);
       }`;
-    await Promise.all(
-      Array.from(
-        { length: n },
-        (_, w) =>
-          new Promise<void>((resolve, reject) => {
-            const p = spawn(
-              process.execPath,
-              ['--import', 'tsx', '--input-type=module', '-e', script, st.root, String(w)],
-              { stdio: ['ignore', 'ignore', 'inherit'] },
-            );
-            p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`writer exited ${code}`))));
-          }),
-      ),
-    );
+    await Promise.all(Array.from({ length: n }, (_, w) => spawnBuilt(script, st.root, batchFile(batch(w)))));
     const rows: FeedbackIndexRow[] = [];
     const res = await scanFeedback(st.store, (r) => rows.push(r));
     expect(res).toMatchObject({ feedbackFiles: n * per, fromIndex: n * per, readNow: 0, badIndexLines: 0 });

@@ -1,0 +1,33 @@
+// A command run through the entry its bin calls (`execute` of scripts/<name>.ts's `run`) in this process.
+import { readEnv } from '../../lib/base/env.js';
+import { execute, type CommandRun } from '../../lib/cli/cli.js';
+
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * What bin/<name> would answer, without its process (node, the bundle, a compiler already loaded in the worker):
+ * for cases whose subject is not the CLI. `env` is the whole environment the command sees.
+ */
+export async function runHere(
+  run: CommandRun,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd = process.cwd(),
+): Promise<CommandResult> {
+  let stdout = '';
+  let stderr = '';
+  const io = {
+    stdout: (t: string) => void (stdout += t),
+    stderr: (t: string) => void (stderr += t),
+    env: readEnv(env),
+    processEnv: env,
+    cwd,
+    color: false,
+  };
+  const code = await execute(run, args, io);
+  return { code, stdout, stderr };
+}
