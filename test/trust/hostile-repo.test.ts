@@ -8,14 +8,10 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Feedback } from '../../lib/schema/types.generated.js';
-import { execute, type CommandRun } from '../../lib/cli/cli.js';
-import { run as collect } from '../../scripts/collect.js';
-import { run as judge } from '../../scripts/judge.js';
 import { gitIn, tempDir } from '../helpers/repo.js';
 import {
   agentWorktree,
   COMMANDS,
-  makeIo,
   makeProject,
   type Project,
   readJson,
@@ -55,16 +51,6 @@ function bin(name: string, args: string[], p: Project, env: Record<string, strin
     },
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-/**
- * A command's entry in this process (what its bin/ runs, through execute), where the process is not the subject:
- * the same minimal environment as bin() gives (makeIo), the same git processes.
- */
-async function entry(run: CommandRun, args: string[], p: Project, env: Record<string, string> = {}) {
-  const { io, out, err } = makeIo(p, { NO_COLOR: '1', ANTHROPIC_API_KEY: CANARY, ...env });
-  const code = await execute(run, args, io);
-  return { code, stdout: out.join(''), stderr: err.join('') };
 }
 
 /**
@@ -283,7 +269,7 @@ describe('repositories that would make judgeloop measure something else', () => 
     expect(readFileSync(otherIndex)).toEqual(indexBefore);
   });
 
-  it('a .git file pointing at another repository is refused with a clear reason', async () => {
+  it('a .git file pointing at another repository is refused with a clear reason', () => {
     const p = makeProject();
     temps.push(p.repo, p.dir);
     const wt = join(p.dir, 'wt-a');
@@ -291,23 +277,23 @@ describe('repositories that would make judgeloop measure something else', () => 
     writeFileSync(join(wt, 'x.txt'), 'x\n');
     writeFileSync(join(wt, '.git'), `gitdir: ${join(p.repo, '.git')}\n`);
     const rec = writeRecord(p, 'a', runRecord());
-    const r = await entry(collect, ['--quiet', rec], p);
+    const r = bin('collect', ['--quiet', rec], p);
     expect(r.code).toBe(0);
     const fb = readJson<Feedback>(join(p.state, 'feedback', 'bd-1.json'));
     expect(fb.outcome).toBe('infra_failure');
     expect(fb.outcome_reason).toMatch(/\.git points at .*which is not a linked worktree/);
     // The judge, asked first (no feedback yet), refuses it too.
     const fresh = { ...p, state: join(p.dir, 'state2') };
-    const j = await entry(judge, ['--dry-run', rec], fresh, { JUDGE_ENABLED: 'true' });
+    const j = bin('judge', ['--dry-run', rec], fresh, { JUDGE_ENABLED: 'true' });
     expect(j.stderr).toMatch(/\.git points at .*which is not a linked worktree/);
   });
 
-  it('a plain folder inside another repository is refused, not measured as that repository', async () => {
+  it('a plain folder inside another repository is refused, not measured as that repository', () => {
     const p = makeProject();
     temps.push(p.repo, p.dir);
     const inner = join(p.repo, 'src');
     const rec = writeRecord(p, 'a', runRecord({ worktree: inner }));
-    const r = await entry(collect, ['--quiet', rec], p);
+    const r = bin('collect', ['--quiet', rec], p);
     expect(r.code).toBe(0);
     const fb = readJson<Feedback>(join(p.state, 'feedback', 'bd-1.json'));
     expect(fb.outcome).toBe('infra_failure');
@@ -316,7 +302,7 @@ describe('repositories that would make judgeloop measure something else', () => 
 });
 
 describe("the agent's repository is left as it was", () => {
-  it('its own worktrees, even one whose folder is missing, stay registered after a baseline was computed', async () => {
+  it('its own worktrees, even one whose folder is missing, stay registered after a baseline was computed', () => {
     const p = makeProject();
     temps.push(p.repo, p.dir);
     agentWorktree(p, 'a');
@@ -324,12 +310,12 @@ describe("the agent's repository is left as it was", () => {
     rmSync(gone, { recursive: true, force: true });
     const before = gitIn(p.repo, 'worktree', 'list', '--porcelain');
     const rec = writeRecord(p, 'a', runRecord());
-    expect((await entry(collect, ['--quiet', rec], p)).code).toBe(0);
+    expect(bin('collect', ['--quiet', rec], p).code).toBe(0);
     expect(readJson<Feedback>(join(p.state, 'feedback', 'bd-1.json')).baseline).not.toBeNull();
     expect(gitIn(p.repo, 'worktree', 'list', '--porcelain')).toBe(before);
   });
 
-  it("a check that points its checkout's .git at the agent's registration does not get that one removed", async () => {
+  it("a check that points its checkout's .git at the agent's registration does not get that one removed", () => {
     const p = makeProject();
     temps.push(p.repo, p.dir);
     const wt = agentWorktree(p, 'a');
@@ -344,7 +330,7 @@ describe("the agent's repository is left as it was", () => {
     writeFileSync(cfg, JSON.stringify({ collector: { sandbox: 'off' } }));
     const test = `printf 'gitdir: %s\\n' '${admin}' > .git && grep -q '${admin}' .git && echo "$PWD" >> ${join(seen, 'rewrites')}; ${COMMANDS.test}`;
     const rec = writeRecord(p, 'a', runRecord({ commands: { ...COMMANDS, test } }));
-    const r = await entry(collect, ['--quiet', '--config', cfg, rec], p);
+    const r = bin('collect', ['--quiet', '--config', cfg, rec], p);
     expect(r.code, r.stderr).toBe(0);
     // The base's checkout and the sealed candidate's: both rewritten.
     expect(readFileSync(join(seen, 'rewrites'), 'utf8').trim().split('\n')).toHaveLength(2);
@@ -354,7 +340,7 @@ describe("the agent's repository is left as it was", () => {
 });
 
 describe('edits hidden from git are measured', () => {
-  it('skip-worktree, assume-unchanged, .git/info/exclude and a forged stat cache: in the collector diff and the judge context alike', async () => {
+  it('skip-worktree, assume-unchanged, .git/info/exclude and a forged stat cache: in the collector diff and the judge context alike', () => {
     const p = makeProject({
       'src/add.mjs': 'export function add(a, b) {\n  return a + b;\n}\n',
       'src/keep.mjs': 'export const keep = 1;\n',
@@ -378,12 +364,12 @@ describe('edits hidden from git are measured', () => {
     // Plain git status shows none of the first three (the hiding works); ctime still gives the fourth away to git.
     expect(safeGit(wt, 'status', '--porcelain')).toBe('M src/same.mjs');
     const rec = writeRecord(p, 'a', runRecord({ commands: { build: null, test: null, lint: null, typecheck: null } }));
-    expect((await entry(collect, ['--quiet', rec], p)).code).toBe(0);
+    expect(bin('collect', ['--quiet', rec], p).code).toBe(0);
     const fb = readJson<Feedback>(join(p.state, 'feedback', 'bd-1.json'));
     const paths = fb.diff!.files.map((f) => f.path).sort();
     // src/agent.mjs: the fixture agent's own one-line change (an agent that changed nothing is a no-op).
     expect(paths).toEqual(['src/add.mjs', 'src/agent.mjs', 'src/hidden.mjs', 'src/keep.mjs', 'src/same.mjs']);
-    const j = await entry(judge, ['--dry-run', rec], p, { JUDGE_ENABLED: 'true' });
+    const j = bin('judge', ['--dry-run', rec], p, { JUDGE_ENABLED: 'true' });
     expect(j.code).toBe(0);
     for (const text of ['return 42;', 'keep = 2', 'hidden = true', 'same = 9']) expect(j.stdout).toContain(text);
   });
@@ -392,7 +378,7 @@ describe('edits hidden from git are measured', () => {
 describe('history rewritten to move the merge base', () => {
   // main advanced to B1 after the agent branched at B0; the agent's C1 holds its big change, C2 a small one. Making
   // C1 a parent of B1 (a graft, or a replace ref) moves the merge base to C1, hiding C1 from the diff.
-  it.each(['graft', 'replace'] as const)('a %s cannot hide committed changes from the diff', async (how) => {
+  it.each(['graft', 'replace'] as const)('a %s cannot hide committed changes from the diff', (how) => {
     const p = makeProject();
     temps.push(p.repo, p.dir);
     const b0 = gitIn(p.repo, 'rev-parse', 'HEAD');
@@ -410,7 +396,7 @@ describe('history rewritten to move the merge base', () => {
     // For plain git the base has moved (the rewrite works).
     expect(spawnSync('git', ['merge-base', 'main', 'HEAD'], { cwd: wt, encoding: 'utf8' }).stdout.trim()).toBe(c1);
     const rec = writeRecord(p, 'a', runRecord({ commands: { build: null, test: null, lint: null, typecheck: null } }));
-    expect((await entry(collect, ['--quiet', rec], p)).code).toBe(0);
+    expect(bin('collect', ['--quiet', rec], p).code).toBe(0);
     const fb = readJson<Feedback>(join(p.state, 'feedback', 'bd-1.json'));
     expect(fb.diff!.merge_base).toBe(b0);
     expect(fb.diff!.files.map((f) => f.path).sort()).toEqual(['src/big.mjs', 'src/small.mjs']);
