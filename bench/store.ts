@@ -12,7 +12,7 @@ const args = process.argv.slice(2);
 const n = Number(args.includes('--writes') ? args[args.indexOf('--writes') + 1] : 300);
 const base = args.includes('--dir') ? args[args.indexOf('--dir') + 1]! : tmpdir();
 const dir = mkdtempSync(join(base, 'judgeloop-bench-store-'));
-const child = join(import.meta.dirname, '..', 'test', 'lib', '_store-child.ts');
+const child = join(import.meta.dirname, '..', 'test', 'lib', '_lock-child.mjs');
 
 // A feedback record's size (a collected run with three checks' output kept: ~6 KB).
 const record = JSON.stringify({ bead: 'bd-1', text: 'x'.repeat(6000) }, null, 2);
@@ -49,12 +49,12 @@ try {
 
   // A real process holds a lock and is SIGKILLed; another process then takes it.
   const state = join(dir, 'state');
-  const holder = spawn(process.execPath, ['--import', 'tsx', child, 'hold-lock', state, 'bench'], {
+  const holder = spawn(process.execPath, [child, 'hold-lock', state, 'bench'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((r) => holder.stdout!.on('data', () => r()));
   await new Promise<void>((r) => (holder.once('exit', () => r()), holder.kill('SIGKILL')));
-  const t = spawnSync(process.execPath, ['--import', 'tsx', child, 'take-lock', state, 'bench', '60'], {
+  const t = spawnSync(process.execPath, [child, 'take-lock', state, 'bench', '60'], {
     encoding: 'utf8',
   });
   console.log(

@@ -11,6 +11,21 @@ import { tempDir } from '../helpers/repo.js';
 import { agentCommit, filesUnder, makeJudging, ROOT, runProc, type Judging } from './_setup.js';
 import { COMMAND_NAMES } from '../../lib/cli/commands/names.js';
 
+/** `judgeloop <name> --help` for every command through the installed entry's `run`: each one's code and stdout. */
+const HELP_EACH = `
+  const { run } = await import(process.env.ENTRY);
+  const { COMMAND_NAMES } = ${JSON.stringify({ COMMAND_NAMES })};
+  const answers = {};
+  for (const name of COMMAND_NAMES) {
+    let out = '';
+    let err = '';
+    const io = { stdout: (t) => (out += t), stderr: (t) => (err += t), env: {}, processEnv: process.env,
+      cwd: process.cwd(), color: false };
+    answers[name] = { code: await run([name, '--help'], io), out, err };
+  }
+  process.stdout.write(JSON.stringify(answers));
+`;
+
 let tmp: string;
 let prefix: string;
 let judging: Judging;
@@ -67,10 +82,20 @@ describe('npm pack → npm install -g', () => {
       .filter(Boolean);
     expect(listed).toEqual([...COMMAND_NAMES]);
     expect((await runProc('jl', ['help'], { cwd: elsewhere, env })).stdout).toBe(help.stdout);
+    const r = await runProc('judgeloop', ['record', '--help'], { cwd: elsewhere, env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^usage: judgeloop record /);
+    // The other commands through the installed dispatcher's `run` (what the shim execs), in one node: one start, not 19.
+    const each = await runProc(process.execPath, ['--input-type=module', '-e', HELP_EACH], {
+      cwd: elsewhere,
+      env: { ...env, ENTRY: join(prefix, 'lib', 'node_modules', 'judgeloop', 'dist', 'bundle', 'judgeloop.mjs') },
+    });
+    expect(each.code, each.stderr).toBe(0);
+    const answers = JSON.parse(each.stdout) as Record<string, { code: number; out: string; err: string }>;
+    expect(Object.keys(answers)).toEqual([...COMMAND_NAMES]);
     for (const name of COMMAND_NAMES) {
-      const r = await runProc('judgeloop', [name, '--help'], { cwd: elsewhere, env });
-      expect(r.code, `${name}: ${r.stderr}`).toBe(0);
-      expect(r.stdout, name).toMatch(new RegExp(`^usage: judgeloop ${name} `));
+      expect(answers[name]!.code, `${name}: ${answers[name]!.err}`).toBe(0);
+      expect(answers[name]!.out, name).toMatch(new RegExp(`^usage: judgeloop ${name} `));
     }
   });
 

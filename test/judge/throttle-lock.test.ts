@@ -8,14 +8,15 @@ import { StateStore } from '../../lib/store/store.js';
 import type { JudgeLedgerRow } from '../../lib/schema/types.generated.js';
 import { tempDir } from '../helpers/repo.js';
 
-const lib = (p: string) => JSON.stringify(join(import.meta.dirname, '..', '..', 'lib', p));
+// dist/ (built from lib/, fresh: the global setup checks): plain node, no compile per process.
+const lib = (p: string) => JSON.stringify(join(import.meta.dirname, '..', '..', 'dist', 'lib', p));
 
 /** A process that waits for `go`, then asks for one slot of a limit of 1; prints whether it got it. */
 function reserver(root: string, bead: string): { ready: Promise<void>; done: Promise<string> } {
   const script = `
     import { existsSync, writeSync } from 'node:fs';
-    import { StateStore } from ${lib('store/store.ts')};
-    import { reserveOrQueue } from ${lib('judge/throttle.ts')};
+    import { StateStore } from ${lib('store/store.js')};
+    import { reserveOrQueue } from ${lib('judge/throttle.js')};
     const hold = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
     class SlowAppend extends StateStore {
       appendLine(kind, id, row) {
@@ -30,7 +31,7 @@ function reserver(root: string, bead: string): { ready: Promise<void>; done: Pro
     const r = await reserveOrQueue({ store, limit: 1, now, lockWaitSeconds: 30 }, ${JSON.stringify(bead)}, 1, '/x/run.json', false);
     writeSync(1, r.ok ? 'slot\\n' : 'full\\n');
   `;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';

@@ -9,8 +9,9 @@ import { StateStore } from '../../lib/store/store.js';
 import { agentWorktree, BIN, COMMANDS, makeProject, runRecord, writeRecord } from '../collector/_project.js';
 import { fullFileSystems, type FullFs } from '../helpers/fullfs.js';
 import { invalidStateFiles, tempsUnder } from '../helpers/state.js';
+import { makeFeedback } from '../templates/_fixtures.js';
 
-const CHILD = join(import.meta.dirname, '_store-child.ts');
+const CHILD = join(import.meta.dirname, '_store-child.mjs');
 const systems = fullFileSystems();
 const cleanups: (() => void)[] = [];
 afterAll(() => {
@@ -24,7 +25,20 @@ function run(fs: FullFs, argv: string[], env: Record<string, string> = {}) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 const child = (fs: FullFs, scenario: string, state: string, ...args: string[]) =>
-  run(fs, [process.execPath, '--import', 'tsx', CHILD, scenario, state, ...args]);
+  run(fs, [process.execPath, CHILD, scenario, state, ...args]);
+/** Feedback records bd-<from>… (n of them), as the child's `index` takes them. */
+const feedbacks = (from: number, n: number) =>
+  JSON.stringify(
+    Array.from({ length: n }, (_, i) =>
+      makeFeedback({
+        bead: `bd-${String(from + i).padStart(4, '0')}`,
+        template: 't1',
+        outcome: 'full_pass',
+        judge: 0.8,
+        issues: [{ description: 'x'.repeat(150) }],
+      }),
+    ),
+  );
 
 /** Every file under `dir` (the tmpfs filler aside) with its bytes. */
 function bytesOf(files: string[]): Record<string, string> {
@@ -80,13 +94,13 @@ describe.each(systems.map((s) => [s.mode, s] as const))('on a full file system (
 
   it('bin/score-templates keeps the previous scores byte-identical and exits 1 with one line', () => {
     const state = join(fs.dir, 'state-scores');
-    expect(child(fs, 'index', state, '0', '6').code).toBe(0);
+    expect(child(fs, 'index', state, feedbacks(0, 6)).code).toBe(0);
     const bin = join(import.meta.dirname, '..', '..', 'bin', 'score-templates');
     const env = { JUDGELOOP_STATE_DIR: state };
     expect(run(fs, [bin], env).code).toBe(0);
     const scores = join(state, 'scores', 'templates.json');
     const was = bytesOf([scores]);
-    expect(child(fs, 'index', state, '6', '2').code).toBe(0);
+    expect(child(fs, 'index', state, feedbacks(6, 2)).code).toBe(0);
     fs.fill(fs.mode === 'tmpfs' ? 0 : 1024);
     try {
       const r = run(fs, [bin], env);
@@ -136,7 +150,7 @@ describe.each(systems.map((s) => [s.mode, s] as const))('on a full file system (
 
   it('feedback index: appends and a compaction that fail leave both index files byte-identical and no .tmp', () => {
     const state = join(fs.dir, 'state-index');
-    expect(child(fs, 'index', state, '0', '12').code).toBe(0);
+    expect(child(fs, 'index', state, feedbacks(0, 12)).code).toBe(0);
     const idx = (n: string) => join(state, 'index', n);
     const files = [idx('feedback.jsonl'), idx('feedback.compacted.jsonl')];
     const was = bytesOf(files);
@@ -153,7 +167,7 @@ describe.each(systems.map((s) => [s.mode, s] as const))('on a full file system (
       fs.free();
     }
     expect(child(fs, 'compact', state).code).toBe(0);
-    expect(child(fs, 'index', state, '12', '2').code).toBe(0);
+    expect(child(fs, 'index', state, feedbacks(12, 2)).code).toBe(0);
     expect(invalidStateFiles(state)).toEqual([]);
     expect(readFileSync(idx('feedback.compacted.jsonl'), 'utf8').trim().split('\n')).toHaveLength(12);
   });

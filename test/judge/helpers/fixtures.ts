@@ -1,7 +1,8 @@
 // A real agent run to judge: a git repo with a base commit and the agent's changes, and its run record.
 import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { commitAll, gitIn, makeRepo, tempDir, writeTree } from '../../helpers/repo.js';
+import { emptyRepo, fastImport } from '../../helpers/fast-import.js';
+import { gitIn, tempDir, writeTree } from '../../helpers/repo.js';
 import type { RunRecord } from '../../../lib/schema/types.generated.js';
 
 export interface RunFixture {
@@ -78,17 +79,20 @@ const templates = new Map<string, string>();
 
 /**
  * A new repo: `base` committed on main, `files` committed on branch agent (checked out). Built with git once per
- * content in this file, then copied: the copy has the same commits (as two repos built in the same second would).
+ * content in this file (init, one fast-import of both commits, a checkout), then copied: the copy has the same commits.
  * Keyed by the file's TMPDIR too: a worker runs several files (isolate: false) and each file's TMPDIR goes with it.
  */
 function agentRepo(base: Record<string, string>, files: Record<string, string>): string {
   const key = JSON.stringify([process.env.TMPDIR, base, files]);
   let template = templates.get(key);
   if (template === undefined) {
-    template = makeRepo(base);
-    gitIn(template, 'checkout', '-q', '-b', 'agent');
-    writeTree(template, files);
-    commitAll(template, 'agent work');
+    template = emptyRepo();
+    fastImport(template, [
+      { ref: 'main', message: 'base', files: base },
+      { ref: 'agent', message: 'agent work', files, parent: 0 },
+    ]);
+    writeFileSync(join(template, '.git', 'HEAD'), 'ref: refs/heads/agent\n');
+    gitIn(template, 'reset', '-q', '--hard');
     templates.set(key, template);
   }
   const repo = tempDir('judgeloop-repo-');
