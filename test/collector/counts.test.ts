@@ -180,7 +180,7 @@ describe('collect: a report the tests tamper with is not trusted', () => {
   ].join('\n');
 
   it('honest pytest run: counts and ids from the JUnit report', async () => {
-    const fb = await collectOne(PY, 'python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest');
+    const fb = await collectOne(PY, 'python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest -p no:benchmark');
     expect(fb.checks.test?.tests).toMatchObject({ runner: 'pytest', passed: 1, failed: 1, source: 'report' });
     expect(fb.checks.test?.tests?.cases?.map((c) => `${c.id}=${c.status}`)).toEqual([
       'test_calc.py::test_ok=passed',
@@ -214,7 +214,7 @@ describe('collect: a report the tests tamper with is not trusted', () => {
   };
 
   it.each([
-    ['pytest', 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest'],
+    ['pytest', 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -p no:benchmark'],
     // The system python's pytest-xdist (.ci/run installs it): a controller and two workers.
     ['pytest-xdist', '/usr/bin/python3 -m pytest -n 2 -p no:cacheprovider'],
   ])(
@@ -247,7 +247,7 @@ describe('collect: a report the tests tamper with is not trusted', () => {
           '',
         ].join('\n'),
       },
-      'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest',
+      'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -p no:benchmark',
     );
     const t = fb.checks.test!.tests!;
     expect(t.failed).toBeGreaterThan(0);
@@ -267,7 +267,7 @@ describe('collect: a report the tests tamper with is not trusted', () => {
           '',
         ].join('\n'),
       },
-      'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest',
+      'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -p no:benchmark',
     );
     const t = fb.checks.test!.tests!;
     expect([t.passed, t.failed, t.errors]).toEqual([1, 0, 0]);
@@ -276,7 +276,7 @@ describe('collect: a report the tests tamper with is not trusted', () => {
   });
 
   it('a runner judgeloop does not recognise: the report the config names is asked for and read', async () => {
-    const script = { 'run-tests.sh': 'exec python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest "$@"\n' };
+    const script = { 'run-tests.sh': 'exec python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest -p no:benchmark "$@"\n' };
     const plain = await collectOne({ ...PY, ...script }, 'sh run-tests.sh');
     expect(plain.checks.test?.tests).toMatchObject({ passed: 1, failed: 1, source: 'console' });
     const named = await collectOne({ ...PY, ...script }, 'sh run-tests.sh', {
@@ -289,7 +289,7 @@ describe('collect: a report the tests tamper with is not trusted', () => {
   it('report overwritten after pytest wrote it: disputed, the failure the console saw is kept', async () => {
     const fb = await collectOne(
       { ...PY, 'conftest.py': OVERWRITE },
-      'python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest',
+      'python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest -p no:benchmark',
     );
     expect(fb.checks.test?.tests).toMatchObject({ failed: 1, counts_disputed: true });
     expect(fb.outcome).not.toBe('full_pass');
@@ -298,7 +298,7 @@ describe('collect: a report the tests tamper with is not trusted', () => {
   it('report replaced by a symlink to a planted file: ignored, counts from the console', async () => {
     const fb = await collectOne(
       { ...PY, 'conftest.py': SYMLINK },
-      'python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest',
+      'python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest -p no:benchmark',
     );
     expect(fb.checks.test?.tests).toMatchObject({ passed: 1, failed: 1, source: 'console' });
     expect(fb.checks.test?.tests?.notes?.join(' ')).toMatch(/not a regular file/);

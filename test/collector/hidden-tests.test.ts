@@ -16,7 +16,7 @@ const BUGGY = 'UNITS = {"s": 1, "m": 60}\n\n\ndef seconds(text):\n    return int
 const VISIBLE = 'from units import seconds\n\n\ndef test_hours():\n    assert seconds("1h") == 3600\n';
 const HIDDEN =
   'from units import seconds\n\n\ndef test_two_hours_heldout():\n    assert seconds("2h") == 7200\n\n\ndef test_minutes_heldout():\n    assert seconds("3m") == 180\n';
-const PYTEST = 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -q tests';
+const PYTEST = 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -p no:benchmark -q tests';
 
 let server: MessagesServer;
 let dir: string;

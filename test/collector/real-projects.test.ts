@@ -236,7 +236,7 @@ describe('a pip project with a setup.py', () => {
         },
       });
       const collector = {
-        commands: { test: 'python3 -m pytest -p no:hypothesispytest -q tests' },
+        commands: { test: 'python3 -m pytest -p no:hypothesispytest -p no:benchmark -q tests' },
         setup_command: 'python3 setup.py -q build',
       };
       const c = await collect(p, 'bd-py', wt, collector);

@@ -192,7 +192,7 @@ describe('bin/collect orders a clean fix > a fix that broke a base test > a no-o
       { id: 'truncate', prompt: 'truncate drops the ellipsis' },
       {
         build: 'python3 -m py_compile text.py',
-        test: 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -q tests',
+        test: 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -p no:benchmark -q tests',
       },
     );
     const { stdout, env } = collectIn(dir, records);

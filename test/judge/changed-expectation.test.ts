@@ -46,7 +46,7 @@ describe('a changed expectation', () => {
         status: 'completed',
         commands: {
           build: null,
-          test: 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest',
+          test: 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -p no:benchmark',
           lint: null,
           typecheck: null,
         },

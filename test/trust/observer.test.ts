@@ -16,7 +16,7 @@ import {
   writeRecord,
 } from '../collector/_project.js';
 
-const PYTEST = 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest';
+const PYTEST = 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -p no:benchmark';
 const BASE = {
   'calc.py': 'def parse(text):\n    return int(text) + 1\n',
   'test_calc.py': [

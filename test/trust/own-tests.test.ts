@@ -46,7 +46,7 @@ beforeAll(() => {
       failing: { 'clamp.py': FIXED, 'tests/test_more.py': own('    assert clamp(7, 0, 5) == 7\n') },
     },
     { id: 'clamp', prompt: 'clamp to hi too' },
-    { build: null, test: 'python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest tests' },
+    { build: null, test: 'python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest -p no:benchmark tests' },
   );
   collectIn(dir, records);
   const r = spawnSync(join(ROOT, 'bin', 'race'), ['--json', '--quiet', ...records], {

@@ -244,7 +244,7 @@ function build(dir: string): { repo: string; records: Record<string, string> } {
       status: 'completed',
       commands: {
         build: null,
-        test: 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest',
+        test: 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -p no:benchmark',
         lint: null,
         typecheck: null,
       },
@@ -404,7 +404,7 @@ describe('accept --merge merges what was measured', () => {
       status: 'completed',
       commands: {
         build: null,
-        test: 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest',
+        test: 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -p no:benchmark',
         lint: null,
         typecheck: null,
       },

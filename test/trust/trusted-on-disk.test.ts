@@ -62,7 +62,7 @@ beforeAll(() => {
     { id: 'truncate', prompt: 'truncate marks a cut' },
     {
       build: 'python3 tools/build.py',
-      test: 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -q tests',
+      test: 'python3 -m pytest -p no:cacheprovider -p no:hypothesispytest -p no:benchmark -q tests',
     },
   );
   stdout = collectIn(dir, records).stdout;
