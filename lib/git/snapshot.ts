@@ -3,7 +3,7 @@ import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onAbort } from '../base/cleanup.js';
-import { git, GitError, repoConfigAt, repoObjects } from './git.js';
+import { git, GitError, isAnswered, repoConfigAt, repoObjects } from './git.js';
 import { writeView } from './view.js';
 import { mergeBase, type WorktreeInfo } from './worktree.js';
 /**
@@ -240,7 +240,9 @@ export async function measuredOrFreshDiff(
   const mb = measured?.diff?.merge_base;
   if (tree && mb && measured?.base?.commit === baseCommit) {
     try {
-      await git(worktree, ['cat-file', '-e', `${tree}^{tree}`]);
+      // Known to exist when this process has read or written it (measurableWithRef, the collect's write-tree).
+      if (!isAnswered(worktree, ['rev-parse', `${tree}^{tree}`]))
+        await git(worktree, ['cat-file', '-e', `${tree}^{tree}`]);
       return { mergeBase: mb, tree };
     } catch {
       // Pruned since: snapshot again.
