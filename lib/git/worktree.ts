@@ -121,7 +121,7 @@ export async function measurableWithRef(dir: string, ref: string, commits: strin
       /^(true|false)$/.test(shallow ?? '')
     )
       knowRepoObjects(dir, commonDir, objectFormat!, shallow === 'true');
-    ids.forEach((c, i) => knowTree(dir, c, trees[i]!));
+    for (const [i, c] of ids.entries()) knowTree(dir, c, trees[i]!);
     return commit!;
   } catch {
     return null;
