@@ -2,7 +2,7 @@
 // committed trees (never the worktree's files); and the files whose change is whitespace only.
 import { git, isAnswered, knowAnswer, viewGit } from '../git/git.js';
 import { parseCatFileBatch } from '../git/cat-file-batch.js';
-import { parseUnifiedDiff, type FilePatch } from '../git/diff-parse.js';
+import { parseUnifiedDiff, wholeText, type FilePatch } from '../git/diff-parse.js';
 import type { IsTest } from './test-findings.js';
 
 const MAX_FILE_BYTES = 1024 * 1024;
@@ -109,17 +109,20 @@ export async function changedTexts(
     head: p.deleted ? null : `${to}:${p.path}`,
     base: p.created ? null : `${from}:${p.oldPath ?? p.path}`,
   });
+  // A new or deleted file's text is whole in its patch: no blob read for it (what `blob` would give: capped, no NUL).
+  const whole = new Map(files.map((p) => [p, wholeText(p)]));
+  const asText = (t: string) => (Buffer.byteLength(t) > MAX_FILE_BYTES || t.includes('\u0000') ? null : t);
   const texts = await blobTexts(
     worktree,
-    files.flatMap((p) => Object.values(names(p)).filter((n): n is string => n !== null)),
+    files
+      .filter((p) => whole.get(p) === undefined)
+      .flatMap((p) => Object.values(names(p)).filter((n): n is string => n !== null)),
   );
   return files.map((p) => {
     const n = names(p);
-    return {
-      path: p.path,
-      head: n.head === null ? null : texts.get(n.head)!,
-      base: n.base === null ? null : texts.get(n.base)!,
-    };
+    const w = whole.get(p);
+    const side = (name: string | null) => (name === null ? null : w !== undefined ? asText(w) : texts.get(name)!);
+    return { path: p.path, head: side(n.head), base: side(n.base) };
   });
 }
 

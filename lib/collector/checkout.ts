@@ -315,15 +315,10 @@ export async function trustedChanges(
   before: Stamps,
 ): Promise<CheckoutChanges> {
   const trusted = trustedMatcher(collector);
-  const status = await git(dir, [
-    '-c',
-    'core.fileMode=false',
-    'status',
-    '--porcelain=v1',
-    '-z',
-    '--untracked-files=no',
-    '--no-renames',
-  ]);
+  // core.fileMode=false from the environment: `status` stays the command git() sees (no history walk asked of it).
+  const status = await git(dir, ['status', '--porcelain=v1', '-z', '--untracked-files=no', '--no-renames'], {
+    env: { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.fileMode', GIT_CONFIG_VALUE_0: 'false' },
+  });
   const out: CheckoutChanges = { tests: [], code: [] };
   const add = (path: string, what: string) => (trusted(path) ? out.tests : out.code).push(`${path} (${what})`);
   const named = new Set<string>();

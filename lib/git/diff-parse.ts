@@ -138,3 +138,30 @@ export function parseUnifiedDiff(text: string): FilePatch[] {
   }
   return files;
 }
+
+/**
+ * A new file's text, or a deleted one's, as its patch carries it whole (one hunk from or to line 0, every line `+` or
+ * `-`, git's `\ No newline at end of file` marks read); undefined when the patch does not hold the whole text.
+ */
+export function wholeText(f: FilePatch): string | undefined {
+  // A submodule's patch is `Subproject commit <oid>`: no blob.
+  if (f.binary || f.created === f.deleted || f.header.some((h) => / file mode 160000$/.test(h))) return undefined;
+  if (!f.hunks.length) return f.header.some((h) => h.startsWith('Binary')) ? undefined : '';
+  const h = f.hunks.length === 1 ? /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(f.hunks[0]!.header) : null;
+  if (!h) return undefined;
+  const [from, fromN, to, toN] = [h[1], h[2] ?? '1', h[3], h[4] ?? '1'].map(Number) as [number, number, number, number];
+  const sign = f.created ? '+' : '-';
+  const expected = f.created ? toN : fromN;
+  if ((f.created ? from !== 0 || fromN !== 0 || to !== 1 : to !== 0 || toN !== 0 || from !== 1) || !expected)
+    return undefined;
+  let text = '';
+  let lines = 0;
+  for (const line of f.hunks[0]!.lines) {
+    if (line.startsWith(sign)) {
+      text += `${line.slice(1)}\n`;
+      lines++;
+    } else if (line.startsWith('\\') && lines === expected) text = text.slice(0, -1);
+    else return undefined;
+  }
+  return lines === expected ? text : undefined;
+}

@@ -484,23 +484,34 @@ async function viewDiff(cwd: string, args: string[], revs: [number, number], opt
   const key = treeDiffKey(cwd, out);
   const asked = key ? `${key.trees}\0${key.flags}` : '';
   const learned = learnedPatches.get(asked);
-  if (learned !== undefined) {
-    learnedPatches.delete(asked);
-    return learned;
-  }
+  if (learned !== undefined) return learned;
   if (key?.flags !== NUMSTAT_FLAGS) return viewGit(cwd, out, opts);
   // The collector asks the same two trees' patch next (no-op and gaming checks): one git process, one view for both.
   const both = splitNumstatPatch(await viewGit(cwd, ['diff', '-p', ...out.slice(1)], opts));
   if (!both) return viewGit(cwd, out, opts);
-  learnedPatches.set(`${key.trees}\0${PATCH_FLAGS}`, both.patch);
-  if (learnedPatches.size > 8) learnedPatches.delete(learnedPatches.keys().next().value!);
+  learnPatch(`${key.trees}\0${PATCH_FLAGS}`, both.patch);
   return both.numstat;
 }
 
 const NUMSTAT_FLAGS = ['--numstat', '-z', '-M', '--no-ext-diff', '--no-textconv'].sort().join(' ');
 const PATCH_FLAGS = ['-M', '--no-ext-diff', '--no-textconv'].sort().join(' ');
-/** Patches a `--numstat -p` diff printed beside the numstat asked (a few, each given out once). */
+/**
+ * Patches a `--numstat -p` diff printed beside the numstat asked, for the no-op and gaming checks and the judge's
+ * context of the same run: the latest 8, 32 MiB in all (the two trees fix the patch: given out as often as asked).
+ */
 const learnedPatches = new Map<string, string>();
+const PATCHES_KEPT_CHARS = 32 * 1024 * 1024;
+
+function learnPatch(key: string, patch: string): void {
+  learnedPatches.set(key, patch);
+  let chars = 0;
+  for (const p of learnedPatches.values()) chars += p.length;
+  for (const [k, p] of learnedPatches) {
+    if (learnedPatches.size <= 8 && chars <= PATCHES_KEPT_CHARS) break;
+    learnedPatches.delete(k);
+    chars -= p.length;
+  }
+}
 
 /** A diff of two trees with flags only (no paths): the repository and trees, and the set of flags. */
 function treeDiffKey(cwd: string, args: string[]): { trees: string; flags: string } | null {

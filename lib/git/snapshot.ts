@@ -3,7 +3,8 @@ import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onAbort } from '../base/cleanup.js';
-import { git, GitError, repoConfigAt, repoObjects } from './git.js';
+import { git, GitError, isAnswered, knowListing, repoConfigAt, repoObjects } from './git.js';
+import { indexListing } from './index-listing.js';
 import { writeView } from './view.js';
 import { mergeBase, type WorktreeInfo } from './worktree.js';
 /**
@@ -35,6 +36,16 @@ export async function snapshotTree(
       ...(sparse ? { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.sparseCheckout', GIT_CONFIG_VALUE_0: 'true' } : {}),
     };
     await git(worktree, ['read-tree', head], { env });
+    // What git wrote is HEAD's listing, and after `add -A` the snapshot tree's (index-listing.ts): not asked again.
+    const listed = (): string | null => {
+      try {
+        return indexListing(readFileSync(env.GIT_INDEX_FILE), objectFormat === 'sha256' ? 32 : 20);
+      } catch {
+        return null;
+      }
+    };
+    const headListing = listed();
+    if (headListing !== null) knowListing(worktree, head, headListing);
     if (indexFile && existsSync(indexFile) && sparse) {
       const listed = await git(worktree, ['ls-files', '-t', '-z'], { env: { GIT_INDEX_FILE: indexFile } });
       const absent = listed
@@ -56,7 +67,10 @@ export async function snapshotTree(
           .filter((p) => p && !p.endsWith('/') && indexable(join(worktree, p)));
     if (hidden.length)
       await git(worktree, ['update-index', '--add', '-z', '--stdin'], { env, input: hidden.join('\0') + '\0' });
-    return (await git(worktree, ['write-tree'], { env })).trim();
+    const treeListing = listed();
+    const tree = (await git(worktree, ['write-tree'], { env })).trim();
+    if (treeListing !== null) knowListing(worktree, tree, treeListing);
+    return tree;
   } finally {
     offAbort();
     rmSync(dir, { recursive: true, force: true });
@@ -240,7 +254,9 @@ export async function measuredOrFreshDiff(
   const mb = measured?.diff?.merge_base;
   if (tree && mb && measured?.base?.commit === baseCommit) {
     try {
-      await git(worktree, ['cat-file', '-e', `${tree}^{tree}`]);
+      // Known to exist when this process has read or written it (measurableWithRef, the collect's write-tree).
+      if (!isAnswered(worktree, ['rev-parse', `${tree}^{tree}`]))
+        await git(worktree, ['cat-file', '-e', `${tree}^{tree}`]);
       return { mergeBase: mb, tree };
     } catch {
       // Pruned since: snapshot again.

@@ -82,6 +82,52 @@ export async function worktreeProblem(dir: string): Promise<string | null> {
   return null;
 }
 
+/**
+ * worktreeProblem's null and resolveCommit's answer in one git call, with where the objects are and the trees of
+ * `commits` (kept: asked again, they start no process); null when any part fails: ask them one by one then.
+ */
+export async function measurableWithRef(dir: string, ref: string, commits: string[] = []): Promise<string | null> {
+  if (ref.startsWith('-') || !existsSync(dir) || dotGitProblem(dir) !== null) return null;
+  const ids = commits.filter((c) => OID.test(c));
+  try {
+    const out = (
+      await git(
+        dir,
+        [
+          'rev-parse',
+          '--show-toplevel',
+          '--path-format=absolute',
+          '--git-common-dir',
+          '--show-object-format',
+          '--is-shallow-repository',
+          'HEAD^{commit}',
+          `${ref}^{commit}`,
+          ...ids.map((c) => `${c}^{tree}`),
+          '--',
+        ],
+        ATTACHED(dir),
+      )
+    )
+      .trim()
+      .split('\n');
+    const [top, commonDir, objectFormat, shallow, head, commit, ...rest] = out;
+    const trees = rest.slice(0, -1);
+    if (realOrSelf(top ?? '') !== realOrSelf(dir) || rest.at(-1) !== '--' || trees.length !== ids.length) return null;
+    if (![head, commit, ...trees].every((x) => x !== undefined && OID.test(x))) return null;
+    if (
+      commonDir &&
+      isAbsolute(commonDir) &&
+      /^sha(1|256)$/.test(objectFormat ?? '') &&
+      /^(true|false)$/.test(shallow ?? '')
+    )
+      knowRepoObjects(dir, commonDir, objectFormat!, shallow === 'true');
+    for (const [i, c] of ids.entries()) knowTree(dir, c, trees[i]!);
+    return commit!;
+  } catch {
+    return null;
+  }
+}
+
 /** The commit a ref names, or null when it names none. */
 export async function resolveCommit(cwd: string, ref: string): Promise<string | null> {
   try {

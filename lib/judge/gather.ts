@@ -5,7 +5,7 @@ import { readFeedback as readFeedbackFile } from '../store/feedback-read.js';
 import type { Config } from '../config/config.js';
 import { UserError } from '../base/errors.js';
 import { diffPatch, measuredOrFreshDiff } from '../git/snapshot.js';
-import { resolveCommit, worktreeProblem } from '../git/worktree.js';
+import { measurableWithRef, resolveCommit, worktreeProblem } from '../git/worktree.js';
 import type { LoadedRunRecord } from '../collector/run-record.js';
 import type { StateStore } from '../store/store.js';
 import type { Feedback, Judgment } from '../schema/types.generated.js';
@@ -84,9 +84,14 @@ export async function gather(
 ): Promise<Gathered> {
   const r = loaded.record;
   const wt = loaded.worktree;
-  const problem = await worktreeProblem(wt);
-  if (problem) throw new UserError(`${loaded.file}: /worktree: refused: ${problem}`);
-  const base = await resolveCommit(wt, r.base_ref);
+  const measured = [feedback?.head?.tree, feedback?.diff?.merge_base].filter((x): x is string => !!x);
+  // One git call when all is well (the worktree, the base, the measured trees); else each question alone.
+  let base = await measurableWithRef(wt, r.base_ref, measured);
+  if (!base) {
+    const problem = await worktreeProblem(wt);
+    if (problem) throw new UserError(`${loaded.file}: /worktree: refused: ${problem}`);
+    base = await resolveCommit(wt, r.base_ref);
+  }
   if (!base)
     throw new UserError(`${loaded.file}: /base_ref: ${JSON.stringify(r.base_ref)} does not name a commit in ${wt}`);
   // The judge sees exactly what the collector measured (its snapshot tree) when that tree is still there;

@@ -1,7 +1,7 @@
 // Collecting the solutions of a race: the baselines once, the base benchmark, each solution's checks (and judge)
 // and the facts its evaluation reads.
 import { errorMessage } from '../base/errors.js';
-import { isWorkTree, resolveCommit } from '../git/worktree.js';
+import { isWorkTree, measurableWithRef, resolveCommit } from '../git/worktree.js';
 import type { LoadedRunRecord } from '../collector/run-record.js';
 import { collectorSandbox, type SandboxPolicy } from '../process/sandbox.js';
 import type { Feedback } from '../schema/types.generated.js';
@@ -20,14 +20,21 @@ export interface Collected {
   failure: string | null;
 }
 
+/** The run's base commit when its worktree is one (one git call when the worktree is measurable as it is), else null. */
+async function baseOf(r: LoadedRunRecord): Promise<string | null> {
+  const fast = r.record.base_commit === undefined ? await measurableWithRef(r.worktree, r.record.base_ref) : null;
+  if (fast) return fast;
+  if (!(await isWorkTree(r.worktree))) return null;
+  return r.record.base_commit ?? (await resolveCommit(r.worktree, r.record.base_ref));
+}
+
 /** The base checks once per (base commit, commands) before the solutions run in parallel. */
 export async function prepareBaselines(runs: LoadedRunRecord[], ctx: RaceContext): Promise<void> {
   const done = new Set<string>();
   for (const r of runs) {
-    if (!(await isWorkTree(r.worktree))) continue;
     // A task with its own test revision has its baseline on a graded base: the collector computes that one.
     if (r.record.task.tests_ref !== undefined) continue;
-    const commit = r.record.base_commit ?? (await resolveCommit(r.worktree, r.record.base_ref));
+    const commit = await baseOf(r);
     if (!commit) continue;
     const commands = resolveCommands(r.record, ctx.config.collector);
     if (!commands.build && !commands.test && !commands.lint && !commands.typecheck) continue;
@@ -64,9 +71,8 @@ export async function baseBenchmark(
   sandbox: SandboxPolicy,
 ): Promise<BenchmarkResult | null> {
   const r = runs.find((x) => x.record.base_ref);
-  if (!r || !(await isWorkTree(r.worktree))) return null;
-  const commit = r.record.base_commit ?? (await resolveCommit(r.worktree, r.record.base_ref));
-  if (!commit) return null;
+  const commit = r ? await baseOf(r) : null;
+  if (!r || !commit) return null;
   // The collector's temporary checkout: adds serialised and retried, removed on abort, swept when abandoned.
   return withCheckout(r.worktree, commit, (tree) =>
     runBenchmark(command, tree, env, rc.benchmark.timeout_seconds, sandbox),

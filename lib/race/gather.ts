@@ -79,7 +79,11 @@ export async function gatherFacts(fb: Feedback, worktree: string, opts: GatherOp
   const changed = new Set(patch.map((p) => p.path));
   const cloneContext: { path: string; text: string }[] = [];
   let bytes = 0;
-  const all = (await git(worktree, ['ls-tree', '-r', '-z', '--name-only', to])).split('\0').filter(Boolean);
+  // The full listing (usually answered already: the seal listed this tree), its paths.
+  const all = (await git(worktree, ['ls-tree', '-r', '-z', '--full-tree', to]))
+    .split('\0')
+    .map((rec) => rec.slice(rec.indexOf('\t') + 1))
+    .filter(Boolean);
   const tracked = all.filter((p) => TS_JS_FILE.test(p) && !changed.has(p));
   for (const p of tracked.slice(0, MAX_CONTEXT_FILES)) {
     // Only regular files inside the tree: a FIFO, device or symlink out of it is skipped, never opened or followed.

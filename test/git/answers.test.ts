@@ -7,7 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { testFileTexts } from '../../lib/change/texts.js';
 import { answerKey, repoObjects, viewAnswerKey } from '../../lib/git/git.js';
 import { findOnPath } from '../../lib/process/sandbox.js';
-import { agentWorktree, BIN, endedNow, makeProject, runRecord, writeRecord } from '../collector/_project.js';
+import { loadRunRecord } from '../../lib/collector/run-record.js';
+import { loadConfig } from '../../lib/config/config.js';
+import { gather } from '../../lib/judge/gather.js';
+import type { Feedback } from '../../lib/schema/types.generated.js';
+import { agentWorktree, BIN, endedNow, makeProject, readJson, runRecord, writeRecord } from '../collector/_project.js';
 import { gitIn } from '../helpers/repo.js';
 
 const A = 'a'.repeat(40);
@@ -143,8 +147,38 @@ describe('a collect of a run whose checks are `true`', () => {
       .map((l) => l.replace(/(-c \S+ )+/, '').replace(/\/tmp\/[^\t ]*(\/(tree|view\.git))/g, '<tmp>$1'));
     const twice = asked.filter((q, i) => asked.indexOf(q) !== i && !q.endsWith('\twrite-tree'));
     expect(twice).toEqual([]);
-    // Printed, so the figure in the design page comes from a run: 35 before the answers were kept (issue 35).
+    // Printed, so the figure in the design page comes from a run: 35 before the answers were kept (issue 35); 13
+    // before a new file's text was read from its patch (the gaming check's `cat-file blob` of the one file added).
     console.log(`git processes in a collect of a run whose checks are \`true\`: ${asked.length}`);
-    expect(asked.length, asked.join('\n')).toBeLessThanOrEqual(13);
+    expect(asked.length, asked.join('\n')).toBeLessThanOrEqual(12);
+    expect(asked.filter((q) => q.includes('\tcat-file '))).toEqual([]);
+    measured = { p, rec };
   }, 60_000);
+});
+
+/** The run the collect above measured (its feedback written), for the judge's gather below. */
+let measured: { p: ReturnType<typeof makeProject>; rec: string } | null = null;
+
+describe("the judge's gather of a run measured by an earlier collect", () => {
+  it('asks the worktree, its base and the measured trees in one rev-parse, then the diff: 3 processes (was 9)', async () => {
+    if (!measured) throw new Error('the collect above did not run: run the whole file');
+    const { p, rec } = measured;
+    const loaded = loadRunRecord(rec, p.dir);
+    const feedback = readJson<Feedback>(join(p.state, 'feedback', 'bd-q.json'));
+    mkdirSync(join(p.dir, 'judge'));
+    const { log, restore } = logGit(join(p.dir, 'judge'));
+    try {
+      const g = await gather(loaded, loadConfig({ env: {} }), feedback, []);
+      expect(g.headTree).toBe(feedback.head!.tree);
+      const asked = readFileSync(log, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.replace(/^[^\t]*\t(-c \S+ )*/, '').split(' ')[0]);
+      // The safe recipe's config listing, one rev-parse (worktreeProblem, resolveCommit, the tree still there, the
+      // object store: four questions, six processes before), and the patch (its trees' ids kept from the rev-parse).
+      expect(asked).toEqual(['config', 'rev-parse', 'diff']);
+    } finally {
+      restore();
+    }
+  }, 30_000);
 });

@@ -1,10 +1,10 @@
 // The one diff parser against what git itself says about the same change (numstat, name-status, blame of lines).
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseUnifiedDiff } from '../../lib/git/diff-parse.js';
+import { parseUnifiedDiff, wholeText } from '../../lib/git/diff-parse.js';
 import { parseNumstatZ } from '../../lib/git/snapshot.js';
-import { commitAll, gitIn, makeRepo, writeTree } from '../helpers/repo.js';
+import { commitAll, gitIn, makeRepo, sh, writeTree } from '../helpers/repo.js';
 
 const repos: string[] = [];
 afterAll(() => {
@@ -85,5 +85,39 @@ describe('parseUnifiedDiff on a real git diff', () => {
   it('empty input and text without a diff --git line give no file', () => {
     expect(parseUnifiedDiff('')).toEqual([]);
     expect(parseUnifiedDiff('warning: something\n+not a diff\n')).toEqual([]);
+  });
+});
+
+describe('wholeText: a new or deleted file read from its patch', () => {
+  it("is git's blob for every created and deleted text file, and undefined where the patch lacks the whole text", () => {
+    const repo = makeRepo({
+      'gone.txt': 'one\ntwo\n',
+      'gone-open.txt': 'no newline at the end',
+      'edited.txt': lines(20, 'edit'),
+    });
+    repos.push(repo);
+    const base = gitIn(repo, 'rev-parse', 'HEAD').trim();
+    for (const f of ['gone.txt', 'gone-open.txt']) rmSync(join(repo, f));
+    writeTree(repo, {
+      'new.txt': 'a\n\nb\n',
+      'new-open.txt': 'last line has no newline',
+      'crlf.txt': 'carriage\r\nreturns\r\n',
+      'backslash.txt': '\\ not a marker\n+plus\n-minus\n',
+      'empty.txt': '',
+      'edited.txt': lines(20, 'edit').replace('edit line 7', 'changed'),
+      'bin.dat': 'x\u0000y\n',
+    });
+    symlinkSync('new.txt', join(repo, 'link'));
+    const head = commitAll(repo, 'change');
+    const patch = parseUnifiedDiff(sh(repo, 'git', ['diff', '-M', '--no-ext-diff', base, head]));
+    const byPath = new Map(patch.map((f) => [f.path, f]));
+    const blob = (rev: string, p: string) => sh(repo, 'git', ['cat-file', 'blob', `${rev}:${p}`]);
+    for (const p of ['new.txt', 'new-open.txt', 'crlf.txt', 'backslash.txt', 'empty.txt', 'link'])
+      expect(wholeText(byPath.get(p)!), p).toBe(blob(head, p));
+    for (const p of ['gone.txt', 'gone-open.txt']) expect(wholeText(byPath.get(p)!), p).toBe(blob(base, p));
+    // An edit's patch holds its hunks only; a binary file none of its text.
+    expect(wholeText(byPath.get('edited.txt')!)).toBeUndefined();
+    expect(byPath.get('bin.dat')!.binary).toBe(true);
+    expect(wholeText(byPath.get('bin.dat')!)).toBeUndefined();
   });
 });
