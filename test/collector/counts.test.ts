@@ -276,7 +276,9 @@ describe('collect: a report the tests tamper with is not trusted', () => {
   });
 
   it('a runner judgeloop does not recognise: the report the config names is asked for and read', async () => {
-    const script = { 'run-tests.sh': 'exec python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest -p no:benchmark "$@"\n' };
+    const script = {
+      'run-tests.sh': 'exec python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest -p no:benchmark "$@"\n',
+    };
     const plain = await collectOne({ ...PY, ...script }, 'sh run-tests.sh');
     expect(plain.checks.test?.tests).toMatchObject({ passed: 1, failed: 1, source: 'console' });
     const named = await collectOne({ ...PY, ...script }, 'sh run-tests.sh', {

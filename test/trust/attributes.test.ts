@@ -56,7 +56,11 @@ const TASK = {
   prompt: 'parse hours and spaces',
   target_tests: ['tests/test_duration.py::test_hours', 'tests/test_duration.py::test_spaces'],
 };
-const COMMANDS = { build: null, test: 'python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest -p no:benchmark', lint: null };
+const COMMANDS = {
+  build: null,
+  test: 'python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest -p no:benchmark',
+  lint: null,
+};
 
 /** The special case hidden from git's diff by each attribute spelling. */
 const HIDDEN: Record<string, Record<string, string>> = {

@@ -233,7 +233,12 @@ describe('real toolchains still work inside', () => {
     const dir = project({
       'test_add.py': 'def test_add():\n    assert 1 + 1 == 2\n\ndef test_sub():\n    assert 2 - 1 == 1\n',
     });
-    const r = await check('python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest -p no:benchmark', dir, env, policyFor(env));
+    const r = await check(
+      'python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest -p no:benchmark',
+      dir,
+      env,
+      policyFor(env),
+    );
     expect(r.isolation.sandbox).toBe('bubblewrap');
     expect(r.text).toMatch(/2 passed/);
     expect(r.exitCode).toBe(0);

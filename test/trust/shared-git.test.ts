@@ -33,7 +33,11 @@ const BASE = {
   '.gitignore': '__pycache__/\n.pytest_cache/\n',
 };
 const TASK = { id: 'dur', prompt: 'parse hours', target_tests: ['tests/test_duration.py::test_hours'] };
-const COMMANDS = { build: null, test: 'python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest -p no:benchmark', lint: null };
+const COMMANDS = {
+  build: null,
+  test: 'python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest -p no:benchmark',
+  lint: null,
+};
 const HOOKS = [
   'post-checkout',
   'post-commit',
