@@ -170,8 +170,14 @@ export function detectionNote(ev: DropChange, d: DropSettings): string | null {
     const fa = alarms === null ? 'more than 500' : `~${alarms}`;
     return `${what} within ${fmt2(days)} days ${pct(now)} (90% at ${rate}, or at ${fmt2(perDay)} a day with ${fa} false alarms per 1,000 days)`;
   });
+  const back =
+    wp.backstop_days !== null && wp.backstop_share > 0 && wp.backstop_days > (deadline ?? 0)
+      ? `, a backstop of ${fmt2(wp.backstop_days)} days at ${fmt2(100 * wp.backstop_share)}% of the budget`
+      : '';
   const by =
-    deadline === null ? '' : ` (configured deadline ${fmt2(deadline)} days: one window of ${fmt2(deadline)} days)`;
+    deadline === null
+      ? ''
+      : ` (configured deadline ${fmt2(deadline)} days: one window of ${fmt2(deadline)} days${back})`;
   return `At ${fmt2(perDay)} runs a day from ${fmt2(p0)} this detector${by} flags ${parts.join(', ')}; 1 false alarm per 1,000 steady days (bench/drift.ts, 500 seeded collapses each).`;
 }
 
