@@ -200,7 +200,7 @@ describe('trigger replay, in memory', () => {
     expect(t.closedWhileBroken).toBe(0);
     expect(t.lowFlagged).toBe(200);
     // CPU-bound: each window trigger's note simulates what the detector catches (memoised by p0 and run rate).
-  }, 1_800_000);
+  }, 3_600_000);
 
   it('the old rule (two halves of the last 20, drop > 0.15) fires on unchanged templates: the replay can fail', () => {
     // The same replay judged by the rule issue 17 replaced: it flags steady templates on some seeds.
@@ -344,7 +344,7 @@ describe("issue 25's fade (0.60 -> 0.15 full passes for a month's last four days
     expect(t.falseDrops).toBeLessThanOrEqual(12);
     expect(t.closedWhileBroken).toBe(0);
     // CPU-bound: each window trigger's note simulates what the detector catches (memoised by p0 and run rate).
-  }, 1_800_000);
+  }, 3_600_000);
 });
 
 describe('trigger replay through bin/score-templates, day by day', () => {
