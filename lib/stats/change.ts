@@ -493,6 +493,10 @@ export function predictedWindowDetection(
 }
 
 const PREDICTIONS = new Map<string, number>();
+let SIMULATIONS = 0;
+
+/** How many simulations predictedWindowDetection has run in this process (not memoised ones). */
+export const detectionSimulations = (): number => SIMULATIONS;
 
 function simulateDetection(
   wp: WindowParams,
@@ -500,6 +504,7 @@ function simulateDetection(
   k: { p0: number; p1: number; perDay: number; days: number },
   reps: number,
 ): number {
+  SIMULATIONS++;
   const rng = createRng(`predict/${k.p0}/${k.p1}/${k.perDay}/${k.days}`);
   const ws = windowRuns(wp, k.perDay);
   const arls = windowArls(wp, k.perDay);

@@ -302,7 +302,7 @@ describe('window_full_pass (issue 39)', () => {
     expect(ev.configured_threshold).toBe(Math.round(deadlineDesignDays(2, 10)));
     console.log(fired[0]!.summary);
     expect(fired[0]!.summary).toMatch(
-      /this detector \(configured deadline 2 days: one window of 2 days, a backstop of 4 days at 5% of the budget\) flags a fall to 0\.1\d* within 2 days \d+% \(90% at about \d+ runs a day, or at 10 a day with ~\d+ false alarms per 1,000 days\), a fall to 0\.4\d* within 2 days \d+%/,
+      /this detector \(configured deadline 2 days: one window of 2 days, a backstop of 4 days at 5% of the budget\) flags a fall to 0\.1\d* within 2 days about \d+% \(90% at about \d+ runs a day, or at 10 a day with ~\d+ false alarms per 1,000 days\), a fall to 0\.4\d* within 2 days about \d+%/,
     );
   });
 });
