@@ -225,7 +225,7 @@ function main(): void {
     );
   }
   console.log(
-    '\nshipped detector (config default, glr_full_pass, checked at each day end; its threshold from --calibrate of issue 25):',
+    '\nglr_full_pass (the default of issue 25, checked at each day end; its threshold from --calibrate of issue 25):',
   );
   for (const r of DEADLINE_ONLY ? [] : CASES) {
     const look = shippedLooker(r.k);
@@ -237,7 +237,11 @@ function main(): void {
     const det = detection(look, r.k, `shipped-${r.k.perDay}-${r.k.p1}`, SHIPPED_REPS);
     console.log(`${r.k.p0} -> ${r.k.p1}, ${r.k.perDay}/day, within ${r.k.days} days: ${withInterval(det)}${fa}`);
   }
-  const wp = (defaults as unknown as Config).templates.triggers.drop.window_full_pass;
+  // The mixture row: the configured windows and shares without the default's deadline.
+  const wp: WindowParams = {
+    ...(defaults as unknown as Config).templates.triggers.drop.window_full_pass,
+    deadline_days: null,
+  };
   console.log(
     `\nwindow_full_pass (config: windows ${wp.window_days.join(' + ')} days, >= ${wp.min_window_runs} runs, budget shares ${wp.shares.join(' / ')}, design ${wp.design_days} days; p0 from the 300 runs before each window; after every run). Target (issue 39 item 2): 75.5 / 50.5 / 53:`,
   );
@@ -250,7 +254,7 @@ function main(): void {
     );
   }
   console.log(
-    `\nwindow_full_pass by deadline (templates.triggers.drop.window_full_pass.deadline_days: one window of the deadline's days of runs, >= ${wp.min_window_runs} runs, the whole budget; design_days from lib/stats/deadline.ts, fitted by bench/drift-deadline.ts to 0.95 false alarms per 1,000 days). Each case with its own deadline, ${DEADLINE_REPS} collapses; false alarms on ${DEADLINE_STEADY_DAYS / 1e6}M steady days at 0.6:`,
+    `\nwindow_full_pass by deadline, the default (templates.triggers.drop.window_full_pass.deadline_days: one window of the deadline's days of runs, >= ${wp.min_window_runs} runs, and a backstop window of ${wp.backstop_days} days at ${wp.backstop_share} of the budget when it holds more runs; design_days from lib/stats/deadline.ts, fitted by bench/drift-deadline.ts to 0.95 false alarms per 1,000 days). Each case with its own deadline, ${DEADLINE_REPS} collapses; false alarms on ${DEADLINE_STEADY_DAYS / 1e6}M steady days at 0.6:`,
   );
   let met = 0;
   for (const [i, r] of CASES.entries()) {
@@ -267,7 +271,7 @@ function main(): void {
     const ok = (100 * det.hits) / det.n >= target && (1000 * steady) / DEADLINE_STEADY_DAYS <= 1;
     if (ok) met++;
     console.log(
-      `${r.k.p0} -> ${r.k.p1}, ${r.k.perDay}/day, deadline ${r.k.days} days (window ${windowRuns(dwp, r.k.perDay)[0]} runs, design_days ${deadlineDesignDays(r.k.days, r.k.perDay).toFixed(0)}): ${withInterval(det)} | target ${target}, realistic window bound ${bound}, exact optimum ${r.exactOptimum ? '' : '<= '}${pct(r.optimum)} | false alarms /1,000 days: ${perThousandDays(steady, DEADLINE_STEADY_DAYS)} | ${ok ? 'met' : 'not met'}`,
+      `${r.k.p0} -> ${r.k.p1}, ${r.k.perDay}/day, deadline ${r.k.days} days (window ${windowRuns(dwp, r.k.perDay).join(' + ')} runs, design_days ${deadlineDesignDays(r.k.days, r.k.perDay).toFixed(0)}): ${withInterval(det)} | target ${target}, realistic window bound ${bound}, exact optimum ${r.exactOptimum ? '' : '<= '}${pct(r.optimum)} | false alarms /1,000 days: ${perThousandDays(steady, DEADLINE_STEADY_DAYS)} | ${ok ? 'met' : 'not met'}`,
     );
   }
   console.log(

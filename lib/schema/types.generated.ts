@@ -1002,7 +1002,7 @@ triggers: {
  */
 drop: {
 /**
- * The detector: glr_full_pass (default: two-sample Bernoulli GLR scan on the full-pass indicator), window_full_pass (window count tests on the full-pass indicator, thresholds from the reference rate; issue 39), cusum_full_pass (one-sided Bernoulli CUSUM on the full-pass indicator), cusum_score (standardised CUSUM on the per-run score), fisher_full_pass (Fisher exact, window against reference), welch_score (Welch t, window against reference), interval_separation (issue 17's rule: the window's 95% t interval wholly below the baseline's).
+ * The detector: window_full_pass (default since issue 39: window count tests on the full-pass indicator, thresholds from the reference rate; by default a 2-day deadline window with a 4-day backstop), glr_full_pass (two-sample Bernoulli GLR scan on the full-pass indicator; the default of issue 25), cusum_full_pass (one-sided Bernoulli CUSUM on the full-pass indicator), cusum_score (standardised CUSUM on the per-run score), fisher_full_pass (Fisher exact, window against reference), welch_score (Welch t, window against reference), interval_separation (issue 17's rule: the window's 95% t interval wholly below the baseline's).
  */
 test: ("glr_full_pass" | "window_full_pass" | "cusum_full_pass" | "cusum_score" | "fisher_full_pass" | "welch_score" | "interval_separation")
 /**
@@ -1042,6 +1042,14 @@ window_full_pass: {
  * The deadline by which a drop must be flagged, in days: one window of that many days of the template's runs (at least min_window_runs), the whole false-alarm budget, design_days from the table fitted by bench/drift-deadline.ts for the deadline and the template's runs a day (lib/stats/deadline.ts; 1-14 days, 3-30 runs a day, the edge outside), each look's times a factor fitted over the reference's estimated level and size (deadlineFactor), so the real rate is about 1 per 1,000 template-days. window_days, shares, design_days and volume_slope are then unused; null: use them.
  */
 deadline_days: (number | null)
+/**
+ * By a deadline: a second window of this many days of the template's runs, its design_days from the same table, at backstop_share of the false-alarm budget (the deadline's window has the rest), used only when it holds more runs than the deadline's window: a drop the deadline's window misses by chance is still flagged by then (issue 25's fade within 4 days). null: none.
+ */
+backstop_days: (number | null)
+/**
+ * The backstop window's share of the false-alarm budget (0: none).
+ */
+backstop_share: number
 /**
  * Each window's length in days of the template's runs.
  * 

@@ -342,15 +342,34 @@ export interface WindowParams {
   deadline_days?: number | null;
   /** The false-alarm budget as a multiple of the design's (every ARL divided by it); 1 when absent. */
   budget?: number;
+  /** By a deadline: a second window of this many days (used when longer than the deadline's) at backstop_share. */
+  backstop_days?: number | null;
+  backstop_share?: number;
 }
 
 const hasDeadline = (wp: WindowParams): wp is WindowParams & { deadline_days: number } =>
   typeof wp.deadline_days === 'number';
 
+/** By a deadline, the backstop's days when it is set and its window is longer than the deadline's; else null. */
+function backstopDays(wp: WindowParams & { deadline_days: number }, perDay: number): number | null {
+  const b = wp.backstop_days ?? null;
+  const runs = (d: number): number => Math.max(2, wp.min_window_runs, Math.round(d * perDay));
+  return b !== null && (wp.backstop_share ?? 0) > 0 && runs(b) > runs(wp.deadline_days) ? b : null;
+}
+
+/** By a deadline: the deadline's design ARL over its share, then the backstop's (its own table's) over its share. */
+function deadlineArls(wp: WindowParams & { deadline_days: number }, perDay: number): number[] {
+  const b = backstopDays(wp, perDay);
+  const arl = (d: number): number => deadlineDesignDays(d, perDay) * perDay;
+  if (b === null) return [arl(wp.deadline_days)];
+  const s = wp.backstop_share!;
+  return [arl(wp.deadline_days) / (1 - s), arl(b) / s];
+}
+
 /** Each window's design ARL in runs at `perDay` runs a day. */
 export const windowArls = (wp: WindowParams, perDay: number): number[] =>
   (hasDeadline(wp)
-    ? [deadlineDesignDays(wp.deadline_days, perDay) * perDay]
+    ? deadlineArls(wp, perDay)
     : wp.window_days.map(
         (_, i) =>
           (wp.design_days * (perDay / PER_DAY_REFERENCE) ** wp.volume_slope * perDay) /
@@ -366,7 +385,7 @@ export const windowScale = (wp: WindowParams): WindowScale | null => (hasDeadlin
 
 /** The windows in runs at `perDay` runs a day (at least 2 and `min_window_runs`). */
 export const windowRuns = (wp: WindowParams, perDay: number): number[] =>
-  (hasDeadline(wp) ? [wp.deadline_days] : wp.window_days).map((d) =>
+  (hasDeadline(wp) ? [wp.deadline_days, backstopDays(wp, perDay)].filter((d) => d !== null) : wp.window_days).map((d) =>
     Math.max(2, wp.min_window_runs, Math.round(d * perDay)),
   );
 
@@ -474,6 +493,10 @@ export function predictedWindowDetection(
 }
 
 const PREDICTIONS = new Map<string, number>();
+let SIMULATIONS = 0;
+
+/** How many simulations predictedWindowDetection has run in this process (not memoised ones). */
+export const detectionSimulations = (): number => SIMULATIONS;
 
 function simulateDetection(
   wp: WindowParams,
@@ -481,6 +504,7 @@ function simulateDetection(
   k: { p0: number; p1: number; perDay: number; days: number },
   reps: number,
 ): number {
+  SIMULATIONS++;
   const rng = createRng(`predict/${k.p0}/${k.p1}/${k.perDay}/${k.days}`);
   const ws = windowRuns(wp, k.perDay);
   const arls = windowArls(wp, k.perDay);

@@ -13,6 +13,7 @@ import {
   type DetectorParams,
 } from '../stats/change.js';
 import { deadlineDesignDays } from '../stats/deadline.js';
+import { isNoteTableFor, tableNote } from '../stats/drift-note.js';
 import { createRng } from '../stats/prng.js';
 import { addMoment, emptyMoments, mean, tInterval, wilsonInterval } from '../stats/stats.js';
 import { byCompletion, type RecentRun } from './aggregate.js';
@@ -146,10 +147,10 @@ export function recoveryTest(
 }
 
 /**
- * What window_full_pass can catch at this template's own runs a day and reference level p0 (seeded simulation, as
- * bench/drift.ts; p0 to 0.01 and the rate to 0.1 a day, so re-scores reuse the memoised cells): a collapse to p0/4
- * within 2 days and a fall to 2/3 of p0 within 7 (by a configured deadline: both within it); for each, the runs a day
- * and the false alarms per 1,000 steady days at this run rate that would reach 90%.
+ * What window_full_pass can catch at this template's own runs a day and reference level p0: a collapse to p0/4 within
+ * 2 days and a fall to 2/3 of p0 within 7 (by a deadline: both within it); for each, the runs a day and the false alarms
+ * per 1,000 steady days at this rate that reach 90%. Default settings: bench/drift-note-table.ts's table (tableNote);
+ * others: seeded simulation as bench/drift.ts (p0 to 0.01, the rate to 0.1 a day, memoised).
  */
 export function detectionNote(ev: DropChange, d: DropSettings): string | null {
   const p0 = Math.round(100 * (ev.before.mean ?? 0)) / 100;
@@ -158,21 +159,33 @@ export function detectionNote(ev: DropChange, d: DropSettings): string | null {
   const wp = d.window_full_pass;
   const deadline = wp.deadline_days;
   const pct = (x: number): string => `${Math.round(100 * x)}%`;
+  // The default settings read the simulated table (interpolated; both falls within the deadline); others simulate.
+  const table = isNoteTableFor(wp, d);
   const parts = [
     { p1: p0 / 4, days: deadline ?? 2, what: `a fall to ${fmt2(p0 / 4)}` },
     { p1: (2 * p0) / 3, days: deadline ?? 7, what: `a fall to ${fmt2((2 * p0) / 3)}` },
-  ].map(({ p1, days, what }) => {
+  ].map(({ p1, days, what }, fall) => {
     const k = { p0, p1, days };
-    const now = predictedWindowDetection(wp, d, { ...k, perDay });
-    const need = runsPerDayFor(wp, d, k, 0.9);
-    const alarms = falseAlarmsFor(wp, d, { ...k, perDay }, 0.9);
+    const { now, need, alarms } = table
+      ? tableNote(fall, p0, perDay)
+      : {
+          now: predictedWindowDetection(wp, d, { ...k, perDay }),
+          need: runsPerDayFor(wp, d, k, 0.9),
+          alarms: falseAlarmsFor(wp, d, { ...k, perDay }, 0.9),
+        };
     const rate = need === null ? 'more than 100 runs a day' : `about ${need} runs a day`;
     const fa = alarms === null ? 'more than 500' : `~${alarms}`;
-    return `${what} within ${fmt2(days)} days ${pct(now)} (90% at ${rate}, or at ${fmt2(perDay)} a day with ${fa} false alarms per 1,000 days)`;
+    return `${what} within ${fmt2(days)} days ${table ? 'about ' : ''}${pct(now)} (90% at ${rate}, or at ${fmt2(perDay)} a day with ${fa} false alarms per 1,000 days)`;
   });
+  const back =
+    wp.backstop_days !== null && wp.backstop_share > 0 && wp.backstop_days > (deadline ?? 0)
+      ? `, a backstop of ${fmt2(wp.backstop_days)} days at ${fmt2(100 * wp.backstop_share)}% of the budget`
+      : '';
   const by =
-    deadline === null ? '' : ` (configured deadline ${fmt2(deadline)} days: one window of ${fmt2(deadline)} days)`;
-  return `At ${fmt2(perDay)} runs a day from ${fmt2(p0)} this detector${by} flags ${parts.join(', ')}; 1 false alarm per 1,000 steady days (bench/drift.ts, 500 seeded collapses each).`;
+    deadline === null
+      ? ''
+      : ` (configured deadline ${fmt2(deadline)} days: one window of ${fmt2(deadline)} days${back})`;
+  return `At ${fmt2(perDay)} runs a day from ${fmt2(p0)} this detector${by} flags ${parts.join(', ')}; 1 false alarm per 1,000 steady days (${table ? 'bench/drift-note-table.ts, 500 seeded collapses a cell' : 'bench/drift.ts, 500 seeded collapses each'}).`;
 }
 
 const fmt2 = (x: number): string => (Math.round(x * 100) / 100).toString();

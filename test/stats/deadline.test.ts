@@ -75,13 +75,26 @@ describe('deadlineDesignDays', () => {
     expect(deadlineFactor(20, 80, 0.6)).toBeGreaterThan(2);
   });
   it('a deadline is one window of its days (at least min_window_runs) with the whole budget', () => {
-    const wp = byDeadline(2);
+    const wp = { ...byDeadline(2), backstop_days: null };
     expect(windowRuns(wp, 10)).toEqual([20]);
     expect(windowRuns(wp, 3)).toEqual([wp.min_window_runs]);
-    expect(windowRuns(byDeadline(7), 10)).toEqual([70]);
-    expect(windowArls(wp, 10)[0]).toBeCloseTo(deadlineDesignDays(2, 10) * 10, 9);
+    expect(windowRuns({ ...wp, deadline_days: 7 }, 10)).toEqual([70]);
+    expect(windowArls(wp, 10)).toEqual([deadlineDesignDays(2, 10) * 10]);
     // No deadline: the configured windows and shares.
     expect(windowRuns({ ...wp, deadline_days: null }, 10)).toEqual([20, 70]);
+  });
+  it('a backstop: a second, longer window at its share of the budget; none when it holds no more runs', () => {
+    const wp = { ...byDeadline(2), backstop_days: 4, backstop_share: 0.05 };
+    expect(windowRuns(wp, 10)).toEqual([20, 40]);
+    const [a, b] = windowArls(wp, 10);
+    expect(a).toBeCloseTo((deadlineDesignDays(2, 10) * 10) / 0.95, 9);
+    expect(b).toBeCloseTo((deadlineDesignDays(4, 10) * 10) / 0.05, 9);
+    // At 3 a day 2 and 4 days are both the 12-run minimum: one window, the whole budget.
+    expect(windowRuns(wp, 3)).toEqual([12]);
+    expect(windowArls(wp, 3)).toEqual([deadlineDesignDays(2, 3) * 3]);
+    // A backstop no longer than the deadline, or a share of 0, is none.
+    expect(windowRuns({ ...wp, deadline_days: 7 }, 10)).toEqual([70]);
+    expect(windowRuns({ ...wp, backstop_share: 0 }, 10)).toEqual([20]);
   });
 });
 

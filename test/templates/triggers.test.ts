@@ -256,7 +256,8 @@ describe('trigger helpers', () => {
 
 describe('window_full_pass (issue 39)', () => {
   it('fires on a collapse and says what the runs allow at the template own run rate', async () => {
-    writeFileSync(cfg, JSON.stringify({ templates: { triggers: { drop: { test: 'window_full_pass' } } } }));
+    const drop = { test: 'window_full_pass', window_full_pass: { deadline_days: null } };
+    writeFileSync(cfg, JSON.stringify({ templates: { triggers: { drop } } }));
     // 10 runs a day: 200 at a full-pass rate of 0.6, then 20 failures.
     const spec = (i: number, pass: boolean): RunSpec => ({
       bead: `w-${1000 + i}`,
@@ -301,7 +302,7 @@ describe('window_full_pass (issue 39)', () => {
     expect(ev.configured_threshold).toBe(Math.round(deadlineDesignDays(2, 10)));
     console.log(fired[0]!.summary);
     expect(fired[0]!.summary).toMatch(
-      /this detector \(configured deadline 2 days: one window of 2 days\) flags a fall to 0\.1\d* within 2 days \d+% \(90% at about \d+ runs a day, or at 10 a day with ~\d+ false alarms per 1,000 days\), a fall to 0\.4\d* within 2 days \d+%/,
+      /this detector \(configured deadline 2 days: one window of 2 days, a backstop of 4 days at 5% of the budget\) flags a fall to 0\.1\d* within 2 days about \d+% \(90% at about \d+ runs a day, or at 10 a day with ~\d+ false alarms per 1,000 days\), a fall to 0\.4\d* within 2 days about \d+%/,
     );
   });
 });
