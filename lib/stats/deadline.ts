@@ -16,7 +16,7 @@ export const DEADLINE_DESIGN: number[][] = [
  * Where x falls on an increasing grid: the cell's lower index and the fraction along it in `f(x)` (ln x unless told;
  * clamped to the ends).
  */
-function locate(grid: number[], x: number, f: (v: number) => number = Math.log): [number, number] {
+export function locate(grid: number[], x: number, f: (v: number) => number = Math.log): [number, number] {
   if (x <= grid[0]!) return [0, 0];
   const last = grid.length - 1;
   if (x >= grid[last]!) return [last - 1, 1];

@@ -1,6 +1,7 @@
 // window_full_pass's detection note by the default settings (issue 39, item 3): read from the table that
 // bench/drift-note-table.ts simulated (lib/stats/drift-note-table.ts), not simulated per trigger. Pure.
 import { FALSE_ALARM_GRID, type SplitParams, type WindowParams } from './change.js';
+import { locate } from './deadline.js';
 import { NOTE_BUDGET, NOTE_NOW, NOTE_P0, NOTE_PER_DAY, NOTE_SETTINGS } from './drift-note-table.js';
 
 /** The note's falls from p0, both within the deadline: to p0/4 (index 0), to 2/3 of p0 (index 1). */
@@ -24,16 +25,6 @@ export const noteSettingsKey = (
     p.reference_runs,
     p.min_reference_runs,
   ]);
-
-/** Where x falls on an increasing grid in f(x): the lower index and the fraction along (clamped to the ends). */
-function locate(grid: number[], x: number, f: (v: number) => number): [number, number] {
-  if (x <= grid[0]!) return [0, 0];
-  const last = grid.length - 1;
-  if (x >= grid[last]!) return [last - 1, 1];
-  let i = 0;
-  while (grid[i + 1]! < x) i++;
-  return [i, (f(x) - f(grid[i]!)) / (f(grid[i + 1]!) - f(grid[i]!))];
-}
 
 export interface TableNote {
   /** The detection share at this run rate, interpolated. */

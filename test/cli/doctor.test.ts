@@ -5,9 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readEnv } from '../../lib/base/env.js';
-import { execute, type CommandRun } from '../../lib/cli/cli.js';
-import { setCommandPrefix } from '../../lib/cli/command.js';
+import type { CommandRun } from '../../lib/cli/cli.js';
+import { runHere } from '../helpers/in-process.js';
 import { run as doctorRun } from '../../scripts/doctor.js';
 import { run as initRun } from '../../scripts/init.js';
 import { startMessagesServer, type MessagesServer } from '../judge/helpers/messages-server.js';
@@ -40,18 +39,7 @@ async function jlHere(args: string[], cwd: string) {
   const [name, ...rest] = args as ['init' | 'doctor', ...string[]];
   const run: CommandRun = name === 'init' ? initRun : doctorRun;
   const env = { PATH: process.env.PATH, HOME: cwd, LANG: 'C.UTF-8', TMPDIR: process.env.TMPDIR };
-  const out: string[] = [];
-  const err: string[] = [];
-  const key = Symbol.for('judgeloop.command-prefix');
-  const was = (globalThis as Record<symbol, unknown>)[key];
-  setCommandPrefix('judgeloop');
-  try {
-    const io = { stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t), cwd, color: false };
-    const code = await execute(run, rest, { ...io, env: readEnv(env), processEnv: env });
-    return { code, stdout: out.join(''), stderr: err.join('') };
-  } finally {
-    (globalThis as Record<symbol, unknown>)[key] = was;
-  }
+  return runHere(run, rest, env, cwd, 'judgeloop');
 }
 const findings = (stdout: string) =>
   Object.fromEntries(

@@ -5,9 +5,8 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { expect, it } from 'vitest';
-import { readEnv } from '../../lib/base/env.js';
-import { execute, type CommandRun } from '../../lib/cli/cli.js';
-import { setCommandPrefix } from '../../lib/cli/command.js';
+import type { CommandRun } from '../../lib/cli/cli.js';
+import { runHere } from '../helpers/in-process.js';
 import { run as acceptRun } from '../../scripts/accept.js';
 import { run as raceRun } from '../../scripts/race.js';
 import { run as ratingsRun } from '../../scripts/ratings.js';
@@ -76,19 +75,9 @@ function ok(root: string, env: NodeJS.ProcessEnv, args: string[]): string {
  * entry in this process, as `bin/judgeloop <command>` runs it (its prefix in the text), without a node start each.
  */
 async function okHere(root: string, env: NodeJS.ProcessEnv, run: CommandRun, args: string[]): Promise<string> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const key = Symbol.for('judgeloop.command-prefix');
-  const was = (globalThis as Record<symbol, unknown>)[key];
-  setCommandPrefix('judgeloop');
-  try {
-    const io = { stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t), cwd: root, color: false };
-    const code = await execute(run, args, { ...io, env: readEnv(env), processEnv: env });
-    expect(code, `judgeloop ${args.join(' ')}\n${err.join('')}\n${out.join('')}`).toBe(0);
-    return out.join('');
-  } finally {
-    (globalThis as Record<symbol, unknown>)[key] = was;
-  }
+  const r = await runHere(run, args, env, root, 'judgeloop');
+  expect(r.code, `judgeloop ${args.join(' ')}\n${r.stderr}\n${r.stdout}`).toBe(0);
+  return r.stdout;
 }
 
 export async function runScenario(kind: ProjectKind): Promise<Scenario> {

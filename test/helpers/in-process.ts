@@ -1,6 +1,7 @@
 // A command run through the entry its bin calls (`execute` of scripts/<name>.ts's `run`) in this process.
 import { readEnv } from '../../lib/base/env.js';
 import { execute, type CommandRun } from '../../lib/cli/cli.js';
+import { setCommandPrefix } from '../../lib/cli/command.js';
 
 export interface CommandResult {
   code: number;
@@ -17,6 +18,7 @@ export async function runHere(
   args: string[],
   env: NodeJS.ProcessEnv,
   cwd = process.cwd(),
+  prefix?: string,
 ): Promise<CommandResult> {
   let stdout = '';
   let stderr = '';
@@ -28,6 +30,14 @@ export async function runHere(
     cwd,
     color: false,
   };
-  const code = await execute(run, args, io);
-  return { code, stdout, stderr };
+  // With `prefix`, the command's text names it as bin/judgeloop's dispatcher does (restored after).
+  const key = Symbol.for('judgeloop.command-prefix');
+  const was = (globalThis as Record<symbol, unknown>)[key];
+  if (prefix !== undefined) setCommandPrefix(prefix);
+  try {
+    const code = await execute(run, args, io);
+    return { code, stdout, stderr };
+  } finally {
+    (globalThis as Record<symbol, unknown>)[key] = was;
+  }
 }
